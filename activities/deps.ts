@@ -1,0 +1,8 @@
+import type { Logger } from 'pino';
+import type { Db } from '../store/db';
+
+/** What activities need from the outside world; tests pass real instances pointed at test resources. */
+export interface ActivityDeps {
+  db: Db;
+  log: Logger;
+}

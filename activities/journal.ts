@@ -1,0 +1,17 @@
+// Local activities the interpreter uses to record the job's progress in the store (idempotent writes).
+import type { Fault, JobStatus, StepJournal } from '../workflows/types';
+import { journalStep as writeStep, setJobStatus } from '../store/jobs';
+import type { ActivityDeps } from './deps';
+
+export function journalActivities({ db }: ActivityDeps) {
+  return {
+    async journalStep(j: StepJournal): Promise<void> {
+      await db.tx((q) => writeStep(q, j));
+    },
+    async journalJob(j: { jobId: string; status: JobStatus; faults?: Fault[] }): Promise<void> {
+      await setJobStatus(db, j.jobId, j.status, j.faults);
+    },
+  };
+}
+
+export type JournalActivities = ReturnType<typeof journalActivities>;

@@ -1,0 +1,26 @@
+// Bearer API keys: each belongs to a workspace and carries scopes. Everything downstream is scoped to it.
+import type { RequestHandler, Response } from 'express';
+import type { Db } from '../store/db';
+import { findApiKey, type ApiKeyIdentity, type Scope } from '../store/workspaces';
+import { HttpProblem } from './problem';
+
+export function authenticate(db: Db): RequestHandler {
+  return async (req, res, next) => {
+    const header = req.get('authorization') ?? '';
+    const m = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!m) throw new HttpProblem(401, 'missing API key: send "Authorization: Bearer <key>"');
+    const identity = await findApiKey(db, m[1]!);
+    if (!identity) throw new HttpProblem(401, 'unknown or revoked API key');
+    res.locals.auth = identity;
+    next();
+  };
+}
+
+export function requireScope(scope: Scope): RequestHandler {
+  return (_req, res, next) => {
+    if (!auth(res).scopes.includes(scope)) throw new HttpProblem(403, `this API key lacks the ${scope} scope`);
+    next();
+  };
+}
+
+export const auth = (res: Response): ApiKeyIdentity => res.locals.auth as ApiKeyIdentity;

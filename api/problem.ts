@@ -1,0 +1,64 @@
+// RFC 9457 problem details: every error leaves the API as application/problem+json with a useful detail.
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import type { ZodError } from 'zod';
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  409: 'Conflict', 413: 'Content Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
+  500: 'Internal Server Error', 503: 'Service Unavailable',
+};
+
+export class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(detail);
+  }
+}
+
+export const notFound = (what: string) => new HttpProblem(404, `${what} not found`);
+
+export function zodProblem(err: ZodError, where: string): HttpProblem {
+  const errors = err.issues.map((i) => ({
+    path: [where, ...i.path.map(String)].join('.'),
+    message: i.code === 'unrecognized_keys' ? `unknown field(s): ${i.keys.join(', ')}` : i.message,
+  }));
+  const first = errors[0];
+  const detail = `invalid ${where}: ${first ? `${first.path}: ${first.message}` : 'validation failed'}` +
+    (errors.length > 1 ? ` (and ${errors.length - 1} more)` : '');
+  return new HttpProblem(400, detail, errors);
+}
+
+export function sendProblem(res: Response, status: number, detail: string, errors?: FieldError[]) {
+  res
+    .status(status)
+    .type('application/problem+json')
+    .json({ type: 'about:blank', title: TITLES[status] ?? 'Error', status, detail, ...(errors && { errors }) });
+}
+
+export const routeNotFound: RequestHandler = (req, res) =>
+  sendProblem(res, 404, `no route for ${req.method} ${req.path}`);
+
+/** Body-parser errors are the client's; anything else unexpected is logged and answered 500. */
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    if (res.headersSent) return;
+    if (err instanceof HttpProblem) return sendProblem(res, err.status, err.detail, err.errors);
+    const type = (err as { type?: string }).type;
+    if (type === 'entity.parse.failed') return sendProblem(res, 400, `malformed JSON body: ${(err as Error).message}`);
+    if (type === 'entity.too.large') return sendProblem(res, 413, 'request body too large');
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported') return sendProblem(res, 415, (err as Error).message);
+    const status = (err as { status?: number }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) return sendProblem(res, status, (err as Error).message);
+    log.error({ err, method: req.method, path: req.path }, 'unhandled error');
+    sendProblem(res, 500, 'internal error; it has been logged');
+  };
+}

@@ -1,0 +1,95 @@
+// transform/v1: workflow definitions and jobs.
+import crypto from 'node:crypto';
+import { Router } from 'express';
+import { z } from 'zod';
+import type { Db } from '../store/db';
+import { ConflictError } from '../store/entries';
+import { getJob, getJobByKey } from '../store/jobs';
+import { insertWorkflow } from '../store/workflows';
+import { workflowInput } from '../transform/definition-schema';
+import { JobRequestError, startJob, type JobServiceDeps } from '../transform/jobs';
+import { findWorkflow, isBuiltinWorkflow, listAllWorkflows } from '../transform/workflow-catalog';
+import { auth, requireScope } from './auth';
+import { HttpProblem, notFound } from './problem';
+import { body, params, query } from './validate';
+
+const idParam = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
+const keyParam = z.object({ key: z.string().min(1).max(255) });
+
+const jobBody = z.strictObject({
+  workflow_id: z.uuid({ error: 'must be a UUID' }),
+  silo_entry_id: z.uuid({ error: 'must be a UUID' }),
+  key: z.string().trim().min(1).max(255).optional(),
+  args: z.record(z.string().max(100), z.string().max(10_000)).default({}),
+  tags: z.array(z.string().trim().min(1).max(100)).max(20).default([]),
+});
+
+const listWorkflowsQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100, 'at most 100').default(20),
+  schema: z.string().max(50).optional(),
+});
+
+export function transformRouter(deps: JobServiceDeps): Router {
+  const db: Db = deps.db;
+  const r = Router();
+  r.use(requireScope('jobs:rw'));
+
+  r.put('/workflows/:id', async (req, res) => {
+    const { id } = params(req, idParam);
+    const doc = body(req, workflowInput);
+    if (isBuiltinWorkflow(id)) throw new HttpProblem(409, `workflow ${id} is built in and cannot be replaced`);
+    try {
+      res.json(await insertWorkflow(db, auth(res).workspaceId, id, doc));
+    } catch (err) {
+      if (err instanceof ConflictError) throw new HttpProblem(409, err.message);
+      throw err;
+    }
+  });
+
+  r.get('/workflows', async (req, res) => {
+    const q = query(req, listWorkflowsQuery);
+    res.json({ limit: q.limit, ...(q.schema && { schema: q.schema }), list: await listAllWorkflows(db, auth(res).workspaceId, q) });
+  });
+
+  r.get('/workflows/:id', async (req, res) => {
+    const { id } = params(req, idParam);
+    const wf = await findWorkflow(db, auth(res).workspaceId, id);
+    if (!wf) throw notFound(`workflow ${id}`);
+    res.json(wf);
+  });
+
+  const create = async (workspaceId: string, id: string, input: z.infer<typeof jobBody>) => {
+    try {
+      return await startJob(deps, workspaceId, { id, ...input });
+    } catch (err) {
+      if (err instanceof ConflictError) throw new HttpProblem(409, err.message);
+      if (err instanceof JobRequestError) throw new HttpProblem(err.status, err.message);
+      throw err;
+    }
+  };
+
+  r.post('/jobs', async (req, res) => {
+    res.status(202).json(await create(auth(res).workspaceId, crypto.randomUUID(), body(req, jobBody)));
+  });
+
+  r.put('/jobs/:id', async (req, res) => {
+    const { id } = params(req, idParam);
+    res.status(202).json(await create(auth(res).workspaceId, id, body(req, jobBody)));
+  });
+
+  r.get('/jobs/key/:key', async (req, res) => {
+    const { key } = params(req, keyParam);
+    const job = await getJobByKey(db, auth(res).workspaceId, key);
+    if (!job) throw notFound(`job with key "${key}"`);
+    res.json(job);
+  });
+
+  r.get('/jobs/:id', async (req, res) => {
+    const { id } = params(req, idParam);
+    const job = await getJob(db, auth(res).workspaceId, id);
+    if (!job) throw notFound(`job ${id}`);
+    res.json(job);
+  });
+
+  return r;
+}

@@ -1,0 +1,20 @@
+// zod validation of requests: failures become 400 problems listing each field.
+import type { Request } from 'express';
+import type { z } from 'zod';
+import { HttpProblem, zodProblem } from './problem';
+
+function check<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw zodProblem(r.error, where);
+  return r.data;
+}
+
+export function body<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
+  if (!req.is('application/json')) {
+    throw new HttpProblem(415, 'send the body as application/json');
+  }
+  return check(schema, req.body, 'body');
+}
+
+export const query = <S extends z.ZodType>(req: Request, schema: S): z.output<S> => check(schema, req.query, 'query');
+export const params = <S extends z.ZodType>(req: Request, schema: S): z.output<S> => check(schema, req.params, 'path');

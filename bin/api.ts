@@ -1,0 +1,23 @@
+// Production API process (stateless; scale horizontally). Needs DATABASE_URL and a reachable Temporal.
+import { createApp } from '../api/app';
+import { loadConfig } from '../config';
+import { createLogger } from '../lib/logger';
+import { connectTemporal, openStore } from './context';
+
+const config = loadConfig();
+const log = createLogger(config.LOG_LEVEL, 'pa-api');
+const db = await openStore(config, (m) => log.info(m));
+const temporal = await connectTemporal(config);
+const app = createApp({ db, log, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, approvalDeadline: config.APPROVAL_DEADLINE });
+const server = app.listen(config.API_PORT, config.API_HOST, () => log.info({ url: config.publicBaseUrl }, 'API listening'));
+
+const stop = () => {
+  log.info('stopping');
+  server.close(async () => {
+    await temporal.connection.close();
+    await db.close();
+    process.exit(0);
+  });
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);

@@ -1,0 +1,38 @@
+// `npm run key:create -- --workspace <name> [--scopes entries:rw,jobs:rw]`: creates a workspace (or reuses
+// one by id with --workspace-id) and an API key, printing the secret once.
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config';
+import { SCOPES, createApiKey, createWorkspace, type Scope } from '../store/workspaces';
+import { openStore } from './context';
+
+const { values } = parseArgs({
+  options: {
+    workspace: { type: 'string' },
+    'workspace-id': { type: 'string' },
+    name: { type: 'string', default: 'default' },
+    scopes: { type: 'string', default: SCOPES.join(',') },
+  },
+});
+
+const scopes = values.scopes.split(',').map((s) => s.trim());
+const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+const badId = values['workspace-id'] !== undefined && !/^[0-9a-f-]{36}$/i.test(values['workspace-id']);
+if (unknown.length || badId || (!values.workspace && !values['workspace-id'])) {
+  console.error(`usage: npm run key:create -- --workspace <name> | --workspace-id <uuid> [--name <key name>] [--scopes ${SCOPES.join(',')}]`);
+  if (unknown.length) console.error(`unknown scope(s): ${unknown.join(', ')}`);
+  process.exit(2);
+}
+
+const db = await openStore(loadConfig(), (m) => console.error(m));
+try {
+  let workspaceId = values['workspace-id'];
+  if (!workspaceId) workspaceId = (await createWorkspace(db, values.workspace!)).id;
+  else if (!(await db.query('SELECT 1 FROM workspaces WHERE id = $1', [workspaceId])).rows.length) {
+    console.error(`workspace ${workspaceId} does not exist`);
+    process.exit(1);
+  }
+  const key = await createApiKey(db, workspaceId, { name: values.name, scopes: scopes as Scope[] });
+  console.log(JSON.stringify({ workspace_id: workspaceId, key_id: key.id, api_key: key.secret, scopes }, null, 2));
+} finally {
+  await db.close();
+}

@@ -1,0 +1,102 @@
+// `npm start`: the whole embedded stack in one process tree — Temporal dev server (SQLite under data/, UI),
+// PGlite store, simulators, HTTP API and worker. Ctrl-C stops everything; data survives restarts.
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { NativeConnection } from '@temporalio/worker';
+import { createApp } from '../api/app';
+import { loadConfig } from '../config';
+import { createLogger } from '../lib/logger';
+import { startSimulators } from '../simulators/placeholder';
+import { findApiKey, createApiKey, createWorkspace } from '../store/workspaces';
+import type { Db } from '../store/db';
+import { findTemporalCli } from '../temporal/cli';
+import { startDevServer } from '../temporal/dev-server';
+import { createWorker } from '../worker/create-worker';
+import { connectTemporal, openStore } from './context';
+
+const say = (msg: string) => console.log(`[start] ${msg}`);
+
+async function main() {
+  const config = loadConfig();
+  const log = createLogger(config.LOG_LEVEL);
+  fs.mkdirSync(config.dataDir, { recursive: true });
+
+  const cli = findTemporalCli(config.TEMPORAL_CLI);
+  say(`Temporal dev server (${cli}), history in ${path.join(config.dataDir, 'temporal.db')}`);
+  const temporalServer = await startDevServer({
+    cli,
+    dbFile: path.join(config.dataDir, 'temporal.db'),
+    address: config.TEMPORAL_ADDRESS,
+    uiPort: config.TEMPORAL_UI_PORT,
+    namespace: config.TEMPORAL_NAMESPACE,
+    logFile: path.join(config.dataDir, 'temporal.log'),
+  });
+
+  const db = await openStore(config, say);
+  const devKey = await ensureDevApiKey(db, path.join(config.dataDir, 'dev-api-key'));
+
+  const simulators = await startSimulators(config.SIMULATORS_HOST, {
+    annuaire: config.ANNUAIRE_SIM_PORT, sml: config.SML_SIM_PORT, directory: config.PEPPOL_DIRECTORY_SIM_PORT,
+  });
+
+  const temporal = await connectTemporal(config);
+  const app = createApp({ db, log, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, approvalDeadline: config.APPROVAL_DEADLINE });
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.API_PORT, config.API_HOST, () => resolve(s));
+    s.once('error', reject);
+  });
+
+  say('bundling workflows and starting the worker…');
+  const workerConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const worker = await createWorker({
+    connection: workerConnection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps: { db, log },
+  });
+  const running = worker.run();
+
+  console.log(`
+  API            ${config.publicBaseUrl}   (try: curl ${config.publicBaseUrl}/utils/v1/ping)
+  Temporal UI    ${temporalServer.uiUrl}
+  Temporal gRPC  ${config.TEMPORAL_ADDRESS}   (namespace ${config.TEMPORAL_NAMESPACE}, task queue ${config.TEMPORAL_TASK_QUEUE})
+  Simulators     ${simulators.map((s) => `${s.name} ${s.url}`).join(', ')}
+  Dev API key    ${devKey}
+  Data           ${config.dataDir}
+  Ctrl-C stops everything.
+`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    say(`${signal}: stopping…`);
+    worker.shutdown();
+    await running.catch((err) => log.error({ err }, 'worker stopped with an error'));
+    await workerConnection.close();
+    await new Promise((resolve) => server.close(resolve));
+    await temporal.connection.close();
+    await Promise.all(simulators.map((s) => s.close()));
+    await db.close();
+    await temporalServer.stop();
+    say('stopped.');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** The development key is kept in data/ so that every start prints the same one. */
+async function ensureDevApiKey(db: Db, file: string): Promise<string> {
+  if (fs.existsSync(file)) {
+    const secret = fs.readFileSync(file, 'utf8').trim();
+    if (await findApiKey(db, secret)) return secret;
+  }
+  const ws = await createWorkspace(db, 'development');
+  const { secret } = await createApiKey(db, ws.id, { name: 'development' });
+  fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+main().catch((err) => {
+  console.error(`[start] failed: ${err instanceof Error ? err.message : err}`);
+  process.exit(1);
+});

@@ -1,0 +1,48 @@
+// One environment schema for every process. Defaults are the embedded development stack.
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+const envSchema = z.object({
+  DATA_DIR: z.string().default('data'),
+  DATABASE_URL: z.string().url().optional(),
+  API_HOST: z.string().default('127.0.0.1'),
+  API_PORT: port.default(8080),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  WIZARD_URL: z.string().url().optional(),
+  TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default('party-registration'),
+  TEMPORAL_UI_PORT: port.default(8233),
+  TEMPORAL_CLI: z.string().optional(),
+  APPROVAL_DEADLINE: z.string().regex(/^\d+\s*(ms|s|m|h|d)$/, 'a duration such as 30d or 12h').default('30d'),
+  SIMULATORS_HOST: z.string().default('127.0.0.1'),
+  ANNUAIRE_SIM_PORT: port.default(8091),
+  SML_SIM_PORT: port.default(8092),
+  PEPPOL_DIRECTORY_SIM_PORT: port.default(8093),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_PRETTY: bool.default(false),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Env {
+  dataDir: string;
+  publicBaseUrl: string;
+  wizardUrl: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const publicBaseUrl = e.PUBLIC_BASE_URL ?? `http://${e.API_HOST}:${e.API_PORT}`;
+  return { ...e, dataDir: path.resolve(e.DATA_DIR), publicBaseUrl, wizardUrl: e.WIZARD_URL ?? publicBaseUrl };
+}

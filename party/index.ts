@@ -1,0 +1,2 @@
+export * from './french-ids';
+export * from './gobl-party';

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Idempotent set-up of a fresh clone: checks Node/npm, installs the locked npm packages, and provides the pinned
+# Temporal CLI (reusing one on PATH of the right version, else building it with Go into .tools/bin).
+# Usage: bash scripts/setup.sh [--test]   (--test also installs what the test suite needs)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TEMPORAL_VERSION=1.5.1
+say() { printf '[setup] %s\n' "$*"; }
+die() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# Node.js 20.19+ (24 LTS in production) and npm.
+command -v node >/dev/null || die "Node.js is not installed (need 20.19+ or 24 LTS)"
+command -v npm >/dev/null || die "npm is not installed"
+node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' \
+  || die "Node.js $(node --version) is too old: need 20.19+ (or 24 LTS)"
+say "node $(node --version), npm $(npm --version 2>/dev/null)"
+
+# npm packages, exactly as locked; skipped when node_modules was installed from this very lockfile.
+lock_hash="$(sha256sum package-lock.json | cut -d' ' -f1)"
+if [ "$(cat node_modules/.installed-lock-sha256 2>/dev/null)" != "$lock_hash" ]; then
+  say "installing npm packages (npm ci)…"
+  npm ci --no-audit --no-fund
+  echo "$lock_hash" > node_modules/.installed-lock-sha256
+else
+  say "npm packages up to date"
+fi
+# Packages with native parts must have built: check they load.
+node -e 'require("@temporalio/core-bridge"); require("@swc/core"); require("esbuild")' \
+  || die "a native npm package did not build (see npm install-scripts ls)"
+
+# Temporal CLI: $TEMPORAL_CLI, .tools/bin/temporal, or `temporal` on PATH — if it is v$TEMPORAL_VERSION.
+temporal_version() { "$1" --version 2>/dev/null | sed -n 's/^temporal version \([^ ]*\).*/\1/p'; }
+TOOLS_BIN="$PWD/.tools/bin"
+found=""
+for c in "${TEMPORAL_CLI:-}" "$TOOLS_BIN/temporal" "$(command -v temporal || true)"; do
+  if [ -n "$c" ] && [ -x "$c" ] && [ "$(temporal_version "$c")" = "$TEMPORAL_VERSION" ]; then found="$c"; break; fi
+done
+if [ -n "$found" ]; then
+  say "Temporal CLI $TEMPORAL_VERSION: $found"
+else
+  GO="$(command -v go || true)"
+  [ -z "$GO" ] && [ -x /usr/local/go/bin/go ] && GO=/usr/local/go/bin/go
+  [ -n "$GO" ] || die "Temporal CLI $TEMPORAL_VERSION not found and Go is not installed to build it (install Go 1.24+, or put temporal $TEMPORAL_VERSION on PATH)"
+  say "building Temporal CLI $TEMPORAL_VERSION with $("$GO" version | cut -d' ' -f3) (a few minutes, once)…"
+  mkdir -p "$TOOLS_BIN"
+  # A stalled module download is retried rather than waited on forever.
+  ok=""
+  for attempt in 1 2 3; do
+    if GOBIN="$TOOLS_BIN" timeout 900 "$GO" install "github.com/temporalio/cli/cmd/temporal@v$TEMPORAL_VERSION"; then ok=1; break; fi
+    say "go install failed or stalled (attempt $attempt), retrying…"
+  done
+  [ -n "$ok" ] || die "could not build the Temporal CLI $TEMPORAL_VERSION with go install"
+  [ "$(temporal_version "$TOOLS_BIN/temporal")" = "$TEMPORAL_VERSION" ] || die "built temporal does not report version $TEMPORAL_VERSION"
+  say "Temporal CLI $TEMPORAL_VERSION: $TOOLS_BIN/temporal"
+fi
+
+if [ "${1:-}" = "--test" ]; then
+  # The test suite needs a PostgreSQL for its storage suite when TEST_DATABASE_URL is set; nothing else yet.
+  if [ -n "${TEST_DATABASE_URL:-}" ]; then
+    node -e 'const {Client}=require("pg");const c=new Client({connectionString:process.env.TEST_DATABASE_URL});c.connect().then(()=>c.end()).catch(e=>{console.error(e.message);process.exit(1)})' \
+      || die "TEST_DATABASE_URL is set but PostgreSQL does not answer there"
+    say "PostgreSQL for the storage suite: reachable"
+  fi
+fi
+say "ready."

@@ -1,0 +1,105 @@
+// One query interface over the two PostgreSQL engines we run on: a real server (pg) or embedded PGlite.
+import fs from 'node:fs';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+
+export interface Queryable {
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number }>;
+}
+
+export interface Db extends Queryable {
+  readonly engine: 'postgres' | 'pglite';
+  /** Runs `fn` in one transaction; rolls back if it throws. */
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /** Runs `fn` on one connection (session-level locks, migrations). */
+  session<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  /** postgres://… for a real server; otherwise PGlite. */
+  url?: string;
+  /** PGlite data directory; in memory when absent. */
+  dataDir?: string;
+  /** Schema to create and use (tests isolate themselves this way). */
+  schema?: string;
+}
+
+export async function openDb(opts: DbOptions): Promise<Db> {
+  return opts.url ? openPostgres(opts.url, opts.schema) : openPglite(opts.dataDir, opts.schema);
+}
+
+async function openPostgres(url: string, schema?: string): Promise<Db> {
+  if (schema) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+    await admin.end();
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(schema ? { options: `-c search_path=${quoteIdent(schema)}` } : {}),
+  });
+  const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
+    async query(sql, params) {
+      const r = await c.query(sql, params as unknown[]);
+      return { rows: r.rows, rowCount: r.rowCount ?? 0 };
+    },
+  });
+  const session = async <T>(fn: (q: Queryable) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    try {
+      return await fn(wrap(client));
+    } finally {
+      client.release();
+    }
+  };
+  return {
+    engine: 'postgres',
+    ...wrap(pool),
+    session,
+    async tx(fn) {
+      return session(async (q) => {
+        await q.query('BEGIN');
+        try {
+          const result = await fn(q);
+          await q.query('COMMIT');
+          return result;
+        } catch (err) {
+          await q.query('ROLLBACK').catch(() => undefined);
+          throw err;
+        }
+      });
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(dataDir?: string, schema?: string): Promise<Db> {
+  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  const lite = new PGlite(dataDir);
+  await lite.waitReady;
+  if (schema) {
+    await lite.exec(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}; SET search_path TO ${quoteIdent(schema)}`);
+  }
+  // Without parameters we use the simple protocol, which (like pg) accepts several statements at once.
+  const wrap = (c: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
+    async query(sql, params) {
+      const r = params?.length ? await c.query(sql, params) : (await c.exec(sql)).at(-1);
+      return { rows: (r?.rows ?? []) as never[], rowCount: r?.affectedRows ?? r?.rows.length ?? 0 };
+    },
+  });
+  return {
+    engine: 'pglite',
+    ...wrap(lite),
+    tx: (fn) => lite.transaction((t) => fn(wrap(t))),
+    session: (fn) => fn(wrap(lite)),
+    close: () => lite.close(),
+  };
+}
+
+export function quoteIdent(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsafe SQL identifier: ${name}`);
+  return `"${name}"`;
+}

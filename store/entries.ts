@@ -1,0 +1,211 @@
+// Silo entries (a GOBL party per entry), their meta rows and their state history.
+import type { Queryable } from './db';
+import { decodeCursor, encodeCursor, iso, isUniqueViolation } from './rows';
+
+export class ConflictError extends Error {}
+
+export interface MetaInput {
+  src: string;
+  ref?: string | null;
+  value?: unknown;
+  link_url?: string | null;
+  link_scope?: string | null;
+  indexed?: boolean;
+  shared?: boolean;
+}
+
+interface EntryRow {
+  id: string;
+  workspace_id: string;
+  key: string | null;
+  folder: string | null;
+  doc_schema: string;
+  data: unknown;
+  siren: string | null;
+  state: string | null;
+  faults: unknown[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface MetaRow {
+  entry_id: string;
+  key: string;
+  src: string;
+  ref: string | null;
+  value: unknown;
+  link_url: string | null;
+  link_scope: string | null;
+  indexed: boolean;
+  shared: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export function metaView(m: MetaRow) {
+  return {
+    id: `${m.entry_id}:${m.src}:${m.key}`,
+    entry_id: m.entry_id,
+    src: m.src,
+    key: m.key,
+    ...(m.ref != null && { ref: m.ref }),
+    ...(m.value != null && { value: m.value }),
+    ...(m.link_url != null && { link_url: m.link_url }),
+    ...(m.link_scope != null && { link_scope: m.link_scope }),
+    indexed: m.indexed,
+    shared: m.shared,
+    created_at: iso(m.created_at),
+    updated_at: iso(m.updated_at),
+  };
+}
+
+export type MetaView = ReturnType<typeof metaView>;
+
+function entryView(e: EntryRow, meta: MetaRow[], withData: boolean) {
+  return {
+    id: e.id,
+    ...(e.key != null && { key: e.key }),
+    ...(e.folder != null && { folder: e.folder }),
+    doc_schema: e.doc_schema,
+    ...(e.state != null && { state: e.state }),
+    faults: e.faults,
+    meta: meta.map(metaView),
+    ...(withData && { data: e.data }),
+    created_at: iso(e.created_at),
+    updated_at: iso(e.updated_at),
+  };
+}
+
+export type EntryView = ReturnType<typeof entryView>;
+
+export async function insertEntry(
+  db: Queryable,
+  e: { id: string; workspaceId: string; key?: string; folder?: string; docSchema: string; data: unknown; siren?: string },
+): Promise<EntryView> {
+  try {
+    const { rows } = await db.query<EntryRow>(
+      `INSERT INTO entries (id, workspace_id, key, folder, doc_schema, data, siren)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+      [e.id, e.workspaceId, e.key ?? null, e.folder ?? null, e.docSchema, JSON.stringify(e.data), e.siren ?? null],
+    );
+    return entryView(rows[0]!, [], true);
+  } catch (err) {
+    if (isUniqueViolation(err)) {
+      const which = (err as { constraint?: string }).constraint?.includes('key') ? `key "${e.key}"` : `id ${e.id}`;
+      throw new ConflictError(`an entry with ${which} already exists`);
+    }
+    throw err;
+  }
+}
+
+async function metaOf(db: Queryable, entryIds: string[]): Promise<MetaRow[]> {
+  if (entryIds.length === 0) return [];
+  const { rows } = await db.query<MetaRow>(
+    'SELECT * FROM entry_meta WHERE entry_id = ANY($1::uuid[]) ORDER BY created_at, key',
+    [entryIds],
+  );
+  return rows;
+}
+
+export async function getEntryRow(db: Queryable, workspaceId: string, id: string): Promise<EntryRow | undefined> {
+  const { rows } = await db.query<EntryRow>('SELECT * FROM entries WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
+  return rows[0];
+}
+
+export async function getEntry(db: Queryable, workspaceId: string, id: string): Promise<EntryView | undefined> {
+  const row = await getEntryRow(db, workspaceId, id);
+  return row && entryView(row, await metaOf(db, [row.id]), true);
+}
+
+export async function getEntryByKey(db: Queryable, workspaceId: string, key: string): Promise<EntryView | undefined> {
+  const { rows } = await db.query<EntryRow>('SELECT * FROM entries WHERE key = $1 AND workspace_id = $2', [key, workspaceId]);
+  const row = rows[0];
+  return row && entryView(row, await metaOf(db, [row.id]), true);
+}
+
+export async function listEntries(
+  db: Queryable,
+  workspaceId: string,
+  opts: { limit: number; cursor?: string; ascending?: boolean; folder?: string },
+): Promise<{ list: EntryView[]; next_cursor?: string }> {
+  const after = opts.cursor ? decodeCursor(opts.cursor) : undefined;
+  const cmp = opts.ascending ? '>' : '<';
+  const order = opts.ascending ? 'ASC' : 'DESC';
+  const params: unknown[] = [workspaceId, opts.limit + 1];
+  let where = 'workspace_id = $1';
+  if (after) {
+    params.push(after.createdAt, after.id);
+    where += ` AND (created_at, id) ${cmp} ($3::timestamptz, $4::uuid)`;
+  }
+  if (opts.folder) {
+    params.push(opts.folder);
+    where += ` AND folder = $${params.length}`;
+  }
+  const { rows } = await db.query<EntryRow>(
+    `SELECT * FROM entries WHERE ${where} ORDER BY created_at ${order}, id ${order} LIMIT $2`,
+    params,
+  );
+  const page = rows.slice(0, opts.limit);
+  const meta = await metaOf(db, page.map((r) => r.id));
+  const list = page.map((r) => entryView(r, meta.filter((m) => m.entry_id === r.id), false));
+  const last = page.at(-1);
+  return { list, ...(rows.length > opts.limit && last && { next_cursor: encodeCursor(last.created_at, last.id) }) };
+}
+
+export async function putMeta(db: Queryable, entryId: string, key: string, m: MetaInput): Promise<MetaView> {
+  try {
+    const { rows } = await db.query<MetaRow>(
+      `INSERT INTO entry_meta (entry_id, key, src, ref, value, link_url, link_scope, indexed, shared)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (entry_id, key) DO UPDATE SET src = EXCLUDED.src, ref = EXCLUDED.ref, value = EXCLUDED.value,
+         link_url = EXCLUDED.link_url, link_scope = EXCLUDED.link_scope, indexed = EXCLUDED.indexed,
+         shared = EXCLUDED.shared, updated_at = now()
+       RETURNING *`,
+      [
+        entryId, key, m.src, m.ref ?? null, m.value === undefined ? null : JSON.stringify(m.value),
+        m.link_url ?? null, m.link_scope ?? null, m.indexed ?? false, m.shared ?? false,
+      ],
+    );
+    return metaView(rows[0]!);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new ConflictError(`meta ref "${m.ref}" is already used`);
+    throw err;
+  }
+}
+
+export async function getMeta(db: Queryable, entryId: string, key: string): Promise<MetaView | undefined> {
+  const { rows } = await db.query<MetaRow>('SELECT * FROM entry_meta WHERE entry_id = $1 AND key = $2', [entryId, key]);
+  return rows[0] && metaView(rows[0]);
+}
+
+export async function deleteMeta(db: Queryable, entryId: string, key: string): Promise<boolean> {
+  const r = await db.query('DELETE FROM entry_meta WHERE entry_id = $1 AND key = $2', [entryId, key]);
+  return r.rowCount > 0;
+}
+
+/**
+ * Records a state change made by a job step. A second call for the same (job, step) changes nothing,
+ * so a retried activity cannot move the state twice.
+ */
+export async function recordState(
+  db: Queryable,
+  s: { entryId: string; state: string; jobId: string; stepId: string; faults?: unknown[] },
+): Promise<{ changed: boolean }> {
+  const faults = JSON.stringify(s.faults ?? []);
+  const ins = await db.query(
+    `INSERT INTO entry_states (entry_id, state, job_id, step_id, faults) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (job_id, step_id) DO NOTHING`,
+    [s.entryId, s.state, s.jobId, s.stepId, faults],
+  );
+  if (ins.rowCount === 0) return { changed: false };
+  await db.query('UPDATE entries SET state = $2, faults = $3, updated_at = now() WHERE id = $1', [s.entryId, s.state, faults]);
+  return { changed: true };
+}
+
+export async function stateHistory(db: Queryable, entryId: string) {
+  const { rows } = await db.query<{ state: string; job_id: string | null; step_id: string | null; created_at: Date }>(
+    'SELECT state, job_id, step_id, created_at FROM entry_states WHERE entry_id = $1 ORDER BY id',
+    [entryId],
+  );
+  return rows.map((r) => ({ state: r.state, job_id: r.job_id, step_id: r.step_id, at: iso(r.created_at) }));
+}

@@ -1,0 +1,136 @@
+// Jobs: one run of a workflow definition on an entry, with its intents (one per step run) and their events.
+import type { Definition, Fault, JobStatus, StepJournal } from '../workflows/types';
+import type { Queryable } from './db';
+import { ConflictError } from './entries';
+import { iso, isUniqueViolation } from './rows';
+
+interface JobRow {
+  id: string;
+  workspace_id: string;
+  key: string | null;
+  workflow_id: string;
+  silo_entry_id: string;
+  definition: Definition;
+  args: Record<string, string>;
+  tags: string[];
+  status: JobStatus;
+  faults: Fault[];
+  created_at: Date;
+  updated_at: Date;
+  completed_at: Date | null;
+}
+
+interface IntentRow {
+  step_id: string;
+  name: string;
+  provider: string;
+  completed: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface EventRow {
+  step_id: string;
+  idx: number;
+  status: string;
+  code: string | null;
+  message: string | null;
+  at: Date;
+}
+
+export async function insertJob(
+  db: Queryable,
+  j: { id: string; workspaceId: string; key?: string; workflowId: string; entryId: string; definition: Definition; args: Record<string, string>; tags: string[] },
+): Promise<void> {
+  try {
+    await db.query(
+      `INSERT INTO jobs (id, workspace_id, key, workflow_id, silo_entry_id, definition, args, tags, status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'QUEUED')`,
+      [j.id, j.workspaceId, j.key ?? null, j.workflowId, j.entryId, JSON.stringify(j.definition), JSON.stringify(j.args), j.tags],
+    );
+  } catch (err) {
+    if (isUniqueViolation(err)) {
+      const which = (err as { constraint?: string }).constraint?.includes('key') ? `key "${j.key}"` : `id ${j.id}`;
+      throw new ConflictError(`a job with ${which} already exists`);
+    }
+    throw err;
+  }
+}
+
+export async function deleteQueuedJob(db: Queryable, id: string): Promise<void> {
+  await db.query(`DELETE FROM jobs WHERE id = $1 AND status = 'QUEUED'`, [id]);
+}
+
+async function view(db: Queryable, job: JobRow) {
+  const intents = await db.query<IntentRow>(
+    'SELECT step_id, name, provider, completed, created_at, updated_at FROM job_intents WHERE job_id = $1 ORDER BY position, created_at',
+    [job.id],
+  );
+  const events = await db.query<EventRow>('SELECT * FROM job_events WHERE job_id = $1 ORDER BY idx', [job.id]);
+  return {
+    id: job.id,
+    ...(job.key != null && { key: job.key }),
+    workflow_id: job.workflow_id,
+    silo_entry_id: job.silo_entry_id,
+    status: job.status,
+    args: job.args,
+    tags: job.tags,
+    faults: job.faults,
+    intents: intents.rows.map((i) => ({
+      step_id: i.step_id,
+      name: i.name,
+      provider: i.provider,
+      completed: i.completed,
+      events: events.rows
+        .filter((e) => e.step_id === i.step_id)
+        .map((e) => ({
+          index: e.idx,
+          status: e.status,
+          at: iso(e.at),
+          ...(e.code != null && { code: e.code }),
+          ...(e.message != null && { message: e.message }),
+        })),
+      created_at: iso(i.created_at),
+      updated_at: iso(i.updated_at),
+    })),
+    created_at: iso(job.created_at),
+    updated_at: iso(job.updated_at),
+    ...(job.completed_at && { completed_at: iso(job.completed_at) }),
+  };
+}
+
+export type JobView = Awaited<ReturnType<typeof view>>;
+
+export async function getJob(db: Queryable, workspaceId: string, id: string): Promise<JobView | undefined> {
+  const { rows } = await db.query<JobRow>('SELECT * FROM jobs WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
+  return rows[0] && view(db, rows[0]);
+}
+
+export async function getJobByKey(db: Queryable, workspaceId: string, key: string): Promise<JobView | undefined> {
+  const { rows } = await db.query<JobRow>('SELECT * FROM jobs WHERE key = $1 AND workspace_id = $2', [key, workspaceId]);
+  return rows[0] && view(db, rows[0]);
+}
+
+/** Idempotent: the intent row is created once, each event index is written once. */
+export async function journalStep(db: Queryable, j: StepJournal): Promise<void> {
+  await db.query(
+    `INSERT INTO job_intents (job_id, step_id, position, name, provider, completed) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (job_id, step_id) DO UPDATE SET completed = job_intents.completed OR EXCLUDED.completed, updated_at = now()`,
+    [j.jobId, j.stepId, j.position, j.name, j.provider, j.completed],
+  );
+  await db.query(
+    `INSERT INTO job_events (job_id, step_id, idx, status, code, message) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT DO NOTHING`,
+    [j.jobId, j.stepId, j.event.idx, j.event.status, j.event.code ?? null, j.event.message ?? null],
+  );
+}
+
+export async function setJobStatus(db: Queryable, jobId: string, status: JobStatus, faults?: Fault[]): Promise<void> {
+  const done = status === 'OK' || status === 'ERR';
+  await db.query(
+    `UPDATE jobs SET status = $2, faults = COALESCE($3::jsonb, faults), updated_at = now(),
+       completed_at = CASE WHEN $4 THEN COALESCE(completed_at, now()) ELSE completed_at END
+     WHERE id = $1 AND completed_at IS NULL`,
+    [jobId, status, faults ? JSON.stringify(faults) : null, done],
+  );
+}

@@ -1,0 +1,114 @@
+// Per-file test harness: a fresh store (PGlite in memory, or a throw-away PostgreSQL schema), a worker on a
+// task queue of its own against the shared real dev server, and the HTTP API on an ephemeral port.
+import crypto from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { inject } from 'vitest';
+import { createApp } from '../../api/app';
+import { createLogger } from '../../lib/logger';
+import { openDb, type Db } from '../../store/db';
+import { migrate } from '../../store/migrate';
+import { createApiKey, createWorkspace, type Scope } from '../../store/workspaces';
+import { createWorker } from '../../worker/create-worker';
+
+export const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+
+/** A migrated store: PGlite in memory, or a fresh schema of TEST_DATABASE_URL when `engine` is postgres. */
+export async function freshDb(engine: 'pglite' | 'postgres' = 'pglite'): Promise<{ db: Db; drop(): Promise<void> }> {
+  if (engine === 'pglite') {
+    const db = await openDb({});
+    await migrate(db);
+    return { db, drop: () => db.close() };
+  }
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
+  const db = await openDb({ url, schema });
+  await migrate(db);
+  return {
+    db,
+    async drop() {
+      await db.query(`DROP SCHEMA ${schema} CASCADE`);
+      await db.close();
+    },
+  };
+}
+
+export interface Harness {
+  db: Db;
+  client: Client;
+  taskQueue: string;
+  baseUrl: string;
+  workspaceId: string;
+  apiKey: string;
+  newKey(scopes?: Scope[], workspaceId?: string): Promise<string>;
+  api(method: string, path: string, body?: unknown, key?: string | null): Promise<{ status: number; body: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(opts: { approvalDeadline?: string } = {}): Promise<Harness> {
+  const { db, drop } = await freshDb();
+  const address = inject('temporalAddress');
+  const taskQueue = `test-${crypto.randomUUID()}`;
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection });
+  const nativeConnection = await NativeConnection.connect({ address });
+  const worker: Worker = await createWorker({ connection: nativeConnection, namespace: 'default', taskQueue, deps: { db, log } });
+  const running = worker.run();
+
+  const app = createApp({ db, log, temporal: client, taskQueue, approvalDeadline: opts.approvalDeadline ?? '1h' });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const ws = await createWorkspace(db, 'test');
+  const { secret } = await createApiKey(db, ws.id, { name: 'test' });
+
+  return {
+    db, client, taskQueue, baseUrl, workspaceId: ws.id, apiKey: secret,
+    async newKey(scopes, workspaceId) {
+      const wsId = workspaceId ?? (await createWorkspace(db, 'other')).id;
+      return (await createApiKey(db, wsId, { name: 'extra', scopes })).secret;
+    },
+    async api(method, path, body, key = secret) {
+      const headers: Record<string, string> = {};
+      if (key) headers.authorization = `Bearer ${key}`;
+      let payload: string | undefined;
+      if (body !== undefined) {
+        headers['content-type'] = 'application/json';
+        payload = typeof body === 'string' ? body : JSON.stringify(body);
+      }
+      const res = await fetch(baseUrl + path, { method, headers, body: payload });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try { parsed = text ? JSON.parse(text) : undefined; } catch { /* keep text */ }
+      return { status: res.status, body: parsed, headers: res.headers };
+    },
+    async close() {
+      await new Promise((r) => server.close(r));
+      worker.shutdown();
+      await running;
+      await nativeConnection.close();
+      await connection.close();
+      await drop();
+    },
+  };
+}
+
+/** Polls `fn` until it returns a truthy value (or throws after `timeoutMs`). */
+export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 30_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ''}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -1,0 +1,1 @@
+export { runJob } from './run-job';

@@ -1,0 +1,29 @@
+// The step providers this service knows, and how the workflow runs each one. Deterministic data only.
+import type { ActivityOptions } from '@temporalio/workflow';
+
+export type ProviderSpec =
+  | { kind: 'activity'; options: ActivityOptions }
+  | { kind: 'approval-wait' };
+
+// Transport failures (5xx, 429, timeouts) are retried with backoff; business failures are thrown non-retryable.
+const external: ActivityOptions = {
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 20 },
+};
+const local: ActivityOptions = {
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
+};
+
+export const PROVIDERS: Record<string, ProviderSpec> = {
+  'silo.state': { kind: 'activity', options: local },
+  'gov-fr.agreement.sign': { kind: 'activity', options: local },
+  'gov-fr.agreement.wait.approval': { kind: 'approval-wait' },
+  'gov-fr.directory.register': { kind: 'activity', options: external },
+  'gov-fr.directory.disable': { kind: 'activity', options: external },
+  'peppol.register': { kind: 'activity', options: external },
+  'peppol.unregister': { kind: 'activity', options: external },
+};
+
+/** Providers the worker must register an activity for. */
+export const ACTIVITY_PROVIDERS = Object.keys(PROVIDERS).filter((p) => PROVIDERS[p]!.kind === 'activity');

@@ -1,0 +1,192 @@
+// The definition interpreter: one workflow run per job. It walks the steps in order, each provider step being an
+// activity; on a failure it runs the definition's rescue steps and ends the job ERR with the fault.
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  TimeoutFailure,
+  condition,
+  defineQuery,
+  defineSignal,
+  proxyActivities,
+  proxyLocalActivities,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import { msToNumber } from '@temporalio/common/lib/time';
+import type { JournalActivities } from '../activities/journal';
+import { PROVIDERS } from './providers';
+import { JobStatus, PartyState, SiloEntryId, Siren } from './search-attributes';
+import type { ApprovalSignal, EventStatus, Fault, JobInput, Step, StepInput } from './types';
+
+export const approvalSignal = defineSignal<[ApprovalSignal]>('approval');
+export const progressQuery = defineQuery<JobProgress>('progress');
+
+export interface JobProgress {
+  status: 'RUN' | 'WAIT' | 'OK' | 'ERR';
+  step?: { id: string; name: string; provider: string };
+  submitted: boolean;
+}
+
+export interface JobResult {
+  status: 'OK' | 'ERR';
+  faults: Fault[];
+}
+
+const journal = proxyLocalActivities<JournalActivities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', maximumInterval: '30s' },
+});
+
+/** A step failure carrying the fault the job will show. */
+class StepFault extends Error {
+  constructor(readonly fault: Fault) {
+    super(fault.message);
+  }
+}
+
+export async function runJob(input: JobInput): Promise<JobResult> {
+  const progress: JobProgress = { status: 'RUN', submitted: false };
+  const approvals: ApprovalSignal[] = [];
+  setHandler(approvalSignal, (s) => void approvals.push(s));
+  setHandler(progressQuery, () => progress);
+
+  let eventIdx = 0;
+  let position = 0;
+  const faults: Fault[] = []; // the job's faults so far; rescue steps receive them
+
+  const setStatus = async (status: JobProgress['status'], faults?: Fault[]) => {
+    progress.status = status;
+    upsertSearchAttributes([{ key: JobStatus, value: status }]);
+    await journal.journalJob({ jobId: input.jobId, status, faults });
+  };
+
+  upsertSearchAttributes([
+    { key: SiloEntryId, value: input.entryId },
+    ...(input.siren ? [{ key: Siren, value: input.siren }] : []),
+  ]);
+  await setStatus('RUN');
+
+  const runStep = async (step: Step) => {
+    const pos = position++;
+    const record = (status: EventStatus, completed: boolean, extra: { code?: string; message?: string } = {}) =>
+      journal.journalStep({
+        jobId: input.jobId,
+        stepId: step.id,
+        position: pos,
+        name: step.name,
+        provider: step.provider,
+        event: { idx: eventIdx++, status, ...extra },
+        completed,
+      });
+
+    progress.step = { id: step.id, name: step.name, provider: step.provider };
+    setCurrentDetails(`Step ${pos + 1}: ${step.name} (${step.provider})`);
+    await record('RUN', false);
+    try {
+      await execute(step, record);
+    } catch (err) {
+      const fault = toFault(step, err);
+      await record('KO', true, { code: fault.code, message: fault.message });
+      throw new StepFault(fault);
+    }
+    await record('OK', true);
+  };
+
+  const execute = async (step: Step, record: (s: EventStatus, c: boolean, e?: { code?: string; message?: string }) => Promise<void>) => {
+    const spec = PROVIDERS[step.provider];
+    if (!spec) {
+      throw new StepFault({
+        provider: step.provider,
+        code: 'provider-unknown',
+        message: `step "${step.name}" uses provider "${step.provider}", which this worker does not know`,
+      });
+    }
+    if (spec.kind === 'approval-wait') return waitForApproval(step, record);
+    await callProvider(step.provider, step, step.config ?? {}, step.id);
+    if (step.provider === 'silo.state') upsertSearchAttributes([{ key: PartyState, value: String(step.config?.state) }]);
+  };
+
+  const callProvider = (provider: string, step: Step, config: Record<string, unknown>, stepId: string) => {
+    const spec = PROVIDERS[provider];
+    if (spec?.kind !== 'activity') throw new Error(`${provider} is not an activity provider`);
+    const activities = proxyActivities({ ...spec.options, summary: step.summary ?? step.name });
+    const args: StepInput = {
+      jobId: input.jobId, workspaceId: input.workspaceId, entryId: input.entryId, stepId, config,
+      ...(faults.length > 0 && { faults }),
+    };
+    return activities[provider]!(args) as Promise<unknown>;
+  };
+
+  // Waits for the signer's submission and an approval decision. A rejection sends the party back to
+  // `processing` and the wait goes on, until the deadline.
+  const waitForApproval = async (step: Step, record: (s: EventStatus, c: boolean, e?: { code?: string; message?: string }) => Promise<void>) => {
+    const deadline = Date.now() + msToNumber(input.approvalDeadline);
+    let round = 0;
+    await setStatus('WAIT');
+    for (;;) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0 || !(await condition(() => approvals.length > 0, remaining))) {
+        throw new StepFault({ provider: step.provider, code: 'approval-timeout', message: `no approved submission within ${input.approvalDeadline}` });
+      }
+      const signal = approvals.shift()!;
+      if (signal.kind === 'confirmed') {
+        round++;
+        progress.submitted = true;
+        await callProvider('silo.state', step, { state: 'submitted' }, `${step.id}/submitted/${round}`);
+        upsertSearchAttributes([{ key: PartyState, value: 'submitted' }]);
+        await record('WAIT', false, { code: 'submitted', message: 'submission received, awaiting approval' });
+      } else if (!progress.submitted) {
+        await record('WAIT', false, { code: 'decision-ignored', message: 'a decision arrived before any submission' });
+      } else if (signal.approved) {
+        await record('WAIT', false, { code: 'approved', message: signal.decisionId ? `decision ${signal.decisionId}` : 'approved' });
+        break;
+      } else {
+        progress.submitted = false;
+        await callProvider('silo.state', step, { state: 'processing' }, `${step.id}/rejected/${round}`);
+        upsertSearchAttributes([{ key: PartyState, value: 'processing' }]);
+        await record('WAIT', false, { code: 'rejected', message: signal.decisionId ? `decision ${signal.decisionId}` : 'rejected' });
+      }
+    }
+    await setStatus('RUN');
+  };
+
+  for (const step of input.definition.steps) {
+    try {
+      await runStep(step);
+    } catch (err) {
+      if (!(err instanceof StepFault)) throw err;
+      faults.push(err.fault);
+      break;
+    }
+  }
+  if (faults.length === 0) {
+    await setStatus('OK', []);
+    return { status: 'OK', faults: [] };
+  }
+
+  // Rescue: every rescue step is attempted; their own failures are added to the job's faults.
+  setCurrentDetails(`Rescue after: ${faults[0]!.message}`);
+  for (const step of input.definition.rescue) {
+    try {
+      await runStep(step);
+    } catch (err) {
+      if (!(err instanceof StepFault)) throw err;
+      faults.push(err.fault);
+    }
+  }
+  await setStatus('ERR', faults);
+  return { status: 'ERR', faults };
+}
+
+function toFault(step: Step, err: unknown): Fault {
+  if (err instanceof StepFault) return err.fault;
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure) {
+    return { provider: step.provider, code: cause.type ?? 'failed', message: cause.message };
+  }
+  if (cause instanceof TimeoutFailure) {
+    return { provider: step.provider, code: 'timeout', message: `step "${step.name}" timed out (${cause.timeoutType})` };
+  }
+  return { provider: step.provider, code: 'failed', message: cause instanceof Error ? cause.message : String(cause) };
+}
