@@ -19,8 +19,10 @@ say "node $(node --version), npm $(npm --version 2>/dev/null)"
 # npm packages, exactly as locked; skipped when node_modules was installed from this very lockfile.
 lock_hash="$(sha256sum package-lock.json | cut -d' ' -f1)"
 if [ "$(cat node_modules/.installed-lock-sha256 2>/dev/null)" != "$lock_hash" ]; then
-  say "installing npm packages (npm ci)…"
-  npm ci --no-audit --no-fund
+  # `npm install` rather than `npm ci`: the registry mirror here lacks other platforms' optional packages
+  # (@swc/core-darwin-*, …), which `npm ci` insists on finding in the lockfile. Versions still come from the lock.
+  say "installing npm packages (from package-lock.json)…"
+  npm install --no-audit --no-fund
   echo "$lock_hash" > node_modules/.installed-lock-sha256
 else
   say "npm packages up to date"
@@ -47,7 +49,9 @@ else
   # A stalled module download is retried rather than waited on forever.
   ok=""
   for attempt in 1 2 3; do
-    if GOBIN="$TOOLS_BIN" timeout 900 "$GO" install "github.com/temporalio/cli/cmd/temporal@v$TEMPORAL_VERSION"; then ok=1; break; fi
+    # -X stamps the version, which `go install` leaves as 0.0.0-DEV, so the binary says what it is.
+    if GOBIN="$TOOLS_BIN" timeout 900 "$GO" install -ldflags "-X github.com/temporalio/cli/temporalcli.Version=$TEMPORAL_VERSION" \
+         "github.com/temporalio/cli/cmd/temporal@v$TEMPORAL_VERSION"; then ok=1; break; fi
     say "go install failed or stalled (attempt $attempt), retrying…"
   done
   [ -n "$ok" ] || die "could not build the Temporal CLI $TEMPORAL_VERSION with go install"

@@ -16,6 +16,7 @@ export interface MetaInput {
 
 interface EntryRow {
   id: string;
+  seq: string;
   workspace_id: string;
   key: string | null;
   folder: string | null;
@@ -134,22 +135,22 @@ export async function listEntries(
   const params: unknown[] = [workspaceId, opts.limit + 1];
   let where = 'workspace_id = $1';
   if (after) {
-    params.push(after.createdAt, after.id);
-    where += ` AND (created_at, id) ${cmp} ($3::timestamptz, $4::uuid)`;
+    params.push(after);
+    where += ` AND seq ${cmp} $3::bigint`;
   }
   if (opts.folder) {
     params.push(opts.folder);
     where += ` AND folder = $${params.length}`;
   }
   const { rows } = await db.query<EntryRow>(
-    `SELECT * FROM entries WHERE ${where} ORDER BY created_at ${order}, id ${order} LIMIT $2`,
+    `SELECT * FROM entries WHERE ${where} ORDER BY seq ${order} LIMIT $2`,
     params,
   );
   const page = rows.slice(0, opts.limit);
   const meta = await metaOf(db, page.map((r) => r.id));
   const list = page.map((r) => entryView(r, meta.filter((m) => m.entry_id === r.id), false));
   const last = page.at(-1);
-  return { list, ...(rows.length > opts.limit && last && { next_cursor: encodeCursor(last.created_at, last.id) }) };
+  return { list, ...(rows.length > opts.limit && last && { next_cursor: encodeCursor(last.seq) }) };
 }
 
 export async function putMeta(db: Queryable, entryId: string, key: string, m: MetaInput): Promise<MetaView> {

@@ -20,6 +20,7 @@ CREATE TABLE api_keys (
 
 CREATE TABLE entries (
   id            uuid PRIMARY KEY,
+  seq           bigint GENERATED ALWAYS AS IDENTITY UNIQUE, -- insertion order, for cursor pagination
   workspace_id  uuid NOT NULL REFERENCES workspaces(id),
   key           text,
   folder        text,
@@ -32,7 +33,7 @@ CREATE TABLE entries (
   updated_at    timestamptz NOT NULL DEFAULT now(),
   UNIQUE (workspace_id, key)
 );
-CREATE INDEX entries_page ON entries (workspace_id, created_at, id);
+CREATE INDEX entries_page ON entries (workspace_id, seq);
 CREATE INDEX entries_siren ON entries (workspace_id, siren);
 
 -- Every state change, kept: silo.state is the only writer. (job_id, step_id) makes a retried step a no-op.

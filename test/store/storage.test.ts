@@ -1,0 +1,134 @@
+// The storage suite, on embedded PGlite and, when TEST_DATABASE_URL is set (CI), on a real PostgreSQL.
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../store/db';
+import { ConflictError, getEntry, insertEntry, listEntries, putMeta, recordState, stateHistory } from '../../store/entries';
+import { getJob, insertJob, journalStep, setJobStatus } from '../../store/jobs';
+import { migrate } from '../../store/migrate';
+import { createApiKey, createWorkspace, findApiKey, revokeApiKey, sha256Hex } from '../../store/workspaces';
+import { freshDb } from '../support/harness';
+import { makeSiren, party } from '../support/fixtures';
+
+const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres' as const] : [])] as const;
+console.info(`storage suite engines: ${engines.join(', ')}${engines.length === 1 ? ' (set TEST_DATABASE_URL to add PostgreSQL)' : ''}`);
+
+describe.each(engines)('store on %s', (engine) => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  let ws: string;
+
+  beforeAll(async () => {
+    ({ db, drop } = await freshDb(engine));
+    ws = (await createWorkspace(db, 'acme')).id;
+  });
+  afterAll(() => drop());
+
+  const newEntry = (opts: { key?: string } = {}) => {
+    const siren = makeSiren();
+    return insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party(siren), siren, ...opts });
+  };
+
+  it('migrations are versioned and re-running them applies nothing', async () => {
+    expect(await migrate(db)).toEqual([]);
+    const { rows } = await db.query<{ name: string }>('SELECT name FROM schema_migrations');
+    expect(rows.map((r) => r.name)).toContain('1763838000000_initial-schema');
+  });
+
+  it('stores API keys hashed and refuses revoked ones', async () => {
+    const { id, secret } = await createApiKey(db, ws, { name: 'ci', scopes: ['entries:rw'] });
+    const { rows } = await db.query<{ secret_sha256: string }>('SELECT secret_sha256 FROM api_keys WHERE id = $1', [id]);
+    expect(rows[0]!.secret_sha256).toBe(sha256Hex(secret));
+    expect(JSON.stringify(rows)).not.toContain(secret);
+    expect(await findApiKey(db, secret)).toEqual({ keyId: id, workspaceId: ws, scopes: ['entries:rw'] });
+    expect(await revokeApiKey(db, id)).toBe(true);
+    expect(await findApiKey(db, secret)).toBeUndefined();
+  });
+
+  it('keeps an entry with its data, and refuses a reused id or key', async () => {
+    const e = await newEntry({ key: 'party-1' });
+    const got = await getEntry(db, ws, e.id);
+    expect(got).toMatchObject({ id: e.id, key: 'party-1', doc_schema: 'org/party', meta: [], faults: [] });
+    expect((got!.data as { name: string }).name).toBe('Boulangerie Exemple SAS');
+    await expect(insertEntry(db, { id: e.id, workspaceId: ws, docSchema: 'org/party', data: {} })).rejects.toBeInstanceOf(ConflictError);
+    await expect(newEntry({ key: 'party-1' })).rejects.toThrow(/key "party-1"/);
+  });
+
+  it('does not show an entry to another workspace', async () => {
+    const e = await newEntry();
+    const other = (await createWorkspace(db, 'other')).id;
+    expect(await getEntry(db, other, e.id)).toBeUndefined();
+  });
+
+  it('pages entries with a cursor, newest first or oldest first, without gaps or repeats', async () => {
+    const pws = (await createWorkspace(db, 'paging')).id;
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const siren = makeSiren();
+      ids.push((await insertEntry(db, { id: crypto.randomUUID(), workspaceId: pws, docSchema: 'org/party', data: party(siren), siren })).id);
+    }
+    const walk = async (ascending: boolean) => {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listEntries(db, pws, { limit: 3, cursor, ascending });
+        seen.push(...page.list.map((e) => e.id));
+        cursor = page.next_cursor;
+      } while (cursor);
+      return seen;
+    };
+    expect(await walk(true)).toEqual(ids);
+    expect(await walk(false)).toEqual([...ids].reverse());
+  });
+
+  it('records a state once per job step, keeping the history', async () => {
+    const e = await newEntry();
+    const jobId = crypto.randomUUID();
+    expect(await db.tx((q) => recordState(q, { entryId: e.id, state: 'processing', jobId, stepId: 's1' }))).toEqual({ changed: true });
+    // A retried activity writes the same (job, step) again: nothing changes.
+    expect(await db.tx((q) => recordState(q, { entryId: e.id, state: 'processing', jobId, stepId: 's1' }))).toEqual({ changed: false });
+    await db.tx((q) => recordState(q, { entryId: e.id, state: 'error', jobId, stepId: 's2', faults: [{ provider: 'x', code: 'c', message: 'm' }] }));
+    expect((await getEntry(db, ws, e.id))).toMatchObject({ state: 'error', faults: [{ provider: 'x', code: 'c', message: 'm' }] });
+    expect((await stateHistory(db, e.id)).map((h) => h.state)).toEqual(['processing', 'error']);
+  });
+
+  it('upserts meta rows and keeps refs unique', async () => {
+    const e = await newEntry();
+    await putMeta(db, e.id, 'fr-former-matricule', { src: 'api', value: { matricule: '0042' } });
+    const m = await putMeta(db, e.id, 'fr-former-matricule', { src: 'api', value: { matricule: '0043' }, ref: `ref-${e.id}` });
+    expect(m).toMatchObject({ id: `${e.id}:api:fr-former-matricule`, value: { matricule: '0043' }, indexed: false });
+    const e2 = await newEntry();
+    await expect(putMeta(db, e2.id, 'other', { src: 'api', ref: `ref-${e.id}` })).rejects.toBeInstanceOf(ConflictError);
+    expect((await getEntry(db, ws, e.id))!.meta).toHaveLength(1);
+  });
+
+  it('journals a job idempotently: intents per step, events once per index', async () => {
+    const e = await newEntry();
+    const jobId = crypto.randomUUID();
+    const definition = { steps: [{ id: 's1', name: 'Set state', provider: 'silo.state', config: { state: 'processing' } }], rescue: [] };
+    await insertJob(db, { id: jobId, workspaceId: ws, workflowId: crypto.randomUUID(), entryId: e.id, definition, args: {}, tags: ['t'] });
+    const step = { jobId, stepId: 's1', position: 0, name: 'Set state', provider: 'silo.state' };
+    await db.tx((q) => journalStep(q, { ...step, event: { idx: 0, status: 'RUN' }, completed: false }));
+    await db.tx((q) => journalStep(q, { ...step, event: { idx: 0, status: 'RUN' }, completed: false })); // replayed
+    await db.tx((q) => journalStep(q, { ...step, event: { idx: 1, status: 'OK' }, completed: true }));
+    await setJobStatus(db, jobId, 'OK', []);
+    await setJobStatus(db, jobId, 'RUN'); // a late write cannot reopen a finished job
+    const job = await getJob(db, ws, jobId);
+    expect(job).toMatchObject({ status: 'OK', faults: [], tags: ['t'] });
+    expect(job!.completed_at).toBeDefined();
+    expect(job!.intents).toEqual([
+      expect.objectContaining({ step_id: 's1', completed: true, events: [expect.objectContaining({ index: 0, status: 'RUN' }), expect.objectContaining({ index: 1, status: 'OK' })] }),
+    ]);
+  });
+
+  it('rolls a failed transaction back', async () => {
+    const e = await newEntry();
+    await expect(
+      db.tx(async (q) => {
+        await recordState(q, { entryId: e.id, state: 'void', jobId: crypto.randomUUID(), stepId: 'x' });
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect((await getEntry(db, ws, e.id))!.state).toBeUndefined();
+    expect(await stateHistory(db, e.id)).toEqual([]);
+  });
+});
