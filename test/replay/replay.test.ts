@@ -1,0 +1,28 @@
+// Replays recorded histories (test/replay/histories, recorded with RECORD_HISTORIES=1 from the workflow tests)
+// against today's workflow code: a change that would break running registrations fails here.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { DeterminismViolationError } from '@temporalio/workflow';
+import { describe, expect, it } from 'vitest';
+import { WORKFLOWS_PATH } from '../../worker/create-worker';
+
+const dir = path.join(__dirname, 'histories');
+const histories = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
+// Raw JSON: the worker converts it with its own protobuf classes.
+const load = (f: string) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
+
+describe('replay of recorded histories', () => {
+  it('has recorded histories to replay', () => {
+    expect(histories).toEqual(expect.arrayContaining(['approval-wait.json', 'rescue-after-failure.json', 'silo-state-steps.json']));
+  });
+
+  it.each(histories)('%s replays deterministically on the current workflow code', async (file) => {
+    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, load(file));
+  });
+
+  it('catches an incompatible change', async () => {
+    const workflowBundle = await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'fixtures', 'altered-workflows.ts') });
+    await expect(Worker.runReplayHistory({ workflowBundle }, load('silo-state-steps.json'))).rejects.toBeInstanceOf(DeterminismViolationError);
+  });
+});

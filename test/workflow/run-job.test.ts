@@ -1,0 +1,133 @@
+// The definition interpreter on the real Temporal dev server: steps, rescue, the approval wait, search attributes.
+import fs from 'node:fs';
+import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporalWorkflowId } from '../../transform/jobs';
+import { approvalSignal } from '../../workflows/run-job';
+import { JobStatus, PartyState, SiloEntryId } from '../../workflows/search-attributes';
+import { stateHistory } from '../../store/entries';
+import { startHarness, type Harness } from '../support/harness';
+import { createEntry, createWorkflow, entryState, jobWhen, setState, startJob, step } from '../support/jobs';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ approvalDeadline: '1h' });
+});
+afterAll(() => h.close());
+
+/** With RECORD_HISTORIES=1 the histories of these runs are saved as replay fixtures. */
+async function maybeRecord(jobId: string, name: string) {
+  if (!process.env.RECORD_HISTORIES) return;
+  const history = await h.client.workflow.getHandle(temporalWorkflowId(jobId)).fetchHistory();
+  const file = path.join(__dirname, '..', 'replay', 'histories', `${name}.json`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, historyToJSON(history));
+}
+
+describe('a definition of silo.state steps', () => {
+  it('runs to its end: job OK, every step an intent with RUN and OK events, states in order', async () => {
+    const entryId = await createEntry(h);
+    const wf = await createWorkflow(h, [setState('processing'), setState('completed'), setState('registered')]);
+    const jobId = await startJob(h, wf, entryId);
+    const job = await jobWhen(h, jobId, ['OK', 'ERR']);
+
+    expect(job.status).toBe('OK');
+    expect(job.faults).toEqual([]);
+    expect(job.completed_at).toBeDefined();
+    expect(job.intents.map((i: any) => [i.provider, i.completed, i.events.map((e: any) => e.status)])).toEqual([
+      ['silo.state', true, ['RUN', 'OK']],
+      ['silo.state', true, ['RUN', 'OK']],
+      ['silo.state', true, ['RUN', 'OK']],
+    ]);
+    expect(await entryState(h, entryId)).toBe('registered');
+    expect((await stateHistory(h.db, entryId)).map((s) => s.state)).toEqual(['processing', 'completed', 'registered']);
+
+    // Operators find it in the Temporal UI by its search attributes.
+    const desc = await h.client.workflow.getHandle(temporalWorkflowId(jobId)).describe();
+    expect(desc.typedSearchAttributes.get(PartyState)).toBe('registered');
+    expect(desc.typedSearchAttributes.get(JobStatus)).toBe('OK');
+    expect(desc.typedSearchAttributes.get(SiloEntryId)).toBe(entryId);
+    await maybeRecord(jobId, 'silo-state-steps');
+  });
+});
+
+describe('a failing step', () => {
+  it('runs the rescue: the party state becomes error and the job ends ERR with the fault', async () => {
+    const entryId = await createEntry(h);
+    const wf = await createWorkflow(h, [setState('processing'), step('gov-fr.directory.register'), setState('registered')]);
+    const jobId = await startJob(h, wf, entryId);
+    const job = await jobWhen(h, jobId, ['OK', 'ERR']);
+
+    expect(job.status).toBe('ERR');
+    expect(job.faults).toEqual([
+      { provider: 'gov-fr.directory.register', code: 'provider-not-available', message: 'provider gov-fr.directory.register is not available yet on this service' },
+    ]);
+    // The failed step is KO, the step after it never ran, the rescue step ran.
+    expect(job.intents.map((i: any) => [i.provider, i.events.at(-1).status])).toEqual([
+      ['silo.state', 'OK'],
+      ['gov-fr.directory.register', 'KO'],
+      ['silo.state', 'OK'],
+    ]);
+    const entry = (await h.api('GET', `/silo/v1/entries/${entryId}`)).body;
+    expect(entry.state).toBe('error');
+    expect(entry.faults).toEqual(job.faults);
+    await maybeRecord(jobId, 'rescue-after-failure');
+  });
+
+  it('a provider unknown to the worker fails the job with a clear fault', async () => {
+    const entryId = await createEntry(h);
+    const wf = await createWorkflow(h, [step('acme.teleport')]);
+    const job = await jobWhen(h, await startJob(h, wf, entryId), ['OK', 'ERR']);
+    expect(job.status).toBe('ERR');
+    expect(job.faults[0]).toEqual({
+      provider: 'acme.teleport', code: 'provider-unknown',
+      message: 'step "acme.teleport" uses provider "acme.teleport", which this worker does not know',
+    });
+    expect(await entryState(h, entryId)).toBe('error');
+  });
+});
+
+describe('the approval wait', () => {
+  it('parks the job, moves to submitted on confirm, back to processing on rejection, and goes on once approved', async () => {
+    const entryId = await createEntry(h);
+    const wf = await createWorkflow(h, [setState('processing'), step('gov-fr.agreement.wait.approval'), setState('completed')]);
+    const jobId = await startJob(h, wf, entryId);
+    const handle = h.client.workflow.getHandle(temporalWorkflowId(jobId));
+    await jobWhen(h, jobId, ['WAIT']);
+    expect(await entryState(h, entryId)).toBe('processing');
+
+    await handle.signal(approvalSignal, { kind: 'confirmed' });
+    await expect.poll(() => entryState(h, entryId), { timeout: 15_000 }).toBe('submitted');
+    await handle.signal(approvalSignal, { kind: 'decided', approved: false, decisionId: 'dec-1' });
+    await expect.poll(() => entryState(h, entryId), { timeout: 15_000 }).toBe('processing');
+    expect((await handle.describe()).typedSearchAttributes.get(JobStatus)).toBe('WAIT');
+
+    await handle.signal(approvalSignal, { kind: 'confirmed' });
+    await expect.poll(() => entryState(h, entryId), { timeout: 15_000 }).toBe('submitted');
+    await handle.signal(approvalSignal, { kind: 'decided', approved: true, decisionId: 'dec-2' });
+    const job = await jobWhen(h, jobId, ['OK', 'ERR']);
+    expect(job.status).toBe('OK');
+    expect(await entryState(h, entryId)).toBe('completed');
+    const wait = job.intents.find((i: any) => i.provider === 'gov-fr.agreement.wait.approval');
+    expect(wait.events.map((e: any) => e.code ?? e.status)).toEqual(['RUN', 'submitted', 'rejected', 'submitted', 'approved', 'OK']);
+    expect((await stateHistory(h.db, entryId)).map((s) => s.state)).toEqual(['processing', 'submitted', 'processing', 'submitted', 'completed']);
+    await maybeRecord(jobId, 'approval-wait');
+  });
+});
+
+describe('the approval deadline', () => {
+  it('fails the wait when nothing is approved in time, and the rescue sets error', async () => {
+    const short = await startHarness({ approvalDeadline: '2s' });
+    try {
+      const entryId = await createEntry(short);
+      const wf = await createWorkflow(short, [step('gov-fr.agreement.wait.approval'), setState('completed')]);
+      const job = await jobWhen(short, await startJob(short, wf, entryId), ['OK', 'ERR']);
+      expect(job.status).toBe('ERR');
+      expect(job.faults[0]).toMatchObject({ provider: 'gov-fr.agreement.wait.approval', code: 'approval-timeout' });
+      expect(await entryState(short, entryId)).toBe('error');
+    } finally {
+      await short.close();
+    }
+  });
+});
