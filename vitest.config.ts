@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // One real Temporal dev server for the whole run; each test file runs its own worker on its own task queue.
     globalSetup: ['test/support/temporal-dev-server.ts'],
+    setupFiles: ['test/support/quiet-sdk.ts'],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -92,7 +92,7 @@ export async function insertEntry(
     return entryView(rows[0]!, [], true);
   } catch (err) {
     if (isUniqueViolation(err)) {
-      const which = (err as { constraint?: string }).constraint?.includes('key') ? `key "${e.key}"` : `id ${e.id}`;
+      const which = (err as { constraint?: string }).constraint?.endsWith('_pkey') ? `id ${e.id}` : `key "${e.key}"`;
       throw new ConflictError(`an entry with ${which} already exists`);
     }
     throw err;

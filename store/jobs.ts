@@ -50,7 +50,7 @@ export async function insertJob(
     );
   } catch (err) {
     if (isUniqueViolation(err)) {
-      const which = (err as { constraint?: string }).constraint?.includes('key') ? `key "${j.key}"` : `id ${j.id}`;
+      const which = (err as { constraint?: string }).constraint?.endsWith('_pkey') ? `id ${j.id}` : `key "${j.key}"`;
       throw new ConflictError(`a job with ${which} already exists`);
     }
     throw err;

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { NativeConnection, type Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { createApp } from '../../api/app';
 import { createLogger } from '../../lib/logger';
@@ -14,7 +14,6 @@ import { createApiKey, createWorkspace, type Scope } from '../../store/workspace
 import { createWorker } from '../../worker/create-worker';
 
 export const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
-Runtime.install({ logger: new DefaultLogger('WARN') });
 
 /** A migrated store: PGlite in memory, or a fresh schema of TEST_DATABASE_URL when `engine` is postgres. */
 export async function freshDb(engine: 'pglite' | 'postgres' = 'pglite'): Promise<{ db: Db; drop(): Promise<void> }> {

@@ -1,0 +1,101 @@
+// transform/v1 over real HTTP: definitions (built-in and own) and jobs running on the real dev server.
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../transform/builtins';
+import { startHarness, type Harness } from '../support/harness';
+import { createEntry, createWorkflow, jobWhen, setState, step } from '../support/jobs';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+describe('workflows', () => {
+  it('lists the built-in registration and unregistration definitions, step for step', async () => {
+    const list = (await h.api('GET', '/transform/v1/workflows')).body.list;
+    const reg = list.find((w: any) => w.id === REGISTRATION_WORKFLOW_ID);
+    expect(reg.steps.map((s: any) => [s.name, s.provider, s.config])).toEqual([
+      ['Sign PPF agreement', 'gov-fr.agreement.sign', undefined],
+      ['Set state', 'silo.state', { state: 'processing' }],
+      ['Wait for PPF agreement upload', 'gov-fr.agreement.wait.approval', undefined],
+      ['Set state', 'silo.state', { state: 'completed' }],
+      ['Register party in Directory', 'gov-fr.directory.register', undefined],
+      ['Register party on Peppol', 'peppol.register', { doc_groups: ['france'], visibility: 'smp+sml+peppol', directory: true, disable: false }],
+      ['Set state', 'silo.state', { state: 'registered' }],
+    ]);
+    expect(reg.rescue.map((s: any) => [s.provider, s.config])).toEqual([['silo.state', { state: 'error' }]]);
+    const unreg = (await h.api('GET', `/transform/v1/workflows/${UNREGISTRATION_WORKFLOW_ID}`)).body;
+    expect(unreg.steps.map((s: any) => s.provider)).toEqual(['peppol.unregister', 'gov-fr.directory.disable', 'silo.state']);
+    expect(unreg.steps[2].config).toEqual({ state: 'void' });
+    expect(unreg.rescue[0].config).toEqual({ state: 'error' });
+  });
+
+  it('stores an own definition (accepting `action` for `provider`) and refuses to reuse its id', async () => {
+    const id = crypto.randomUUID();
+    const def = { name: 'Mine', schema: 'org/party', steps: [{ id: crypto.randomUUID(), name: 'S', action: 'silo.state', config: { state: 'processing' } }] };
+    const r = await h.api('PUT', `/transform/v1/workflows/${id}`, def);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ id, name: 'Mine', version: '1', rescue: [], steps: [{ provider: 'silo.state' }] });
+    expect((await h.api('GET', `/transform/v1/workflows/${id}`)).body).toEqual(r.body);
+    expect((await h.api('PUT', `/transform/v1/workflows/${id}`, def)).status).toBe(409);
+    expect((await h.api('PUT', `/transform/v1/workflows/${REGISTRATION_WORKFLOW_ID}`, def)).body.detail).toMatch(/built in/);
+  });
+
+  it('rejects invalid definitions with the field at fault', async () => {
+    const put = (body: unknown) => h.api('PUT', `/transform/v1/workflows/${crypto.randomUUID()}`, body);
+    const base = { name: 'W', schema: 'org/party', steps: [setState('processing')] };
+    expect((await put({ ...base, schema: 'bill/invoice' })).body.detail).toMatch(/only org\/party/);
+    expect((await put({ ...base, steps: [] })).body.detail).toMatch(/at least one step/);
+    expect((await put({ ...base, steps: [step('silo.state', { state: 'flying' })] })).body.detail).toMatch(/steps\.0\.config\.state/);
+    const s = setState('processing');
+    expect((await put({ ...base, steps: [s, s] })).body.detail).toMatch(/used twice/);
+    expect((await put({ ...base, steps: [{ id: 'x', name: 'n', provider: 'silo.state' }] })).status).toBe(400);
+    expect((await put({ ...base, extra: 1 })).body.detail).toMatch(/unknown field/);
+  });
+});
+
+describe('jobs', () => {
+  it('runs a job (202), finds it by id and by key, and refuses a reused id or key', async () => {
+    const entryId = await createEntry(h);
+    const wf = await createWorkflow(h, [setState('processing')]);
+    const id = crypto.randomUUID();
+    const r = await h.api('PUT', `/transform/v1/jobs/${id}`, { workflow_id: wf, silo_entry_id: entryId, key: `job-${id}`, tags: ['import'] });
+    expect(r.status).toBe(202);
+    expect(r.body).toMatchObject({ id, key: `job-${id}`, workflow_id: wf, silo_entry_id: entryId, tags: ['import'], faults: [] });
+    const done = await jobWhen(h, id, ['OK', 'ERR']);
+    expect(done.status).toBe('OK');
+    expect((await h.api('GET', `/transform/v1/jobs/key/job-${id}`)).body.id).toBe(id);
+    expect((await h.api('PUT', `/transform/v1/jobs/${id}`, { workflow_id: wf, silo_entry_id: entryId })).status).toBe(409);
+    const again = await h.api('POST', '/transform/v1/jobs', { workflow_id: wf, silo_entry_id: entryId, key: `job-${id}` });
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toMatch(/key "job-/);
+  });
+
+  it('404 for an unknown workflow, entry or job; 400 for bad bodies', async () => {
+    const entryId = await createEntry(h);
+    expect((await h.api('POST', '/transform/v1/jobs', { workflow_id: crypto.randomUUID(), silo_entry_id: entryId })).body.detail).toMatch(/workflow .* not found/);
+    expect((await h.api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: crypto.randomUUID() })).status).toBe(404);
+    expect((await h.api('GET', `/transform/v1/jobs/${crypto.randomUUID()}`)).status).toBe(404);
+    expect((await h.api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID })).status).toBe(400);
+    expect((await h.api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId, args: { a: 1 } })).status).toBe(400);
+  });
+
+  it("does not run a job on another workspace's entry or show its job", async () => {
+    const entryId = await createEntry(h);
+    const wf = await createWorkflow(h, [setState('processing')]);
+    const other = await h.newKey();
+    expect((await h.api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId }, other)).status).toBe(404);
+    const { body: job } = await h.api('POST', '/transform/v1/jobs', { workflow_id: wf, silo_entry_id: entryId });
+    expect((await h.api('GET', `/transform/v1/jobs/${job.id}`, undefined, other)).status).toBe(404);
+  });
+
+  it('the built-in registration stops at the first provider not yet available, and the rescue sets error', async () => {
+    const entryId = await createEntry(h);
+    const { body } = await h.api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId });
+    const job = await jobWhen(h, body.id, ['OK', 'ERR']);
+    expect(job.status).toBe('ERR');
+    expect(job.faults[0]).toMatchObject({ provider: 'gov-fr.agreement.sign', code: 'provider-not-available' });
+    expect((await h.api('GET', `/silo/v1/entries/${entryId}`)).body.state).toBe('error');
+  });
+});

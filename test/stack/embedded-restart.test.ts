@@ -1,0 +1,121 @@
+// The embedded stack as `npm start` runs it: it starts, prints its URLs and key, stops cleanly on SIGINT, and
+// on restart keeps its data — a job parked on the approval wait before the restart finishes after it.
+import crypto from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, describe, expect, it } from 'vitest';
+import { temporalWorkflowId } from '../../transform/jobs';
+import { approvalSignal } from '../../workflows/run-job';
+import { party } from '../support/fixtures';
+
+const repo = path.join(__dirname, '..', '..');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-stack-'));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const portOpen = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const sock = net.connect(port, '127.0.0.1', () => { sock.destroy(); resolve(true); });
+    sock.once('error', () => resolve(false));
+  });
+
+let ports: { api: number; temporal: number; ui: number; annuaire: number; sml: number; directory: number };
+let stack: ChildProcess | undefined;
+
+async function startStack(): Promise<{ output: () => string }> {
+  let out = '';
+  stack = spawn(process.execPath, ['--import', 'tsx', 'bin/start.ts'], {
+    cwd: repo,
+    env: {
+      ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn',
+      API_PORT: String(ports.api), TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`, TEMPORAL_UI_PORT: String(ports.ui),
+      ANNUAIRE_SIM_PORT: String(ports.annuaire), SML_SIM_PORT: String(ports.sml), PEPPOL_DIRECTORY_SIM_PORT: String(ports.directory),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  stack.stdout!.on('data', (d) => (out += d));
+  stack.stderr!.on('data', (d) => (out += d));
+  const deadline = Date.now() + 90_000;
+  while (!out.includes('Ctrl-C stops everything')) {
+    if (stack.exitCode !== null || Date.now() > deadline) throw new Error(`stack did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { output: () => out };
+}
+
+async function stopStack(): Promise<number | null> {
+  const child = stack!;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.kill('SIGINT');
+  return exited;
+}
+
+afterAll(async () => {
+  if (stack && stack.exitCode === null) await stopStack();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('npm start (embedded stack)', () => {
+  it('survives a restart with a parked job, then finishes it', async () => {
+    ports = {
+      api: await freePort(), temporal: await freePort(), ui: await freePort(),
+      annuaire: await freePort(), sml: await freePort(), directory: await freePort(),
+    };
+    const first = await startStack();
+    const key = /Dev API key\s+(\S+)/.exec(first.output())![1]!;
+    expect(first.output()).toContain(`http://127.0.0.1:${ports.ui}`);
+    const api = (method: string, p: string, body?: unknown) =>
+      fetch(`http://127.0.0.1:${ports.api}${p}`, {
+        method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: await r.json() as any }));
+
+    // The Temporal UI is served.
+    expect((await fetch(`http://127.0.0.1:${ports.ui}/`)).status).toBe(200);
+
+    const entry = (await api('POST', '/silo/v1/entries', { data: party() })).body;
+    const wf = crypto.randomUUID();
+    await api('PUT', `/transform/v1/workflows/${wf}`, {
+      name: 'wait', schema: 'org/party',
+      steps: [
+        { id: crypto.randomUUID(), name: 'Set state', provider: 'silo.state', config: { state: 'processing' } },
+        { id: crypto.randomUUID(), name: 'Wait', provider: 'gov-fr.agreement.wait.approval' },
+        { id: crypto.randomUUID(), name: 'Set state', provider: 'silo.state', config: { state: 'completed' } },
+      ],
+    });
+    const job = (await api('POST', '/transform/v1/jobs', { workflow_id: wf, silo_entry_id: entry.id })).body;
+    await expect.poll(async () => (await api('GET', `/transform/v1/jobs/${job.id}`)).body.status, { timeout: 20_000 }).toBe('WAIT');
+
+    // Ctrl-C: everything stops, including the Temporal dev server child.
+    expect(await stopStack()).toBe(0);
+    expect(await portOpen(ports.api)).toBe(false);
+    expect(await portOpen(ports.temporal)).toBe(false);
+    expect(await portOpen(ports.ui)).toBe(false);
+
+    const second = await startStack();
+    expect(/Dev API key\s+(\S+)/.exec(second.output())![1]).toBe(key);
+    expect((await api('GET', `/silo/v1/entries/${entry.id}`)).body.state).toBe('processing');
+
+    const connection = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
+    try {
+      const handle = new Client({ connection }).workflow.getHandle(temporalWorkflowId(job.id));
+      await handle.signal(approvalSignal, { kind: 'confirmed' });
+      await handle.signal(approvalSignal, { kind: 'decided', approved: true });
+      await expect.poll(async () => (await api('GET', `/transform/v1/jobs/${job.id}`)).body.status, { timeout: 20_000 }).toBe('OK');
+    } finally {
+      await connection.close();
+    }
+    expect((await api('GET', `/silo/v1/entries/${entry.id}`)).body.state).toBe('completed');
+    expect(await stopStack()).toBe(0);
+  }, 240_000);
+});
