@@ -5,25 +5,38 @@ import { loadConfig } from '../config';
 import { SCOPES, createApiKey, createWorkspace, type Scope } from '../store/workspaces';
 import { openStore } from './context';
 
-const { values } = parseArgs({
-  options: {
-    workspace: { type: 'string' },
-    'workspace-id': { type: 'string' },
-    name: { type: 'string', default: 'default' },
-    scopes: { type: 'string', default: SCOPES.join(',') },
-  },
-});
+const USAGE = `usage: npm run key:create -- --workspace <name> | --workspace-id <uuid> [--name <key name>] [--scopes ${SCOPES.join(',')}]`;
+
+function args() {
+  try {
+    return parseArgs({
+      options: {
+        workspace: { type: 'string' },
+        'workspace-id': { type: 'string' },
+        name: { type: 'string', default: 'default' },
+        scopes: { type: 'string', default: SCOPES.join(',') },
+      },
+    }).values;
+  } catch (err) {
+    console.error(`${(err as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const values = args();
 
 const scopes = values.scopes.split(',').map((s) => s.trim());
 const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
 const badId = values['workspace-id'] !== undefined && !/^[0-9a-f-]{36}$/i.test(values['workspace-id']);
 if (unknown.length || badId || (!values.workspace && !values['workspace-id'])) {
-  console.error(`usage: npm run key:create -- --workspace <name> | --workspace-id <uuid> [--name <key name>] [--scopes ${SCOPES.join(',')}]`);
+  console.error(USAGE);
   if (unknown.length) console.error(`unknown scope(s): ${unknown.join(', ')}`);
   process.exit(2);
 }
 
-const db = await openStore(loadConfig(), (m) => console.error(m));
+const db = await openStore(loadConfig(), (m) => console.error(m)).catch((err: Error) => {
+  console.error(`cannot open the store: ${err.message}`);
+  process.exit(1);
+});
 try {
   let workspaceId = values['workspace-id'];
   if (!workspaceId) workspaceId = (await createWorkspace(db, values.workspace!)).id;

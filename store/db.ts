@@ -1,5 +1,6 @@
 // One query interface over the two PostgreSQL engines we run on: a real server (pg) or embedded PGlite.
 import fs from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 
@@ -77,7 +78,7 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
 }
 
 async function openPglite(dataDir?: string, schema?: string): Promise<Db> {
-  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  const unlock = dataDir ? lockDataDir(dataDir) : () => undefined;
   const lite = new PGlite(dataDir);
   await lite.waitReady;
   if (schema) {
@@ -95,8 +96,36 @@ async function openPglite(dataDir?: string, schema?: string): Promise<Db> {
     ...wrap(lite),
     tx: (fn) => lite.transaction((t) => fn(wrap(t))),
     session: (fn) => fn(wrap(lite)),
-    close: () => lite.close(),
+    close: async () => {
+      await lite.close();
+      unlock();
+    },
   };
+}
+
+// PGlite is single-process: a second process opening the same directory would corrupt it, so we refuse.
+function lockDataDir(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lockFile = path.join(dataDir, '.pa-lock');
+  try {
+    fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+  } catch {
+    const holder = Number(fs.readFileSync(lockFile, 'utf8'));
+    if (holder && holder !== process.pid && processAlive(holder)) {
+      throw new Error(`the embedded database in ${dataDir} is in use by process ${holder} (is "npm start" running? stop it first)`);
+    }
+    fs.writeFileSync(lockFile, String(process.pid)); // stale lock of a dead process
+  }
+  return () => fs.rmSync(lockFile, { force: true });
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 export function quoteIdent(name: string): string {
