@@ -3,6 +3,7 @@ import express from 'express';
 import type { Logger } from 'pino';
 import type { JobServiceDeps } from '../transform/jobs';
 import { authenticate } from './auth';
+import { rejectNulCharacters } from './no-nul';
 import { errorHandler, routeNotFound } from './problem';
 import { siloRouter } from './silo-v1';
 import { transformRouter } from './transform-v1';
@@ -16,6 +17,7 @@ export function createApp(deps: ApiDeps): express.Express {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(express.json({ limit: '1mb', strict: true }));
+  app.use(rejectNulCharacters);
 
   app.get('/utils/v1/ping', (_req, res) => void res.json({ ping: 'pong' }));
 

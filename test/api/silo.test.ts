@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness';
+import { frenchVatKey } from '../../party/french-ids';
 import { makeSiren, party } from '../support/fixtures';
 
 let h: Harness;
@@ -64,8 +65,9 @@ describe('entries', () => {
 
   it('rejects invalid French identifiers with the reason', async () => {
     const siren = makeSiren();
-    const badKey = party(siren, { tax_id: { country: 'FR', code: `00${siren}` } });
-    expectProblem(await h.api('POST', '/silo/v1/entries', { data: badKey }), 400, /tax_id\.code: invalid French VAT code: key 00 does not match/);
+    const wrongKey = String((Number(frenchVatKey(siren)) + 1) % 97).padStart(2, '0');
+    const badKey = party(siren, { tax_id: { country: 'FR', code: `${wrongKey}${siren}` } });
+    expectProblem(await h.api('POST', '/silo/v1/entries', { data: badKey }), 400, new RegExp(`tax_id\\.code: invalid French VAT code: key ${wrongKey} does not match`));
 
     const otherSiren = party(siren, { identities: [{ type: 'SIREN', code: '552032534' }] });
     const r = await h.api('POST', '/silo/v1/entries', { data: otherSiren });
@@ -86,10 +88,18 @@ describe('entries', () => {
     expect(res.status).toBe(415);
   });
 
+  it('400 (not 500) for NUL characters, which PostgreSQL cannot store, and nothing is stored', async () => {
+    const fresh = await h.newKey();
+    expectProblem(await h.api('POST', '/silo/v1/entries', { data: { ...party(), name: 'Dan\u0000one' } }, fresh), 400, /body\.data\.name: the NUL character/);
+    expectProblem(await h.api('POST', '/silo/v1/entries', { data: party(), key: 'a\u0000b' }, fresh), 400, /body\.key: the NUL character/);
+    expect((await h.api('GET', '/silo/v1/entries', undefined, fresh)).body.list).toEqual([]);
+  });
+
   it('404 for unknown ids, 400 for ids that are not UUIDs, 404 for unknown routes', async () => {
     expectProblem(await h.api('GET', `/silo/v1/entries/${crypto.randomUUID()}`), 404, /not found/);
     expectProblem(await h.api('GET', '/silo/v1/entries/..%2F..%2Fetc%2Fpasswd'), 400, /must be a UUID/);
     expectProblem(await h.api('GET', '/silo/v2/entries'), 404, /no route/);
+    expectProblem(await h.api('GET', '/silo/v1/entries/%E0%A4%A'), 400, /decode/);
   });
 
   it('pages with a cursor and refuses a limit above 100', async () => {
