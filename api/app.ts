@@ -1,6 +1,5 @@
 // The HTTP API: one router per service and version, behind API-key auth; errors as problem+json.
 import express from 'express';
-import type { Logger } from 'pino';
 import type { JobServiceDeps } from '../transform/jobs';
 import { authenticate } from './auth';
 import { rejectNulCharacters } from './no-nul';
@@ -8,9 +7,7 @@ import { errorHandler, routeNotFound } from './problem';
 import { siloRouter } from './silo-v1';
 import { transformRouter } from './transform-v1';
 
-export interface ApiDeps extends JobServiceDeps {
-  log: Logger;
-}
+export type ApiDeps = JobServiceDeps;
 
 export function createApp(deps: ApiDeps): express.Express {
   const app = express();

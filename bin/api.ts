@@ -1,5 +1,6 @@
 // Production API process (stateless; scale horizontally). Needs DATABASE_URL and a reachable Temporal.
 import { createApp } from '../api/app';
+import { runQueuedJobSweeper } from '../transform/jobs';
 import { loadConfig } from '../config';
 import { createLogger } from '../lib/logger';
 import { connectTemporal, openStore } from './context';
@@ -8,11 +9,14 @@ const config = loadConfig();
 const log = createLogger(config.LOG_LEVEL, 'pa-api');
 const db = await openStore(config, (m) => log.info(m));
 const temporal = await connectTemporal(config);
-const app = createApp({ db, log, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, approvalDeadline: config.APPROVAL_DEADLINE });
+const jobDeps = { db, log, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, approvalDeadline: config.APPROVAL_DEADLINE };
+const app = createApp(jobDeps);
+const stopSweeper = runQueuedJobSweeper(jobDeps);
 const server = app.listen(config.API_PORT, config.API_HOST, () => log.info({ url: config.publicBaseUrl }, 'API listening'));
 
 const stop = () => {
   log.info('stopping');
+  stopSweeper();
   server.close(async () => {
     await temporal.connection.close();
     await db.close();

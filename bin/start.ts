@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
 import { createApp } from '../api/app';
+import { runQueuedJobSweeper } from '../transform/jobs';
 import { loadConfig } from '../config';
 import { createLogger } from '../lib/logger';
 import { startSimulators } from '../simulators/placeholder';
@@ -41,7 +42,9 @@ async function main() {
   });
 
   const temporal = await connectTemporal(config);
-  const app = createApp({ db, log, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, approvalDeadline: config.APPROVAL_DEADLINE });
+  const jobDeps = { db, log, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, approvalDeadline: config.APPROVAL_DEADLINE };
+  const app = createApp(jobDeps);
+  const stopSweeper = runQueuedJobSweeper(jobDeps);
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.API_PORT, config.API_HOST, () => resolve(s));
     s.once('error', reject);
@@ -72,6 +75,7 @@ async function main() {
     worker.shutdown();
     await running.catch((err) => log.error({ err }, 'worker stopped with an error'));
     await workerConnection.close();
+    stopSweeper();
     await new Promise((resolve) => server.close(resolve));
     await temporal.connection.close();
     await Promise.all(simulators.map((s) => s.close()));

@@ -57,8 +57,15 @@ export async function insertJob(
   }
 }
 
-export async function deleteQueuedJob(db: Queryable, id: string): Promise<void> {
-  await db.query(`DELETE FROM jobs WHERE id = $1 AND status = 'QUEUED'`, [id]);
+/** Jobs recorded but not yet picked up by a workflow run, oldest first. */
+export async function queuedJobs(db: Queryable, olderThanMs: number, limit: number) {
+  const { rows } = await db.query<{ id: string; workspace_id: string; silo_entry_id: string; siren: string | null; definition: Definition }>(
+    `SELECT j.id, j.workspace_id, j.silo_entry_id, e.siren, j.definition FROM jobs j JOIN entries e ON e.id = j.silo_entry_id
+     WHERE j.status = 'QUEUED' AND j.created_at < now() - ($1::int * interval '1 millisecond')
+     ORDER BY j.created_at LIMIT $2`,
+    [olderThanMs, limit],
+  );
+  return rows.map((r) => ({ jobId: r.id, workspaceId: r.workspace_id, entryId: r.silo_entry_id, siren: r.siren, definition: r.definition }));
 }
 
 async function view(db: Queryable, job: JobRow) {

@@ -1,16 +1,19 @@
-// Starting a job: record it, then start its Temporal workflow. The workflow id is derived from the job id,
-// so a retried start can never run the same job twice.
+// Starting a job: record it, then start its Temporal workflow. The workflow id is derived from the job id and
+// may never be reused, so no job can run twice. A job recorded while Temporal is unreachable stays QUEUED and
+// is started by the sweeper (startQueuedJobs) — nothing the client was told was accepted is lost.
 import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WorkflowIdReusePolicy } from '@temporalio/common';
+import type { Logger } from 'pino';
 import type { Db } from '../store/db';
 import { getEntryRow } from '../store/entries';
-import { deleteQueuedJob, getJob, insertJob, type JobView } from '../store/jobs';
+import { getJob, insertJob, queuedJobs, type JobView } from '../store/jobs';
+import type { Definition, JobInput } from '../workflows/types';
 import { JobStatus, SiloEntryId, Siren } from '../workflows/search-attributes';
-import type { JobInput } from '../workflows/types';
 import { findWorkflow } from './workflow-catalog';
 
 export class JobRequestError extends Error {
-  constructor(readonly status: 404 | 409 | 422 | 503, message: string) {
+  constructor(readonly status: 404 | 409 | 422, message: string) {
     super(message);
   }
 }
@@ -20,6 +23,7 @@ export interface JobServiceDeps {
   temporal: Client;
   taskQueue: string;
   approvalDeadline: string;
+  log: Logger;
 }
 
 export const temporalWorkflowId = (jobId: string) => `job-${jobId}`;
@@ -41,33 +45,76 @@ export async function startJob(
   await insertJob(deps.db, {
     id: req.id, workspaceId, key: req.key, workflowId: workflow.id, entryId: entry.id, definition, args: req.args, tags: req.tags,
   });
+  await launch(deps, { jobId: req.id, workspaceId, entryId: entry.id, siren: entry.siren, definition, label: workflow.name });
+  return (await getJob(deps.db, workspaceId, req.id))!;
+}
 
+interface Launch {
+  jobId: string;
+  workspaceId: string;
+  entryId: string;
+  siren: string | null;
+  definition: Definition;
+  label: string;
+}
+
+/** Starts the job's workflow; false when Temporal could not be reached (the job stays QUEUED). */
+async function launch(deps: JobServiceDeps, j: Launch): Promise<boolean> {
   const input: JobInput = {
-    jobId: req.id,
-    workspaceId,
-    entryId: entry.id,
-    ...(entry.siren && { siren: entry.siren }),
-    definition,
+    jobId: j.jobId,
+    workspaceId: j.workspaceId,
+    entryId: j.entryId,
+    ...(j.siren && { siren: j.siren }),
+    definition: j.definition,
     approvalDeadline: deps.approvalDeadline,
   };
   try {
-    await deps.temporal.workflow.start('runJob', {
+    // Bounded: when Temporal is down the client would otherwise keep retrying while the HTTP caller waits.
+    await deps.temporal.withDeadline(Date.now() + 5_000, () => deps.temporal.workflow.start('runJob', {
       taskQueue: deps.taskQueue,
-      workflowId: temporalWorkflowId(req.id),
+      workflowId: temporalWorkflowId(j.jobId),
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       args: [input],
       typedSearchAttributes: [
-        { key: SiloEntryId, value: entry.id },
+        { key: SiloEntryId, value: j.entryId },
         { key: JobStatus, value: 'QUEUED' },
-        ...(entry.siren ? [{ key: Siren, value: entry.siren }] : []),
+        ...(j.siren ? [{ key: Siren, value: j.siren }] : []),
       ],
-      staticSummary: `${workflow.name} — entry ${entry.id}`,
-    });
+      staticSummary: `${j.label} — entry ${j.entryId}`,
+    }));
+    return true;
   } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
-      // The job was never started: forget it so the client can simply retry the same request.
-      await deleteQueuedJob(deps.db, req.id);
-      throw new JobRequestError(503, `the workflow engine is unavailable, retry later (${(err as Error).message})`);
-    }
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return true;
+    deps.log.warn({ jobId: j.jobId, err }, 'could not start the job workflow; it stays QUEUED for the sweeper');
+    return false;
   }
-  return (await getJob(deps.db, workspaceId, req.id))!;
+}
+
+/** Starts the workflows of jobs left QUEUED (Temporal was unreachable). Safe to run anywhere, any number of times. */
+export async function startQueuedJobs(deps: JobServiceDeps, olderThanMs = 10_000): Promise<number> {
+  let started = 0;
+  for (const j of await queuedJobs(deps.db, olderThanMs, 100)) {
+    if (await launch(deps, { ...j, label: 'Job' })) started++;
+    else break; // still unreachable: try again next round
+  }
+  return started;
+}
+
+/** Runs startQueuedJobs every `everyMs`; returns a stop function. */
+export function runQueuedJobSweeper(deps: JobServiceDeps, everyMs = 15_000): () => void {
+  let busy = false;
+  const timer = setInterval(async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const n = await startQueuedJobs(deps);
+      if (n) deps.log.info({ started: n }, 'started queued jobs');
+    } catch (err) {
+      deps.log.warn({ err }, 'queued-job sweep failed');
+    } finally {
+      busy = false;
+    }
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -1,8 +1,13 @@
 // transform/v1 over real HTTP: definitions (built-in and own) and jobs running on the real dev server.
 import crypto from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../api/app';
+import { startQueuedJobs } from '../../transform/jobs';
 import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../transform/builtins';
-import { startHarness, type Harness } from '../support/harness';
+import { log, startHarness, type Harness } from '../support/harness';
 import { createEntry, createWorkflow, jobWhen, setState, step } from '../support/jobs';
 
 let h: Harness;
@@ -88,6 +93,33 @@ describe('jobs', () => {
     expect((await h.api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId }, other)).status).toBe(404);
     const { body: job } = await h.api('POST', '/transform/v1/jobs', { workflow_id: wf, silo_entry_id: entryId });
     expect((await h.api('GET', `/transform/v1/jobs/${job.id}`, undefined, other)).status).toBe(404);
+  });
+
+  it('accepts a job while Temporal is unreachable (202, QUEUED) and the sweeper starts it once it is back', async () => {
+    const entryId = await createEntry(h);
+    const wf = await createWorkflow(h, [setState('processing')]);
+    const dead = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 500 }) });
+    const app = createApp({ db: h.db, log, temporal: dead, taskQueue: h.taskQueue, approvalDeadline: '1h' });
+    const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const res = await fetch(`http://127.0.0.1:${port}/transform/v1/jobs`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ workflow_id: wf, silo_entry_id: entryId }),
+      });
+      expect(res.status).toBe(202);
+      const job = (await res.json()) as { id: string; status: string };
+      expect(job.status).toBe('QUEUED');
+
+      const deps = { db: h.db, log, temporal: h.client, taskQueue: h.taskQueue, approvalDeadline: '1h' };
+      expect(await startQueuedJobs(deps, 0)).toBeGreaterThanOrEqual(1);
+      expect((await jobWhen(h, job.id, ['OK', 'ERR'])).status).toBe('OK');
+      expect(await startQueuedJobs(deps, 0)).toBe(0); // nothing left, and the job did not run twice
+      expect((await h.api('GET', `/silo/v1/entries/${entryId}`)).body.state).toBe('processing');
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('the built-in registration stops at the first provider not yet available, and the rescue sets error', async () => {
