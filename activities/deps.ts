@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
+import type { Config } from '../config';
 import type { Db } from '../store/db';
 
 /** What activities need from the outside world; tests pass real instances pointed at test resources. */
 export interface ActivityDeps {
   db: Db;
   log: Logger;
+  config: Config;
 }

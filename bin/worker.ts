@@ -9,7 +9,7 @@ const config = loadConfig();
 const log = createLogger(config.LOG_LEVEL, 'pa-worker');
 const db = await openStore(config, (m) => log.info(m));
 const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps: { db, log } });
+const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps: { db, log, config } });
 log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
 await worker.run(); // the SDK stops it on SIGINT/SIGTERM, after in-flight tasks complete
 await connection.close();

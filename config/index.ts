@@ -22,6 +22,22 @@ const envSchema = z.object({
   ANNUAIRE_SIM_PORT: port.default(8091),
   SML_SIM_PORT: port.default(8092),
   PEPPOL_DIRECTORY_SIM_PORT: port.default(8093),
+  // Who we are, as a PA.
+  PA_NAME: z.string().default('Plateforme Exemple SAS'),
+  PA_SIREN: z.string().regex(/^\d{9}$/).default('552032534'),
+  PA_MATRICULE: z.string().regex(/^\d{4}$/, 'the 4-digit PA matricule').default('0145'),
+  // PPF Annuaire (defaults: the local simulator).
+  ANNUAIRE_URL: z.string().url().optional(),
+  ANNUAIRE_TOKEN_URL: z.string().url().optional(),
+  ANNUAIRE_CLIENT_ID: z.string().default('pa-dev'),
+  ANNUAIRE_CLIENT_SECRET: z.string().default('pa-dev-secret'),
+  // Peppol: our SMP id at the SML, the SML and Directory endpoints (defaults: the local simulators).
+  SMP_ID: z.string().default('PA-DEV-SMP'),
+  SMP_PUBLIC_URL: z.string().url().optional(),
+  SML_URL: z.string().url().optional(),
+  PEPPOL_DIRECTORY_URL: z.string().url().optional(),
+  // Sandbox: approve every submission as soon as it is confirmed.
+  AUTO_APPROVE: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_PRETTY: bool.default(false),
 });
@@ -32,6 +48,11 @@ export interface Config extends Env {
   dataDir: string;
   publicBaseUrl: string;
   wizardUrl: string;
+  annuaireUrl: string;
+  annuaireTokenUrl: string;
+  smlUrl: string;
+  peppolDirectoryUrl: string;
+  smpPublicUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -44,5 +65,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const publicBaseUrl = e.PUBLIC_BASE_URL ?? `http://${e.API_HOST}:${e.API_PORT}`;
-  return { ...e, dataDir: path.resolve(e.DATA_DIR), publicBaseUrl, wizardUrl: e.WIZARD_URL ?? publicBaseUrl };
+  const sim = (port: number) => `http://${e.SIMULATORS_HOST}:${port}`;
+  const annuaireUrl = e.ANNUAIRE_URL ?? sim(e.ANNUAIRE_SIM_PORT);
+  return {
+    ...e,
+    dataDir: path.resolve(e.DATA_DIR),
+    publicBaseUrl,
+    wizardUrl: e.WIZARD_URL ?? publicBaseUrl,
+    annuaireUrl,
+    annuaireTokenUrl: e.ANNUAIRE_TOKEN_URL ?? `${annuaireUrl}/oauth/token`,
+    smlUrl: e.SML_URL ?? sim(e.SML_SIM_PORT),
+    peppolDirectoryUrl: e.PEPPOL_DIRECTORY_URL ?? sim(e.PEPPOL_DIRECTORY_SIM_PORT),
+    smpPublicUrl: e.SMP_PUBLIC_URL ?? `${publicBaseUrl}/smp`,
+  };
 }

@@ -6,7 +6,10 @@ import type { Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
+import os from 'node:os';
+import path from 'node:path';
 import { createApp } from '../../api/app';
+import { loadConfig } from '../../config';
 import { createLogger } from '../../lib/logger';
 import { openDb, type Db } from '../../store/db';
 import { migrate } from '../../store/migrate';
@@ -48,14 +51,15 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(opts: { approvalDeadline?: string } = {}): Promise<Harness> {
+export async function startHarness(opts: { approvalDeadline?: string; env?: Record<string, string> } = {}): Promise<Harness> {
   const { db, drop } = await freshDb();
+  const config = loadConfig({ DATA_DIR: path.join(os.tmpdir(), 'pa-test'), APPROVAL_DEADLINE: opts.approvalDeadline ?? '1h', ...opts.env });
   const address = inject('temporalAddress');
   const taskQueue = `test-${crypto.randomUUID()}`;
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
   const nativeConnection = await NativeConnection.connect({ address });
-  const worker: Worker = await createWorker({ connection: nativeConnection, namespace: 'default', taskQueue, deps: { db, log } });
+  const worker: Worker = await createWorker({ connection: nativeConnection, namespace: 'default', taskQueue, deps: { db, log, config } });
   const running = worker.run();
 
   const app = createApp({ db, log, temporal: client, taskQueue, approvalDeadline: opts.approvalDeadline ?? '1h' });
