@@ -53,7 +53,7 @@ async function main() {
   say('bundling workflows and starting the worker…');
   const workerConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const worker = await createWorker({
-    connection: workerConnection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps: { db, log },
+    connection: workerConnection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps: { db, log, config },
   });
   const running = worker.run();
 
