@@ -41,7 +41,7 @@ const metaBody = z.strictObject({
 });
 
 // Meta keys the service writes itself: a caller may read them but not forge or remove them.
-const SERVICE_META_KEYS = new Set(['approval-link']);
+const SERVICE_META_KEYS = new Set(['approval-link', 'approval-decision']);
 
 export function siloRouter(db: Db): Router {
   const r = Router();

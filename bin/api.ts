@@ -9,7 +9,7 @@ const config = loadConfig();
 const log = createLogger(config.LOG_LEVEL, 'pa-api');
 const db = await openStore(config, (m) => log.info(m));
 const temporal = await connectTemporal(config);
-const jobDeps = { db, log, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, approvalDeadline: config.APPROVAL_DEADLINE };
+const jobDeps = { db, log, temporal, config };
 const app = createApp(jobDeps);
 const stopSweeper = runQueuedJobSweeper(jobDeps);
 const server = app.listen(config.API_PORT, config.API_HOST, () => log.info({ url: config.publicBaseUrl }, 'API listening'));

@@ -42,7 +42,7 @@ async function main() {
   });
 
   const temporal = await connectTemporal(config);
-  const jobDeps = { db, log, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, approvalDeadline: config.APPROVAL_DEADLINE };
+  const jobDeps = { db, log, temporal, config };
   const app = createApp(jobDeps);
   const stopSweeper = runQueuedJobSweeper(jobDeps);
   const server: Server = await new Promise((resolve, reject) => {

@@ -141,3 +141,12 @@ export async function setJobStatus(db: Queryable, jobId: string, status: JobStat
     [jobId, status, faults ? JSON.stringify(faults) : null, done],
   );
 }
+
+/** The entry's running job (the one a confirmation or a decision resumes), newest first. */
+export async function activeJobOf(db: Queryable, entryId: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM jobs WHERE silo_entry_id = $1 AND status IN ('QUEUED', 'RUN', 'WAIT') ORDER BY created_at DESC LIMIT 1`,
+    [entryId],
+  );
+  return rows[0]?.id;
+}

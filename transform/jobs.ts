@@ -5,6 +5,7 @@ import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Logger } from 'pino';
+import type { Config } from '../config';
 import type { Db } from '../store/db';
 import { getEntryRow } from '../store/entries';
 import { getJob, insertJob, queuedJobs, type JobView } from '../store/jobs';
@@ -21,9 +22,8 @@ export class JobRequestError extends Error {
 export interface JobServiceDeps {
   db: Db;
   temporal: Client;
-  taskQueue: string;
-  approvalDeadline: string;
   log: Logger;
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'APPROVAL_DEADLINE'>;
 }
 
 export const temporalWorkflowId = (jobId: string) => `job-${jobId}`;
@@ -66,12 +66,12 @@ async function launch(deps: JobServiceDeps, j: Launch): Promise<boolean> {
     entryId: j.entryId,
     ...(j.siren && { siren: j.siren }),
     definition: j.definition,
-    approvalDeadline: deps.approvalDeadline,
+    approvalDeadline: deps.config.APPROVAL_DEADLINE,
   };
   try {
     // Bounded: when Temporal is down the client would otherwise keep retrying while the HTTP caller waits.
     await deps.temporal.withDeadline(Date.now() + 5_000, () => deps.temporal.workflow.start('runJob', {
-      taskQueue: deps.taskQueue,
+      taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
       workflowId: temporalWorkflowId(j.jobId),
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       args: [input],

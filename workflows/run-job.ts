@@ -5,8 +5,6 @@ import {
   ApplicationFailure,
   TimeoutFailure,
   condition,
-  defineQuery,
-  defineSignal,
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
@@ -17,16 +15,10 @@ import { msToNumber } from '@temporalio/common/lib/time';
 import type { JournalActivities } from '../activities/journal';
 import { PROVIDERS } from './providers';
 import { JobStatus, PartyState, SiloEntryId, Siren } from './search-attributes';
+import { approvalSignal, progressQuery, type JobProgress } from './signals';
 import type { ApprovalSignal, EventStatus, Fault, JobInput, Step, StepInput } from './types';
 
-export const approvalSignal = defineSignal<[ApprovalSignal]>('approval');
-export const progressQuery = defineQuery<JobProgress>('progress');
-
-export interface JobProgress {
-  status: 'RUN' | 'WAIT' | 'OK' | 'ERR';
-  step?: { id: string; name: string; provider: string };
-  submitted: boolean;
-}
+export { approvalSignal, progressQuery } from './signals';
 
 export interface JobResult {
   status: 'OK' | 'ERR';

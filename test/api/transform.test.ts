@@ -99,7 +99,7 @@ describe('jobs', () => {
     const entryId = await createEntry(h);
     const wf = await createWorkflow(h, [setState('processing')]);
     const dead = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 500 }) });
-    const app = createApp({ db: h.db, log, temporal: dead, taskQueue: h.taskQueue, approvalDeadline: '1h' });
+    const app = createApp({ db: h.db, log, temporal: dead, config: h.config });
     const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
     try {
       const port = (server.address() as AddressInfo).port;
@@ -112,7 +112,7 @@ describe('jobs', () => {
       const job = (await res.json()) as { id: string; status: string };
       expect(job.status).toBe('QUEUED');
 
-      const deps = { db: h.db, log, temporal: h.client, taskQueue: h.taskQueue, approvalDeadline: '1h' };
+      const deps = { db: h.db, log, temporal: h.client, config: h.config };
       expect(await startQueuedJobs(deps, 0)).toBeGreaterThanOrEqual(1);
       expect((await jobWhen(h, job.id, ['OK', 'ERR'])).status).toBe('OK');
       expect(await startQueuedJobs(deps, 0)).toBe(0); // nothing left, and the job did not run twice

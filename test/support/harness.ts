@@ -9,7 +9,7 @@ import { inject } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../api/app';
-import { loadConfig } from '../../config';
+import { loadConfig, type Config } from '../../config';
 import { createLogger } from '../../lib/logger';
 import { openDb, type Db } from '../../store/db';
 import { migrate } from '../../store/migrate';
@@ -41,6 +41,7 @@ export async function freshDb(engine: 'pglite' | 'postgres' = 'pglite'): Promise
 
 export interface Harness {
   db: Db;
+  config: Config;
   client: Client;
   taskQueue: string;
   baseUrl: string;
@@ -53,16 +54,18 @@ export interface Harness {
 
 export async function startHarness(opts: { approvalDeadline?: string; env?: Record<string, string> } = {}): Promise<Harness> {
   const { db, drop } = await freshDb();
-  const config = loadConfig({ DATA_DIR: path.join(os.tmpdir(), 'pa-test'), APPROVAL_DEADLINE: opts.approvalDeadline ?? '1h', ...opts.env });
-  const address = inject('temporalAddress');
   const taskQueue = `test-${crypto.randomUUID()}`;
+  const config = loadConfig({
+    DATA_DIR: path.join(os.tmpdir(), 'pa-test'), APPROVAL_DEADLINE: opts.approvalDeadline ?? '1h', TEMPORAL_TASK_QUEUE: taskQueue, ...opts.env,
+  });
+  const address = inject('temporalAddress');
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
   const nativeConnection = await NativeConnection.connect({ address });
   const worker: Worker = await createWorker({ connection: nativeConnection, namespace: 'default', taskQueue, deps: { db, log, config } });
   const running = worker.run();
 
-  const app = createApp({ db, log, temporal: client, taskQueue, approvalDeadline: opts.approvalDeadline ?? '1h' });
+  const app = createApp({ db, log, temporal: client, config });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -71,7 +74,7 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
   const { secret } = await createApiKey(db, ws.id, { name: 'test' });
 
   return {
-    db, client, taskQueue, baseUrl, workspaceId: ws.id, apiKey: secret,
+    db, config, client, taskQueue, baseUrl, workspaceId: ws.id, apiKey: secret,
     async newKey(scopes, workspaceId) {
       const wsId = workspaceId ?? (await createWorkspace(db, 'other')).id;
       return (await createApiKey(db, wsId, { name: 'extra', scopes })).secret;

@@ -1,0 +1,76 @@
+// apps/gov-fr/v1: the entry API for signing the mandate (seed §4.1) and the operator's approval decision.
+import express, { Router } from 'express';
+import { z } from 'zod';
+import { SigningError, agreementPdf, confirm, decide, signInApp, uploadIdentity, uploadSignedAgreement, type SigningDeps } from '../signing/service';
+import { UploadError } from '../signing/uploads';
+import { auth, requireScope } from './auth';
+import { rejectNulCharacters } from './no-nul';
+import { HttpProblem } from './problem';
+import { body, params } from './validate';
+
+const entryParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UUID' }) });
+// 4 MB of binary is about 5.6 MB of base64; the decoded size is checked exactly afterwards.
+const jsonUpTo6mb = express.json({ limit: '6mb', strict: true });
+
+const identityBody = z.strictObject({ view: z.enum(['front', 'back', 'page']), data: z.string().min(1, 'data is required') });
+const signBody = z.strictObject({ signature: z.string().optional() });
+const agreementBody = z.strictObject({ data: z.string().min(1, 'data is required') });
+const decisionBody = z
+  .strictObject({ approved: z.boolean(), reason: z.string().trim().min(1).max(2000).optional() })
+  .refine((d) => d.approved || d.reason, { path: ['reason'], message: 'a rejection needs a reason for the signer' });
+
+/** Domain errors become problems; anything else goes to the generic handler. */
+async function mapped<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof SigningError || err instanceof UploadError) throw new HttpProblem(err.status, err.message);
+    throw err;
+  }
+}
+
+export function govFrRouter(deps: SigningDeps): Router {
+  const r = Router();
+  r.use('/entry/:silo_entry_id', requireScope('entries:rw'));
+  const id = (req: express.Request) => params(req, entryParam).silo_entry_id;
+
+  r.get('/entry/:silo_entry_id/agreement', async (req, res) => {
+    const { pdf, number } = await mapped(() => agreementPdf(deps, auth(res).workspaceId, id(req)));
+    res.type('application/pdf').set('content-disposition', `inline; filename="mandat-${number}.pdf"`).send(Buffer.from(pdf));
+  });
+
+  r.post('/entry/:silo_entry_id/identity', jsonUpTo6mb, rejectNulCharacters, async (req, res) => {
+    const entryId = id(req);
+    const b = body(req, identityBody);
+    await mapped(() => uploadIdentity(deps, auth(res).workspaceId, entryId, b.view, b.data));
+    res.status(204).end();
+  });
+
+  r.post('/entry/:silo_entry_id/sign', jsonUpTo6mb, rejectNulCharacters, async (req, res) => {
+    const entryId = id(req);
+    // An empty body (or none) means a typed signature.
+    const b = req.body === undefined || (req.headers['content-length'] === '0') ? {} : body(req, signBody);
+    await mapped(() => signInApp(deps, auth(res).workspaceId, entryId, b.signature || undefined));
+    res.status(204).end();
+  });
+
+  r.post('/entry/:silo_entry_id/agreement', jsonUpTo6mb, rejectNulCharacters, async (req, res) => {
+    const entryId = id(req);
+    const b = body(req, agreementBody);
+    await mapped(() => uploadSignedAgreement(deps, auth(res).workspaceId, entryId, b.data));
+    res.status(204).end();
+  });
+
+  r.post('/entry/:silo_entry_id/confirm', async (req, res) => {
+    res.json(await mapped(() => confirm(deps, auth(res).workspaceId, id(req))));
+  });
+
+  // Operators (scope `approvals`) approve or reject a confirmed submission.
+  r.post('/entry/:silo_entry_id/decision', requireScope('approvals'), express.json({ limit: '16kb' }), rejectNulCharacters, async (req, res) => {
+    const entryId = id(req);
+    const b = body(req, decisionBody);
+    res.json(await mapped(() => decide(deps, auth(res).workspaceId, entryId, { ...b, decidedBy: auth(res).keyId })));
+  });
+
+  return r;
+}

@@ -1,0 +1,127 @@
+// The mandate (DSE v3.2 model form, seven parts) as a PDF, pre-filled from the party, optionally signed.
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { Party } from '../party';
+import { signerOf } from './signer';
+
+export interface MandateInput {
+  party: Party;
+  siren: string;
+  pa: { name: string; siren: string; matricule: string };
+  mandateNumber: string;
+  issuedOn: string; // YYYY-MM-DD
+  entryId: string;
+  formerMatricule?: string;
+  signature?: { kind: 'typed' } | { kind: 'drawn'; image: Uint8Array; mime: 'image/png' | 'image/jpeg' };
+}
+
+const A4: [number, number] = [595.28, 841.89];
+const MARGIN = 56;
+const WIDTH = A4[0] - 2 * MARGIN;
+export const SIGNATURE_BOX = { x: MARGIN + 260, y: 110, width: 220, height: 80 };
+
+/** The standard fonts encode WinAnsi only: keep French letters, replace what cannot be drawn. */
+export function winAnsi(text: string): string {
+  return text.normalize('NFC').replace(/[^\x20-\x7e\u00a0-\u00ff\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]/g, '?');
+}
+
+function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+  const lines: string[] = [];
+  for (const para of winAnsi(text).split('\n')) {
+    let line = '';
+    for (const word of para.split(/\s+/)) {
+      const next = line ? `${line} ${word}` : word;
+      if (font.widthOfTextAtSize(next, size) <= width) line = next;
+      else {
+        if (line) lines.push(line);
+        line = word;
+        while (font.widthOfTextAtSize(line, size) > width) {
+          // a single word longer than the line: cut it
+          let cut = line.length - 1;
+          while (cut > 1 && font.widthOfTextAtSize(line.slice(0, cut), size) > width) cut--;
+          lines.push(line.slice(0, cut));
+          line = line.slice(cut);
+        }
+      }
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+class Writer {
+  y = A4[1] - MARGIN;
+  constructor(private page: PDFPage, private font: PDFFont, private bold: PDFFont) {}
+  text(text: string, opts: { size?: number; bold?: boolean; gap?: number } = {}) {
+    const size = opts.size ?? 10;
+    const font = opts.bold ? this.bold : this.font;
+    for (const line of wrap(text, font, size, WIDTH)) {
+      this.page.drawText(line, { x: MARGIN, y: this.y, size, font });
+      this.y -= size * 1.35;
+    }
+    this.y -= opts.gap ?? 4;
+  }
+  heading(text: string) {
+    this.y -= 4;
+    this.text(text, { bold: true, size: 11, gap: 2 });
+  }
+}
+
+const addressLine = (party: Party) => {
+  const a = party.addresses?.[0];
+  return a ? [a.num, a.street, a.street_extra, a.code, a.locality, a.country].filter(Boolean).join(' ') : 'non renseignée';
+};
+
+export async function buildMandatePdf(m: MandateInput): Promise<Uint8Array> {
+  const signer = signerOf(m.party);
+  const doc = await PDFDocument.create();
+  const issued = new Date(`${m.issuedOn}T00:00:00Z`);
+  doc.setTitle(`Mandat ${m.mandateNumber}`);
+  doc.setSubject(`Mandat de réception des factures électroniques — entrée ${m.entryId}`);
+  doc.setKeywords([m.mandateNumber, m.entryId]);
+  doc.setProducer('pa-party-registration');
+  doc.setCreationDate(issued);
+  doc.setModificationDate(issued);
+
+  const page = doc.addPage(A4);
+  const w = new Writer(page, await doc.embedFont(StandardFonts.Helvetica), await doc.embedFont(StandardFonts.HelveticaBold));
+  w.text('MANDAT DE DÉSIGNATION D’UNE PLATEFORME AGRÉÉE', { bold: true, size: 14, gap: 2 });
+  w.text(`Mandat n° ${m.mandateNumber}`, { size: 10, gap: 10 });
+
+  w.heading('1. L’entreprise (mandant)');
+  w.text(`Dénomination : ${m.party.name}\nSIREN : ${m.siren}\nAdresse : ${addressLine(m.party)}`);
+  w.heading('2. La plateforme agréée désignée (mandataire)');
+  w.text(`Dénomination : ${m.pa.name}\nSIREN : ${m.pa.siren} — matricule de plateforme : ${m.pa.matricule}`);
+  w.heading('3. Date de prise d’effet');
+  w.text(`Le mandat prend effet le ${m.issuedOn}, ou à la date de son inscription à l’annuaire si elle est postérieure.`);
+  w.heading('4. Adresses de facturation confiées');
+  w.text(`SIREN ${m.siren} (adresse SIREN), ainsi que les adresses SIREN_SIRET, SIREN_SIRET_ROUTAGE et SIREN_SUFFIXE qui en dépendent.`);
+  w.heading('5. Plateforme précédente');
+  if (m.formerMatricule) {
+    w.text(`Plateforme agréée précédente : matricule ${m.formerMatricule}.`);
+    w.text(
+      `Consentement à la reprise : l’entreprise consent à ce que ${m.pa.name} mette fin aux lignes d’annuaire tenues par la plateforme ${m.formerMatricule} à la date de bascule et inscrive les siennes à compter de cette date.`,
+      { bold: true },
+    );
+  } else {
+    w.text('Aucune (les adresses sont reprises de la plateforme par défaut de l’annuaire).');
+  }
+  w.heading('6. Numéro du mandat');
+  w.text(m.mandateNumber);
+  w.heading('7. Signature du représentant légal ou de son délégataire');
+  w.text(`Prénom : ${signer.given}\nNom : ${signer.surname}\nQualité : ${signer.role ?? 'non renseignée'}\nPièce d’identité n° : ${signer.idNumber}\nDate : ${m.issuedOn}`);
+
+  const box = SIGNATURE_BOX;
+  page.drawRectangle({ ...box, borderColor: rgb(0.4, 0.4, 0.4), borderWidth: 0.75 });
+  page.drawText('Signature', { x: box.x + 4, y: box.y + box.height - 12, size: 8, font: await doc.embedFont(StandardFonts.Helvetica) });
+  if (m.signature?.kind === 'typed') {
+    const font = await doc.embedFont(StandardFonts.HelveticaOblique);
+    const name = winAnsi(`${signer.given} ${signer.surname}`);
+    const size = Math.min(20, (box.width - 16) / Math.max(1, font.widthOfTextAtSize(name, 1)));
+    page.drawText(name, { x: box.x + 8, y: box.y + box.height / 2 - size / 3, size, font, color: rgb(0.05, 0.1, 0.45) });
+  } else if (m.signature?.kind === 'drawn') {
+    const img = m.signature.mime === 'image/png' ? await doc.embedPng(m.signature.image) : await doc.embedJpg(m.signature.image);
+    const scale = Math.min((box.width - 16) / img.width, (box.height - 18) / img.height);
+    page.drawImage(img, { x: box.x + 8, y: box.y + 4, width: img.width * scale, height: img.height * scale });
+  }
+  return doc.save();
+}

@@ -1,0 +1,160 @@
+// The entry API's rules (seed §4.1–4.2): mandate download, identity upload, in-app or pre-signed signature,
+// confirmation, and the operator's approval decision. The waiting workflow is resumed by signals.
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import { buildMandatePdf } from '../mandate/pdf';
+import { missingSignerFields } from '../mandate/signer';
+import type { Party } from '../party';
+import {
+  getAgreement, identityViews, markSubmitted, putIdentityDocument, recordDecision, reopenAgreement, storeSignedPdf,
+  type IdentityView,
+} from '../store/agreements';
+import type { Db } from '../store/db';
+import { getEntryRow, getMeta, putMeta } from '../store/entries';
+import { activeJobOf } from '../store/jobs';
+import { temporalWorkflowId } from '../transform/jobs';
+import { approvalSignal } from '../workflows/signals';
+import { checkPdf, decodeBase64, imageMime, UploadError } from './uploads';
+
+export class SigningError extends Error {
+  constructor(readonly status: 404 | 409 | 422, message: string) {
+    super(message);
+  }
+}
+
+export interface SigningDeps {
+  db: Db;
+  temporal: Client;
+  config: Config;
+  log: Logger;
+}
+
+export const DECISION_META_KEY = 'approval-decision';
+
+async function context(deps: SigningDeps, workspaceId: string, entryId: string) {
+  const entry = await getEntryRow(deps.db, workspaceId, entryId);
+  if (!entry) throw new SigningError(404, `entry ${entryId} not found`);
+  const agreement = await getAgreement(deps.db, entryId);
+  if (!agreement) throw new SigningError(409, 'no mandate has been issued for this entry yet: start a registration job first');
+  return { entry, agreement, party: entry.data as Party };
+}
+
+async function formerMatricule(deps: SigningDeps, entryId: string): Promise<string | undefined> {
+  const v = (await getMeta(deps.db, entryId, 'fr-former-matricule'))?.value as unknown;
+  if (typeof v === 'string') return v;
+  if (v && typeof v === 'object' && typeof (v as { matricule?: unknown }).matricule === 'string') return (v as { matricule: string }).matricule;
+  return undefined;
+}
+
+function requireSigner(party: Party) {
+  const missing = missingSignerFields(party);
+  if (missing.length) throw new SigningError(422, `the mandate needs these signer fields, missing from the party: ${missing.join(', ')}`);
+}
+
+async function render(deps: SigningDeps, ctx: Awaited<ReturnType<typeof context>>, signature?: Parameters<typeof buildMandatePdf>[0]['signature']) {
+  requireSigner(ctx.party);
+  return buildMandatePdf({
+    party: ctx.party,
+    siren: ctx.entry.siren!,
+    pa: { name: deps.config.PA_NAME, siren: deps.config.PA_SIREN, matricule: deps.config.PA_MATRICULE },
+    mandateNumber: ctx.agreement.mandate_number,
+    issuedOn: ctx.agreement.issued_on,
+    entryId: ctx.entry.id,
+    formerMatricule: await formerMatricule(deps, ctx.entry.id),
+    signature,
+  });
+}
+
+/** The signed mandate once signed, otherwise the pre-filled one. */
+export async function agreementPdf(deps: SigningDeps, workspaceId: string, entryId: string) {
+  const ctx = await context(deps, workspaceId, entryId);
+  if (ctx.agreement.signed_pdf) return { pdf: ctx.agreement.signed_pdf, signed: true, number: ctx.agreement.mandate_number };
+  return { pdf: await render(deps, ctx), signed: false, number: ctx.agreement.mandate_number };
+}
+
+function refuseIfSubmitted(agreement: { submitted_at: Date | null }) {
+  if (agreement.submitted_at) throw new SigningError(409, 'the submission is under review: wait for the decision');
+}
+
+export async function uploadIdentity(deps: SigningDeps, workspaceId: string, entryId: string, view: IdentityView, data: string) {
+  const ctx = await context(deps, workspaceId, entryId);
+  refuseIfSubmitted(ctx.agreement);
+  const bytes = decodeBase64('data', data);
+  const mime = imageMime('data', bytes);
+  return putIdentityDocument(deps.db, entryId, view, mime, bytes);
+}
+
+export async function signInApp(deps: SigningDeps, workspaceId: string, entryId: string, signature?: string) {
+  const ctx = await context(deps, workspaceId, entryId);
+  refuseIfSubmitted(ctx.agreement);
+  requireSigner(ctx.party);
+  let pdf: Uint8Array;
+  if (signature) {
+    const image = decodeBase64('signature', signature);
+    const mime = imageMime('signature', image);
+    try {
+      pdf = await render(deps, ctx, { kind: 'drawn', image, mime });
+    } catch (err) {
+      throw new UploadError(422, `signature: the image cannot be decoded (${(err as Error).message.split('\n')[0]})`);
+    }
+  } else {
+    pdf = await render(deps, ctx, { kind: 'typed' });
+  }
+  await storeSignedPdf(deps.db, entryId, pdf, signature ? 'drawn' : 'typed');
+}
+
+export async function uploadSignedAgreement(deps: SigningDeps, workspaceId: string, entryId: string, data: string) {
+  const ctx = await context(deps, workspaceId, entryId);
+  refuseIfSubmitted(ctx.agreement);
+  const bytes = decodeBase64('data', data);
+  await checkPdf('data', bytes);
+  await storeSignedPdf(deps.db, entryId, bytes, 'upload');
+}
+
+/** Finalises the submission and resumes the waiting registration. */
+export async function confirm(deps: SigningDeps, workspaceId: string, entryId: string): Promise<{ status: 'submitted' }> {
+  const ctx = await context(deps, workspaceId, entryId);
+  if (ctx.agreement.submitted_at) return { status: 'submitted' };
+  const views = new Set((await identityViews(deps.db, entryId)).map((v) => v.view));
+  const missing: string[] = [];
+  if (!views.has('page') && !(views.has('front') && views.has('back'))) {
+    missing.push(views.has('front') ? 'the back of the ID card' : views.has('back') ? 'the front of the ID card' : 'an identity document (ID card front and back, or passport page)');
+  }
+  if (!ctx.agreement.signed_pdf) missing.push('a signature (POST sign) or a pre-signed mandate (POST agreement)');
+  if (missing.length) throw new SigningError(422, `cannot confirm yet: missing ${missing.join('; ')}`);
+  const job = await activeJobOf(deps.db, entryId);
+  if (!job) throw new SigningError(409, 'no registration is waiting for this entry');
+
+  await markSubmitted(deps.db, entryId);
+  const handle = deps.temporal.workflow.getHandle(temporalWorkflowId(job));
+  await handle.signal(approvalSignal, { kind: 'confirmed' });
+  if (deps.config.AUTO_APPROVE) {
+    const decisionId = await recordDecision(deps.db, { entryId, jobId: job, approved: true, reason: 'auto-approved (sandbox)' });
+    await handle.signal(approvalSignal, { kind: 'decided', approved: true, decisionId });
+  }
+  deps.log.info({ entryId, jobId: job }, 'submission confirmed');
+  return { status: 'submitted' };
+}
+
+export async function decide(
+  deps: SigningDeps,
+  workspaceId: string,
+  entryId: string,
+  d: { approved: boolean; reason?: string; decidedBy: string },
+) {
+  const ctx = await context(deps, workspaceId, entryId);
+  if (!ctx.agreement.submitted_at) throw new SigningError(409, 'there is no submission to decide on: the signer has not confirmed');
+  const job = await activeJobOf(deps.db, entryId);
+  if (!job) throw new SigningError(409, 'no registration is waiting for this entry');
+  const decisionId = await recordDecision(deps.db, { entryId, jobId: job, approved: d.approved, reason: d.reason, decidedBy: d.decidedBy });
+  const decidedAt = new Date().toISOString();
+  await putMeta(deps.db, entryId, DECISION_META_KEY, {
+    src: 'gov-fr',
+    value: { decision: d.approved ? 'approved' : 'rejected', ...(d.reason && { reason: d.reason }), decided_at: decidedAt, id: decisionId },
+  });
+  if (!d.approved) await reopenAgreement(deps.db, entryId);
+  await deps.temporal.workflow.getHandle(temporalWorkflowId(job)).signal(approvalSignal, { kind: 'decided', approved: d.approved, decisionId });
+  deps.log.info({ entryId, jobId: job, decisionId, approved: d.approved }, 'approval decision');
+  return { id: decisionId, decision: d.approved ? 'approved' : 'rejected', ...(d.reason && { reason: d.reason }), decided_at: decidedAt };
+}

@@ -1,0 +1,48 @@
+// Checks of uploaded files by their content, never by a name or a declared type.
+import { PDFDocument } from 'pdf-lib';
+
+export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
+
+export class UploadError extends Error {
+  constructor(readonly status: 400 | 413 | 415 | 422, message: string) {
+    super(message);
+  }
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Decodes strict base64 and enforces the 4 MB limit on the decoded bytes. */
+export function decodeBase64(field: string, value: string): Buffer {
+  const compact = value.replace(/\s+/g, '');
+  if (compact.length % 4 !== 0 || !BASE64.test(compact)) throw new UploadError(400, `${field} is not valid base64`);
+  if ((compact.length / 4) * 3 > MAX_UPLOAD_BYTES + 2) throw new UploadError(413, `${field} is larger than 4 MB`);
+  const bytes = Buffer.from(compact, 'base64');
+  if (bytes.length > MAX_UPLOAD_BYTES) throw new UploadError(413, `${field} is larger than 4 MB`);
+  if (bytes.length === 0) throw new UploadError(400, `${field} is empty`);
+  return bytes;
+}
+
+export type ImageMime = 'image/png' | 'image/jpeg';
+
+export function imageMime(field: string, bytes: Uint8Array): ImageMime {
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (png.every((b, i) => bytes[i] === b)) return 'image/png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  throw new UploadError(415, `${field} must be a PNG or JPEG image (its content is neither)`);
+}
+
+/** A PDF we can read: not encrypted, not malformed, with at least one page. */
+export async function checkPdf(field: string, bytes: Uint8Array): Promise<PDFDocument> {
+  if (Buffer.from(bytes.subarray(0, 1024)).indexOf('%PDF-') === -1) throw new UploadError(415, `${field} is not a PDF document`);
+  let doc: PDFDocument;
+  try {
+    // pdf-lib parses leniently: walking the page tree is what shows a broken document.
+    doc = await PDFDocument.load(bytes, { updateMetadata: false });
+    if (doc.getPageCount() === 0) throw new Error('it has no page');
+    return doc;
+  } catch (err) {
+    const name = (err as Error).name;
+    if (name === 'EncryptedPDFError') throw new UploadError(422, `${field} is an encrypted PDF: upload it without a password`);
+    throw new UploadError(422, `${field} is not a readable PDF (${(err as Error).message.split('\n')[0]})`);
+  }
+}

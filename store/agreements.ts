@@ -1,0 +1,90 @@
+// Mandates, identity documents and approval decisions of party entries.
+import crypto from 'node:crypto';
+import type { Queryable } from './db';
+import { iso } from './rows';
+
+export type IdentityView = 'front' | 'back' | 'page';
+
+export interface AgreementRow {
+  entry_id: string;
+  job_id: string;
+  mandate_number: string;
+  issued_on: string;
+  signed_pdf: Uint8Array | null;
+  signed_via: 'drawn' | 'typed' | 'upload' | null;
+  signed_at: Date | null;
+  submitted_at: Date | null;
+}
+
+export async function getAgreement(db: Queryable, entryId: string): Promise<AgreementRow | undefined> {
+  const { rows } = await db.query<AgreementRow>(
+    `SELECT entry_id, job_id, mandate_number, to_char(issued_on, 'YYYY-MM-DD') AS issued_on, signed_pdf, signed_via, signed_at, submitted_at
+     FROM agreements WHERE entry_id = $1`,
+    [entryId],
+  );
+  return rows[0];
+}
+
+/**
+ * Allocates the entry's mandate once: SIRENcompany_matriculePA_YYYYMMDD_NN, NN counting the mandates issued that
+ * day for that company. A second call returns the existing row unchanged.
+ */
+export async function issueAgreement(db: Queryable, a: { entryId: string; jobId: string; siren: string; matricule: string; day: string }) {
+  const existing = await getAgreement(db, a.entryId);
+  if (existing) return existing;
+  const prefix = `${a.siren}_${a.matricule}_${a.day.replaceAll('-', '')}_`;
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM agreements WHERE mandate_number LIKE $1', [`${prefix}%`]);
+  const number = `${prefix}${String((rows[0]?.n ?? 0) + 1).padStart(2, '0')}`;
+  await db.query(
+    `INSERT INTO agreements (entry_id, job_id, mandate_number, issued_on) VALUES ($1, $2, $3, $4) ON CONFLICT (entry_id) DO NOTHING`,
+    [a.entryId, a.jobId, number, a.day],
+  );
+  return (await getAgreement(db, a.entryId))!;
+}
+
+export async function storeSignedPdf(db: Queryable, entryId: string, pdf: Uint8Array, via: 'drawn' | 'typed' | 'upload') {
+  await db.query(
+    `UPDATE agreements SET signed_pdf = $2, signed_via = $3, signed_at = now(), submitted_at = NULL, updated_at = now() WHERE entry_id = $1`,
+    [entryId, pdf, via],
+  );
+}
+
+export async function markSubmitted(db: Queryable, entryId: string) {
+  await db.query('UPDATE agreements SET submitted_at = now(), updated_at = now() WHERE entry_id = $1', [entryId]);
+}
+
+/** A rejection asks for a new submission: the previous signature no longer counts. */
+export async function reopenAgreement(db: Queryable, entryId: string) {
+  await db.query(
+    'UPDATE agreements SET submitted_at = NULL, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, updated_at = now() WHERE entry_id = $1',
+    [entryId],
+  );
+}
+
+export async function putIdentityDocument(db: Queryable, entryId: string, view: IdentityView, mime: string, data: Uint8Array) {
+  const sha256 = crypto.createHash('sha256').update(data).digest('hex');
+  await db.query(
+    `INSERT INTO identity_documents (entry_id, view, mime, sha256, size, data) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (entry_id, view) DO UPDATE SET mime = EXCLUDED.mime, sha256 = EXCLUDED.sha256, size = EXCLUDED.size,
+       data = EXCLUDED.data, created_at = now()`,
+    [entryId, view, mime, sha256, data.length, data],
+  );
+  return { view, mime, sha256, size: data.length };
+}
+
+export async function identityViews(db: Queryable, entryId: string) {
+  const { rows } = await db.query<{ view: IdentityView; mime: string; sha256: string; size: number; created_at: Date }>(
+    'SELECT view, mime, sha256, size, created_at FROM identity_documents WHERE entry_id = $1 ORDER BY view',
+    [entryId],
+  );
+  return rows.map((r) => ({ ...r, created_at: iso(r.created_at) }));
+}
+
+export async function recordDecision(db: Queryable, d: { entryId: string; jobId: string; approved: boolean; reason?: string; decidedBy?: string }) {
+  const id = crypto.randomUUID();
+  await db.query(
+    'INSERT INTO approval_decisions (id, entry_id, job_id, approved, reason, decided_by) VALUES ($1, $2, $3, $4, $5, $6)',
+    [id, d.entryId, d.jobId, d.approved, d.reason ?? null, d.decidedBy ?? null],
+  );
+  return id;
+}

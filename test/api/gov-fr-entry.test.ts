@@ -1,0 +1,178 @@
+// The entry API (seed §4.1, §4.2) over HTTP, with the registration's first steps running on the real dev server.
+import crypto from 'node:crypto';
+import { PDFDocument } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/harness';
+import { makeSiren, party } from '../support/fixtures';
+import { b64, gif, jpeg, png } from '../support/images';
+import { createWorkflow, entryState, jobWhen, setState, startJob, step } from '../support/jobs';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const base = (id: string) => `/apps/gov-fr/v1/entry/${id}`;
+
+/** An entry whose registration (sign, processing, wait, completed) is parked on the approval wait. */
+async function parkedEntry(hh: Harness = h, data: unknown = party(makeSiren())) {
+  const entryId = crypto.randomUUID();
+  expect((await hh.api('PUT', `/silo/v1/entries/${entryId}`, { data })).status).toBe(200);
+  const wf = await createWorkflow(hh, [step('gov-fr.agreement.sign'), setState('processing'), step('gov-fr.agreement.wait.approval'), setState('completed')]);
+  const jobId = await startJob(hh, wf, entryId);
+  await jobWhen(hh, jobId, ['WAIT']);
+  return { entryId, jobId };
+}
+
+async function pdf(path: string, hh: Harness = h) {
+  const res = await fetch(hh.baseUrl + path, { headers: { authorization: `Bearer ${hh.apiKey}` } });
+  return { status: res.status, type: res.headers.get('content-type'), bytes: new Uint8Array(await res.arrayBuffer()) };
+}
+
+describe('gov-fr.agreement.sign', () => {
+  it('issues the mandate and publishes one unguessable approval link', async () => {
+    const { entryId } = await parkedEntry();
+    const entry = (await h.api('GET', `/silo/v1/entries/${entryId}`)).body;
+    const links = entry.meta.filter((m: any) => m.key === 'approval-link');
+    expect(links).toHaveLength(1);
+    const link = links[0];
+    expect(link).toMatchObject({ src: 'gov-fr', key: 'approval-link', link_scope: 'public', indexed: true, shared: true });
+    expect(Buffer.from(link.ref, 'base64url').length).toBeGreaterThanOrEqual(16); // ≥ 128 bits
+    expect(link.link_url).toBe(`${h.config.wizardUrl}/reg/${link.ref}/start`);
+    expect(entry.state).toBe('processing');
+  });
+});
+
+describe('GET agreement', () => {
+  it('serves the pre-filled mandate PDF carrying its number and the entry id', async () => {
+    const siren = makeSiren();
+    const { entryId } = await parkedEntry(h, party(siren));
+    const r = await pdf(`${base(entryId)}/agreement`);
+    expect(r.status).toBe(200);
+    expect(r.type).toBe('application/pdf');
+    const doc = await PDFDocument.load(r.bytes);
+    expect(doc.getTitle()).toMatch(new RegExp(`^Mandat ${siren}_${h.config.PA_MATRICULE}_\\d{8}_01$`));
+    expect(doc.getKeywords()).toContain(entryId);
+  });
+
+  it('422 naming the missing signer fields', async () => {
+    const { entryId } = await parkedEntry(h, { ...party(makeSiren()), people: [{ name: { given: 'Élodie' } }] });
+    const r = await h.api('GET', `${base(entryId)}/agreement`);
+    expect(r.status).toBe(422);
+    expect(r.body.detail).toMatch(/people\[0\]\.name\.surname, people\[0\]\.identities\[0\]\.code/);
+    expect((await h.api('POST', `${base(entryId)}/sign`, {})).status).toBe(422);
+  });
+
+  it('404 for an unknown entry, 409 before any registration issued a mandate', async () => {
+    expect((await h.api('GET', `${base(crypto.randomUUID())}/agreement`)).status).toBe(404);
+    const { body } = await h.api('POST', '/silo/v1/entries', { data: party() });
+    const r = await h.api('GET', `${base(body.id)}/agreement`);
+    expect(r.status).toBe(409);
+    expect(r.body.detail).toMatch(/start a registration job/);
+  });
+});
+
+describe('in-app signing, rejection and resubmission', () => {
+  it('goes submitted, back to processing with the reason, then completed once approved', async () => {
+    const { entryId, jobId } = await parkedEntry();
+    const unsigned = await pdf(`${base(entryId)}/agreement`);
+
+    expect((await h.api('POST', `${base(entryId)}/identity`, { view: 'front', data: b64(png()) })).status).toBe(204);
+    let c = await h.api('POST', `${base(entryId)}/confirm`);
+    expect(c.status).toBe(422);
+    expect(c.body.detail).toMatch(/back of the ID card.*signature/);
+    expect((await h.api('POST', `${base(entryId)}/identity`, { view: 'back', data: b64(jpeg()) })).status).toBe(204);
+    expect((await h.api('POST', `${base(entryId)}/sign`, {})).status).toBe(204); // typed
+
+    const signed = await pdf(`${base(entryId)}/agreement`);
+    expect(Buffer.compare(Buffer.from(signed.bytes), Buffer.from(unsigned.bytes))).not.toBe(0);
+
+    c = await h.api('POST', `${base(entryId)}/confirm`);
+    expect(c).toMatchObject({ status: 200, body: { status: 'submitted' } });
+    await expect.poll(() => entryState(h, entryId), { timeout: 15_000 }).toBe('submitted');
+    expect((await h.api('POST', `${base(entryId)}/sign`, {})).status).toBe(409); // under review
+
+    const reject = await h.api('POST', `${base(entryId)}/decision`, { approved: false, reason: 'The ID card is unreadable' });
+    expect(reject.status).toBe(200);
+    await expect.poll(() => entryState(h, entryId), { timeout: 15_000 }).toBe('processing');
+    const decision = (await h.api('GET', `/silo/v1/entries/${entryId}/meta/approval-decision`)).body;
+    expect(decision.value).toMatchObject({ decision: 'rejected', reason: 'The ID card is unreadable' });
+
+    // A new submission: the earlier signature no longer counts.
+    expect((await h.api('POST', `${base(entryId)}/confirm`)).status).toBe(422);
+    expect((await h.api('POST', `${base(entryId)}/identity`, { view: 'front', data: b64(png(200, 120)) })).status).toBe(204);
+    expect((await h.api('POST', `${base(entryId)}/sign`, { signature: b64(png()) })).status).toBe(204); // drawn
+    expect((await h.api('POST', `${base(entryId)}/confirm`)).status).toBe(200);
+    await expect.poll(() => entryState(h, entryId), { timeout: 15_000 }).toBe('submitted');
+    expect((await h.api('POST', `${base(entryId)}/decision`, { approved: true })).status).toBe(200);
+    expect((await jobWhen(h, jobId, ['OK', 'ERR'])).status).toBe('OK');
+    expect(await entryState(h, entryId)).toBe('completed');
+  });
+});
+
+describe('pre-signed path', () => {
+  it('accepts a passport page and an uploaded signed PDF', async () => {
+    const { entryId, jobId } = await parkedEntry();
+    expect((await h.api('POST', `${base(entryId)}/identity`, { view: 'page', data: b64(jpeg()) })).status).toBe(204);
+    const signedOutside = await pdf(`${base(entryId)}/agreement`);
+    expect((await h.api('POST', `${base(entryId)}/agreement`, { data: b64(signedOutside.bytes) })).status).toBe(204);
+    expect((await h.api('POST', `${base(entryId)}/confirm`)).body).toEqual({ status: 'submitted' });
+    await expect.poll(() => entryState(h, entryId), { timeout: 15_000 }).toBe('submitted');
+    expect((await h.api('POST', `${base(entryId)}/decision`, { approved: true })).status).toBe(200);
+    expect((await jobWhen(h, jobId, ['OK', 'ERR'])).status).toBe('OK');
+    expect(Buffer.from((await pdf(`${base(entryId)}/agreement`)).bytes).equals(Buffer.from(signedOutside.bytes))).toBe(true);
+  });
+});
+
+describe('limits and wrong types', () => {
+  it('refuses non-images, oversized and malformed uploads, keeping what was stored', async () => {
+    const { entryId } = await parkedEntry();
+    const up = (body: unknown) => h.api('POST', `${base(entryId)}/identity`, body);
+    expect((await up({ view: 'front', data: b64(png()) })).status).toBe(204);
+    expect((await up({ view: 'front', data: b64(gif()) })).status).toBe(415);
+    expect((await up({ view: 'front', data: b64(Buffer.from('%PDF-1.7 not an image')) })).status).toBe(415);
+    expect((await up({ view: 'front', data: 'not base64!' })).status).toBe(400);
+    expect((await up({ view: 'side', data: b64(png()) })).status).toBe(400);
+    expect((await up({ view: 'front' })).status).toBe(400);
+    const big = Buffer.concat([png(), Buffer.alloc(4 * 1024 * 1024)]);
+    const r = await up({ view: 'front', data: b64(big) });
+    expect(r.status).toBe(413);
+    expect(r.body.detail).toMatch(/larger than 4 MB/);
+    const huge = await up({ view: 'front', data: 'A'.repeat(7 * 1024 * 1024) });
+    expect(huge.status).toBe(413);
+
+    expect((await h.api('POST', `${base(entryId)}/sign`, { signature: b64(gif()) })).status).toBe(415);
+    expect((await h.api('POST', `${base(entryId)}/sign`, { signature: b64(png().subarray(0, 40)) })).status).toBe(422);
+    expect((await h.api('POST', `${base(entryId)}/agreement`, { data: b64(Buffer.from('hello')) })).status).toBe(415);
+    expect((await h.api('POST', `${base(entryId)}/agreement`, { data: b64(Buffer.from('%PDF-1.7\n garbage')) })).status).toBe(422);
+    // Nothing of that replaced the stored front image, nor signed anything.
+    const c = await h.api('POST', `${base(entryId)}/confirm`);
+    expect(c.status).toBe(422);
+    expect(c.body.detail).toMatch(/back of the ID card.*signature/);
+  });
+
+  it('needs the approvals scope to decide, and a reason to reject', async () => {
+    const { entryId } = await parkedEntry();
+    const entriesOnly = await h.newKey(['entries:rw'], h.workspaceId);
+    expect((await h.api('POST', `${base(entryId)}/decision`, { approved: true }, entriesOnly)).status).toBe(403);
+    expect((await h.api('POST', `${base(entryId)}/decision`, { approved: false })).status).toBe(400);
+    expect((await h.api('POST', `${base(entryId)}/decision`, { approved: true })).status).toBe(409); // nothing submitted
+  });
+});
+
+describe('auto-approve (sandbox)', () => {
+  it('approves on confirm', async () => {
+    const sandbox = await startHarness({ env: { AUTO_APPROVE: 'true' } });
+    try {
+      const { entryId, jobId } = await parkedEntry(sandbox);
+      await sandbox.api('POST', `${base(entryId)}/identity`, { view: 'page', data: b64(png()) });
+      await sandbox.api('POST', `${base(entryId)}/sign`, {});
+      expect((await sandbox.api('POST', `${base(entryId)}/confirm`)).body).toEqual({ status: 'submitted' });
+      expect((await jobWhen(sandbox, jobId, ['OK', 'ERR'])).status).toBe('OK');
+      expect(await entryState(sandbox, entryId)).toBe('completed');
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

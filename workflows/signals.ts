@@ -1,0 +1,13 @@
+// Signal and query definitions, importable by the API without pulling in the interpreter.
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { ApprovalSignal } from './types';
+
+export const approvalSignal = defineSignal<[ApprovalSignal]>('approval');
+
+export interface JobProgress {
+  status: 'RUN' | 'WAIT' | 'OK' | 'ERR';
+  step?: { id: string; name: string; provider: string };
+  submitted: boolean;
+}
+
+export const progressQuery = defineQuery<JobProgress>('progress');
