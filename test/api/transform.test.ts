@@ -122,12 +122,16 @@ describe('jobs', () => {
     }
   });
 
-  it('the built-in registration stops at the first provider not yet available, and the rescue sets error', async () => {
+  it('the built-in registration issues the mandate and parks on the approval wait', async () => {
     const entryId = await createEntry(h);
     const { body } = await h.api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId });
-    const job = await jobWhen(h, body.id, ['OK', 'ERR']);
-    expect(job.status).toBe('ERR');
-    expect(job.faults[0]).toMatchObject({ provider: 'gov-fr.agreement.sign', code: 'provider-not-available' });
-    expect((await h.api('GET', `/silo/v1/entries/${entryId}`)).body.state).toBe('error');
+    const job = await jobWhen(h, body.id, ['WAIT', 'OK', 'ERR']);
+    expect(job.status).toBe('WAIT');
+    expect(job.intents.map((i: any) => [i.name, i.completed])).toEqual([
+      ['Sign PPF agreement', true], ['Set state', true], ['Wait for PPF agreement upload', false],
+    ]);
+    const entry = (await h.api('GET', `/silo/v1/entries/${entryId}`)).body;
+    expect(entry.state).toBe('processing');
+    expect(entry.meta.map((m: any) => m.key)).toEqual(['approval-link']);
   });
 });
