@@ -8,7 +8,7 @@ import { createApp } from '../api/app';
 import { runQueuedJobSweeper } from '../transform/jobs';
 import { loadConfig } from '../config';
 import { createLogger } from '../lib/logger';
-import { startSimulators } from '../simulators/placeholder';
+import { startSimulators } from '../simulators';
 import { findApiKey, createApiKey, createWorkspace } from '../store/workspaces';
 import type { Db } from '../store/db';
 import { findTemporalCli } from '../temporal/cli';
@@ -37,8 +37,10 @@ async function main() {
   const db = await openStore(config, say);
   const devKey = await ensureDevApiKey(db, path.join(config.dataDir, 'dev-api-key'));
 
-  const simulators = await startSimulators(config.SIMULATORS_HOST, {
-    annuaire: config.ANNUAIRE_SIM_PORT, sml: config.SML_SIM_PORT, directory: config.PEPPOL_DIRECTORY_SIM_PORT,
+  const simulators = await startSimulators({
+    host: config.SIMULATORS_HOST,
+    ports: { annuaire: config.ANNUAIRE_SIM_PORT, sml: config.SML_SIM_PORT, directory: config.PEPPOL_DIRECTORY_SIM_PORT },
+    stateDir: path.join(config.dataDir, 'simulators'),
   });
 
   const temporal = await connectTemporal(config);
@@ -61,7 +63,7 @@ async function main() {
   API            ${config.publicBaseUrl}   (try: curl ${config.publicBaseUrl}/utils/v1/ping)
   Temporal UI    ${temporalServer.uiUrl}
   Temporal gRPC  ${config.TEMPORAL_ADDRESS}   (namespace ${config.TEMPORAL_NAMESPACE}, task queue ${config.TEMPORAL_TASK_QUEUE})
-  Simulators     ${simulators.map((s) => `${s.name} ${s.url}`).join(', ')}
+  Simulators     Annuaire ${simulators.annuaire.url}, SML ${simulators.sml.endpoint}, Peppol Directory ${simulators.directory.url}
   Dev API key    ${devKey}
   Data           ${config.dataDir}
   Ctrl-C stops everything.
@@ -78,7 +80,7 @@ async function main() {
     stopSweeper();
     await new Promise((resolve) => server.close(resolve));
     await temporal.connection.close();
-    await Promise.all(simulators.map((s) => s.close()));
+    await simulators.close();
     await db.close();
     await temporalServer.stop();
     say('stopped.');

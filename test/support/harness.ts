@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../api/app';
 import { loadConfig, type Config } from '../../config';
+import { startSimulators, type Simulators } from '../../simulators';
 import { createLogger } from '../../lib/logger';
 import { openDb, type Db } from '../../store/db';
 import { migrate } from '../../store/migrate';
@@ -42,6 +43,7 @@ export async function freshDb(engine: 'pglite' | 'postgres' = 'pglite'): Promise
 export interface Harness {
   db: Db;
   config: Config;
+  sims: Simulators;
   client: Client;
   taskQueue: string;
   baseUrl: string;
@@ -54,9 +56,11 @@ export interface Harness {
 
 export async function startHarness(opts: { approvalDeadline?: string; env?: Record<string, string> } = {}): Promise<Harness> {
   const { db, drop } = await freshDb();
+  const sims = await startSimulators({ host: '127.0.0.1' });
   const taskQueue = `test-${crypto.randomUUID()}`;
   const config = loadConfig({
-    DATA_DIR: path.join(os.tmpdir(), 'pa-test'), APPROVAL_DEADLINE: opts.approvalDeadline ?? '1h', TEMPORAL_TASK_QUEUE: taskQueue, ...opts.env,
+    DATA_DIR: path.join(os.tmpdir(), 'pa-test'), APPROVAL_DEADLINE: opts.approvalDeadline ?? '1h', TEMPORAL_TASK_QUEUE: taskQueue,
+    ...sims.env, ...opts.env,
   });
   const address = inject('temporalAddress');
   const connection = await Connection.connect({ address });
@@ -74,7 +78,7 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
   const { secret } = await createApiKey(db, ws.id, { name: 'test' });
 
   return {
-    db, config, client, taskQueue, baseUrl, workspaceId: ws.id, apiKey: secret,
+    db, config, sims, client, taskQueue, baseUrl, workspaceId: ws.id, apiKey: secret,
     async newKey(scopes, workspaceId) {
       const wsId = workspaceId ?? (await createWorkspace(db, 'other')).id;
       return (await createApiKey(db, wsId, { name: 'extra', scopes })).secret;
@@ -99,6 +103,7 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
       await running;
       await nativeConnection.close();
       await connection.close();
+      await sims.close();
       await drop();
     },
   };

@@ -1,0 +1,123 @@
+// `gov-fr.directory.register` / `gov-fr.directory.disable`: the party's SIREN line in the PPF Annuaire.
+// Both look before they write, so a retried or re-run step never creates a second line. The switch date is
+// today: lines handed over end on it and the new line starts on it (DSE rule, periods do not overlap).
+import { ApplicationFailure } from '@temporalio/activity';
+import { AnnuaireError, createAnnuaireClient, DEFAULT_MATRICULE, isSirenLevel, today, type AnnuaireClient, type AnnuaireLine } from '../annuaire/client';
+import { getEntryRow, getMeta } from '../store/entries';
+import type { StepInput } from '../workflows/types';
+import type { ActivityDeps } from './deps';
+
+export const FORMER_MATRICULE_META = 'fr-former-matricule';
+
+export interface RegisterResult {
+  idInstance: number;
+  created: boolean;
+  /** Matricule of the PA whose lines we ended (take-over). */
+  takenOverFrom?: string;
+}
+
+export interface DisableResult {
+  ended: number[];
+  /** The 9998 line put back, when one was needed. */
+  restoredIdInstance?: number;
+}
+
+export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient = clientFor(deps)) {
+  const { db, log, config } = deps;
+  const us = config.PA_MATRICULE;
+
+  async function sirenOf(input: StepInput): Promise<string> {
+    const row = await getEntryRow(db, input.workspaceId, input.entryId);
+    if (!row) throw ApplicationFailure.nonRetryable(`entry ${input.entryId} not found`, 'entry-not-found');
+    if (!row.siren) throw ApplicationFailure.nonRetryable(`entry ${input.entryId} has no SIREN`, 'siren-missing');
+    return row.siren;
+  }
+
+  /** The matricule the caller consented to take over from: meta value "0042" or { matricule: "0042" }. */
+  async function formerMatricule(entryId: string): Promise<string | undefined> {
+    const v = (await getMeta(db, entryId, FORMER_MATRICULE_META))?.value;
+    const m = typeof v === 'string' ? v : typeof v === 'object' && v !== null ? (v as { matricule?: unknown }).matricule : undefined;
+    return typeof m === 'string' && m.trim() ? m.trim() : undefined;
+  }
+
+  async function register(input: StepInput): Promise<RegisterResult> {
+    const siren = await sirenOf(input);
+    const ids = { jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, siren };
+    return annuaireCall(async () => {
+      const day = today();
+      const inForce = await client.searchLines({ siren, dateObservation: day });
+      const mine = inForce.find((l) => l.matriculePlateforme === us && isSirenLevel(l));
+      if (mine) {
+        log.info({ ...ids, idInstance: mine.idInstance }, 'directory line already ours');
+        return { idInstance: mine.idInstance, created: false };
+      }
+      const foreign = inForce.filter((l) => l.matriculePlateforme !== us && l.matriculePlateforme !== DEFAULT_MATRICULE);
+      const holders = [...new Set(foreign.map((l) => l.matriculePlateforme))];
+      if (holders.length > 0) await requireConsent(input.entryId, siren, holders);
+      const handedOver = [...foreign, ...inForce.filter((l) => l.matriculePlateforme === DEFAULT_MATRICULE && isSirenLevel(l))];
+      for (const l of handedOver) await client.endLine(l.idInstance, day);
+      const created = await client.createLine({ siren, matriculePlateforme: us, dateDebutEffet: day });
+      log.info({ ...ids, matricule: us, idInstance: created.idInstance, ended: idsOf(handedOver), takenOverFrom: holders[0] }, 'directory line created');
+      return { idInstance: created.idInstance, created: true, ...(holders[0] && { takenOverFrom: holders[0] }) };
+    });
+  }
+
+  async function requireConsent(entryId: string, siren: string, holders: string[]) {
+    const named = await formerMatricule(entryId);
+    const held = `SIREN ${siren} is held in the Annuaire by platform ${holders.join(', ')}`;
+    if (!named) {
+      throw ApplicationFailure.nonRetryable(
+        `${held}: set the meta key ${FORMER_MATRICULE_META} to that platform's matricule (with the party's consent to the take-over) and run the registration again`,
+        'takeover-identifier-missing',
+      );
+    }
+    if (holders.length > 1 || holders[0] !== named) {
+      throw ApplicationFailure.nonRetryable(
+        `${held}, but the meta key ${FORMER_MATRICULE_META} names platform ${named}: correct it to the platform holding the line`,
+        'takeover-identifier-mismatch',
+      );
+    }
+  }
+
+  async function disable(input: StepInput): Promise<DisableResult> {
+    const siren = await sirenOf(input);
+    const ids = { jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, siren };
+    return annuaireCall(async () => {
+      const day = today();
+      const inForce = await client.searchLines({ siren, dateObservation: day });
+      const mine = inForce.filter((l) => l.matriculePlateforme === us);
+      for (const l of mine) await client.endLine(l.idInstance, day);
+      // Back to the fictive platform, unless another line already covers the SIREN (another PA's, or 9998's).
+      const covered = inForce.some((l) => l.matriculePlateforme !== us && isSirenLevel(l));
+      const restored = covered ? undefined : await client.createLine({ siren, matriculePlateforme: DEFAULT_MATRICULE, dateDebutEffet: day });
+      log.info({ ...ids, matricule: us, ended: idsOf(mine), restoredIdInstance: restored?.idInstance }, 'directory lines ended');
+      return { ended: idsOf(mine), ...(restored && { restoredIdInstance: restored.idInstance }) };
+    });
+  }
+
+  return { 'gov-fr.directory.register': register, 'gov-fr.directory.disable': disable };
+}
+
+function clientFor({ config }: ActivityDeps): AnnuaireClient {
+  return createAnnuaireClient({
+    baseUrl: config.annuaireUrl,
+    tokenUrl: config.annuaireTokenUrl,
+    clientId: config.ANNUAIRE_CLIENT_ID,
+    clientSecret: config.ANNUAIRE_CLIENT_SECRET,
+    rattachements: [config.PA_SIREN],
+  });
+}
+
+const idsOf = (lines: AnnuaireLine[]) => lines.map((l) => l.idInstance);
+
+/** Annuaire errors → Temporal failures: retryable ones are retried by the activity's policy, others fail the step. */
+async function annuaireCall<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (!(err instanceof AnnuaireError)) throw err;
+    const type = `annuaire-${err.status ?? 'unreachable'}`;
+    if (err.retryable) throw ApplicationFailure.retryable(err.message, type);
+    throw ApplicationFailure.nonRetryable(err.detail, type);
+  }
+}

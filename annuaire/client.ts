@@ -1,0 +1,145 @@
+// Client of the PPF Annuaire API (ppf-openapi-annuaire-api-public 1.11.0). `baseUrl` is the server URL of the
+// spec, base path included (https://aife.economie.gouv.fr/ppf/annuaire-public/v1); paths below are the spec's.
+// No retries here: Temporal retries the activity, guided by AnnuaireError.retryable.
+import type { z } from 'zod';
+import { AnnuaireError, errorFromResponse, networkError } from './errors';
+import { tokenSource } from './token';
+import { wireCreated, wireLine, wireSearch, type AnnuaireLine, type CreatedLine, type LineFilters, type NewLine } from './types';
+
+export { AnnuaireError } from './errors';
+export * from './types';
+
+export interface AnnuaireClientOptions {
+  baseUrl: string;
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** `PPF-Rattachements` sent on writes: our affiliations, "SIREN[/SIRET[/Service]]" (the SIREN is the required part). */
+  rattachements?: string[];
+  /** Per request, token request included. */
+  timeoutMs?: number;
+  scope?: string;
+}
+
+export interface AnnuaireClient {
+  createLine(line: NewLine): Promise<CreatedLine>;
+  /** The line in force (on `dateObservation`, default today) for an addressing identifier; null when there is none. */
+  getLine(identifiantAdressage: string, opts?: { dateObservation?: string }): Promise<AnnuaireLine | null>;
+  /** Every matching line (pages are followed). */
+  searchLines(filters: LineFilters): Promise<AnnuaireLine[]>;
+  /** Ends a line: it is no longer in force from `dateFinEffet` on. History is kept. */
+  endLine(idInstance: number, dateFinEffet: string): Promise<void>;
+}
+
+const PAGE = 100;
+const MAX_PAGES = 20;
+
+export function createAnnuaireClient(o: AnnuaireClientOptions): AnnuaireClient {
+  const timeoutMs = o.timeoutMs ?? 10_000;
+  const base = o.baseUrl.replace(/\/+$/, '');
+  const tokens = tokenSource({ ...o, timeoutMs });
+
+  async function call(method: string, path: string, body?: unknown, write = false): Promise<Response> {
+    const what = `${method} ${path.replace(/\?.*/, '')}`;
+    const send = async (token: string) => {
+      const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json, application/problem+json' };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      // An array header parameter (style simple): comma-separated.
+      if (write && o.rattachements?.length) headers['ppf-rattachements'] = o.rattachements.join(',');
+      try {
+        return await fetch(base + path, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (err) {
+        throw networkError(err, what);
+      }
+    };
+    let token = await tokens.get();
+    let res = await send(token);
+    if (res.status === 401) {
+      // Revoked or expired early: one fresh token, one more try; a second 401 is a credentials problem.
+      await res.body?.cancel();
+      tokens.invalidate(token);
+      token = await tokens.get();
+      res = await send(token);
+    }
+    if (!res.ok) throw await errorFromResponse(res, what);
+    return res;
+  }
+
+  const json = async (res: Response) => {
+    try {
+      return await res.json();
+    } catch {
+      throw new AnnuaireError(res.status, `${res.url}: the answer is not JSON`, false);
+    }
+  };
+
+  const parse = <T>(schema: z.ZodType<T>, v: unknown, what: string): T => {
+    const r = schema.safeParse(v);
+    if (!r.success) throw new AnnuaireError(200, `unexpected ${what} answer: ${r.error.message}`, false);
+    return r.data;
+  };
+
+  return {
+    async createLine(l) {
+      const body = {
+        periodeEffet: { dateDebutEffet: l.dateDebutEffet, ...(l.dateFinEffet && { dateFinEffet: l.dateFinEffet }) },
+        informationAdressage: {
+          siren: l.siren,
+          ...(l.siret && { siret: l.siret }),
+          ...(l.identifiantRoutage && { identifiantRoutage: l.identifiantRoutage }),
+          ...(l.suffixeAdressage && { suffixeAdressage: l.suffixeAdressage }),
+          matriculePlateforme: l.matriculePlateforme,
+        },
+      };
+      return parse(wireCreated, await json(await call('POST', '/ligne-annuaire', body, true)), 'create');
+    },
+
+    async getLine(id, opts = {}) {
+      const q = opts.dateObservation ? `?dateObservation=${encodeURIComponent(opts.dateObservation)}` : '';
+      try {
+        return parse(wireLine, await json(await call('GET', `/ligne-annuaire/code:${encodeURIComponent(id)}${q}`)), 'line');
+      } catch (err) {
+        if (err instanceof AnnuaireError && err.status === 404) return null;
+        throw err;
+      }
+    },
+
+    async searchLines(f) {
+      const strict = (valeur: string) => ({ op: 'strict', valeur });
+      const hist = {
+        ...(f.dateObservation && { dateObservation: strict(f.dateObservation) }),
+        ...(f.dateDebutRecherche && { dateDebutRecherche: strict(f.dateDebutRecherche) }),
+        ...(f.dateFinRecherche && { dateFinRecherche: strict(f.dateFinRecherche) }),
+        ...(f.modeAudit !== undefined && { modeAudit: { op: 'strict', valeur: f.modeAudit } }),
+      };
+      const filtres = {
+        ...(f.siren && { siren: strict(f.siren) }),
+        ...(f.siret && { siret: strict(f.siret) }),
+        ...(f.matriculePlateforme && { matriculePlateforme: strict(f.matriculePlateforme) }),
+        ...(f.suffixeAdressage && { suffixeAdressage: strict(f.suffixeAdressage) }),
+        ...(f.identifiantAdressage && { identifiantAdressage: { op: 'contient', valeur: f.identifiantAdressage } }),
+        ...(Object.keys(hist).length > 0 && { historisation: hist }),
+      };
+      const lines: AnnuaireLine[] = [];
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const res = await call('POST', '/ligne-annuaire/recherche', { filtres, limite: PAGE, ignorer: lines.length });
+        if (res.status === 204) break; // nothing matches
+        const r = parse(wireSearch, await json(res), 'search');
+        lines.push(...r.resultats);
+        const total = r.nombre_total_resultats ?? lines.length;
+        if (r.resultats.length === 0 || lines.length >= total) break;
+      }
+      return lines;
+    },
+
+    async endLine(idInstance, dateFinEffet) {
+      const res = await call('PATCH', `/ligne-annuaire/id-instance:${idInstance}`, { dateFinEffet }, true);
+      await res.body?.cancel();
+    },
+  };
+}

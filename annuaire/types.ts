@@ -1,0 +1,95 @@
+// Directory lines as the API returns them, flattened: the spec nests dateDebutEffet and idInstance under
+// `historisation`, which every caller would otherwise have to dig out.
+import { z } from 'zod';
+
+/** The fictive platform every company is on until a PA registers it. */
+export const DEFAULT_MATRICULE = '9998';
+
+export interface AnnuaireLine {
+  idInstance: number;
+  identifiantAdressage: string;
+  siren: string;
+  siret?: string;
+  identifiantRoutage?: string;
+  suffixeAdressage?: string;
+  matriculePlateforme: string;
+  dateDebutEffet: string;
+  /** Exclusive: the line is no longer in force on this day (the next line starts on it). */
+  dateFinEffet: string | null;
+  dateFinEffective?: string;
+}
+
+export interface NewLine {
+  siren: string;
+  siret?: string;
+  identifiantRoutage?: string;
+  suffixeAdressage?: string;
+  matriculePlateforme: string;
+  dateDebutEffet: string;
+  dateFinEffet?: string;
+}
+
+export interface LineFilters {
+  siren?: string;
+  siret?: string;
+  matriculePlateforme?: string;
+  suffixeAdressage?: string;
+  identifiantAdressage?: string;
+  /** Lines in force on that day (YYYY-MM-DD). */
+  dateObservation?: string;
+  /** Lines whose period meets [dateDebutRecherche, dateFinRecherche]. */
+  dateDebutRecherche?: string;
+  dateFinRecherche?: string;
+  /** Every line, history included. */
+  modeAudit?: boolean;
+}
+
+/** The identifier of an address: SIREN, SIREN_SIRET, SIREN_SIRET_ROUTAGE or SIREN_SUFFIXE. */
+export function addressId(l: { siren: string; siret?: string; identifiantRoutage?: string; suffixeAdressage?: string }): string {
+  return [l.siren, l.siret, l.siret && l.identifiantRoutage, l.suffixeAdressage].filter(Boolean).join('_');
+}
+
+export const isSirenLevel = (l: Pick<AnnuaireLine, 'siret' | 'suffixeAdressage'>): boolean => !l.siret && !l.suffixeAdressage;
+
+/** Today as the directory counts days (UTC), YYYY-MM-DD. */
+export const today = (now: Date = new Date()): string => now.toISOString().slice(0, 10);
+
+const opt = z.string().nullish().transform((v) => v ?? undefined);
+
+/** ligneAnnuairePayloadHisto(UleEtaRou) → AnnuaireLine. Lenient on extra members, strict on what we use. */
+export const wireLine = z
+  .object({
+    identifiantAdressage: z.string(),
+    siren: z.string(),
+    siret: opt,
+    identifiantRoutage: opt,
+    suffixeAdressage: opt,
+    matriculePlateforme: z.string(),
+    dateFinEffet: z.string().nullish(),
+    dateFinEffective: opt,
+    historisation: z.object({ idInstance: z.number().int(), dateDebutEffet: z.string() }),
+  })
+  .transform((w): AnnuaireLine => ({
+    idInstance: w.historisation.idInstance,
+    identifiantAdressage: w.identifiantAdressage,
+    siren: w.siren,
+    ...(w.siret && { siret: w.siret }),
+    ...(w.identifiantRoutage && { identifiantRoutage: w.identifiantRoutage }),
+    ...(w.suffixeAdressage && { suffixeAdressage: w.suffixeAdressage }),
+    matriculePlateforme: w.matriculePlateforme,
+    dateDebutEffet: w.historisation.dateDebutEffet,
+    dateFinEffet: w.dateFinEffet ?? null,
+    ...(w.dateFinEffective && { dateFinEffective: w.dateFinEffective }),
+  }));
+
+export const wireSearch = z.object({
+  nombre_total_resultats: z.number().int().optional(),
+  resultats: z.array(wireLine).default([]),
+});
+
+export const wireCreated = z.object({
+  idInstance: z.number().int(),
+  identifiantAdressage: z.string(),
+  dateDebutEffet: z.string(),
+});
+export type CreatedLine = z.infer<typeof wireCreated>;

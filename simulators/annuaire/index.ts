@@ -1,0 +1,266 @@
+// Local simulator of the PPF Annuaire: the ligne-annuaire endpoints of the official OpenAPI file (requests checked
+// against its schemas), an OAuth2 client-credentials token endpoint standing in for PISTE, optional persistence
+// and fault injection. Served under the spec's base path and, for convenience, at the root as well.
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { today } from '../../annuaire/types';
+import { search, wireLine, type SearchBody } from './search';
+import { loadSpecValidators, type BodySchema } from './spec';
+import { LineStore, Refusal, type SeedLine, type StoredLine } from './store';
+
+export const BASE_PATH = '/ppf/annuaire-public/v1';
+
+export interface AnnuaireFaults {
+  /** Share of API requests answered with `status` (default 1 when a status is given, else 0). */
+  rate?: number;
+  status?: number;
+  /** Delay before every API answer. */
+  latencyMs?: number;
+}
+
+export interface AnnuaireSimulatorOptions {
+  host: string;
+  port: number;
+  stateFile?: string;
+  faults?: AnnuaireFaults;
+  /** Accepted client credentials (client_id → secret); defaults to the development ones of config/. */
+  clients?: Record<string, string>;
+  tokenTtlSeconds?: number;
+  specFile?: string;
+}
+
+export interface AnnuaireSimulator {
+  /** API base URL, base path of the spec included. */
+  url: string;
+  tokenUrl: string;
+  close(): Promise<void>;
+  seedLine(line: SeedLine): StoredLine;
+  /** Every stored line, ended ones included. */
+  lines(): StoredLine[];
+  setFaults(faults: AnnuaireFaults | undefined): void;
+  /** Invalidates every token issued so far (as a gateway restart would). */
+  revokeTokens(): void;
+}
+
+const TITRES: Record<number, string> = {
+  400: 'Mauvaise requête', 401: 'Non autorisé', 403: 'Accès refusé', 404: 'Non trouvée', 405: 'Méthode non autorisée',
+  408: 'Délai de la requête dépassé', 422: 'Erreur de validation des données', 429: 'Trop de requêtes',
+  500: 'Erreur interne du serveur', 501: 'Non implémenté', 503: 'Service indisponible',
+};
+
+class HttpError extends Refusal {}
+
+export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promise<AnnuaireSimulator> {
+  const validators = loadSpecValidators(o.specFile); // fails here, with the path, when the spec file is absent
+  const store = new LineStore(o.stateFile);
+  const clients = o.clients ?? { 'pa-dev': 'pa-dev-secret' };
+  const ttl = o.tokenTtlSeconds ?? 3600;
+  const tokens = new Map<string, { clientId: string; expiresAt: number }>();
+  let faults = o.faults;
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      const r = err instanceof Refusal ? err : new Refusal(500, `erreur interne du simulateur : ${(err as Error).message}`);
+      problem(res, r.status, r.detail);
+    });
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://sim');
+    let p = decodeURIComponent(url.pathname).replace(/\/+$/, '') || '/';
+    if (p.startsWith(BASE_PATH)) p = p.slice(BASE_PATH.length) || '/';
+    const method = req.method ?? 'GET';
+
+    if (method === 'GET' && p === '/health') return send(res, 200, { simulator: 'annuaire', status: 'ok' });
+    if (p === '/oauth/token') return issueToken(req, res);
+
+    if (faults?.latencyMs) await new Promise((r) => setTimeout(r, faults!.latencyMs));
+    const rate = faults?.rate ?? (faults?.status ? 1 : 0);
+    if (rate > 0 && Math.random() < rate) {
+      const status = faults?.status ?? 503;
+      if (status === 429) res.setHeader('retry-after', '1');
+      return problem(res, status, `panne simulée (${status})`);
+    }
+
+    const caller = authenticate(req);
+    if (!caller) {
+      res.setHeader('www-authenticate', 'Bearer');
+      return problem(res, 401, "jeton d'accès absent, inconnu ou expiré");
+    }
+    const day = today();
+    const by = caller.clientId;
+    let m: RegExpMatchArray | null;
+
+    if (method === 'GET' && p === '/healthcheck') return send(res, 200, { statut: 'OK' });
+    if (method === 'POST' && p === '/ligne-annuaire/recherche') {
+      const body = (await readJson(req)) ?? {};
+      check('searchLigneAnnuaire', body);
+      const b = body as SearchBody;
+      const siren = b.filtres?.siren?.valeur;
+      if (siren) commit(() => store.ensureDefault(siren));
+      const r = search(store.all(), b, day);
+      if (r.total === 0) return send(res, 204);
+      return send(res, r.partial ? 206 : 200, { recherche: b, nombre_total_resultats: r.total, resultats: r.page });
+    }
+    if (method === 'POST' && p === '/ligne-annuaire') {
+      checkRattachements(req);
+      const body = await readJson(req);
+      check('createLigneAnnuaireBody', body);
+      const b = body as { periodeEffet?: { dateDebutEffet: string; dateFinEffet?: string | null }; informationAdressage?: Omit<StoredLine, 'idInstance'> };
+      if (!b.periodeEffet || !b.informationAdressage) throw new HttpError(400, 'periodeEffet et informationAdressage sont obligatoires');
+      const { siren, siret, identifiantRoutage, suffixeAdressage, matriculePlateforme } = b.informationAdressage;
+      const line = commit(() =>
+        store.create(
+          {
+            siren, siret, identifiantRoutage, suffixeAdressage, matriculePlateforme,
+            dateDebutEffet: b.periodeEffet!.dateDebutEffet,
+            ...(b.periodeEffet!.dateFinEffet && { dateFinEffet: b.periodeEffet!.dateFinEffet }),
+          },
+          by,
+          day,
+        ),
+      );
+      return send(res, 201, { idInstance: line.idInstance, identifiantAdressage: line.identifiantAdressage, dateDebutEffet: line.dateDebutEffet });
+    }
+    if (method === 'GET' && (m = p.match(/^\/ligne-annuaire\/code:(.+)$/))) {
+      const id = m[1]!;
+      const on = url.searchParams.get('dateObservation') ?? day;
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(on)) throw new HttpError(400, 'dateObservation doit être une date AAAA-MM-JJ');
+      commit(() => store.ensureDefault(id.slice(0, 9)));
+      const found = search(store.all(), { filtres: { historisation: { dateObservation: { valeur: on } } } }, day).page.filter(
+        (l) => l.identifiantAdressage === id,
+      );
+      if (!found[0]) throw new HttpError(404, `aucune ligne d'annuaire en vigueur le ${on} pour ${id}`);
+      return send(res, 200, found[0]);
+    }
+    if ((m = p.match(/^\/ligne-annuaire\/id-instance:(.+)$/))) {
+      if (!/^\d+$/.test(m[1]!)) throw new HttpError(400, 'id-instance doit être un entier');
+      const id = Number(m[1]);
+      if (method === 'GET') {
+        const l = store.byId(id);
+        if (!l) throw new HttpError(404, `aucune ligne d'annuaire d'idInstance ${id}`);
+        return send(res, 200, wireLine(l));
+      }
+      if (method === 'PATCH' || method === 'PUT') {
+        checkRattachements(req);
+        const body = await readJson(req);
+        check(method === 'PATCH' ? 'updatePatchLigneAnnuaireBody' : 'updatePutLigneAnnuaireBody', body);
+        const b = body as { dateFinEffet?: string | null; matriculePlateforme?: string };
+        const current = store.byId(id);
+        if (!current) throw new HttpError(404, `aucune ligne d'annuaire d'idInstance ${id}`);
+        if (b.matriculePlateforme && b.matriculePlateforme !== current.matriculePlateforme) {
+          throw new HttpError(422, 'changer de plateforme se fait en clôturant la ligne puis en créant une nouvelle ligne (historique conservé)');
+        }
+        // PUT is exhaustive: an absent end date means none. PATCH leaves what it does not name.
+        const end = method === 'PUT' ? (b.dateFinEffet ?? null) : b.dateFinEffet;
+        if (end === undefined) throw new HttpError(400, 'rien à modifier : dateFinEffet absente');
+        const l = commit(() => store.setEnd(id, end, by, day));
+        return send(res, 200, { idInstance: l.idInstance, identifiantAdressage: l.identifiantAdressage, dateDebutEffet: l.dateDebutEffet });
+      }
+      if (method === 'DELETE') throw new HttpError(501, "le simulateur ne supprime pas de ligne : clôturez-la (dateFinEffet), l'historique est conservé");
+    }
+    if (/^\/(siren|siret|code-routage)(\/|$)/.test(p)) throw new HttpError(501, `${method} ${p} n'est pas simulé`);
+    throw new HttpError(404, `${method} ${p} : ressource inconnue`);
+  }
+
+  // Runs a state change and persists it (a no-op change costs one small write; fine for a simulator).
+  function commit<T>(fn: () => T): T {
+    const r = fn();
+    store.save();
+    return r;
+  }
+
+  function check(schema: BodySchema, body: unknown) {
+    const errors = validators.check(schema, body);
+    if (errors.length) throw new HttpError(400, `corps de requête non conforme au schéma ${schema} : ${errors.join(' ; ')}`);
+  }
+
+  function checkRattachements(req: http.IncomingMessage) {
+    const h = req.headers['ppf-rattachements'];
+    if (h === undefined) return; // optional in the spec
+    const items = (Array.isArray(h) ? h.join(',') : h).split(',').map((s) => s.trim());
+    const bad = items.find((i) => i.length > 209 || !/^\d{9}(\/\d{14}(\/[^/]+)?)?$/.test(i));
+    if (bad !== undefined) throw new HttpError(400, `en-tête PPF-Rattachements invalide (« ${bad} ») : SIREN[/SIRET[/Service]] attendu`);
+  }
+
+  function authenticate(req: http.IncomingMessage) {
+    const m = /^Bearer (\S+)$/i.exec(req.headers.authorization ?? '');
+    const t = m && tokens.get(m[1]!);
+    if (!t || t.expiresAt <= Date.now()) return undefined;
+    return t;
+  }
+
+  async function issueToken(req: http.IncomingMessage, res: http.ServerResponse) {
+    const oauthError = (status: number, error: string, description: string) => send(res, status, { error, error_description: description });
+    if (req.method !== 'POST') return oauthError(405, 'invalid_request', 'POST expected');
+    const form = new URLSearchParams(await readText(req));
+    let id = form.get('client_id');
+    let secret = form.get('client_secret');
+    const basic = /^Basic (\S+)$/i.exec(req.headers.authorization ?? '');
+    if (basic) [id, secret] = Buffer.from(basic[1]!, 'base64').toString().split(':') as [string, string];
+    if (form.get('grant_type') !== 'client_credentials') return oauthError(400, 'unsupported_grant_type', 'only client_credentials');
+    if (!id || !secret || clients[id] === undefined || !safeEqual(clients[id]!, secret)) {
+      return oauthError(401, 'invalid_client', 'unknown client or wrong secret');
+    }
+    const token = crypto.randomBytes(24).toString('base64url');
+    tokens.set(token, { clientId: id, expiresAt: Date.now() + ttl * 1000 });
+    return send(res, 200, { access_token: token, token_type: 'Bearer', expires_in: ttl, scope: 'openid' });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => resolve());
+  });
+  const origin = `http://${o.host}:${(server.address() as AddressInfo).port}`;
+  return {
+    url: origin + BASE_PATH,
+    tokenUrl: `${origin}/oauth/token`,
+    close: () => new Promise((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+    seedLine: (line) => commit(() => store.seed(line)),
+    lines: () => store.all(),
+    setFaults: (f) => (faults = f),
+    revokeTokens: () => tokens.clear(),
+  };
+}
+
+function send(res: http.ServerResponse, status: number, body?: unknown, type = 'application/json') {
+  if (body === undefined) return void res.writeHead(status).end();
+  res.writeHead(status, { 'content-type': `${type}; charset=utf-8`, 'content-language': 'fr' });
+  res.end(JSON.stringify(body));
+}
+
+function problem(res: http.ServerResponse, statut: number, detail: string) {
+  send(res, statut, { type: 'about:blank', titre: TITRES[statut] ?? `Erreur ${statut}`, statut, detail }, 'application/problem+json');
+}
+
+async function readText(req: http.IncomingMessage, limit = 1_000_000): Promise<string> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const c of req as AsyncIterable<Buffer>) {
+    size += c.length;
+    if (size > limit) throw new HttpError(400, 'corps de requête trop volumineux');
+    chunks.push(c);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readJson(req: http.IncomingMessage): Promise<unknown> {
+  const text = await readText(req);
+  if (!text.trim()) return undefined;
+  if (!/json/i.test(req.headers['content-type'] ?? '')) throw new HttpError(400, 'Content-Type application/json attendu');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, "corps de requête : JSON mal formé");
+  }
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}

@@ -1,0 +1,149 @@
+// The simulated directory: lines with their whole history, the overlap rule, the default 9998 line, persistence.
+// Periods are [dateDebutEffet, dateFinEffet): a line ended on D is no longer in force on D, so the next line can
+// start on D (the DSE switch rule: the old line ends at the switch date, the new one starts on it).
+import fs from 'node:fs';
+import path from 'node:path';
+import { addressId, DEFAULT_MATRICULE, isSirenLevel } from '../../annuaire/types';
+
+export interface StoredLine {
+  idInstance: number;
+  identifiantAdressage: string;
+  siren: string;
+  siret?: string;
+  identifiantRoutage?: string;
+  suffixeAdressage?: string;
+  matriculePlateforme: string;
+  dateDebutEffet: string;
+  dateFinEffet: string | null;
+  /** When the line was written (historisation.dateDefinition) and by whom. */
+  dateDefinition: string;
+  creePar: string;
+  /** Every change of the end date, so nothing is ever lost. */
+  modifications: { at: string; par: string; dateFinEffet: string | null }[];
+}
+
+export type SeedLine = Partial<Pick<StoredLine, 'siret' | 'identifiantRoutage' | 'suffixeAdressage' | 'dateFinEffet' | 'creePar'>> & {
+  siren: string;
+  matriculePlateforme: string;
+  dateDebutEffet?: string;
+};
+
+/** A refusal the server turns into problem+json. */
+export class Refusal extends Error {
+  constructor(readonly status: number, readonly detail: string) {
+    super(detail);
+  }
+}
+
+/** Since when the fictive platform holds every company (the directory's initial load). */
+export const DEFAULT_SINCE = '2024-09-01';
+const END_OF_TIME = '9999-12-31';
+
+export const inForceOn = (l: StoredLine, day: string) => l.dateDebutEffet <= day && (l.dateFinEffet === null || day < l.dateFinEffet);
+const overlap = (a: { dateDebutEffet: string; dateFinEffet: string | null }, b: typeof a) =>
+  a.dateDebutEffet < (b.dateFinEffet ?? END_OF_TIME) && b.dateDebutEffet < (a.dateFinEffet ?? END_OF_TIME);
+
+export class LineStore {
+  private lines: StoredLine[] = [];
+  private nextId = 1;
+
+  constructor(private readonly file?: string) {
+    if (file && fs.existsSync(file)) {
+      try {
+        const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { nextId: number; lines: StoredLine[] };
+        this.lines = saved.lines;
+        this.nextId = saved.nextId;
+      } catch (err) {
+        throw new Error(`Annuaire simulator: cannot read its state file ${file}: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  all(): StoredLine[] {
+    return structuredClone(this.lines);
+  }
+
+  byId(id: number): StoredLine | undefined {
+    return this.lines.find((l) => l.idInstance === id);
+  }
+
+  /** A SIREN never seen has its default SIREN line on 9998; it is written down the first time it is looked at. */
+  ensureDefault(siren: string): void {
+    if (!/^\d{9}$/.test(siren) || this.lines.some((l) => l.siren === siren && isSirenLevel(l))) return;
+    this.insert({ siren, matriculePlateforme: DEFAULT_MATRICULE, dateDebutEffet: DEFAULT_SINCE, creePar: 'PPF' }, new Date().toISOString());
+  }
+
+  /** Test seeding: no business rules beyond the overlap rule. */
+  seed(s: SeedLine): StoredLine {
+    const line = { ...s, dateDebutEffet: s.dateDebutEffet ?? DEFAULT_SINCE, dateFinEffet: s.dateFinEffet ?? null };
+    this.refuseOverlap(addressId(line), line);
+    return structuredClone(this.insert({ ...line, creePar: s.creePar ?? 'seed' }, new Date().toISOString()));
+  }
+
+  create(
+    l: Pick<StoredLine, 'siren' | 'matriculePlateforme' | 'dateDebutEffet'> & Partial<Pick<StoredLine, 'siret' | 'identifiantRoutage' | 'suffixeAdressage'>> & { dateFinEffet?: string },
+    by: string,
+    day: string,
+  ): StoredLine {
+    if (l.siret && !l.siret.startsWith(l.siren)) throw new Refusal(422, `le SIRET ${l.siret} n'appartient pas au SIREN ${l.siren}`);
+    if (l.identifiantRoutage && !l.siret) throw new Refusal(422, "un identifiant de routage exige un SIRET");
+    if (l.suffixeAdressage && l.siret) throw new Refusal(422, "un suffixe d'adressage ne se combine pas avec un SIRET");
+    if (l.dateDebutEffet < day) throw new Refusal(422, `dateDebutEffet ${l.dateDebutEffet} est dans le passé (au plus tôt ${day})`);
+    if (l.dateFinEffet && l.dateFinEffet <= l.dateDebutEffet) throw new Refusal(422, 'dateFinEffet doit être postérieure à dateDebutEffet');
+    this.ensureDefault(l.siren);
+    const line = { ...l, dateFinEffet: l.dateFinEffet ?? null };
+    this.refuseOverlap(addressId(line), line);
+    return this.insert({ ...line, creePar: by }, new Date().toISOString());
+  }
+
+  /** Sets (or, with null, removes) a line's end date. Past history is frozen. */
+  setEnd(id: number, dateFinEffet: string | null, by: string, day: string): StoredLine {
+    const l = this.byId(id);
+    if (!l) throw new Refusal(404, `aucune ligne d'annuaire d'idInstance ${id}`);
+    if (l.dateFinEffet !== null && l.dateFinEffet < day) throw new Refusal(422, `la ligne ${id} est close depuis le ${l.dateFinEffet} : l'historique n'est pas modifiable`);
+    if (dateFinEffet !== null && dateFinEffet < day) throw new Refusal(422, `dateFinEffet ${dateFinEffet} est dans le passé (au plus tôt ${day})`);
+    if (dateFinEffet !== null && dateFinEffet < l.dateDebutEffet) throw new Refusal(422, `dateFinEffet ${dateFinEffet} précède dateDebutEffet ${l.dateDebutEffet}`);
+    this.refuseOverlap(l.identifiantAdressage, { dateDebutEffet: l.dateDebutEffet, dateFinEffet }, id);
+    l.dateFinEffet = dateFinEffet;
+    l.modifications.push({ at: new Date().toISOString(), par: by, dateFinEffet });
+    return l;
+  }
+
+  save(): void {
+    if (!this.file) return;
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    const tmp = `${this.file}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify({ nextId: this.nextId, lines: this.lines }, null, 2));
+    fs.renameSync(tmp, this.file); // atomic: a crash never leaves half a file
+  }
+
+  private refuseOverlap(address: string, period: { dateDebutEffet: string; dateFinEffet: string | null }, except?: number) {
+    const clash = this.lines.find((o) => o.identifiantAdressage === address && o.idInstance !== except && overlap(o, period));
+    if (clash) {
+      throw new Refusal(
+        422,
+        `la période chevauche la ligne ${clash.idInstance} (plateforme ${clash.matriculePlateforme}, du ${clash.dateDebutEffet}` +
+          `${clash.dateFinEffet ? ` au ${clash.dateFinEffet}` : ''}) sur l'adresse ${address} : clôturez-la d'abord`,
+      );
+    }
+  }
+
+  private insert(l: Omit<StoredLine, 'idInstance' | 'identifiantAdressage' | 'dateDefinition' | 'modifications' | 'dateFinEffet'> & { dateFinEffet?: string | null }, at: string): StoredLine {
+    const line: StoredLine = {
+      idInstance: this.nextId++,
+      identifiantAdressage: addressId(l),
+      siren: l.siren,
+      ...(l.siret && { siret: l.siret }),
+      ...(l.identifiantRoutage && { identifiantRoutage: l.identifiantRoutage }),
+      ...(l.suffixeAdressage && { suffixeAdressage: l.suffixeAdressage }),
+      matriculePlateforme: l.matriculePlateforme,
+      dateDebutEffet: l.dateDebutEffet,
+      dateFinEffet: l.dateFinEffet ?? null,
+      dateDefinition: at,
+      creePar: l.creePar,
+      modifications: [],
+    };
+    this.lines.push(line);
+    return line;
+  }
+}

@@ -1,0 +1,65 @@
+// HTTP plumbing of the Peppol simulators (SML and Directory): body reading, fault injection, JSON state, listen.
+import fs from 'node:fs';
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+
+/** Transport trouble to simulate: `rate` (0–1) of requests answer `status` (default 503); each waits `latencyMs`. */
+export interface FaultInjection {
+  rate?: number;
+  status?: number;
+  latencyMs?: number;
+}
+
+/** Applies latency, then answers an injected failure (returns true) for `rate` of the requests. */
+export async function injectFault(faults: FaultInjection | undefined, res: http.ServerResponse): Promise<boolean> {
+  if (!faults) return false;
+  if (faults.latencyMs) await new Promise((r) => setTimeout(r, faults.latencyMs));
+  if (!faults.rate || Math.random() >= faults.rate) return false;
+  res.writeHead(faults.status ?? 503, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end('injected fault (simulator)');
+  return true;
+}
+
+export async function readBody(req: http.IncomingMessage, limit = 1_000_000): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export function sendText(res: http.ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8'): void {
+  res.writeHead(status, { 'content-type': type });
+  res.end(body);
+}
+
+export function loadState<T>(file: string | undefined): T | undefined {
+  if (!file || !fs.existsSync(file)) return undefined;
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+}
+
+/** Written to a temporary file then renamed, so a crash never leaves half a state file. */
+export function saveState(file: string | undefined, state: unknown): void {
+  if (!file) return;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(state, null, 2));
+  fs.renameSync(`${file}.tmp`, file);
+}
+
+export async function listen(server: http.Server, host: string, port: number): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return `http://${host}:${(server.address() as AddressInfo).port}`;
+}
+
+export function closeServer(server: http.Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections(); // keep-alive sockets would hold close() open
+  return closed;
+}

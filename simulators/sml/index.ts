@@ -1,0 +1,53 @@
+// SML simulator: ManageBusinessIdentifierService (SOAP 1.1) at the BDMSL path, participants kept per SMP id.
+import http from 'node:http';
+import { SML_SERVICE_PATH } from '../../peppol/sml-client';
+import { closeServer, injectFault, listen, readBody, sendText, type FaultInjection } from './http';
+import { SmlRegistry } from './registry';
+import { handleSoap } from './soap-handler';
+
+export interface SmlSimulatorOptions {
+  host?: string;
+  port?: number;
+  /** JSON file the participants are kept in across restarts. */
+  stateFile?: string;
+  faults?: FaultInjection;
+  /** Participants per List page (BDMSL pages too). */
+  pageSize?: number;
+}
+
+export interface SmlSimulator {
+  url: string;
+  /** The service endpoint: `url` + SML_SERVICE_PATH. */
+  endpoint: string;
+  close(): Promise<void>;
+  /** Normalised participant ids registered for an SMP, sorted. */
+  participants(smpId: string): string[];
+  setFaults(faults: FaultInjection | undefined): void;
+}
+
+export async function startSmlSimulator(opts: SmlSimulatorOptions = {}): Promise<SmlSimulator> {
+  const registry = new SmlRegistry(opts.stateFile);
+  let faults = opts.faults;
+  const server = http.createServer(async (req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'GET' && path === '/health') return sendText(res, 200, JSON.stringify({ simulator: 'sml', status: 'ok' }), 'application/json');
+    if (path !== SML_SERVICE_PATH) return sendText(res, 404, `no service at ${path}; the SML service is at ${SML_SERVICE_PATH}`);
+    if (req.method !== 'POST') return sendText(res, 405, 'SOAP 1.1: POST only');
+    if (await injectFault(faults, res)) return;
+    if (!/^text\/xml\b/i.test(req.headers['content-type'] ?? '')) return sendText(res, 415, 'SOAP 1.1 messages are text/xml');
+    const xml = await readBody(req);
+    if (xml === undefined) return sendText(res, 413, 'request too large');
+    const out = handleSoap(registry, xml, req.headers.soapaction as string | undefined, opts.pageSize ?? 100);
+    sendText(res, out.status, out.body, 'text/xml; charset=utf-8');
+  });
+  const url = await listen(server, opts.host ?? '127.0.0.1', opts.port ?? 0);
+  return {
+    url,
+    endpoint: url + SML_SERVICE_PATH,
+    close: () => closeServer(server),
+    participants: (smpId) => registry.of(smpId),
+    setFaults(f) {
+      faults = f;
+    },
+  };
+}

@@ -1,0 +1,113 @@
+// The Annuaire client against the simulator over real HTTP: spec paths and bodies, token handling, error classes.
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AnnuaireError, createAnnuaireClient, today, type AnnuaireClient } from '../../annuaire/client';
+import { startAnnuaireSimulator, type AnnuaireSimulator } from '../../simulators/annuaire';
+import { makeSiren } from '../support/fixtures';
+
+describe('Annuaire client', () => {
+  let sim: AnnuaireSimulator;
+  let client: AnnuaireClient;
+  const make = (over: Partial<Parameters<typeof createAnnuaireClient>[0]> = {}) =>
+    createAnnuaireClient({ baseUrl: sim.url, tokenUrl: sim.tokenUrl, clientId: 'pa-dev', clientSecret: 'pa-dev-secret', rattachements: ['552032534'], ...over });
+
+  beforeAll(async () => {
+    sim = await startAnnuaireSimulator({ host: '127.0.0.1', port: 0 });
+    client = make();
+  });
+  afterEach(() => {
+    sim.setFaults(undefined);
+    vi.restoreAllMocks();
+  });
+  afterAll(() => sim.close());
+
+  it('switches a SIREN from 9998 to us: search, end, create, get', async () => {
+    const siren = makeSiren();
+    const [dflt, ...rest] = await client.searchLines({ siren, dateObservation: today() });
+    expect(rest).toEqual([]);
+    expect(dflt).toMatchObject({ siren, identifiantAdressage: siren, matriculePlateforme: '9998', dateFinEffet: null });
+
+    await client.endLine(dflt!.idInstance, today());
+    const created = await client.createLine({ siren, matriculePlateforme: '0145', dateDebutEffet: today() });
+    expect(created).toEqual({ idInstance: expect.any(Number), identifiantAdressage: siren, dateDebutEffet: today() });
+
+    expect(await client.getLine(siren)).toMatchObject({ idInstance: created.idInstance, matriculePlateforme: '0145', dateDebutEffet: today() });
+    const history = await client.searchLines({ siren, modeAudit: true });
+    expect(history.map((l) => [l.matriculePlateforme, l.dateFinEffet])).toEqual([['9998', today()], ['0145', null]]);
+  });
+
+  it('returns null for an address without a line in force, and [] for an empty search', async () => {
+    expect(await client.getLine(`${makeSiren()}_unknown-suffix`)).toBeNull();
+    expect(await client.searchLines({ matriculePlateforme: '0998' })).toEqual([]);
+  });
+
+  it('follows result pages', async () => {
+    for (let i = 0; i < 105; i++) sim.seedLine({ siren: makeSiren(), matriculePlateforme: '0777' });
+    const lines = await client.searchLines({ matriculePlateforme: '0777' });
+    expect(lines).toHaveLength(105);
+    expect(new Set(lines.map((l) => l.idInstance)).size).toBe(105);
+  });
+
+  it('caches its token, and gets a new one once on 401', async () => {
+    const fresh = make();
+    const spy = vi.spyOn(globalThis, 'fetch');
+    const tokenCalls = () => spy.mock.calls.filter(([u]) => String(u) === sim.tokenUrl).length;
+    await fresh.searchLines({ siren: makeSiren() });
+    await fresh.searchLines({ siren: makeSiren() });
+    expect(tokenCalls()).toBe(1);
+
+    sim.revokeTokens();
+    expect(await fresh.searchLines({ siren: makeSiren() })).toHaveLength(1);
+    expect(tokenCalls()).toBe(2);
+  });
+
+  it('refreshes a token before it expires', async () => {
+    const shortSim = await startAnnuaireSimulator({ host: '127.0.0.1', port: 0, tokenTtlSeconds: 1 });
+    try {
+      const c = createAnnuaireClient({ baseUrl: shortSim.url, tokenUrl: shortSim.tokenUrl, clientId: 'pa-dev', clientSecret: 'pa-dev-secret' });
+      const spy = vi.spyOn(globalThis, 'fetch');
+      await c.searchLines({ siren: makeSiren() });
+      await new Promise((r) => setTimeout(r, 600)); // past half-life, before expiry
+      await c.searchLines({ siren: makeSiren() });
+      const calls = spy.mock.calls.map(([u]) => String(u));
+      // token, search, token, search: never a 401 round trip
+      expect(calls.map((u) => (u === shortSim.tokenUrl ? 'token' : 'api'))).toEqual(['token', 'api', 'token', 'api']);
+    } finally {
+      await shortSim.close();
+    }
+  });
+
+  it('wrong credentials: a non-retryable 401', async () => {
+    const err = await make({ clientSecret: 'nope' }).searchLines({ siren: makeSiren() }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AnnuaireError);
+    expect(err).toMatchObject({ status: 401, retryable: false });
+  });
+
+  it('classifies errors: 429/503/timeouts/network retryable, 400/422 not', async () => {
+    const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as AnnuaireError);
+    for (const status of [429, 503, 500]) {
+      sim.setFaults({ status });
+      expect(await failure(client.searchLines({ siren: makeSiren() }))).toMatchObject({ status, retryable: true, detail: expect.stringContaining(String(status)) });
+    }
+    sim.setFaults({ latencyMs: 500 });
+    expect(await failure(make({ timeoutMs: 100 }).searchLines({ siren: makeSiren() }))).toMatchObject({ status: null, retryable: true });
+    sim.setFaults(undefined);
+
+    const unreachable = createAnnuaireClient({ baseUrl: 'http://127.0.0.1:9/x', tokenUrl: 'http://127.0.0.1:9/token', clientId: 'a', clientSecret: 'b' });
+    expect(await failure(unreachable.searchLines({ siren: makeSiren() }))).toMatchObject({ status: null, retryable: true });
+
+    const invalid = await failure(client.createLine({ siren: 'ABC', matriculePlateforme: '0145', dateDebutEffet: today() }));
+    expect(invalid).toMatchObject({ status: 400, retryable: false, titre: 'Mauvaise requête' });
+    const overlap = await failure(client.createLine({ siren: makeSiren(), matriculePlateforme: '0145', dateDebutEffet: today() }));
+    expect(overlap).toMatchObject({ status: 422, retryable: false, detail: expect.stringContaining('chevauche') });
+  });
+
+  it('sends PPF-Rattachements on writes', async () => {
+    const spy = vi.spyOn(globalThis, 'fetch');
+    const siren = makeSiren();
+    const [line] = await client.searchLines({ siren });
+    await client.endLine(line!.idInstance, today());
+    const patch = spy.mock.calls.find(([, init]) => init?.method === 'PATCH');
+    expect(String(patch?.[0])).toBe(`${sim.url}/ligne-annuaire/id-instance:${line!.idInstance}`);
+    expect((patch?.[1]?.headers as Record<string, string>)['ppf-rattachements']).toBe('552032534');
+  });
+});

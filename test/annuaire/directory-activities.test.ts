@@ -1,0 +1,128 @@
+// gov-fr.directory.register / disable called as plain functions against the simulator and a real store.
+import crypto from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { ApplicationFailure } from '@temporalio/common';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { directoryActivities } from '../../activities/gov-fr-directory';
+import { today } from '../../annuaire/types';
+import { loadConfig } from '../../config';
+import type { Db } from '../../store/db';
+import { insertEntry, putMeta } from '../../store/entries';
+import { createWorkspace } from '../../store/workspaces';
+import { startAnnuaireSimulator, type AnnuaireSimulator } from '../../simulators/annuaire';
+import type { StepInput } from '../../workflows/types';
+import { makeSiren, party } from '../support/fixtures';
+import { freshDb, log } from '../support/harness';
+
+describe('directory activities', () => {
+  let sim: AnnuaireSimulator;
+  let db: Db;
+  let drop: () => Promise<void>;
+  let workspaceId: string;
+  let acts: ReturnType<typeof directoryActivities>;
+
+  beforeAll(async () => {
+    sim = await startAnnuaireSimulator({ host: '127.0.0.1', port: 0 });
+    ({ db, drop } = await freshDb());
+    workspaceId = (await createWorkspace(db, 'directory')).id;
+    const config = loadConfig({ DATA_DIR: path.join(os.tmpdir(), 'pa-test'), ANNUAIRE_URL: sim.url, PA_MATRICULE: '0145' });
+    acts = directoryActivities({ db, log, config });
+  });
+  afterEach(() => sim.setFaults(undefined));
+  afterAll(async () => {
+    await sim.close();
+    await drop();
+  });
+
+  async function newParty(siren = makeSiren()) {
+    const id = crypto.randomUUID();
+    await insertEntry(db, { id, workspaceId, docSchema: 'https://gobl.org/draft-0/org/party', data: party(siren), siren });
+    const input: StepInput = { jobId: crypto.randomUUID(), workspaceId, entryId: id, stepId: 's1', config: {} };
+    return { siren, entryId: id, input };
+  }
+  const register = (i: StepInput) => acts['gov-fr.directory.register'](i);
+  const disable = (i: StepInput) => acts['gov-fr.directory.disable'](i);
+  const linesOf = (siren: string) => sim.lines().filter((l) => l.siren === siren);
+  const inForce = (siren: string) => linesOf(siren).filter((l) => l.dateDebutEffet <= today() && (l.dateFinEffet === null || today() < l.dateFinEffet));
+  const failure = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e as ApplicationFailure);
+
+  it('register moves the SIREN from 9998 to us, once, even when run twice', async () => {
+    const { siren, input } = await newParty();
+    const first = await register(input);
+    expect(first).toEqual({ idInstance: expect.any(Number), created: true });
+    const again = await register(input);
+    expect(again).toEqual({ idInstance: first.idInstance, created: false });
+
+    expect(inForce(siren)).toEqual([expect.objectContaining({ idInstance: first.idInstance, matriculePlateforme: '0145', dateDebutEffet: today() })]);
+    expect(linesOf(siren).map((l) => [l.matriculePlateforme, l.dateFinEffet])).toEqual([['9998', today()], ['0145', null]]);
+  });
+
+  it('take-over without fr-former-matricule fails, says what to set, and changes nothing', async () => {
+    const { siren, input } = await newParty();
+    sim.seedLine({ siren, matriculePlateforme: '0042' });
+    const err = await failure(register(input));
+    expect(err).toBeInstanceOf(ApplicationFailure);
+    expect(err).toMatchObject({ type: 'takeover-identifier-missing', nonRetryable: true });
+    expect(err.message).toContain('platform 0042');
+    expect(err.message).toContain('fr-former-matricule');
+    expect(linesOf(siren)).toEqual([expect.objectContaining({ matriculePlateforme: '0042', dateFinEffet: null })]);
+  });
+
+  it('take-over naming another platform fails as a mismatch', async () => {
+    const { siren, entryId, input } = await newParty();
+    sim.seedLine({ siren, matriculePlateforme: '0042' });
+    await putMeta(db, entryId, 'fr-former-matricule', { src: 'api', value: { matricule: '0077' } });
+    const err = await failure(register(input));
+    expect(err).toMatchObject({ type: 'takeover-identifier-mismatch', nonRetryable: true });
+    expect(err.message).toContain('0077');
+    expect(inForce(siren)).toEqual([expect.objectContaining({ matriculePlateforme: '0042' })]);
+  });
+
+  it.each([
+    ['an object', { matricule: '0042' }],
+    ['a string', '0042'],
+  ])('take-over with fr-former-matricule as %s ends their lines at the switch date and creates ours', async (_, value) => {
+    const { siren, entryId, input } = await newParty();
+    const theirs = sim.seedLine({ siren, matriculePlateforme: '0042', dateDebutEffet: '2025-01-01' });
+    const theirSiret = sim.seedLine({ siren, siret: `${siren}00012`, matriculePlateforme: '0042', dateDebutEffet: '2025-01-01' });
+    await putMeta(db, entryId, 'fr-former-matricule', { src: 'api', value });
+
+    const r = await register(input);
+    expect(r).toEqual({ idInstance: expect.any(Number), created: true, takenOverFrom: '0042' });
+    const byId = new Map(linesOf(siren).map((l) => [l.idInstance, l]));
+    expect(byId.get(theirs.idInstance)?.dateFinEffet).toBe(today());
+    expect(byId.get(theirSiret.idInstance)?.dateFinEffet).toBe(today());
+    expect(inForce(siren)).toEqual([expect.objectContaining({ idInstance: r.idInstance, matriculePlateforme: '0145', dateDebutEffet: today() })]);
+    expect(await register(input)).toEqual({ idInstance: r.idInstance, created: false });
+  });
+
+  it('disable ends our line and puts the SIREN back on 9998, once', async () => {
+    const { siren, input } = await newParty();
+    const { idInstance } = await register(input);
+    const r = await disable(input);
+    expect(r).toEqual({ ended: [idInstance], restoredIdInstance: expect.any(Number) });
+    expect(inForce(siren)).toEqual([expect.objectContaining({ idInstance: r.restoredIdInstance, matriculePlateforme: '9998', dateDebutEffet: today() })]);
+    expect(await disable(input)).toEqual({ ended: [] });
+    expect(linesOf(siren)).toHaveLength(3); // default 9998, ours, 9998 again: history kept
+
+    // And the party can come back the same day.
+    expect(await register(input)).toMatchObject({ created: true });
+    expect(inForce(siren)).toEqual([expect.objectContaining({ matriculePlateforme: '0145' })]);
+  });
+
+  it('an unavailable Annuaire is a retryable failure; a refused request is not', async () => {
+    const { input } = await newParty();
+    sim.setFaults({ status: 503 });
+    expect(await failure(register(input))).toMatchObject({ type: 'annuaire-503', nonRetryable: false });
+    sim.setFaults(undefined);
+
+    const bad = await newParty('12345678X'); // not what the directory accepts as a SIREN
+    expect(await failure(register(bad.input))).toMatchObject({ type: 'annuaire-400', nonRetryable: true });
+  });
+
+  it('fails clearly for an unknown entry', async () => {
+    const { input } = await newParty();
+    expect(await failure(register({ ...input, entryId: crypto.randomUUID() }))).toMatchObject({ type: 'entry-not-found', nonRetryable: true });
+  });
+});

@@ -1,0 +1,181 @@
+// The Annuaire simulator on the wire: what a PA's client would see from the real directory.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { today } from '../../annuaire/types';
+import { startAnnuaireSimulator, type AnnuaireSimulator } from '../../simulators/annuaire';
+import { makeSiren } from '../support/fixtures';
+
+const CREDS = { client_id: 'pa-dev', client_secret: 'pa-dev-secret', grant_type: 'client_credentials' };
+
+async function tokenFor(sim: AnnuaireSimulator, form: Record<string, string> = CREDS) {
+  return fetch(sim.tokenUrl, { method: 'POST', body: new URLSearchParams(form) });
+}
+
+function api(sim: AnnuaireSimulator, token: string | null) {
+  return async (method: string, p: string, body?: unknown) => {
+    const headers: Record<string, string> = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(sim.url + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, type: res.headers.get('content-type') ?? '', body: text ? JSON.parse(text) : undefined };
+  };
+}
+
+const newLine = (siren: string, matricule: string, from = today()) => ({
+  periodeEffet: { dateDebutEffet: from },
+  informationAdressage: { siren, matriculePlateforme: matricule },
+});
+const bySiren = (siren: string, historisation?: object) => ({
+  filtres: { siren: { op: 'strict', valeur: siren }, ...(historisation && { historisation }) },
+});
+
+describe('Annuaire simulator', () => {
+  let sim: AnnuaireSimulator;
+  let call: ReturnType<typeof api>;
+
+  beforeAll(async () => {
+    sim = await startAnnuaireSimulator({ host: '127.0.0.1', port: 0 });
+    const { access_token } = (await (await tokenFor(sim)).json()) as { access_token: string };
+    call = api(sim, access_token);
+  });
+  afterAll(() => sim.close());
+
+  it('serves the spec base path and answers /health without a token', async () => {
+    expect(sim.url).toMatch(/\/ppf\/annuaire-public\/v1$/);
+    expect((await fetch(new URL('/health', sim.url))).status).toBe(200);
+  });
+
+  it('issues tokens for known client credentials only', async () => {
+    const bad = await tokenFor(sim, { ...CREDS, client_secret: 'wrong' });
+    expect(bad.status).toBe(401);
+    expect(await bad.json()).toMatchObject({ error: 'invalid_client' });
+    const good = await tokenFor(sim);
+    expect(await good.json()).toMatchObject({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600 });
+  });
+
+  it('refuses requests without a valid token with a French problem+json', async () => {
+    for (const token of [null, 'not-a-token']) {
+      const r = await api(sim, token)('POST', '/ligne-annuaire/recherche', bySiren(makeSiren()));
+      expect(r.status).toBe(401);
+      expect(r.type).toContain('application/problem+json');
+      expect(r.body).toMatchObject({ titre: 'Non autorisé', statut: 401, detail: expect.stringContaining('jeton') });
+    }
+  });
+
+  it('validates bodies against the official schemas: 400 with titre, statut, detail', async () => {
+    const badSiren = await call('POST', '/ligne-annuaire', newLine('12345', '0145'));
+    expect(badSiren.status).toBe(400);
+    expect(badSiren.type).toContain('application/problem+json');
+    expect(badSiren.body).toMatchObject({ titre: 'Mauvaise requête', statut: 400, detail: expect.stringContaining('/informationAdressage/siren') });
+
+    const unknownMember = newLine(makeSiren(), '0145');
+    (unknownMember.informationAdressage as Record<string, string>).raisonSociale = 'X';
+    expect((await call('POST', '/ligne-annuaire', unknownMember)).body.detail).toContain('raisonSociale');
+    const badDate = await call('PATCH', '/ligne-annuaire/id-instance:1', { dateFinEffet: '31/12/2026' });
+    expect(badDate.status).toBe(400);
+    const badOp = await call('POST', '/ligne-annuaire/recherche', { filtres: { siren: { op: 'egal', valeur: makeSiren() } } });
+    expect(badOp.status).toBe(400);
+    expect(badOp.body.detail).toContain('/filtres/siren/op');
+  });
+
+  it('shows a never-seen SIREN on the fictive platform 9998', async () => {
+    const siren = makeSiren();
+    const found = await call('POST', '/ligne-annuaire/recherche', bySiren(siren));
+    expect(found.status).toBe(200);
+    expect(found.body.nombre_total_resultats).toBe(1);
+    expect(found.body.resultats[0]).toMatchObject({ siren, identifiantAdressage: siren, matriculePlateforme: '9998', dateFinEffet: null });
+    const got = await call('GET', `/ligne-annuaire/code:${siren}`);
+    expect(got.body).toMatchObject({ matriculePlateforme: '9998', historisation: { idInstance: found.body.resultats[0].historisation.idInstance } });
+  });
+
+  it('refuses overlapping lines, accepts the switch, and keeps the history', async () => {
+    const siren = makeSiren();
+    const overlap = await call('POST', '/ligne-annuaire', newLine(siren, '0145'));
+    expect(overlap.status).toBe(422);
+    expect(overlap.body).toMatchObject({ statut: 422, detail: expect.stringContaining('chevauche') });
+
+    const [old] = (await call('POST', '/ligne-annuaire/recherche', bySiren(siren))).body.resultats;
+    const ended = await call('PATCH', `/ligne-annuaire/id-instance:${old.historisation.idInstance}`, { dateFinEffet: today() });
+    expect(ended.status).toBe(200);
+    const created = await call('POST', '/ligne-annuaire', newLine(siren, '0145'));
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ idInstance: expect.any(Number), identifiantAdressage: siren, dateDebutEffet: today() });
+
+    // In force today: ours only; the whole history: both, the old one ended on the switch date.
+    const now = (await call('POST', '/ligne-annuaire/recherche', bySiren(siren))).body.resultats;
+    expect(now.map((l: { matriculePlateforme: string }) => l.matriculePlateforme)).toEqual(['0145']);
+    const audit = (await call('POST', '/ligne-annuaire/recherche', bySiren(siren, { modeAudit: { op: 'strict', valeur: true } }))).body.resultats;
+    expect(audit).toEqual([
+      expect.objectContaining({ matriculePlateforme: '9998', dateFinEffet: today() }),
+      expect.objectContaining({ matriculePlateforme: '0145', dateFinEffet: null }),
+    ]);
+    const yesterday = today(new Date(Date.now() - 86_400_000));
+    expect((await call('GET', `/ligne-annuaire/code:${siren}?dateObservation=${yesterday}`)).body.matriculePlateforme).toBe('9998');
+    expect(sim.lines().filter((l) => l.siren === siren)).toHaveLength(2);
+
+    // A line cannot be moved to another platform in place, nor created in the past.
+    const moved = await call('PATCH', `/ligne-annuaire/id-instance:${created.body.idInstance}`, { matriculePlateforme: '0042' });
+    expect(moved.status).toBe(422);
+    expect((await call('POST', '/ligne-annuaire', newLine(makeSiren(), '0145', '2020-01-01'))).status).toBe(422);
+  });
+
+  it('lets tests seed a line held by another PA (no default 9998 then)', async () => {
+    const siren = makeSiren();
+    const seeded = sim.seedLine({ siren, matriculePlateforme: '0042' });
+    const r = await call('POST', '/ligne-annuaire/recherche', bySiren(siren));
+    expect(r.body.resultats).toEqual([expect.objectContaining({ matriculePlateforme: '0042', historisation: expect.objectContaining({ idInstance: seeded.idInstance }) })]);
+  });
+
+  it('answers 204 when a search finds nothing and 404 for an unknown address', async () => {
+    expect((await call('POST', '/ligne-annuaire/recherche', { filtres: { matriculePlateforme: { op: 'strict', valeur: '0999' } } })).status).toBe(204);
+    expect((await call('GET', `/ligne-annuaire/code:${makeSiren()}_00000000000000`)).status).toBe(404);
+  });
+
+  it('injects faults and latency on demand', async () => {
+    sim.setFaults({ status: 503 });
+    const r = await call('POST', '/ligne-annuaire/recherche', bySiren(makeSiren()));
+    expect(r).toMatchObject({ status: 503, body: { titre: 'Service indisponible', statut: 503 } });
+    sim.setFaults({ rate: 0.5, status: 429 });
+    const statuses = new Set<number>();
+    for (let i = 0; i < 40; i++) statuses.add((await call('POST', '/ligne-annuaire/recherche', bySiren(makeSiren()))).status);
+    expect([...statuses].sort()).toEqual([200, 429]);
+    sim.setFaults({ latencyMs: 300 });
+    const t0 = Date.now();
+    expect((await call('POST', '/ligne-annuaire/recherche', bySiren(makeSiren()))).status).toBe(200);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+    sim.setFaults(undefined);
+  });
+});
+
+describe('Annuaire simulator state', () => {
+  it('persists lines to its state file and reloads them at start', async () => {
+    const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'annuaire-')), 'state.json');
+    const siren = makeSiren();
+    const first = await startAnnuaireSimulator({ host: '127.0.0.1', port: 0, stateFile });
+    const seeded = first.seedLine({ siren, matriculePlateforme: '0042' });
+    const token = ((await (await tokenFor(first)).json()) as { access_token: string }).access_token;
+    expect((await api(first, token)('PATCH', `/ligne-annuaire/id-instance:${seeded.idInstance}`, { dateFinEffet: today() })).status).toBe(200);
+    await first.close();
+
+    const second = await startAnnuaireSimulator({ host: '127.0.0.1', port: 0, stateFile });
+    try {
+      expect(second.lines()).toEqual([expect.objectContaining({ siren, matriculePlateforme: '0042', dateFinEffet: today() })]);
+      expect((await api(second, token)('GET', `/ligne-annuaire/id-instance:${seeded.idInstance}`)).status).toBe(401); // tokens are not kept
+      const fresh = ((await (await tokenFor(second)).json()) as { access_token: string }).access_token;
+      const next = second.seedLine({ siren: makeSiren(), matriculePlateforme: '0145' });
+      expect(next.idInstance).toBeGreaterThan(seeded.idInstance); // ids are never reused
+      expect((await api(second, fresh)('GET', `/ligne-annuaire/id-instance:${seeded.idInstance}`)).body).toMatchObject({ matriculePlateforme: '0042' });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses to start without the official OpenAPI file, naming it', async () => {
+    await expect(startAnnuaireSimulator({ host: '127.0.0.1', port: 0, specFile: '/nonexistent/annuaire.json' })).rejects.toThrow(
+      /OpenAPI file is missing \(\/nonexistent\/annuaire\.json\)/,
+    );
+  });
+});

@@ -1,0 +1,170 @@
+// peppol.register / peppol.unregister called as plain functions, against the SML and Directory simulators.
+import crypto from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/activity';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { peppolActivities } from '../../activities/peppol';
+import { loadConfig } from '../../config';
+import { createSmlClient } from '../../peppol/sml-client';
+import { entryParticipants } from '../../peppol/smp-store';
+import { startPeppolDirectorySimulator, type PeppolDirectorySimulator } from '../../simulators/peppol-directory';
+import { startSmlSimulator, type SmlSimulator } from '../../simulators/sml';
+import type { Db } from '../../store/db';
+import { insertEntry } from '../../store/entries';
+import { createWorkspace } from '../../store/workspaces';
+import type { StepInput } from '../../workflows/types';
+import { makeSiren, party } from '../support/fixtures';
+import { freshDb, log } from '../support/harness';
+
+const SMP = 'TEST-SMP';
+const REGISTER = { doc_groups: ['france'], visibility: 'smp+sml+peppol', directory: true, disable: false };
+
+describe('peppol activities', () => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  let sml: SmlSimulator;
+  let pd: PeppolDirectorySimulator;
+  let acts: ReturnType<typeof peppolActivities>;
+  let ws: string;
+
+  beforeAll(async () => {
+    ({ db, drop } = await freshDb());
+    sml = await startSmlSimulator({ port: 0 });
+    pd = await startPeppolDirectorySimulator({ port: 0 });
+    const config = loadConfig({ SML_URL: sml.url, PEPPOL_DIRECTORY_URL: pd.url, SMP_ID: SMP });
+    acts = peppolActivities({ db, log, config });
+    ws = (await createWorkspace(db, 'acme')).id;
+  });
+  afterAll(async () => {
+    await sml.close();
+    await pd.close();
+    await drop();
+  });
+
+  const newEntry = async (siren = makeSiren(), workspaceId = ws) => {
+    const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId, docSchema: 'org/party', data: party(siren), siren });
+    return { entryId: e.id, workspaceId, siren, participant: `iso6523-actorid-upis::0225:${siren}` };
+  };
+  const step = (e: { entryId: string; workspaceId: string }, config: Record<string, unknown> = REGISTER): StepInput => ({
+    jobId: crypto.randomUUID(), workspaceId: e.workspaceId, entryId: e.entryId, stepId: crypto.randomUUID(), config,
+  });
+  const failure = async (p: Promise<unknown>) => {
+    const err = await p.then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(ApplicationFailure);
+    return err as ApplicationFailure;
+  };
+
+  it('registers once at the SML and the Directory, however often it runs', async () => {
+    const e = await newEntry();
+    const first = await acts['peppol.register'](step(e));
+    const second = await acts['peppol.register'](step(e));
+    expect(first).toEqual({ participantId: e.participant, visibility: 'smp+sml+peppol', enabled: true, sml: true, directory: true });
+    expect(second).toEqual(first);
+    expect(sml.participants(SMP).filter((p) => p === e.participant)).toHaveLength(1);
+    expect(pd.indexed().filter((p) => p === e.participant)).toHaveLength(1);
+    const [rec, ...more] = await entryParticipants(db, e.workspaceId, e.entryId);
+    expect(more).toEqual([]);
+    expect(rec).toMatchObject({ participantId: e.participant, docGroups: ['france'], enabled: true, smlRegistered: true, directoryRegistered: true });
+  });
+
+  it('defaults to france, smp+sml+peppol, directory on', async () => {
+    const e = await newEntry();
+    expect(await acts['peppol.register'](step(e, {}))).toMatchObject({ visibility: 'smp+sml+peppol', sml: true, directory: true });
+    expect((await entryParticipants(db, ws, e.entryId))[0]).toMatchObject({ docGroups: ['france'], directory: true });
+  });
+
+  it('refuses a participant another entry holds: "0225:<SIREN> is already registered"', async () => {
+    const e = await newEntry();
+    await acts['peppol.register'](step(e));
+    const same = await newEntry(e.siren);
+    const err = await failure(acts['peppol.register'](step(same)));
+    expect(err.message).toBe(`0225:${e.siren} is already registered`);
+    expect(err).toMatchObject({ type: 'already-registered', nonRetryable: true });
+    const otherWs = (await createWorkspace(db, 'other')).id;
+    const elsewhere = await newEntry(e.siren, otherWs);
+    expect((await failure(acts['peppol.register'](step(elsewhere)))).message).toBe(`0225:${e.siren} is already registered`);
+    expect(await entryParticipants(db, same.workspaceId, same.entryId)).toEqual([]);
+  });
+
+  it('visibility smp publishes in our SMP only', async () => {
+    const e = await newEntry();
+    const r = await acts['peppol.register'](step(e, { ...REGISTER, visibility: 'smp' }));
+    expect(r).toMatchObject({ enabled: true, sml: false, directory: false });
+    expect(sml.participants(SMP)).not.toContain(e.participant);
+    expect(pd.indexed()).not.toContain(e.participant);
+    expect((await entryParticipants(db, ws, e.entryId))[0]).toMatchObject({ enabled: true, smlRegistered: false, directoryRegistered: false });
+  });
+
+  it('narrowing the visibility withdraws from the Directory, then the SML', async () => {
+    const e = await newEntry();
+    await acts['peppol.register'](step(e));
+    await acts['peppol.register'](step(e, { ...REGISTER, visibility: 'smp+sml' }));
+    expect(pd.indexed()).not.toContain(e.participant);
+    expect(sml.participants(SMP)).toContain(e.participant);
+    await acts['peppol.register'](step(e, { ...REGISTER, visibility: 'smp' }));
+    expect(sml.participants(SMP)).not.toContain(e.participant);
+  });
+
+  it('unregisters from the Directory and the SML and keeps the record, disabled', async () => {
+    const e = await newEntry();
+    await acts['peppol.register'](step(e));
+    const r = await acts['peppol.unregister'](step(e, {}));
+    expect(r).toEqual({ participantId: e.participant, enabled: false, sml: false, directory: false });
+    expect(sml.participants(SMP)).not.toContain(e.participant);
+    expect(pd.indexed()).not.toContain(e.participant);
+    const [rec] = await entryParticipants(db, ws, e.entryId);
+    expect(rec).toMatchObject({ enabled: false, smlRegistered: false, directoryRegistered: false });
+    expect(rec!.disabledAt).toBeDefined();
+    await expect(acts['peppol.unregister'](step(e, {}))).resolves.toMatchObject({ enabled: false }); // twice is fine
+    // Once unregistered, the participant may be registered again (by a new entry); the old row stays as history.
+    const again = await newEntry(e.siren);
+    await acts['peppol.register'](step(again));
+    expect(sml.participants(SMP)).toContain(e.participant);
+    expect(await entryParticipants(db, ws, e.entryId)).toHaveLength(1);
+  });
+
+  it('disable: true unpublishes', async () => {
+    const e = await newEntry();
+    await acts['peppol.register'](step(e));
+    expect(await acts['peppol.register'](step(e, { ...REGISTER, disable: true }))).toMatchObject({ enabled: false });
+    expect(sml.participants(SMP)).not.toContain(e.participant);
+    expect(pd.indexed()).not.toContain(e.participant);
+    expect((await entryParticipants(db, ws, e.entryId))[0]!.enabled).toBe(false);
+  });
+
+  it('rejects bad config as invalid-config', async () => {
+    const e = await newEntry();
+    for (const config of [{ visibility: 'public' }, { doc_groups: ['nope'] }, { doc_groups: [] }, { directory: 'yes' }, { dissable: true }]) {
+      const err = await failure(acts['peppol.register'](step(e, config)));
+      expect(err, JSON.stringify(config)).toMatchObject({ type: 'invalid-config', nonRetryable: true });
+    }
+    expect(await entryParticipants(db, ws, e.entryId)).toEqual([]);
+  });
+
+  it('retries when the SML is unavailable, and succeeds once it is back', async () => {
+    const e = await newEntry();
+    sml.setFaults({ rate: 1, status: 503 });
+    try {
+      const err = await failure(acts['peppol.register'](step(e)));
+      expect(err).toMatchObject({ type: 'sml-unavailable', nonRetryable: false });
+    } finally {
+      sml.setFaults(undefined);
+    }
+    expect(await acts['peppol.register'](step(e))).toMatchObject({ sml: true, directory: true });
+    expect(sml.participants(SMP)).toContain(e.participant);
+  });
+
+  it('fails for good when another SMP holds the participant at the SML', async () => {
+    const e = await newEntry();
+    await createSmlClient({ url: sml.url, smpId: 'OTHER-SMP' }).create(e.participant);
+    const err = await failure(acts['peppol.register'](step(e)));
+    expect(err).toMatchObject({ type: 'sml-conflict', nonRetryable: true });
+    expect(err.message).toContain('another SMP');
+    expect(pd.indexed()).not.toContain(e.participant);
+  });
+
+  it('fails for good for an entry without a SIREN', async () => {
+    const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party() });
+    const err = await failure(acts['peppol.register'](step({ entryId: e.id, workspaceId: ws })));
+    expect(err).toMatchObject({ type: 'missing-siren', nonRetryable: true });
+  });
+});
