@@ -60,6 +60,18 @@ else
 fi
 
 if [ "${1:-}" = "--test" ]; then
+  # Independent checkers the tests run on our output (Debian packages): pdftotext reads the mandates.
+  need=()
+  command -v pdftotext >/dev/null || need+=(poppler-utils)
+  if [ ${#need[@]} -gt 0 ]; then
+    command -v apt-get >/dev/null || die "missing ${need[*]} and no apt-get to install them"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    say "installing ${need[*]} (apt)…"
+    $SUDO apt-get update -qq >/dev/null || die "apt-get update failed"
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null || die "could not install ${need[*]}"
+  fi
+  say "PDF checker: $(pdftotext -v 2>&1 | head -1)"
+
   # The test suite needs a PostgreSQL for its storage suite when TEST_DATABASE_URL is set; nothing else yet.
   if [ -n "${TEST_DATABASE_URL:-}" ]; then
     node -e 'const {Client}=require("pg");const c=new Client({connectionString:process.env.TEST_DATABASE_URL});c.connect().then(()=>c.end()).catch(e=>{console.error(e.message);process.exit(1)})' \

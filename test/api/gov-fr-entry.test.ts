@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness';
 import { makeSiren, party } from '../support/fixtures';
 import { b64, gif, jpeg, png } from '../support/images';
+import { pdfText } from '../support/pdf-text';
 import { createWorkflow, entryState, jobWhen, setState, startJob, step } from '../support/jobs';
 
 let h: Harness;
@@ -54,6 +55,15 @@ describe('GET agreement', () => {
     const doc = await PDFDocument.load(r.bytes);
     expect(doc.getTitle()).toMatch(new RegExp(`^Mandat ${siren}_${h.config.PA_MATRICULE}_\\d{8}_01$`));
     expect(doc.getKeywords()).toContain(entryId);
+    // Read back by an independent PDF reader: the party, the PA and the signer, pre-filled.
+    const text = pdfText(r.bytes);
+    expect(text).toContain(`SIREN : ${siren}`);
+    expect(text).toContain('Dénomination : Boulangerie Exemple SAS');
+    expect(text).toContain(`matricule de plateforme : ${h.config.PA_MATRICULE}`);
+    expect(text).toContain('Prénom : Élodie');
+    expect(text).toContain("Nom : N'Guessan-Dupré");
+    expect(text).toContain('Pièce d’identité n° : X4RTBPFW4');
+    expect(text).not.toContain('Consentement à la reprise');
   });
 
   it('422 naming the missing signer fields', async () => {
@@ -87,6 +97,9 @@ describe('in-app signing, rejection and resubmission', () => {
 
     const signed = await pdf(`${base(entryId)}/agreement`);
     expect(Buffer.compare(Buffer.from(signed.bytes), Buffer.from(unsigned.bytes))).not.toBe(0);
+    // The typed signature is the signer's name, drawn in the signature box.
+    expect(pdfText(signed.bytes).match(/Élodie N'Guessan-Dupré/g)?.length).toBe(1);
+    expect(pdfText(unsigned.bytes)).not.toContain("Élodie N'Guessan-Dupré");
 
     c = await h.api('POST', `${base(entryId)}/confirm`);
     expect(c).toMatchObject({ status: 200, body: { status: 'submitted' } });

@@ -1,0 +1,119 @@
+// Registration and unregistration end to end (seed §1–4, §7, §8): HTTP API → real Temporal dev server → activities
+// → the Annuaire, SML and Peppol Directory simulators over HTTP.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/harness';
+import { makeSiren } from '../support/fixtures';
+import { b64, jpeg } from '../support/images';
+import { jobWhen } from '../support/jobs';
+import {
+  approve, directoryHas, entryApi, linesInForce, newParty, register, signInApp, smlHas, startRegistration, startUnregistration,
+} from '../support/registration';
+import { pdfText } from '../support/pdf-text';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const state = async (entryId: string) => (await h.api('GET', `/silo/v1/entries/${entryId}`)).body.state;
+
+describe('registration', () => {
+  it('in-app path (ID card, drawn signature) ends registered: one directory line, one SML entry, in the Directory', async () => {
+    const siren = makeSiren();
+    const entryId = await newParty(h, siren);
+    const job = await register(h, entryId, 'drawn');
+    expect(job.status, JSON.stringify(job.faults)).toBe('OK');
+    expect(job.intents.map((i: any) => i.name)).toEqual([
+      'Sign PPF agreement', 'Set state', 'Wait for PPF agreement upload', 'Set state',
+      'Register party in Directory', 'Register party on Peppol', 'Set state',
+    ]);
+    expect(await state(entryId)).toBe('registered');
+    const lines = linesInForce(h, siren);
+    expect(lines.map((l) => l.matriculePlateforme)).toEqual([h.config.PA_MATRICULE]);
+    expect(smlHas(h, siren)).toBe(true);
+    expect(directoryHas(h, siren)).toBe(true);
+  });
+
+  it('pre-signed path (passport page, uploaded PDF) ends registered', async () => {
+    const siren = makeSiren();
+    const entryId = await newParty(h, siren);
+    const jobId = await startRegistration(h, entryId);
+    await jobWhen(h, jobId, ['WAIT']);
+    const mandate = await fetch(`${h.baseUrl}${entryApi(entryId)}/agreement`, { headers: { authorization: `Bearer ${h.apiKey}` } });
+    const signedOutside = Buffer.from(await mandate.arrayBuffer());
+    expect((await h.api('POST', `${entryApi(entryId)}/identity`, { view: 'page', data: b64(jpeg()) })).status).toBe(204);
+    expect((await h.api('POST', `${entryApi(entryId)}/agreement`, { data: b64(signedOutside) })).status).toBe(204);
+    expect((await h.api('POST', `${entryApi(entryId)}/confirm`)).body).toEqual({ status: 'submitted' });
+    await expect.poll(() => state(entryId), { timeout: 15_000 }).toBe('submitted');
+    await approve(h, entryId);
+    expect((await jobWhen(h, jobId, ['OK', 'ERR'], 60_000)).status).toBe('OK');
+    expect(await state(entryId)).toBe('registered');
+  });
+
+  it('a second registration of the same SIREN fails with "0225:<SIREN> is already registered" and leaves the first intact', async () => {
+    const siren = makeSiren();
+    const first = await newParty(h, siren);
+    expect((await register(h, first)).status).toBe('OK');
+    const second = await newParty(h, siren);
+    const job = await register(h, second);
+    expect(job.status).toBe('ERR');
+    expect(job.faults[0]).toMatchObject({ provider: 'peppol.register', message: `0225:${siren} is already registered` });
+    expect(await state(second)).toBe('error');
+    expect(await state(first)).toBe('registered');
+    expect(linesInForce(h, siren)).toHaveLength(1);
+  });
+});
+
+describe('take-over from another PA', () => {
+  it('without fr-former-matricule the registration fails and asks for it', async () => {
+    const siren = makeSiren();
+    h.sims.annuaire.seedLine({ siren, matriculePlateforme: '0042' });
+    const entryId = await newParty(h, siren);
+    const job = await register(h, entryId);
+    expect(job.status).toBe('ERR');
+    expect(job.faults[0]).toMatchObject({ provider: 'gov-fr.directory.register', code: 'takeover-identifier-missing' });
+    expect(job.faults[0].message).toMatch(/fr-former-matricule/);
+    expect(await state(entryId)).toBe('error');
+    expect(linesInForce(h, siren).map((l) => l.matriculePlateforme)).toEqual(['0042']);
+  });
+
+  it('with fr-former-matricule the mandate carries the consent and the line is taken over, not duplicated', async () => {
+    const siren = makeSiren();
+    h.sims.annuaire.seedLine({ siren, matriculePlateforme: '0042' });
+    const entryId = await newParty(h, siren);
+    expect((await h.api('PUT', `/silo/v1/entries/${entryId}/meta/fr-former-matricule`, { value: '0042' })).status).toBe(200);
+    const jobId = await startRegistration(h, entryId);
+    await jobWhen(h, jobId, ['WAIT']);
+    const mandate = await fetch(`${h.baseUrl}${entryApi(entryId)}/agreement`, { headers: { authorization: `Bearer ${h.apiKey}` } });
+    const text = pdfText(new Uint8Array(await mandate.arrayBuffer()));
+    expect(text).toContain('Plateforme agréée précédente : matricule 0042');
+    expect(text).toMatch(/Consentement à la reprise : l’entreprise consent à ce que .* mette fin aux lignes d’annuaire tenues par la plateforme 0042/);
+    await signInApp(h, entryId);
+    await expect.poll(() => state(entryId), { timeout: 15_000 }).toBe('submitted');
+    await approve(h, entryId);
+    const job = await jobWhen(h, jobId, ['OK', 'ERR'], 60_000);
+    expect(job.status, JSON.stringify(job.faults)).toBe('OK');
+    expect(linesInForce(h, siren).map((l) => l.matriculePlateforme)).toEqual([h.config.PA_MATRICULE]);
+    const old = h.sims.annuaire.lines().find((l) => l.siren === siren && l.matriculePlateforme === '0042')!;
+    expect(old.dateFinEffet).toBe(new Date().toISOString().slice(0, 10));
+  });
+});
+
+describe('unregistration', () => {
+  it('withdraws from Peppol and the directory and ends void, keeping earlier data', async () => {
+    const siren = makeSiren();
+    const entryId = await newParty(h, siren);
+    expect((await register(h, entryId)).status).toBe('OK');
+    const jobId = await startUnregistration(h, entryId);
+    const job = await jobWhen(h, jobId, ['OK', 'ERR'], 60_000);
+    expect(job.status, JSON.stringify(job.faults)).toBe('OK');
+    expect(await state(entryId)).toBe('void');
+    expect(smlHas(h, siren)).toBe(false);
+    expect(directoryHas(h, siren)).toBe(false);
+    expect(linesInForce(h, siren).map((l) => l.matriculePlateforme)).toEqual(['9998']);
+    // History is kept: our ended line is still there, and so is the entry with its mandate.
+    expect(h.sims.annuaire.lines().some((l) => l.siren === siren && l.matriculePlateforme === h.config.PA_MATRICULE)).toBe(true);
+    expect((await fetch(`${h.baseUrl}${entryApi(entryId)}/agreement`, { headers: { authorization: `Bearer ${h.apiKey}` } })).status).toBe(200);
+  });
+});
