@@ -1,5 +1,6 @@
 // All activities of the worker, keyed by the provider id the definitions name (plus the journal).
-import { ACTIVITY_PROVIDERS } from '../workflows/providers';
+import { Context } from '@temporalio/activity';
+import { ACTIVITY_PROVIDERS, HEARTBEAT_EVERY_MS } from '../workflows/providers';
 import type { ActivityDeps } from './deps';
 import { agreementSign } from './gov-fr-agreement';
 import { directoryActivities } from './gov-fr-directory';
@@ -19,5 +20,22 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
   // The workflow's provider catalogue and the worker must agree, or steps would time out instead of failing.
   const missing = ACTIVITY_PROVIDERS.filter((p) => !providers[p]);
   if (missing.length) throw new Error(`no activity for provider(s) ${missing.join(', ')}`);
-  return { ...providers, ...journalActivities(deps) };
+  const heartbeating = Object.fromEntries(Object.entries(providers).map(([name, fn]) => [name, withHeartbeat(fn)]));
+  return { ...heartbeating, ...journalActivities(deps) };
+}
+
+/**
+ * Heartbeats while the activity runs, so that a worker that dies mid-step is noticed within the heartbeat
+ * timeout (workflows/providers.ts) instead of the whole start-to-close timeout.
+ */
+function withHeartbeat<A extends never[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args) => {
+    const ctx = Context.current();
+    const timer = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
+    try {
+      return await fn(...args);
+    } finally {
+      clearInterval(timer);
+    }
+  };
 }

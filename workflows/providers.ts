@@ -5,13 +5,19 @@ export type ProviderSpec =
   | { kind: 'activity'; options: ActivityOptions }
   | { kind: 'approval-wait' };
 
+/** Activities heartbeat this often (activities/index.ts); a worker silent for HEARTBEAT_TIMEOUT is deemed dead. */
+export const HEARTBEAT_EVERY_MS = 3_000;
+const HEARTBEAT_TIMEOUT = '10s';
+
 // Transport failures (5xx, 429, timeouts) are retried with backoff; business failures are thrown non-retryable.
 const external: ActivityOptions = {
   startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 20 },
 };
 const local: ActivityOptions = {
   startToCloseTimeout: '30s',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
 };
 

@@ -1,16 +1,15 @@
 // The embedded stack as `npm start` runs it: it starts, prints its URLs and key, stops cleanly on SIGINT, and
-// on restart keeps its data — a job parked on the approval wait before the restart finishes after it.
+// on restart keeps its data — a registration parked on the approval wait before the restart finishes after it.
 import crypto from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { temporalWorkflowId } from '../../transform/jobs';
-import { approvalSignal } from '../../workflows/run-job';
+import { REGISTRATION_WORKFLOW_ID } from '../../transform/builtins';
 import { party } from '../support/fixtures';
+import { b64, png } from '../support/images';
 
 const repo = path.join(__dirname, '..', '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-stack-'));
@@ -78,22 +77,14 @@ describe('npm start (embedded stack)', () => {
     const api = (method: string, p: string, body?: unknown) =>
       fetch(`http://127.0.0.1:${ports.api}${p}`, {
         method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
-      }).then(async (r) => ({ status: r.status, body: await r.json() as any }));
+      }).then(async (r) => { const t = await r.text(); return { status: r.status, body: (t ? JSON.parse(t) : undefined) as any }; });
 
     // The Temporal UI is served.
     expect((await fetch(`http://127.0.0.1:${ports.ui}/`)).status).toBe(200);
 
+    // A registration parked on the approval wait.
     const entry = (await api('POST', '/silo/v1/entries', { data: party() })).body;
-    const wf = crypto.randomUUID();
-    await api('PUT', `/transform/v1/workflows/${wf}`, {
-      name: 'wait', schema: 'org/party',
-      steps: [
-        { id: crypto.randomUUID(), name: 'Set state', provider: 'silo.state', config: { state: 'processing' } },
-        { id: crypto.randomUUID(), name: 'Wait', provider: 'gov-fr.agreement.wait.approval' },
-        { id: crypto.randomUUID(), name: 'Set state', provider: 'silo.state', config: { state: 'completed' } },
-      ],
-    });
-    const job = (await api('POST', '/transform/v1/jobs', { workflow_id: wf, silo_entry_id: entry.id })).body;
+    const job = (await api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entry.id })).body;
     await expect.poll(async () => (await api('GET', `/transform/v1/jobs/${job.id}`)).body.status, { timeout: 20_000 }).toBe('WAIT');
 
     // Ctrl-C: everything stops, including the Temporal dev server child.
@@ -106,16 +97,15 @@ describe('npm start (embedded stack)', () => {
     expect(/Dev API key\s+(\S+)/.exec(second.output())![1]).toBe(key);
     expect((await api('GET', `/silo/v1/entries/${entry.id}`)).body.state).toBe('processing');
 
-    const connection = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
-    try {
-      const handle = new Client({ connection }).workflow.getHandle(temporalWorkflowId(job.id));
-      await handle.signal(approvalSignal, { kind: 'confirmed' });
-      await handle.signal(approvalSignal, { kind: 'decided', approved: true });
-      await expect.poll(async () => (await api('GET', `/transform/v1/jobs/${job.id}`)).body.status, { timeout: 20_000 }).toBe('OK');
-    } finally {
-      await connection.close();
-    }
-    expect((await api('GET', `/silo/v1/entries/${entry.id}`)).body.state).toBe('completed');
+    // The signer and the operator carry on after the restart; the registration resumes to its end.
+    const e = `/apps/gov-fr/v1/entry/${entry.id}`;
+    expect((await api('POST', `${e}/identity`, { view: 'page', data: b64(png()) })).status).toBe(204);
+    expect((await api('POST', `${e}/sign`, {})).status).toBe(204);
+    expect((await api('POST', `${e}/confirm`)).body).toEqual({ status: 'submitted' });
+    await expect.poll(async () => (await api('GET', `/silo/v1/entries/${entry.id}`)).body.state, { timeout: 20_000 }).toBe('submitted');
+    expect((await api('POST', `${e}/decision`, { approved: true })).status).toBe(200);
+    await expect.poll(async () => (await api('GET', `/transform/v1/jobs/${job.id}`)).body.status, { timeout: 30_000 }).toBe('OK');
+    expect((await api('GET', `/silo/v1/entries/${entry.id}`)).body.state).toBe('registered');
     expect(await stopStack()).toBe(0);
   }, 240_000);
 });

@@ -20,7 +20,7 @@ import { createWorker } from '../../worker/create-worker';
 export const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
 
 /** A migrated store: PGlite in memory, or a fresh schema of TEST_DATABASE_URL when `engine` is postgres. */
-export async function freshDb(engine: 'pglite' | 'postgres' = 'pglite'): Promise<{ db: Db; drop(): Promise<void> }> {
+export async function freshDb(engine: 'pglite' | 'postgres' = 'pglite'): Promise<{ db: Db; drop(): Promise<void>; url?: string }> {
   if (engine === 'pglite') {
     const db = await openDb({});
     await migrate(db);
@@ -31,8 +31,11 @@ export async function freshDb(engine: 'pglite' | 'postgres' = 'pglite'): Promise
   const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
   const db = await openDb({ url, schema });
   await migrate(db);
+  const scoped = new URL(url);
+  scoped.searchParams.set('options', `-c search_path=${schema}`);
   return {
     db,
+    url: scoped.toString(), // the same schema, for another process
     async drop() {
       await db.query(`DROP SCHEMA ${schema} CASCADE`);
       await db.close();
