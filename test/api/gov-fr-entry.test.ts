@@ -1,8 +1,11 @@
 // The entry API (seed §4.1, §4.2) over HTTP, with the registration's first steps running on the real dev server.
 import crypto from 'node:crypto';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness';
+import { createActivities } from '../../activities';
+import type { StepInput } from '../../workflows/types';
+import { eventually, log, startHarness, type Harness } from '../support/harness';
 import { makeSiren, party } from '../support/fixtures';
 import { b64, gif, jpeg, png } from '../support/images';
 import { pdfText } from '../support/pdf-text';
@@ -42,6 +45,26 @@ describe('gov-fr.agreement.sign', () => {
     expect(Buffer.from(link.ref, 'base64url').length).toBeGreaterThanOrEqual(16); // ≥ 128 bits
     expect(link.link_url).toBe(`${h.config.wizardUrl}/reg/${link.ref}/start`);
     expect(entry.state).toBe('processing');
+  });
+
+  it('run again for the same job (a retried activity), it keeps the one link and the one mandate number', async () => {
+    const { entryId, jobId } = await parkedEntry();
+    const before = (await h.api('GET', `/silo/v1/entries/${entryId}`)).body.meta;
+    const sign = createActivities({ db: h.db, log, config: h.config })['gov-fr.agreement.sign'] as (i: StepInput) => Promise<{ mandateNumber: string; linkCreated: boolean }>;
+    const again: { mandateNumber: string; linkCreated: boolean } = await new MockActivityEnvironment().run(sign, { jobId, workspaceId: h.workspaceId, entryId, stepId: 'retry', config: {} });
+    expect(again.linkCreated).toBe(false);
+    expect(again.mandateNumber).toMatch(/_01$/);
+    expect((await h.api('GET', `/silo/v1/entries/${entryId}`)).body.meta).toEqual(before);
+  });
+
+  it('a parked registration is found in Temporal by its party state and entry', async () => {
+    const { entryId, jobId } = await parkedEntry();
+    const found = await eventually(async () => {
+      const ids: string[] = [];
+      for await (const wf of h.client.workflow.list({ query: `PartyState="processing" AND JobStatus="WAIT" AND SiloEntryId="${entryId}"` })) ids.push(wf.workflowId);
+      return ids.length ? ids : undefined;
+    }, 15_000, 'the visibility store');
+    expect(found).toEqual([`job-${jobId}`]);
   });
 });
 
