@@ -26,17 +26,22 @@ export async function getAgreement(db: Queryable, entryId: string): Promise<Agre
 }
 
 /**
- * Allocates the entry's mandate once: SIRENcompany_matriculePA_YYYYMMDD_NN, NN counting the mandates issued that
- * day for that company. A second call returns the existing row unchanged.
+ * Issues the mandate of a registration job: SIRENcompany_matriculePA_YYYYMMDD_NN, NN counting the mandates issued
+ * that day for that company. The same job gets the same mandate back (a retried step). A later job on the entry
+ * (a registration run again, e.g. with a take-over identifier) gets a new mandate to sign: its text may differ.
  */
 export async function issueAgreement(db: Queryable, a: { entryId: string; jobId: string; siren: string; matricule: string; day: string }) {
   const existing = await getAgreement(db, a.entryId);
-  if (existing) return existing;
+  if (existing?.job_id === a.jobId) return existing;
   const prefix = `${a.siren}_${a.matricule}_${a.day.replaceAll('-', '')}_`;
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM agreements WHERE mandate_number LIKE $1', [`${prefix}%`]);
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM mandate_numbers WHERE number LIKE $1', [`${prefix}%`]);
   const number = `${prefix}${String((rows[0]?.n ?? 0) + 1).padStart(2, '0')}`;
+  await db.query('INSERT INTO mandate_numbers (number, entry_id, job_id) VALUES ($1, $2, $3)', [number, a.entryId, a.jobId]);
   await db.query(
-    `INSERT INTO agreements (entry_id, job_id, mandate_number, issued_on) VALUES ($1, $2, $3, $4) ON CONFLICT (entry_id) DO NOTHING`,
+    `INSERT INTO agreements (entry_id, job_id, mandate_number, issued_on) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (entry_id) DO UPDATE SET job_id = EXCLUDED.job_id, mandate_number = EXCLUDED.mandate_number,
+       issued_on = EXCLUDED.issued_on, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, submitted_at = NULL,
+       updated_at = now()`,
     [a.entryId, a.jobId, number, a.day],
   );
   return (await getAgreement(db, a.entryId))!;

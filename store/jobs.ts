@@ -50,7 +50,11 @@ export async function insertJob(
     );
   } catch (err) {
     if (isUniqueViolation(err)) {
-      const which = (err as { constraint?: string }).constraint?.endsWith('_pkey') ? `id ${j.id}` : `key "${j.key}"`;
+      const constraint = (err as { constraint?: string }).constraint ?? '';
+      if (constraint === 'jobs_one_active_per_entry') {
+        throw new ConflictError(`entry ${j.entryId} already has a job running: wait for it to end`);
+      }
+      const which = constraint.endsWith('_pkey') ? `id ${j.id}` : `key "${j.key}"`;
       throw new ConflictError(`a job with ${which} already exists`);
     }
     throw err;

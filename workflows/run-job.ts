@@ -122,7 +122,9 @@ export async function runJob(input: JobInput): Promise<JobResult> {
         throw new StepFault({ provider: step.provider, code: 'approval-timeout', message: `no approved submission within ${input.approvalDeadline}` });
       }
       const signal = approvals.shift()!;
-      if (signal.kind === 'confirmed') {
+      if (signal.kind === 'confirmed' && progress.submitted) {
+        continue; // a repeated confirmation: already under review
+      } else if (signal.kind === 'confirmed') {
         round++;
         progress.submitted = true;
         await callProvider('silo.state', step, { state: 'submitted' }, `${step.id}/submitted/${round}`);

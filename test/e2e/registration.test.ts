@@ -1,6 +1,8 @@
 // Registration and unregistration end to end (seed §1–4, §7, §8): HTTP API → real Temporal dev server → activities
 // → the Annuaire, SML and Peppol Directory simulators over HTTP.
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REGISTRATION_WORKFLOW_ID } from '../../transform/builtins';
 import { startHarness, type Harness } from '../support/harness';
 import { makeSiren } from '../support/fixtures';
 import { b64, jpeg } from '../support/images';
@@ -117,3 +119,40 @@ describe('unregistration', () => {
     expect((await fetch(`${h.baseUrl}${entryApi(entryId)}/agreement`, { headers: { authorization: `Bearer ${h.apiKey}` } })).status).toBe(200);
   });
 });
+
+describe('a registration run again', () => {
+  it('after a take-over failure, with the identifier set, issues a new mandate to sign and registers', async () => {
+    const siren = makeSiren();
+    h.sims.annuaire.seedLine({ siren, matriculePlateforme: '0042' });
+    const entryId = await newParty(h, siren);
+    const failed = await register(h, entryId);
+    expect(failed.faults[0].code).toBe('takeover-identifier-missing');
+    const firstNumber = (await PDFDocument.load(await mandateOf(entryId))).getTitle();
+
+    await h.api('PUT', `/silo/v1/entries/${entryId}/meta/fr-former-matricule`, { value: { matricule: '0042' } });
+    const jobId = await startRegistration(h, entryId);
+    // Only one job at a time on an entry.
+    const second = await h.api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId });
+    expect(second.status).toBe(409);
+    expect(second.body.detail).toMatch(/already has a job running/);
+
+    await jobWhen(h, jobId, ['WAIT']);
+    const mandate = await mandateOf(entryId);
+    expect((await PDFDocument.load(mandate)).getTitle()).not.toBe(firstNumber);
+    expect((await PDFDocument.load(mandate)).getTitle()).toMatch(/_02$/);
+    expect(pdfText(mandate)).toContain('Consentement à la reprise');
+    // The earlier signature was for the earlier mandate: confirming needs a new one.
+    expect((await h.api('POST', `${entryApi(entryId)}/confirm`)).body.detail).toMatch(/signature/);
+    await signInApp(h, entryId);
+    await expect.poll(() => state(entryId), { timeout: 15_000 }).toBe('submitted');
+    await approve(h, entryId);
+    expect((await jobWhen(h, jobId, ['OK', 'ERR'], 60_000)).status).toBe('OK');
+    expect(await state(entryId)).toBe('registered');
+    expect(linesInForce(h, siren).map((l) => l.matriculePlateforme)).toEqual([h.config.PA_MATRICULE]);
+  });
+});
+
+async function mandateOf(entryId: string): Promise<Uint8Array> {
+  const res = await fetch(`${h.baseUrl}${entryApi(entryId)}/agreement`, { headers: { authorization: `Bearer ${h.apiKey}` } });
+  return new Uint8Array(await res.arrayBuffer());
+}
