@@ -48,8 +48,9 @@ export function govFrRouter(deps: SigningDeps): Router {
 
   r.post('/entry/:silo_entry_id/sign', jsonUpTo6mb, rejectNulCharacters, async (req, res) => {
     const entryId = id(req);
-    // An empty body (or none) means a typed signature.
-    const b = req.body === undefined || (req.headers['content-length'] === '0') ? {} : body(req, signBody);
+    // No body at all means a typed signature; a body must be JSON like any other.
+    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    const b = hasBody ? body(req, signBody) : {};
     await mapped(() => signInApp(deps, auth(res).workspaceId, entryId, b.signature || undefined));
     res.status(204).end();
   });

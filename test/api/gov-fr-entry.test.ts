@@ -179,6 +179,8 @@ describe('limits and wrong types', () => {
     expect(huge.status).toBe(413);
 
     expect((await h.api('POST', `${base(entryId)}/sign`, { signature: b64(gif()) })).status).toBe(415);
+    const textBody = await fetch(`${h.baseUrl}${base(entryId)}/sign`, { method: 'POST', headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'text/plain' }, body: 'sign please' });
+    expect(textBody.status).toBe(415);
     expect((await h.api('POST', `${base(entryId)}/sign`, { signature: b64(png().subarray(0, 40)) })).status).toBe(422);
     expect((await h.api('POST', `${base(entryId)}/agreement`, { data: b64(Buffer.from('hello')) })).status).toBe(415);
     expect((await h.api('POST', `${base(entryId)}/agreement`, { data: b64(Buffer.from('%PDF-1.7\n garbage')) })).status).toBe(422);
