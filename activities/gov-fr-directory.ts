@@ -3,6 +3,8 @@
 // today: lines handed over end on it and the new line starts on it (DSE rule, periods do not overlap).
 import { ApplicationFailure } from '@temporalio/activity';
 import { AnnuaireError, createAnnuaireClient, DEFAULT_MATRICULE, isSirenLevel, today, type AnnuaireClient, type AnnuaireLine } from '../annuaire/client';
+import { approvedMandate } from '../store/agreements';
+import { directoryHolder, holdDirectoryLine, releaseDirectoryLine } from '../store/directory-holdings';
 import { getEntryRow, getMeta } from '../store/entries';
 import type { StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
@@ -33,8 +35,8 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
     return row.siren;
   }
 
-  /** The matricule the caller consented to take over from: meta value "0042" or { matricule: "0042" }. */
-  async function formerMatricule(entryId: string): Promise<string | undefined> {
+  /** The caller-set take-over identifier: meta value "0042" or { matricule: "0042" }. */
+  async function metaFormerMatricule(entryId: string): Promise<string | undefined> {
     const v = (await getMeta(db, entryId, FORMER_MATRICULE_META))?.value;
     const m = typeof v === 'string' ? v : typeof v === 'object' && v !== null ? (v as { matricule?: unknown }).matricule : undefined;
     return typeof m === 'string' && m.trim() ? m.trim() : undefined;
@@ -43,7 +45,17 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
   async function register(input: StepInput): Promise<RegisterResult> {
     const siren = await sirenOf(input);
     const ids = { jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, siren };
-    return annuaireCall(async () => {
+    // We act on the company's behalf only with its signed, approved mandate.
+    const mandate = await approvedMandate(db, input.entryId);
+    if (!mandate) {
+      throw ApplicationFailure.nonRetryable(
+        'the party has no signed and approved mandate: the directory step must follow gov-fr.agreement.sign and the approval wait',
+        'mandate-not-approved',
+      );
+    }
+    const holder = await directoryHolder(db, siren);
+    if (holder && holder !== input.entryId) throw ApplicationFailure.nonRetryable(`0225:${siren} is already registered`, 'already-registered');
+    const result = await annuaireCall(async () => {
       const day = today();
       const inForce = await client.searchLines({ siren, dateObservation: day });
       const mine = inForce.find((l) => l.matriculePlateforme === us && isSirenLevel(l));
@@ -53,18 +65,28 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
       }
       const foreign = inForce.filter((l) => l.matriculePlateforme !== us && l.matriculePlateforme !== DEFAULT_MATRICULE);
       const holders = [...new Set(foreign.map((l) => l.matriculePlateforme))];
-      if (holders.length > 0) await requireConsent(input.entryId, siren, holders);
+      if (holders.length > 0) await requireConsent(input.entryId, siren, holders, mandate.formerMatricule);
       const handedOver = [...foreign, ...inForce.filter((l) => l.matriculePlateforme === DEFAULT_MATRICULE && isSirenLevel(l))];
       for (const l of handedOver) await client.endLine(l.idInstance, day);
       const created = await client.createLine({ siren, matriculePlateforme: us, dateDebutEffet: day });
       log.info({ ...ids, matricule: us, idInstance: created.idInstance, ended: idsOf(handedOver), takenOverFrom: holders[0] }, 'directory line created');
-      return { idInstance: created.idInstance, created: true, ...(holders[0] && { takenOverFrom: holders[0] }) };
+      return { idInstance: created.idInstance, created: true, ...(holders[0] && { takenOverFrom: holders[0] }) } as RegisterResult;
     });
+    if (!(await holdDirectoryLine(db, siren, input.entryId, result.idInstance))) {
+      throw ApplicationFailure.nonRetryable(`0225:${siren} is already registered`, 'already-registered');
+    }
+    return result;
   }
 
-  async function requireConsent(entryId: string, siren: string, holders: string[]) {
-    const named = await formerMatricule(entryId);
+  /** The take-over consent is the one in the signed mandate, not whatever the meta says now. */
+  async function requireConsent(entryId: string, siren: string, holders: string[], named: string | undefined) {
     const held = `SIREN ${siren} is held in the Annuaire by platform ${holders.join(', ')}`;
+    if (!named && (await metaFormerMatricule(entryId))) {
+      throw ApplicationFailure.nonRetryable(
+        `${held}: the signed mandate carries no take-over consent (${FORMER_MATRICULE_META} was set after signing): run the registration again to sign the new mandate`,
+        'takeover-consent-missing',
+      );
+    }
     if (!named) {
       throw ApplicationFailure.nonRetryable(
         `${held}: set the meta key ${FORMER_MATRICULE_META} to that platform's matricule (with the party's consent to the take-over) and run the registration again`,
@@ -73,7 +95,7 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
     }
     if (holders.length > 1 || holders[0] !== named) {
       throw ApplicationFailure.nonRetryable(
-        `${held}, but the meta key ${FORMER_MATRICULE_META} names platform ${named}: correct it to the platform holding the line`,
+        `${held}, but the mandate's take-over consent (${FORMER_MATRICULE_META}) names platform ${named}: correct the meta key to the platform holding the line and run the registration again`,
         'takeover-identifier-mismatch',
       );
     }
@@ -82,7 +104,13 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
   async function disable(input: StepInput): Promise<DisableResult> {
     const siren = await sirenOf(input);
     const ids = { jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, siren };
-    return annuaireCall(async () => {
+    // Another entry's registration of the same SIREN is not this entry's to end.
+    const holder = await directoryHolder(db, siren);
+    if (holder && holder !== input.entryId) {
+      log.info({ ...ids, holder }, 'directory line held by another entry: left in place');
+      return { ended: [] };
+    }
+    const result = await annuaireCall(async () => {
       const day = today();
       const inForce = await client.searchLines({ siren, dateObservation: day });
       const mine = inForce.filter((l) => l.matriculePlateforme === us);
@@ -91,8 +119,10 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
       const covered = inForce.some((l) => l.matriculePlateforme !== us && isSirenLevel(l));
       const restored = covered ? undefined : await client.createLine({ siren, matriculePlateforme: DEFAULT_MATRICULE, dateDebutEffet: day });
       log.info({ ...ids, matricule: us, ended: idsOf(mine), restoredIdInstance: restored?.idInstance }, 'directory lines ended');
-      return { ended: idsOf(mine), ...(restored && { restoredIdInstance: restored.idInstance }) };
+      return { ended: idsOf(mine), ...(restored && { restoredIdInstance: restored.idInstance }) } as DisableResult;
     });
+    await releaseDirectoryLine(db, siren, input.entryId);
+    return result;
   }
 
   return { 'gov-fr.directory.register': register, 'gov-fr.directory.disable': disable };

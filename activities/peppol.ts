@@ -10,6 +10,7 @@ import {
   disableParticipant, entryParticipants, markPublication, ParticipantTakenError, publishParticipant, VISIBILITIES,
   type SmpRecord, type Visibility,
 } from '../peppol/smp-store';
+import { approvedMandate } from '../store/agreements';
 import { getEntryRow } from '../store/entries';
 import type { StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
@@ -103,6 +104,13 @@ export function peppolActivities({ db, log, config }: ActivityDeps) {
       return { participantId: id, enabled: false, sml: false, directory: false };
     }
 
+    // Publishing makes the company reachable on Peppol: only with its signed, approved mandate.
+    if (!(await approvedMandate(db, input.entryId))) {
+      throw ApplicationFailure.nonRetryable(
+        'the party has no signed and approved mandate: peppol.register must follow gov-fr.agreement.sign and the approval wait',
+        'mandate-not-approved',
+      );
+    }
     let rec: SmpRecord;
     try {
       rec = await publishParticipant(db, { participantId: id, workspaceId: input.workspaceId, entryId: input.entryId, docGroups: cfg.doc_groups, visibility: cfg.visibility, directory: cfg.directory });

@@ -1,9 +1,12 @@
-// PostgreSQL cannot store U+0000 in text or jsonb: refuse it at the door rather than fail deep in the store.
+// PostgreSQL cannot store U+0000 nor a lone UTF-16 surrogate in text or jsonb: refuse them at the door (400)
+// rather than fail deep in the store (500).
 import type { RequestHandler } from 'express';
 import { HttpProblem } from './problem';
 
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 function findNul(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (typeof value === 'string') return UNSTORABLE.test(value) ? path : undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const hit = findNul(value[i], `${path}.${i}`);
@@ -11,7 +14,7 @@ function findNul(value: unknown, path: string): string | undefined {
     }
   } else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
-      if (k.includes('\u0000')) return `${path}.${k.replaceAll('\u0000', '\\u0000')}`;
+      if (UNSTORABLE.test(k)) return `${path}.<key>`;
       const hit = findNul(v, `${path}.${k}`);
       if (hit) return hit;
     }
@@ -21,6 +24,6 @@ function findNul(value: unknown, path: string): string | undefined {
 
 export const rejectNulCharacters: RequestHandler = (req, _res, next) => {
   const where = findNul(req.body, 'body') ?? findNul(req.query, 'query') ?? findNul(req.params, 'path');
-  if (where) throw new HttpProblem(400, `${where}: the NUL character (U+0000) is not allowed`);
+  if (where) throw new HttpProblem(400, `${where}: the NUL character (U+0000) and unpaired surrogates are not allowed`);
   next();
 };

@@ -2,7 +2,7 @@
 // one by id with --workspace-id) and an API key, printing the secret once.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
-import { SCOPES, createApiKey, createWorkspace, type Scope } from '../store/workspaces';
+import { DEFAULT_SCOPES, SCOPES, createApiKey, createWorkspace, type Scope } from '../store/workspaces';
 import { openStore } from './context';
 
 const USAGE = `usage: npm run key:create -- --workspace <name> | --workspace-id <uuid> [--name <key name>] [--scopes ${SCOPES.join(',')}]`;
@@ -14,7 +14,7 @@ function args() {
         workspace: { type: 'string' },
         'workspace-id': { type: 'string' },
         name: { type: 'string', default: 'default' },
-        scopes: { type: 'string', default: SCOPES.join(',') },
+        scopes: { type: 'string', default: DEFAULT_SCOPES.join(',') },
       },
     }).values;
   } catch (err) {

@@ -9,7 +9,7 @@ import { runQueuedJobSweeper } from '../transform/jobs';
 import { loadConfig } from '../config';
 import { createLogger } from '../lib/logger';
 import { startSimulators } from '../simulators';
-import { findApiKey, createApiKey, createWorkspace } from '../store/workspaces';
+import { SCOPES, createApiKey, createWorkspace, findApiKey } from '../store/workspaces';
 import type { Db } from '../store/db';
 import { findTemporalCli } from '../temporal/cli';
 import { startDevServer } from '../temporal/dev-server';
@@ -97,7 +97,8 @@ async function ensureDevApiKey(db: Db, file: string): Promise<string> {
     if (await findApiKey(db, secret)) return secret;
   }
   const ws = await createWorkspace(db, 'development');
-  const { secret } = await createApiKey(db, ws.id, { name: 'development' });
+  // The development key is the operator's too: it may approve submissions.
+  const { secret } = await createApiKey(db, ws.id, { name: 'development', scopes: [...SCOPES] });
   fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
 }

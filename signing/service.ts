@@ -1,24 +1,26 @@
 // The entry API's rules (seed §4.1–4.2): mandate download, identity upload, in-app or pre-signed signature,
 // confirmation, and the operator's approval decision. The waiting workflow is resumed by signals.
-import type { Client } from '@temporalio/client';
+import crypto from 'node:crypto';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { buildMandatePdf } from '../mandate/pdf';
 import { missingSignerFields } from '../mandate/signer';
 import type { Party } from '../party';
 import {
-  getAgreement, identityViews, markSubmitted, putIdentityDocument, recordDecision, reopenAgreement, storeSignedPdf,
-  type IdentityView,
+  claimDecision, getAgreement, identityViews, markSubmitted, putIdentityDocument, recordDecision, reopenAgreement,
+  storeSignedPdf, type IdentityView,
 } from '../store/agreements';
 import type { Db } from '../store/db';
 import { getEntryRow, getMeta, putMeta } from '../store/entries';
 import { activeJobOf } from '../store/jobs';
 import { temporalWorkflowId } from '../transform/jobs';
 import { approvalSignal } from '../workflows/signals';
+import type { ApprovalSignal } from '../workflows/types';
 import { checkPdf, decodeBase64, imageMime, UploadError } from './uploads';
 
 export class SigningError extends Error {
-  constructor(readonly status: 404 | 409 | 422, message: string) {
+  constructor(readonly status: 404 | 409 | 422 | 503, message: string) {
     super(message);
   }
 }
@@ -89,6 +91,7 @@ export async function signInApp(deps: SigningDeps, workspaceId: string, entryId:
   const ctx = await context(deps, workspaceId, entryId);
   refuseIfSubmitted(ctx.agreement);
   requireSigner(ctx.party);
+  const former = await formerMatricule(deps, entryId);
   let pdf: Uint8Array;
   if (signature) {
     const image = decodeBase64('signature', signature);
@@ -101,7 +104,7 @@ export async function signInApp(deps: SigningDeps, workspaceId: string, entryId:
   } else {
     pdf = await render(deps, ctx, { kind: 'typed' });
   }
-  await storeSignedPdf(deps.db, entryId, pdf, signature ? 'drawn' : 'typed');
+  await storeSignedPdf(deps.db, entryId, pdf, signature ? 'drawn' : 'typed', former);
 }
 
 export async function uploadSignedAgreement(deps: SigningDeps, workspaceId: string, entryId: string, data: string) {
@@ -109,34 +112,59 @@ export async function uploadSignedAgreement(deps: SigningDeps, workspaceId: stri
   refuseIfSubmitted(ctx.agreement);
   const bytes = decodeBase64('data', data);
   await checkPdf('data', bytes);
-  await storeSignedPdf(deps.db, entryId, bytes, 'upload');
+  // The signer signed the mandate we served, whose text follows the take-over identifier set now.
+  await storeSignedPdf(deps.db, entryId, bytes, 'upload', await formerMatricule(deps, entryId));
 }
 
-/** Finalises the submission and resumes the waiting registration. */
-export async function confirm(deps: SigningDeps, workspaceId: string, entryId: string): Promise<{ status: 'submitted' }> {
-  const ctx = await context(deps, workspaceId, entryId);
-  if (ctx.agreement.submitted_at) return { status: 'submitted' };
-  const views = new Set((await identityViews(deps.db, entryId)).map((v) => v.view));
-  const missing: string[] = [];
-  if (!views.has('page') && !(views.has('front') && views.has('back'))) {
-    missing.push(views.has('front') ? 'the back of the ID card' : views.has('back') ? 'the front of the ID card' : 'an identity document (ID card front and back, or passport page)');
-  }
-  if (!ctx.agreement.signed_pdf) missing.push('a signature (POST sign) or a pre-signed mandate (POST agreement)');
-  if (missing.length) throw new SigningError(422, `cannot confirm yet: missing ${missing.join('; ')}`);
+/** The running job whose mandate this is: a confirmation or a decision counts for that mandate only. */
+async function currentJob(deps: SigningDeps, agreement: { job_id: string }, entryId: string): Promise<string> {
   const job = await activeJobOf(deps.db, entryId);
   if (!job) throw new SigningError(409, 'no registration is waiting for this entry');
+  if (job !== agreement.job_id) throw new SigningError(409, "the running registration has not issued its mandate yet: retry in a moment");
+  return job;
+}
 
-  await markSubmitted(deps.db, entryId);
-  const handle = deps.temporal.workflow.getHandle(temporalWorkflowId(job));
-  await handle.signal(approvalSignal, { kind: 'confirmed' });
-  if (deps.config.AUTO_APPROVE) {
-    const decisionId = await recordDecision(deps.db, { entryId, jobId: job, approved: true, reason: 'auto-approved (sandbox)' });
-    await handle.signal(approvalSignal, { kind: 'decided', approved: true, decisionId });
+/** Signals the job's workflow; the caller's transaction is rolled back when Temporal cannot take it. */
+async function signal(deps: SigningDeps, jobId: string, s: ApprovalSignal) {
+  try {
+    await deps.temporal.withDeadline(Date.now() + 5_000, () => deps.temporal.workflow.getHandle(temporalWorkflowId(jobId)).signal(approvalSignal, s));
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new SigningError(409, 'the registration is not running any more');
+    deps.log.warn({ jobId, err }, 'could not signal the registration');
+    throw new SigningError(503, 'the workflow engine is unavailable: nothing was changed, retry later');
+  }
+}
+
+/**
+ * Finalises the submission and resumes the waiting registration. Confirming again re-sends the signal (the
+ * workflow ignores a repeat), so a lost signal is recovered by simply confirming again.
+ */
+export async function confirm(deps: SigningDeps, workspaceId: string, entryId: string): Promise<{ status: 'submitted' }> {
+  const ctx = await context(deps, workspaceId, entryId);
+  const job = await currentJob(deps, ctx.agreement, entryId);
+  if (!ctx.agreement.submitted_at) {
+    const views = new Set((await identityViews(deps.db, entryId)).map((v) => v.view));
+    const missing: string[] = [];
+    if (!views.has('page') && !(views.has('front') && views.has('back'))) {
+      missing.push(views.has('front') ? 'the back of the ID card' : views.has('back') ? 'the front of the ID card' : 'an identity document (ID card front and back, or passport page)');
+    }
+    if (!ctx.agreement.signed_pdf) missing.push('a signature (POST sign) or a pre-signed mandate (POST agreement)');
+    if (missing.length) throw new SigningError(422, `cannot confirm yet: missing ${missing.join('; ')}`);
+  }
+  await deps.db.tx(async (q) => {
+    await markSubmitted(q, entryId);
+    await signal(deps, job, { kind: 'confirmed' });
+  });
+  if (deps.config.AUTO_APPROVE && !ctx.agreement.decision_id) {
+    await decide(deps, workspaceId, entryId, { approved: true, reason: 'auto-approved (sandbox)', decidedBy: 'auto-approve' }).catch((err) => {
+      if (!(err instanceof SigningError && err.status === 409)) throw err; // decided meanwhile
+    });
   }
   deps.log.info({ entryId, jobId: job }, 'submission confirmed');
   return { status: 'submitted' };
 }
 
+/** The operator's decision on the current submission; one decision per submission. */
 export async function decide(
   deps: SigningDeps,
   workspaceId: string,
@@ -145,16 +173,19 @@ export async function decide(
 ) {
   const ctx = await context(deps, workspaceId, entryId);
   if (!ctx.agreement.submitted_at) throw new SigningError(409, 'there is no submission to decide on: the signer has not confirmed');
-  const job = await activeJobOf(deps.db, entryId);
-  if (!job) throw new SigningError(409, 'no registration is waiting for this entry');
-  const decisionId = await recordDecision(deps.db, { entryId, jobId: job, approved: d.approved, reason: d.reason, decidedBy: d.decidedBy });
+  const job = await currentJob(deps, ctx.agreement, entryId);
+  const decisionId = crypto.randomUUID();
   const decidedAt = new Date().toISOString();
-  await putMeta(deps.db, entryId, DECISION_META_KEY, {
-    src: 'gov-fr',
-    value: { decision: d.approved ? 'approved' : 'rejected', ...(d.reason && { reason: d.reason }), decided_at: decidedAt, id: decisionId },
+  await deps.db.tx(async (q) => {
+    await recordDecision(q, { id: decisionId, entryId, jobId: job, approved: d.approved, reason: d.reason, decidedBy: d.decidedBy });
+    if (!(await claimDecision(q, entryId, job, decisionId))) throw new SigningError(409, 'this submission has been decided already');
+    await putMeta(q, entryId, DECISION_META_KEY, {
+      src: 'gov-fr',
+      value: { decision: d.approved ? 'approved' : 'rejected', ...(d.reason && { reason: d.reason }), decided_at: decidedAt, id: decisionId },
+    });
+    if (!d.approved) await reopenAgreement(q, entryId);
+    await signal(deps, job, { kind: 'decided', approved: d.approved, decisionId });
   });
-  if (!d.approved) await reopenAgreement(deps.db, entryId);
-  await deps.temporal.workflow.getHandle(temporalWorkflowId(job)).signal(approvalSignal, { kind: 'decided', approved: d.approved, decisionId });
   deps.log.info({ entryId, jobId: job, decisionId, approved: d.approved }, 'approval decision');
   return { id: decisionId, decision: d.approved ? 'approved' : 'rejected', ...(d.reason && { reason: d.reason }), decided_at: decidedAt };
 }

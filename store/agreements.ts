@@ -14,11 +14,14 @@ export interface AgreementRow {
   signed_via: 'drawn' | 'typed' | 'upload' | null;
   signed_at: Date | null;
   submitted_at: Date | null;
+  decision_id: string | null;
+  signed_former_matricule: string | null;
 }
 
 export async function getAgreement(db: Queryable, entryId: string): Promise<AgreementRow | undefined> {
   const { rows } = await db.query<AgreementRow>(
-    `SELECT entry_id, job_id, mandate_number, to_char(issued_on, 'YYYY-MM-DD') AS issued_on, signed_pdf, signed_via, signed_at, submitted_at
+    `SELECT entry_id, job_id, mandate_number, to_char(issued_on, 'YYYY-MM-DD') AS issued_on, signed_pdf, signed_via, signed_at,
+       submitted_at, decision_id, signed_former_matricule
      FROM agreements WHERE entry_id = $1`,
     [entryId],
   );
@@ -41,29 +44,63 @@ export async function issueAgreement(db: Queryable, a: { entryId: string; jobId:
     `INSERT INTO agreements (entry_id, job_id, mandate_number, issued_on) VALUES ($1, $2, $3, $4)
      ON CONFLICT (entry_id) DO UPDATE SET job_id = EXCLUDED.job_id, mandate_number = EXCLUDED.mandate_number,
        issued_on = EXCLUDED.issued_on, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, submitted_at = NULL,
-       updated_at = now()`,
+       decision_id = NULL, signed_former_matricule = NULL, updated_at = now()`,
     [a.entryId, a.jobId, number, a.day],
   );
   return (await getAgreement(db, a.entryId))!;
 }
 
-export async function storeSignedPdf(db: Queryable, entryId: string, pdf: Uint8Array, via: 'drawn' | 'typed' | 'upload') {
+/** Stores the signed mandate with the take-over identifier its text carried (the consent given). */
+export async function storeSignedPdf(
+  db: Queryable, entryId: string, pdf: Uint8Array, via: 'drawn' | 'typed' | 'upload', formerMatricule: string | undefined,
+) {
   await db.query(
-    `UPDATE agreements SET signed_pdf = $2, signed_via = $3, signed_at = now(), submitted_at = NULL, updated_at = now() WHERE entry_id = $1`,
-    [entryId, pdf, via],
+    `UPDATE agreements SET signed_pdf = $2, signed_via = $3, signed_at = now(), submitted_at = NULL, signed_former_matricule = $4,
+       updated_at = now()
+     WHERE entry_id = $1 AND submitted_at IS NULL`,
+    [entryId, pdf, via, formerMatricule ?? null],
   );
 }
 
 export async function markSubmitted(db: Queryable, entryId: string) {
-  await db.query('UPDATE agreements SET submitted_at = now(), updated_at = now() WHERE entry_id = $1', [entryId]);
+  await db.query('UPDATE agreements SET submitted_at = now(), updated_at = now() WHERE entry_id = $1 AND submitted_at IS NULL', [entryId]);
+}
+
+/**
+ * Claims the decision on the job's current submission; false when there is none to decide, or it is decided
+ * already (two operators at once: one wins).
+ */
+export async function claimDecision(db: Queryable, entryId: string, jobId: string, decisionId: string): Promise<boolean> {
+  const r = await db.query(
+    `UPDATE agreements SET decision_id = $3, updated_at = now()
+     WHERE entry_id = $1 AND job_id = $2 AND submitted_at IS NOT NULL AND decision_id IS NULL`,
+    [entryId, jobId, decisionId],
+  );
+  return r.rowCount > 0;
 }
 
 /** A rejection asks for a new submission: the previous signature no longer counts. */
 export async function reopenAgreement(db: Queryable, entryId: string) {
   await db.query(
-    'UPDATE agreements SET submitted_at = NULL, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, updated_at = now() WHERE entry_id = $1',
+    `UPDATE agreements SET submitted_at = NULL, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, decision_id = NULL,
+       signed_former_matricule = NULL, updated_at = now()
+     WHERE entry_id = $1`,
     [entryId],
   );
+}
+
+/**
+ * The entry's mandate as the directory and Peppol steps need it: signed, submitted and approved. Those steps act
+ * on a company's behalf, so no definition can reach them without its consent.
+ */
+export async function approvedMandate(db: Queryable, entryId: string): Promise<{ number: string; formerMatricule?: string } | undefined> {
+  const { rows } = await db.query<{ mandate_number: string; signed_former_matricule: string | null }>(
+    `SELECT a.mandate_number, a.signed_former_matricule FROM agreements a JOIN approval_decisions d ON d.id = a.decision_id
+     WHERE a.entry_id = $1 AND a.signed_pdf IS NOT NULL AND a.submitted_at IS NOT NULL AND d.approved`,
+    [entryId],
+  );
+  const r = rows[0];
+  return r && { number: r.mandate_number, ...(r.signed_former_matricule && { formerMatricule: r.signed_former_matricule }) };
 }
 
 export async function putIdentityDocument(db: Queryable, entryId: string, view: IdentityView, mime: string, data: Uint8Array) {
@@ -85,8 +122,10 @@ export async function identityViews(db: Queryable, entryId: string) {
   return rows.map((r) => ({ ...r, created_at: iso(r.created_at) }));
 }
 
-export async function recordDecision(db: Queryable, d: { entryId: string; jobId: string; approved: boolean; reason?: string; decidedBy?: string }) {
-  const id = crypto.randomUUID();
+export async function recordDecision(
+  db: Queryable, d: { id?: string; entryId: string; jobId: string; approved: boolean; reason?: string; decidedBy?: string },
+) {
+  const id = d.id ?? crypto.randomUUID();
   await db.query(
     'INSERT INTO approval_decisions (id, entry_id, job_id, approved, reason, decided_by) VALUES ($1, $2, $3, $4, $5, $6)',
     [id, d.entryId, d.jobId, d.approved, d.reason ?? null, d.decidedBy ?? null],

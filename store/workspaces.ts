@@ -4,6 +4,8 @@ import type { Queryable } from './db';
 
 export const SCOPES = ['entries:rw', 'jobs:rw', 'approvals', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
+/** What an integrator's key gets unless asked otherwise: approving its own submissions is an operator's job. */
+export const DEFAULT_SCOPES: Scope[] = ['entries:rw', 'jobs:rw'];
 
 export interface ApiKeyIdentity {
   keyId: string;
@@ -27,7 +29,7 @@ export async function createApiKey(
   const secret = opts.secret ?? `pak_${crypto.randomBytes(32).toString('base64url')}`;
   await db.query(
     'INSERT INTO api_keys (id, workspace_id, name, secret_sha256, prefix, scopes) VALUES ($1, $2, $3, $4, $5, $6)',
-    [id, workspaceId, opts.name, sha256Hex(secret), secret.slice(0, 8), opts.scopes ?? [...SCOPES]],
+    [id, workspaceId, opts.name, sha256Hex(secret), secret.slice(0, 8), opts.scopes ?? DEFAULT_SCOPES],
   );
   return { id, secret };
 }

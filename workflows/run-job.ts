@@ -5,6 +5,7 @@ import {
   ApplicationFailure,
   TimeoutFailure,
   condition,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
@@ -122,8 +123,8 @@ export async function runJob(input: JobInput): Promise<JobResult> {
         throw new StepFault({ provider: step.provider, code: 'approval-timeout', message: `no approved submission within ${input.approvalDeadline}` });
       }
       const signal = approvals.shift()!;
-      if (signal.kind === 'confirmed' && progress.submitted) {
-        continue; // a repeated confirmation: already under review
+      if (signal.kind === 'confirmed' && progress.submitted && patched('ignore-repeated-confirmation')) {
+        continue; // a repeated confirmation (the API re-sends it): already under review
       } else if (signal.kind === 'confirmed') {
         round++;
         progress.submitted = true;

@@ -68,7 +68,12 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://sim');
-    let p = decodeURIComponent(url.pathname).replace(/\/+$/, '') || '/';
+    let p: string;
+    try {
+      p = decodeURIComponent(url.pathname).replace(/\/+$/, '') || '/';
+    } catch {
+      throw new Refusal(400, `chemin mal encodé : ${url.pathname}`);
+    }
     if (p.startsWith(BASE_PATH)) p = p.slice(BASE_PATH.length) || '/';
     const method = req.method ?? 'GET';
 

@@ -51,7 +51,7 @@ export async function startPeppolDirectorySimulator(opts: PeppolDirectorySimulat
       return sendText(res, 405, 'method not allowed');
     } catch (err) {
       if (err instanceof InvalidParticipantIdError || err instanceof URIError) return sendText(res, 400, err.message);
-      throw err;
+      return sendText(res, 500, `simulator error: ${(err as Error).message}`);
     }
   });
   const url = await listen(server, opts.host ?? '127.0.0.1', opts.port ?? 0);

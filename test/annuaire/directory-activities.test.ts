@@ -14,6 +14,7 @@ import { startAnnuaireSimulator, type AnnuaireSimulator } from '../../simulators
 import type { StepInput } from '../../workflows/types';
 import { makeSiren, party } from '../support/fixtures';
 import { freshDb, log } from '../support/harness';
+import { approveMandate } from '../support/mandate';
 
 describe('directory activities', () => {
   let sim: AnnuaireSimulator;
@@ -35,9 +36,11 @@ describe('directory activities', () => {
     await drop();
   });
 
-  async function newParty(siren = makeSiren()) {
+  /** A party whose mandate is signed and approved, carrying a take-over consent when `former` is given. */
+  async function newParty(siren = makeSiren(), former?: string, opts: { approved?: boolean } = {}) {
     const id = crypto.randomUUID();
     await insertEntry(db, { id, workspaceId, docSchema: 'https://gobl.org/draft-0/org/party', data: party(siren), siren });
+    if (opts.approved !== false) await approveMandate(db, { entryId: id, siren, formerMatricule: former });
     const input: StepInput = { jobId: crypto.randomUUID(), workspaceId, entryId: id, stepId: 's1', config: {} };
     return { siren, entryId: id, input };
   }
@@ -70,7 +73,7 @@ describe('directory activities', () => {
   });
 
   it('take-over naming another platform fails as a mismatch', async () => {
-    const { siren, entryId, input } = await newParty();
+    const { siren, entryId, input } = await newParty(makeSiren(), '0077');
     sim.seedLine({ siren, matriculePlateforme: '0042' });
     await putMeta(db, entryId, 'fr-former-matricule', { src: 'api', value: { matricule: '0077' } });
     const err = await failure(register(input));
@@ -83,7 +86,7 @@ describe('directory activities', () => {
     ['an object', { matricule: '0042' }],
     ['a string', '0042'],
   ])('take-over with fr-former-matricule as %s ends their lines at the switch date and creates ours', async (_, value) => {
-    const { siren, entryId, input } = await newParty();
+    const { siren, entryId, input } = await newParty(makeSiren(), '0042');
     const theirs = sim.seedLine({ siren, matriculePlateforme: '0042', dateDebutEffet: '2025-01-01' });
     const theirSiret = sim.seedLine({ siren, siret: `${siren}00012`, matriculePlateforme: '0042', dateDebutEffet: '2025-01-01' });
     await putMeta(db, entryId, 'fr-former-matricule', { src: 'api', value });
@@ -119,6 +122,30 @@ describe('directory activities', () => {
 
     const bad = await newParty('12345678X'); // not what the directory accepts as a SIREN
     expect(await failure(register(bad.input))).toMatchObject({ type: 'annuaire-400', nonRetryable: true });
+  });
+
+  it('refuses to act without a signed, approved mandate', async () => {
+    const { siren, input } = await newParty(makeSiren(), undefined, { approved: false });
+    expect(await failure(register(input))).toMatchObject({ type: 'mandate-not-approved', nonRetryable: true });
+    expect(linesOf(siren).map((l) => l.matriculePlateforme)).toEqual([]);
+  });
+
+  it('acts on the consent in the signed mandate, not on a take-over identifier set afterwards', async () => {
+    const { siren, entryId, input } = await newParty();
+    sim.seedLine({ siren, matriculePlateforme: '0042' });
+    await putMeta(db, entryId, 'fr-former-matricule', { src: 'api', value: '0042' }); // after signing
+    const err = await failure(register(input));
+    expect(err).toMatchObject({ type: 'takeover-consent-missing', nonRetryable: true });
+    expect(inForce(siren)).toEqual([expect.objectContaining({ matriculePlateforme: '0042' })]);
+  });
+
+  it("another entry of the same SIREN can neither take nor end this entry's line", async () => {
+    const { siren, input } = await newParty();
+    const { idInstance } = await register(input);
+    const other = await newParty(siren);
+    expect(await failure(register(other.input))).toMatchObject({ type: 'already-registered', message: `0225:${siren} is already registered` });
+    expect(await disable(other.input)).toEqual({ ended: [] });
+    expect(inForce(siren)).toEqual([expect.objectContaining({ idInstance, matriculePlateforme: '0145' })]);
   });
 
   it('fails clearly for an unknown entry', async () => {

@@ -92,6 +92,7 @@ describe('entries', () => {
     const fresh = await h.newKey();
     expectProblem(await h.api('POST', '/silo/v1/entries', { data: { ...party(), name: 'Dan\u0000one' } }, fresh), 400, /body\.data\.name: the NUL character/);
     expectProblem(await h.api('POST', '/silo/v1/entries', { data: party(), key: 'a\u0000b' }, fresh), 400, /body\.key: the NUL character/);
+    expectProblem(await h.api('POST', '/silo/v1/entries', '{"data":{"name":"\\ud800"}}', fresh), 400, /body\.data\.name: .*unpaired surrogates/);
     expect((await h.api('GET', '/silo/v1/entries', undefined, fresh)).body.list).toEqual([]);
   });
 

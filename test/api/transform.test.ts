@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app';
-import { startQueuedJobs } from '../../transform/jobs';
+import { closeAbandonedJobs, startQueuedJobs } from '../../transform/jobs';
 import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../transform/builtins';
-import { log, startHarness, type Harness } from '../support/harness';
+import { eventually, log, startHarness, type Harness } from '../support/harness';
 import { createEntry, createWorkflow, jobWhen, setState, step } from '../support/jobs';
 
 let h: Harness;
@@ -120,6 +120,20 @@ describe('jobs', () => {
     } finally {
       await new Promise((r) => server.close(r));
     }
+  });
+
+  it('a job whose workflow an operator terminated is closed ERR, and its entry takes a new job', async () => {
+    const entryId = await createEntry(h);
+    const wf = await createWorkflow(h, [step('gov-fr.agreement.wait.approval')]);
+    const { body: job } = await h.api('POST', '/transform/v1/jobs', { workflow_id: wf, silo_entry_id: entryId });
+    await jobWhen(h, job.id, ['WAIT']);
+    expect((await h.api('POST', '/transform/v1/jobs', { workflow_id: wf, silo_entry_id: entryId })).status).toBe(409);
+    await h.client.workflow.getHandle(`job-${job.id}`).terminate('operator test');
+    const deps = { db: h.db, log, temporal: h.client, config: h.config };
+    await eventually(async () => (await closeAbandonedJobs(deps)) > 0 && (await h.api('GET', `/transform/v1/jobs/${job.id}`)).body.status === 'ERR', 15_000, 'the job to be closed');
+    const closed = (await h.api('GET', `/transform/v1/jobs/${job.id}`)).body;
+    expect(closed.faults).toEqual([expect.objectContaining({ provider: 'temporal', code: 'workflow-terminated' })]);
+    expect((await h.api('POST', '/transform/v1/jobs', { workflow_id: wf, silo_entry_id: entryId })).status).toBe(202);
   });
 
   it('the built-in registration issues the mandate and parks on the approval wait', async () => {

@@ -13,7 +13,7 @@ import { temporalWorkflowId } from '../../transform/jobs';
 import { loadConfig, type Config } from '../../config';
 import { startSimulators, type Simulators } from '../../simulators';
 import type { Db } from '../../store/db';
-import { createApiKey, createWorkspace } from '../../store/workspaces';
+import { SCOPES, createApiKey, createWorkspace } from '../../store/workspaces';
 import { makeSiren } from '../support/fixtures';
 import { eventually, freshDb, log, type Harness } from '../support/harness';
 import { jobWhen } from '../support/jobs';
@@ -53,7 +53,7 @@ beforeAll(async () => {
   const temporal = new Client({ connection });
   server = await new Promise((resolve) => { const s = createApp({ db, log, temporal, config }).listen(0, '127.0.0.1', () => resolve(s)); });
   const ws = await createWorkspace(db, 'kill');
-  const { secret } = await createApiKey(db, ws.id, { name: 'kill' });
+  const { secret } = await createApiKey(db, ws.id, { name: 'kill', scopes: [...SCOPES] });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   h = {
     db, config, sims, client: temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, baseUrl, workspaceId: ws.id, apiKey: secret,

@@ -14,6 +14,7 @@ import { createWorkspace } from '../../store/workspaces';
 import type { StepInput } from '../../workflows/types';
 import { makeSiren, party } from '../support/fixtures';
 import { freshDb, log } from '../support/harness';
+import { approveMandate } from '../support/mandate';
 
 const SMP = 'TEST-SMP';
 const REGISTER = { doc_groups: ['france'], visibility: 'smp+sml+peppol', directory: true, disable: false };
@@ -42,6 +43,7 @@ describe('peppol activities', () => {
 
   const newEntry = async (siren = makeSiren(), workspaceId = ws) => {
     const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId, docSchema: 'org/party', data: party(siren), siren });
+    await approveMandate(db, { entryId: e.id, siren });
     return { entryId: e.id, workspaceId, siren, participant: `iso6523-actorid-upis::0225:${siren}` };
   };
   const step = (e: { entryId: string; workspaceId: string }, config: Record<string, unknown> = REGISTER): StepInput => ({
@@ -52,6 +54,14 @@ describe('peppol activities', () => {
     expect(err).toBeInstanceOf(ApplicationFailure);
     return err as ApplicationFailure;
   };
+
+  it('refuses to publish a party without a signed, approved mandate', async () => {
+    const siren = makeSiren();
+    const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party(siren), siren });
+    const err = await failure(acts['peppol.register'](step({ entryId: e.id, workspaceId: ws })));
+    expect(err).toMatchObject({ type: 'mandate-not-approved', nonRetryable: true });
+    expect(sml.participants(SMP).some((p) => p.endsWith(siren))).toBe(false);
+  });
 
   it('registers once at the SML and the Directory, however often it runs', async () => {
     const e = await newEntry();

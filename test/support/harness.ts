@@ -14,7 +14,7 @@ import { startSimulators, type Simulators } from '../../simulators';
 import { createLogger } from '../../lib/logger';
 import { openDb, type Db } from '../../store/db';
 import { migrate } from '../../store/migrate';
-import { createApiKey, createWorkspace, type Scope } from '../../store/workspaces';
+import { SCOPES, createApiKey, createWorkspace, type Scope } from '../../store/workspaces';
 import { createWorker } from '../../worker/create-worker';
 
 export const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -78,7 +78,7 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const ws = await createWorkspace(db, 'test');
-  const { secret } = await createApiKey(db, ws.id, { name: 'test' });
+  const { secret } = await createApiKey(db, ws.id, { name: 'test', scopes: [...SCOPES] }); // integrator and operator
 
   return {
     db, config, sims, client, taskQueue, baseUrl, workspaceId: ws.id, apiKey: secret,

@@ -9,7 +9,6 @@ import { JobStatus, PartyState, SiloEntryId } from '../../workflows/search-attri
 import { stateHistory } from '../../store/entries';
 import { startHarness, type Harness } from '../support/harness';
 import { createEntry, createWorkflow, entryState, jobWhen, setState, startJob, step } from '../support/jobs';
-import { makeSiren } from '../support/fixtures';
 
 let h: Harness;
 beforeAll(async () => {
@@ -55,17 +54,15 @@ describe('a definition of silo.state steps', () => {
 
 describe('a failing step', () => {
   it('runs the rescue: the party state becomes error and the job ends ERR with the fault', async () => {
-    // The directory shows the SIREN held by another PA and no take-over identifier was given: a business fault.
-    const siren = makeSiren();
-    h.sims.annuaire.seedLine({ siren, matriculePlateforme: '0042' });
-    const entryId = await createEntry(h, siren);
+    // A definition reaching the directory without the party's approved mandate: a business fault.
+    const entryId = await createEntry(h);
     const wf = await createWorkflow(h, [setState('processing'), step('gov-fr.directory.register'), setState('registered')]);
     const jobId = await startJob(h, wf, entryId);
     const job = await jobWhen(h, jobId, ['OK', 'ERR']);
 
     expect(job.status).toBe('ERR');
     expect(job.faults).toEqual([
-      { provider: 'gov-fr.directory.register', code: 'takeover-identifier-missing', message: expect.stringMatching(/held in the Annuaire by platform 0042: set the meta key fr-former-matricule/) },
+      { provider: 'gov-fr.directory.register', code: 'mandate-not-approved', message: expect.stringMatching(/no signed and approved mandate/) },
     ]);
     // The failed step is KO, the step after it never ran, the rescue step ran.
     expect(job.intents.map((i: any) => [i.provider, i.events.at(-1).status])).toEqual([
