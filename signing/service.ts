@@ -156,7 +156,7 @@ export async function confirm(deps: SigningDeps, workspaceId: string, entryId: s
     await signal(deps, job, { kind: 'confirmed' });
   });
   if (deps.config.AUTO_APPROVE && !ctx.agreement.decision_id) {
-    await decide(deps, workspaceId, entryId, { approved: true, reason: 'auto-approved (sandbox)', decidedBy: 'auto-approve' }).catch((err) => {
+    await decide(deps, workspaceId, entryId, { approved: true, reason: 'auto-approved (sandbox)' }).catch((err) => {
       if (!(err instanceof SigningError && err.status === 409)) throw err; // decided meanwhile
     });
   }
@@ -169,7 +169,7 @@ export async function decide(
   deps: SigningDeps,
   workspaceId: string,
   entryId: string,
-  d: { approved: boolean; reason?: string; decidedBy: string },
+  d: { approved: boolean; reason?: string; /** the deciding API key; none for auto-approval */ decidedBy?: string },
 ) {
   const ctx = await context(deps, workspaceId, entryId);
   if (!ctx.agreement.submitted_at) throw new SigningError(409, 'there is no submission to decide on: the signer has not confirmed');

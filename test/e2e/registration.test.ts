@@ -60,7 +60,7 @@ describe('registration', () => {
     const second = await newParty(h, siren);
     const job = await register(h, second);
     expect(job.status).toBe('ERR');
-    expect(job.faults[0]).toMatchObject({ provider: 'peppol.register', message: `0225:${siren} is already registered` });
+    expect(job.faults[0]).toMatchObject({ provider: 'gov-fr.directory.register', message: `0225:${siren} is already registered` });
     expect(await state(second)).toBe('error');
     expect(await state(first)).toBe('registered');
     expect(linesInForce(h, siren)).toHaveLength(1);
