@@ -10,7 +10,7 @@ export const PARTICIPANT_SCHEME = 'iso6523-actorid-upis';
 export const FRENCH_ICD = '0225';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const PEPPOL_SPEC_DIR = path.join(repoRoot, '..', 'shared', 'spec', 'peppol');
+export const PEPPOL_SPEC_DIR = path.join(repoRoot, 'spec', 'peppol');
 
 export interface ParticipantId {
   scheme: string;
@@ -54,7 +54,7 @@ export interface IcdScheme {
 
 let icds: Map<string, IcdScheme> | undefined;
 
-/** The participant identifier schemes of code list v9.7, read once from the shared spec files. */
+/** The participant identifier schemes of code list v9.7, read once from the code list in spec/peppol. */
 export function icdSchemes(): Map<string, IcdScheme> {
   if (icds) return icds;
   const xml = fs.readFileSync(path.join(PEPPOL_SPEC_DIR, 'Peppol_Code_Lists_-_Participant_identifier_schemes_v9.7.xml'), 'utf8');

@@ -1,4 +1,4 @@
-// Request validation against the schemas of the official OpenAPI file, read at start from the shared spec folder.
+// Request validation against the schemas of the official OpenAPI file, read at start from spec/ppf.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +6,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const ANNUAIRE_SPEC_FILE = path.join(repoRoot, '..', 'shared', 'spec', 'ppf', 'ppf-openapi-annuaire-api-public-1.11.0-openapi.json');
+export const ANNUAIRE_SPEC_FILE = path.join(repoRoot, 'spec', 'ppf', 'ppf-openapi-annuaire-api-public-1.11.0-openapi.json');
 
 // ajv-formats is CommonJS; under ESM its default export may arrive wrapped.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
