@@ -60,9 +60,13 @@ else
 fi
 
 if [ "${1:-}" = "--test" ]; then
-  # Independent checkers the tests run on our output (Debian packages): pdftotext reads the mandates.
+  # Independent checkers the tests run on our output (Debian packages): pdftotext and pdfsig read the mandates,
+  # qpdf checks their structure, xmllint validates SMP documents against the XSDs, xmlsec1 verifies their signatures.
   need=()
   command -v pdftotext >/dev/null || need+=(poppler-utils)
+  command -v qpdf >/dev/null || need+=(qpdf)
+  command -v xmllint >/dev/null || need+=(libxml2-utils)
+  command -v xmlsec1 >/dev/null || need+=(xmlsec1)
   if [ ${#need[@]} -gt 0 ]; then
     command -v apt-get >/dev/null || die "missing ${need[*]} and no apt-get to install them"
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
@@ -70,7 +74,7 @@ if [ "${1:-}" = "--test" ]; then
     $SUDO apt-get update -qq >/dev/null || die "apt-get update failed"
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null || die "could not install ${need[*]}"
   fi
-  say "PDF checker: $(pdftotext -v 2>&1 | head -1)"
+  say "checkers: $(pdftotext -v 2>&1 | head -1); $(qpdf --version | head -1); $(xmllint --version 2>&1 | head -1); $(xmlsec1 --version)"
 
   # The test suite needs a PostgreSQL for its storage suite when TEST_DATABASE_URL is set; nothing else yet.
   if [ -n "${TEST_DATABASE_URL:-}" ]; then
