@@ -1,6 +1,7 @@
 // The HTTP API: one router per service and version, behind API-key auth; errors as problem+json.
 import express from 'express';
 import type { Config } from '../config';
+import type { DataBox } from '../crypto/data-box';
 import type { JobServiceDeps } from '../transform/jobs';
 import { authenticate } from './auth';
 import { rejectNulCharacters } from './no-nul';
@@ -9,7 +10,7 @@ import { govFrRouter } from './gov-fr-v1';
 import { siloRouter } from './silo-v1';
 import { transformRouter } from './transform-v1';
 
-export type ApiDeps = JobServiceDeps & { config: Config };
+export type ApiDeps = JobServiceDeps & { config: Config; box: DataBox };
 
 export function createApp(deps: ApiDeps): express.Express {
   const app = express();

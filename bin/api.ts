@@ -1,4 +1,5 @@
 // Production API process (stateless; scale horizontally). Needs DATABASE_URL and a reachable Temporal.
+import { dataBoxFromConfig } from '../crypto/data-box';
 import { createApp } from '../api/app';
 import { runQueuedJobSweeper } from '../transform/jobs';
 import { loadConfig } from '../config';
@@ -9,7 +10,7 @@ const config = loadConfig();
 const log = createLogger(config.LOG_LEVEL, 'pa-api');
 const db = await openStore(config, (m) => log.info(m));
 const temporal = await connectTemporal(config);
-const jobDeps = { db, log, temporal, config };
+const jobDeps = { db, log, temporal, config, box: dataBoxFromConfig(config) };
 const app = createApp(jobDeps);
 const stopSweeper = runQueuedJobSweeper(jobDeps);
 const server = app.listen(config.API_PORT, config.API_HOST, () => log.info({ url: config.publicBaseUrl }, 'API listening'));

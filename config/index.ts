@@ -36,6 +36,10 @@ const envSchema = z.object({
   SMP_PUBLIC_URL: z.string().url().optional(),
   SML_URL: z.string().url().optional(),
   PEPPOL_DIRECTORY_URL: z.string().url().optional(),
+  // Encryption at rest: "kid:base64(32 bytes),…" and the id of the key that seals new data. Without them the
+  // embedded stack generates a development key under DATA_DIR/keys/.
+  DATA_ENCRYPTION_KEYS: z.string().optional(),
+  DATA_ENCRYPTION_KEY_ID: z.string().optional(),
   // Sandbox: approve every submission as soon as it is confirmed.
   AUTO_APPROVE: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

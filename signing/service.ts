@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
+import type { DataBox } from '../crypto/data-box';
 import { buildMandatePdf } from '../mandate/pdf';
 import { missingSignerFields } from '../mandate/signer';
 import type { Party } from '../party';
@@ -30,7 +31,12 @@ export interface SigningDeps {
   temporal: Client;
   config: Config;
   log: Logger;
+  /** Encrypts identity images and signed mandates at rest. */
+  box: DataBox;
 }
+
+const mandateContext = (entryId: string) => `signed-mandate:${entryId}`;
+const identityContext = (entryId: string, view: IdentityView) => `identity:${entryId}:${view}`;
 
 export const DECISION_META_KEY = 'approval-decision';
 
@@ -71,7 +77,9 @@ async function render(deps: SigningDeps, ctx: Awaited<ReturnType<typeof context>
 /** The signed mandate once signed, otherwise the pre-filled one. */
 export async function agreementPdf(deps: SigningDeps, workspaceId: string, entryId: string) {
   const ctx = await context(deps, workspaceId, entryId);
-  if (ctx.agreement.signed_pdf) return { pdf: ctx.agreement.signed_pdf, signed: true, number: ctx.agreement.mandate_number };
+  if (ctx.agreement.signed_pdf) {
+    return { pdf: deps.box.open(ctx.agreement.signed_pdf, mandateContext(entryId)), signed: true, number: ctx.agreement.mandate_number };
+  }
   return { pdf: await render(deps, ctx), signed: false, number: ctx.agreement.mandate_number };
 }
 
@@ -84,7 +92,8 @@ export async function uploadIdentity(deps: SigningDeps, workspaceId: string, ent
   refuseIfSubmitted(ctx.agreement);
   const bytes = decodeBase64('data', data);
   const mime = imageMime('data', bytes);
-  return putIdentityDocument(deps.db, entryId, view, mime, bytes);
+  const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
+  return putIdentityDocument(deps.db, entryId, view, { mime, sealed: deps.box.seal(bytes, identityContext(entryId, view)), sha256, size: bytes.length });
 }
 
 export async function signInApp(deps: SigningDeps, workspaceId: string, entryId: string, signature?: string) {
@@ -104,7 +113,7 @@ export async function signInApp(deps: SigningDeps, workspaceId: string, entryId:
   } else {
     pdf = await render(deps, ctx, { kind: 'typed' });
   }
-  await storeSignedPdf(deps.db, entryId, pdf, signature ? 'drawn' : 'typed', former);
+  await storeSignedPdf(deps.db, entryId, deps.box.seal(pdf, mandateContext(entryId)), signature ? 'drawn' : 'typed', former);
 }
 
 export async function uploadSignedAgreement(deps: SigningDeps, workspaceId: string, entryId: string, data: string) {
@@ -113,7 +122,7 @@ export async function uploadSignedAgreement(deps: SigningDeps, workspaceId: stri
   const bytes = decodeBase64('data', data);
   await checkPdf('data', bytes);
   // The signer signed the mandate we served, whose text follows the take-over identifier set now.
-  await storeSignedPdf(deps.db, entryId, bytes, 'upload', await formerMatricule(deps, entryId));
+  await storeSignedPdf(deps.db, entryId, deps.box.seal(bytes, mandateContext(entryId)), 'upload', await formerMatricule(deps, entryId));
 }
 
 /** The running job whose mandate this is: a confirmation or a decision counts for that mandate only. */

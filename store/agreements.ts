@@ -50,7 +50,7 @@ export async function issueAgreement(db: Queryable, a: { entryId: string; jobId:
   return (await getAgreement(db, a.entryId))!;
 }
 
-/** Stores the signed mandate with the take-over identifier its text carried (the consent given). */
+/** Stores the signed mandate (sealed by the caller) with the take-over identifier its text carried (the consent). */
 export async function storeSignedPdf(
   db: Queryable, entryId: string, pdf: Uint8Array, via: 'drawn' | 'typed' | 'upload', formerMatricule: string | undefined,
 ) {
@@ -103,15 +103,18 @@ export async function approvedMandate(db: Queryable, entryId: string): Promise<{
   return r && { number: r.mandate_number, ...(r.signed_former_matricule && { formerMatricule: r.signed_former_matricule }) };
 }
 
-export async function putIdentityDocument(db: Queryable, entryId: string, view: IdentityView, mime: string, data: Uint8Array) {
-  const sha256 = crypto.createHash('sha256').update(data).digest('hex');
+/** `sealed` is the image encrypted by the caller; sha256 and size are the plain image's, for the audit trail. */
+export async function putIdentityDocument(
+  db: Queryable, entryId: string, view: IdentityView, doc: { mime: string; sealed: Uint8Array; sha256: string; size: number },
+) {
+  const { mime, sealed: data, sha256 } = doc;
   await db.query(
     `INSERT INTO identity_documents (entry_id, view, mime, sha256, size, data) VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (entry_id, view) DO UPDATE SET mime = EXCLUDED.mime, sha256 = EXCLUDED.sha256, size = EXCLUDED.size,
        data = EXCLUDED.data, created_at = now()`,
-    [entryId, view, mime, sha256, data.length, data],
+    [entryId, view, mime, sha256, doc.size, data],
   );
-  return { view, mime, sha256, size: data.length };
+  return { view, mime, sha256, size: doc.size };
 }
 
 export async function identityViews(db: Queryable, entryId: string) {

@@ -199,6 +199,25 @@ describe('limits and wrong types', () => {
   });
 });
 
+describe('at rest', () => {
+  it('stores identity images and signed mandates encrypted: the raw rows hold no plaintext', async () => {
+    const { entryId } = await parkedEntry();
+    const image = png(123, 45);
+    await h.api('POST', `${base(entryId)}/identity`, { view: 'page', data: b64(image) });
+    await h.api('POST', `${base(entryId)}/sign`, {});
+    const served = (await pdf(`${base(entryId)}/agreement`)).bytes;
+    const { rows: ids } = await h.db.query<{ data: Uint8Array }>('SELECT data FROM identity_documents WHERE entry_id = $1', [entryId]);
+    const { rows: ags } = await h.db.query<{ signed_pdf: Uint8Array }>('SELECT signed_pdf FROM agreements WHERE entry_id = $1', [entryId]);
+    const rawImage = Buffer.from(ids[0]!.data);
+    const rawPdf = Buffer.from(ags[0]!.signed_pdf);
+    expect(rawImage.includes(image.subarray(16, 64))).toBe(false);
+    expect(rawImage.subarray(0, 8).equals(image.subarray(0, 8))).toBe(false);
+    expect(rawPdf.includes(Buffer.from('%PDF'))).toBe(false);
+    expect(rawPdf.includes(Buffer.from(served.subarray(200, 260)))).toBe(false);
+    expect(Buffer.from(served.subarray(0, 5)).toString()).toBe('%PDF-');
+  });
+});
+
 describe('auto-approve (sandbox)', () => {
   it('approves on confirm', async () => {
     const sandbox = await startHarness({ env: { AUTO_APPROVE: 'true' } });

@@ -99,7 +99,7 @@ describe('jobs', () => {
     const entryId = await createEntry(h);
     const wf = await createWorkflow(h, [setState('processing')]);
     const dead = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 500 }) });
-    const app = createApp({ db: h.db, log, temporal: dead, config: h.config });
+    const app = createApp({ db: h.db, log, temporal: dead, config: h.config, box: h.box });
     const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
     try {
       const port = (server.address() as AddressInfo).port;

@@ -1,6 +1,7 @@
 // Kill the worker (SIGKILL) while a registration is inside its directory step, start another: the registration
 // completes with exactly one directory line and one SML entry. The worker runs as its own process, as in
 // production, so the store is PostgreSQL (PGlite cannot be shared between processes).
+import { dataBoxFromConfig } from '../../crypto/data-box';
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import type { Server } from 'node:http';
@@ -48,15 +49,16 @@ beforeAll(async () => {
   if (!process.env.TEST_DATABASE_URL) throw new Error('this test needs PostgreSQL: set TEST_DATABASE_URL (scripts/test.sh finds the local server)');
   ({ db, drop, url: dbUrl } = (await freshDb('postgres')) as { db: Db; drop: () => Promise<void>; url: string });
   sims = await startSimulators({ host: '127.0.0.1' });
-  config = loadConfig({ ...sims.env, TEMPORAL_TASK_QUEUE: `kill-${crypto.randomUUID()}`, APPROVAL_DEADLINE: '1h' });
+  config = loadConfig({ ...sims.env, DATA_ENCRYPTION_KEYS: `kill:${crypto.randomBytes(32).toString('base64')}`, TEMPORAL_TASK_QUEUE: `kill-${crypto.randomUUID()}`, APPROVAL_DEADLINE: '1h' });
+  const box = dataBoxFromConfig(config);
   connection = await Connection.connect({ address: inject('temporalAddress') });
   const temporal = new Client({ connection });
-  server = await new Promise((resolve) => { const s = createApp({ db, log, temporal, config }).listen(0, '127.0.0.1', () => resolve(s)); });
+  server = await new Promise((resolve) => { const s = createApp({ db, log, temporal, config, box }).listen(0, '127.0.0.1', () => resolve(s)); });
   const ws = await createWorkspace(db, 'kill');
   const { secret } = await createApiKey(db, ws.id, { name: 'kill', scopes: [...SCOPES] });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   h = {
-    db, config, sims, client: temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, baseUrl, workspaceId: ws.id, apiKey: secret,
+    db, box, config, sims, client: temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, baseUrl, workspaceId: ws.id, apiKey: secret,
     newKey: () => { throw new Error('unused'); },
     async api(method, p, body, key = secret) {
       const res = await fetch(baseUrl + p, {

@@ -1,5 +1,6 @@
 // Per-file test harness: a fresh store (PGlite in memory, or a throw-away PostgreSQL schema), a worker on a
 // task queue of its own against the shared real dev server, and the HTTP API on an ephemeral port.
+import { dataBoxFromConfig, type DataBox } from '../../crypto/data-box';
 import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -45,6 +46,7 @@ export async function freshDb(engine: 'pglite' | 'postgres' = 'pglite'): Promise
 
 export interface Harness {
   db: Db;
+  box: DataBox;
   config: Config;
   sims: Simulators;
   client: Client;
@@ -62,7 +64,7 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
   const sims = await startSimulators({ host: '127.0.0.1' });
   const taskQueue = `test-${crypto.randomUUID()}`;
   const config = loadConfig({
-    DATA_DIR: path.join(os.tmpdir(), 'pa-test'), APPROVAL_DEADLINE: opts.approvalDeadline ?? '1h', TEMPORAL_TASK_QUEUE: taskQueue,
+    DATA_DIR: path.join(os.tmpdir(), 'pa-test'), DATA_ENCRYPTION_KEYS: `test:${crypto.randomBytes(32).toString('base64')}`, APPROVAL_DEADLINE: opts.approvalDeadline ?? '1h', TEMPORAL_TASK_QUEUE: taskQueue,
     ...sims.env, ...opts.env,
   });
   const address = inject('temporalAddress');
@@ -72,7 +74,8 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
   const worker: Worker = await createWorker({ connection: nativeConnection, namespace: 'default', taskQueue, deps: { db, log, config } });
   const running = worker.run();
 
-  const app = createApp({ db, log, temporal: client, config });
+  const box = dataBoxFromConfig(config);
+  const app = createApp({ db, log, temporal: client, config, box });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -81,7 +84,7 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
   const { secret } = await createApiKey(db, ws.id, { name: 'test', scopes: [...SCOPES] }); // integrator and operator
 
   return {
-    db, config, sims, client, taskQueue, baseUrl, workspaceId: ws.id, apiKey: secret,
+    db, box, config, sims, client, taskQueue, baseUrl, workspaceId: ws.id, apiKey: secret,
     async newKey(scopes, workspaceId) {
       const wsId = workspaceId ?? (await createWorkspace(db, 'other')).id;
       return (await createApiKey(db, wsId, { name: 'extra', scopes })).secret;
