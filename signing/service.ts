@@ -18,7 +18,7 @@ import { activeJobOf } from '../store/jobs';
 import { temporalWorkflowId } from '../transform/jobs';
 import { approvalSignal } from '../workflows/signals';
 import type { ApprovalSignal } from '../workflows/types';
-import { checkPdf, decodeBase64, imageMime, UploadError } from './uploads';
+import { checkPdf, decodeBase64, imageMime, pdfMentions, UploadError } from './uploads';
 
 export class SigningError extends Error {
   constructor(readonly status: 404 | 409 | 422 | 503, message: string) {
@@ -120,7 +120,10 @@ export async function uploadSignedAgreement(deps: SigningDeps, workspaceId: stri
   const ctx = await context(deps, workspaceId, entryId);
   refuseIfSubmitted(ctx.agreement);
   const bytes = decodeBase64('data', data);
-  await checkPdf('data', bytes);
+  const doc = await checkPdf('data', bytes);
+  if (!pdfMentions(doc, [ctx.agreement.mandate_number, entryId])) {
+    throw new UploadError(422, `data: this PDF is not the mandate of this entry: it must be mandate ${ctx.agreement.mandate_number} (download it with GET agreement)`);
+  }
   // The signer signed the mandate we served, whose text follows the take-over identifier set now.
   await storeSignedPdf(deps.db, entryId, deps.box.seal(bytes, mandateContext(entryId)), 'upload', await formerMatricule(deps, entryId));
 }

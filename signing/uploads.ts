@@ -1,5 +1,5 @@
 // Checks of uploaded files by their content, never by a name or a declared type.
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
 
 export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
 
@@ -45,4 +45,28 @@ export async function checkPdf(field: string, bytes: Uint8Array): Promise<PDFDoc
     if (name === 'EncryptedPDFError') throw new UploadError(422, `${field} is an encrypted PDF: upload it without a password`);
     throw new UploadError(422, `${field} is not a readable PDF (${(err as Error).message.split('\n')[0]})`);
   }
+}
+
+/**
+ * Whether the PDF carries one of `needles` (our mandate number, the entry id): in its metadata, or as text in its
+ * pages — pdf-lib and most producers write text as hex strings, so both forms are searched.
+ */
+export function pdfMentions(doc: PDFDocument, needles: string[]): boolean {
+  const meta = [doc.getTitle(), doc.getSubject(), doc.getKeywords()].join(' ');
+  if (needles.some((n) => meta.includes(n))) return true;
+  const forms = needles.flatMap((n) => {
+    const hex = Buffer.from(n, 'latin1').toString('hex');
+    return [n, hex, hex.toUpperCase()];
+  });
+  for (const [, obj] of doc.context.enumerateIndirectObjects()) {
+    if (!(obj instanceof PDFRawStream)) continue;
+    let text: string;
+    try {
+      text = Buffer.from(decodePDFRawStream(obj).decode()).toString('latin1');
+    } catch {
+      continue; // a filter we cannot decode (images): not where the text is
+    }
+    if (forms.some((f) => text.includes(f))) return true;
+  }
+  return false;
 }

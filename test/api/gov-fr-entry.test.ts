@@ -184,6 +184,12 @@ describe('limits and wrong types', () => {
     expect((await h.api('POST', `${base(entryId)}/sign`, { signature: b64(png().subarray(0, 40)) })).status).toBe(422);
     expect((await h.api('POST', `${base(entryId)}/agreement`, { data: b64(Buffer.from('hello')) })).status).toBe(415);
     expect((await h.api('POST', `${base(entryId)}/agreement`, { data: b64(Buffer.from('%PDF-1.7\n garbage')) })).status).toBe(422);
+    // A valid PDF, but not this entry's mandate.
+    const other = await PDFDocument.create();
+    other.addPage().drawText('Mandat 123456789_0145_20260101_01');
+    const notOurs = await h.api('POST', `${base(entryId)}/agreement`, { data: b64(await other.save()) });
+    expect(notOurs.status).toBe(422);
+    expect(notOurs.body.detail).toMatch(/not the mandate of this entry/);
     // Nothing of that replaced the stored front image, nor signed anything.
     const c = await h.api('POST', `${base(entryId)}/confirm`);
     expect(c.status).toBe(422);
