@@ -1,6 +1,7 @@
 // The mandate (DSE v3.2 model form, seven parts) as a PDF, pre-filled from the party, optionally signed.
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import type { Party } from '../party';
+import { embedHandwriting } from './fonts';
 import { signerOf } from './signer';
 
 export interface MandateInput {
@@ -114,9 +115,11 @@ export async function buildMandatePdf(m: MandateInput): Promise<Uint8Array> {
   page.drawRectangle({ ...box, borderColor: rgb(0.4, 0.4, 0.4), borderWidth: 0.75 });
   page.drawText('Signature', { x: box.x + 4, y: box.y + box.height - 12, size: 8, font: await doc.embedFont(StandardFonts.Helvetica) });
   if (m.signature?.kind === 'typed') {
-    const font = await doc.embedFont(StandardFonts.HelveticaOblique);
-    const name = winAnsi(`${signer.given} ${signer.surname}`);
-    const size = Math.min(20, (box.width - 16) / Math.max(1, font.widthOfTextAtSize(name, 1)));
+    const full = `${signer.given} ${signer.surname}`.normalize('NFC');
+    const script = await embedHandwriting(doc, full);
+    const font = script ?? (await doc.embedFont(StandardFonts.HelveticaOblique));
+    const name = script ? full : winAnsi(full);
+    const size = Math.min(24, (box.width - 16) / Math.max(1, font.widthOfTextAtSize(name, 1)));
     page.drawText(name, { x: box.x + 8, y: box.y + box.height / 2 - size / 3, size, font, color: rgb(0.05, 0.1, 0.45) });
   } else if (m.signature?.kind === 'drawn') {
     const img = m.signature.mime === 'image/png' ? await doc.embedPng(m.signature.image) : await doc.embedJpg(m.signature.image);

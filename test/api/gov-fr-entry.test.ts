@@ -1,4 +1,5 @@
 // The entry API (seed §4.1, §4.2) over HTTP, with the registration's first steps running on the real dev server.
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { PDFDocument } from 'pdf-lib';
@@ -123,6 +124,8 @@ describe('in-app signing, rejection and resubmission', () => {
     // The typed signature is the signer's name, drawn in the signature box.
     expect(pdfText(signed.bytes).match(/Élodie N'Guessan-Dupré/g)?.length).toBe(1);
     expect(pdfText(unsigned.bytes)).not.toContain("Élodie N'Guessan-Dupré");
+    // …in the embedded handwriting font, accents and apostrophe included.
+    expect(execFileSync('pdffonts', ['-'], { input: Buffer.from(signed.bytes), encoding: 'utf8' })).toMatch(/DancingScript\S*\s+CID TrueType\s+Identity-H\s+yes/);
 
     c = await h.api('POST', `${base(entryId)}/confirm`);
     expect(c).toMatchObject({ status: 200, body: { status: 'submitted' } });
