@@ -2,6 +2,7 @@
 import express from 'express';
 import type { Config } from '../config';
 import type { DataBox } from '../crypto/data-box';
+import type { SealKey } from '../mandate/seal';
 import type { JobServiceDeps } from '../transform/jobs';
 import { authenticate } from './auth';
 import { rejectNulCharacters } from './no-nul';
@@ -10,7 +11,7 @@ import { govFrRouter } from './gov-fr-v1';
 import { siloRouter } from './silo-v1';
 import { transformRouter } from './transform-v1';
 
-export type ApiDeps = JobServiceDeps & { config: Config; box: DataBox };
+export type ApiDeps = JobServiceDeps & { config: Config; box: DataBox; sealKey: SealKey };
 
 export function createApp(deps: ApiDeps): express.Express {
   const app = express();

@@ -1,4 +1,5 @@
 // Production API process (stateless; scale horizontally). Needs DATABASE_URL and a reachable Temporal.
+import { sealKeyFromConfig } from '../crypto/seal-key';
 import { dataBoxFromConfig } from '../crypto/data-box';
 import { createApp } from '../api/app';
 import { runQueuedJobSweeper } from '../transform/jobs';
@@ -10,7 +11,7 @@ const config = loadConfig();
 const log = createLogger(config.LOG_LEVEL, 'pa-api');
 const db = await openStore(config, (m) => log.info(m));
 const temporal = await connectTemporal(config);
-const jobDeps = { db, log, temporal, config, box: dataBoxFromConfig(config) };
+const jobDeps = { db, log, temporal, config, box: dataBoxFromConfig(config), sealKey: sealKeyFromConfig(config) };
 const app = createApp(jobDeps);
 const stopSweeper = runQueuedJobSweeper(jobDeps);
 const server = app.listen(config.API_PORT, config.API_HOST, () => log.info({ url: config.publicBaseUrl }, 'API listening'));

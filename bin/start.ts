@@ -1,5 +1,6 @@
 // `npm start`: the whole embedded stack in one process tree — Temporal dev server (SQLite under data/, UI),
 // PGlite store, simulators, HTTP API and worker. Ctrl-C stops everything; data survives restarts.
+import { sealKeyFromConfig } from '../crypto/seal-key';
 import { dataBoxFromConfig } from '../crypto/data-box';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
@@ -45,7 +46,7 @@ async function main() {
   });
 
   const temporal = await connectTemporal(config);
-  const jobDeps = { db, log, temporal, config, box: dataBoxFromConfig(config) };
+  const jobDeps = { db, log, temporal, config, box: dataBoxFromConfig(config), sealKey: sealKeyFromConfig(config) };
   const app = createApp(jobDeps);
   const stopSweeper = runQueuedJobSweeper(jobDeps);
   const server: Server = await new Promise((resolve, reject) => {

@@ -40,6 +40,9 @@ const envSchema = z.object({
   // embedded stack generates a development key under DATA_DIR/keys/.
   DATA_ENCRYPTION_KEYS: z.string().optional(),
   DATA_ENCRYPTION_KEY_ID: z.string().optional(),
+  // The certificate sealing confirmed mandates (PEM files); a development one is generated when absent.
+  SEAL_KEY_FILE: z.string().optional(),
+  SEAL_CERT_FILE: z.string().optional(),
   // Sandbox: approve every submission as soon as it is confirmed.
   AUTO_APPROVE: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

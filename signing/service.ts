@@ -5,12 +5,15 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { DataBox } from '../crypto/data-box';
+import { appendAuditPage } from '../mandate/audit-page';
 import { buildMandatePdf } from '../mandate/pdf';
+import { sealPdf, type SealKey } from '../mandate/seal';
+import { auditTrail, recordAudit, type ClientInfo } from '../store/audit';
 import { missingSignerFields } from '../mandate/signer';
 import type { Party } from '../party';
 import {
-  claimDecision, getAgreement, identityViews, markSubmitted, putIdentityDocument, recordDecision, reopenAgreement,
-  storeSignedPdf, type IdentityView,
+  claimDecision, finalizeSignedPdf, getAgreement, identityViews, markSubmitted, putIdentityDocument, recordDecision,
+  reopenAgreement, storeSignedPdf, type IdentityView,
 } from '../store/agreements';
 import type { Db } from '../store/db';
 import { getEntryRow, getMeta, putMeta } from '../store/entries';
@@ -33,6 +36,8 @@ export interface SigningDeps {
   log: Logger;
   /** Encrypts identity images and signed mandates at rest. */
   box: DataBox;
+  /** The service's certificate, sealing confirmed mandates. */
+  sealKey: SealKey;
 }
 
 const mandateContext = (entryId: string) => `signed-mandate:${entryId}`;
@@ -87,16 +92,19 @@ function refuseIfSubmitted(agreement: { submitted_at: Date | null }) {
   if (agreement.submitted_at) throw new SigningError(409, 'the submission is under review: wait for the decision');
 }
 
-export async function uploadIdentity(deps: SigningDeps, workspaceId: string, entryId: string, view: IdentityView, data: string) {
+export async function uploadIdentity(deps: SigningDeps, workspaceId: string, entryId: string, view: IdentityView, data: string, client: ClientInfo = {}) {
   const ctx = await context(deps, workspaceId, entryId);
   refuseIfSubmitted(ctx.agreement);
   const bytes = decodeBase64('data', data);
   const mime = imageMime('data', bytes);
   const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
-  return putIdentityDocument(deps.db, entryId, view, { mime, sealed: deps.box.seal(bytes, identityContext(entryId, view)), sha256, size: bytes.length });
+  return deps.db.tx(async (q) => {
+    await recordAudit(q, { entryId, jobId: ctx.agreement.job_id, kind: 'identity', client, details: { view, sha256 } });
+    return putIdentityDocument(q, entryId, view, { mime, sealed: deps.box.seal(bytes, identityContext(entryId, view)), sha256, size: bytes.length });
+  });
 }
 
-export async function signInApp(deps: SigningDeps, workspaceId: string, entryId: string, signature?: string) {
+export async function signInApp(deps: SigningDeps, workspaceId: string, entryId: string, signature?: string, client: ClientInfo = {}) {
   const ctx = await context(deps, workspaceId, entryId);
   refuseIfSubmitted(ctx.agreement);
   requireSigner(ctx.party);
@@ -113,10 +121,14 @@ export async function signInApp(deps: SigningDeps, workspaceId: string, entryId:
   } else {
     pdf = await render(deps, ctx, { kind: 'typed' });
   }
-  await storeSignedPdf(deps.db, entryId, deps.box.seal(pdf, mandateContext(entryId)), signature ? 'drawn' : 'typed', former);
+  const before = sha256Hex(await render(deps, ctx));
+  await deps.db.tx(async (q) => {
+    await recordAudit(q, { entryId, jobId: ctx.agreement.job_id, kind: 'signed', client, details: { via: signature ? 'drawn' : 'typed', document_sha256: before } });
+    await storeSignedPdf(q, entryId, deps.box.seal(pdf, mandateContext(entryId)), signature ? 'drawn' : 'typed', former);
+  });
 }
 
-export async function uploadSignedAgreement(deps: SigningDeps, workspaceId: string, entryId: string, data: string) {
+export async function uploadSignedAgreement(deps: SigningDeps, workspaceId: string, entryId: string, data: string, client: ClientInfo = {}) {
   const ctx = await context(deps, workspaceId, entryId);
   refuseIfSubmitted(ctx.agreement);
   const bytes = decodeBase64('data', data);
@@ -125,7 +137,11 @@ export async function uploadSignedAgreement(deps: SigningDeps, workspaceId: stri
     throw new UploadError(422, `data: this PDF is not the mandate of this entry: it must be mandate ${ctx.agreement.mandate_number} (download it with GET agreement)`);
   }
   // The signer signed the mandate we served, whose text follows the take-over identifier set now.
-  await storeSignedPdf(deps.db, entryId, deps.box.seal(bytes, mandateContext(entryId)), 'upload', await formerMatricule(deps, entryId));
+  const former = await formerMatricule(deps, entryId);
+  await deps.db.tx(async (q) => {
+    await recordAudit(q, { entryId, jobId: ctx.agreement.job_id, kind: 'signed', client, details: { via: 'upload', document_sha256: sha256Hex(bytes) } });
+    await storeSignedPdf(q, entryId, deps.box.seal(bytes, mandateContext(entryId)), 'upload', former);
+  });
 }
 
 /** The running job whose mandate this is: a confirmation or a decision counts for that mandate only. */
@@ -151,7 +167,7 @@ async function signal(deps: SigningDeps, jobId: string, s: ApprovalSignal) {
  * Finalises the submission and resumes the waiting registration. Confirming again re-sends the signal (the
  * workflow ignores a repeat), so a lost signal is recovered by simply confirming again.
  */
-export async function confirm(deps: SigningDeps, workspaceId: string, entryId: string): Promise<{ status: 'submitted' }> {
+export async function confirm(deps: SigningDeps, workspaceId: string, entryId: string, client: ClientInfo = {}): Promise<{ status: 'submitted' }> {
   const ctx = await context(deps, workspaceId, entryId);
   const job = await currentJob(deps, ctx.agreement, entryId);
   if (!ctx.agreement.submitted_at) {
@@ -163,7 +179,12 @@ export async function confirm(deps: SigningDeps, workspaceId: string, entryId: s
     if (!ctx.agreement.signed_pdf) missing.push('a signature (POST sign) or a pre-signed mandate (POST agreement)');
     if (missing.length) throw new SigningError(422, `cannot confirm yet: missing ${missing.join('; ')}`);
   }
+  const final = ctx.agreement.submitted_at ? undefined : await finalMandate(deps, ctx, client);
   await deps.db.tx(async (q) => {
+    if (final) {
+      await recordAudit(q, { entryId, jobId: job, kind: 'confirmed', client });
+      await finalizeSignedPdf(q, entryId, deps.box.seal(final, mandateContext(entryId)));
+    }
     await markSubmitted(q, entryId);
     await signal(deps, job, { kind: 'confirmed' });
   });
@@ -174,6 +195,31 @@ export async function confirm(deps: SigningDeps, workspaceId: string, entryId: s
   }
   deps.log.info({ entryId, jobId: job }, 'submission confirmed');
   return { status: 'submitted' };
+}
+
+const sha256Hex = (b: Uint8Array) => crypto.createHash('sha256').update(b).digest('hex');
+
+/** The signed mandate with its audit page, sealed by the service: what the company and the directory rely on. */
+async function finalMandate(deps: SigningDeps, ctx: Awaited<ReturnType<typeof context>>, client: ClientInfo): Promise<Buffer> {
+  const entryId = ctx.entry.id;
+  const trail = await auditTrail(deps.db, entryId, ctx.agreement.job_id);
+  const signed = trail.filter((e) => e.kind === 'signed').at(-1);
+  const person = ctx.party.people?.[0];
+  const withAudit = await appendAuditPage(deps.box.open(ctx.agreement.signed_pdf!, mandateContext(entryId)), {
+    mandateNumber: ctx.agreement.mandate_number,
+    entryId,
+    documentSha256: String(signed?.details.document_sha256 ?? 'inconnue'),
+    signer: { name: [person?.name.given, person?.name.surname].filter(Boolean).join(' '), role: person?.role },
+    signedAt: signed?.at ?? 'inconnue',
+    signedVia: ctx.agreement.signed_via ?? 'upload',
+    signedFrom: { ip: signed?.ip ?? undefined, userAgent: signed?.user_agent ?? undefined },
+    identity: (await identityViews(deps.db, entryId)).map((v) => ({ view: v.view, sha256: v.sha256, at: v.created_at })),
+    confirmedAt: new Date().toISOString(),
+    confirmedFrom: client,
+  });
+  return sealPdf(withAudit, deps.sealKey, {
+    name: deps.config.PA_NAME, reason: `Mandat ${ctx.agreement.mandate_number}`, location: 'France', contact: deps.config.PA_SIREN,
+  });
 }
 
 /** The operator's decision on the current submission; one decision per submission. */

@@ -62,6 +62,11 @@ export async function storeSignedPdf(
   );
 }
 
+/** Replaces the signed mandate by its final form (audit page, seal) at confirmation. */
+export async function finalizeSignedPdf(db: Queryable, entryId: string, sealedPdf: Uint8Array) {
+  await db.query('UPDATE agreements SET signed_pdf = $2, updated_at = now() WHERE entry_id = $1 AND submitted_at IS NULL', [entryId, sealedPdf]);
+}
+
 export async function markSubmitted(db: Queryable, entryId: string) {
   await db.query('UPDATE agreements SET submitted_at = now(), updated_at = now() WHERE entry_id = $1 AND submitted_at IS NULL', [entryId]);
 }

@@ -1,5 +1,8 @@
 // The entry API (seed §4.1, §4.2) over HTTP, with the registration's first steps running on the real dev server.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import crypto from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { PDFDocument } from 'pdf-lib';
@@ -160,7 +163,12 @@ describe('pre-signed path', () => {
     await expect.poll(() => entryState(h, entryId), { timeout: 15_000 }).toBe('submitted');
     expect((await h.api('POST', `${base(entryId)}/decision`, { approved: true })).status).toBe(200);
     expect((await jobWhen(h, jobId, ['OK', 'ERR'])).status).toBe('OK');
-    expect(Buffer.from((await pdf(`${base(entryId)}/agreement`)).bytes).equals(Buffer.from(signedOutside.bytes))).toBe(true);
+    // The uploaded mandate, followed by the audit page, sealed.
+    const final = pdfText((await pdf(`${base(entryId)}/agreement`)).bytes);
+    expect(final).toContain(pdfText(signedOutside.bytes).trim().slice(0, 200));
+    expect(final).toContain(`Empreinte SHA-256 du document avant signature : ${crypto.createHash('sha256').update(signedOutside.bytes).digest('hex')}`);
+    expect(final).toContain('mode : document signé hors ligne');
+    expect(final).toMatch(/page passeport \([^)]+\) — SHA-256 :/);
   });
 });
 
@@ -205,6 +213,40 @@ describe('limits and wrong types', () => {
     expect((await h.api('POST', `${base(entryId)}/decision`, { approved: true }, entriesOnly)).status).toBe(403);
     expect((await h.api('POST', `${base(entryId)}/decision`, { approved: false })).status).toBe(400);
     expect((await h.api('POST', `${base(entryId)}/decision`, { approved: true })).status).toBe(409); // nothing submitted
+  });
+});
+
+describe('the confirmed mandate', () => {
+  it('ends with an audit page and is sealed: pdfsig and qpdf --check accept it', async () => {
+    const { entryId } = await parkedEntry();
+    const front = png(80, 40);
+    await h.api('POST', `${base(entryId)}/identity`, { view: 'front', data: b64(front) });
+    await h.api('POST', `${base(entryId)}/identity`, { view: 'back', data: b64(jpeg()) });
+    const before = crypto.createHash('sha256').update((await pdf(`${base(entryId)}/agreement`)).bytes).digest('hex');
+    await h.api('POST', `${base(entryId)}/sign`, { signature: b64(png()) });
+    expect((await h.api('POST', `${base(entryId)}/confirm`)).status).toBe(200);
+
+    const final = (await pdf(`${base(entryId)}/agreement`)).bytes;
+    const text = pdfText(final);
+    expect(text).toContain('PISTE D’AUDIT');
+    expect(text).toContain(`Empreinte SHA-256 du document avant signature : ${before}`);
+    expect(text).toContain("Signataire : Élodie N'Guessan-Dupré (Présidente)");
+    expect(text).toContain('mode : signature manuscrite');
+    expect(text).toMatch(new RegExp(`recto \\([^)]+\\) — SHA-256 : ${crypto.createHash('sha256').update(front).digest('hex')}`));
+    expect(text).toMatch(/Depuis : IP (::ffff:)?127\.0\.0\.1 — node/);
+    expect(text).toMatch(/Confirmation Date \(UTC\) : \d{4}-\d\d-\d\dT/);
+
+    const file = path.join(os.tmpdir(), `mandate-${entryId}.pdf`);
+    fs.writeFileSync(file, final);
+    const sig = spawnSync('pdfsig', [file], { encoding: 'utf8' });
+    expect(sig.stdout).toContain('Signature Type: ETSI.CAdES.detached');
+    expect(sig.stdout).toContain(`Signer Certificate Common Name: Test PA (mandate seal)`);
+    expect(sig.stdout).toContain('Signature Validation: Signature is Valid.');
+    expect(sig.stdout).toContain('Total document signed');
+    const check = spawnSync('qpdf', ['--check', file], { encoding: 'utf8' });
+    expect(check.status, check.stdout + check.stderr).toBe(0);
+    expect(check.stdout).toContain('No syntax or stream encoding errors found');
+    fs.rmSync(file);
   });
 });
 

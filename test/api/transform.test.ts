@@ -1,4 +1,5 @@
 // transform/v1 over real HTTP: definitions (built-in and own) and jobs running on the real dev server.
+import { testSealKey } from '../support/seal-key';
 import crypto from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -99,7 +100,7 @@ describe('jobs', () => {
     const entryId = await createEntry(h);
     const wf = await createWorkflow(h, [setState('processing')]);
     const dead = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 500 }) });
-    const app = createApp({ db: h.db, log, temporal: dead, config: h.config, box: h.box });
+    const app = createApp({ db: h.db, log, temporal: dead, config: h.config, box: h.box, sealKey: testSealKey() });
     const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
     try {
       const port = (server.address() as AddressInfo).port;

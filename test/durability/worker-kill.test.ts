@@ -1,6 +1,7 @@
 // Kill the worker (SIGKILL) while a registration is inside its directory step, start another: the registration
 // completes with exactly one directory line and one SML entry. The worker runs as its own process, as in
 // production, so the store is PostgreSQL (PGlite cannot be shared between processes).
+import { testSealKey } from '../support/seal-key';
 import { dataBoxFromConfig } from '../../crypto/data-box';
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -53,7 +54,7 @@ beforeAll(async () => {
   const box = dataBoxFromConfig(config);
   connection = await Connection.connect({ address: inject('temporalAddress') });
   const temporal = new Client({ connection });
-  server = await new Promise((resolve) => { const s = createApp({ db, log, temporal, config, box }).listen(0, '127.0.0.1', () => resolve(s)); });
+  server = await new Promise((resolve) => { const s = createApp({ db, log, temporal, config, box, sealKey: testSealKey() }).listen(0, '127.0.0.1', () => resolve(s)); });
   const ws = await createWorkspace(db, 'kill');
   const { secret } = await createApiKey(db, ws.id, { name: 'kill', scopes: [...SCOPES] });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

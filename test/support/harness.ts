@@ -1,5 +1,6 @@
 // Per-file test harness: a fresh store (PGlite in memory, or a throw-away PostgreSQL schema), a worker on a
 // task queue of its own against the shared real dev server, and the HTTP API on an ephemeral port.
+import { testSealKey } from './seal-key';
 import { dataBoxFromConfig, type DataBox } from '../../crypto/data-box';
 import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -75,7 +76,7 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
   const running = worker.run();
 
   const box = dataBoxFromConfig(config);
-  const app = createApp({ db, log, temporal: client, config, box });
+  const app = createApp({ db, log, temporal: client, config, box, sealKey: testSealKey() });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
