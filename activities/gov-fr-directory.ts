@@ -140,14 +140,25 @@ function clientFor({ config }: ActivityDeps): AnnuaireClient {
 
 const idsOf = (lines: AnnuaireLine[]) => lines.map((l) => l.idInstance);
 
-/** Annuaire errors → Temporal failures: retryable ones are retried by the activity's policy, others fail the step. */
+/**
+ * Annuaire errors → Temporal failures. Retryable ones (408, 429, 5xx, no answer) are retried by the activity's
+ * policy, sooner or later as the server's Retry-After asks; the others (400, 401 after a fresh token, 403, 404, 422)
+ * fail the step. The message keeps the PPF `detail`: it becomes the job's fault.
+ */
+export function annuaireFailure(err: AnnuaireError): ApplicationFailure {
+  return ApplicationFailure.create({
+    message: err.message,
+    type: `annuaire-${err.status ?? 'unreachable'}`,
+    nonRetryable: !err.retryable,
+    ...(err.retryable && err.retryAfterMs !== undefined && { nextRetryDelay: err.retryAfterMs }),
+    details: [{ status: err.status, titre: err.titre, detail: err.detail }],
+  });
+}
+
 async function annuaireCall<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (!(err instanceof AnnuaireError)) throw err;
-    const type = `annuaire-${err.status ?? 'unreachable'}`;
-    if (err.retryable) throw ApplicationFailure.retryable(err.message, type);
-    throw ApplicationFailure.nonRetryable(err.detail, type);
+    throw err instanceof AnnuaireError ? annuaireFailure(err) : err;
   }
 }

@@ -42,7 +42,8 @@ export function createAnnuaireClient(o: AnnuaireClientOptions): AnnuaireClient {
   async function call(method: string, path: string, body?: unknown, write = false): Promise<Response> {
     const what = `${method} ${path.replace(/\?.*/, '')}`;
     const send = async (token: string) => {
-      const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json, application/problem+json' };
+      // fetch would send `Accept-Language: *`, which the spec's enum (fr, en) does not allow.
+      const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json, application/problem+json', 'accept-language': 'fr' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       // An array header parameter (style simple): comma-separated.
       if (write && o.rattachements?.length) headers['ppf-rattachements'] = o.rattachements.join(',');
@@ -73,7 +74,10 @@ export function createAnnuaireClient(o: AnnuaireClientOptions): AnnuaireClient {
   const json = async (res: Response) => {
     try {
       return await res.json();
-    } catch {
+    } catch (err) {
+      // The per-request timeout also covers reading the body: that is a transport fault, not a bad answer.
+      const name = (err as Error)?.name;
+      if (name === 'TimeoutError' || name === 'AbortError' || name === 'TypeError') throw networkError(err, `reading ${res.url}`);
       throw new AnnuaireError(res.status, `${res.url}: the answer is not JSON`, false);
     }
   };

@@ -4,10 +4,12 @@ import { z } from 'zod';
 import { SigningError, agreementPdf, confirm, decide, signInApp, uploadIdentity, uploadSignedAgreement, type SigningDeps } from '../signing/service';
 import { UploadError } from '../signing/uploads';
 import { auth, requireScope } from './auth';
+import { directoryLookupRouter } from './gov-fr-directory-v1';
 import { rejectNulCharacters } from './no-nul';
 import { HttpProblem } from './problem';
 import { body, params } from './validate';
 
+const clientOf = (req: express.Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });
 const entryParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UUID' }) });
 // 4 MB of binary is about 5.6 MB of base64; the decoded size is checked exactly afterwards.
 const jsonUpTo6mb = express.json({ limit: '6mb', strict: true });
@@ -32,6 +34,7 @@ async function mapped<T>(fn: () => Promise<T>): Promise<T> {
 export function govFrRouter(deps: SigningDeps): Router {
   const r = Router();
   r.use('/entry/:silo_entry_id', requireScope('entries:rw'));
+  r.use('/directory', requireScope('entries:rw'), directoryLookupRouter(deps));
   const id = (req: express.Request) => params(req, entryParam).silo_entry_id;
 
   r.get('/entry/:silo_entry_id/agreement', async (req, res) => {
@@ -42,7 +45,7 @@ export function govFrRouter(deps: SigningDeps): Router {
   r.post('/entry/:silo_entry_id/identity', jsonUpTo6mb, rejectNulCharacters, async (req, res) => {
     const entryId = id(req);
     const b = body(req, identityBody);
-    await mapped(() => uploadIdentity(deps, auth(res).workspaceId, entryId, b.view, b.data));
+    await mapped(() => uploadIdentity(deps, auth(res).workspaceId, entryId, b.view, b.data, clientOf(req)));
     res.status(204).end();
   });
 
@@ -51,19 +54,19 @@ export function govFrRouter(deps: SigningDeps): Router {
     // No body at all means a typed signature; a body must be JSON like any other.
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
     const b = hasBody ? body(req, signBody) : {};
-    await mapped(() => signInApp(deps, auth(res).workspaceId, entryId, b.signature || undefined));
+    await mapped(() => signInApp(deps, auth(res).workspaceId, entryId, b.signature || undefined, clientOf(req)));
     res.status(204).end();
   });
 
   r.post('/entry/:silo_entry_id/agreement', jsonUpTo6mb, rejectNulCharacters, async (req, res) => {
     const entryId = id(req);
     const b = body(req, agreementBody);
-    await mapped(() => uploadSignedAgreement(deps, auth(res).workspaceId, entryId, b.data));
+    await mapped(() => uploadSignedAgreement(deps, auth(res).workspaceId, entryId, b.data, clientOf(req)));
     res.status(204).end();
   });
 
   r.post('/entry/:silo_entry_id/confirm', async (req, res) => {
-    res.json(await mapped(() => confirm(deps, auth(res).workspaceId, id(req))));
+    res.json(await mapped(() => confirm(deps, auth(res).workspaceId, id(req), clientOf(req))));
   });
 
   // Operators (scope `approvals`) approve or reject a confirmed submission.

@@ -5,19 +5,13 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { today } from '../../annuaire/types';
+import { faultInjector, type AnnuaireFaults } from './faults';
 import { search, wireLine, type SearchBody } from './search';
 import { loadSpecValidators, type BodySchema } from './spec';
 import { LineStore, Refusal, type SeedLine, type StoredLine } from './store';
 
 export const BASE_PATH = '/ppf/annuaire-public/v1';
-
-export interface AnnuaireFaults {
-  /** Share of API requests answered with `status` (default 1 when a status is given, else 0). */
-  rate?: number;
-  status?: number;
-  /** Delay before every API answer. */
-  latencyMs?: number;
-}
+export type { AnnuaireFaults } from './faults';
 
 export interface AnnuaireSimulatorOptions {
   host: string;
@@ -57,7 +51,7 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
   const clients = o.clients ?? { 'pa-dev': 'pa-dev-secret' };
   const ttl = o.tokenTtlSeconds ?? 3600;
   const tokens = new Map<string, { clientId: string; expiresAt: number }>();
-  let faults = o.faults;
+  const faults = faultInjector(o.faults);
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -78,15 +72,19 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
     const method = req.method ?? 'GET';
 
     if (method === 'GET' && p === '/health') return send(res, 200, { simulator: 'annuaire', status: 'ok' });
-    if (p === '/oauth/token') return issueToken(req, res);
 
-    if (faults?.latencyMs) await new Promise((r) => setTimeout(r, faults!.latencyMs));
-    const rate = faults?.rate ?? (faults?.status ? 1 : 0);
-    if (rate > 0 && Math.random() < rate) {
-      const status = faults?.status ?? 503;
-      if (status === 429) res.setHeader('retry-after', '1');
-      return problem(res, status, `panne simulée (${status})`);
+    const fault = faults.decide(`${method} ${p}`, p === '/oauth/token');
+    if (fault.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
+    if (fault.kind === 'hold') {
+      // A timeout as the client sees it: no status line at all, then the connection goes away.
+      setTimeout(() => req.socket.destroy(), fault.ms).unref();
+      return;
     }
+    if (fault.kind === 'error') {
+      if (fault.retryAfterSeconds !== undefined) res.setHeader('retry-after', String(fault.retryAfterSeconds));
+      return problem(res, fault.status, fault.detail);
+    }
+    if (p === '/oauth/token') return issueToken(req, res);
 
     const caller = authenticate(req);
     if (!caller) {
@@ -227,7 +225,7 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
     }),
     seedLine: (line) => commit(() => store.seed(line)),
     lines: () => store.all(),
-    setFaults: (f) => (faults = f),
+    setFaults: (f) => faults.set(f),
     revokeTokens: () => tokens.clear(),
   };
 }

@@ -45,7 +45,8 @@ function describe(e: ErrorObject): string {
   return `${where}: ${e.message ?? e.keyword}`;
 }
 
-function openApiToJsonSchema<T>(node: T): T {
+/** OpenAPI 3.0 schema objects → JSON Schema ajv compiles (also used by the tests checking our client's requests). */
+export function openApiToJsonSchema<T>(node: T): T {
   if (Array.isArray(node)) return node.map(openApiToJsonSchema) as T;
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};

@@ -1,6 +1,7 @@
 // The Annuaire client against the simulator over real HTTP: spec paths and bodies, token handling, error classes.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AnnuaireError, createAnnuaireClient, today, type AnnuaireClient } from '../../annuaire/client';
+import { parseRetryAfter } from '../../annuaire/errors';
 import { startAnnuaireSimulator, type AnnuaireSimulator } from '../../simulators/annuaire';
 import { makeSiren } from '../support/fixtures';
 
@@ -109,5 +110,63 @@ describe('Annuaire client', () => {
     const patch = spy.mock.calls.find(([, init]) => init?.method === 'PATCH');
     expect(String(patch?.[0])).toBe(`${sim.url}/ligne-annuaire/id-instance:${line!.idInstance}`);
     expect((patch?.[1]?.headers as Record<string, string>)['ppf-rattachements']).toBe('552032534');
+  });
+
+  it('keeps the PPF detail and the Retry-After of throttling and unavailability', async () => {
+    const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as AnnuaireError);
+    sim.setFaults({ errorRates: { 429: 1 }, retryAfterSeconds: 7, detail: 'quota de 100 appels par minute dépassé' });
+    expect(await failure(client.searchLines({ siren: makeSiren() }))).toMatchObject({
+      status: 429, retryable: true, retryAfterMs: 7000, titre: 'Trop de requêtes', detail: 'quota de 100 appels par minute dépassé',
+      message: 'Annuaire 429: quota de 100 appels par minute dépassé',
+    });
+    sim.setFaults({ status: 503, retryAfterSeconds: 2 });
+    expect(await failure(client.searchLines({ siren: makeSiren() }))).toMatchObject({ status: 503, retryable: true, retryAfterMs: 2000 });
+    sim.setFaults({ status: 503 });
+    expect((await failure(client.searchLines({ siren: makeSiren() })))?.retryAfterMs).toBeUndefined();
+    expect(parseRetryAfter(new Date(Date.now() + 30_000).toUTCString())).toBeGreaterThan(28_000);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(parseRetryAfter('86400')).toBe(600_000); // capped: beyond that our own backoff decides
+  });
+
+  it('403 and 404 are not retryable; a 401 that survives a fresh token is not either', async () => {
+    const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as AnnuaireError);
+    for (const status of [403, 404, 422]) {
+      sim.setFaults({ status, detail: `refus ${status} du PPF` });
+      expect(await failure(client.searchLines({ siren: makeSiren() }))).toMatchObject({ status, retryable: false, detail: `refus ${status} du PPF` });
+    }
+    const fresh = make();
+    const spy = vi.spyOn(globalThis, 'fetch');
+    sim.setFaults({ status: 401, detail: 'jeton refusé' });
+    expect(await failure(fresh.searchLines({ siren: makeSiren() }))).toMatchObject({ status: 401, retryable: false, detail: 'jeton refusé' });
+    expect(spy.mock.calls.map(([u]) => (String(u) === sim.tokenUrl ? 'token' : 'api'))).toEqual(['token', 'api', 'token', 'api']);
+  });
+
+  it('a request held without an answer times out as a retryable error', async () => {
+    sim.setFaults({ timeoutRate: 1, timeoutMs: 5_000 });
+    const t0 = Date.now();
+    const err = await make({ timeoutMs: 300 }).searchLines({ siren: makeSiren() }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: null, retryable: true, detail: expect.stringContaining('timed out') });
+    expect(Date.now() - t0).toBeLessThan(2_000);
+  });
+
+  it('keeps working across token expiries in the middle of a run', async () => {
+    const shortSim = await startAnnuaireSimulator({ host: '127.0.0.1', port: 0, tokenTtlSeconds: 1, faults: { latencyMs: 150 } });
+    try {
+      const c = createAnnuaireClient({ baseUrl: shortSim.url, tokenUrl: shortSim.tokenUrl, clientId: 'pa-dev', clientSecret: 'pa-dev-secret' });
+      const spy = vi.spyOn(globalThis, 'fetch');
+      const siren = makeSiren();
+      const t0 = Date.now();
+      let calls = 0;
+      // ~2.5 s of back-to-back calls on 1 s tokens; midway the gateway also forgets every token.
+      while (Date.now() - t0 < 2_500) {
+        if (calls === 6) shortSim.revokeTokens();
+        expect(await c.searchLines({ siren })).toHaveLength(1);
+        calls++;
+      }
+      const tokens = spy.mock.calls.filter(([u]) => String(u) === shortSim.tokenUrl).length;
+      expect(tokens).toBeGreaterThanOrEqual(4);
+    } finally {
+      await shortSim.close();
+    }
   });
 });

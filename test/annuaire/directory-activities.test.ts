@@ -152,4 +152,57 @@ describe('directory activities', () => {
     const { input } = await newParty();
     expect(await failure(register({ ...input, entryId: crypto.randomUUID() }))).toMatchObject({ type: 'entry-not-found', nonRetryable: true });
   });
+
+  it('429 and 503 carry the Retry-After into the retry; a 422 fails the step with the PPF detail', async () => {
+    const { siren, input } = await newParty();
+    sim.setFaults({ status: 429, retryAfterSeconds: 3, detail: 'trop de requêtes pour ce client' });
+    expect(await failure(register(input))).toMatchObject({
+      type: 'annuaire-429', nonRetryable: false, nextRetryDelay: 3000, message: expect.stringContaining('trop de requêtes pour ce client'),
+    });
+    sim.setFaults({ status: 503 });
+    const unavailable = await failure(register(input));
+    expect(unavailable).toMatchObject({ type: 'annuaire-503', nonRetryable: false });
+    expect(unavailable.nextRetryDelay).toBeUndefined(); // the activity's own backoff
+
+    const detail = "la date de début d'effet doit être postérieure à la date du jour";
+    sim.setFaults({ status: 422, only: 'POST /ligne-annuaire', detail });
+    const refused = await failure(register(input));
+    expect(refused).toMatchObject({ type: 'annuaire-422', nonRetryable: true, message: `Annuaire 422: ${detail}` });
+    expect(refused.details).toEqual([{ status: 422, titre: 'Erreur de validation des données', detail }]);
+    // The 9998 line was ended before the refusal; a later run picks up from there (no line of ours yet).
+    sim.setFaults(undefined);
+    expect(await register(input)).toMatchObject({ created: true });
+    expect(inForce(siren)).toEqual([expect.objectContaining({ matriculePlateforme: '0145' })]);
+  });
+
+  it('a 429/503 burst succeeds once retried as classified, with one line created', async () => {
+    const { siren, input } = await newParty();
+    sim.setFaults({ errorRates: { 429: 0.5, 503: 0.5 }, count: 4, retryAfterSeconds: 0 });
+    let attempts = 0;
+    let result: Awaited<ReturnType<typeof register>> | undefined;
+    // What Temporal does with the step: try again while the failure is retryable.
+    while (!result && attempts < 10) {
+      attempts++;
+      result = await register(input).catch((e: unknown) => {
+        if (!(e instanceof ApplicationFailure) || e.nonRetryable) throw e;
+        return undefined;
+      });
+    }
+    expect(result).toMatchObject({ created: true });
+    expect(attempts).toBeGreaterThan(1);
+    expect(inForce(siren)).toEqual([expect.objectContaining({ idInstance: result!.idInstance, matriculePlateforme: '0145' })]);
+    expect(linesOf(siren).filter((l) => l.matriculePlateforme === '0145')).toHaveLength(1);
+  });
+
+  it('survives the gateway forgetting its token in the middle of a run', async () => {
+    const { siren, input } = await newParty();
+    sim.setFaults({ latencyMs: 150 });
+    const revoke = setTimeout(() => sim.revokeTokens(), 200); // after the search, before the writes
+    try {
+      expect(await register(input)).toMatchObject({ created: true });
+    } finally {
+      clearTimeout(revoke);
+    }
+    expect(inForce(siren)).toEqual([expect.objectContaining({ matriculePlateforme: '0145' })]);
+  });
 });

@@ -148,6 +148,45 @@ describe('Annuaire simulator', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
     sim.setFaults(undefined);
   });
+  it('injects faults by configuration: shares per status, Retry-After, bursts, chosen requests, held requests', async () => {
+    const search = () => call('POST', '/ligne-annuaire/recherche', bySiren(makeSiren()));
+    sim.setFaults({ errorRates: { 503: 0.3, 429: 0.3 } });
+    const seen = new Map<number, number>();
+    for (let i = 0; i < 60; i++) {
+      const { status } = await search();
+      seen.set(status, (seen.get(status) ?? 0) + 1);
+    }
+    expect([...seen.keys()].sort()).toEqual([200, 429, 503]);
+
+    // 429 carries Retry-After (1 s unless told), and so does 503 when told; `detail` is what the problem says.
+    const token = ((await (await tokenFor(sim)).json()) as { access_token: string }).access_token;
+    const raw = () => fetch(`${sim.url}/ligne-annuaire/code:${makeSiren()}`, { headers: { authorization: `Bearer ${token}` } });
+    sim.setFaults({ status: 429 });
+    expect((await raw()).headers.get('retry-after')).toBe('1');
+    sim.setFaults({ status: 503, retryAfterSeconds: 5, detail: 'maintenance programmée' });
+    const r503 = await raw();
+    expect([r503.status, r503.headers.get('retry-after'), ((await r503.json()) as { detail: string }).detail]).toEqual([503, '5', 'maintenance programmée']);
+
+    // A burst: the next 2 matching requests fail, then the directory is back. Other requests are left alone.
+    sim.setFaults({ status: 503, count: 2, only: 'POST /ligne-annuaire/recherche' });
+    expect((await call('GET', `/ligne-annuaire/code:${makeSiren()}`)).status).toBe(200);
+    expect([(await search()).status, (await search()).status, (await search()).status]).toEqual([503, 503, 200]);
+    sim.setFaults({ status: 422, only: 'PATCH /ligne-annuaire/id-instance:*' });
+    expect((await call('PATCH', '/ligne-annuaire/id-instance:1', { dateFinEffet: today() })).status).toBe(422);
+    expect((await search()).status).toBe(200);
+    sim.setFaults({ status: 503 });
+    expect((await tokenFor(sim)).status).toBe(200); // the token endpoint only when named
+    sim.setFaults({ status: 503, only: 'POST /oauth/token' });
+    expect((await tokenFor(sim)).status).toBe(503);
+
+    // Held: no answer at all until the connection is dropped.
+    sim.setFaults({ timeoutRate: 1, timeoutMs: 300 });
+    const t0 = Date.now();
+    await expect(search()).rejects.toThrow();
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(280);
+    sim.setFaults(undefined);
+    expect((await search()).status).toBe(200);
+  });
 });
 
 describe('Annuaire simulator state', () => {

@@ -1,0 +1,86 @@
+// apps/gov-fr/v1/directory: lookups in the PPF Annuaire (gov-fr_v1.yaml lookupDirectoryBySIREN / ByIdentifier),
+// answered live through the Annuaire client. Mounted at /directory inside the authenticated gov-fr router.
+import { Router, type Response } from 'express';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { AnnuaireError, createAnnuaireClient, today, type AnnuaireClient, type AnnuaireLine } from '../annuaire/client';
+import type { Config } from '../config';
+import { isSiren } from '../party/french-ids';
+import { HttpProblem } from './problem';
+import { params } from './validate';
+
+const sirenParam = z.object({ siren: z.string().refine(isSiren, 'must be a 9-digit SIREN with a valid check digit') });
+// An addressing identifier (SIREN[_SIRET[_ROUTAGE]] or SIREN_SUFFIXE, ≤ 125 characters), optionally as a Peppol
+// participant value with its ICD (`0225:…`).
+const ADDRESS = /^(?:\d{4}:)?((\d{9})(?:_[-_.@a-zA-Z0-9]+)?)$/;
+const identifierParam = z.object({
+  identifier: z
+    .string()
+    .max(130)
+    .regex(ADDRESS, 'must be an addressing identifier: SIREN, SIREN_SIRET, SIREN_SIRET_ROUTAGE or SIREN_SUFFIXE, optionally prefixed by an ICD (0225:)')
+    .refine((v) => isSiren(ADDRESS.exec(v)?.[2] ?? ''), 'must start with a valid SIREN'),
+});
+
+/** DirectoryEntry of gov-fr_v1.yaml. `nature`, `created_at`, `updated_at` describe a local mirror we do not keep. */
+export function directoryEntry(l: AnnuaireLine) {
+  const compact = (d: string | null | undefined) => (d ?? '').replaceAll('-', '');
+  return {
+    id_instance: String(l.idInstance),
+    siren: l.siren,
+    siret: l.siret ?? '',
+    routing_code: l.identifiantRoutage ?? '',
+    platform_id: l.matriculePlateforme,
+    identifier: l.identifiantAdressage,
+    suffix: l.suffixeAdressage ?? '',
+    start_date: compact(l.dateDebutEffet),
+    end_date: compact(l.dateFinEffet),
+    effective_end_date: compact(l.dateFinEffective),
+  };
+}
+
+export function directoryLookupRouter(deps: { config: Config; log: Logger; client?: AnnuaireClient }): Router {
+  const { config, log } = deps;
+  // One client per router: its token is shared by every lookup.
+  const client =
+    deps.client ??
+    createAnnuaireClient({
+      baseUrl: config.annuaireUrl,
+      tokenUrl: config.annuaireTokenUrl,
+      clientId: config.ANNUAIRE_CLIENT_ID,
+      clientSecret: config.ANNUAIRE_CLIENT_SECRET,
+      rattachements: [config.PA_SIREN],
+    });
+
+  /** Lines in force today or starting later (lines ended in the past are history, not addresses). */
+  async function lookup(res: Response, filters: { siren: string; identifiantAdressage?: string }): Promise<AnnuaireLine[]> {
+    try {
+      return await client.searchLines({ ...filters, dateDebutRecherche: today() });
+    } catch (err) {
+      if (!(err instanceof AnnuaireError)) throw err;
+      log.warn({ status: err.status, detail: err.detail, siren: filters.siren }, 'directory lookup failed');
+      // Ours to retry later (503, with the directory's Retry-After) or the directory refusing us (502).
+      if (err.retryable) {
+        if (err.retryAfterMs !== undefined) res.set('retry-after', String(Math.ceil(err.retryAfterMs / 1000)));
+        throw new HttpProblem(503, `the PPF Annuaire is unavailable, try again later: ${err.message}`);
+      }
+      throw new HttpProblem(502, `the PPF Annuaire refused the lookup: ${err.message}`);
+    }
+  }
+
+  const r = Router();
+  r.get('/siren/:siren', async (req, res) => {
+    const { siren } = params(req, sirenParam);
+    const lines = await lookup(res, { siren });
+    res.json({ siren, count: lines.length, results: lines.map(directoryEntry) });
+  });
+  r.get('/identifier/:identifier', async (req, res) => {
+    const { identifier } = params(req, identifierParam);
+    const [, address, siren] = ADDRESS.exec(identifier)!;
+    // The search matches by substring; only the exact address counts (Peppol values arrive lowercased).
+    const lines = (await lookup(res, { siren: siren!, identifiantAdressage: address! })).filter(
+      (l) => l.identifiantAdressage.toLowerCase() === address!.toLowerCase(),
+    );
+    res.json({ identifier, count: lines.length, results: lines.map(directoryEntry) });
+  });
+  return r;
+}
