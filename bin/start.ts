@@ -10,7 +10,7 @@ import { createApp } from '../api/app';
 import { runQueuedJobSweeper } from '../transform/jobs';
 import { loadConfig } from '../config';
 import { createLogger } from '../lib/logger';
-import { startSimulators } from '../simulators';
+import { simulatorFaultsFromEnv, startSimulators } from '../simulators';
 import { SCOPES, createApiKey, createWorkspace, findApiKey } from '../store/workspaces';
 import type { Db } from '../store/db';
 import { findTemporalCli } from '../temporal/cli';
@@ -43,6 +43,7 @@ async function main() {
     host: config.SIMULATORS_HOST,
     ports: { annuaire: config.ANNUAIRE_SIM_PORT, sml: config.SML_SIM_PORT, directory: config.PEPPOL_DIRECTORY_SIM_PORT },
     stateDir: path.join(config.dataDir, 'simulators'),
+    faults: simulatorFaultsFromEnv(),
   });
 
   const temporal = await connectTemporal(config);

@@ -1,6 +1,8 @@
 // The local simulators of the external systems, started together by `npm start` and by the tests.
 import path from 'node:path';
 import { startAnnuaireSimulator, type AnnuaireSimulator } from './annuaire';
+import type { AnnuaireFaults } from './annuaire/faults';
+import type { FaultInjection } from './sml/http';
 import { startPeppolDirectorySimulator, type PeppolDirectorySimulator } from './peppol-directory';
 import { startSmlSimulator, type SmlSimulator } from './sml';
 
@@ -13,17 +15,38 @@ export interface Simulators {
   close(): Promise<void>;
 }
 
+export interface SimulatorFaults {
+  annuaire?: AnnuaireFaults;
+  sml?: FaultInjection;
+  directory?: FaultInjection;
+}
+
+/** Fault injection from the environment (JSON), e.g. SIM_FAULTS_ANNUAIRE='{"errorRates":{"503":0.3},"latencyMs":200}'. */
+export function simulatorFaultsFromEnv(env: NodeJS.ProcessEnv = process.env): SimulatorFaults {
+  const parse = (name: string) => {
+    const raw = env[name];
+    if (!raw) return undefined;
+    try {
+      return JSON.parse(raw) as never;
+    } catch {
+      throw new Error(`${name} is not valid JSON: ${raw}`);
+    }
+  };
+  return { annuaire: parse('SIM_FAULTS_ANNUAIRE'), sml: parse('SIM_FAULTS_SML'), directory: parse('SIM_FAULTS_PEPPOL_DIRECTORY') };
+}
+
 export async function startSimulators(opts: {
   host: string;
   ports?: { annuaire: number; sml: number; directory: number };
   /** Where each simulator keeps its state across restarts; in memory when absent. */
   stateDir?: string;
+  faults?: SimulatorFaults;
 }): Promise<Simulators> {
   const state = (name: string) => (opts.stateDir ? path.join(opts.stateDir, `${name}.json`) : undefined);
   const [annuaire, sml, directory] = await Promise.all([
-    startAnnuaireSimulator({ host: opts.host, port: opts.ports?.annuaire ?? 0, stateFile: state('annuaire') }),
-    startSmlSimulator({ host: opts.host, port: opts.ports?.sml ?? 0, stateFile: state('sml') }),
-    startPeppolDirectorySimulator({ host: opts.host, port: opts.ports?.directory ?? 0, stateFile: state('peppol-directory') }),
+    startAnnuaireSimulator({ host: opts.host, port: opts.ports?.annuaire ?? 0, stateFile: state('annuaire'), faults: opts.faults?.annuaire }),
+    startSmlSimulator({ host: opts.host, port: opts.ports?.sml ?? 0, stateFile: state('sml'), faults: opts.faults?.sml }),
+    startPeppolDirectorySimulator({ host: opts.host, port: opts.ports?.directory ?? 0, stateFile: state('peppol-directory'), faults: opts.faults?.directory }),
   ]);
   return {
     annuaire,
