@@ -2,7 +2,7 @@
 // baseline signatures are) that any reader can check has not been altered since.
 import { P12Signer } from '@signpdf/signer-p12';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
-import signpdf from '@signpdf/signpdf';
+import { SignPdf } from '@signpdf/signpdf';
 import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 import forge from 'node-forge';
 import { PDFDocument } from 'pdf-lib';
@@ -37,5 +37,6 @@ export async function sealPdf(pdf: Uint8Array, key: SealKey, info: { name: strin
     signatureLength: 16_384,
   });
   const prepared = Buffer.from(await doc.save({ useObjectStreams: false }));
-  return signpdf.sign(prepared, new P12Signer(p12Of(key), { passphrase: P12_PASSPHRASE }));
+  // The named class, not the default instance: the package's default export does not survive Node's ESM interop.
+  return new SignPdf().sign(prepared, new P12Signer(p12Of(key), { passphrase: P12_PASSPHRASE }));
 }
