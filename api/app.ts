@@ -9,6 +9,7 @@ import { rejectNulCharacters } from './no-nul';
 import { errorHandler, routeNotFound } from './problem';
 import { govFrRouter } from './gov-fr-v1';
 import { siloRouter } from './silo-v1';
+import { smpOptionsFromFiles, smpRouter } from '../peppol/smp-router';
 import { transformRouter } from './transform-v1';
 
 export type ApiDeps = JobServiceDeps & { config: Config; box: DataBox; sealKey: SealKey };
@@ -26,6 +27,9 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use('/transform/v1', authed, ...json, transformRouter(deps));
   // Uploads: the router sets its own body limits per route.
   app.use('/apps/gov-fr/v1', authed, govFrRouter(deps));
+
+  // Our SMP: public, read by every Peppol access point and the Peppol Directory.
+  app.use('/smp', smpRouter({ db: deps.db, config: deps.config, log: deps.log }, { ...smpOptionsFromFiles(deps.config), recordCacheMs: deps.config.SMP_RECORD_CACHE_MS }));
 
   app.use(routeNotFound);
   app.use(errorHandler(deps.log));

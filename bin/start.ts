@@ -44,6 +44,7 @@ async function main() {
     ports: { annuaire: config.ANNUAIRE_SIM_PORT, sml: config.SML_SIM_PORT, directory: config.PEPPOL_DIRECTORY_SIM_PORT },
     stateDir: path.join(config.dataDir, 'simulators'),
     faults: simulatorFaultsFromEnv(),
+    smpUrl: config.smpPublicUrl,
   });
 
   const temporal = await connectTemporal(config);
@@ -66,6 +67,7 @@ async function main() {
   API            ${config.publicBaseUrl}   (try: curl ${config.publicBaseUrl}/utils/v1/ping)
   Temporal UI    ${temporalServer.uiUrl}
   Temporal gRPC  ${config.TEMPORAL_ADDRESS}   (namespace ${config.TEMPORAL_NAMESPACE}, task queue ${config.TEMPORAL_TASK_QUEUE})
+  Our SMP        ${config.smpPublicUrl}
   Simulators     Annuaire ${simulators.annuaire.url}, SML ${simulators.sml.endpoint}, Peppol Directory ${simulators.directory.url}
   Dev API key    ${devKey}
   Data           ${config.dataDir}

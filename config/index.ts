@@ -43,6 +43,13 @@ const envSchema = z.object({
   // The certificate sealing confirmed mandates (PEM files); a development one is generated when absent.
   SEAL_KEY_FILE: z.string().optional(),
   SEAL_CERT_FILE: z.string().optional(),
+  // Our Peppol access point and SMP signing certificate (PEM files); development ones are generated when absent.
+  AP_ENDPOINT_URL: z.string().url().optional(),
+  AP_CERT_FILE: z.string().optional(),
+  SMP_KEY_FILE: z.string().optional(),
+  SMP_CERT_FILE: z.string().optional(),
+  // How long (ms) the SMP may serve a participant record without reading the store again.
+  SMP_RECORD_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   // Sandbox: approve every submission as soon as it is confirmed.
   AUTO_APPROVE: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
+import { isSiret, luhnValid } from '../party/french-ids';
 
 export const PARTICIPANT_SCHEME = 'iso6523-actorid-upis';
 /** France's ICD for the electronic addresses of the PPF Annuaire. */
@@ -78,12 +79,22 @@ function rulePatterns(rules: unknown): RegExp[] {
   });
 }
 
-/** Throws unless the ICD is in code list v9.7, not removed, and the code fits the scheme's rule. */
+// Check digits the code list states in prose, for the schemes we meet: French SIREN/SIRET (Luhn, La Poste's
+// exception included) and the Belgian enterprise number (97 − first eight digits mod 97).
+const CHECK_DIGITS: Record<string, (code: string) => boolean> = {
+  '0002': (c) => luhnValid(c.slice(0, 9)) && (c.length === 9 || isSiret(c)),
+  '0009': isSiret,
+  '0208': (c) => /^\d{10}$/.test(c) && 97 - (Number(c.slice(0, 8)) % 97) === Number(c.slice(8)),
+};
+
+/** Throws unless the ICD is in code list v9.7, not removed, and the code fits the scheme's rule and check digits. */
 export function checkParticipantId(p: ParticipantId): ParticipantId {
   const scheme = icdSchemes().get(p.icd);
   if (!scheme) throw new InvalidParticipantIdError(`ICD ${p.icd} is not in the Peppol participant identifier scheme code list`);
   if (scheme.state === 'removed') throw new InvalidParticipantIdError(`ICD ${p.icd} (${scheme.schemeId}) was removed from the Peppol code list`);
   if (scheme.patterns.length && !scheme.patterns.some((re) => re.test(p.code))) throw new InvalidParticipantIdError(`"${p.code}" is not a valid ${scheme.schemeId} identifier`);
+  const digits = CHECK_DIGITS[p.icd];
+  if (digits && !digits(p.code)) throw new InvalidParticipantIdError(`"${p.code}" is not a valid ${scheme.schemeId} identifier: wrong check digits`);
   return p;
 }
 

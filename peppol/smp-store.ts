@@ -1,4 +1,5 @@
 // Our SMP records (table peppol_participants): which entry a participant id is published for, and where.
+import { EventEmitter } from 'node:events';
 import type { Db, Queryable } from '../store/db';
 import { iso, isUniqueViolation } from '../store/rows';
 
@@ -50,6 +51,12 @@ const view = (r: Row): SmpRecord => ({
   ...(r.disabled_at && { disabledAt: iso(r.disabled_at) }),
 });
 
+/**
+ * Emits `change` (participant id) after a record is published or disabled in this process, so that caches of
+ * what our SMP serves drop it at once (other processes' caches rely on their own expiry).
+ */
+export const smpRecordChanges = new EventEmitter().setMaxListeners(0); // one listener per SMP router
+
 /** The participant is enabled for another entry (of this or another workspace). */
 export class ParticipantTakenError extends Error {
   constructor(readonly participantId: string) {
@@ -80,7 +87,7 @@ export async function publishParticipant(
   p: { participantId: string; workspaceId: string; entryId: string; docGroups: string[]; visibility: Visibility; directory: boolean },
 ): Promise<SmpRecord> {
   try {
-    return await db.tx(async (q) => {
+    const rec = await db.tx(async (q) => {
       const holder = await findEnabledParticipant(q, p.participantId);
       if (holder && (holder.entryId !== p.entryId || holder.workspaceId !== p.workspaceId)) throw new ParticipantTakenError(p.participantId);
       const { rows } = await q.query<Row>(
@@ -94,6 +101,8 @@ export async function publishParticipant(
       );
       return view(rows[0]!);
     });
+    smpRecordChanges.emit('change', p.participantId);
+    return rec;
   } catch (err) {
     if (isUniqueViolation(err)) throw new ParticipantTakenError(p.participantId);
     throw err;
@@ -123,6 +132,7 @@ export async function disableParticipant(db: Queryable, participantId: string, e
      WHERE participant_id = $1 AND entry_id = $2 AND enabled`,
     [participantId, entryId],
   );
+  smpRecordChanges.emit('change', participantId);
   return r.rowCount > 0;
 }
 

@@ -41,12 +41,14 @@ export async function startSimulators(opts: {
   /** Where each simulator keeps its state across restarts; in memory when absent. */
   stateDir?: string;
   faults?: SimulatorFaults;
+  /** Our SMP, which the Directory reads business cards from (set later with directory.setSmpUrl if unknown yet). */
+  smpUrl?: string;
 }): Promise<Simulators> {
   const state = (name: string) => (opts.stateDir ? path.join(opts.stateDir, `${name}.json`) : undefined);
   const [annuaire, sml, directory] = await Promise.all([
     startAnnuaireSimulator({ host: opts.host, port: opts.ports?.annuaire ?? 0, stateFile: state('annuaire'), faults: opts.faults?.annuaire }),
     startSmlSimulator({ host: opts.host, port: opts.ports?.sml ?? 0, stateFile: state('sml'), faults: opts.faults?.sml }),
-    startPeppolDirectorySimulator({ host: opts.host, port: opts.ports?.directory ?? 0, stateFile: state('peppol-directory'), faults: opts.faults?.directory }),
+    startPeppolDirectorySimulator({ host: opts.host, port: opts.ports?.directory ?? 0, stateFile: state('peppol-directory'), faults: opts.faults?.directory, smpUrl: opts.smpUrl }),
   ]);
   return {
     annuaire,

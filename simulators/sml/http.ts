@@ -4,11 +4,23 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
-/** Transport trouble to simulate: `rate` (0–1) of requests answer `status` (default 503); each waits `latencyMs`. */
+/**
+ * Transport trouble to simulate: `rate` (0–1) of requests answer `status` (default 503); each waits `latencyMs`.
+ * `loseResponses`: requests are carried out, then the connection is dropped unanswered (a response lost on the
+ * way back: the caller cannot tell whether it happened).
+ */
 export interface FaultInjection {
   rate?: number;
   status?: number;
   latencyMs?: number;
+  loseResponses?: boolean;
+}
+
+/** After the work is done: drops the connection (returns true) when responses are to be lost. */
+export function loseResponse(faults: FaultInjection | undefined, res: http.ServerResponse): boolean {
+  if (!faults?.loseResponses) return false;
+  res.socket?.destroy();
+  return true;
 }
 
 /** Applies latency, then answers an injected failure (returns true) for `rate` of the requests. */
@@ -19,6 +31,21 @@ export async function injectFault(faults: FaultInjection | undefined, res: http.
   res.writeHead(faults.status ?? 503, { 'content-type': 'text/plain; charset=utf-8' });
   res.end('injected fault (simulator)');
   return true;
+}
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
+
+/** An async handler whose failures never become unhandled rejections: a client that hung up (its request
+ * "aborted" while read) is ignored, anything else answers 500 if nothing was sent yet. */
+export function guarded(handler: Handler): Handler {
+  return async (req, res) => {
+    try {
+      await handler(req, res);
+    } catch (err) {
+      if (req.destroyed || res.headersSent) return;
+      sendText(res, 500, `simulator error: ${(err as Error).message}`);
+    }
+  };
 }
 
 export async function readBody(req: http.IncomingMessage, limit = 1_000_000): Promise<string | undefined> {

@@ -1,7 +1,7 @@
 // SML simulator: ManageBusinessIdentifierService (SOAP 1.1) at the BDMSL path, participants kept per SMP id.
 import http from 'node:http';
 import { SML_SERVICE_PATH } from '../../peppol/sml-client';
-import { closeServer, injectFault, listen, readBody, sendText, type FaultInjection } from './http';
+import { closeServer, guarded, injectFault, listen, loseResponse, readBody, sendText, type FaultInjection } from './http';
 import { SmlRegistry } from './registry';
 import { handleSoap } from './soap-handler';
 
@@ -13,6 +13,8 @@ export interface SmlSimulatorOptions {
   faults?: FaultInjection;
   /** Participants per List page (BDMSL pages too). */
   pageSize?: number;
+  /** SMP ids callers may act for (others get an UnauthorizedFault); any id when absent. */
+  allowedSmpIds?: string[];
 }
 
 export interface SmlSimulator {
@@ -28,7 +30,7 @@ export interface SmlSimulator {
 export async function startSmlSimulator(opts: SmlSimulatorOptions = {}): Promise<SmlSimulator> {
   const registry = new SmlRegistry(opts.stateFile);
   let faults = opts.faults;
-  const server = http.createServer(async (req, res) => {
+  const server = http.createServer(guarded(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/health') return sendText(res, 200, JSON.stringify({ simulator: 'sml', status: 'ok' }), 'application/json');
     if (path !== SML_SERVICE_PATH) return sendText(res, 404, `no service at ${path}; the SML service is at ${SML_SERVICE_PATH}`);
@@ -37,9 +39,10 @@ export async function startSmlSimulator(opts: SmlSimulatorOptions = {}): Promise
     if (!/^text\/xml\b/i.test(req.headers['content-type'] ?? '')) return sendText(res, 415, 'SOAP 1.1 messages are text/xml');
     const xml = await readBody(req);
     if (xml === undefined) return sendText(res, 413, 'request too large');
-    const out = handleSoap(registry, xml, req.headers.soapaction as string | undefined, opts.pageSize ?? 100);
+    const out = await handleSoap(registry, xml, req.headers.soapaction as string | undefined, { pageSize: opts.pageSize ?? 100, allowedSmpIds: opts.allowedSmpIds });
+    if (loseResponse(faults, res)) return;
     sendText(res, out.status, out.body, 'text/xml; charset=utf-8');
-  });
+  }));
   const url = await listen(server, opts.host ?? '127.0.0.1', opts.port ?? 0);
   return {
     url,

@@ -1,5 +1,9 @@
 // One SOAP 1.1 request of ManageBusinessIdentifierService → the response envelope (success or fault), like BDMSL.
-// The body's structure is checked by hand for now (XSD validation comes later).
+// The body element is validated against peppol-sml-types-v1.xsd (as BDMSL's JAX-WS does: an invalid body is a
+// plain soap:Client fault); an SMP id outside the allow-list, when one is set, gets an UnauthorizedFault (BDMSL
+// ties each SMP id to the client certificate that created it).
+import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
+import { PEPPOL_XSD, xsdErrors } from '../../peppol/xsd';
 import { InvalidParticipantIdError, normaliseParticipantId, PARTICIPANT_SCHEME } from '../../peppol/participant-id';
 import {
   NS, SML_OPERATIONS, escapeXml, is, readSoapBody, soapEnvelope,
@@ -28,7 +32,23 @@ function faultResponse(f: Fault): SoapResponse {
 
 const UNSUPPORTED = ['CreateList', 'DeleteList', 'PrepareMigrationRecord', 'CompleteMigrationRecord'];
 
-export function handleSoap(registry: SmlRegistry, xml: string, soapActionHeader: string | undefined, pageSize: number): SoapResponse {
+export interface SoapOptions {
+  pageSize: number;
+  /** SMP ids callers may act for; any id when absent. */
+  allowedSmpIds?: readonly string[];
+}
+
+/** The SOAP Body's element as a standalone document (xmldom re-declares the namespaces it uses). */
+function bodyElementXml(xml: string): string {
+  const doc = new DOMParser().parseFromString(xml, 'text/xml');
+  const body = doc.getElementsByTagNameNS(NS.soap, 'Body')[0];
+  let el = body?.firstChild ?? null;
+  while (el && el.nodeType !== el.ELEMENT_NODE) el = el.nextSibling;
+  if (!el) throw new Fault('Client', 'the SOAP Body is empty');
+  return new XMLSerializer().serializeToString(el);
+}
+
+export async function handleSoap(registry: SmlRegistry, xml: string, soapActionHeader: string | undefined, opts: SoapOptions): Promise<SoapResponse> {
   try {
     let el: XmlElement | undefined;
     try {
@@ -46,7 +66,13 @@ export function handleSoap(registry: SmlRegistry, xml: string, soapActionHeader:
     if (action !== SML_OPERATIONS[op].soapAction) {
       throw new Fault('Client', `SOAPAction ${JSON.stringify(action ?? null)} does not match ${op} ("${SML_OPERATIONS[op].soapAction}")`);
     }
-    const body = op === 'List' ? list(registry, el!, pageSize) : participantOp(registry, op, el!);
+    const errors = await xsdErrors(bodyElementXml(xml), PEPPOL_XSD.sml);
+    if (errors.length) throw new Fault('Client', `the ${el!.name} does not match ${PEPPOL_XSD.sml}: ${errors.join('; ')}`);
+    const smpId = smpIdOf(el!.children[0]);
+    if (opts.allowedSmpIds && !opts.allowedSmpIds.includes(smpId)) {
+      throw new Fault('Client', `[ERR-105] The user is not authorized to act for the SMP '${smpId}'`, 'UnauthorizedFault');
+    }
+    const body = op === 'List' ? list(registry, el!, opts.pageSize) : participantOp(registry, op, el!);
     return { status: 200, body: soapEnvelope(body) };
   } catch (err) {
     if (err instanceof Fault) return faultResponse(err);

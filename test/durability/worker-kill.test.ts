@@ -7,6 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
@@ -50,7 +52,7 @@ beforeAll(async () => {
   if (!process.env.TEST_DATABASE_URL) throw new Error('this test needs PostgreSQL: set TEST_DATABASE_URL (scripts/test.sh finds the local server)');
   ({ db, drop, url: dbUrl } = (await freshDb('postgres')) as { db: Db; drop: () => Promise<void>; url: string });
   sims = await startSimulators({ host: '127.0.0.1' });
-  config = loadConfig({ ...sims.env, DATA_ENCRYPTION_KEYS: `kill:${crypto.randomBytes(32).toString('base64')}`, TEMPORAL_TASK_QUEUE: `kill-${crypto.randomUUID()}`, APPROVAL_DEADLINE: '1h' });
+  config = loadConfig({ ...sims.env, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pa-kill-')), DATA_ENCRYPTION_KEYS: `kill:${crypto.randomBytes(32).toString('base64')}`, TEMPORAL_TASK_QUEUE: `kill-${crypto.randomUUID()}`, APPROVAL_DEADLINE: '1h' });
   const box = dataBoxFromConfig(config);
   connection = await Connection.connect({ address: inject('temporalAddress') });
   const temporal = new Client({ connection });
@@ -75,7 +77,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
-  await new Promise((r) => server?.close(r));
+  if (server) await new Promise((r) => server.close(r));
   await connection?.close();
   await sims?.close();
   await drop?.();

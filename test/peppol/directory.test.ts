@@ -1,5 +1,7 @@
 // The Peppol Directory client against the simulator, over real HTTP.
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,5 +68,37 @@ describe('Peppol Directory client ↔ simulator', () => {
     expect(err).toBeInstanceOf(DirectoryError);
     expect((err as DirectoryError).retryable).toBe(true);
     expect(sim.indexed()).toEqual([]);
+  });
+
+  it('with an SMP URL, reads the business card back on PUT: 404 and invalid cards are refused, the SMP down is 503', async () => {
+    let card: { status: number; body: string } = { status: 404, body: '' };
+    const seen: string[] = [];
+    const smp = http.createServer((req, res) => {
+      seen.push(req.url ?? '');
+      res.writeHead(card.status, { 'content-type': 'text/xml' }).end(card.body);
+    });
+    await new Promise<void>((r) => smp.listen(0, '127.0.0.1', r));
+    const smpUrl = `http://127.0.0.1:${(smp.address() as AddressInfo).port}/smp`;
+    const withCards = await startPeppolDirectorySimulator({ port: 0, smpUrl });
+    const client = createDirectoryClient({ url: withCards.url });
+    try {
+      await expect(client.index(ID)).rejects.toMatchObject({ status: 404, retryable: false });
+      expect(seen).toEqual(['/smp/businesscard/iso6523-actorid-upis%3A%3A0225%3A552032534']);
+      card = { status: 200, body: '<BusinessCard xmlns="http://www.peppol.eu/schema/pd/businesscard/20180621/"/>' };
+      await expect(client.index(ID)).rejects.toMatchObject({ status: 422, retryable: false });
+      card = { status: 500, body: '' };
+      await expect(client.index(ID)).rejects.toMatchObject({ status: 503, retryable: true });
+      const valid = '<BusinessCard xmlns="http://www.peppol.eu/schema/pd/businesscard/20180621/"><ParticipantIdentifier scheme="iso6523-actorid-upis">0225:552032534</ParticipantIdentifier><BusinessEntity><Name>Danone</Name><CountryCode>FR</CountryCode></BusinessEntity></BusinessCard>';
+      card = { status: 200, body: valid };
+      expect(withCards.indexed()).toEqual([]);
+      await client.index(ID);
+      expect(withCards.indexed()).toEqual([ID]);
+      expect(withCards.businessCard(ID)).toBe(valid);
+      await client.remove(ID);
+      expect(withCards.businessCard(ID)).toBeUndefined();
+    } finally {
+      await withCards.close();
+      await new Promise<void>((r) => smp.close(() => r()));
+    }
   });
 });

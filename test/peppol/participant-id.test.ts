@@ -34,7 +34,7 @@ describe('participant identifiers', () => {
     expect(() => checkParticipantId(parseParticipantId('0225:abc.def'))).toThrow(/not a valid FR:CTC/);
     expect(() => checkParticipantId(parseParticipantId(`0225:${'a'.repeat(131)}`))).toThrow(/not a valid FR:CTC/);
     expect(() => checkParticipantId(parseParticipantId('0002:12345'))).toThrow(/not a valid FR:SIRENE/);
-    expect(checkParticipantId(parseParticipantId('0009:55203253400054')).icd).toBe('0009');
+    expect(checkParticipantId(parseParticipantId('0009:55203253400646')).icd).toBe('0009');
     expect(checkParticipantId(parseParticipantId('0225:Abc-_9')).code).toBe('abc-_9');
   });
 
@@ -47,5 +47,18 @@ describe('participant identifiers', () => {
       `${vector}.iso6523-actorid-upis.edelivery.tech.ec.europa.eu`,
     );
     expect(smlDnsLabel('0225:552032534')).toMatch(/^[a-z2-7]{52}$/); // 256 bits → 52 base32 chars, no padding
+  });
+});
+
+describe('check digits stated by the code list', () => {
+  it.each([
+    ['0002:552032534', true], ['0002:552032535', false], // SIREN, Luhn
+    ['0009:55203253400646', true], ['0009:55203253400647', false], // SIRET
+    ['0009:35600000049837', true], // La Poste: digit sum
+    ['0208:0203201340', true], ['0208:0203201341', false], // Belgian enterprise number, mod 97
+  ])('%s → %s', (id, ok) => {
+    const check = () => checkParticipantId(parseParticipantId(id));
+    if (ok) expect(check).not.toThrow();
+    else expect(check).toThrow(/check digits/);
   });
 });

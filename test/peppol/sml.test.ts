@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSmlClient, faultOf, NS, SML_OPERATIONS, SmlError, type SmlClient } from '../../peppol/sml-client';
+import { PEPPOL_XSD, xsdErrors } from '../../peppol/xsd';
 import { startSmlSimulator, type SmlSimulator } from '../../simulators/sml';
+import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 
 const SMP = 'TEST-SMP';
 const A = 'iso6523-actorid-upis::0225:552032534';
@@ -141,6 +143,37 @@ describe('SML client ↔ simulator', () => {
       expect(sim.participants(SMP)).toEqual([]);
       expect((await fetch(`${sim.url}/manageparticipantidentifier`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(415);
     });
+  });
+
+  it('validates the body against peppol-sml-types-v1.xsd, and its own List answers pass it too', async () => {
+    const raw = (body: string, op: keyof typeof SML_OPERATIONS) => fetch(sim.endpoint, {
+      method: 'POST', headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${SML_OPERATIONS[op].soapAction}"` },
+      body: `<s:Envelope xmlns:s="${NS.soap}"><s:Body>${body}</s:Body></s:Envelope>`,
+    }).then(async (r) => ({ status: r.status, text: await r.text() }));
+    // Passes the structural checks, but the schema allows no attribute there.
+    const bad = await raw(`<CreateParticipantIdentifier xmlns="${NS.lrs}" extra="1"><ServiceMetadataPublisherID>${SMP}</ServiceMetadataPublisherID><ParticipantIdentifier xmlns="${NS.ids}" scheme="iso6523-actorid-upis">0225:552032534</ParticipantIdentifier></CreateParticipantIdentifier>`, 'Create');
+    expect(bad.status).toBe(500);
+    expect(bad.text).toMatch(/<faultcode>S:Client<\/faultcode><faultstring>the CreateParticipantIdentifier does not match peppol-sml-types-v1.xsd: .*extra/s);
+    expect(sim.participants(SMP)).not.toContain(A);
+    await sml.create(A);
+    const page = await raw(`<PageRequest xmlns="${NS.lrs}"><ServiceMetadataPublisherID>${SMP}</ServiceMetadataPublisherID></PageRequest>`, 'List');
+    expect(page.status).toBe(200);
+    const body = new DOMParser().parseFromString(page.text, 'text/xml').getElementsByTagNameNS(NS.lrs, 'ParticipantIdentifierPage')[0]!;
+    expect(await xsdErrors(new XMLSerializer().serializeToString(body), PEPPOL_XSD.sml)).toEqual([]);
+    await sml.delete(A);
+  });
+
+  it('answers UnauthorizedFault for an SMP id outside the allow-list, when one is set', async () => {
+    const strict = await startSmlSimulator({ port: 0, allowedSmpIds: [SMP] });
+    try {
+      await createSmlClient({ url: strict.url, smpId: SMP }).create(A);
+      const err = await rejection(createSmlClient({ url: strict.url, smpId: 'OTHER-SMP' }).delete(A));
+      expect(err).toMatchObject({ kind: 'UnauthorizedFault', retryable: false });
+      expect(err.message).toMatch(/not authorized.*OTHER-SMP/);
+      expect(strict.participants(SMP)).toEqual([A]);
+    } finally {
+      await strict.close();
+    }
   });
 
   it('reads each WSDL fault: client faults are final, the SML\'s internal error and soap:Server are retried', () => {

@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../api/app';
@@ -65,7 +66,9 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
   const sims = await startSimulators({ host: '127.0.0.1' });
   const taskQueue = `test-${crypto.randomUUID()}`;
   const config = loadConfig({
-    DATA_DIR: path.join(os.tmpdir(), 'pa-test'), DATA_ENCRYPTION_KEYS: `test:${crypto.randomBytes(32).toString('base64')}`, APPROVAL_DEADLINE: opts.approvalDeadline ?? '1h', TEMPORAL_TASK_QUEUE: taskQueue,
+    // A data dir of its own: its own development certificates.
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pa-test-')),
+    DATA_ENCRYPTION_KEYS: `test:${crypto.randomBytes(32).toString('base64')}`, APPROVAL_DEADLINE: opts.approvalDeadline ?? '1h', TEMPORAL_TASK_QUEUE: taskQueue,
     ...sims.env, ...opts.env,
   });
   const address = inject('temporalAddress');
@@ -81,6 +84,7 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  sims.directory.setSmpUrl(`${baseUrl}/smp`); // the Directory reads business cards back from our SMP
   const ws = await createWorkspace(db, 'test');
   const { secret } = await createApiKey(db, ws.id, { name: 'test', scopes: [...SCOPES] }); // integrator and operator
 

@@ -1,0 +1,151 @@
+// Publication end to end, without Temporal: peppol.register / unregister against the SML and Directory
+// simulators, the Directory reading business cards back from our SMP (served over HTTP). Checks the safe order
+// (register: SMP → SML → Directory; unregister: Directory → SML → SMP) and retries after lost responses.
+import crypto from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/activity';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { peppolActivities } from '../../activities/peppol';
+import { entryParticipants } from '../../peppol/smp-store';
+import { startPeppolDirectorySimulator, type PeppolDirectorySimulator } from '../../simulators/peppol-directory';
+import { startSmlSimulator, type SmlSimulator } from '../../simulators/sml';
+import { loadConfig } from '../../config';
+import type { Db } from '../../store/db';
+import { insertEntry } from '../../store/entries';
+import { createWorkspace } from '../../store/workspaces';
+import type { StepInput } from '../../workflows/types';
+import { makeSiren, party } from '../support/fixtures';
+import { freshDb, log } from '../support/harness';
+import { approveMandate } from '../support/mandate';
+import { get, startSmpServer, xmllint, type SmpServer } from './smp-support';
+
+const SMP = 'TEST-SMP';
+
+describe('Peppol publication with our SMP: order and retries', () => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  let smp: SmpServer;
+  let sml: SmlSimulator;
+  let pd: PeppolDirectorySimulator;
+  let acts: ReturnType<typeof peppolActivities>;
+  let ws: string;
+
+  beforeAll(async () => {
+    ({ db, drop } = await freshDb());
+    smp = await startSmpServer(db);
+    sml = await startSmlSimulator({ port: 0, allowedSmpIds: [SMP] });
+    pd = await startPeppolDirectorySimulator({ port: 0, smpUrl: smp.smpUrl });
+    acts = peppolActivities({ db, log, config: loadConfig({ SML_URL: sml.url, PEPPOL_DIRECTORY_URL: pd.url, SMP_ID: SMP }) });
+    ws = (await createWorkspace(db, 'pub')).id;
+  });
+  afterEach(() => {
+    sml.setFaults(undefined);
+    pd.setFaults(undefined);
+  });
+  afterAll(async () => {
+    await Promise.all([sml.close(), pd.close(), smp.close()]);
+    await drop();
+  });
+
+  const newParty = async () => {
+    const siren = makeSiren();
+    const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party(siren), siren });
+    await approveMandate(db, { entryId: e.id, siren });
+    const participant = `iso6523-actorid-upis::0225:${siren}`;
+    return { entryId: e.id, workspaceId: ws, siren, participant, smpPath: `${smp.smpUrl}/${encodeURIComponent(participant)}` };
+  };
+  type Party = Awaited<ReturnType<typeof newParty>>;
+  const step = (e: Party, config: Record<string, unknown> = {}): StepInput => ({
+    jobId: crypto.randomUUID(), workspaceId: e.workspaceId, entryId: e.entryId, stepId: crypto.randomUUID(), config,
+  });
+  const failure = async (p: Promise<unknown>) => {
+    const err = await p.then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(ApplicationFailure);
+    return err as ApplicationFailure;
+  };
+  /** Where the party is published: our SMP (HTTP), the SML, the Directory. */
+  const where = async (e: Party) => ({
+    smp: (await get(e.smpPath)).status === 200,
+    sml: sml.participants(SMP).includes(e.participant),
+    directory: pd.indexed().includes(e.participant),
+  });
+  const ALL = { smp: true, sml: true, directory: true };
+  const NONE = { smp: false, sml: false, directory: false };
+
+  it('registers: the Directory reads a schema-valid business card back from our SMP', async () => {
+    const e = await newParty();
+    await acts['peppol.register'](step(e));
+    expect(await where(e)).toEqual(ALL);
+    const card = pd.businessCard(e.participant);
+    expect(card).toBeDefined();
+    expect(xmllint(card!, 'peppol-directory-business-card-20180621.xsd').ok).toBe(true);
+    expect(card).toContain(`<Identifier scheme="FR:SIRENE">${e.siren}</Identifier>`);
+  });
+
+  it('unregisters Directory first, then SML, then SMP: a failure in between leaves the SML pointing at a live SMP', async () => {
+    const e = await newParty();
+    await acts['peppol.register'](step(e));
+    pd.setFaults({ rate: 1, status: 503 });
+    expect(await failure(acts['peppol.unregister'](step(e)))).toMatchObject({ type: 'directory-unavailable', nonRetryable: false });
+    expect(await where(e)).toEqual(ALL); // nothing removed yet
+    pd.setFaults(undefined);
+    sml.setFaults({ rate: 1, status: 503 });
+    expect(await failure(acts['peppol.unregister'](step(e)))).toMatchObject({ type: 'sml-unavailable', nonRetryable: false });
+    expect(await where(e)).toEqual({ smp: true, sml: true, directory: false });
+    sml.setFaults(undefined);
+    await acts['peppol.unregister'](step(e));
+    expect(await where(e)).toEqual(NONE);
+    expect((await entryParticipants(db, ws, e.entryId))[0]).toMatchObject({ enabled: false, smlRegistered: false, directoryRegistered: false });
+  });
+
+  it('unregistration retried after lost responses completes, leaving nothing behind', async () => {
+    const e = await newParty();
+    await acts['peppol.register'](step(e));
+    pd.setFaults({ loseResponses: true }); // the Directory drops it but the answer is lost
+    expect(await failure(acts['peppol.unregister'](step(e)))).toMatchObject({ nonRetryable: false });
+    expect(await where(e)).toEqual({ smp: true, sml: true, directory: false });
+    pd.setFaults(undefined);
+    sml.setFaults({ loseResponses: true }); // the SML deletes, the answer is lost
+    expect(await failure(acts['peppol.unregister'](step(e)))).toMatchObject({ type: 'sml-unavailable', nonRetryable: false });
+    expect(await where(e)).toEqual({ smp: true, sml: false, directory: false }); // SMP last: still serving
+    sml.setFaults(undefined);
+    await expect(acts['peppol.unregister'](step(e))).resolves.toMatchObject({ enabled: false, sml: false, directory: false });
+    expect(await where(e)).toEqual(NONE);
+    expect((await entryParticipants(db, ws, e.entryId))[0]).toMatchObject({ enabled: false });
+  });
+
+  it('registration retried after lost responses completes, published once everywhere', async () => {
+    const e = await newParty();
+    sml.setFaults({ loseResponses: true });
+    expect(await failure(acts['peppol.register'](step(e)))).toMatchObject({ type: 'sml-unavailable', nonRetryable: false });
+    expect(await where(e)).toEqual({ smp: true, sml: true, directory: false });
+    sml.setFaults(undefined);
+    pd.setFaults({ loseResponses: true });
+    expect(await failure(acts['peppol.register'](step(e)))).toMatchObject({ type: 'directory-unavailable' });
+    pd.setFaults(undefined);
+    await acts['peppol.register'](step(e)); // the SML's "already exists" is ours: done
+    expect(await where(e)).toEqual(ALL);
+    expect((await entryParticipants(db, ws, e.entryId))[0]).toMatchObject({ enabled: true, smlRegistered: true, directoryRegistered: true });
+  });
+
+  it('a Directory that cannot read the business card fails the step (retryable while our SMP is unreachable)', async () => {
+    const e = await newParty();
+    pd.setSmpUrl('http://127.0.0.1:1/smp');
+    try {
+      expect(await failure(acts['peppol.register'](step(e)))).toMatchObject({ type: 'directory-unavailable', nonRetryable: false });
+    } finally {
+      pd.setSmpUrl(smp.smpUrl);
+    }
+    expect(await where(e)).toEqual({ smp: true, sml: true, directory: false });
+    await acts['peppol.register'](step(e));
+    expect(await where(e)).toEqual(ALL);
+  });
+
+  it('the SML answers UnauthorizedFault for an SMP id outside its allow-list: a final failure', async () => {
+    const e = await newParty();
+    const other = peppolActivities({ db, log, config: loadConfig({ SML_URL: sml.url, PEPPOL_DIRECTORY_URL: pd.url, SMP_ID: 'STRANGER-SMP' }) });
+    const err = await failure(other['peppol.register'](step(e)));
+    expect(err).toMatchObject({ type: 'sml-rejected', nonRetryable: true });
+    expect(err.message).toMatch(/not authorized/);
+    expect(sml.participants('STRANGER-SMP')).toEqual([]);
+  });
+});

@@ -1,0 +1,186 @@
+// Our SMP over HTTP: every answer validated by xmllint against the official XSDs and every signature verified by
+// xmlsec1, on real responses of the router.
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { certificateBase64, generateSelfSigned } from '../../peppol/dev-certificates';
+import { resolveSmpOptions, smpOptionsFromFiles } from '../../peppol/smp-router';
+import { disableParticipant, publishParticipant, type Visibility } from '../../peppol/smp-store';
+import type { Db } from '../../store/db';
+import { insertEntry } from '../../store/entries';
+import { createWorkspace } from '../../store/workspaces';
+import { makeSiren, party } from '../support/fixtures';
+import { freshDb } from '../support/harness';
+import { get, startSmpServer, xmllint, xmlsecVerify, type SmpServer } from './smp-support';
+
+const SMP_XSD = 'peppol-smp-types-v1-ext.xsd';
+const CARD_XSD = 'peppol-directory-business-card-20180621.xsd';
+const enc = encodeURIComponent;
+
+describe('our SMP (GET ServiceGroup, SignedServiceMetadata, business card)', () => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  let smp: SmpServer;
+  let ws: string;
+
+  beforeAll(async () => {
+    ({ db, drop } = await freshDb());
+    smp = await startSmpServer(db);
+    ws = (await createWorkspace(db, 'smp')).id;
+  });
+  afterAll(async () => {
+    await smp.close();
+    await drop();
+  });
+
+  const publish = async (o: { docGroups?: string[]; visibility?: Visibility; directory?: boolean; siren?: string } = {}) => {
+    const siren = o.siren ?? makeSiren();
+    const entry = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party(siren), siren });
+    const participantId = `iso6523-actorid-upis::0225:${siren}`;
+    await publishParticipant(db, { participantId, workspaceId: ws, entryId: entry.id, docGroups: o.docGroups ?? ['france'], visibility: o.visibility ?? 'smp+sml+peppol', directory: o.directory ?? true });
+    return { siren, entryId: entry.id, participantId, path: `${smp.smpUrl}/${enc(participantId)}` };
+  };
+  const hrefs = (xml: string) => [...xml.matchAll(/ServiceMetadataReference href="([^"]+)"/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
+
+  it('serves a ServiceGroup listing the document types, valid against the SMP XSD', async () => {
+    const p = await publish();
+    const r = await get(p.path);
+    expect(r.status).toBe(200);
+    expect(r.type).toMatch(/^text\/xml/);
+    expect(xmllint(r.text, SMP_XSD)).toMatchObject({ ok: true });
+    expect(r.text).toContain(`<ids:ParticipantIdentifier scheme="iso6523-actorid-upis">0225:${p.siren}</ids:ParticipantIdentifier>`);
+    const links = hrefs(r.text);
+    expect(links).toHaveLength(8); // the France document types of code list v9.7
+    for (const l of links) expect(l.startsWith(`${p.path}/services/busdox-docid-qns%3A%3Aurn%3A`)).toBe(true);
+    expect(links.some((l) => l.includes('%23'))).toBe(true); // '#' percent-encoded
+  });
+
+  it('serves each SignedServiceMetadata: schema-valid, signature verified by xmlsec1, our AS4 endpoint', async () => {
+    const p = await publish({ docGroups: ['france', 'ubl-invoice'] });
+    const links = hrefs((await get(p.path)).text);
+    expect(links).toHaveLength(10);
+    const apCert = certificateBase64(smp.options.apCertificatePem);
+    const smpCert = certificateBase64(smp.options.smpCertPem);
+    for (const link of links) {
+      const r = await get(link);
+      expect(r.status, link).toBe(200);
+      expect(xmllint(r.text, SMP_XSD), link).toMatchObject({ ok: true });
+      const v = xmlsecVerify(r.text);
+      expect(v.ok, v.output).toBe(true);
+      const docId = decodeURIComponent(link.split('/services/')[1]!).split('::').slice(1).join('::');
+      expect(r.text).toContain(`<ids:DocumentIdentifier scheme="busdox-docid-qns">${docId.replaceAll('&', '&amp;')}</ids:DocumentIdentifier>`);
+      expect(r.text).toContain('transportProfile="peppol-transport-as4-v2_0"');
+      expect(r.text).toContain('<wsa:Address>https://ap.example.test/as4</wsa:Address>');
+      expect(r.text).toContain(`<smp:Certificate>${apCert}</smp:Certificate>`);
+      // RSA-SHA256, SHA-256, inclusive C14N, and only the certificate in X509Data (no IssuerSerial).
+      expect(r.text).toContain('Algorithm="http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"');
+      expect(r.text).toContain('<DigestMethod Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"/>');
+      expect(r.text).toContain('<CanonicalizationMethod Algorithm="http://www.w3.org/TR/2001/REC-xml-c14n-20010315"/>');
+      expect(r.text).toContain(`<X509Data><X509Certificate>${smpCert}</X509Certificate></X509Data>`);
+      expect(r.text).toContain('<Reference URI="">');
+    }
+  });
+
+  it('a tampered document no longer verifies (the check is real)', async () => {
+    const p = await publish();
+    const doc = (await get(hrefs((await get(p.path)).text)[0]!)).text;
+    expect(xmlsecVerify(doc).ok).toBe(true);
+    expect(xmlsecVerify(doc.replace('https://ap.example.test/as4', 'https://evil.example/as4')).ok).toBe(false);
+  });
+
+  it('reads participant ids case-insensitively, with or without percent-encoding', async () => {
+    const p = await publish();
+    for (const path of [`ISO6523-ACTORID-UPIS::0225:${p.siren}`, `iso6523-actorid-upis%3a%3a0225%3a${p.siren}`, `iso6523-actorid-upis::0225:${p.siren}`]) {
+      const r = await get(`${smp.smpUrl}/${path}`);
+      expect(r.status, path).toBe(200);
+      expect(r.text).toContain(`>0225:${p.siren}</ids:ParticipantIdentifier>`);
+    }
+  });
+
+  it('answers 404 for unknown and disabled participants and for document types not published, 400 for garbage', async () => {
+    const p = await publish(); // france only
+    const ubl = `busdox-docid-qns::urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1`;
+    expect((await get(`${p.path}/services/${enc(ubl)}`)).status).toBe(404);
+    expect((await get(`${p.path}/services/${enc('busdox-docid-qns::nope')}`)).status).toBe(404);
+    expect((await get(`${p.path}/services/nope`)).status).toBe(404);
+    expect((await get(`${smp.smpUrl}/${enc(`iso6523-actorid-upis::0225:${makeSiren()}`)}`)).status).toBe(404);
+    expect((await get(`${smp.smpUrl}/${enc('other-scheme::0225:552032534')}`)).status).toBe(400);
+    expect((await get(`${smp.smpUrl}/not-an-id`)).status).toBe(400);
+    const link = hrefs((await get(p.path)).text)[0]!;
+    expect((await get(link)).status).toBe(200);
+    await disableParticipant(db, p.participantId, p.entryId);
+    expect((await get(p.path)).status).toBe(404);
+    expect((await get(link)).status).toBe(404); // even though its signed document is cached
+    expect((await get(`${smp.smpUrl}/businesscard/${enc(p.participantId)}`)).status).toBe(404);
+  });
+
+  it('follows a change of document groups at once', async () => {
+    const p = await publish();
+    expect(hrefs((await get(p.path)).text)).toHaveLength(8);
+    await publishParticipant(db, { participantId: p.participantId, workspaceId: ws, entryId: p.entryId, docGroups: ['ubl-invoice'], visibility: 'smp+sml+peppol', directory: true });
+    expect(hrefs((await get(p.path)).text)).toHaveLength(2);
+  });
+
+  it('serves a schema-valid business card: name, FR, SIREN, VAT, registration date', async () => {
+    const p = await publish();
+    const r = await get(`${smp.smpUrl}/businesscard/${enc(p.participantId)}`);
+    expect(r.status).toBe(200);
+    expect(xmllint(r.text, CARD_XSD)).toMatchObject({ ok: true });
+    const vat = (party(p.siren).tax_id as { code: string }).code;
+    expect(r.text).toContain(`<ParticipantIdentifier scheme="iso6523-actorid-upis">0225:${p.siren}</ParticipantIdentifier>`);
+    expect(r.text).toContain(`<BusinessEntity registrationDate="${new Date().toISOString().slice(0, 10)}">`);
+    expect(r.text).toContain('<Name>Boulangerie Exemple SAS</Name><CountryCode>FR</CountryCode>');
+    expect(r.text).toContain(`<Identifier scheme="FR:SIRENE">${p.siren}</Identifier>`);
+    expect(r.text).toContain(`<Identifier scheme="FR:VAT">FR${vat}</Identifier>`);
+    expect(r.text).not.toContain('Élodie'); // no personal data in a public card
+  });
+
+  it('has no business card for parties kept out of the Directory, but still serves their SMP data', async () => {
+    for (const o of [{ visibility: 'smp' as const }, { visibility: 'smp+sml' as const }, { directory: false }]) {
+      const p = await publish(o);
+      expect((await get(`${smp.smpUrl}/businesscard/${enc(p.participantId)}`)).status, JSON.stringify(o)).toBe(404);
+      expect((await get(p.path)).status).toBe(200);
+    }
+  });
+
+  it('with a record cache, still follows changes made in this process at once', async () => {
+    const cached = await startSmpServer(db, {}, { recordCacheMs: 60_000 });
+    try {
+      const p = await publish();
+      const url = `${cached.smpUrl}/${enc(p.participantId)}`;
+      expect((await Promise.all([get(url), get(url), get(url)])).map((r) => r.status)).toEqual([200, 200, 200]);
+      await disableParticipant(db, p.participantId, p.entryId);
+      expect((await get(url)).status).toBe(404);
+      await publishParticipant(db, { participantId: p.participantId, workspaceId: ws, entryId: p.entryId, docGroups: ['ubl-invoice'], visibility: 'smp', directory: false });
+      expect(hrefs((await get(url)).text)).toHaveLength(2);
+    } finally {
+      await cached.close();
+    }
+  });
+
+  it('generates development certificates once and reuses them', () => {
+    const again = resolveSmpOptions(smp.config);
+    expect(again.smpCertPem).toBe(smp.options.smpCertPem);
+    expect(again.apCertificatePem).toBe(smp.options.apCertificatePem);
+    expect(again.apEndpointUrl).toBe(`${smp.baseUrl}/as4`);
+    expect(new crypto.X509Certificate(again.smpCertPem).serialNumber.length).toBeLessThanOrEqual(16);
+  });
+
+  it('reads configured PEM files, and refuses a key without its certificate or not matching it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-pem-'));
+    try {
+      const a = generateSelfSigned('configured SMP');
+      const b = generateSelfSigned('other');
+      const write = (name: string, pem: string) => (fs.writeFileSync(path.join(dir, name), pem), path.join(dir, name));
+      const base = { dataDir: dir, publicBaseUrl: 'https://pa.example' };
+      const o = smpOptionsFromFiles({ ...base, SMP_KEY_FILE: write('k', a.keyPem), SMP_CERT_FILE: write('c', a.certPem), AP_CERT_FILE: write('ap', b.certPem), AP_ENDPOINT_URL: 'https://ap.example/as4' });
+      expect(o).toMatchObject({ smpKeyPem: a.keyPem, smpCertPem: a.certPem, apCertificatePem: b.certPem, apEndpointUrl: 'https://ap.example/as4' });
+      expect(() => smpOptionsFromFiles({ ...base, SMP_KEY_FILE: path.join(dir, 'k') })).toThrow(/both or neither/);
+      expect(() => smpOptionsFromFiles({ ...base, SMP_KEY_FILE: path.join(dir, 'k'), SMP_CERT_FILE: path.join(dir, 'ap') })).toThrow(/does not match/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
