@@ -3,13 +3,15 @@ import express, { Router } from 'express';
 import { z } from 'zod';
 import { SigningError, agreementPdf, confirm, decide, signInApp, uploadIdentity, uploadSignedAgreement, type SigningDeps } from '../signing/service';
 import { UploadError } from '../signing/uploads';
+import { LANGS } from '../mandate/texts';
 import { auth, requireScope } from './auth';
 import { directoryLookupRouter } from './gov-fr-directory-v1';
 import { rejectNulCharacters } from './no-nul';
 import { HttpProblem } from './problem';
-import { body, params } from './validate';
+import { body, params, query } from './validate';
 
 const clientOf = (req: express.Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });
+const langQuery = z.strictObject({ lang: z.enum(LANGS as ['fr', 'en']).default('fr') });
 const entryParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UUID' }) });
 // 4 MB of binary is about 5.6 MB of base64; the decoded size is checked exactly afterwards.
 const jsonUpTo6mb = express.json({ limit: '6mb', strict: true });
@@ -38,7 +40,8 @@ export function govFrRouter(deps: SigningDeps): Router {
   const id = (req: express.Request) => params(req, entryParam).silo_entry_id;
 
   r.get('/entry/:silo_entry_id/agreement', async (req, res) => {
-    const { pdf, number } = await mapped(() => agreementPdf(deps, auth(res).workspaceId, id(req)));
+    const { lang } = query(req, langQuery);
+    const { pdf, number } = await mapped(() => agreementPdf(deps, auth(res).workspaceId, id(req), lang));
     res.type('application/pdf').set('content-disposition', `inline; filename="mandat-${number}.pdf"`).send(Buffer.from(pdf));
   });
 
@@ -54,7 +57,8 @@ export function govFrRouter(deps: SigningDeps): Router {
     // No body at all means a typed signature; a body must be JSON like any other.
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
     const b = hasBody ? body(req, signBody) : {};
-    await mapped(() => signInApp(deps, auth(res).workspaceId, entryId, b.signature || undefined, clientOf(req)));
+    const { lang } = query(req, langQuery);
+    await mapped(() => signInApp(deps, auth(res).workspaceId, entryId, b.signature || undefined, clientOf(req), lang));
     res.status(204).end();
   });
 

@@ -2,6 +2,7 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import type { Party } from '../party';
 import { embedHandwriting } from './fonts';
+import { TEXTS, type Lang, type MandateVars } from './texts';
 import { signerOf } from './signer';
 
 export interface MandateInput {
@@ -12,6 +13,8 @@ export interface MandateInput {
   issuedOn: string; // YYYY-MM-DD
   entryId: string;
   formerMatricule?: string;
+  /** French by default; English on request. */
+  lang?: Lang;
   signature?: { kind: 'typed' } | { kind: 'drawn'; image: Uint8Array; mime: 'image/png' | 'image/jpeg' };
 }
 
@@ -67,9 +70,9 @@ class Writer {
   }
 }
 
-const addressLine = (party: Party) => {
+const addressLine = (party: Party): string | undefined => {
   const a = party.addresses?.[0];
-  return a ? [a.num, a.street, a.street_extra, a.code, a.locality, a.country].filter(Boolean).join(' ') : 'non renseignée';
+  return a ? [a.num, a.street, a.street_extra, a.code, a.locality, a.country].filter(Boolean).join(' ') : undefined;
 };
 
 export async function buildMandatePdf(m: MandateInput): Promise<Uint8Array> {
@@ -85,35 +88,37 @@ export async function buildMandatePdf(m: MandateInput): Promise<Uint8Array> {
 
   const page = doc.addPage(A4);
   const w = new Writer(page, await doc.embedFont(StandardFonts.Helvetica), await doc.embedFont(StandardFonts.HelveticaBold));
-  w.text('MANDAT DE DÉSIGNATION D’UNE PLATEFORME AGRÉÉE', { bold: true, size: 14, gap: 2 });
-  w.text(`Mandat n° ${m.mandateNumber}`, { size: 10, gap: 10 });
-
-  w.heading('1. L’entreprise (mandant)');
-  w.text(`Dénomination : ${m.party.name}\nSIREN : ${m.siren}\nAdresse : ${addressLine(m.party)}`);
-  w.heading('2. La plateforme agréée désignée (mandataire)');
-  w.text(`Dénomination : ${m.pa.name}\nSIREN : ${m.pa.siren} — matricule de plateforme : ${m.pa.matricule}`);
-  w.heading('3. Date de prise d’effet');
-  w.text(`Le mandat prend effet le ${m.issuedOn}, ou à la date de son inscription à l’annuaire si elle est postérieure.`);
-  w.heading('4. Adresses de facturation confiées');
-  w.text(`SIREN ${m.siren} (adresse SIREN), ainsi que les adresses SIREN_SIRET, SIREN_SIRET_ROUTAGE et SIREN_SUFFIXE qui en dépendent.`);
-  w.heading('5. Plateforme précédente');
+  const t = TEXTS[m.lang ?? 'fr'];
+  const v: MandateVars = {
+    number: m.mandateNumber, company: m.party.name, siren: m.siren, address: addressLine(m.party) ?? t.noAddress,
+    paName: m.pa.name, paSiren: m.pa.siren, matricule: m.pa.matricule, issuedOn: m.issuedOn, former: m.formerMatricule,
+    given: signer.given, surname: signer.surname, role: signer.role, idNumber: signer.idNumber,
+  };
+  w.text(t.title, { bold: true, size: 14, gap: 2 });
+  w.text(t.number(v), { size: 10, gap: 10 });
+  w.heading(t.s1);
+  w.text(t.company(v));
+  w.heading(t.s2);
+  w.text(t.pa(v));
+  w.heading(t.s3);
+  w.text(t.effect(v));
+  w.heading(t.s4);
+  w.text(t.addresses(v));
+  w.heading(t.s5);
   if (m.formerMatricule) {
-    w.text(`Plateforme agréée précédente : matricule ${m.formerMatricule}.`);
-    w.text(
-      `Consentement à la reprise : l’entreprise consent à ce que ${m.pa.name} mette fin aux lignes d’annuaire tenues par la plateforme ${m.formerMatricule} à la date de bascule et inscrive les siennes à compter de cette date.`,
-      { bold: true },
-    );
+    w.text(t.former(v));
+    w.text(t.consent(v), { bold: true });
   } else {
-    w.text('Aucune (les adresses sont reprises de la plateforme par défaut de l’annuaire).');
+    w.text(t.noFormer);
   }
-  w.heading('6. Numéro du mandat');
+  w.heading(t.s6);
   w.text(m.mandateNumber);
-  w.heading('7. Signature du représentant légal ou de son délégataire');
-  w.text(`Prénom : ${signer.given}\nNom : ${signer.surname}\nQualité : ${signer.role ?? 'non renseignée'}\nPièce d’identité n° : ${signer.idNumber}\nDate : ${m.issuedOn}`);
+  w.heading(t.s7);
+  w.text(t.signer(v));
 
   const box = SIGNATURE_BOX;
   page.drawRectangle({ ...box, borderColor: rgb(0.4, 0.4, 0.4), borderWidth: 0.75 });
-  page.drawText('Signature', { x: box.x + 4, y: box.y + box.height - 12, size: 8, font: await doc.embedFont(StandardFonts.Helvetica) });
+  page.drawText(t.signature, { x: box.x + 4, y: box.y + box.height - 12, size: 8, font: await doc.embedFont(StandardFonts.Helvetica) });
   if (m.signature?.kind === 'typed') {
     const full = `${signer.given} ${signer.surname}`.normalize('NFC');
     const script = await embedHandwriting(doc, full);

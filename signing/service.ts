@@ -7,6 +7,7 @@ import type { Config } from '../config';
 import type { DataBox } from '../crypto/data-box';
 import { appendAuditPage } from '../mandate/audit-page';
 import { buildMandatePdf } from '../mandate/pdf';
+import type { Lang } from '../mandate/texts';
 import { sealPdf, type SealKey } from '../mandate/seal';
 import { auditTrail, recordAudit, type ClientInfo } from '../store/audit';
 import { missingSignerFields } from '../mandate/signer';
@@ -65,7 +66,9 @@ function requireSigner(party: Party) {
   if (missing.length) throw new SigningError(422, `the mandate needs these signer fields, missing from the party: ${missing.join(', ')}`);
 }
 
-async function render(deps: SigningDeps, ctx: Awaited<ReturnType<typeof context>>, signature?: Parameters<typeof buildMandatePdf>[0]['signature']) {
+async function render(
+  deps: SigningDeps, ctx: Awaited<ReturnType<typeof context>>, signature?: Parameters<typeof buildMandatePdf>[0]['signature'], lang: Lang = 'fr',
+) {
   requireSigner(ctx.party);
   return buildMandatePdf({
     party: ctx.party,
@@ -76,16 +79,17 @@ async function render(deps: SigningDeps, ctx: Awaited<ReturnType<typeof context>
     entryId: ctx.entry.id,
     formerMatricule: await formerMatricule(deps, ctx.entry.id),
     signature,
+    lang,
   });
 }
 
 /** The signed mandate once signed, otherwise the pre-filled one. */
-export async function agreementPdf(deps: SigningDeps, workspaceId: string, entryId: string) {
+export async function agreementPdf(deps: SigningDeps, workspaceId: string, entryId: string, lang: Lang = 'fr') {
   const ctx = await context(deps, workspaceId, entryId);
   if (ctx.agreement.signed_pdf) {
     return { pdf: deps.box.open(ctx.agreement.signed_pdf, mandateContext(entryId)), signed: true, number: ctx.agreement.mandate_number };
   }
-  return { pdf: await render(deps, ctx), signed: false, number: ctx.agreement.mandate_number };
+  return { pdf: await render(deps, ctx, undefined, lang), signed: false, number: ctx.agreement.mandate_number };
 }
 
 function refuseIfSubmitted(agreement: { submitted_at: Date | null }) {
@@ -104,7 +108,9 @@ export async function uploadIdentity(deps: SigningDeps, workspaceId: string, ent
   });
 }
 
-export async function signInApp(deps: SigningDeps, workspaceId: string, entryId: string, signature?: string, client: ClientInfo = {}) {
+export async function signInApp(
+  deps: SigningDeps, workspaceId: string, entryId: string, signature?: string, client: ClientInfo = {}, lang: Lang = 'fr',
+) {
   const ctx = await context(deps, workspaceId, entryId);
   refuseIfSubmitted(ctx.agreement);
   requireSigner(ctx.party);
@@ -114,14 +120,14 @@ export async function signInApp(deps: SigningDeps, workspaceId: string, entryId:
     const image = decodeBase64('signature', signature);
     const mime = imageMime('signature', image);
     try {
-      pdf = await render(deps, ctx, { kind: 'drawn', image, mime });
+      pdf = await render(deps, ctx, { kind: 'drawn', image, mime }, lang);
     } catch (err) {
       throw new UploadError(422, `signature: the image cannot be decoded (${(err as Error).message.split('\n')[0]})`);
     }
   } else {
-    pdf = await render(deps, ctx, { kind: 'typed' });
+    pdf = await render(deps, ctx, { kind: 'typed' }, lang);
   }
-  const before = sha256Hex(await render(deps, ctx));
+  const before = sha256Hex(await render(deps, ctx, undefined, lang));
   await deps.db.tx(async (q) => {
     await recordAudit(q, { entryId, jobId: ctx.agreement.job_id, kind: 'signed', client, details: { via: signature ? 'drawn' : 'typed', document_sha256: before } });
     await storeSignedPdf(q, entryId, deps.box.seal(pdf, mandateContext(entryId)), signature ? 'drawn' : 'typed', former);

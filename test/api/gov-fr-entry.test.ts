@@ -93,6 +93,18 @@ describe('GET agreement', () => {
     expect(text).not.toContain('Consentement à la reprise');
   });
 
+  it('in English on request (?lang=en), French by default, and refuses other languages', async () => {
+    const { entryId } = await parkedEntry();
+    const en = pdfText((await pdf(`${base(entryId)}/agreement?lang=en`)).bytes);
+    expect(en).toContain('MANDATE APPOINTING AN APPROVED E-INVOICING PLATFORM');
+    expect(en).toContain('First name: Élodie');
+    expect(en).not.toContain('Dénomination');
+    expect(pdfText((await pdf(`${base(entryId)}/agreement`)).bytes)).toContain('MANDAT DE DÉSIGNATION');
+    expect((await h.api('GET', `${base(entryId)}/agreement?lang=de`)).status).toBe(400);
+    expect((await h.api('POST', `${base(entryId)}/sign?lang=en`, {})).status).toBe(204);
+    expect(pdfText((await pdf(`${base(entryId)}/agreement`)).bytes)).toContain('Last name: N\'Guessan-Dupré');
+  });
+
   it('422 naming the missing signer fields', async () => {
     const { entryId } = await parkedEntry(h, { ...party(makeSiren()), people: [{ name: { given: 'Élodie' } }] });
     const r = await h.api('GET', `${base(entryId)}/agreement`);
