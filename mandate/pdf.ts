@@ -52,17 +52,23 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
   return lines;
 }
 
+/** Writes top-down and turns the page when the text reaches the bottom margin. */
 class Writer {
   y = A4[1] - MARGIN;
-  constructor(private page: PDFPage, private font: PDFFont, private bold: PDFFont) {}
+  constructor(private doc: PDFDocument, public page: PDFPage, private font: PDFFont, private bold: PDFFont) {}
   text(text: string, opts: { size?: number; bold?: boolean; gap?: number } = {}) {
     const size = opts.size ?? 10;
     const font = opts.bold ? this.bold : this.font;
     for (const line of wrap(text, font, size, WIDTH)) {
+      if (this.y < MARGIN) this.newPage();
       this.page.drawText(line, { x: MARGIN, y: this.y, size, font });
       this.y -= size * 1.35;
     }
     this.y -= opts.gap ?? 4;
+  }
+  newPage() {
+    this.page = this.doc.addPage(A4);
+    this.y = A4[1] - MARGIN;
   }
   heading(text: string) {
     this.y -= 4;
@@ -87,7 +93,7 @@ export async function buildMandatePdf(m: MandateInput): Promise<Uint8Array> {
   doc.setModificationDate(issued);
 
   const page = doc.addPage(A4);
-  const w = new Writer(page, await doc.embedFont(StandardFonts.Helvetica), await doc.embedFont(StandardFonts.HelveticaBold));
+  const w = new Writer(doc, page, await doc.embedFont(StandardFonts.Helvetica), await doc.embedFont(StandardFonts.HelveticaBold));
   const t = TEXTS[m.lang ?? 'fr'];
   const v: MandateVars = {
     number: m.mandateNumber, company: m.party.name, siren: m.siren, address: addressLine(m.party) ?? t.noAddress,
@@ -116,20 +122,23 @@ export async function buildMandatePdf(m: MandateInput): Promise<Uint8Array> {
   w.heading(t.s7);
   w.text(t.signer(v));
 
+  // Long names or addresses push the text down: the signature box never overlaps it, it moves to the next page.
+  if (w.y < SIGNATURE_BOX.y + SIGNATURE_BOX.height + 12) w.newPage();
+  const signaturePage = w.page;
   const box = SIGNATURE_BOX;
-  page.drawRectangle({ ...box, borderColor: rgb(0.4, 0.4, 0.4), borderWidth: 0.75 });
-  page.drawText(t.signature, { x: box.x + 4, y: box.y + box.height - 12, size: 8, font: await doc.embedFont(StandardFonts.Helvetica) });
+  signaturePage.drawRectangle({ ...box, borderColor: rgb(0.4, 0.4, 0.4), borderWidth: 0.75 });
+  signaturePage.drawText(t.signature, { x: box.x + 4, y: box.y + box.height - 12, size: 8, font: await doc.embedFont(StandardFonts.Helvetica) });
   if (m.signature?.kind === 'typed') {
     const full = `${signer.given} ${signer.surname}`.normalize('NFC');
     const script = await embedHandwriting(doc, full);
     const font = script ?? (await doc.embedFont(StandardFonts.HelveticaOblique));
     const name = script ? full : winAnsi(full);
     const size = Math.min(24, (box.width - 16) / Math.max(1, font.widthOfTextAtSize(name, 1)));
-    page.drawText(name, { x: box.x + 8, y: box.y + box.height / 2 - size / 3, size, font, color: rgb(0.05, 0.1, 0.45) });
+    signaturePage.drawText(name, { x: box.x + 8, y: box.y + box.height / 2 - size / 3, size, font, color: rgb(0.05, 0.1, 0.45) });
   } else if (m.signature?.kind === 'drawn') {
     const img = m.signature.mime === 'image/png' ? await doc.embedPng(m.signature.image) : await doc.embedJpg(m.signature.image);
     const scale = Math.min((box.width - 16) / img.width, (box.height - 18) / img.height);
-    page.drawImage(img, { x: box.x + 8, y: box.y + 4, width: img.width * scale, height: img.height * scale });
+    signaturePage.drawImage(img, { x: box.x + 8, y: box.y + 4, width: img.width * scale, height: img.height * scale });
   }
   return doc.save();
 }
