@@ -11,6 +11,7 @@ import {
   type SmpRecord, type Visibility,
 } from '../peppol/smp-store';
 import { approvedMandate } from '../store/agreements';
+import { smlDispatcher } from '../peppol/sml-tls';
 import { getEntryRow } from '../store/entries';
 import type { StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
@@ -45,7 +46,7 @@ function remoteFailure(err: unknown, what: string): never {
 }
 
 export function peppolActivities({ db, log, config }: ActivityDeps) {
-  const sml = createSmlClient({ url: config.smlUrl, smpId: config.SMP_ID });
+  const sml = createSmlClient({ url: config.smlUrl, smpId: config.SMP_ID, dispatcher: smlDispatcher(config) });
   const directory = createDirectoryClient({ url: config.peppolDirectoryUrl });
 
   async function smlCreate(id: string): Promise<void> {

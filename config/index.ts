@@ -35,6 +35,10 @@ const envSchema = z.object({
   SMP_ID: z.string().default('PA-DEV-SMP'),
   SMP_PUBLIC_URL: z.string().url().optional(),
   SML_URL: z.string().url().optional(),
+  // Mutual TLS with the production SML: our SMP's client certificate and key (PEM), and the CA to trust.
+  SML_TLS_CERT_FILE: z.string().optional(),
+  SML_TLS_KEY_FILE: z.string().optional(),
+  SML_TLS_CA_FILE: z.string().optional(),
   PEPPOL_DIRECTORY_URL: z.string().url().optional(),
   // Encryption at rest: "kid:base64(32 bytes),…" and the id of the key that seals new data. Without them the
   // embedded stack generates a development key under DATA_DIR/keys/.
