@@ -1,4 +1,6 @@
 // The HTTP API: one router per service and version, behind API-key auth; errors as problem+json.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import express from 'express';
 import type { Config } from '../config';
 import type { DataBox } from '../crypto/data-box';
@@ -11,6 +13,10 @@ import { govFrRouter } from './gov-fr-v1';
 import { siloRouter } from './silo-v1';
 import { smpOptionsFromFiles, smpRouter } from '../peppol/smp-router';
 import { transformRouter } from './transform-v1';
+
+const REVIEW_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'review');
+const REVIEW_PAGE = path.join(REVIEW_DIR, 'page.html');
+const REVIEW_SCRIPT = path.join(REVIEW_DIR, 'page.js');
 
 export type ApiDeps = JobServiceDeps & { config: Config; box: DataBox; sealKey: SealKey };
 
@@ -25,6 +31,10 @@ export function createApp(deps: ApiDeps): express.Express {
   const authed = authenticate(deps.db);
   app.use('/silo/v1', authed, ...json, siloRouter(deps.db));
   app.use('/transform/v1', authed, ...json, transformRouter(deps));
+  // The operator's review page and script: static, public (the data behind them needs the operator's key).
+  const csp = "default-src 'self'; img-src 'self' blob:; frame-src blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'";
+  app.get('/apps/gov-fr/review/', (_req, res) => res.set('content-security-policy', csp).sendFile(REVIEW_PAGE));
+  app.get('/apps/gov-fr/review/review.js', (_req, res) => res.set('content-security-policy', csp).type('text/javascript').sendFile(REVIEW_SCRIPT));
   // Uploads: the router sets its own body limits per route.
   app.use('/apps/gov-fr/v1', authed, govFrRouter(deps));
 

@@ -1,7 +1,10 @@
 // apps/gov-fr/v1: the entry API for signing the mandate (seed §4.1) and the operator's approval decision.
 import express, { Router } from 'express';
 import { z } from 'zod';
-import { SigningError, agreementPdf, confirm, decide, signInApp, uploadIdentity, uploadSignedAgreement, type SigningDeps } from '../signing/service';
+import {
+  SigningError, agreementPdf, confirm, decide, identityImage, signInApp, uploadIdentity, uploadSignedAgreement, type SigningDeps,
+} from '../signing/service';
+import { pendingSubmissions } from '../store/agreements';
 import { UploadError } from '../signing/uploads';
 import { LANGS } from '../mandate/texts';
 import { auth, requireScope } from './auth';
@@ -12,6 +15,7 @@ import { body, params, query } from './validate';
 
 const clientOf = (req: express.Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });
 const langQuery = z.strictObject({ lang: z.enum(LANGS as ['fr', 'en']).default('fr') });
+const viewParam = z.object({ silo_entry_id: z.string(), view: z.enum(['front', 'back', 'page']) });
 const entryParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UUID' }) });
 // 4 MB of binary is about 5.6 MB of base64; the decoded size is checked exactly afterwards.
 const jsonUpTo6mb = express.json({ limit: '6mb', strict: true });
@@ -71,6 +75,16 @@ export function govFrRouter(deps: SigningDeps): Router {
 
   r.post('/entry/:silo_entry_id/confirm', async (req, res) => {
     res.json(await mapped(() => confirm(deps, auth(res).workspaceId, id(req), clientOf(req))));
+  });
+
+  // The operator's review: the queue, the identity images, and a page using both (served by us, no third party).
+  r.get('/review/submissions', requireScope('approvals'), async (_req, res) => {
+    res.json({ list: await pendingSubmissions(deps.db, auth(res).workspaceId) });
+  });
+  r.get('/entry/:silo_entry_id/identity/:view', requireScope('approvals'), async (req, res) => {
+    const { view } = params(req, viewParam);
+    const img = await mapped(() => identityImage(deps, auth(res).workspaceId, id(req), view));
+    res.type(img.mime).set('cache-control', 'no-store').send(img.data);
   });
 
   // Operators (scope `approvals`) approve or reject a confirmed submission.

@@ -13,7 +13,7 @@ import { auditTrail, recordAudit, type ClientInfo } from '../store/audit';
 import { missingSignerFields } from '../mandate/signer';
 import type { Party } from '../party';
 import {
-  claimDecision, finalizeSignedPdf, getAgreement, identityViews, markSubmitted, putIdentityDocument, recordDecision,
+  claimDecision, finalizeSignedPdf, getAgreement, getIdentityDocument, identityViews, markSubmitted, putIdentityDocument, recordDecision,
   reopenAgreement, storeSignedPdf, type IdentityView,
 } from '../store/agreements';
 import type { Db } from '../store/db';
@@ -252,4 +252,12 @@ export async function decide(
   });
   deps.log.info({ entryId, jobId: job, decisionId, approved: d.approved }, 'approval decision');
   return { id: decisionId, decision: d.approved ? 'approved' : 'rejected', ...(d.reason && { reason: d.reason }), decided_at: decidedAt };
+}
+
+/** An identity image, decrypted, for the operator reviewing the submission. */
+export async function identityImage(deps: SigningDeps, workspaceId: string, entryId: string, view: IdentityView) {
+  if (!(await getEntryRow(deps.db, workspaceId, entryId))) throw new SigningError(404, `entry ${entryId} not found`);
+  const doc = await getIdentityDocument(deps.db, entryId, view);
+  if (!doc) throw new SigningError(404, `no ${view} image for entry ${entryId}`);
+  return { mime: doc.mime, data: deps.box.open(doc.data, identityContext(entryId, view)) };
 }

@@ -140,3 +140,20 @@ export async function recordDecision(
   );
   return id;
 }
+
+/** Submissions awaiting a decision in a workspace, oldest first (the operator's review queue). */
+export async function pendingSubmissions(db: Queryable, workspaceId: string, limit = 100) {
+  const { rows } = await db.query<{ entry_id: string; job_id: string; mandate_number: string; submitted_at: Date; siren: string | null; name: string | null }>(
+    `SELECT a.entry_id, a.job_id, a.mandate_number, a.submitted_at, e.siren, e.data->>'name' AS name
+     FROM agreements a JOIN entries e ON e.id = a.entry_id
+     WHERE e.workspace_id = $1 AND a.submitted_at IS NOT NULL AND a.decision_id IS NULL
+     ORDER BY a.submitted_at LIMIT $2`,
+    [workspaceId, limit],
+  );
+  return rows.map((r) => ({ ...r, submitted_at: iso(r.submitted_at) }));
+}
+
+export async function getIdentityDocument(db: Queryable, entryId: string, view: IdentityView) {
+  const { rows } = await db.query<{ mime: string; data: Uint8Array }>('SELECT mime, data FROM identity_documents WHERE entry_id = $1 AND view = $2', [entryId, view]);
+  return rows[0];
+}

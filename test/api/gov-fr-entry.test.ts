@@ -262,6 +262,44 @@ describe('the confirmed mandate', () => {
   });
 });
 
+describe('operator review', () => {
+  it('lists pending submissions, serves the identity images decrypted, and only to the approvals scope', async () => {
+    const { entryId } = await parkedEntry();
+    const page = png(64, 32);
+    await h.api('POST', `${base(entryId)}/identity`, { view: 'page', data: b64(page) });
+    await h.api('POST', `${base(entryId)}/sign`, {});
+    await h.api('POST', `${base(entryId)}/confirm`);
+
+    const queue = (await h.api('GET', '/apps/gov-fr/v1/review/submissions')).body.list;
+    expect(queue.map((s: any) => s.entry_id)).toContain(entryId);
+    const img = await fetch(`${h.baseUrl}${base(entryId)}/identity/page`, { headers: { authorization: `Bearer ${h.apiKey}` } });
+    expect(img.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await img.arrayBuffer()).equals(page)).toBe(true);
+    expect((await h.api('GET', `${base(entryId)}/identity/front`)).status).toBe(404);
+
+    const integrator = await h.newKey(['entries:rw', 'jobs:rw'], h.workspaceId);
+    expect((await h.api('GET', '/apps/gov-fr/v1/review/submissions', undefined, integrator)).status).toBe(403);
+    expect((await h.api('GET', `${base(entryId)}/identity/page`, undefined, integrator)).status).toBe(403);
+    const otherOperator = await h.newKey(['entries:rw', 'approvals']);
+    expect((await h.api('GET', `${base(entryId)}/identity/page`, undefined, otherOperator)).status).toBe(404);
+    expect((await h.api('GET', '/apps/gov-fr/v1/review/submissions', undefined, otherOperator)).body.list).toEqual([]);
+
+    // Decided submissions leave the queue.
+    await h.api('POST', `${base(entryId)}/decision`, { approved: true });
+    expect((await h.api('GET', '/apps/gov-fr/v1/review/submissions')).body.list.map((s: any) => s.entry_id)).not.toContain(entryId);
+  });
+
+  it('serves the review page and its script from the service, with a strict content security policy', async () => {
+    const page = await fetch(`${h.baseUrl}/apps/gov-fr/review/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const html = await page.text();
+    expect(html).toContain('Revue des mandats');
+    expect(html).not.toMatch(/https?:\/\//); // no third-party resource
+    expect((await fetch(`${h.baseUrl}/apps/gov-fr/review/review.js`)).headers.get('content-type')).toMatch(/javascript/);
+  });
+});
+
 describe('at rest', () => {
   it('stores identity images and signed mandates encrypted: the raw rows hold no plaintext', async () => {
     const { entryId } = await parkedEntry();
