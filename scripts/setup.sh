@@ -61,12 +61,15 @@ fi
 
 if [ "${1:-}" = "--test" ]; then
   # Independent checkers the tests run on our output (Debian packages): pdftotext and pdfsig read the mandates,
-  # qpdf checks their structure, xmllint validates SMP documents against the XSDs, xmlsec1 verifies their signatures.
+  # qpdf checks their structure, xmllint validates SMP documents against the XSDs, xmlsec1 verifies their signatures,
+# chromium runs the browser tests.
   need=()
   command -v pdftotext >/dev/null || need+=(poppler-utils)
   command -v qpdf >/dev/null || need+=(qpdf)
   command -v xmllint >/dev/null || need+=(libxml2-utils)
   command -v xmlsec1 >/dev/null || need+=(xmlsec1)
+  # Browser tests drive Debian's chromium with playwright-core (playwright cannot download browsers here).
+  [ -x /usr/bin/chromium ] || need+=(chromium)
   if [ ${#need[@]} -gt 0 ]; then
     command -v apt-get >/dev/null || die "missing ${need[*]} and no apt-get to install them"
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
