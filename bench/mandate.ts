@@ -6,7 +6,7 @@ import { appendAuditPage } from '../mandate/audit-page';
 import { buildMandatePdf } from '../mandate/pdf';
 import { sealPdf } from '../mandate/seal';
 import { frenchParty } from '../party';
-import { generateSelfSigned } from '../peppol/dev-certificates';
+import { generateSelfSigned } from '../crypto/dev-certificates';
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 30);
 const key = generateSelfSigned('Bench PA (mandate seal)');

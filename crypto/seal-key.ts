@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config';
 import type { SealKey } from '../mandate/seal';
-import { devCertificate } from '../peppol/dev-certificates';
+import { devCertificate } from './dev-certificates';
 
 export function sealKeyFromConfig(c: Pick<Config, 'SEAL_KEY_FILE' | 'SEAL_CERT_FILE' | 'dataDir' | 'PA_NAME'>): SealKey {
   if (c.SEAL_KEY_FILE && c.SEAL_CERT_FILE) {

@@ -16,7 +16,7 @@ import type { Config } from '../config';
 import type { Db } from '../store/db';
 import { getEntryRow } from '../store/entries';
 import { businessCardOf, businessCardXml } from './business-card';
-import { certificateBase64, devCertificate } from './dev-certificates';
+import { certificateBase64, devCertificate } from '../crypto/dev-certificates';
 import { InvalidParticipantIdError, parseParticipantId, type ParticipantId } from './participant-id';
 import { createXmlSigner } from './smp-signing';
 import { findEnabledParticipant, smpRecordChanges, type SmpRecord } from './smp-store';

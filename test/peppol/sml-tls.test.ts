@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateSelfSigned } from '../../peppol/dev-certificates';
+import { generateSelfSigned } from '../../crypto/dev-certificates';
 import { createSmlClient } from '../../peppol/sml-client';
 import { smlDispatcher } from '../../peppol/sml-tls';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { certificateBase64, generateSelfSigned } from '../../peppol/dev-certificates';
+import { certificateBase64, generateSelfSigned } from '../../crypto/dev-certificates';
 import { resolveSmpOptions, smpOptionsFromFiles } from '../../peppol/smp-router';
 import { disableParticipant, publishParticipant, type Visibility } from '../../peppol/smp-store';
 import type { Db } from '../../store/db';

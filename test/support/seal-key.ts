@@ -1,5 +1,5 @@
 // One throw-away sealing certificate per test process (generating RSA keys is slow).
-import { generateSelfSigned } from '../../peppol/dev-certificates';
+import { generateSelfSigned } from '../../crypto/dev-certificates';
 import type { SealKey } from '../../mandate/seal';
 
 let key: SealKey | undefined;

@@ -1,5 +1,5 @@
-// Self-signed development key + certificate (node-forge), generated once and kept in a directory, for when no
-// real Peppol certificate is configured (SMP signing, AP endpoint). Never for production: nobody trusts them.
+// Self-signed development key + certificate (node-forge), generated once and kept in a directory, for when no real
+// certificate is configured (SMP signing, AP endpoint, the mandate seal). Never for production: nobody trusts them.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
