@@ -5,27 +5,25 @@ import { z } from 'zod';
 /** The fictive platform every company is on until a PA registers it. */
 export const DEFAULT_MATRICULE = '9998';
 
-export interface AnnuaireLine {
-  idInstance: number;
-  identifiantAdressage: string;
+/** What a line addresses and who receives for it, from when. */
+export interface LineAddressing {
   siren: string;
   siret?: string;
   identifiantRoutage?: string;
   suffixeAdressage?: string;
   matriculePlateforme: string;
   dateDebutEffet: string;
+}
+
+export interface AnnuaireLine extends LineAddressing {
+  idInstance: number;
+  identifiantAdressage: string;
   /** Exclusive: the line is no longer in force on this day (the next line starts on it). */
   dateFinEffet: string | null;
   dateFinEffective?: string;
 }
 
-export interface NewLine {
-  siren: string;
-  siret?: string;
-  identifiantRoutage?: string;
-  suffixeAdressage?: string;
-  matriculePlateforme: string;
-  dateDebutEffet: string;
+export interface NewLine extends LineAddressing {
   dateFinEffet?: string;
 }
 

@@ -3,18 +3,10 @@
 // start on D (the DSE switch rule: the old line ends at the switch date, the new one starts on it).
 import fs from 'node:fs';
 import path from 'node:path';
-import { addressId, DEFAULT_MATRICULE, isSirenLevel } from '../../annuaire/types';
+import { addressId, DEFAULT_MATRICULE, isSirenLevel, type AnnuaireLine } from '../../annuaire/types';
 
-export interface StoredLine {
-  idInstance: number;
-  identifiantAdressage: string;
-  siren: string;
-  siret?: string;
-  identifiantRoutage?: string;
-  suffixeAdressage?: string;
-  matriculePlateforme: string;
-  dateDebutEffet: string;
-  dateFinEffet: string | null;
+/** A line as the client sees it, plus what the directory keeps about its history. */
+export interface StoredLine extends Omit<AnnuaireLine, 'dateFinEffective'> {
   /** When the line was written (historisation.dateDefinition) and by whom. */
   dateDefinition: string;
   creePar: string;
