@@ -1,6 +1,6 @@
 // The audit page ending every signed mandate: what was signed (its hash before signing), by whom, when, from
 // where, with which identity document views (their hashes, never the images), and when it was confirmed.
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { StandardFonts, type PDFDocument } from 'pdf-lib';
 import { winAnsi } from './pdf';
 
 export interface AuditFacts {
@@ -16,8 +16,8 @@ export interface AuditFacts {
   confirmedFrom: { ip?: string; userAgent?: string };
 }
 
-export async function appendAuditPage(pdf: Uint8Array, a: AuditFacts): Promise<Uint8Array> {
-  const doc = await PDFDocument.load(pdf);
+/** Adds the audit page at the end of `doc` (the seal then covers it). */
+export async function addAuditPage(doc: PDFDocument, a: AuditFacts): Promise<void> {
   const page = doc.addPage([595.28, 841.89]);
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
@@ -56,5 +56,4 @@ export async function appendAuditPage(pdf: Uint8Array, a: AuditFacts): Promise<U
   line('Confirmation', { bold: true, size: 10 });
   line(`Date (UTC) : ${a.confirmedAt}`);
   line(`Depuis : ${from(a.confirmedFrom)}`);
-  return doc.save();
 }

@@ -1,42 +1,46 @@
-// Seals a finished mandate with the service's certificate: a PDF signature (ETSI.CAdES.detached, as PAdES
-// baseline signatures are) that any reader can check has not been altered since.
-import { P12Signer } from '@signpdf/signer-p12';
+// Seals a finished mandate with the service's certificate: a PAdES baseline B-B signature that any reader can check
+// has not been altered since. The seal (and any last page added with it) is an incremental update, so a signature
+// the company put on an uploaded mandate stays valid under ours.
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { SignPdf } from '@signpdf/signpdf';
 import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
-import forge from 'node-forge';
-import { PDFDocument } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFName, PDFString, type PDFDocument } from 'pdf-lib';
+import { PadesSigner, type SealKey } from './cades';
+import { openForIncrement } from './pdf-increment';
 
-export interface SealKey {
-  keyPem: string;
-  certPem: string;
+export type { SealKey };
+
+export interface SealInfo {
+  name: string;
+  reason: string;
+  location: string;
+  contact: string;
 }
 
-const P12_PASSPHRASE = 'in-memory';
-const p12Cache = new WeakMap<SealKey, Buffer>();
-
-function p12Of(key: SealKey): Buffer {
-  let p12 = p12Cache.get(key);
-  if (!p12) {
-    const asn1 = forge.pkcs12.toPkcs12Asn1(forge.pki.privateKeyFromPem(key.keyPem), [forge.pki.certificateFromPem(key.certPem)], P12_PASSPHRASE, { algorithm: '3des' });
-    p12 = Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary');
-    p12Cache.set(key, p12);
-  }
-  return p12;
-}
-
-export async function sealPdf(pdf: Uint8Array, key: SealKey, info: { name: string; reason: string; location: string; contact: string }): Promise<Buffer> {
-  const doc = await PDFDocument.load(pdf);
+/** Appends what `amend` adds (e.g. the audit page) and the seal, in one incremental update, then signs it. */
+export async function sealPdf(pdf: Uint8Array, key: SealKey, info: SealInfo, amend?: (doc: PDFDocument) => Promise<void>): Promise<Buffer> {
+  const editable = await openForIncrement(pdf);
+  if (amend) await amend(editable.doc);
   pdflibAddPlaceholder({
-    pdfDoc: doc,
+    pdfDoc: editable.doc,
     reason: info.reason,
     name: info.name,
     location: info.location,
     contactInfo: info.contact,
     subFilter: SUBFILTER_ETSI_CADES_DETACHED,
-    signatureLength: 16_384,
+    signatureLength: 8_192,
   });
-  const prepared = Buffer.from(await doc.save({ useObjectStreams: false }));
+  nameLastField(editable.doc);
+  const prepared = Buffer.from(await editable.save());
   // The named class, not the default instance: the package's default export does not survive Node's ESM interop.
-  return new SignPdf().sign(prepared, new P12Signer(p12Of(key), { passphrase: P12_PASSPHRASE }));
+  return new SignPdf().sign(prepared, new PadesSigner(key));
+}
+
+/** The placeholder always names its field "Signature1": a document signed before us already has one. */
+function nameLastField(doc: PDFDocument): void {
+  const fields = doc.catalog.lookup(PDFName.of('AcroForm'), PDFDict).lookup(PDFName.of('Fields'), PDFArray);
+  const names = new Set(fields.asArray().map((f) => doc.context.lookupMaybe(f, PDFDict)?.lookupMaybe(PDFName.of('T'), PDFString)?.decodeText()));
+  let n = fields.size();
+  while (names.has(`Seal${n}`)) n++;
+  doc.context.lookup(fields.get(fields.size() - 1), PDFDict).set(PDFName.of('T'), PDFString.of(`Seal${n}`));
 }

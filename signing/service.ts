@@ -5,7 +5,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { DataBox } from '../crypto/data-box';
-import { appendAuditPage } from '../mandate/audit-page';
+import { addAuditPage, type AuditFacts } from '../mandate/audit-page';
 import { buildMandatePdf } from '../mandate/pdf';
 import type { Lang } from '../mandate/texts';
 import { sealPdf, type SealKey } from '../mandate/seal';
@@ -211,7 +211,7 @@ async function finalMandate(deps: SigningDeps, ctx: Awaited<ReturnType<typeof co
   const trail = await auditTrail(deps.db, entryId, ctx.agreement.job_id);
   const signed = trail.filter((e) => e.kind === 'signed').at(-1);
   const person = ctx.party.people?.[0];
-  const withAudit = await appendAuditPage(deps.box.open(ctx.agreement.signed_pdf!, mandateContext(entryId)), {
+  const facts: AuditFacts = {
     mandateNumber: ctx.agreement.mandate_number,
     entryId,
     documentSha256: String(signed?.details.document_sha256 ?? 'inconnue'),
@@ -222,10 +222,9 @@ async function finalMandate(deps: SigningDeps, ctx: Awaited<ReturnType<typeof co
     identity: (await identityViews(deps.db, entryId)).map((v) => ({ view: v.view, sha256: v.sha256, at: v.created_at })),
     confirmedAt: new Date().toISOString(),
     confirmedFrom: client,
-  });
-  return sealPdf(withAudit, deps.sealKey, {
-    name: deps.config.PA_NAME, reason: `Mandat ${ctx.agreement.mandate_number}`, location: 'France', contact: deps.config.PA_SIREN,
-  });
+  };
+  const info = { name: deps.config.PA_NAME, reason: `Mandat ${ctx.agreement.mandate_number}`, location: 'France', contact: deps.config.PA_SIREN };
+  return sealPdf(deps.box.open(ctx.agreement.signed_pdf!, mandateContext(entryId)), deps.sealKey, info, (doc) => addAuditPage(doc, facts));
 }
 
 /** The operator's decision on the current submission; one decision per submission. */

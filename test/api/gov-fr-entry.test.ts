@@ -13,6 +13,8 @@ import { eventually, log, startHarness, type Harness } from '../support/harness'
 import { makeSiren, party } from '../support/fixtures';
 import { b64, gif, jpeg, png } from '../support/images';
 import { pdfText } from '../support/pdf-text';
+import { generateSelfSigned } from '../../crypto/dev-certificates';
+import { sealPdf } from '../../mandate/seal';
 import { createWorkflow, entryState, jobWhen, setState, startJob, step } from '../support/jobs';
 
 let h: Harness;
@@ -181,6 +183,27 @@ describe('pre-signed path', () => {
     expect(final).toContain(`Empreinte SHA-256 du document avant signature : ${crypto.createHash('sha256').update(signedOutside.bytes).digest('hex')}`);
     expect(final).toContain('mode : document signé hors ligne');
     expect(final).toMatch(/page passeport \([^)]+\) — SHA-256 :/);
+  });
+
+  it('keeps the digital signature the representative put on the uploaded mandate, under our seal', async () => {
+    const { entryId } = await parkedEntry();
+    await h.api('POST', `${base(entryId)}/identity`, { view: 'page', data: b64(jpeg()) });
+    const blank = (await pdf(`${base(entryId)}/agreement`)).bytes;
+    const representative = generateSelfSigned('Elodie Representative');
+    const signedOutside = await sealPdf(blank, representative, { name: 'Élodie', reason: 'I agree', location: 'Paris', contact: '' });
+    expect((await h.api('POST', `${base(entryId)}/agreement`, { data: b64(signedOutside) })).status).toBe(204);
+    expect((await h.api('POST', `${base(entryId)}/confirm`)).status).toBe(200);
+
+    const file = path.join(os.tmpdir(), `presigned-${entryId}.pdf`);
+    fs.writeFileSync(file, (await pdf(`${base(entryId)}/agreement`)).bytes);
+    const report = spawnSync('pdfsig', [file], { encoding: 'utf8' }).stdout;
+    fs.rmSync(file);
+    const [theirs, ours] = report.split('Signature #2:');
+    expect(theirs).toContain('Common Name: Elodie Representative');
+    expect(theirs).toContain('Signature Validation: Signature is Valid.');
+    expect(ours).toContain('Common Name: Test PA (mandate seal)');
+    expect(ours).toContain('Signature Validation: Signature is Valid.');
+    expect(ours).toContain('Total document signed');
   });
 });
 

@@ -1,0 +1,77 @@
+// Changes to an existing PDF written as an incremental update (ISO 32000-1 §7.5.6): the original bytes stay as they
+// are, followed by the new and changed objects, a cross-reference section and a trailer pointing back to the
+// previous one. Signatures already in the file keep covering exactly what they signed.
+import { ParseSpeeds, PDFCrossRefSection, PDFDocument, PDFStream, PDFTrailer, PDFTrailerDict, type PDFObject } from 'pdf-lib';
+
+export interface EditablePdf {
+  doc: PDFDocument;
+  /** Writes the original bytes followed by one incremental update holding what changed since `open`. */
+  save(): Promise<Uint8Array>;
+}
+
+/** The byte offset of the file's last cross-reference section, from its final `startxref`. */
+function lastXrefOffset(bytes: Uint8Array): number {
+  const tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - 1024))).toString('latin1');
+  const m = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail);
+  if (!m) throw new Error('the PDF does not end with startxref and %%EOF');
+  return Number(m[1]);
+}
+
+const isStream = (o: PDFObject) => o instanceof PDFStream;
+
+/**
+ * The highest object number the file uses. pdf-lib does not count object streams and cross-reference streams it
+ * has unpacked, so new objects could reuse their numbers; every cross-reference section's /Size says the truth.
+ */
+function highestObjectNumber(bytes: Uint8Array): number {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  let max = 0;
+  for (const m of text.matchAll(/\/Size\s+(\d+)/g)) max = Math.max(max, Number(m[1]) - 1);
+  for (const m of text.matchAll(/(?:^|[\s>])(\d+)\s+\d+\s+obj\b/g)) max = Math.max(max, Number(m[1]));
+  return max;
+}
+
+/**
+ * Loads a PDF for changes that will be appended, not rewritten. Changed objects are found by comparing each
+ * non-stream object's serialisation with its state at load; existing streams are expected to stay untouched (new
+ * content goes into new streams).
+ */
+export async function openForIncrement(bytes: Uint8Array): Promise<EditablePdf> {
+  const prev = lastXrefOffset(bytes);
+  const doc = await PDFDocument.load(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+  const ctx = doc.context;
+  const before = new Map<string, string>();
+  for (const [ref, obj] of ctx.enumerateIndirectObjects()) if (!isStream(obj)) before.set(ref.tag, obj.toString());
+  const originalLargest = (ctx.largestObjectNumber = Math.max(ctx.largestObjectNumber, highestObjectNumber(bytes)));
+
+  async function save(): Promise<Uint8Array> {
+    await doc.flush(); // embeds the fonts and images drawn since load
+    const changed = ctx
+      .enumerateIndirectObjects()
+      .filter(([ref, obj]) => ref.objectNumber > originalLargest || (!isStream(obj) && before.get(ref.tag) !== obj.toString()));
+    const head = bytes[bytes.length - 1] === 0x0a ? '' : '\n';
+    const parts: Uint8Array[] = [bytes, Buffer.from(head, 'latin1')];
+    let offset = bytes.length + head.length;
+    const xref = PDFCrossRefSection.create();
+    for (const [ref, obj] of changed) {
+      const start = Buffer.from(`${ref.objectNumber} ${ref.generationNumber} obj\n`, 'latin1');
+      const body = new Uint8Array(obj.sizeInBytes());
+      obj.copyBytesInto(body, 0);
+      xref.addEntry(ref, offset);
+      parts.push(start, body, Buffer.from('\nendobj\n', 'latin1'));
+      offset += start.length + body.length + 8;
+    }
+    const info = ctx.trailerInfo;
+    const trailerDict = ctx.obj({ Size: ctx.largestObjectNumber + 1, Root: info.Root, Info: info.Info, ID: info.ID, Prev: prev });
+    for (const o of [xref, '\n', PDFTrailerDict.of(trailerDict), '\n', PDFTrailer.forLastCrossRefSectionOffset(offset)]) {
+      if (typeof o === 'string') parts.push(Buffer.from(o, 'latin1'));
+      else {
+        const b = new Uint8Array(o.sizeInBytes());
+        o.copyBytesInto(b, 0);
+        parts.push(b);
+      }
+    }
+    return Buffer.concat(parts);
+  }
+  return { doc, save };
+}
