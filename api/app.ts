@@ -39,7 +39,7 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use('/apps/gov-fr/v1', authed, govFrRouter(deps));
 
   // Our SMP: public, read by every Peppol access point and the Peppol Directory.
-  app.use('/smp', smpRouter({ db: deps.db, config: deps.config, log: deps.log }, { ...smpOptionsFromFiles(deps.config), recordCacheMs: deps.config.SMP_RECORD_CACHE_MS }));
+  app.use('/smp', smpRouter({ db: deps.db, config: deps.config, log: deps.log }, { ...smpOptionsFromFiles(deps.config), recordCacheMs: deps.config.SMP_RECORD_CACHE_MS, httpMaxAgeS: deps.config.SMP_HTTP_MAX_AGE_S }));
 
   app.use(routeNotFound);
   app.use(errorHandler(deps.log));

@@ -54,6 +54,8 @@ const envSchema = z.object({
   SMP_CERT_FILE: z.string().optional(),
   // How long (ms) the SMP may serve a participant record without reading the store again.
   SMP_RECORD_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  // max-age (seconds) of SMP documents for HTTP caches between us and access points (they revalidate with ETags).
+  SMP_HTTP_MAX_AGE_S: z.coerce.number().int().min(0).max(86_400).default(60),
   // Sandbox: approve every submission as soon as it is confirmed.
   AUTO_APPROVE: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

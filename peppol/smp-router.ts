@@ -8,6 +8,9 @@
 // Documents are cached by what determines their content (participant, doc groups or doctype; the endpoint and keys
 // are fixed per router): RSA PKCS#1 v1.5 signatures are deterministic, so a cached document is byte-identical to
 // a fresh one and needs no invalidation; the LRU only bounds memory.
+// HTTP caching: documents carry a strong ETag (the SHA-256 of their bytes, computed once) and
+// `Cache-Control: public, max-age=<httpMaxAgeS>`; a conditional GET whose ETag still matches gets 304 without a
+// body. Errors are `no-store`, so a participant registered a moment later is not hidden by a cached 404.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import express from 'express';
@@ -40,6 +43,8 @@ export interface SmpOptions {
    * process (a separate worker on PostgreSQL) show after at most this long.
    */
   recordCacheMs?: number;
+  /** max-age (seconds) of SMP documents for HTTP caches between us and access points; default 60. */
+  httpMaxAgeS?: number;
 }
 
 export interface SmpDeps {
@@ -93,6 +98,13 @@ export function smpOptionsFromFiles(c: SmpFilesConfig): SmpOptions {
 
 const XML_TYPE = 'text/xml; charset=utf-8';
 
+/** A document ready to serve, with its strong validator. */
+interface Served {
+  xml: string;
+  etag: string;
+}
+const served = (xml: string): Served => ({ xml, etag: `"${crypto.createHash('sha256').update(xml).digest('base64url')}"` });
+
 class Lru<V> {
   private readonly map = new Map<string, V>();
   constructor(private readonly max: number) {}
@@ -122,9 +134,22 @@ export function smpRouter({ db, config, log }: SmpDeps, opts: SmpOptions): expre
     description: `${config.PA_NAME} access point`,
     technicalContactUrl: opts.technicalContactUrl ?? config.publicBaseUrl,
   };
-  const signed = new Lru<string>(opts.cacheSize ?? 10_000);
-  const groups = new Lru<string>(opts.cacheSize ?? 10_000);
+  const signed = new Lru<Served>(opts.cacheSize ?? 10_000);
+  const groups = new Lru<Served>(opts.cacheSize ?? 10_000);
+  const cacheControl = `public, max-age=${opts.httpMaxAgeS ?? 60}`;
   const router = express.Router();
+
+  /**
+   * Sends a document, or 304 when If-None-Match holds its ETag (weak comparison, RFC 9110 §13.1.2). Evaluated here
+   * rather than by Express, which ignores validators when the request says `Cache-Control: no-cache`, as fetch()
+   * clients do with every conditional request; that directive is for caches, not for the origin server.
+   */
+  const send = (req: express.Request, res: express.Response, doc: Served) => {
+    res.type(XML_TYPE).set({ ETag: doc.etag, 'Cache-Control': cacheControl });
+    const tags = req.get('if-none-match')?.split(',').map((t) => t.trim().replace(/^W\//, ''));
+    if (tags?.includes(doc.etag) || tags?.includes('*')) res.status(304).end();
+    else res.send(doc.xml);
+  };
 
   // Concurrent requests for one participant share one store read (single flight). A change announced in this
   // process (smpRecordChanges) evicts both the cached record and the read in flight, so no later request sees the
@@ -153,7 +178,7 @@ export function smpRouter({ db, config, log }: SmpDeps, opts: SmpOptions): expre
     return q;
   };
 
-  const notFound = (res: express.Response, what: string) => void res.status(404).type('text/plain').send(`${what} not found`);
+  const notFound = (res: express.Response, what: string) => void res.status(404).set('Cache-Control', 'no-store').type('text/plain').send(`${what} not found`);
 
   /** The enabled record of a path's participant; undefined (after answering 400/404) otherwise. */
   async function recordOf(raw: string, res: express.Response): Promise<{ p: ParticipantId; rec: SmpRecord } | undefined> {
@@ -163,7 +188,7 @@ export function smpRouter({ db, config, log }: SmpDeps, opts: SmpOptions): expre
       p = parseParticipantId(raw.toLowerCase());
     } catch (err) {
       if (!(err instanceof InvalidParticipantIdError)) throw err;
-      res.status(400).type('text/plain').send(err.message);
+      res.status(400).set('Cache-Control', 'no-store').type('text/plain').send(err.message);
       return undefined;
     }
     const rec = await lookup(`${p.scheme}::${p.value}`);
@@ -179,7 +204,7 @@ export function smpRouter({ db, config, log }: SmpDeps, opts: SmpOptions): expre
     if (rec.visibility !== 'smp+sml+peppol' || !rec.directory) return notFound(res, 'business card');
     const entry = await getEntryRow(db, rec.workspaceId, rec.entryId);
     if (!entry?.siren) return notFound(res, 'business card');
-    res.type(XML_TYPE).send(businessCardXml(businessCardOf(p, entry.data, entry.siren, rec.createdAt)));
+    send(req, res, served(businessCardXml(businessCardOf(p, entry.data, entry.siren, rec.createdAt))));
   });
 
   router.get('/:participant', async (req, res) => {
@@ -187,9 +212,9 @@ export function smpRouter({ db, config, log }: SmpDeps, opts: SmpOptions): expre
     if (!found) return;
     const { p, rec } = found;
     const key = `${rec.participantId}|${rec.docGroups.join(',')}`;
-    let xml = groups.get(key);
-    if (!xml) groups.set(key, (xml = serviceGroupXml(p, documentTypes(rec.docGroups), config.smpPublicUrl)));
-    res.type(XML_TYPE).send(xml);
+    let doc = groups.get(key);
+    if (!doc) groups.set(key, (doc = served(serviceGroupXml(p, documentTypes(rec.docGroups), config.smpPublicUrl))));
+    send(req, res, doc);
   });
 
   router.get('/:participant/services/:doctype', async (req, res) => {
@@ -202,13 +227,12 @@ export function smpRouter({ db, config, log }: SmpDeps, opts: SmpOptions): expre
     const doc = sep > 0 ? documentTypes(rec.docGroups).find((d) => d.scheme.toLowerCase() === scheme && d.value === value) : undefined;
     if (!doc) return notFound(res, 'document type');
     const key = `${rec.participantId}|${doc.scheme}::${doc.value}`;
-    let xml = signed.get(key);
-    if (!xml) {
-      xml = signer.sign(serviceMetadataXml(p, doc, endpoint));
-      signed.set(key, xml);
+    let metadata = signed.get(key);
+    if (!metadata) {
+      signed.set(key, (metadata = served(signer.sign(serviceMetadataXml(p, doc, endpoint)))));
       log.debug({ participantId: rec.participantId, documentId: doc.value }, 'SMP service metadata signed');
     }
-    res.type(XML_TYPE).send(xml);
+    send(req, res, metadata);
   });
 
   return router;

@@ -116,6 +116,30 @@ describe('our SMP (GET ServiceGroup, SignedServiceMetadata, business card)', () 
     expect((await get(`${smp.smpUrl}/businesscard/${enc(p.participantId)}`)).status).toBe(404);
   });
 
+  it('lets HTTP caches keep documents and revalidate them with a strong ETag; a change gives a new one', async () => {
+    const p = await publish();
+    const first = await fetch(p.path);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    expect(first.headers.get('cache-control')).toBe('public, max-age=60');
+    const again = await fetch(p.path, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    const link = hrefs(await first.text())[0]!;
+    const metadata = await fetch(link);
+    expect(metadata.headers.get('etag')).not.toBe(etag);
+    expect((await fetch(link, { headers: { 'if-none-match': metadata.headers.get('etag')! } })).status).toBe(304);
+
+    await publishParticipant(db, { participantId: p.participantId, workspaceId: ws, entryId: p.entryId, docGroups: ['ubl-invoice'], visibility: 'smp+sml+peppol', directory: true });
+    const changed = await fetch(p.path, { headers: { 'if-none-match': etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    await disableParticipant(db, p.participantId, p.entryId);
+    const gone = await fetch(p.path, { headers: { 'if-none-match': etag } });
+    expect(gone.status).toBe(404);
+    expect(gone.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('follows a change of document groups at once', async () => {
     const p = await publish();
     expect(hrefs((await get(p.path)).text)).toHaveLength(8);
