@@ -13,6 +13,7 @@ import { govFrRouter } from './gov-fr-v1';
 import { siloRouter } from './silo-v1';
 import { smpOptionsFromFiles, smpRouter } from '../peppol/smp-router';
 import { transformRouter } from './transform-v1';
+import { wizardRouter } from '../wizard/router';
 
 const REVIEW_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'review');
 const REVIEW_PAGE = path.join(REVIEW_DIR, 'page.html');
@@ -37,6 +38,9 @@ export function createApp(deps: ApiDeps): express.Express {
   app.get('/apps/gov-fr/review/review.js', (_req, res) => res.set('content-security-policy', csp).type('text/javascript').sendFile(REVIEW_SCRIPT));
   // Uploads: the router sets its own body limits per route.
   app.use('/apps/gov-fr/v1', authed, govFrRouter(deps));
+
+  // The registration wizard: public, its link's ref is the credential.
+  app.use('/reg', wizardRouter(deps));
 
   // Our SMP: public, read by every Peppol access point and the Peppol Directory.
   app.use('/smp', smpRouter({ db: deps.db, config: deps.config, log: deps.log }, { ...smpOptionsFromFiles(deps.config), recordCacheMs: deps.config.SMP_RECORD_CACHE_MS, httpMaxAgeS: deps.config.SMP_HTTP_MAX_AGE_S }));

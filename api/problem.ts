@@ -37,11 +37,12 @@ export function zodProblem(err: ZodError, where: string): HttpProblem {
   return new HttpProblem(400, detail, errors);
 }
 
-export function sendProblem(res: Response, status: number, detail: string, errors?: FieldError[]) {
+/** `extensions`: further members (RFC 9457 §3.2), e.g. a `code` for clients that translate the reason. */
+export function sendProblem(res: Response, status: number, detail: string, errors?: FieldError[], extensions?: Record<string, unknown>) {
   res
     .status(status)
     .type('application/problem+json')
-    .json({ type: 'about:blank', title: TITLES[status] ?? 'Error', status, detail, ...(errors && { errors }) });
+    .json({ type: 'about:blank', title: TITLES[status] ?? 'Error', status, detail, ...(errors && { errors }), ...extensions });
 }
 
 export const routeNotFound: RequestHandler = (req, res) =>

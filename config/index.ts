@@ -12,6 +12,12 @@ const envSchema = z.object({
   API_PORT: port.default(8080),
   PUBLIC_BASE_URL: z.string().url().optional(),
   WIZARD_URL: z.string().url().optional(),
+  // Origins allowed to embed the wizard in an iframe (space-separated, e.g. "https://app.customer.fr"); none by default.
+  WIZARD_FRAME_ANCESTORS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(/\s+/).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i, 'each must be an origin: scheme://host[:port]'))),
   TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('party-registration'),

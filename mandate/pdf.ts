@@ -31,7 +31,8 @@ export function winAnsi(text: string): string {
 function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
   const lines: string[] = [];
   const space = font.widthOfTextAtSize(' ', size);
-  for (const para of winAnsi(text).split('\n')) {
+  // Split before replacing what the font cannot draw: a line break is not a character to draw, nor a '?'.
+  for (const para of text.split('\n').map(winAnsi)) {
     let line = '';
     let lineWidth = 0;
     for (const word of para.split(/\s+/)) {

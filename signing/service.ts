@@ -24,8 +24,13 @@ import { approvalSignal } from '../workflows/signals';
 import type { ApprovalSignal } from '../workflows/types';
 import { checkPdf, decodeBase64, imageMime, pdfMentions, UploadError } from './uploads';
 
+/** Why a signing step was refused, for clients that show the reason in the signer's language (the wizard). */
+export type SigningErrorCode =
+  | 'not-found' | 'no-mandate' | 'signer-missing' | 'under-review' | 'not-waiting' | 'not-yet' | 'not-running' | 'unavailable'
+  | 'incomplete' | 'nothing-to-decide' | 'decided' | 'details-locked' | 'invalid-details';
+
 export class SigningError extends Error {
-  constructor(readonly status: 404 | 409 | 422 | 503, message: string) {
+  constructor(readonly status: 404 | 409 | 422 | 503, message: string, readonly code: SigningErrorCode) {
     super(message);
   }
 }
@@ -48,9 +53,9 @@ export const DECISION_META_KEY = 'approval-decision';
 
 async function context(deps: SigningDeps, workspaceId: string, entryId: string) {
   const entry = await getEntryRow(deps.db, workspaceId, entryId);
-  if (!entry) throw new SigningError(404, `entry ${entryId} not found`);
+  if (!entry) throw new SigningError(404, `entry ${entryId} not found`, 'not-found');
   const agreement = await getAgreement(deps.db, entryId);
-  if (!agreement) throw new SigningError(409, 'no mandate has been issued for this entry yet: start a registration job first');
+  if (!agreement) throw new SigningError(409, 'no mandate has been issued for this entry yet: start a registration job first', 'no-mandate');
   return { entry, agreement, party: entry.data as Party };
 }
 
@@ -63,7 +68,7 @@ async function formerMatricule(deps: SigningDeps, entryId: string): Promise<stri
 
 function requireSigner(party: Party) {
   const missing = missingSignerFields(party);
-  if (missing.length) throw new SigningError(422, `the mandate needs these signer fields, missing from the party: ${missing.join(', ')}`);
+  if (missing.length) throw new SigningError(422, `the mandate needs these signer fields, missing from the party: ${missing.join(', ')}`, 'signer-missing');
 }
 
 async function render(
@@ -93,7 +98,7 @@ export async function agreementPdf(deps: SigningDeps, workspaceId: string, entry
 }
 
 function refuseIfSubmitted(agreement: { submitted_at: Date | null }) {
-  if (agreement.submitted_at) throw new SigningError(409, 'the submission is under review: wait for the decision');
+  if (agreement.submitted_at) throw new SigningError(409, 'the submission is under review: wait for the decision', 'under-review');
 }
 
 export async function uploadIdentity(deps: SigningDeps, workspaceId: string, entryId: string, view: IdentityView, data: string, client: ClientInfo = {}) {
@@ -122,7 +127,7 @@ export async function signInApp(
     try {
       pdf = await render(deps, ctx, { kind: 'drawn', image, mime }, lang);
     } catch (err) {
-      throw new UploadError(422, `signature: the image cannot be decoded (${(err as Error).message.split('\n')[0]})`);
+      throw new UploadError(422, `signature: the image cannot be decoded (${(err as Error).message.split('\n')[0]})`, 'unreadable-image');
     }
   } else {
     pdf = await render(deps, ctx, { kind: 'typed' }, lang);
@@ -140,7 +145,7 @@ export async function uploadSignedAgreement(deps: SigningDeps, workspaceId: stri
   const bytes = decodeBase64('data', data);
   const doc = await checkPdf('data', bytes);
   if (!pdfMentions(doc, [ctx.agreement.mandate_number, entryId])) {
-    throw new UploadError(422, `data: this PDF is not the mandate of this entry: it must be mandate ${ctx.agreement.mandate_number} (download it with GET agreement)`);
+    throw new UploadError(422, `data: this PDF is not the mandate of this entry: it must be mandate ${ctx.agreement.mandate_number} (download it with GET agreement)`, 'not-this-mandate');
   }
   // The signer signed the mandate we served, whose text follows the take-over identifier set now.
   const former = await formerMatricule(deps, entryId);
@@ -153,8 +158,8 @@ export async function uploadSignedAgreement(deps: SigningDeps, workspaceId: stri
 /** The running job whose mandate this is: a confirmation or a decision counts for that mandate only. */
 async function currentJob(deps: SigningDeps, agreement: { job_id: string }, entryId: string): Promise<string> {
   const job = await activeJobOf(deps.db, entryId);
-  if (!job) throw new SigningError(409, 'no registration is waiting for this entry');
-  if (job !== agreement.job_id) throw new SigningError(409, "the running registration has not issued its mandate yet: retry in a moment");
+  if (!job) throw new SigningError(409, 'no registration is waiting for this entry', 'not-waiting');
+  if (job !== agreement.job_id) throw new SigningError(409, "the running registration has not issued its mandate yet: retry in a moment", 'not-yet');
   return job;
 }
 
@@ -163,9 +168,9 @@ async function signal(deps: SigningDeps, jobId: string, s: ApprovalSignal) {
   try {
     await deps.temporal.withDeadline(Date.now() + 5_000, () => deps.temporal.workflow.getHandle(temporalWorkflowId(jobId)).signal(approvalSignal, s));
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new SigningError(409, 'the registration is not running any more');
+    if (err instanceof WorkflowNotFoundError) throw new SigningError(409, 'the registration is not running any more', 'not-running');
     deps.log.warn({ jobId, err }, 'could not signal the registration');
-    throw new SigningError(503, 'the workflow engine is unavailable: nothing was changed, retry later');
+    throw new SigningError(503, 'the workflow engine is unavailable: nothing was changed, retry later', 'unavailable');
   }
 }
 
@@ -183,7 +188,7 @@ export async function confirm(deps: SigningDeps, workspaceId: string, entryId: s
       missing.push(views.has('front') ? 'the back of the ID card' : views.has('back') ? 'the front of the ID card' : 'an identity document (ID card front and back, or passport page)');
     }
     if (!ctx.agreement.signed_pdf) missing.push('a signature (POST sign) or a pre-signed mandate (POST agreement)');
-    if (missing.length) throw new SigningError(422, `cannot confirm yet: missing ${missing.join('; ')}`);
+    if (missing.length) throw new SigningError(422, `cannot confirm yet: missing ${missing.join('; ')}`, 'incomplete');
   }
   const final = ctx.agreement.submitted_at ? undefined : await finalMandate(deps, ctx, client);
   await deps.db.tx(async (q) => {
@@ -235,13 +240,13 @@ export async function decide(
   d: { approved: boolean; reason?: string; /** the deciding API key; none for auto-approval */ decidedBy?: string },
 ) {
   const ctx = await context(deps, workspaceId, entryId);
-  if (!ctx.agreement.submitted_at) throw new SigningError(409, 'there is no submission to decide on: the signer has not confirmed');
+  if (!ctx.agreement.submitted_at) throw new SigningError(409, 'there is no submission to decide on: the signer has not confirmed', 'nothing-to-decide');
   const job = await currentJob(deps, ctx.agreement, entryId);
   const decisionId = crypto.randomUUID();
   const decidedAt = new Date().toISOString();
   await deps.db.tx(async (q) => {
     await recordDecision(q, { id: decisionId, entryId, jobId: job, approved: d.approved, reason: d.reason, decidedBy: d.decidedBy });
-    if (!(await claimDecision(q, entryId, job, decisionId))) throw new SigningError(409, 'this submission has been decided already');
+    if (!(await claimDecision(q, entryId, job, decisionId))) throw new SigningError(409, 'this submission has been decided already', 'decided');
     await putMeta(q, entryId, DECISION_META_KEY, {
       src: 'gov-fr',
       value: { decision: d.approved ? 'approved' : 'rejected', ...(d.reason && { reason: d.reason }), decided_at: decidedAt, id: decisionId },
@@ -255,8 +260,8 @@ export async function decide(
 
 /** An identity image, decrypted, for the operator reviewing the submission. */
 export async function identityImage(deps: SigningDeps, workspaceId: string, entryId: string, view: IdentityView) {
-  if (!(await getEntryRow(deps.db, workspaceId, entryId))) throw new SigningError(404, `entry ${entryId} not found`);
+  if (!(await getEntryRow(deps.db, workspaceId, entryId))) throw new SigningError(404, `entry ${entryId} not found`, 'not-found');
   const doc = await getIdentityDocument(deps.db, entryId, view);
-  if (!doc) throw new SigningError(404, `no ${view} image for entry ${entryId}`);
+  if (!doc) throw new SigningError(404, `no ${view} image for entry ${entryId}`, 'not-found');
   return { mime: doc.mime, data: deps.box.open(doc.data, identityContext(entryId, view)) };
 }

@@ -3,8 +3,11 @@ import { PDFDocument, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
 
 export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
 
+/** Why an upload was refused, for clients that show the reason in the signer's language (the wizard). */
+export type UploadErrorCode = 'bad-encoding' | 'empty' | 'too-large' | 'not-an-image' | 'unreadable-image' | 'not-a-pdf' | 'encrypted-pdf' | 'unreadable-pdf' | 'not-this-mandate';
+
 export class UploadError extends Error {
-  constructor(readonly status: 400 | 413 | 415 | 422, message: string) {
+  constructor(readonly status: 400 | 413 | 415 | 422, message: string, readonly code: UploadErrorCode) {
     super(message);
   }
 }
@@ -14,11 +17,11 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** Decodes strict base64 and enforces the 4 MB limit on the decoded bytes. */
 export function decodeBase64(field: string, value: string): Buffer {
   const compact = value.replace(/\s+/g, '');
-  if (compact.length % 4 !== 0 || !BASE64.test(compact)) throw new UploadError(400, `${field} is not valid base64`);
-  if ((compact.length / 4) * 3 > MAX_UPLOAD_BYTES + 2) throw new UploadError(413, `${field} is larger than 4 MB`);
+  if (compact.length % 4 !== 0 || !BASE64.test(compact)) throw new UploadError(400, `${field} is not valid base64`, 'bad-encoding');
+  if ((compact.length / 4) * 3 > MAX_UPLOAD_BYTES + 2) throw new UploadError(413, `${field} is larger than 4 MB`, 'too-large');
   const bytes = Buffer.from(compact, 'base64');
-  if (bytes.length > MAX_UPLOAD_BYTES) throw new UploadError(413, `${field} is larger than 4 MB`);
-  if (bytes.length === 0) throw new UploadError(400, `${field} is empty`);
+  if (bytes.length > MAX_UPLOAD_BYTES) throw new UploadError(413, `${field} is larger than 4 MB`, 'too-large');
+  if (bytes.length === 0) throw new UploadError(400, `${field} is empty`, 'empty');
   return bytes;
 }
 
@@ -28,12 +31,12 @@ export function imageMime(field: string, bytes: Uint8Array): ImageMime {
   const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
   if (png.every((b, i) => bytes[i] === b)) return 'image/png';
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  throw new UploadError(415, `${field} must be a PNG or JPEG image (its content is neither)`);
+  throw new UploadError(415, `${field} must be a PNG or JPEG image (its content is neither)`, 'not-an-image');
 }
 
 /** A PDF we can read: not encrypted, not malformed, with at least one page. */
 export async function checkPdf(field: string, bytes: Uint8Array): Promise<PDFDocument> {
-  if (Buffer.from(bytes.subarray(0, 1024)).indexOf('%PDF-') === -1) throw new UploadError(415, `${field} is not a PDF document`);
+  if (Buffer.from(bytes.subarray(0, 1024)).indexOf('%PDF-') === -1) throw new UploadError(415, `${field} is not a PDF document`, 'not-a-pdf');
   let doc: PDFDocument;
   try {
     // pdf-lib parses leniently: walking the page tree is what shows a broken document.
@@ -42,8 +45,8 @@ export async function checkPdf(field: string, bytes: Uint8Array): Promise<PDFDoc
     return doc;
   } catch (err) {
     const name = (err as Error).name;
-    if (name === 'EncryptedPDFError') throw new UploadError(422, `${field} is an encrypted PDF: upload it without a password`);
-    throw new UploadError(422, `${field} is not a readable PDF (${(err as Error).message.split('\n')[0]})`);
+    if (name === 'EncryptedPDFError') throw new UploadError(422, `${field} is an encrypted PDF: upload it without a password`, 'encrypted-pdf');
+    throw new UploadError(422, `${field} is not a readable PDF (${(err as Error).message.split('\n')[0]})`, 'unreadable-pdf');
   }
 }
 

@@ -210,3 +210,18 @@ export async function stateHistory(db: Queryable, entryId: string) {
   );
   return rows.map((r) => ({ state: r.state, job_id: r.job_id, step_id: r.step_id, at: iso(r.created_at) }));
 }
+
+/** Replaces an entry's party document (already validated by the caller). */
+export async function updateEntryData(db: Queryable, workspaceId: string, id: string, data: unknown): Promise<void> {
+  await db.query('UPDATE entries SET data = $3, updated_at = now() WHERE id = $1 AND workspace_id = $2', [id, workspaceId, JSON.stringify(data)]);
+}
+
+/** The entry whose wizard link carries `ref` (the `approval-link` meta the mandate step published). */
+export async function entryByApprovalRef(db: Queryable, ref: string): Promise<{ workspaceId: string; entryId: string } | undefined> {
+  const { rows } = await db.query<{ workspace_id: string; id: string }>(
+    `SELECT e.workspace_id, e.id FROM entry_meta m JOIN entries e ON e.id = m.entry_id
+      WHERE m.ref = $1 AND m.key = 'approval-link' AND m.src = 'gov-fr'`,
+    [ref],
+  );
+  return rows[0] && { workspaceId: rows[0].workspace_id, entryId: rows[0].id };
+}

@@ -17,9 +17,13 @@ const pageText = (pdf: Uint8Array, n: number) =>
   execFileSync('pdftotext', ['-f', String(n), '-l', String(n), '-', '-'], { input: Buffer.from(pdf), encoding: 'utf8' }).replace(/\s+/g, ' ');
 
 describe('mandate layout', () => {
-  it('fits one page for an ordinary party', async () => {
+  it('fits one page for an ordinary party, each detail on its own line', async () => {
     const pdf = await build({});
     expect((await PDFDocument.load(pdf)).getPageCount()).toBe(1);
+    const lines = execFileSync('pdftotext', ['-layout', '-', '-'], { input: Buffer.from(pdf), encoding: 'utf8' }).split('\n').map((l) => l.trim());
+    expect(lines).toContain('SIREN : 552032534');
+    expect(lines).toContain('Adresse : 12 rue de la Paix 75002 Paris FR');
+    expect(lines.filter((l) => l.includes('?'))).toEqual([]); // nothing the font could not draw
   });
 
   it('wraps long names and addresses in full and moves the signature box to a new page rather than overlap it', async () => {
@@ -33,15 +37,13 @@ describe('mandate layout', () => {
     const pdf = await build({ name, people, addresses: [{ street, street_extra: extra, locality, code: '13210', country: 'FR' }] });
     const pages = (await PDFDocument.load(pdf)).getPageCount();
     expect(pages).toBe(2); // the text filled the first page down to where the box would be
-    // No word of the text lies inside the signature box, on any page: only the box's label and the typed name.
+    // No word of the text lies inside the signature box (on the last page): only the box's label and the typed name.
     const allowed = new Set(['Signature', ...`${given} N'Guessan-Dupré`.split(' ')]);
-    for (let n = 1; n <= pages; n++) {
-      const words = execFileSync('pdftotext', ['-bbox', '-f', String(n), '-l', String(n), '-', '-'], { input: Buffer.from(pdf), encoding: 'utf8' });
-      const inBox = [...words.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)]
-        .filter((m) => Number(m[3]) > 316 && Number(m[1]) < 536 && Number(m[4]) > 841.89 - 190 && Number(m[2]) < 841.89 - 110)
-        .map((m) => m[5]!.replaceAll('&apos;', "'"));
-      expect(inBox.filter((w) => !allowed.has(w))).toEqual([]);
-    }
+    const words = execFileSync('pdftotext', ['-bbox', '-f', String(pages), '-l', String(pages), '-', '-'], { input: Buffer.from(pdf), encoding: 'utf8' });
+    const inBox = [...words.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)]
+      .filter((m) => Number(m[3]) > 316 && Number(m[1]) < 536 && Number(m[4]) > 841.89 - 190 && Number(m[2]) < 841.89 - 110)
+      .map((m) => m[5]!.replaceAll('&apos;', "'"));
+    expect(inBox.filter((w) => !allowed.has(w))).toEqual([]);
     expect(pageText(pdf, pages)).toContain('Signature');
     expect(pageText(pdf, pages)).toContain("N'Guessan-Dupré");
   });

@@ -1,0 +1,393 @@
+// The registration wizard in a real browser (Debian chromium driven by playwright-core), as a company's
+// representative uses it: both signing paths to `submitted`, the approval to `registered`, a rejection and a new
+// submission, file errors next to their field, the English switch, a phone screen, the keyboard, axe-core, and the
+// embedding in another origin's iframe. A screenshot of each step is saved under test-artifacts/wizard/.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STRINGS } from '../../wizard/public/i18n.js';
+import { startHarness, type Harness } from '../support/harness';
+import { makeSiren, party } from '../support/fixtures';
+import { jpeg, png } from '../support/images';
+import { entryState, jobWhen } from '../support/jobs';
+import { entryApi, startRegistration } from '../support/registration';
+
+// Code passed to page.evaluate runs in the browser.
+declare const document: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const require = createRequire(import.meta.url);
+const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const ARTIFACTS = path.join(process.cwd(), 'test-artifacts', 'wizard');
+const files = fs.mkdtempSync(path.join(os.tmpdir(), 'wizard-files-'));
+
+let h: Harness;
+let browser: Browser;
+let embedder: http.Server;
+let embedderOrigin: string;
+let strangerOrigin: string;
+let stranger: http.Server;
+
+/** A page on another origin that embeds `?src=` in an iframe, as a customer's product would. */
+function embeddingServer(): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    const src = new URL(req.url ?? '/', 'http://x').searchParams.get('src') ?? '';
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end(`<!doctype html><title>Customer portal</title><h1>Customer portal</h1><iframe id="wizard" src="${src.replace(/"/g, '&quot;')}" width="420" height="800"></iframe>`);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+beforeAll(async () => {
+  embedder = await embeddingServer();
+  stranger = await embeddingServer();
+  // "localhost" is another origin than the 127.0.0.1 the service listens on.
+  embedderOrigin = `http://localhost:${(embedder.address() as AddressInfo).port}`;
+  strangerOrigin = `http://localhost:${(stranger.address() as AddressInfo).port}`;
+  h = await startHarness({ env: { WIZARD_FRAME_ANCESTORS: embedderOrigin } });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await h?.close();
+  embedder?.close();
+  stranger?.close();
+  fs.rmSync(files, { recursive: true, force: true });
+});
+
+/** A party with a registration parked at the approval wait; returns its wizard URL (from the approval-link meta). */
+async function parked(overrides: Record<string, unknown> = {}) {
+  const entryId = crypto.randomUUID();
+  const siren = makeSiren();
+  expect((await h.api('PUT', `/silo/v1/entries/${entryId}`, { data: party(siren, overrides) })).status).toBe(200);
+  const jobId = await startRegistration(h, entryId);
+  await jobWhen(h, jobId, ['WAIT']);
+  const link = (await h.api('GET', `/silo/v1/entries/${entryId}/meta/approval-link`)).body;
+  expect(link.link_url).toMatch(/\/reg\/[A-Za-z0-9_-]{43}\/start$/);
+  return { entryId, jobId, siren, url: `${h.baseUrl}/reg/${link.ref}/start` };
+}
+
+function file(name: string, bytes: Buffer | Uint8Array): string {
+  const p = path.join(files, name);
+  fs.writeFileSync(p, bytes);
+  return p;
+}
+
+/** Opens a page that records any request leaving our origin. */
+async function open(url: string, opts: { width?: number } = {}): Promise<{ page: Page; external: string[] }> {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1024, height: 900 } });
+  const page = await context.newPage();
+  const external: string[] = [];
+  page.on('request', (r) => {
+    if (/^https?:/.test(r.url()) && !r.url().startsWith(h.baseUrl)) external.push(r.url());
+  });
+  await page.goto(url);
+  await page.locator('main[aria-busy="false"]').waitFor();
+  return { page, external };
+}
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** axe-core in the page (evaluated through the devtools protocol, so the page's strict CSP stays on). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const result = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    return axe.run(document, { resultTypes: ['violations'] });
+  });
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+const heading = (page: Page) => page.locator('section.step:not([hidden]) h2').textContent();
+
+async function drawSignature(page: Page) {
+  const box = (await page.locator('#pad').boundingBox())!;
+  await page.mouse.move(box.x + 30, box.y + box.height * 0.7);
+  await page.mouse.down();
+  for (let i = 1; i <= 20; i++) await page.mouse.move(box.x + 30 + i * 12, box.y + box.height * (0.7 - 0.4 * Math.sin(i / 3)), { steps: 2 });
+  await page.mouse.up();
+}
+
+describe('registration wizard', () => {
+  it('in-app path: details, ID card front and back, drawn signature, submitted; approved, the party ends registered', async () => {
+    const p = await parked();
+    const { page, external } = await open(p.url);
+    expect(await page.getAttribute('html', 'lang')).toBe('fr');
+    expect(await heading(page)).toBe(STRINGS.fr.step1Title);
+    expect(await page.textContent('#company-name')).toBe('Boulangerie Exemple SAS');
+    expect(await page.textContent('#company-siren')).toBe(p.siren);
+    expect(await page.inputValue('#given')).toBe('Élodie');
+    expect(await page.inputValue('#id_number')).toBe('•••FW4'); // only a hint of the ID number
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, '1-details');
+    // Confirming without ticking the box is refused next to the box.
+    await page.getByRole('button', { name: STRINGS.fr.continue }).click();
+    expect(await page.textContent('#details-ok-error')).toBe(STRINGS.fr.mustConfirm);
+    await page.getByLabel(STRINGS.fr.detailsConfirm).check();
+    await page.getByRole('button', { name: STRINGS.fr.continue }).click();
+
+    await expect.poll(() => heading(page)).toBe(STRINGS.fr.step2Title);
+    await page.setInputFiles('#file-front', file('front.png', png(200, 120)));
+    await expect.poll(() => page.textContent('#front-status')).toBe(STRINGS.fr.received);
+    expect(await page.isVisible('#preview-front')).toBe(true);
+    // Progress survives a reload: the front is known, the back still asked for.
+    await page.reload();
+    await page.locator('main[aria-busy="false"]').waitFor();
+    expect(await heading(page)).toBe(STRINGS.fr.step2Title);
+    expect(await page.textContent('#front-status')).toBe(STRINGS.fr.receivedEarlier);
+    await page.setInputFiles('#file-back', file('back.jpg', jpeg()));
+    await expect.poll(() => page.textContent('#back-status')).toBe(STRINGS.fr.received);
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, '2-identity');
+    await page.getByRole('button', { name: STRINGS.fr.continue }).click();
+
+    await expect.poll(() => heading(page)).toBe(STRINGS.fr.step3Title);
+    expect(await page.getAttribute('#mandate-frame', 'src')).toMatch(/\/api\/agreement\?lang=fr/);
+    await page.getByLabel(STRINGS.fr.signConsent).check();
+    await page.getByRole('button', { name: STRINGS.fr.signButton }).click();
+    expect(await page.textContent('#sign-error')).toBe(STRINGS.fr.drawFirst); // nothing drawn yet
+    await drawSignature(page);
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, '3-sign');
+    await page.getByRole('button', { name: STRINGS.fr.signButton }).click();
+
+    await expect.poll(() => heading(page)).toBe(STRINGS.fr.step4Title);
+    expect(await page.textContent('#sum-signature')).toBe(STRINGS.fr.signedDrawn);
+    expect(await page.textContent('#sum-identity')).toBe(STRINGS.fr.identityCard);
+    await shot(page, '4-confirm');
+    await page.getByRole('button', { name: STRINGS.fr.submit }).click();
+    await expect.poll(() => heading(page)).toBe(STRINGS.fr.doneTitle);
+    expect(await page.getAttribute('#status', 'data-status')).toBe('submitted');
+    expect(await page.textContent('#status')).toBe(STRINGS.fr.status_submitted);
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, '5-submitted');
+    await expect.poll(() => entryState(h, p.entryId), { timeout: 15_000 }).toBe('submitted');
+
+    // The mandate the operator sees carries the drawn signature (an image in the signature box) and the audit page.
+    const signed = await h.api('GET', `${entryApi(p.entryId)}/agreement`);
+    expect(signed.status).toBe(200);
+    expect((await h.api('POST', `${entryApi(p.entryId)}/decision`, { approved: true })).status).toBe(200);
+    expect((await jobWhen(h, p.jobId, ['OK', 'ERR'], 60_000)).status).toBe('OK');
+    expect(await entryState(h, p.entryId)).toBe('registered');
+    // A finished registration's link shows a clear page, not the wizard.
+    const after = await page.goto(p.url);
+    expect(after?.status()).toBe(410);
+    expect(await page.textContent('h1')).toBe('Inscription terminée');
+    expect(external).toEqual([]);
+    await page.context().close();
+  });
+
+  it('pre-signed path on a phone: passport page, signed PDF upload, submitted; a file of the wrong kind is refused', async () => {
+    const p = await parked();
+    const { page, external } = await open(p.url, { width: 360 });
+    await page.getByLabel(STRINGS.fr.detailsConfirm).check();
+    await page.getByRole('button', { name: STRINGS.fr.continue }).click();
+    await expect.poll(() => heading(page)).toBe(STRINGS.fr.step2Title);
+    await page.getByLabel(STRINGS.fr.passport).check();
+    await page.setInputFiles('#file-page', file('passport.png', png(160, 220)));
+    await expect.poll(() => page.textContent('#page-status')).toBe(STRINGS.fr.received);
+    await page.getByRole('button', { name: STRINGS.fr.continue }).click();
+
+    await expect.poll(() => heading(page)).toBe(STRINGS.fr.step3Title);
+    await page.getByLabel(STRINGS.fr.upload).check();
+    // A PDF that is not this entry's mandate: the server's reason, translated, next to the field.
+    await page.getByLabel(STRINGS.fr.signConsent).check();
+    await page.setInputFiles('#file-pdf', file('other.pdf', Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF')));
+    await page.getByRole('button', { name: STRINGS.fr.signButton }).click();
+    await expect.poll(() => page.textContent('#pdf-error')).toBe(STRINGS.fr['err-unreadable-pdf']);
+    // The mandate as downloaded from the wizard, "signed outside", then uploaded.
+    const mandate = await page.evaluate(async (u) => Array.from(new Uint8Array(await (await fetch(u)).arrayBuffer())), (await page.getAttribute('#mandate-link', 'href'))!);
+    await page.setInputFiles('#file-pdf', file('signed.pdf', Buffer.from(mandate)));
+    await page.getByRole('button', { name: STRINGS.fr.signButton }).click();
+    await expect.poll(() => heading(page)).toBe(STRINGS.fr.step4Title);
+    expect(await page.textContent('#sum-signature')).toBe(STRINGS.fr.signedUpload);
+    expect(await page.textContent('#sum-identity')).toBe(STRINGS.fr.identityPassport);
+    // Fits a 360 px screen: nothing wider than the viewport.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, 'phone-4-confirm');
+    await page.getByRole('button', { name: STRINGS.fr.submit }).click();
+    await expect.poll(() => heading(page)).toBe(STRINGS.fr.doneTitle);
+    expect(await page.getAttribute('#status', 'data-status')).toBe('submitted');
+    await shot(page, 'phone-5-submitted');
+    await expect.poll(() => entryState(h, p.entryId), { timeout: 15_000 }).toBe('submitted');
+    expect(external).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows file errors next to their field: over 4 MB (checked in the browser), not an image (refused by the server)', async () => {
+    const p = await parked();
+    const { page } = await open(p.url);
+    await page.getByLabel(STRINGS.fr.detailsConfirm).check();
+    await page.getByRole('button', { name: STRINGS.fr.continue }).click();
+    await expect.poll(() => heading(page)).toBe(STRINGS.fr.step2Title);
+    let requests = 0;
+    page.on('request', (r) => void (r.url().includes('/api/identity') && requests++));
+    await page.setInputFiles('#file-front', file('huge.png', Buffer.concat([png(), Buffer.alloc(4 * 1024 * 1024)])));
+    expect(await page.textContent('#front-error')).toBe(STRINGS.fr.tooLarge);
+    expect(await page.getAttribute('#file-front', 'aria-invalid')).toBe('true');
+    expect(requests).toBe(0);
+    // Named and typed as a PNG by the browser, but its content is not an image: the server says so.
+    await page.setInputFiles('#file-back', { name: 'back.png', mimeType: 'image/png', buffer: Buffer.from('GIF89a not really') });
+    await expect.poll(() => page.textContent('#back-error')).toBe(STRINGS.fr['err-not-an-image']);
+    await shot(page, 'errors');
+    await page.getByRole('button', { name: STRINGS.fr.continue }).click();
+    expect(await page.textContent('#identity-error')).toBe(STRINGS.fr.identityIncomplete);
+    await page.context().close();
+  });
+
+  it('after a rejection shows the reason and takes a new submission, done with the keyboard only', async () => {
+    const p = await parked();
+    const e = entryApi(p.entryId);
+    const { page } = await open(p.url);
+    await page.getByLabel(STRINGS.fr.detailsConfirm).check();
+    await page.getByRole('button', { name: STRINGS.fr.continue }).click();
+    await page.setInputFiles('#file-front', file('f.png', png()));
+    await page.setInputFiles('#file-back', file('b.png', png()));
+    await expect.poll(() => page.textContent('#back-status')).toBe(STRINGS.fr.received);
+    await page.getByRole('button', { name: STRINGS.fr.continue }).click();
+    await page.getByLabel(STRINGS.fr.type).check();
+    await page.getByLabel(STRINGS.fr.signConsent).check();
+    await page.getByRole('button', { name: STRINGS.fr.signButton }).click();
+    await page.getByRole('button', { name: STRINGS.fr.submit }).click();
+    await expect.poll(() => heading(page)).toBe(STRINGS.fr.doneTitle);
+    expect(await page.getAttribute('#status', 'data-status')).toBe('submitted');
+    await expect.poll(() => entryState(h, p.entryId), { timeout: 15_000 }).toBe('submitted');
+    expect((await h.api('POST', `${e}/decision`, { approved: false, reason: 'Le verso de la carte est illisible' })).status).toBe(200);
+    await expect.poll(() => entryState(h, p.entryId), { timeout: 15_000 }).toBe('processing');
+
+    // The representative opens the link again: the reason, then the signature step (the identity is kept).
+    await page.reload();
+    await page.locator('main[aria-busy="false"]').waitFor();
+    expect(await page.textContent('#banner')).toBe(STRINGS.fr.rejected.replace('{reason}', 'Le verso de la carte est illisible'));
+    expect(await heading(page)).toBe(STRINGS.fr.step3Title);
+    await shot(page, 'rejected');
+    // Keyboard only: back to step 2 to replace the back of the card, then sign (typed) and submit.
+    const press = async (key: string, until: () => Promise<boolean>) => {
+      const seen: string[] = [];
+      for (let i = 0; i < 40 && !(await until()); i++) {
+        await page.keyboard.press(key);
+        seen.push(await page.evaluate(() => `${document.activeElement?.tagName}#${document.activeElement?.id}`));
+      }
+      expect(await until(), seen.join(' ')).toBe(true);
+    };
+    const focused = (sel: string) => () => page.evaluate((s) => document.activeElement === document.querySelector(s), sel);
+    await press('Tab', focused('#step-3 button[data-back]'));
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heading(page)).toBe(STRINGS.fr.step2Title);
+    await page.setInputFiles('#file-back', file('b2.png', png(300, 200)));
+    await expect.poll(() => page.textContent('#back-status')).toBe(STRINGS.fr.received);
+    await press('Tab', focused('#identity-next'));
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heading(page)).toBe(STRINGS.fr.step3Title);
+    await press('Tab', focused('input[name="sign-mode"]:checked'));
+    await page.keyboard.press('ArrowDown'); // draw → type
+    expect(await page.isChecked('input[name="sign-mode"][value="type"]')).toBe(true);
+    await press('Tab', focused('#sign-ok'));
+    await page.keyboard.press('Space');
+    await press('Tab', focused('#sign-button'));
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heading(page)).toBe(STRINGS.fr.step4Title);
+    await press('Tab', focused('#confirm-button'));
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heading(page)).toBe(STRINGS.fr.doneTitle);
+    expect(await page.getAttribute('#status', 'data-status')).toBe('submitted');
+    expect(await page.isHidden('#banner')).toBe(true);
+    await expect.poll(() => entryState(h, p.entryId), { timeout: 15_000 }).toBe('submitted');
+    await page.context().close();
+  });
+
+  it('switches to English, every visible string translated, and keeps the choice', async () => {
+    const p = await parked();
+    const { page } = await open(p.url);
+    await page.getByRole('button', { name: 'English' }).click();
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
+    expect(await page.textContent('h1')).toBe(STRINGS.en.title);
+    const frenchOnly = Object.entries(STRINGS.fr)
+      .filter(([k, v]) => v.length > 4 && v !== STRINGS.en[k as keyof typeof STRINGS.en] && !['switchTo'].includes(k))
+      .map(([, v]) => v.split('{')[0]!.trim())
+      .filter((v) => v.length > 4);
+    const noFrench = async () => {
+      const text = await page.evaluate(() => document.body.innerText);
+      return frenchOnly.filter((f) => text.includes(f));
+    };
+    expect(await noFrench()).toEqual([]);
+    await shot(page, 'en-1-details');
+    await page.getByLabel(STRINGS.en.detailsConfirm).check();
+    await page.getByRole('button', { name: STRINGS.en.continue }).click();
+    await expect.poll(() => heading(page)).toBe(STRINGS.en.step2Title);
+    await page.setInputFiles('#file-front', file('big.png', Buffer.concat([png(), Buffer.alloc(4 * 1024 * 1024)])));
+    expect(await page.textContent('#front-error')).toBe(STRINGS.en.tooLarge);
+    expect(await noFrench()).toEqual([]);
+    // The choice is kept when the link is opened again, and the mandate is offered in English.
+    await page.goto(p.url);
+    await page.locator('main[aria-busy="false"]').waitFor();
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
+    await page.getByLabel(STRINGS.en.passport).check();
+    await page.setInputFiles('#file-page', file('p.png', png()));
+    await expect.poll(() => page.textContent('#page-status')).toBe(STRINGS.en.received);
+    await page.getByRole('button', { name: STRINGS.en.continue }).click();
+    expect(await page.getAttribute('#mandate-frame', 'src')).toMatch(/lang=en/);
+    expect(await noFrench()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, 'en-3-sign');
+    await page.context().close();
+  });
+
+  it('completes missing signer details in step 1', async () => {
+    const p = await parked({ people: [{ name: { given: 'Jean' }, role: 'Gérant' }] });
+    const { page } = await open(p.url);
+    expect(await page.getAttribute('#surname', 'readonly')).toBeNull();
+    expect(await page.getAttribute('#given', 'readonly')).not.toBeNull();
+    await page.getByLabel(STRINGS.fr.detailsConfirm).check();
+    await page.getByRole('button', { name: STRINGS.fr.continue }).click();
+    expect(await page.textContent('#surname-error')).toBe(STRINGS.fr.required);
+    await page.getByLabel(STRINGS.fr.surname, { exact: true }).fill('Dupont-Lajoie');
+    await page.getByLabel(STRINGS.fr.idNumber).fill('ZX1234567');
+    await page.getByRole('button', { name: STRINGS.fr.continue }).click();
+    await expect.poll(() => heading(page)).toBe(STRINGS.fr.step2Title);
+    const person = (await h.api('GET', `/silo/v1/entries/${p.entryId}`)).body.data.people[0];
+    expect(person.name).toEqual({ given: 'Jean', surname: 'Dupont-Lajoie' });
+    expect(person.identities[0].code).toBe('ZX1234567');
+    await page.context().close();
+  });
+
+  it('opens inside an iframe of an allowed origin, and is refused in any other', async () => {
+    const p = await parked();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${embedderOrigin}/?src=${encodeURIComponent(p.url)}`);
+    const frame = page.frameLocator('#wizard');
+    await expect.poll(() => frame.locator('h2:visible').textContent(), { timeout: 10_000 }).toBe(STRINGS.fr.step1Title);
+    await shot(page, 'iframe-allowed');
+
+    // goto resolves on the load event, which waits for the iframe too (loaded or refused).
+    await page.goto(`${strangerOrigin}/?src=${encodeURIComponent(p.url)}`);
+    const blocked = page.frames().find((f) => f !== page.mainFrame())!;
+    expect(await blocked.evaluate(() => document.querySelector('h1')?.textContent ?? null).catch(() => null)).not.toBe(STRINGS.fr.title);
+    await context.close();
+  });
+
+  it('shows a clear page for an unknown link, with no stack trace', async () => {
+    const { status, text } = await fetch(`${h.baseUrl}/reg/${'A'.repeat(43)}/start`).then(async (r) => ({ status: r.status, text: await r.text() }));
+    expect(status).toBe(404);
+    expect(text).toContain('Lien non valable');
+    expect(text).not.toMatch(/at .*\.ts:\d+/);
+    const en = await fetch(`${h.baseUrl}/reg/nonsense/start?lang=en`).then((r) => r.text());
+    expect(en).toContain('Link not valid');
+    const api = await fetch(`${h.baseUrl}/reg/${'A'.repeat(43)}/api/state`);
+    expect(api.status).toBe(404);
+    expect(((await api.json()) as { code: string }).code).toBe('link-unknown');
+  });
+});

@@ -1,0 +1,345 @@
+// The registration wizard: four steps over the /reg/{ref}/api JSON API. Progress lives on the server, so a reload
+// or a later visit resumes where the signer left off. No framework, no third-party request.
+import SignaturePad from './signature_pad.js';
+import { STRINGS } from './i18n.js';
+
+const MAX_BYTES = 4 * 1024 * 1024;
+const IMAGE_TYPES = ['image/png', 'image/jpeg'];
+const apiBase = location.pathname.replace(/\/start\/?$/, '/api');
+const $ = (id) => document.getElementById(id);
+
+let lang = pickLang();
+let state;
+let current = 0;
+let pad;
+
+function pickLang() {
+  const asked = new URLSearchParams(location.search).get('lang');
+  if (asked === 'en' || asked === 'fr') return asked;
+  try {
+    const kept = localStorage.getItem('wizard-lang');
+    if (kept === 'en' || kept === 'fr') return kept;
+  } catch {
+    // storage may be blocked in a third-party iframe: French by default then
+  }
+  return 'fr';
+}
+
+const t = (key, vars = {}) => (STRINGS[lang][key] ?? STRINGS.fr[key] ?? key).replace(/\{(\w+)\}/g, (_, k) => vars[k] ?? '');
+
+function applyLang() {
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of document.querySelectorAll('[data-i18n-title]')) el.title = t(el.dataset.i18nTitle);
+  for (const el of document.querySelectorAll('[data-i18n-aria-label]')) el.setAttribute('aria-label', t(el.dataset.i18nAriaLabel));
+  const other = lang === 'fr' ? 'en' : 'fr';
+  const sw = $('lang-switch');
+  sw.textContent = t('switchTo');
+  sw.lang = other;
+  if (state) render();
+}
+
+/** Calls the wizard API; refusals become { status, code } errors whose text is translated by errorText. */
+async function api(method, path, body) {
+  let res;
+  try {
+    res = await fetch(`${apiBase}/${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw { status: 0, code: 'network' };
+  }
+  if (res.ok) return res.status === 204 ? undefined : res.json();
+  let code;
+  try {
+    code = (await res.json()).code;
+  } catch {
+    // not a problem document
+  }
+  throw { status: res.status, code };
+}
+
+function errorText(err) {
+  if (err?.code && STRINGS[lang][`err-${err.code}`]) return t(`err-${err.code}`);
+  if (err?.status === 413) return t('err-too-large');
+  if (err?.status === 415) return t('err-not-an-image');
+  if (err?.status === 400) return t('err-invalid');
+  if (err?.status === 0) return t('err-network');
+  return t('err-unknown');
+}
+
+function setError(id, text) {
+  const el = $(id);
+  el.textContent = text ?? '';
+  const field = el.closest('.field');
+  const input = field?.querySelector('input');
+  if (input) input.setAttribute('aria-invalid', text ? 'true' : 'false');
+}
+
+/** Busy buttons cannot be pressed twice while a request is under way. */
+async function busy(button, fn) {
+  button.disabled = true;
+  document.body.classList.add('busy');
+  try {
+    return await fn();
+  } finally {
+    button.disabled = false;
+    document.body.classList.remove('busy');
+  }
+}
+
+const base64Of = (file) =>
+  new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).split(',')[1] ?? '');
+    reader.onerror = () => reject({ status: 0, code: 'bad-encoding' });
+    reader.readAsDataURL(file);
+  });
+
+async function refresh() {
+  state = await api('GET', 'state');
+  render();
+}
+
+function stepFromState() {
+  if (state.submitted || state.decision?.decision === 'approved') return 5;
+  if (!state.details_confirmed || state.missing.length) return 1;
+  const id = state.identity;
+  if (!(id.page || (id.front && id.back))) return 2;
+  if (!state.signed) return 3;
+  return 4;
+}
+
+function go(step, focus = true) {
+  current = step;
+  for (const n of [1, 2, 3, 4]) $(`step-${n}`).hidden = n !== step;
+  $('step-done').hidden = step !== 5;
+  for (const li of document.querySelectorAll('#steps li')) {
+    const n = Number(li.dataset.step);
+    li.classList.toggle('done', n < step);
+    if (n === step) li.setAttribute('aria-current', 'step');
+    else li.removeAttribute('aria-current');
+  }
+  if (step === 3) showMandate();
+  if (focus) $(step === 5 ? 'h-done' : `h-${step}`).focus();
+}
+
+function render() {
+  $('main').setAttribute('aria-busy', 'false');
+  $('loading').hidden = true;
+  $('pa-name').textContent = state.pa_name ?? '';
+  const c = state.company;
+  $('company-name').textContent = c.name;
+  $('company-siren').textContent = c.siren ?? '';
+  $('company-address').textContent = c.address ?? '—';
+  // Known signer details are shown read-only; missing ones are fields to complete.
+  for (const f of ['given', 'surname', 'role', 'id_number']) {
+    const input = $(f);
+    const known = f === 'id_number' ? state.signer.id_number_hint : state.signer[f];
+    input.value = known ?? input.value;
+    input.readOnly = Boolean(known);
+    input.required = state.missing.includes(f);
+  }
+  $('details-ok').checked = state.details_confirmed && !state.missing.length;
+  for (const v of ['front', 'back', 'page']) if (state.identity[v]) $(`${v}-status`).textContent = t('receivedEarlier');
+  if (state.identity.page && !state.identity.front) {
+    document.querySelector('input[name="doc-type"][value="passport"]').checked = true;
+    showDocType();
+  }
+  $('typed-preview').textContent = [state.signer.given, state.signer.surname].filter(Boolean).join(' ');
+  $('signed-note').hidden = !state.signed;
+  $('signed-note').textContent = t('signedAlready');
+  // Summary
+  $('sum-company').textContent = `${c.name} (SIREN ${c.siren ?? ''})`;
+  $('sum-signer').textContent = [state.signer.given, state.signer.surname, state.signer.role && `— ${state.signer.role}`].filter(Boolean).join(' ');
+  $('sum-identity').textContent = state.identity.front && state.identity.back ? t('identityCard') : state.identity.page ? t('identityPassport') : '—';
+  $('sum-signature').textContent = state.signed ? t({ drawn: 'signedDrawn', typed: 'signedTyped', upload: 'signedUpload' }[state.signed]) : '—';
+  $('sum-number').textContent = state.mandate_number;
+  // Decision banner and final status
+  const banner = $('banner');
+  const rejected = state.decision?.decision === 'rejected' && !state.submitted;
+  banner.hidden = !rejected;
+  banner.classList.toggle('warn', rejected);
+  banner.textContent = rejected ? t('rejected', { reason: state.decision.reason ?? '' }) : '';
+  const status = state.decision?.decision === 'approved' ? (state.state === 'completed' ? 'completed' : 'approved') : 'submitted';
+  $('status').dataset.status = status;
+  $('status').textContent = t(`status_${status}`);
+  $('done-text').textContent = status === 'submitted' ? t('doneSubmitted') : t('doneApproved');
+  if (current === 0) go(stepFromState(), false);
+  else if (current === 3) showMandate();
+}
+
+let shownMandate = '';
+function showMandate() {
+  const url = `${apiBase}/agreement?lang=${lang}&v=${state.signed ?? 'blank'}`;
+  $('mandate-link').href = url;
+  if (shownMandate !== url) $('mandate-frame').src = shownMandate = url;
+  if (!state.signed) setTimeout(sizePad);
+}
+
+// Step 1 — details
+$('details-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const given = {};
+  let ok = true;
+  for (const f of ['given', 'surname', 'role', 'id_number']) {
+    const input = $(f);
+    setError(`${f}-error`);
+    if (input.readOnly) continue;
+    if (input.required && !input.value.trim()) {
+      setError(`${f}-error`, t('required'));
+      ok = false;
+    }
+    if (input.value.trim()) given[f] = input.value.trim();
+  }
+  setError('details-ok-error', $('details-ok').checked ? '' : t('mustConfirm'));
+  ok &&= $('details-ok').checked;
+  setError('details-error');
+  if (!ok) return void document.querySelector('#step-1 [aria-invalid="true"]')?.focus();
+  busy(e.submitter ?? $('details-form').querySelector('button'), async () => {
+    try {
+      await api('POST', 'details', given);
+      await refresh();
+      go(stepFromState() === 1 ? 2 : Math.min(stepFromState(), 4));
+    } catch (err) {
+      setError('details-error', errorText(err));
+    }
+  });
+});
+
+// Step 2 — identity document
+function showDocType() {
+  const passport = document.querySelector('input[name="doc-type"]:checked').value === 'passport';
+  $('card-uploads').hidden = passport;
+  $('passport-uploads').hidden = !passport;
+}
+for (const r of document.querySelectorAll('input[name="doc-type"]')) r.addEventListener('change', showDocType);
+
+for (const view of ['front', 'back', 'page']) {
+  $(`file-${view}`).addEventListener('change', async (e) => {
+    const file = e.target.files[0];
+    setError(`${view}-error`);
+    $(`${view}-status`).textContent = '';
+    if (!file) return;
+    if (!IMAGE_TYPES.includes(file.type)) return setError(`${view}-error`, t('wrongType'));
+    if (file.size > MAX_BYTES) return setError(`${view}-error`, t('tooLarge'));
+    const img = $(`preview-${view}`);
+    img.src = URL.createObjectURL(file);
+    img.alt = t('previewAlt', { view: t(view === 'page' ? 'passportPage' : view) });
+    img.hidden = false;
+    $(`${view}-status`).textContent = t('uploading');
+    try {
+      await api('POST', 'identity', { view, data: await base64Of(file) });
+      $(`${view}-status`).textContent = t('received');
+      state.identity[view] = true;
+    } catch (err) {
+      $(`${view}-status`).textContent = '';
+      img.hidden = true;
+      setError(`${view}-error`, errorText(err));
+    }
+  });
+}
+
+$('identity-next').addEventListener('click', () => {
+  const passport = document.querySelector('input[name="doc-type"]:checked').value === 'passport';
+  const id = state.identity;
+  const complete = passport ? id.page : id.front && id.back;
+  setError('identity-error', complete ? '' : t('identityIncomplete'));
+  if (complete) go(state.signed ? 4 : 3);
+});
+
+// Step 3 — signature
+function signMode() {
+  return document.querySelector('input[name="sign-mode"]:checked').value;
+}
+for (const r of document.querySelectorAll('input[name="sign-mode"]')) {
+  r.addEventListener('change', () => {
+    for (const m of ['draw', 'type', 'upload']) $(`mode-${m}`).hidden = m !== signMode();
+    if (signMode() === 'draw') sizePad();
+  });
+}
+
+/** The pad's bitmap follows its displayed size and the screen's pixel ratio, or strokes land off the pointer. */
+function sizePad() {
+  const canvas = $('pad');
+  if (!canvas.offsetWidth) return;
+  const ratio = Math.max(window.devicePixelRatio || 1, 1);
+  const data = pad?.toData();
+  canvas.width = canvas.offsetWidth * ratio;
+  canvas.height = canvas.offsetHeight * ratio;
+  canvas.getContext('2d').scale(ratio, ratio);
+  pad ??= new SignaturePad(canvas, { penColor: '#0d1b5e', minWidth: 0.8, maxWidth: 2.6 });
+  pad.clear();
+  if (data) pad.fromData(data);
+}
+window.addEventListener('resize', () => current === 3 && sizePad());
+$('pad-clear').addEventListener('click', () => pad?.clear());
+
+$('sign-button').addEventListener('click', (e) => {
+  setError('sign-error');
+  setError('pdf-error');
+  setError('sign-ok-error', $('sign-ok').checked ? '' : t('mustConfirm'));
+  if (!$('sign-ok').checked) return void $('sign-ok').focus();
+  const mode = signMode();
+  busy(e.currentTarget, async () => {
+    try {
+      if (mode === 'draw') {
+        if (!pad || pad.isEmpty()) return setError('sign-error', t('drawFirst'));
+        await api('POST', `sign?lang=${lang}`, { signature: pad.toDataURL('image/png').split(',')[1] });
+      } else if (mode === 'type') {
+        await api('POST', `sign?lang=${lang}`, {});
+      } else {
+        const file = $('file-pdf').files[0];
+        if (!file) return setError('pdf-error', t('chooseFile'));
+        if (file.type !== 'application/pdf') return setError('pdf-error', t('wrongPdf'));
+        if (file.size > MAX_BYTES) return setError('pdf-error', t('tooLarge'));
+        try {
+          await api('POST', 'agreement', { data: await base64Of(file) });
+        } catch (err) {
+          return setError('pdf-error', errorText(err));
+        }
+      }
+      await refresh();
+      go(4);
+    } catch (err) {
+      setError('sign-error', errorText(err));
+    }
+  });
+});
+
+// Step 4 — confirm
+$('confirm-button').addEventListener('click', (e) => {
+  setError('confirm-error');
+  busy(e.currentTarget, async () => {
+    try {
+      await api('POST', 'confirm');
+      await refresh();
+      go(5);
+    } catch (err) {
+      setError('confirm-error', errorText(err));
+    }
+  });
+});
+
+for (const b of document.querySelectorAll('[data-back]')) b.addEventListener('click', () => go(Number(b.dataset.back)));
+
+$('lang-switch').addEventListener('click', () => {
+  lang = lang === 'fr' ? 'en' : 'fr';
+  try {
+    localStorage.setItem('wizard-lang', lang);
+  } catch {
+    // not kept: the page still switches
+  }
+  const url = new URL(location.href);
+  url.searchParams.set('lang', lang);
+  history.replaceState(null, '', url);
+  applyLang();
+});
+
+applyLang();
+refresh().catch((err) => {
+  $('loading').textContent = errorText(err);
+  $('loading').setAttribute('role', 'alert');
+});
