@@ -6,6 +6,8 @@ import type { Config } from '../config';
 import type { DataBox } from '../crypto/data-box';
 import type { SealKey } from '../mandate/seal';
 import type { JobServiceDeps } from '../transform/jobs';
+import { adminRouter } from './admin-v1';
+import { healthRouter } from './health';
 import { authenticate } from './auth';
 import { rejectNulCharacters } from './no-nul';
 import { errorHandler, routeNotFound } from './problem';
@@ -28,10 +30,12 @@ export function createApp(deps: ApiDeps): express.Express {
   const json = [express.json({ limit: '1mb', strict: true }), rejectNulCharacters];
 
   app.get('/utils/v1/ping', (_req, res) => void res.json({ ping: 'pong' }));
+  app.use('/utils/v1', healthRouter({ db: deps.db, temporal: deps.temporal }));
 
   const authed = authenticate(deps.db);
   app.use('/silo/v1', authed, ...json, siloRouter(deps.db));
   app.use('/transform/v1', authed, ...json, transformRouter(deps));
+  app.use('/admin/v1', authed, express.json({ limit: '16kb', strict: true }), rejectNulCharacters, adminRouter(deps.db));
   // The operator's review page and script: static, public (the data behind them needs the operator's key).
   const csp = "default-src 'self'; img-src 'self' blob:; frame-src blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'";
   app.get('/apps/gov-fr/review/', (_req, res) => res.set('content-security-policy', csp).sendFile(REVIEW_PAGE));

@@ -2,7 +2,8 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
 import {
-  SigningError, agreementPdf, confirm, decide, identityImage, signInApp, uploadIdentity, uploadSignedAgreement, type SigningDeps,
+  SigningError, agreementPdf, confirm, decide, identityImage, reissueLink, revokeLink, signInApp, uploadIdentity, uploadSignedAgreement,
+  type SigningDeps,
 } from '../signing/service';
 import { pendingSubmissions } from '../store/agreements';
 import { UploadError } from '../signing/uploads';
@@ -39,9 +40,27 @@ async function mapped<T>(fn: () => Promise<T>): Promise<T> {
 
 export function govFrRouter(deps: SigningDeps): Router {
   const r = Router();
+  const id = (req: express.Request) => params(req, entryParam).silo_entry_id;
+  // Operators' routes first: a key with only the `approvals` scope reviews and decides (no entries:rw needed).
+  // The operator's review: the queue, the identity images, and a page using both (served by us, no third party).
+  r.get('/review/submissions', requireScope('approvals'), async (_req, res) => {
+    res.json({ list: await pendingSubmissions(deps.db, auth(res).workspaceId) });
+  });
+  r.get('/entry/:silo_entry_id/identity/:view', requireScope('approvals'), async (req, res) => {
+    const { view } = params(req, viewParam);
+    const img = await mapped(() => identityImage(deps, auth(res).workspaceId, id(req), view));
+    res.type(img.mime).set('cache-control', 'no-store').send(img.data);
+  });
+
+  // Operators (scope `approvals`) approve or reject a confirmed submission.
+  r.post('/entry/:silo_entry_id/decision', requireScope('approvals'), express.json({ limit: '16kb' }), rejectNulCharacters, async (req, res) => {
+    const entryId = id(req);
+    const b = body(req, decisionBody);
+    res.json(await mapped(() => decide(deps, auth(res).workspaceId, entryId, { ...b, decidedBy: auth(res).keyId })));
+  });
+
   r.use('/entry/:silo_entry_id', requireScope('entries:rw'));
   r.use('/directory', requireScope('entries:rw'), directoryLookupRouter(deps));
-  const id = (req: express.Request) => params(req, entryParam).silo_entry_id;
 
   r.get('/entry/:silo_entry_id/agreement', async (req, res) => {
     const { lang } = query(req, langQuery);
@@ -73,25 +92,17 @@ export function govFrRouter(deps: SigningDeps): Router {
     res.status(204).end();
   });
 
+  // The wizard link: revoke it (a forwarded link must stop working), or issue a new one for the waiting registration.
+  r.delete('/entry/:silo_entry_id/approval-link', async (req, res) => {
+    await mapped(() => revokeLink(deps, auth(res).workspaceId, id(req)));
+    res.status(204).end();
+  });
+  r.post('/entry/:silo_entry_id/approval-link', async (req, res) => {
+    res.status(201).json(await mapped(() => reissueLink(deps, auth(res).workspaceId, id(req))));
+  });
+
   r.post('/entry/:silo_entry_id/confirm', async (req, res) => {
     res.json(await mapped(() => confirm(deps, auth(res).workspaceId, id(req), clientOf(req))));
-  });
-
-  // The operator's review: the queue, the identity images, and a page using both (served by us, no third party).
-  r.get('/review/submissions', requireScope('approvals'), async (_req, res) => {
-    res.json({ list: await pendingSubmissions(deps.db, auth(res).workspaceId) });
-  });
-  r.get('/entry/:silo_entry_id/identity/:view', requireScope('approvals'), async (req, res) => {
-    const { view } = params(req, viewParam);
-    const img = await mapped(() => identityImage(deps, auth(res).workspaceId, id(req), view));
-    res.type(img.mime).set('cache-control', 'no-store').send(img.data);
-  });
-
-  // Operators (scope `approvals`) approve or reject a confirmed submission.
-  r.post('/entry/:silo_entry_id/decision', requireScope('approvals'), express.json({ limit: '16kb' }), rejectNulCharacters, async (req, res) => {
-    const entryId = id(req);
-    const b = body(req, decisionBody);
-    res.json(await mapped(() => decide(deps, auth(res).workspaceId, entryId, { ...b, decidedBy: auth(res).keyId })));
   });
 
   return r;

@@ -59,7 +59,8 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     if (type === 'encoding.unsupported' || type === 'charset.unsupported') return sendProblem(res, 415, (err as Error).message);
     const status = (err as { status?: number }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) return sendProblem(res, status, (err as Error).message);
-    log.error({ err, method: req.method, path: req.path }, 'unhandled error');
+    // Wizard paths carry a credential (the link's ref): never in the logs.
+    log.error({ err, method: req.method, path: req.originalUrl.split('?')[0]!.replace(/^\/reg\/[^/]+/, '/reg/<ref>') }, 'unhandled error');
     sendProblem(res, 500, 'internal error; it has been logged');
   };
 }

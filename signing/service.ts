@@ -23,11 +23,12 @@ import { temporalWorkflowId } from '../transform/jobs';
 import { approvalSignal } from '../workflows/signals';
 import type { ApprovalSignal } from '../workflows/types';
 import { checkPdf, decodeBase64, imageMime, pdfMentions, UploadError } from './uploads';
+import { newApprovalLink, revokeApprovalLink } from './approval-link';
 
 /** Why a signing step was refused, for clients that show the reason in the signer's language (the wizard). */
 export type SigningErrorCode =
   | 'not-found' | 'no-mandate' | 'signer-missing' | 'under-review' | 'not-waiting' | 'not-yet' | 'not-running' | 'unavailable'
-  | 'incomplete' | 'nothing-to-decide' | 'decided' | 'details-locked' | 'invalid-details';
+  | 'incomplete' | 'nothing-to-decide' | 'decided' | 'details-locked' | 'invalid-details' | 'details-unconfirmed';
 
 export class SigningError extends Error {
   constructor(readonly status: 404 | 409 | 422 | 503, message: string, readonly code: SigningErrorCode) {
@@ -264,4 +265,20 @@ export async function identityImage(deps: SigningDeps, workspaceId: string, entr
   const doc = await getIdentityDocument(deps.db, entryId, view);
   if (!doc) throw new SigningError(404, `no ${view} image for entry ${entryId}`, 'not-found');
   return { mime: doc.mime, data: deps.box.open(doc.data, identityContext(entryId, view)) };
+}
+
+/** Revokes the entry's wizard link: its ref stops working at once (the wizard shows a clear page). */
+export async function revokeLink(deps: SigningDeps, workspaceId: string, entryId: string) {
+  if (!(await getEntryRow(deps.db, workspaceId, entryId))) throw new SigningError(404, `entry ${entryId} not found`, 'not-found');
+  if (!(await revokeApprovalLink(deps.db, entryId))) throw new SigningError(404, `entry ${entryId} has no approval link`, 'not-found');
+  deps.log.info({ entryId }, 'approval link revoked');
+}
+
+/** A new wizard link for the registration waiting on this entry, replacing (and revoking) the previous one. */
+export async function reissueLink(deps: SigningDeps, workspaceId: string, entryId: string) {
+  const ctx = await context(deps, workspaceId, entryId);
+  const job = await currentJob(deps, ctx.agreement, entryId);
+  const link = await newApprovalLink(deps.db, entryId, job, deps.config.wizardUrl);
+  deps.log.info({ entryId, jobId: job }, 'approval link reissued');
+  return link;
 }

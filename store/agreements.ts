@@ -157,3 +157,13 @@ export async function getIdentityDocument(db: Queryable, entryId: string, view: 
   const { rows } = await db.query<{ mime: string; data: Uint8Array }>('SELECT mime, data FROM identity_documents WHERE entry_id = $1 AND view = $2', [entryId, view]);
   return rows[0];
 }
+
+/** The last decision on this job's submissions, if any (a new registration starts with none). */
+export async function latestDecision(db: Queryable, entryId: string, jobId: string) {
+  const { rows } = await db.query<{ approved: boolean; reason: string | null; created_at: Date }>(
+    'SELECT approved, reason, created_at FROM approval_decisions WHERE entry_id = $1 AND job_id = $2 ORDER BY created_at DESC, id LIMIT 1',
+    [entryId, jobId],
+  );
+  const r = rows[0];
+  return r && { decision: r.approved ? ('approved' as const) : ('rejected' as const), reason: r.reason ?? undefined, decided_at: iso(r.created_at)! };
+}

@@ -61,6 +61,11 @@ export function wizardRouter(deps: SigningDeps): Router {
 
   r.get('/:ref/start', async (req, res) => {
     res.set('cache-control', 'no-store');
+    // The page's assets are relative (../assets/): with a trailing slash they would miss. One address only.
+    if (req.originalUrl.split('?')[0]!.endsWith('/')) {
+      const q = req.originalUrl.indexOf('?');
+      return void res.redirect(301, `${req.baseUrl}/${encodeURIComponent(req.params.ref)}/start${q >= 0 ? req.originalUrl.slice(q) : ''}`);
+    }
     try {
       await openRef(deps, req.params.ref);
     } catch (err) {
@@ -117,6 +122,11 @@ export function wizardRouter(deps: SigningDeps): Router {
 
   api.post('/confirm', async (req, res) => {
     const w = entryOf(req);
+    // The wizard's first step is the signer reviewing the details: a submission through it needs that done.
+    const state = await wizardState(deps, w);
+    if (!state.details_confirmed || state.missing.length) {
+      throw new SigningError(422, 'confirm the party details first (step 1)', 'details-unconfirmed');
+    }
     res.json(await confirm(deps, w.workspaceId, w.entryId, clientOf(req)));
   });
 
@@ -124,6 +134,14 @@ export function wizardRouter(deps: SigningDeps): Router {
   api.use(((err, _req, res, next) => {
     if (err instanceof WizardLinkError) return sendProblem(res, err.reason === 'unknown' ? 404 : 410, err.message, undefined, { code: `link-${err.reason}` });
     if (err instanceof SigningError || err instanceof UploadError) return sendProblem(res, err.status, err.message, undefined, { code: err.code });
+    next(err);
+  }) as express.ErrorRequestHandler);
+
+  // A page address that cannot even be decoded (broken percent-encoding) is an unknown link, shown as such.
+  r.use(((err, req, res, next) => {
+    if ((err as { status?: number }).status === 400 && /\/start\/?$/.test(req.path)) {
+      return void res.status(404).type('html').send(linkPage(pageLang(req), 'unknown'));
+    }
     next(err);
   }) as express.ErrorRequestHandler);
 

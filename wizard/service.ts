@@ -3,11 +3,11 @@
 // confirmation) goes through the entry API's own service functions, with the same rules and limits.
 import { frenchParty, type Party } from '../party';
 import { missingSignerFields } from '../mandate/signer';
-import { getAgreement, identityViews } from '../store/agreements';
+import { getAgreement, identityViews, latestDecision } from '../store/agreements';
 import { auditTrail, recordAudit, type ClientInfo } from '../store/audit';
 import { entryByApprovalRef, getEntryRow, getMeta, updateEntryData } from '../store/entries';
 import { activeJobOf } from '../store/jobs';
-import { DECISION_META_KEY, SigningError, type SigningDeps } from '../signing/service';
+import { SigningError, type SigningDeps } from '../signing/service';
 
 /** Why a ref opens no wizard: unknown (or revoked) or its registration is over. */
 export class WizardLinkError extends Error {
@@ -60,7 +60,8 @@ export async function wizardState(deps: SigningDeps, w: WizardEntry) {
   const party = entry.data as Party;
   const views = new Set((await identityViews(deps.db, w.entryId)).map((v) => v.view));
   const trail = await auditTrail(deps.db, w.entryId, agreement.job_id);
-  const decision = (await getMeta(deps.db, w.entryId, DECISION_META_KEY))?.value as { decision: string; reason?: string; decided_at: string } | undefined;
+  // This registration's decision only: an earlier registration of the entry may have been approved or rejected.
+  const decision = await latestDecision(deps.db, w.entryId, agreement.job_id);
   const address = party.addresses?.[0];
   const signer = signerDetails(party);
   return {

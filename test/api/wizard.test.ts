@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness';
 import { makeSiren, party } from '../support/fixtures';
 import { b64, png } from '../support/images';
-import { jobWhen } from '../support/jobs';
+import { createWorkflow, jobWhen, setState, startJob, step } from '../support/jobs';
 import { startRegistration } from '../support/registration';
 
 let h: Harness;
@@ -49,6 +49,7 @@ describe('wizard API', () => {
     expect(notImage.status).toBe(415);
     expect(notImage.body.code).toBe('not-an-image');
     expect((await call('POST', `${base}/identity`, { view: 'side', data: b64(png()) })).status).toBe(400);
+    expect((await call('POST', `${base}/details`, {})).status).toBe(204);
     const early = await call('POST', `${base}/confirm`);
     expect(early.status).toBe(422);
     expect(early.body.code).toBe('incomplete');
@@ -83,6 +84,69 @@ describe('wizard API', () => {
     for (const asset of ['wizard.js', 'i18n.js', 'wizard.css', 'signature_pad.js', 'handwriting.ttf']) {
       expect((await fetch(`${h.baseUrl}/reg/assets/${asset}`)).status, asset).toBe(200);
     }
+  });
+
+  it('needs step 1 confirmed before a submission through the wizard', async () => {
+    const { base } = await parked();
+    await call('POST', `${base}/identity`, { view: 'page', data: b64(png()) });
+    expect((await call('POST', `${base}/sign`, {})).status).toBe(204);
+    const early = await call('POST', `${base}/confirm`);
+    expect(early.status).toBe(422);
+    expect(early.body.code).toBe('details-unconfirmed');
+    expect((await call('POST', `${base}/details`, {})).status).toBe(204);
+    expect((await call('POST', `${base}/confirm`)).body).toEqual({ status: 'submitted' });
+  });
+
+  it('gives each registration its own link: the old one stops working and the new one starts afresh', async () => {
+    const wf = await createWorkflow(h, [step('gov-fr.agreement.sign'), setState('processing'), step('gov-fr.agreement.wait.approval'), setState('completed')]);
+    const entryId = crypto.randomUUID();
+    await h.api('PUT', `/silo/v1/entries/${entryId}`, { data: party(makeSiren()) });
+    const first = await startJob(h, wf, entryId);
+    await jobWhen(h, first, ['WAIT']);
+    const oldRef = (await h.api('GET', `/silo/v1/entries/${entryId}/meta/approval-link`)).body.ref;
+    const old = `/reg/${oldRef}/api`;
+    await call('POST', `${old}/details`, {});
+    await call('POST', `${old}/identity`, { view: 'page', data: b64(png()) });
+    await call('POST', `${old}/sign`, {});
+    await call('POST', `${old}/confirm`);
+    expect((await h.api('POST', `/apps/gov-fr/v1/entry/${entryId}/decision`, { approved: true })).status).toBe(200);
+    expect((await jobWhen(h, first, ['OK', 'ERR'])).status).toBe('OK');
+    expect((await call('GET', `${old}/state`)).body.code).toBe('link-finished');
+
+    const second = await startJob(h, wf, entryId);
+    await jobWhen(h, second, ['WAIT']);
+    const newRef = (await h.api('GET', `/silo/v1/entries/${entryId}/meta/approval-link`)).body.ref;
+    expect(newRef).not.toBe(oldRef);
+    expect((await call('GET', `${old}/state`)).status).toBe(404);
+    const fresh = (await call('GET', `/reg/${newRef}/api/state`)).body;
+    expect(fresh).toMatchObject({ decision: null, submitted: false, signed: null, details_confirmed: false });
+  });
+
+  it('lets the integrator revoke the link and issue a new one', async () => {
+    const { entryId, base } = await parked();
+    const entry = `/apps/gov-fr/v1/entry/${entryId}`;
+    expect((await h.api('DELETE', `${entry}/approval-link`)).status).toBe(204);
+    expect((await call('GET', `${base}/state`)).status).toBe(404);
+    const page = await fetch(`${h.baseUrl}${base.replace(/\/api$/, '/start')}`);
+    expect(page.status).toBe(404);
+    expect(await page.text()).toContain('révoqué');
+    expect((await h.api('DELETE', `${entry}/approval-link`)).status).toBe(404);
+    const issued = await h.api('POST', `${entry}/approval-link`);
+    expect(issued.status).toBe(201);
+    expect(issued.body.link_url).toMatch(/\/reg\/[A-Za-z0-9_-]{43}\/start$/);
+    expect((await call('GET', `/reg/${issued.body.ref}/api/state`)).status).toBe(200);
+    expect((await h.api('GET', `/silo/v1/entries/${entryId}/meta/approval-link`)).body.ref).toBe(issued.body.ref);
+  });
+
+  it('has one address per page: a trailing slash redirects, broken encoding is an unknown link', async () => {
+    const { base } = await parked();
+    const start = base.replace(/\/api$/, '/start');
+    const slash = await fetch(`${h.baseUrl}${start}/?lang=en`, { redirect: 'manual' });
+    expect(slash.status).toBe(301);
+    expect(slash.headers.get('location')).toBe(`${start}?lang=en`);
+    const broken = await fetch(`${h.baseUrl}/reg/%E0%A4%A/start`);
+    expect(broken.status).toBe(404);
+    expect(broken.headers.get('content-type')).toMatch(/text\/html/);
   });
 
   it('refuses a frame-ancestors setting that is not a list of origins', async () => {

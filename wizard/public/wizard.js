@@ -30,6 +30,9 @@ const t = (key, vars = {}) => (STRINGS[lang][key] ?? STRINGS.fr[key] ?? key).rep
 function applyLang() {
   document.documentElement.lang = lang;
   for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  // Messages already on screen (errors, upload statuses, previews) follow the language too.
+  for (const el of document.querySelectorAll('[data-msg]')) el.textContent = t(el.dataset.msg, JSON.parse(el.dataset.vars ?? '{}'));
+  for (const img of document.querySelectorAll('img[data-view]')) img.alt = t('previewAlt', { view: t(img.dataset.view) });
   for (const el of document.querySelectorAll('[data-i18n-title]')) el.title = t(el.dataset.i18nTitle);
   for (const el of document.querySelectorAll('[data-i18n-aria-label]')) el.setAttribute('aria-label', t(el.dataset.i18nAriaLabel));
   const other = lang === 'fr' ? 'en' : 'fr';
@@ -39,7 +42,7 @@ function applyLang() {
   if (state) render();
 }
 
-/** Calls the wizard API; refusals become { status, code } errors whose text is translated by errorText. */
+/** Calls the wizard API; refusals become { status, code } errors, shown through errorKey in the page's language. */
 async function api(method, path, body) {
   let res;
   try {
@@ -61,31 +64,44 @@ async function api(method, path, body) {
   throw { status: res.status, code };
 }
 
-function errorText(err) {
-  if (err?.code && STRINGS[lang][`err-${err.code}`]) return t(`err-${err.code}`);
-  if (err?.status === 413) return t('err-too-large');
-  if (err?.status === 415) return t('err-not-an-image');
-  if (err?.status === 400) return t('err-invalid');
-  if (err?.status === 0) return t('err-network');
-  return t('err-unknown');
+/** The message key for a refusal: the server's code when we know it, else from the HTTP status. */
+function errorKey(err) {
+  if (err?.code && STRINGS.fr[`err-${err.code}`]) return `err-${err.code}`;
+  if (err?.status === 413) return 'err-too-large';
+  if (err?.status === 415) return 'err-not-an-image';
+  if (err?.status === 400) return 'err-invalid';
+  if (err?.status === 0) return 'err-network';
+  return 'err-unknown';
 }
 
-function setError(id, text) {
+/** Shows a message by key (kept on the element, so a language switch translates it); no key clears it. */
+function say(id, key, vars) {
   const el = $(id);
-  el.textContent = text ?? '';
-  const field = el.closest('.field');
-  const input = field?.querySelector('input');
-  if (input) input.setAttribute('aria-invalid', text ? 'true' : 'false');
+  if (key) {
+    el.dataset.msg = key;
+    el.dataset.vars = JSON.stringify(vars ?? {});
+    el.textContent = t(key, vars);
+  } else {
+    delete el.dataset.msg;
+    el.textContent = '';
+  }
 }
 
-/** Busy buttons cannot be pressed twice while a request is under way. */
+function setError(id, key, vars) {
+  say(id, key, vars);
+  const input = $(id).closest('.field')?.querySelector('input');
+  if (input) input.setAttribute('aria-invalid', key ? 'true' : 'false');
+}
+
+/** While a request is under way, the step's buttons cannot be pressed (no double submission, no leaving). */
 async function busy(button, fn) {
-  button.disabled = true;
+  const buttons = [...button.closest('section').querySelectorAll('button')];
+  for (const b of buttons) b.disabled = true;
   document.body.classList.add('busy');
   try {
     return await fn();
   } finally {
-    button.disabled = false;
+    for (const b of buttons) b.disabled = false;
     document.body.classList.remove('busy');
   }
 }
@@ -143,14 +159,13 @@ function render() {
     input.required = state.missing.includes(f);
   }
   $('details-ok').checked = state.details_confirmed && !state.missing.length;
-  for (const v of ['front', 'back', 'page']) if (state.identity[v]) $(`${v}-status`).textContent = t('receivedEarlier');
+  for (const v of ['front', 'back', 'page']) if (state.identity[v] && !$(`${v}-status`).dataset.msg) say(`${v}-status`, 'receivedEarlier');
   if (state.identity.page && !state.identity.front) {
     document.querySelector('input[name="doc-type"][value="passport"]').checked = true;
     showDocType();
   }
-  $('typed-preview').textContent = [state.signer.given, state.signer.surname].filter(Boolean).join(' ');
+  $('typed-name').placeholder = signerName();
   $('signed-note').hidden = !state.signed;
-  $('signed-note').textContent = t('signedAlready');
   // Summary
   $('sum-company').textContent = `${c.name} (SIREN ${c.siren ?? ''})`;
   $('sum-signer').textContent = [state.signer.given, state.signer.surname, state.signer.role && `— ${state.signer.role}`].filter(Boolean).join(' ');
@@ -189,12 +204,12 @@ $('details-form').addEventListener('submit', (e) => {
     setError(`${f}-error`);
     if (input.readOnly) continue;
     if (input.required && !input.value.trim()) {
-      setError(`${f}-error`, t('required'));
+      setError(`${f}-error`, 'required');
       ok = false;
     }
     if (input.value.trim()) given[f] = input.value.trim();
   }
-  setError('details-ok-error', $('details-ok').checked ? '' : t('mustConfirm'));
+  setError('details-ok-error', $('details-ok').checked ? undefined : 'mustConfirm');
   ok &&= $('details-ok').checked;
   setError('details-error');
   if (!ok) return void document.querySelector('#step-1 [aria-invalid="true"]')?.focus();
@@ -204,7 +219,7 @@ $('details-form').addEventListener('submit', (e) => {
       await refresh();
       go(stepFromState() === 1 ? 2 : Math.min(stepFromState(), 4));
     } catch (err) {
-      setError('details-error', errorText(err));
+      setError('details-error', errorKey(err));
     }
   });
 });
@@ -217,28 +232,40 @@ function showDocType() {
 }
 for (const r of document.querySelectorAll('input[name="doc-type"]')) r.addEventListener('change', showDocType);
 
+// Uploads of one view go one after the other, so the server keeps the file the preview shows.
+const uploads = { front: Promise.resolve(), back: Promise.resolve(), page: Promise.resolve() };
+const VIEW_LABEL = { front: 'front', back: 'back', page: 'passportPage' };
+
 for (const view of ['front', 'back', 'page']) {
-  $(`file-${view}`).addEventListener('change', async (e) => {
+  $(`file-${view}`).addEventListener('change', (e) => {
     const file = e.target.files[0];
-    setError(`${view}-error`);
-    $(`${view}-status`).textContent = '';
-    if (!file) return;
-    if (!IMAGE_TYPES.includes(file.type)) return setError(`${view}-error`, t('wrongType'));
-    if (file.size > MAX_BYTES) return setError(`${view}-error`, t('tooLarge'));
     const img = $(`preview-${view}`);
-    img.src = URL.createObjectURL(file);
-    img.alt = t('previewAlt', { view: t(view === 'page' ? 'passportPage' : view) });
-    img.hidden = false;
-    $(`${view}-status`).textContent = t('uploading');
-    try {
-      await api('POST', 'identity', { view, data: await base64Of(file) });
-      $(`${view}-status`).textContent = t('received');
-      state.identity[view] = true;
-    } catch (err) {
-      $(`${view}-status`).textContent = '';
+    setError(`${view}-error`);
+    say(`${view}-status`);
+    if (!file) return;
+    const refuse = !IMAGE_TYPES.includes(file.type) ? 'wrongType' : file.size > MAX_BYTES ? 'tooLarge' : undefined;
+    if (refuse) {
       img.hidden = true;
-      setError(`${view}-error`, errorText(err));
+      return setError(`${view}-error`, refuse);
     }
+    img.src = URL.createObjectURL(file);
+    img.dataset.view = VIEW_LABEL[view];
+    img.alt = t('previewAlt', { view: t(VIEW_LABEL[view]) });
+    img.hidden = false;
+    say(`${view}-status`, 'uploading');
+    uploads[view] = uploads[view].then(async () => {
+      try {
+        await api('POST', 'identity', { view, data: await base64Of(file) });
+        if (e.target.files[0] !== file) return; // a newer pick is on its way
+        say(`${view}-status`, 'received');
+        state.identity[view] = true;
+      } catch (err) {
+        if (e.target.files[0] !== file) return;
+        say(`${view}-status`);
+        img.hidden = true;
+        setError(`${view}-error`, errorKey(err));
+      }
+    });
   });
 }
 
@@ -246,11 +273,15 @@ $('identity-next').addEventListener('click', () => {
   const passport = document.querySelector('input[name="doc-type"]:checked').value === 'passport';
   const id = state.identity;
   const complete = passport ? id.page : id.front && id.back;
-  setError('identity-error', complete ? '' : t('identityIncomplete'));
+  setError('identity-error', complete ? undefined : 'identityIncomplete');
   if (complete) go(state.signed ? 4 : 3);
 });
 
 // Step 3 — signature
+const signerName = () => [state.signer.given, state.signer.surname].filter(Boolean).join(' ');
+const normalised = (s) => s.normalize('NFC').replace(/[’`]/g, "'").replace(/\s+/g, ' ').trim().toLocaleLowerCase('fr');
+$('typed-name').addEventListener('input', () => ($('typed-preview').textContent = $('typed-name').value));
+
 function signMode() {
   return document.querySelector('input[name="sign-mode"]:checked').value;
 }
@@ -280,31 +311,34 @@ $('pad-clear').addEventListener('click', () => pad?.clear());
 $('sign-button').addEventListener('click', (e) => {
   setError('sign-error');
   setError('pdf-error');
-  setError('sign-ok-error', $('sign-ok').checked ? '' : t('mustConfirm'));
+  setError('sign-ok-error', $('sign-ok').checked ? undefined : 'mustConfirm');
   if (!$('sign-ok').checked) return void $('sign-ok').focus();
   const mode = signMode();
   busy(e.currentTarget, async () => {
     try {
       if (mode === 'draw') {
-        if (!pad || pad.isEmpty()) return setError('sign-error', t('drawFirst'));
+        if (!pad || pad.isEmpty()) return setError('sign-error', 'drawFirst');
         await api('POST', `sign?lang=${lang}`, { signature: pad.toDataURL('image/png').split(',')[1] });
       } else if (mode === 'type') {
+        // Typing one's own name is the act of signing; the mandate then shows the recorded name in handwriting.
+        if (normalised($('typed-name').value) !== normalised(signerName())) return setError('typed-error', 'typeMismatch', { name: signerName() });
+        setError('typed-error');
         await api('POST', `sign?lang=${lang}`, {});
       } else {
         const file = $('file-pdf').files[0];
-        if (!file) return setError('pdf-error', t('chooseFile'));
-        if (file.type !== 'application/pdf') return setError('pdf-error', t('wrongPdf'));
-        if (file.size > MAX_BYTES) return setError('pdf-error', t('tooLarge'));
+        if (!file) return setError('pdf-error', 'chooseFile');
+        if (file.type !== 'application/pdf') return setError('pdf-error', 'wrongPdf');
+        if (file.size > MAX_BYTES) return setError('pdf-error', 'tooLarge');
         try {
           await api('POST', 'agreement', { data: await base64Of(file) });
         } catch (err) {
-          return setError('pdf-error', errorText(err));
+          return setError('pdf-error', errorKey(err));
         }
       }
       await refresh();
       go(4);
     } catch (err) {
-      setError('sign-error', errorText(err));
+      setError('sign-error', errorKey(err));
     }
   });
 });
@@ -318,7 +352,7 @@ $('confirm-button').addEventListener('click', (e) => {
       await refresh();
       go(5);
     } catch (err) {
-      setError('confirm-error', errorText(err));
+      setError('confirm-error', errorKey(err));
     }
   });
 });
@@ -340,6 +374,7 @@ $('lang-switch').addEventListener('click', () => {
 
 applyLang();
 refresh().catch((err) => {
-  $('loading').textContent = errorText(err);
   $('loading').setAttribute('role', 'alert');
+  say('loading', errorKey(err));
+  $('main').setAttribute('aria-busy', 'false');
 });

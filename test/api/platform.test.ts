@@ -1,0 +1,120 @@
+// What an integrator and an operator expect around the endpoints: keys managed per workspace and refused the moment
+// they are revoked, the authorisation matrix (no key 401, wrong scope 403, other workspace 404), health probes.
+import crypto from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../api/app';
+import { log, startHarness, type Harness } from '../support/harness';
+import { makeSiren, party } from '../support/fixtures';
+import { testSealKey } from '../support/seal-key';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h?.close());
+
+describe('API keys (admin/v1 and the scope admin)', () => {
+  it('creates a key shown once, lists keys without secrets, and refuses a revoked key at once', async () => {
+    const admin = await h.newKey(['admin'], h.workspaceId);
+    const created = await h.api('POST', '/admin/v1/keys', { name: 'erp', scopes: ['entries:rw'] }, admin);
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'erp', scopes: ['entries:rw'], revoked_at: null });
+    expect(created.body.api_key).toMatch(/^pak_/);
+    expect(created.body.prefix).toBe(created.body.api_key.slice(0, 8));
+
+    const list = (await h.api('GET', '/admin/v1/keys', undefined, admin)).body.list;
+    expect(list.map((k: { id: string }) => k.id)).toContain(created.body.id);
+    expect(JSON.stringify(list)).not.toContain(created.body.api_key);
+    expect(list.every((k: Record<string, unknown>) => !('api_key' in k) && !('secret_sha256' in k))).toBe(true);
+
+    const key = created.body.api_key;
+    expect((await h.api('GET', '/silo/v1/entries', undefined, key)).status).toBe(200);
+    expect((await h.api('DELETE', `/admin/v1/keys/${created.body.id}`, undefined, admin)).status).toBe(204);
+    const refused = await h.api('GET', '/silo/v1/entries', undefined, key);
+    expect(refused.status).toBe(401);
+    expect(refused.body.detail).toMatch(/revoked/);
+    expect((await h.api('GET', '/admin/v1/keys', undefined, admin)).body.list.find((k: { id: string }) => k.id === created.body.id).revoked_at).not.toBeNull();
+    // Revoking again is harmless; a key cannot revoke itself.
+    expect((await h.api('DELETE', `/admin/v1/keys/${created.body.id}`, undefined, admin)).status).toBe(204);
+    const self = (await h.api('GET', '/admin/v1/keys', undefined, admin)).body.list.find((k: { scopes: string[]; revoked_at: string | null }) => k.scopes.includes('admin') && !k.revoked_at);
+    expect((await h.api('DELETE', `/admin/v1/keys/${self.id}`, undefined, admin)).status).toBe(409);
+  });
+
+  it('validates what it is given', async () => {
+    const admin = await h.newKey(['admin'], h.workspaceId);
+    for (const bad of [{ name: 'x', scopes: [] }, { name: 'x', scopes: ['root'] }, { name: '', scopes: ['admin'] }, { name: 'x', scopes: ['admin', 'admin'] }, { name: 'x' }]) {
+      const r = await h.api('POST', '/admin/v1/keys', bad, admin);
+      expect(r.status, JSON.stringify(bad)).toBe(400);
+      expect(r.body.detail).toBeTruthy();
+    }
+    expect((await h.api('DELETE', '/admin/v1/keys/not-a-uuid', undefined, admin)).status).toBe(400);
+    expect((await h.api('DELETE', `/admin/v1/keys/${crypto.randomUUID()}`, undefined, admin)).status).toBe(404);
+  });
+});
+
+describe('authorisation matrix', () => {
+  it('no key 401, a key without the scope 403, another workspace 404', async () => {
+    const entryId = crypto.randomUUID();
+    expect((await h.api('PUT', `/silo/v1/entries/${entryId}`, { data: party(makeSiren()) })).status).toBe(200);
+    const job = await h.api('POST', '/transform/v1/jobs', { workflow_id: '3b67bf9e-5044-4707-9df5-2d136892ab6f', silo_entry_id: entryId });
+    expect(job.status).toBe(202);
+    const adminKeyId = (await h.api('GET', '/admin/v1/keys')).body.list[0].id;
+    const routes: { method: string; path: string; scope: string; body?: unknown }[] = [
+      { method: 'GET', path: `/silo/v1/entries/${entryId}`, scope: 'entries:rw' },
+      { method: 'GET', path: `/silo/v1/entries/${entryId}/meta/approval-link`, scope: 'entries:rw' },
+      { method: 'GET', path: `/transform/v1/jobs/${job.body.id}`, scope: 'jobs:rw' },
+      { method: 'GET', path: `/apps/gov-fr/v1/entry/${entryId}/agreement`, scope: 'entries:rw' },
+      { method: 'POST', path: `/apps/gov-fr/v1/entry/${entryId}/confirm`, scope: 'entries:rw' },
+      { method: 'GET', path: `/apps/gov-fr/v1/entry/${entryId}/identity/front`, scope: 'approvals' },
+      { method: 'POST', path: `/apps/gov-fr/v1/entry/${entryId}/decision`, scope: 'approvals', body: { approved: true } },
+      { method: 'DELETE', path: `/admin/v1/keys/${adminKeyId}`, scope: 'admin' },
+    ];
+    const otherWorkspace = await h.newKey(['entries:rw', 'jobs:rw', 'approvals', 'admin']);
+    for (const r of routes) {
+      const what = `${r.method} ${r.path}`;
+      expect((await h.api(r.method, r.path, r.body, null)).status, what).toBe(401);
+      const others = ['entries:rw', 'jobs:rw', 'approvals', 'admin'].filter((s) => s !== r.scope) as Parameters<Harness['newKey']>[0];
+      const wrongScope = await h.api(r.method, r.path, r.body, await h.newKey(others, h.workspaceId));
+      expect(wrongScope.status, what).toBe(403);
+      expect(wrongScope.body.detail).toContain(r.scope);
+      expect((await h.api(r.method, r.path, r.body, otherWorkspace)).status, what).toBe(404);
+    }
+    // An operator's key needs nothing but `approvals` to look at a submission and decide.
+    const operator = await h.newKey(['approvals'], h.workspaceId);
+    expect((await h.api('GET', '/apps/gov-fr/v1/review/submissions', undefined, operator)).status).toBe(200);
+    expect((await h.api('POST', `/apps/gov-fr/v1/entry/${entryId}/decision`, { approved: true }, operator)).status).toBe(409); // nothing submitted yet
+  });
+});
+
+describe('health', () => {
+  it('is live and ready when the database and Temporal answer', async () => {
+    expect((await h.api('GET', '/utils/v1/health/live', undefined, null)).body).toEqual({ status: 'ok' });
+    const ready = await h.api('GET', '/utils/v1/health/ready', undefined, null);
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ok', checks: { database: 'ok', temporal: 'ok' } });
+  });
+
+  it('is not ready, and says why, when Temporal cannot be reached', async () => {
+    const nowhere = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) });
+    const app = createApp({ db: h.db, log, temporal: nowhere, config: h.config, box: h.box, sealKey: testSealKey() });
+    const server: Server = await new Promise((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    try {
+      const started = Date.now();
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/utils/v1/health/ready`);
+      expect(res.status).toBe(503);
+      const body = (await res.json()) as { status: string; checks: { database: string; temporal: string } };
+      expect(body.status).toBe('unavailable');
+      expect(body.checks.database).toBe('ok');
+      expect(body.checks.temporal).not.toBe('ok');
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect((await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/utils/v1/health/live`)).status).toBe(200);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
