@@ -1,6 +1,7 @@
 // All activities of the worker, keyed by the provider id the definitions name (plus the journal).
 import { Context } from '@temporalio/activity';
 import { ACTIVITY_PROVIDERS, HEARTBEAT_EVERY_MS } from '../workflows/providers';
+import { activityOutcomes } from '../lib/metrics';
 import type { ActivityDeps } from './deps';
 import { agreementSign } from './gov-fr-agreement';
 import { directoryActivities } from './gov-fr-directory';
@@ -20,7 +21,7 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
   // The workflow's provider catalogue and the worker must agree, or steps would time out instead of failing.
   const missing = ACTIVITY_PROVIDERS.filter((p) => !providers[p]);
   if (missing.length) throw new Error(`no activity for provider(s) ${missing.join(', ')}`);
-  const heartbeating = Object.fromEntries(Object.entries(providers).map(([name, fn]) => [name, withHeartbeat(fn)]));
+  const heartbeating = Object.fromEntries(Object.entries(providers).map(([name, fn]) => [name, counted(name, withHeartbeat(fn))]));
   return { ...heartbeating, ...journalActivities(deps) };
 }
 
@@ -36,6 +37,20 @@ function withHeartbeat<A extends never[], R>(fn: (...args: A) => Promise<R>): (.
       return await fn(...args);
     } finally {
       clearInterval(timer);
+    }
+  };
+}
+
+/** Counts each attempt's outcome for /metrics. */
+function counted<A extends never[], R>(provider: string, fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args) => {
+    try {
+      const r = await fn(...args);
+      activityOutcomes.inc({ provider, outcome: 'ok' });
+      return r;
+    } catch (err) {
+      activityOutcomes.inc({ provider, outcome: 'failed' });
+      throw err;
     }
   };
 }

@@ -8,7 +8,10 @@ import type { SealKey } from '../mandate/seal';
 import type { JobServiceDeps } from '../transform/jobs';
 import { adminRouter } from './admin-v1';
 import { healthRouter } from './health';
+import { observability } from './observability';
+import { registry, watchJobs } from '../lib/metrics';
 import { authenticate } from './auth';
+import { rateLimit } from './rate-limit';
 import { rejectNulCharacters } from './no-nul';
 import { errorHandler, routeNotFound } from './problem';
 import { govFrRouter } from './gov-fr-v1';
@@ -28,20 +31,28 @@ export function createApp(deps: ApiDeps): express.Express {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   const json = [express.json({ limit: '1mb', strict: true }), rejectNulCharacters];
+  app.use(...observability(deps.log));
+  watchJobs(deps.db);
+  app.get('/metrics', async (req, res) => {
+    if (deps.config.METRICS_TOKEN && req.get('authorization') !== `Bearer ${deps.config.METRICS_TOKEN}`) {
+      return void res.status(401).type('text/plain').send('metrics need the METRICS_TOKEN bearer token');
+    }
+    res.type(registry.contentType).send(await registry.metrics());
+  });
 
   app.get('/utils/v1/ping', (_req, res) => void res.json({ ping: 'pong' }));
   app.use('/utils/v1', healthRouter({ db: deps.db, temporal: deps.temporal }));
 
-  const authed = authenticate(deps.db);
-  app.use('/silo/v1', authed, ...json, siloRouter(deps.db));
-  app.use('/transform/v1', authed, ...json, transformRouter(deps));
-  app.use('/admin/v1', authed, express.json({ limit: '16kb', strict: true }), rejectNulCharacters, adminRouter(deps.db));
+  const authed = [authenticate(deps.db), rateLimit(deps.config.RATE_LIMIT_PER_MINUTE)];
+  app.use('/silo/v1', ...authed, ...json, siloRouter(deps.db));
+  app.use('/transform/v1', ...authed, ...json, transformRouter(deps));
+  app.use('/admin/v1', ...authed, express.json({ limit: '16kb', strict: true }), rejectNulCharacters, adminRouter(deps.db));
   // The operator's review page and script: static, public (the data behind them needs the operator's key).
   const csp = "default-src 'self'; img-src 'self' blob:; frame-src blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'";
   app.get('/apps/gov-fr/review/', (_req, res) => res.set('content-security-policy', csp).sendFile(REVIEW_PAGE));
   app.get('/apps/gov-fr/review/review.js', (_req, res) => res.set('content-security-policy', csp).type('text/javascript').sendFile(REVIEW_SCRIPT));
   // Uploads: the router sets its own body limits per route.
-  app.use('/apps/gov-fr/v1', authed, govFrRouter(deps));
+  app.use('/apps/gov-fr/v1', ...authed, govFrRouter(deps));
 
   // The registration wizard: public, its link's ref is the credential.
   app.use('/reg', wizardRouter(deps));

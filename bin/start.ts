@@ -15,7 +15,7 @@ import { SCOPES, createApiKey, createWorkspace, findApiKey } from '../store/work
 import type { Db } from '../store/db';
 import { findTemporalCli } from '../temporal/cli';
 import { startDevServer } from '../temporal/dev-server';
-import { createWorker } from '../worker/create-worker';
+import { createWorker, installSdkMetrics } from '../worker/create-worker';
 import { connectTemporal, openStore } from './context';
 
 const say = (msg: string) => console.log(`[start] ${msg}`);
@@ -57,6 +57,7 @@ async function main() {
   });
 
   say('bundling workflows and starting the worker…');
+  installSdkMetrics(config.TEMPORAL_METRICS_ADDRESS);
   const workerConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const worker = await createWorker({
     connection: workerConnection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps: { db, log, config },

@@ -2,15 +2,20 @@
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfig } from '../config';
 import { createLogger } from '../lib/logger';
-import { createWorker } from '../worker/create-worker';
+import { serveMetrics } from '../lib/metrics';
+import { createWorker, installSdkMetrics } from '../worker/create-worker';
 import { openStore } from './context';
 
 const config = loadConfig();
 const log = createLogger(config.LOG_LEVEL, 'pa-worker');
 const db = await openStore(config, (m) => log.info(m));
+installSdkMetrics(config.TEMPORAL_METRICS_ADDRESS);
+// Activity outcomes and process metrics; the API process serves its own at /metrics.
+const metrics = config.WORKER_METRICS_PORT ? serveMetrics(config.WORKER_METRICS_PORT) : undefined;
 const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
 const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps: { db, log, config } });
 log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
 await worker.run(); // the SDK stops it on SIGINT/SIGTERM, after in-flight tasks complete
 await connection.close();
+metrics?.close();
 await db.close();

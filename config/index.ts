@@ -64,6 +64,14 @@ const envSchema = z.object({
   SMP_HTTP_MAX_AGE_S: z.coerce.number().int().min(0).max(86_400).default(60),
   // Sandbox: approve every submission as soon as it is confirmed.
   AUTO_APPROVE: bool.default(false),
+  // Requests per minute per API key (each API process counts its own).
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  // When set, GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>"; unset, it is open (keep it internal).
+  METRICS_TOKEN: z.string().min(16).optional(),
+  // Prometheus listener of Temporal's SDK metrics (worker slots, polls, latencies), e.g. 127.0.0.1:9464; off when unset.
+  TEMPORAL_METRICS_ADDRESS: z.string().regex(/^[^:\s]+:\d{1,5}$/, 'host:port').optional(),
+  // A separate worker process serves its own /metrics on this port; off when unset.
+  WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_PRETTY: bool.default(false),
 });

@@ -1,7 +1,7 @@
 // The Temporal worker: the definition interpreter plus one activity per step provider.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 
 export const WORKFLOWS_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'workflows', 'index.ts');
@@ -39,3 +39,12 @@ const quietBundlerLogger = {
   error: (m: string, meta?: unknown) => console.error(m, meta ?? ''),
   log() {},
 };
+
+/**
+ * Temporal's SDK metrics on a Prometheus listener (`host:port`), when configured. Must run before the first
+ * NativeConnection or Worker of the process: the runtime is installed once.
+ */
+export function installSdkMetrics(address: string | undefined): void {
+  if (!address) return;
+  Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress: address } } } });
+}

@@ -1,0 +1,45 @@
+// One structured log line per request (request id, route, status, time, workspace and key ids; no headers, no
+// bodies, no query strings) and the HTTP latency histogram. The wizard's ref is a credential: it never appears.
+import crypto from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from 'pino';
+import { httpDuration } from '../lib/metrics';
+import type { ApiKeyIdentity } from '../store/workspaces';
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const redact = (path: string) => path.replace(/^\/reg\/[^/]+/, '/reg/:ref');
+const QUIET = new Set(['/metrics', '/utils/v1/health/live', '/utils/v1/health/ready']);
+
+/** The route pattern a request matched (`/silo/v1/entries/:id`), or `unmatched`: bounded label values. */
+function routeOf(req: Parameters<RequestHandler>[0]): string {
+  return req.route ? redact(`${req.baseUrl}${req.route.path as string}`) : 'unmatched';
+}
+
+export function observability(log: Logger): RequestHandler[] {
+  const logging = pinoHttp({
+    logger: log,
+    genReqId: (req, res) => {
+      const given = req.headers['x-request-id'];
+      const id = typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : crypto.randomUUID();
+      res.setHeader('x-request-id', id);
+      return id;
+    },
+    autoLogging: { ignore: (req) => QUIET.has((req.url ?? '').split('?')[0]!) },
+    serializers: {
+      req: (req) => ({ id: req.id, method: req.method, path: redact(String(req.url ?? '').split('?')[0]!) }),
+      res: (res) => ({ status: res.statusCode }),
+    },
+    customProps: (_req, res) => {
+      const auth = (res as unknown as { locals?: { auth?: ApiKeyIdentity } }).locals?.auth;
+      return auth ? { workspaceId: auth.workspaceId, keyId: auth.keyId } : {};
+    },
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+  });
+  const timing: RequestHandler = (req, res, next) => {
+    const end = httpDuration.startTimer();
+    res.on('finish', () => end({ method: req.method, route: routeOf(req), status: String(res.statusCode) }));
+    next();
+  };
+  return [logging as unknown as RequestHandler, timing];
+}

@@ -1,0 +1,57 @@
+// Prometheus metrics of this process (prom-client's default registry): HTTP latency, jobs by status, activity
+// outcomes, plus Node's own. The API serves them at /metrics; a separate worker process at WORKER_METRICS_PORT.
+// Temporal's SDK metrics (task slots, polls, latencies) come from its Rust core on TEMPORAL_METRICS_ADDRESS.
+import http from 'node:http';
+import client from 'prom-client';
+import type { Db } from '../store/db';
+
+export const registry = client.register;
+client.collectDefaultMetrics({ register: registry });
+
+export const httpDuration = new client.Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'HTTP requests by method, route pattern and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+});
+
+export const activityOutcomes = new client.Counter({
+  name: 'activity_executions_total',
+  help: 'Activity attempts by provider and outcome (ok, failed)',
+  labelNames: ['provider', 'outcome'] as const,
+});
+
+// Jobs by status are read from the store at scrape time: the store, not a process, knows them all.
+const jobStores = new Set<Db>();
+new client.Gauge({
+  name: 'jobs',
+  help: 'Jobs by status (from the store)',
+  labelNames: ['status'] as const,
+  async collect() {
+    this.reset();
+    for (const db of jobStores) {
+      try {
+        const { rows } = await db.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM jobs GROUP BY status');
+        for (const r of rows) this.inc({ status: r.status }, Number(r.n));
+      } catch {
+        jobStores.delete(db); // a store closed since (tests open several): no longer counted
+      }
+    }
+  },
+});
+
+/** Counts this store's jobs in the `jobs` gauge; returns the undo. */
+export function watchJobs(db: Db): () => void {
+  jobStores.add(db);
+  return () => jobStores.delete(db);
+}
+
+/** A bare metrics listener, for a worker running without the API. */
+export function serveMetrics(port: number, host = '0.0.0.0'): http.Server {
+  return http
+    .createServer(async (req, res) => {
+      if (req.url !== '/metrics') return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': registry.contentType }).end(await registry.metrics());
+    })
+    .listen(port, host);
+}
