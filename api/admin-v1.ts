@@ -9,11 +9,11 @@ import { auth, requireScope } from './auth';
 import { HttpProblem, notFound } from './problem';
 import { body, params } from './validate';
 
-const keyBody = z.strictObject({
+export const keyBody = z.strictObject({
   name: z.string().trim().min(1).max(100),
   scopes: z.array(z.enum(SCOPES)).min(1, 'at least one scope').max(SCOPES.length).refine((s) => new Set(s).size === s.length, 'scopes must not repeat'),
 });
-const keyParam = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
+export const keyParam = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
 
 export function adminRouter(db: Db): Router {
   const r = Router();

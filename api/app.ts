@@ -1,5 +1,6 @@
 // The HTTP API: one router per service and version, behind API-key auth; errors as problem+json.
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import type { Config } from '../config';
@@ -9,6 +10,7 @@ import type { JobServiceDeps } from '../transform/jobs';
 import { adminRouter } from './admin-v1';
 import { healthRouter } from './health';
 import { observability } from './observability';
+import { openApiDocument } from './openapi';
 import { registry, watchJobs } from '../lib/metrics';
 import { authenticate } from './auth';
 import { rateLimit } from './rate-limit';
@@ -20,6 +22,8 @@ import { smpOptionsFromFiles, smpRouter } from '../peppol/smp-router';
 import { transformRouter } from './transform-v1';
 import { wizardRouter } from '../wizard/router';
 
+const DOCS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'docs');
+const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const REVIEW_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'review');
 const REVIEW_PAGE = path.join(REVIEW_DIR, 'page.html');
 const REVIEW_SCRIPT = path.join(REVIEW_DIR, 'page.js');
@@ -39,6 +43,18 @@ export function createApp(deps: ApiDeps): express.Express {
     }
     res.type(registry.contentType).send(await registry.metrics());
   });
+
+  // The contract, generated from the zod schemas, and its interactive reference (Swagger UI, served by us).
+  const contract = JSON.stringify(openApiDocument(deps.config.publicBaseUrl));
+  app.get('/openapi.json', (_req, res) => void res.type('application/json').send(contract));
+  const docsCsp = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'";
+  app.get('/docs/', (req, res) => {
+    // The page's assets are relative: served at /docs it would miss them (routing ignores the trailing slash).
+    if (!req.originalUrl.split('?')[0]!.endsWith('/')) return res.redirect(301, '/docs/');
+    res.set('content-security-policy', docsCsp).sendFile(path.join(DOCS_DIR, 'index.html'));
+  });
+  app.get('/docs/init.js', (_req, res) => res.set('content-security-policy', docsCsp).sendFile(path.join(DOCS_DIR, 'init.js')));
+  app.use('/docs', (_req, res, next) => void (res.set('content-security-policy', docsCsp), next()), express.static(SWAGGER_UI_DIR, { index: false }));
 
   app.get('/utils/v1/ping', (_req, res) => void res.json({ ping: 'pong' }));
   app.use('/utils/v1', healthRouter({ db: deps.db, temporal: deps.temporal }));

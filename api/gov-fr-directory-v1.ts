@@ -9,11 +9,11 @@ import { isSiren } from '../party/french-ids';
 import { HttpProblem } from './problem';
 import { params } from './validate';
 
-const sirenParam = z.object({ siren: z.string().refine(isSiren, 'must be a 9-digit SIREN with a valid check digit') });
+export const sirenParam = z.object({ siren: z.string().refine(isSiren, 'must be a 9-digit SIREN with a valid check digit') });
 // An addressing identifier (SIREN[_SIRET[_ROUTAGE]] or SIREN_SUFFIXE, ≤ 125 characters), optionally as a Peppol
 // participant value with its ICD (`0225:…`).
 const ADDRESS = /^(?:\d{4}:)?((\d{9})(?:_[-_.@a-zA-Z0-9]+)?)$/;
-const identifierParam = z.object({
+export const identifierParam = z.object({
   identifier: z
     .string()
     .max(130)

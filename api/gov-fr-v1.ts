@@ -15,16 +15,16 @@ import { HttpProblem } from './problem';
 import { body, params, query } from './validate';
 
 const clientOf = (req: express.Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });
-const langQuery = z.strictObject({ lang: z.enum(LANGS as ['fr', 'en']).default('fr') });
-const viewParam = z.object({ silo_entry_id: z.string(), view: z.enum(['front', 'back', 'page']) });
-const entryParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UUID' }) });
+export const langQuery = z.strictObject({ lang: z.enum(LANGS as ['fr', 'en']).default('fr') });
+export const viewParam = z.object({ silo_entry_id: z.string(), view: z.enum(['front', 'back', 'page']) });
+export const entryParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UUID' }) });
 // 4 MB of binary is about 5.6 MB of base64; the decoded size is checked exactly afterwards.
 const jsonUpTo6mb = express.json({ limit: '6mb', strict: true });
 
-const identityBody = z.strictObject({ view: z.enum(['front', 'back', 'page']), data: z.string().min(1, 'data is required') });
-const signBody = z.strictObject({ signature: z.string().optional() });
-const agreementBody = z.strictObject({ data: z.string().min(1, 'data is required') });
-const decisionBody = z
+export const identityBody = z.strictObject({ view: z.enum(['front', 'back', 'page']), data: z.string().min(1, 'data is required') });
+export const signBody = z.strictObject({ signature: z.string().optional() });
+export const agreementBody = z.strictObject({ data: z.string().min(1, 'data is required') });
+export const decisionBody = z
   .strictObject({ approved: z.boolean(), reason: z.string().trim().min(1).max(2000).optional() })
   .refine((d) => d.approved || d.reason, { path: ['reason'], message: 'a rejection needs a reason for the signer' });
 

@@ -10,27 +10,27 @@ import { auth, requireScope } from './auth';
 import { HttpProblem, notFound, zodProblem } from './problem';
 import { body, params, query } from './validate';
 
-const entryBody = z.strictObject({
+export const entryBody = z.strictObject({
   data: z.record(z.string(), z.unknown(), { error: 'data must be a GOBL org/party object' }),
   key: z.string().trim().min(1).max(255).optional(),
   folder: z.string().trim().min(1).max(100).optional(),
 });
 
-const idParam = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
-const keyParam = z.object({ key: z.string().min(1).max(255) });
-const metaParams = z.object({
+export const idParam = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
+export const keyParam = z.object({ key: z.string().min(1).max(255) });
+export const metaParams = z.object({
   id: z.uuid({ error: 'must be a UUID' }),
   key: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'lowercase letters, digits, ".", "_" or "-", at most 64'),
 });
 
-const listQuery = z.strictObject({
+export const listQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100, 'at most 100').default(20),
   cursor: z.string().max(200).refine((c) => decodeCursor(c) !== undefined, 'not a cursor from a previous page').optional(),
   ascending: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
   folder: z.string().max(100).optional(),
 });
 
-const metaBody = z.strictObject({
+export const metaBody = z.strictObject({
   src: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/).default('api'),
   ref: z.string().trim().min(1).max(255).optional(),
   value: z.unknown().optional(),

@@ -13,10 +13,10 @@ import { auth, requireScope } from './auth';
 import { HttpProblem, notFound } from './problem';
 import { body, params, query } from './validate';
 
-const idParam = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
-const keyParam = z.object({ key: z.string().min(1).max(255) });
+export const idParam = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
+export const keyParam = z.object({ key: z.string().min(1).max(255) });
 
-const jobBody = z.strictObject({
+export const jobBody = z.strictObject({
   workflow_id: z.uuid({ error: 'must be a UUID' }),
   silo_entry_id: z.uuid({ error: 'must be a UUID' }),
   key: z.string().trim().min(1).max(255).optional(),
@@ -24,7 +24,7 @@ const jobBody = z.strictObject({
   tags: z.array(z.string().trim().min(1).max(100)).max(20).default([]),
 });
 
-const listWorkflowsQuery = z.strictObject({
+export const listWorkflowsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100, 'at most 100').default(20),
   schema: z.string().max(50).optional(),
 });

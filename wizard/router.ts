@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { LANGS } from '../mandate/texts';
 import { SigningError, agreementPdf, confirm, signInApp, uploadIdentity, uploadSignedAgreement, type SigningDeps } from '../signing/service';
 import { UploadError } from '../signing/uploads';
+import { agreementBody, identityBody, signBody } from '../api/gov-fr-v1';
 import { rejectNulCharacters } from '../api/no-nul';
 import { sendProblem } from '../api/problem';
 import { body, query } from '../api/validate';
@@ -27,12 +28,10 @@ const require = createRequire(import.meta.url);
 const SIGNATURE_PAD = path.join(path.dirname(require.resolve('signature_pad')), 'signature_pad.js');
 const HANDWRITING = require.resolve('@expo-google-fonts/dancing-script/400Regular/DancingScript_400Regular.ttf');
 
-const langQuery = z.object({ lang: z.enum(LANGS as ['fr', 'en']).default('fr') });
-const identityBody = z.strictObject({ view: z.enum(['front', 'back', 'page']), data: z.string().min(1, 'data is required') });
-const signBody = z.strictObject({ signature: z.string().optional() });
-const agreementBody = z.strictObject({ data: z.string().min(1, 'data is required') });
+// Not strict: the page adds a cache-busting parameter to the mandate's address.
+export const langQuery = z.object({ lang: z.enum(LANGS as ['fr', 'en']).default('fr') });
 const field = z.string().trim().max(255).optional();
-const detailsBody = z.strictObject({ given: field, surname: field, role: field, id_number: z.string().trim().max(64).optional() });
+export const detailsBody = z.strictObject({ given: field, surname: field, role: field, id_number: z.string().trim().max(64).optional() });
 // 4 MB of binary is about 5.6 MB of base64; the decoded size is checked exactly afterwards.
 const jsonUpTo6mb = express.json({ limit: '6mb', strict: true });
 const smallJson = express.json({ limit: '16kb', strict: true });

@@ -20,6 +20,8 @@ import { migrate } from '../../store/migrate';
 import { SCOPES, createApiKey, createWorkspace, type Scope } from '../../store/workspaces';
 import { createWorker } from '../../worker/create-worker';
 
+import { contractViolation } from './contract';
+
 export const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
 
 /** A migrated store: PGlite in memory, or a fresh schema of TEST_DATABASE_URL when `engine` is postgres. */
@@ -108,6 +110,9 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
       const text = await res.text();
       let parsed: unknown = text;
       try { parsed = text ? JSON.parse(text) : undefined; } catch { /* keep text */ }
+      // Every response a test sees must be one the OpenAPI document declares.
+      const broken = contractViolation(method, path, res.status, res.headers.get('content-type'), parsed);
+      if (broken) throw new Error(`contract: ${method} ${path} → ${res.status}: ${broken}\n${text.slice(0, 500)}`);
       return { status: res.status, body: parsed, headers: res.headers };
     },
     async close() {

@@ -1,0 +1,151 @@
+// The shapes of our JSON responses, as zod schemas: the OpenAPI document is generated from them (with the request
+// schemas the routers validate with), and the API tests check every response they receive against it.
+import { z } from 'zod';
+
+const timestamp = z.iso.datetime({ offset: true });
+const uuid = z.uuid();
+
+export const problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    code: z.string().optional().describe('a stable reason, for clients that translate it (wizard)'),
+  })
+  .meta({ id: 'Problem', description: 'RFC 9457 problem details' });
+
+const fault = z.object({ provider: z.string().optional(), code: z.string().optional(), message: z.string() }).loose();
+
+export const meta = z
+  .object({
+    id: z.string(),
+    entry_id: uuid,
+    src: z.string(),
+    key: z.string(),
+    ref: z.string().optional(),
+    value: z.unknown().optional(),
+    link_url: z.string().optional(),
+    link_scope: z.string().optional(),
+    indexed: z.boolean(),
+    shared: z.boolean(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Meta' });
+
+export const entry = z
+  .object({
+    id: uuid,
+    key: z.string().optional(),
+    folder: z.string().optional(),
+    doc_schema: z.string(),
+    state: z.string().optional(),
+    faults: z.array(fault),
+    meta: z.array(meta),
+    data: z.record(z.string(), z.unknown()).optional().describe('the GOBL org/party'),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Entry' });
+
+export const entryPage = z
+  .object({ limit: z.number().int(), cursor: z.string().optional(), folder: z.string().optional(), list: z.array(entry), next_cursor: z.string().optional() })
+  .meta({ id: 'EntryPage' });
+
+const step = z.object({ id: z.string(), name: z.string(), provider: z.string(), summary: z.string().optional(), config: z.record(z.string(), z.unknown()).optional() }).loose();
+
+export const workflow = z
+  .object({
+    id: uuid,
+    name: z.string(),
+    description: z.string().optional(),
+    schema: z.string(),
+    steps: z.array(step),
+    rescue: z.array(step),
+    version: z.string(),
+    hash: z.string(),
+    builtin: z.literal(true).optional(),
+    created_at: timestamp.optional(),
+    updated_at: timestamp.optional(),
+  })
+  .meta({ id: 'Workflow' });
+
+export const workflowList = z.object({ limit: z.number().int(), list: z.array(workflow) }).loose().meta({ id: 'WorkflowList' });
+
+export const job = z
+  .object({
+    id: uuid,
+    key: z.string().optional(),
+    workflow_id: uuid,
+    silo_entry_id: uuid,
+    status: z.enum(['QUEUED', 'RUN', 'WAIT', 'OK', 'ERR']),
+    args: z.record(z.string(), z.string()),
+    tags: z.array(z.string()),
+    faults: z.array(fault),
+    intents: z.array(
+      z.object({
+        step_id: z.string(),
+        name: z.string(),
+        provider: z.string(),
+        completed: z.boolean(),
+        events: z.array(z.object({ index: z.number().int(), status: z.string(), at: timestamp, code: z.string().optional(), message: z.string().optional() })),
+        created_at: timestamp,
+        updated_at: timestamp,
+      }),
+    ),
+    created_at: timestamp,
+    updated_at: timestamp,
+    completed_at: timestamp.optional(),
+  })
+  .meta({ id: 'Job' });
+
+export const apiKey = z
+  .object({ id: uuid, name: z.string(), prefix: z.string(), scopes: z.array(z.string()), created_at: timestamp, revoked_at: timestamp.nullable() })
+  .meta({ id: 'ApiKey' });
+export const apiKeyList = z.object({ list: z.array(apiKey) }).meta({ id: 'ApiKeyList' });
+export const createdApiKey = apiKey.extend({ api_key: z.string().describe('the secret: shown this once') }).meta({ id: 'CreatedApiKey' });
+
+export const ping = z.object({ ping: z.literal('pong') });
+export const live = z.object({ status: z.literal('ok') });
+export const ready = z.object({ status: z.enum(['ok', 'unavailable']), checks: z.object({ database: z.string(), temporal: z.string() }) }).meta({ id: 'Readiness' });
+
+export const submitted = z.object({ status: z.literal('submitted') }).meta({ id: 'Submitted' });
+export const decision = z
+  .object({ id: uuid, decision: z.enum(['approved', 'rejected']), reason: z.string().optional(), decided_at: timestamp })
+  .meta({ id: 'Decision' });
+export const submissions = z
+  .object({
+    list: z.array(
+      z.object({ entry_id: uuid, job_id: uuid, mandate_number: z.string(), submitted_at: timestamp, siren: z.string().nullable(), name: z.string().nullable() }),
+    ),
+  })
+  .meta({ id: 'Submissions' });
+
+const directoryEntry = z
+  .object({
+    id_instance: z.string(), siren: z.string(), siret: z.string(), routing_code: z.string(), platform_id: z.string(), identifier: z.string(),
+    suffix: z.string(), start_date: z.string(), end_date: z.string(), effective_end_date: z.string(),
+  })
+  .meta({ id: 'DirectoryEntry' });
+export const directoryLookup = z
+  .object({ siren: z.string().optional(), identifier: z.string().optional(), count: z.number().int(), results: z.array(directoryEntry) })
+  .meta({ id: 'DirectoryLookup' });
+
+export const wizardState = z
+  .object({
+    pa_name: z.string(),
+    state: z.string().nullable(),
+    mandate_number: z.string(),
+    company: z.object({ name: z.string(), siren: z.string().nullable(), address: z.string().optional() }),
+    signer: z.object({ given: z.string().optional(), surname: z.string().optional(), role: z.string().optional(), id_number_hint: z.string().optional() }),
+    missing: z.array(z.enum(['given', 'surname', 'id_number'])),
+    take_over: z.boolean(),
+    details_confirmed: z.boolean(),
+    identity: z.object({ front: z.boolean(), back: z.boolean(), page: z.boolean() }),
+    signed: z.enum(['drawn', 'typed', 'upload']).nullable(),
+    submitted: z.boolean(),
+    decision: z.object({ decision: z.enum(['approved', 'rejected']), reason: z.string().optional(), decided_at: timestamp }).nullable(),
+  })
+  .meta({ id: 'WizardState' });

@@ -1,0 +1,43 @@
+// The API tests' contract check: every response a test receives must be one the OpenAPI document declares, with
+// a body that validates against the declared schema (errors against Problem).
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { openApiDocument } from '../../api/openapi';
+import { OPERATIONS, type Operation } from '../../api/operations';
+
+const doc = openApiDocument('http://localhost') as { paths: Record<string, Record<string, unknown>> };
+const ajv = new Ajv2020({ strict: false, allErrors: false });
+(addFormats as unknown as (a: Ajv2020) => void)(ajv);
+ajv.addSchema(doc as object, 'openapi');
+
+const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
+const matchers = OPERATIONS.map((op) => ({
+  op,
+  re: new RegExp(`^${op.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:(\w+)/g, '[^/]+')}$`),
+}));
+
+export function operationFor(method: string, pathname: string): Operation | undefined {
+  return matchers.find((m) => m.op.method === method.toLowerCase() && m.re.test(pathname))?.op;
+}
+
+function validate(ref: string, body: unknown): string | undefined {
+  const v = ajv.getSchema(ref);
+  if (!v) return `no schema at ${ref}`;
+  return v(body) ? undefined : ajv.errorsText(v.errors);
+}
+
+/** Why a response breaks the contract, or undefined when it keeps it. */
+export function contractViolation(method: string, url: string, status: number, contentType: string | null, body: unknown): string | undefined {
+  const pathname = new URL(url, 'http://localhost').pathname;
+  const op = operationFor(method, pathname);
+  const json = /json/.test(contentType ?? '');
+  if (status >= 400) {
+    if (!json) return op && !op.path.startsWith('/smp') && !op.path.startsWith('/reg/:ref/start') && op.path !== '/metrics' ? `${status} without problem+json` : undefined;
+    return validate('openapi#/components/schemas/Problem', body);
+  }
+  if (!op) return `${method} ${pathname} is not in the OpenAPI document`;
+  const declared = op.responses[status];
+  if (declared === undefined) return `${method} ${op.path} answered ${status}, which the document does not declare`;
+  if (declared === null || 'mediaType' in declared) return undefined;
+  return validate(`openapi#/${pointer('paths', op.path.replace(/:(\w+)/g, '{$1}'), op.method, 'responses', String(status), 'content', 'application/json', 'schema')}`, body);
+}
