@@ -8,21 +8,24 @@ import { directoryActivities } from './gov-fr-directory';
 import { journalActivities } from './journal';
 import { peppolActivities } from './peppol';
 import { siloState } from './silo-state';
+import { webhookActivities } from './webhooks';
 
 export type { ActivityDeps } from './deps';
 
 export function createActivities(deps: ActivityDeps): Record<string, (...args: never[]) => Promise<unknown>> {
+  const webhooks = webhookActivities(deps);
   const providers: Record<string, (...args: never[]) => Promise<unknown>> = {
     'silo.state': siloState(deps),
     'gov-fr.agreement.sign': agreementSign(deps),
     ...directoryActivities(deps),
     ...peppolActivities(deps),
+    webhook: webhooks.webhook,
   };
   // The workflow's provider catalogue and the worker must agree, or steps would time out instead of failing.
   const missing = ACTIVITY_PROVIDERS.filter((p) => !providers[p]);
   if (missing.length) throw new Error(`no activity for provider(s) ${missing.join(', ')}`);
   const heartbeating = Object.fromEntries(Object.entries(providers).map(([name, fn]) => [name, counted(name, withHeartbeat(fn))]));
-  return { ...heartbeating, ...journalActivities(deps) };
+  return { ...heartbeating, ...journalActivities(deps), webhookAttempt: webhooks.webhookAttempt, webhookGiveUp: webhooks.webhookGiveUp };
 }
 
 /**

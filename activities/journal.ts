@@ -9,7 +9,7 @@ export function journalActivities({ db }: ActivityDeps) {
       await db.tx((q) => writeStep(q, j));
     },
     async journalJob(j: { jobId: string; status: JobStatus; faults?: Fault[] }): Promise<void> {
-      await setJobStatus(db, j.jobId, j.status, j.faults);
+      await db.tx((q) => setJobStatus(q, j.jobId, j.status, j.faults));
     },
   };
 }

@@ -8,6 +8,7 @@ import type { DataBox } from '../crypto/data-box';
 import type { SealKey } from '../mandate/seal';
 import type { JobServiceDeps } from '../transform/jobs';
 import { adminRouter } from './admin-v1';
+import { eventsRouter } from './events-v1';
 import { healthRouter } from './health';
 import { observability } from './observability';
 import { openApiDocument } from './openapi';
@@ -62,6 +63,7 @@ export function createApp(deps: ApiDeps): express.Express {
   const authed = [authenticate(deps.db), rateLimit(deps.config.RATE_LIMIT_PER_MINUTE)];
   app.use('/silo/v1', ...authed, ...json, siloRouter(deps.db));
   app.use('/transform/v1', ...authed, ...json, transformRouter(deps));
+  app.use('/events/v1', ...authed, express.json({ limit: '16kb', strict: true }), rejectNulCharacters, eventsRouter(deps));
   app.use('/admin/v1', ...authed, express.json({ limit: '16kb', strict: true }), rejectNulCharacters, adminRouter(deps.db));
   // The operator's review page and script: static, public (the data behind them needs the operator's key).
   const csp = "default-src 'self'; img-src 'self' blob:; frame-src blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'";

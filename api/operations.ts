@@ -3,6 +3,7 @@
 // app serves. Paths carry their service and version (seed §9), except those whose address is set by others.
 import { z } from 'zod';
 import { keyBody, keyParam as keyIdParam } from './admin-v1';
+import { pageQuery, subscriptionBody, subscriptionParam } from './events-v1';
 import { identifierParam, sirenParam } from './gov-fr-directory-v1';
 import { agreementBody, decisionBody, entryParam, identityBody, langQuery, signBody, viewParam } from './gov-fr-v1';
 import * as R from './schemas';
@@ -61,6 +62,14 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/admin/v1/keys', summary: "List the workspace's API keys (never their secrets)", scope: 'admin', responses: { 200: R.apiKeyList } },
   { method: 'post', path: '/admin/v1/keys', summary: 'Create an API key (the secret is shown once)', scope: 'admin', body: keyBody, responses: { 201: R.createdApiKey } },
   { method: 'delete', path: '/admin/v1/keys/:id', summary: 'Revoke an API key, at once', scope: 'admin', params: keyIdParam, responses: { 204: null } },
+
+  // events/v1
+  { method: 'post', path: '/events/v1/subscriptions', summary: 'Subscribe a URL to event kinds (the signing secret is shown once)', scope: 'admin', body: subscriptionBody, responses: { 201: R.createdSubscription } },
+  { method: 'get', path: '/events/v1/subscriptions', summary: "The workspace's webhook subscriptions", scope: 'admin', responses: { 200: R.subscriptionList } },
+  { method: 'get', path: '/events/v1/subscriptions/:id', summary: 'A webhook subscription', scope: 'admin', params: subscriptionParam, responses: { 200: R.subscription } },
+  { method: 'delete', path: '/events/v1/subscriptions/:id', summary: 'Disable a webhook subscription', scope: 'admin', params: subscriptionParam, responses: { 204: null } },
+  { method: 'get', path: '/events/v1/subscriptions/:id/deliveries', summary: 'Delivery log: each delivery and its attempts', scope: 'admin', params: subscriptionParam, query: pageQuery, responses: { 200: R.deliveryList } },
+  { method: 'get', path: '/events/v1/events', summary: 'Recent events of the workspace', scope: 'admin', query: pageQuery, responses: { 200: R.eventList } },
 
   // apps/gov-fr/v1: the entry API
   { method: 'get', path: '/apps/gov-fr/v1/entry/:silo_entry_id/agreement', summary: 'The mandate PDF (pre-filled, or signed)', scope: 'entries:rw', params: entryParam, query: langQuery, responses: { 200: pdf } },

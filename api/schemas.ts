@@ -149,3 +149,27 @@ export const wizardState = z
     decision: z.object({ decision: z.enum(['approved', 'rejected']), reason: z.string().optional(), decided_at: timestamp }).nullable(),
   })
   .meta({ id: 'WizardState' });
+
+export const subscription = z
+  .object({ id: uuid, url: z.string(), kinds: z.array(z.string()), description: z.string().optional(), created_at: timestamp, disabled_at: timestamp.nullable() })
+  .meta({ id: 'WebhookSubscription' });
+export const createdSubscription = subscription.extend({ secret: z.string().describe('whsec_…: shown this once') }).meta({ id: 'CreatedWebhookSubscription' });
+export const subscriptionList = z.object({ list: z.array(subscription) }).meta({ id: 'WebhookSubscriptionList' });
+export const deliveryList = z
+  .object({
+    list: z.array(
+      z.object({
+        id: uuid,
+        event_id: uuid,
+        kind: z.string(),
+        status: z.enum(['pending', 'delivered', 'failed']),
+        attempts: z.array(z.object({ attempt: z.number().int(), at: timestamp, status_code: z.number().int().optional(), error: z.string().optional(), duration_ms: z.number().int() })),
+        created_at: timestamp,
+        delivered_at: timestamp.nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'WebhookDeliveryLog' });
+export const eventList = z
+  .object({ list: z.array(z.object({ id: uuid, kind: z.string(), entry_id: uuid.nullable(), job_id: uuid.nullable(), data: z.record(z.string(), z.unknown()), at: timestamp })) })
+  .meta({ id: 'EventList' });

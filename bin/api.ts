@@ -3,6 +3,7 @@ import { sealKeyFromConfig } from '../crypto/seal-key';
 import { dataBoxFromConfig } from '../crypto/data-box';
 import { createApp } from '../api/app';
 import { runQueuedJobSweeper } from '../transform/jobs';
+import { runWebhookDispatcher } from '../events/dispatch';
 import { loadConfig } from '../config';
 import { createLogger } from '../lib/logger';
 import { connectTemporal, openStore } from './context';
@@ -14,11 +15,13 @@ const temporal = await connectTemporal(config);
 const jobDeps = { db, log, temporal, config, box: dataBoxFromConfig(config), sealKey: sealKeyFromConfig(config) };
 const app = createApp(jobDeps);
 const stopSweeper = runQueuedJobSweeper(jobDeps);
+const stopDispatcher = runWebhookDispatcher(jobDeps);
 const server = app.listen(config.API_PORT, config.API_HOST, () => log.info({ url: config.publicBaseUrl }, 'API listening'));
 
 const stop = () => {
   log.info('stopping');
   stopSweeper();
+  stopDispatcher();
   server.close(async () => {
     await temporal.connection.close();
     await db.close();

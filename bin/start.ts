@@ -8,6 +8,7 @@ import path from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
 import { createApp } from '../api/app';
 import { runQueuedJobSweeper } from '../transform/jobs';
+import { runWebhookDispatcher } from '../events/dispatch';
 import { loadConfig } from '../config';
 import { createLogger } from '../lib/logger';
 import { simulatorFaultsFromEnv, startSimulators } from '../simulators';
@@ -51,6 +52,7 @@ async function main() {
   const jobDeps = { db, log, temporal, config, box: dataBoxFromConfig(config), sealKey: sealKeyFromConfig(config) };
   const app = createApp(jobDeps);
   const stopSweeper = runQueuedJobSweeper(jobDeps);
+  const stopDispatcher = runWebhookDispatcher(jobDeps);
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.API_PORT, config.API_HOST, () => resolve(s));
     s.once('error', reject);
@@ -84,6 +86,7 @@ async function main() {
     await running.catch((err) => log.error({ err }, 'worker stopped with an error'));
     await workerConnection.close();
     stopSweeper();
+    stopDispatcher();
     await new Promise((resolve) => server.close(resolve));
     await temporal.connection.close();
     await simulators.close();

@@ -1,5 +1,6 @@
 // Silo entries (a GOBL party per entry), their meta rows and their state history.
 import type { Queryable } from './db';
+import { emitEvent } from './events';
 import { decodeCursor, encodeCursor, iso, isUniqueViolation } from './rows';
 
 export class ConflictError extends Error {}
@@ -185,8 +186,8 @@ export async function deleteMeta(db: Queryable, entryId: string, key: string): P
 }
 
 /**
- * Records a state change made by a job step. A second call for the same (job, step) changes nothing,
- * so a retried activity cannot move the state twice.
+ * Records a state change made by a job step, with its `party.state_changed` event (run it in a transaction). A
+ * second call for the same (job, step) changes nothing, so a retried activity cannot move the state twice.
  */
 export async function recordState(
   db: Queryable,
@@ -200,6 +201,7 @@ export async function recordState(
   );
   if (ins.rowCount === 0) return { changed: false };
   await db.query('UPDATE entries SET state = $2, faults = $3, updated_at = now() WHERE id = $1', [s.entryId, s.state, faults]);
+  await emitEvent(db, { kind: 'party.state_changed', entryId: s.entryId, jobId: s.jobId, data: { state: s.state, faults: s.faults ?? [] } });
   return { changed: true };
 }
 

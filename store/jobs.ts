@@ -1,6 +1,7 @@
 // Jobs: one run of a workflow definition on an entry, with its intents (one per step run) and their events.
 import type { Definition, Fault, JobStatus, StepJournal } from '../workflows/types';
 import type { Queryable } from './db';
+import { emitEvent } from './events';
 import { ConflictError } from './entries';
 import { iso, isUniqueViolation } from './rows';
 
@@ -136,14 +137,19 @@ export async function journalStep(db: Queryable, j: StepJournal): Promise<void> 
   );
 }
 
+/** Sets a job's status; the first time it ends (OK, ERR), its `job.completed` event too (run it in a transaction). */
 export async function setJobStatus(db: Queryable, jobId: string, status: JobStatus, faults?: Fault[]): Promise<void> {
   const done = status === 'OK' || status === 'ERR';
-  await db.query(
+  const { rows } = await db.query<{ silo_entry_id: string; faults: Fault[] }>(
     `UPDATE jobs SET status = $2, faults = COALESCE($3::jsonb, faults), updated_at = now(),
        completed_at = CASE WHEN $4 THEN COALESCE(completed_at, now()) ELSE completed_at END
-     WHERE id = $1 AND completed_at IS NULL`,
+     WHERE id = $1 AND completed_at IS NULL
+     RETURNING silo_entry_id, faults`,
     [jobId, status, faults ? JSON.stringify(faults) : null, done],
   );
+  if (done && rows[0]) {
+    await emitEvent(db, { kind: 'job.completed', entryId: rows[0].silo_entry_id, jobId, data: { status, faults: rows[0].faults } });
+  }
 }
 
 /** The entry's running job (the one a confirmation or a decision resumes), newest first. */

@@ -6,8 +6,8 @@ const stepInput = z
   .strictObject({
     id: z.uuid(),
     name: z.string().trim().min(1).max(200),
-    provider: z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'a provider id such as silo.state').optional(),
-    action: z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'a provider id such as silo.state').optional(),
+    provider: z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/, 'a provider id such as silo.state').optional(),
+    action: z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/, 'a provider id such as silo.state').optional(),
     summary: z.string().max(500).optional(),
     notes: z.string().max(2000).optional(),
     config: z.record(z.string(), z.unknown()).optional(),

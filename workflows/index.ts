@@ -1,1 +1,2 @@
 export { runJob } from './run-job';
+export { deliverWebhook } from './webhook-delivery';

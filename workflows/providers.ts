@@ -29,6 +29,7 @@ export const PROVIDERS: Record<string, ProviderSpec> = {
   'gov-fr.directory.disable': { kind: 'activity', options: external },
   'peppol.register': { kind: 'activity', options: external },
   'peppol.unregister': { kind: 'activity', options: external },
+  webhook: { kind: 'activity', options: external },
 };
 
 /** Providers the worker must register an activity for. */

@@ -21,6 +21,7 @@ import { SCOPES, createApiKey, createWorkspace, type Scope } from '../../store/w
 import { createWorker } from '../../worker/create-worker';
 
 import { contractViolation } from './contract';
+import { runWebhookDispatcher } from '../../events/dispatch';
 
 export const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
 
@@ -73,6 +74,7 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
     DATA_ENCRYPTION_KEYS: `test:${crypto.randomBytes(32).toString('base64')}`, APPROVAL_DEADLINE: opts.approvalDeadline ?? '1h', TEMPORAL_TASK_QUEUE: taskQueue,
     // Tests drive many requests with one key; the limit itself is tested on its own app.
     RATE_LIMIT_PER_MINUTE: '1000000',
+    WEBHOOK_RETRY_INITIAL: '200ms', // failed webhook deliveries retried quickly
     ...sims.env, ...opts.env,
   });
   const address = inject('temporalAddress');
@@ -83,6 +85,7 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
   const running = worker.run();
 
   const box = dataBoxFromConfig(config);
+  const stopDispatcher = runWebhookDispatcher({ db, temporal: client, log, config }, 200);
   const app = createApp({ db, log, temporal: client, config, box, sealKey: testSealKey() });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -116,6 +119,7 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
       return { status: res.status, body: parsed, headers: res.headers };
     },
     async close() {
+      stopDispatcher();
       await new Promise((r) => server.close(r));
       worker.shutdown();
       await running;

@@ -1,0 +1,82 @@
+// Webhook deliveries (Standard Webhooks format): one HTTP attempt per activity attempt, recorded in the delivery
+// log; the workflow retries. Also the `webhook` step provider, which sends a definition's step to a subscription.
+import crypto from 'node:crypto';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { dataBoxFromConfig, type DataBox } from '../crypto/data-box';
+import { deliveryWork, getSubscription, markDeliveryFailed, recordAttempt } from '../store/events';
+import { getEntryRow } from '../store/entries';
+import { signedHeaders, webhookSecretContext } from '../events/signing';
+import type { StepInput } from '../workflows/types';
+import type { ActivityDeps } from './deps';
+
+const TIMEOUT_MS = 10_000;
+
+export function webhookActivities({ db, log, config }: ActivityDeps) {
+  let box: DataBox | undefined;
+  const secretOf = (subscriptionId: string, sealed: Uint8Array) =>
+    (box ??= dataBoxFromConfig(config)).open(sealed, webhookSecretContext(subscriptionId)).toString('utf8');
+
+  /** One POST of the delivery; throws (to be retried) unless the subscriber answers 2xx. */
+  async function webhookAttempt(deliveryId: string): Promise<void> {
+    const work = await deliveryWork(db, deliveryId);
+    if (!work) throw ApplicationFailure.nonRetryable(`delivery ${deliveryId} does not exist`, 'delivery-unknown');
+    if (work.status === 'delivered') return; // a retry after a lost acknowledgement
+    const attempt = Context.current().info.attempt;
+    const body = JSON.stringify({ type: work.kind, timestamp: work.at.toISOString(), data: work.payload });
+    const headers = signedHeaders(secretOf(work.subscription_id, work.secret_sealed), work.event_id, body);
+    const started = Date.now();
+    let statusCode: number | undefined;
+    let error: string | undefined;
+    try {
+      const res = await fetch(work.url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'pa-party-registration-webhooks' }, body, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+      statusCode = res.status;
+      await res.body?.cancel();
+      if (res.status < 200 || res.status >= 300) error = `the subscriber answered HTTP ${res.status}`;
+    } catch (err) {
+      error = (err as Error).name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS / 1000} s` : `cannot reach the subscriber: ${(err as Error).message}`;
+    }
+    await recordAttempt(db, { deliveryId, attempt, statusCode, error, durationMs: Date.now() - started, delivered: !error });
+    if (error) {
+      log.warn({ deliveryId, attempt, statusCode }, 'webhook attempt failed');
+      throw ApplicationFailure.retryable(error, 'webhook-attempt-failed');
+    }
+    log.info({ deliveryId, attempt, statusCode }, 'webhook delivered');
+  }
+
+  async function webhookGiveUp(deliveryId: string, reason: string): Promise<void> {
+    await markDeliveryFailed(db, deliveryId, `gave up: ${reason}`);
+    log.warn({ deliveryId }, 'webhook delivery abandoned after its retry window');
+  }
+
+  /**
+   * The `webhook` step: sends the job's step, as an event of kind `job.step`, to the subscription named by
+   * `config.subscription_id` (its URL and secret; secrets never travel in definitions). Idempotent per step.
+   */
+  async function webhookStep(input: StepInput): Promise<{ deliveryId: string }> {
+    const subscriptionId = input.config.subscription_id;
+    if (typeof subscriptionId !== 'string') throw ApplicationFailure.nonRetryable('the webhook step needs config.subscription_id', 'invalid-config');
+    const sub = await getSubscription(db, input.workspaceId, subscriptionId).catch(() => undefined);
+    if (!sub || sub.disabled_at) throw ApplicationFailure.nonRetryable(`webhook subscription ${subscriptionId} does not exist or is disabled`, 'invalid-config');
+    const entry = await getEntryRow(db, input.workspaceId, input.entryId);
+    // One event and one delivery per (job, step): a retried step sends the same message again, never a new one.
+    const key = crypto.createHash('sha256').update(`${input.jobId}/${input.stepId}`).digest('hex');
+    const eventId = `${key.slice(0, 8)}-${key.slice(8, 12)}-4${key.slice(13, 16)}-8${key.slice(17, 20)}-${key.slice(20, 32)}`;
+    const deliveryId = `${key.slice(32, 40)}-${key.slice(40, 44)}-4${key.slice(45, 48)}-8${key.slice(49, 52)}-${key.slice(52, 64)}`;
+    await db.tx(async (q) => {
+      await q.query(
+        `INSERT INTO events (id, workspace_id, kind, entry_id, job_id, payload) VALUES ($1, $2, 'job.step', $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
+        [eventId, input.workspaceId, input.entryId, input.jobId, JSON.stringify({ entry_id: input.entryId, job_id: input.jobId, step_id: input.stepId, state: entry?.state ?? null, faults: input.faults ?? [] })],
+      );
+      await q.query(
+        `INSERT INTO webhook_deliveries (id, subscription_id, event_id, started_at) VALUES ($1, $2, $3, now()) ON CONFLICT (id) DO NOTHING`,
+        [deliveryId, subscriptionId, eventId],
+      );
+    });
+    await webhookAttempt(deliveryId);
+    return { deliveryId };
+  }
+
+  return { webhookAttempt, webhookGiveUp, webhook: webhookStep };
+}
+
+export type WebhookActivities = Omit<ReturnType<typeof webhookActivities>, 'webhook'>;

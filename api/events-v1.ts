@@ -1,0 +1,73 @@
+// events/v1: webhook subscriptions of the caller's workspace (scope admin), their delivery log, and the recent
+// events. A subscription's secret (Standard Webhooks `whsec_…`) is shown once, at creation, and kept encrypted.
+import crypto from 'node:crypto';
+import { Router } from 'express';
+import { z } from 'zod';
+import type { DataBox } from '../crypto/data-box';
+import { newWebhookSecret, webhookSecretContext } from '../events/signing';
+import type { Db } from '../store/db';
+import { EVENT_KINDS, deliveryLog, disableSubscription, getSubscription, insertSubscription, listSubscriptions, subscriptionView } from '../store/events';
+import { iso } from '../store/rows';
+import { auth, requireScope } from './auth';
+import { notFound } from './problem';
+import { body, params, query } from './validate';
+
+export const subscriptionBody = z.strictObject({
+  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000),
+  kinds: z.array(z.enum(EVENT_KINDS)).min(1, 'at least one event kind').refine((k) => new Set(k).size === k.length, 'kinds must not repeat'),
+  description: z.string().trim().min(1).max(200).optional(),
+});
+export const subscriptionParam = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
+export const pageQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(100, 'at most 100').default(20) });
+
+export function eventsRouter(deps: { db: Db; box: DataBox }): Router {
+  const { db, box } = deps;
+  const r = Router();
+  r.use(requireScope('admin'));
+
+  r.post('/subscriptions', async (req, res) => {
+    const b = body(req, subscriptionBody);
+    const id = crypto.randomUUID();
+    const secret = newWebhookSecret();
+    const row = await insertSubscription(db, {
+      id, workspaceId: auth(res).workspaceId, url: b.url, kinds: b.kinds, description: b.description,
+      secretSealed: box.seal(Buffer.from(secret), webhookSecretContext(id)),
+    });
+    res.status(201).json({ ...subscriptionView(row), secret });
+  });
+
+  r.get('/subscriptions', async (_req, res) => {
+    res.json({ list: (await listSubscriptions(db, auth(res).workspaceId)).map(subscriptionView) });
+  });
+
+  r.get('/subscriptions/:id', async (req, res) => {
+    const { id } = params(req, subscriptionParam);
+    const row = await getSubscription(db, auth(res).workspaceId, id);
+    if (!row) throw notFound(`subscription ${id}`);
+    res.json(subscriptionView(row));
+  });
+
+  r.delete('/subscriptions/:id', async (req, res) => {
+    const { id } = params(req, subscriptionParam);
+    if (!(await disableSubscription(db, auth(res).workspaceId, id))) throw notFound(`subscription ${id}`);
+    res.status(204).end();
+  });
+
+  r.get('/subscriptions/:id/deliveries', async (req, res) => {
+    const { id } = params(req, subscriptionParam);
+    const { limit } = query(req, pageQuery);
+    if (!(await getSubscription(db, auth(res).workspaceId, id))) throw notFound(`subscription ${id}`);
+    res.json({ list: await deliveryLog(db, id, limit) });
+  });
+
+  r.get('/events', async (req, res) => {
+    const { limit } = query(req, pageQuery);
+    const { rows } = await db.query<{ id: string; kind: string; entry_id: string | null; job_id: string | null; payload: unknown; at: Date }>(
+      'SELECT id, kind, entry_id, job_id, payload, at FROM events WHERE workspace_id = $1 ORDER BY at DESC, id LIMIT $2',
+      [auth(res).workspaceId, limit],
+    );
+    res.json({ list: rows.map((e) => ({ id: e.id, kind: e.kind, entry_id: e.entry_id, job_id: e.job_id, data: e.payload, at: iso(e.at) })) });
+  });
+
+  return r;
+}

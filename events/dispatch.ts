@@ -1,0 +1,48 @@
+// Starts one delivery workflow per queued webhook delivery (the outbox written with each event). Runs in every API
+// process: the workflow id is the delivery's, so two dispatchers starting the same delivery start it once.
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import { markDeliveryStarted, unstartedDeliveries } from '../store/events';
+import type { Db } from '../store/db';
+import type { DeliveryInput } from '../workflows/webhook-delivery';
+
+export interface DispatchDeps {
+  db: Db;
+  temporal: Client;
+  log: Logger;
+  config: { TEMPORAL_TASK_QUEUE: string; WEBHOOK_RETRY_INITIAL: string };
+}
+
+export async function dispatchDeliveries(deps: DispatchDeps): Promise<number> {
+  let started = 0;
+  for (const deliveryId of await unstartedDeliveries(deps.db)) {
+    const args: [DeliveryInput] = [{ deliveryId, initialInterval: deps.config.WEBHOOK_RETRY_INITIAL }];
+    try {
+      await deps.temporal.workflow.start('deliverWebhook', { workflowId: `webhook-${deliveryId}`, taskQueue: deps.config.TEMPORAL_TASK_QUEUE, args });
+      started++;
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    }
+    await markDeliveryStarted(deps.db, deliveryId);
+  }
+  return started;
+}
+
+/** Dispatches every `everyMs`; returns a stop function. */
+export function runWebhookDispatcher(deps: DispatchDeps, everyMs = 1_000): () => void {
+  let busy = false;
+  const timer = setInterval(async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const n = await dispatchDeliveries(deps);
+      if (n) deps.log.debug({ started: n }, 'webhook deliveries started');
+    } catch (err) {
+      deps.log.warn({ err }, 'webhook dispatch failed; retrying');
+    } finally {
+      busy = false;
+    }
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

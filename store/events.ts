@@ -1,0 +1,149 @@
+// Events and webhook deliveries. An event is written in the transaction of the change it reports, with one
+// delivery per matching subscription (an outbox): nothing is announced that did not happen, nothing that happened
+// goes unannounced. The deliveries are then sent by Temporal workflows (workflows/webhook-delivery.ts).
+import crypto from 'node:crypto';
+import type { Queryable } from './db';
+import { iso } from './rows';
+
+export const EVENT_KINDS = ['party.state_changed', 'job.completed'] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** Records an event of the entry's workspace and queues its deliveries; returns the event id. */
+export async function emitEvent(
+  q: Queryable,
+  e: { kind: EventKind; entryId: string; jobId?: string; data: Record<string, unknown> },
+): Promise<string | undefined> {
+  const id = crypto.randomUUID();
+  const { rows } = await q.query<{ workspace_id: string; at: Date }>(
+    `INSERT INTO events (id, workspace_id, kind, entry_id, job_id, payload)
+     SELECT $1, workspace_id, $2, id, $3, $4 FROM entries WHERE id = $5
+     RETURNING workspace_id, at`,
+    [id, e.kind, e.jobId ?? null, JSON.stringify({ entry_id: e.entryId, ...(e.jobId && { job_id: e.jobId }), ...e.data }), e.entryId],
+  );
+  if (!rows[0]) return undefined;
+  await q.query(
+    `INSERT INTO webhook_deliveries (id, subscription_id, event_id)
+     SELECT gen_random_uuid(), s.id, $1 FROM webhook_subscriptions s
+      WHERE s.workspace_id = $2 AND s.disabled_at IS NULL AND $3 = ANY (s.kinds)`,
+    [id, rows[0].workspace_id, e.kind],
+  );
+  return id;
+}
+
+export interface SubscriptionRow {
+  id: string;
+  workspace_id: string;
+  url: string;
+  kinds: string[];
+  description: string | null;
+  secret_sealed: Uint8Array;
+  created_at: Date;
+  disabled_at: Date | null;
+}
+
+export const subscriptionView = (s: SubscriptionRow) => ({
+  id: s.id,
+  url: s.url,
+  kinds: s.kinds,
+  ...(s.description && { description: s.description }),
+  created_at: iso(s.created_at)!,
+  disabled_at: iso(s.disabled_at) ?? null,
+});
+
+export async function insertSubscription(
+  q: Queryable,
+  s: { id: string; workspaceId: string; url: string; kinds: string[]; description?: string; secretSealed: Uint8Array },
+) {
+  const { rows } = await q.query<SubscriptionRow>(
+    `INSERT INTO webhook_subscriptions (id, workspace_id, url, kinds, description, secret_sealed) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+    [s.id, s.workspaceId, s.url, s.kinds, s.description ?? null, s.secretSealed],
+  );
+  return rows[0]!;
+}
+
+export async function listSubscriptions(q: Queryable, workspaceId: string) {
+  const { rows } = await q.query<SubscriptionRow>('SELECT * FROM webhook_subscriptions WHERE workspace_id = $1 ORDER BY created_at DESC, id', [workspaceId]);
+  return rows;
+}
+
+export async function getSubscription(q: Queryable, workspaceId: string, id: string) {
+  const { rows } = await q.query<SubscriptionRow>('SELECT * FROM webhook_subscriptions WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
+  return rows[0];
+}
+
+export async function disableSubscription(q: Queryable, workspaceId: string, id: string): Promise<boolean> {
+  const r = await q.query('UPDATE webhook_subscriptions SET disabled_at = COALESCE(disabled_at, now()) WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
+  return r.rowCount > 0;
+}
+
+/** A subscription's deliveries, newest first, each with its attempts. */
+export async function deliveryLog(q: Queryable, subscriptionId: string, limit: number) {
+  const { rows } = await q.query<{
+    id: string; event_id: string; kind: string; status: string; attempts: number; last_status_code: number | null; last_error: string | null;
+    created_at: Date; delivered_at: Date | null;
+  }>(
+    `SELECT d.id, d.event_id, e.kind, d.status, d.attempts, d.last_status_code, d.last_error, d.created_at, d.delivered_at
+       FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+      WHERE d.subscription_id = $1 ORDER BY d.created_at DESC, d.id LIMIT $2`,
+    [subscriptionId, limit],
+  );
+  const attempts = await q.query<{ delivery_id: string; attempt: number; at: Date; status_code: number | null; error: string | null; duration_ms: number }>(
+    'SELECT * FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY attempt',
+    [rows.map((r) => r.id)],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    event_id: r.event_id,
+    kind: r.kind,
+    status: r.status,
+    attempts: attempts.rows
+      .filter((a) => a.delivery_id === r.id)
+      .map((a) => ({ attempt: a.attempt, at: iso(a.at)!, ...(a.status_code != null && { status_code: a.status_code }), ...(a.error && { error: a.error }), duration_ms: a.duration_ms })),
+    created_at: iso(r.created_at)!,
+    delivered_at: iso(r.delivered_at) ?? null,
+  }));
+}
+
+/** Deliveries whose workflow has not been started yet (the outbox sweeper starts them). */
+export async function unstartedDeliveries(q: Queryable, limit = 100): Promise<string[]> {
+  const { rows } = await q.query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE started_at IS NULL ORDER BY created_at LIMIT $1', [limit]);
+  return rows.map((r) => r.id);
+}
+
+export async function markDeliveryStarted(q: Queryable, id: string): Promise<void> {
+  await q.query('UPDATE webhook_deliveries SET started_at = COALESCE(started_at, now()) WHERE id = $1', [id]);
+}
+
+/** What a delivery attempt needs: the event, the subscription's URL and sealed secret. */
+export async function deliveryWork(q: Queryable, id: string) {
+  const { rows } = await q.query<{
+    status: string; subscription_id: string; url: string; secret_sealed: Uint8Array; event_id: string; kind: string; payload: Record<string, unknown>; at: Date;
+  }>(
+    `SELECT d.status, d.subscription_id, s.url, s.secret_sealed, e.id AS event_id, e.kind, e.payload, e.at
+       FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id JOIN events e ON e.id = d.event_id
+      WHERE d.id = $1`,
+    [id],
+  );
+  return rows[0];
+}
+
+export async function recordAttempt(
+  q: Queryable,
+  a: { deliveryId: string; attempt: number; statusCode?: number; error?: string; durationMs: number; delivered: boolean },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO webhook_attempts (delivery_id, attempt, status_code, error, duration_ms) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+    [a.deliveryId, a.attempt, a.statusCode ?? null, a.error ?? null, a.durationMs],
+  );
+  await q.query(
+    `UPDATE webhook_deliveries SET attempts = GREATEST(attempts, $2), last_status_code = $3, last_error = $4, updated_at = now(),
+       status = CASE WHEN $5 THEN 'delivered' ELSE status END, delivered_at = CASE WHEN $5 THEN now() ELSE delivered_at END
+     WHERE id = $1`,
+    [a.deliveryId, a.attempt, a.statusCode ?? null, a.error ?? null, a.delivered],
+  );
+}
+
+export async function markDeliveryFailed(q: Queryable, id: string, error: string): Promise<void> {
+  await q.query(`UPDATE webhook_deliveries SET status = 'failed', last_error = $2, updated_at = now() WHERE id = $1 AND status = 'pending'`, [id, error]);
+}

@@ -1,0 +1,31 @@
+// One webhook delivery: the attempt is an activity retried with exponential backoff for up to 13 hours (the
+// subscriber may be down for a night); after that the delivery is marked failed. Deterministic, ids only.
+import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import type { WebhookActivities } from '../activities/webhooks';
+
+export interface DeliveryInput {
+  deliveryId: string;
+  /** First retry delay; later ones double up to an hour. Tests shorten it. */
+  initialInterval?: string;
+}
+
+/** How long a delivery keeps being retried: at least the 12 hours integrators are promised. */
+export const DELIVERY_RETRY_WINDOW = '13 hours';
+
+export async function deliverWebhook(input: DeliveryInput): Promise<'delivered' | 'failed'> {
+  const { webhookAttempt } = proxyActivities<WebhookActivities>({
+    startToCloseTimeout: '30s',
+    scheduleToCloseTimeout: DELIVERY_RETRY_WINDOW,
+    // No attempt limit: the schedule-to-close window bounds the retries.
+    retry: { initialInterval: input.initialInterval ?? '10s', backoffCoefficient: 2, maximumInterval: '1 hour' },
+  });
+  const { webhookGiveUp } = proxyActivities<WebhookActivities>({ startToCloseTimeout: '30s', retry: { maximumInterval: '1 minute' } });
+  try {
+    await webhookAttempt(input.deliveryId);
+    return 'delivered';
+  } catch (err) {
+    if (!(err instanceof ActivityFailure)) throw err;
+    await webhookGiveUp(input.deliveryId, err.cause?.message ?? err.message);
+    return 'failed';
+  }
+}
