@@ -3,6 +3,7 @@
 // app serves. Paths carry their service and version (seed §9), except those whose address is set by others.
 import { z } from 'zod';
 import { keyBody, keyParam as keyIdParam } from './admin-v1';
+import { credentialBody, credentialListParams, credentialParams } from './credentials';
 import { pageQuery, subscriptionBody, subscriptionParam } from './events-v1';
 import { identifierParam, sirenParam } from './gov-fr-directory-v1';
 import { agreementBody, decisionBody, entryParam, identityBody, langQuery, signBody, viewParam } from './gov-fr-v1';
@@ -48,6 +49,9 @@ export const OPERATIONS: Operation[] = [
   { method: 'put', path: '/silo/v1/entries/:id/meta/:key', summary: 'Set a meta entry', scope: 'entries:rw', params: metaParams, body: metaBody, responses: { 200: R.meta } },
   { method: 'get', path: '/silo/v1/entries/:id/meta/:key', summary: 'Fetch a meta entry', scope: 'entries:rw', params: metaParams, responses: { 200: R.meta } },
   { method: 'delete', path: '/silo/v1/entries/:id/meta/:key', summary: 'Remove a meta entry', scope: 'entries:rw', params: metaParams, responses: { 204: null } },
+  { method: 'put', path: '/silo/v1/entries/:id/credentials/:name', summary: "Store a credential for the party (e.g. a portal's OAuth token); write-only", scope: 'entries:rw', params: credentialParams, body: credentialBody, responses: { 200: R.credential } },
+  { method: 'get', path: '/silo/v1/entries/:id/credentials', summary: "The party's stored credentials, without their secrets", scope: 'entries:rw', params: credentialListParams, responses: { 200: R.credentialList } },
+  { method: 'delete', path: '/silo/v1/entries/:id/credentials/:name', summary: 'Remove a stored credential', scope: 'entries:rw', params: credentialParams, responses: { 204: null } },
 
   // transform/v1
   { method: 'put', path: '/transform/v1/workflows/:id', summary: 'Create a workflow definition', scope: 'jobs:rw', params: idParam, body: workflowInput, responses: { 200: R.workflow, 201: R.workflow } },

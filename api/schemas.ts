@@ -173,3 +173,8 @@ export const deliveryList = z
 export const eventList = z
   .object({ list: z.array(z.object({ id: uuid, kind: z.string(), entry_id: uuid.nullable(), job_id: uuid.nullable(), data: z.record(z.string(), z.unknown()), at: timestamp })) })
   .meta({ id: 'EventList' });
+
+export const credential = z
+  .object({ name: z.string(), kind: z.enum(['oauth-token', 'api-key']), details: z.record(z.string(), z.unknown()), created_at: timestamp, updated_at: timestamp })
+  .meta({ id: 'Credential', description: 'a stored credential: its secret is never returned' });
+export const credentialList = z.object({ list: z.array(credential) }).meta({ id: 'CredentialList' });

@@ -3,7 +3,9 @@ import crypto from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
 import { PARTY_SCHEMA_URL, frenchParty, sirenOf } from '../party';
+import type { DataBox } from '../crypto/data-box';
 import type { Db } from '../store/db';
+import { credentialsRouter } from './credentials';
 import { ConflictError, deleteMeta, getEntry, getEntryByKey, getEntryRow, getMeta, insertEntry, listEntries, putMeta } from '../store/entries';
 import { decodeCursor } from '../store/rows';
 import { auth, requireScope } from './auth';
@@ -43,9 +45,10 @@ export const metaBody = z.strictObject({
 // Meta keys the service writes itself: a caller may read them but not forge or remove them.
 const SERVICE_META_KEYS = new Set(['approval-link', 'approval-decision']);
 
-export function siloRouter(db: Db): Router {
+export function siloRouter(db: Db, box: DataBox): Router {
   const r = Router();
   r.use(requireScope('entries:rw'));
+  r.use(credentialsRouter(db, box));
 
   const create = async (workspaceId: string, id: string, input: z.infer<typeof entryBody>) => {
     const { $schema, ...rest } = input.data as { $schema?: unknown };
