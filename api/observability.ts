@@ -1,6 +1,7 @@
 // One structured log line per request (request id, route, status, time, workspace and key ids; no headers, no
 // bodies, no query strings) and the HTTP latency histogram. The wizard's ref is a credential: it never appears.
 import crypto from 'node:crypto';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import type { RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
@@ -36,10 +37,20 @@ export function observability(log: Logger): RequestHandler[] {
     },
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
   });
+  const tracer = trace.getTracer('pa-api'); // a no-op unless lib/tracing.ts installed a provider
   const timing: RequestHandler = (req, res, next) => {
     const end = httpDuration.startTimer();
-    res.on('finish', () => end({ method: req.method, route: routeOf(req), status: String(res.statusCode) }));
-    next();
+    tracer.startActiveSpan(`${req.method} ${redact(req.path)}`, { attributes: { 'http.request.method': req.method } }, (span) => {
+      res.on('finish', () => {
+        const route = routeOf(req);
+        end({ method: req.method, route, status: String(res.statusCode) });
+        span.updateName(`${req.method} ${route}`);
+        span.setAttributes({ 'http.route': route, 'http.response.status_code': res.statusCode });
+        if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
+      });
+      next();
+    });
   };
   return [logging as unknown as RequestHandler, timing];
 }

@@ -7,11 +7,13 @@ import { runWebhookDispatcher } from '../events/dispatch';
 import { loadConfig } from '../config';
 import { createLogger } from '../lib/logger';
 import { connectTemporal, openStore } from './context';
+import { tracingFromEnv } from '../lib/tracing';
 
 const config = loadConfig();
 const log = createLogger(config.LOG_LEVEL, 'pa-api');
 const db = await openStore(config, (m) => log.info(m));
-const temporal = await connectTemporal(config);
+const tracing = tracingFromEnv('pa-api');
+const temporal = await connectTemporal(config, tracing);
 const jobDeps = { db, log, temporal, config, box: dataBoxFromConfig(config), sealKey: sealKeyFromConfig(config) };
 const app = createApp(jobDeps);
 const stopSweeper = runQueuedJobSweeper(jobDeps);

@@ -1,6 +1,8 @@
 // Shared process wiring: the store (migrated) and the Temporal connection, from one config.
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
+import type { Tracing } from '../lib/tracing';
 import type { Config } from '../config';
 import { openDb, type Db } from '../store/db';
 import { migrate } from '../store/migrate';
@@ -13,7 +15,11 @@ export async function openStore(config: Config, log: (msg: string) => void): Pro
   return db;
 }
 
-export async function connectTemporal(config: Config): Promise<Client> {
+/** The Temporal client; with tracing on, workflows it starts or signals continue the caller's trace. */
+export async function connectTemporal(config: Config, tracing?: Tracing): Promise<Client> {
   const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
-  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  return new Client({
+    connection, namespace: config.TEMPORAL_NAMESPACE,
+    ...(tracing && { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } }),
+  });
 }

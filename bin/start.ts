@@ -18,6 +18,7 @@ import { findTemporalCli } from '../temporal/cli';
 import { startDevServer } from '../temporal/dev-server';
 import { createWorker, installSdkMetrics } from '../worker/create-worker';
 import { connectTemporal, openStore } from './context';
+import { tracingFromEnv } from '../lib/tracing';
 
 const say = (msg: string) => console.log(`[start] ${msg}`);
 
@@ -48,7 +49,8 @@ async function main() {
     smpUrl: config.smpPublicUrl,
   });
 
-  const temporal = await connectTemporal(config);
+  const tracing = tracingFromEnv('pa-party-registration');
+  const temporal = await connectTemporal(config, tracing);
   const jobDeps = { db, log, temporal, config, box: dataBoxFromConfig(config), sealKey: sealKeyFromConfig(config) };
   const app = createApp(jobDeps);
   const stopSweeper = runQueuedJobSweeper(jobDeps);
@@ -62,7 +64,7 @@ async function main() {
   installSdkMetrics(config.TEMPORAL_METRICS_ADDRESS);
   const workerConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const worker = await createWorker({
-    connection: workerConnection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps: { db, log, config },
+    connection: workerConnection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps: { db, log, config }, tracing,
   });
   const running = worker.run();
 

@@ -5,6 +5,7 @@ import { createLogger } from '../lib/logger';
 import { serveMetrics } from '../lib/metrics';
 import { createWorker, installSdkMetrics } from '../worker/create-worker';
 import { openStore } from './context';
+import { tracingFromEnv } from '../lib/tracing';
 
 const config = loadConfig();
 const log = createLogger(config.LOG_LEVEL, 'pa-worker');
@@ -13,9 +14,11 @@ installSdkMetrics(config.TEMPORAL_METRICS_ADDRESS);
 // Activity outcomes and process metrics; the API process serves its own at /metrics.
 const metrics = config.WORKER_METRICS_PORT ? serveMetrics(config.WORKER_METRICS_PORT) : undefined;
 const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps: { db, log, config } });
+const tracing = tracingFromEnv('pa-worker');
+const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps: { db, log, config }, tracing });
 log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
 await worker.run(); // the SDK stops it on SIGINT/SIGTERM, after in-flight tasks complete
 await connection.close();
 metrics?.close();
+await tracing?.shutdown();
 await db.close();

@@ -2,7 +2,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { OpenTelemetryActivityInboundInterceptor, makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
 import { createActivities, type ActivityDeps } from '../activities';
+import type { Tracing } from '../lib/tracing';
 
 export const WORKFLOWS_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'workflows', 'index.ts');
 
@@ -13,10 +15,14 @@ export interface WorkerOptions {
   deps: ActivityDeps;
   /** A prebuilt bundle (tests share one); otherwise the workflows are bundled at start. */
   workflowBundle?: WorkflowBundle;
+  /** OpenTelemetry tracing (lib/tracing.ts): workflow and activity spans continuing the caller's trace. */
+  tracing?: Tracing;
 }
 
-export function bundleWorkflows(): Promise<WorkflowBundle> {
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
+const TRACING_INTERCEPTORS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'workflows', 'tracing-interceptors.ts');
+
+export function bundleWorkflows(tracing = false): Promise<WorkflowBundle> {
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger, ...(tracing && { workflowInterceptorModules: [TRACING_INTERCEPTORS] }) });
 }
 
 export async function createWorker(opts: WorkerOptions): Promise<Worker> {
@@ -24,8 +30,12 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
-    workflowBundle: opts.workflowBundle ?? (await bundleWorkflows()),
+    workflowBundle: opts.tracing ? await bundleWorkflows(true) : (opts.workflowBundle ?? (await bundleWorkflows())),
     activities: createActivities(opts.deps),
+    ...(opts.tracing && {
+      interceptors: { activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx) })] },
+      sinks: { exporter: makeWorkflowExporter(opts.tracing.exporter, opts.tracing.resource) },
+    }),
     // A registration spends most of its life parked on the approval wait: keep many cached, run few at once.
     maxCachedWorkflows: 1000,
     maxConcurrentActivityTaskExecutions: 100,

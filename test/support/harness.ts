@@ -22,6 +22,9 @@ import { createWorker } from '../../worker/create-worker';
 
 import { contractViolation } from './contract';
 import { runWebhookDispatcher } from '../../events/dispatch';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { installTracing } from '../../lib/tracing';
 
 export const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
 
@@ -64,7 +67,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(opts: { approvalDeadline?: string; env?: Record<string, string> } = {}): Promise<Harness> {
+export async function startHarness(opts: { approvalDeadline?: string; env?: Record<string, string>; tracing?: SpanExporter } = {}): Promise<Harness> {
   const { db, drop } = await freshDb();
   const sims = await startSimulators({ host: '127.0.0.1' });
   const taskQueue = `test-${crypto.randomUUID()}`;
@@ -79,9 +82,10 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
   });
   const address = inject('temporalAddress');
   const connection = await Connection.connect({ address });
-  const client = new Client({ connection });
+  const tracing = opts.tracing && installTracing('test', opts.tracing);
+  const client = new Client({ connection, ...(tracing && { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } }) });
   const nativeConnection = await NativeConnection.connect({ address });
-  const worker: Worker = await createWorker({ connection: nativeConnection, namespace: 'default', taskQueue, deps: { db, log, config } });
+  const worker: Worker = await createWorker({ connection: nativeConnection, namespace: 'default', taskQueue, deps: { db, log, config }, tracing });
   const running = worker.run();
 
   const box = dataBoxFromConfig(config);
