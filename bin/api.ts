@@ -6,12 +6,13 @@ import { runQueuedJobSweeper } from '../transform/jobs';
 import { runWebhookDispatcher } from '../events/dispatch';
 import { loadConfig } from '../config';
 import { createLogger } from '../lib/logger';
-import { connectTemporal, openStore } from './context';
+import { connectTemporal, openStore, withSecrets } from './context';
 import { tracingFromEnv } from '../lib/tracing';
 
-const config = loadConfig();
-const log = createLogger(config.LOG_LEVEL, 'pa-api');
-const db = await openStore(config, (m) => log.info(m));
+const baseConfig = loadConfig();
+const log = createLogger(baseConfig.LOG_LEVEL, 'pa-api');
+const db = await openStore(baseConfig, (m) => log.info(m));
+const config = await withSecrets(baseConfig, db, (m) => log.info(m));
 const tracing = tracingFromEnv('pa-api');
 const temporal = await connectTemporal(config, tracing);
 const jobDeps = { db, log, temporal, config, box: dataBoxFromConfig(config), sealKey: sealKeyFromConfig(config) };

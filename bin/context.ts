@@ -4,6 +4,8 @@ import { Client, Connection } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { Tracing } from '../lib/tracing';
 import type { Config } from '../config';
+import { withStoredSecrets } from '../config/stored-secrets';
+import { dataBoxFromConfig } from '../crypto/data-box';
 import { openDb, type Db } from '../store/db';
 import { migrate } from '../store/migrate';
 
@@ -22,4 +24,11 @@ export async function connectTemporal(config: Config, tracing?: Tracing): Promis
     connection, namespace: config.TEMPORAL_NAMESPACE,
     ...(tracing && { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } }),
   });
+}
+
+/** The configuration with the platform secrets kept in the encrypted store (config/stored-secrets.ts) applied. */
+export async function withSecrets(config: Config, db: Db, log: (msg: string) => void): Promise<Config> {
+  const { config: effective, used } = await withStoredSecrets(config, db, dataBoxFromConfig(config));
+  if (used.length) log(`secrets from the encrypted store: ${used.join(', ')}`);
+  return effective;
 }

@@ -17,13 +17,13 @@ import type { Db } from '../store/db';
 import { findTemporalCli } from '../temporal/cli';
 import { startDevServer } from '../temporal/dev-server';
 import { createWorker, installSdkMetrics } from '../worker/create-worker';
-import { connectTemporal, openStore } from './context';
+import { connectTemporal, openStore, withSecrets } from './context';
 import { tracingFromEnv } from '../lib/tracing';
 
 const say = (msg: string) => console.log(`[start] ${msg}`);
 
 async function main() {
-  const config = loadConfig();
+  let config = loadConfig();
   const log = createLogger(config.LOG_LEVEL);
   fs.mkdirSync(config.dataDir, { recursive: true });
 
@@ -39,6 +39,7 @@ async function main() {
   });
 
   const db = await openStore(config, say);
+  config = await withSecrets(config, db, say);
   const devKey = await ensureDevApiKey(db, path.join(config.dataDir, 'dev-api-key'));
 
   const simulators = await startSimulators({

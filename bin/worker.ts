@@ -4,12 +4,13 @@ import { loadConfig } from '../config';
 import { createLogger } from '../lib/logger';
 import { serveMetrics } from '../lib/metrics';
 import { createWorker, installSdkMetrics } from '../worker/create-worker';
-import { openStore } from './context';
+import { openStore, withSecrets } from './context';
 import { tracingFromEnv } from '../lib/tracing';
 
-const config = loadConfig();
-const log = createLogger(config.LOG_LEVEL, 'pa-worker');
-const db = await openStore(config, (m) => log.info(m));
+const baseConfig = loadConfig();
+const log = createLogger(baseConfig.LOG_LEVEL, 'pa-worker');
+const db = await openStore(baseConfig, (m) => log.info(m));
+const config = await withSecrets(baseConfig, db, (m) => log.info(m));
 installSdkMetrics(config.TEMPORAL_METRICS_ADDRESS);
 // Activity outcomes and process metrics; the API process serves its own at /metrics.
 const metrics = config.WORKER_METRICS_PORT ? serveMetrics(config.WORKER_METRICS_PORT) : undefined;

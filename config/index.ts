@@ -82,6 +82,8 @@ export type Env = z.infer<typeof envSchema>;
 
 export interface Config extends Env {
   dataDir: string;
+  /** The SML client key from the encrypted store (config/stored-secrets.ts), preferred to SML_TLS_KEY_FILE. */
+  smlTlsKeyPem?: string;
   publicBaseUrl: string;
   wizardUrl: string;
   annuaireUrl: string;
