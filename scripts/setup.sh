@@ -22,7 +22,13 @@ if [ "$(cat node_modules/.installed-lock-sha256 2>/dev/null)" != "$lock_hash" ];
   # `npm install` rather than `npm ci`: the registry mirror here lacks other platforms' optional packages
   # (@swc/core-darwin-*, …), which `npm ci` insists on finding in the lockfile. Versions still come from the lock.
   say "installing npm packages (from package-lock.json)…"
-  npm install --no-audit --no-fund
+  # The registry sometimes drops a connection (EIDLETIMEOUT, ECONNRESET): try again rather than fail the run.
+  for attempt in 1 2 3; do
+    npm install --no-audit --no-fund --fetch-retries=4 && break
+    [ "$attempt" = 3 ] && die "npm install failed three times"
+    say "npm install failed (attempt $attempt), retrying in $((attempt * 10)) s…"
+    sleep $((attempt * 10))
+  done
   echo "$lock_hash" > node_modules/.installed-lock-sha256
 else
   say "npm packages up to date"
