@@ -2,6 +2,7 @@
 // process: the workflow id is the delivery's, so two dispatchers starting the same delivery start it once.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Logger } from 'pino';
+import { runPeriodically } from '../lib/periodic';
 import { markDeliveryStarted, unstartedDeliveries } from '../store/events';
 import type { Db } from '../store/db';
 import type { DeliveryInput } from '../workflows/webhook-delivery';
@@ -30,19 +31,12 @@ export async function dispatchDeliveries(deps: DispatchDeps): Promise<number> {
 
 /** Dispatches every `everyMs`; returns a stop function. */
 export function runWebhookDispatcher(deps: DispatchDeps, everyMs = 1_000): () => void {
-  let busy = false;
-  const timer = setInterval(async () => {
-    if (busy) return;
-    busy = true;
-    try {
+  return runPeriodically(
+    everyMs,
+    async () => {
       const n = await dispatchDeliveries(deps);
       if (n) deps.log.debug({ started: n }, 'webhook deliveries started');
-    } catch (err) {
-      deps.log.warn({ err }, 'webhook dispatch failed; retrying');
-    } finally {
-      busy = false;
-    }
-  }, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+    },
+    (err) => deps.log.warn({ err }, 'webhook dispatch failed; retrying'),
+  );
 }

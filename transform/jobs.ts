@@ -2,6 +2,7 @@
 // may never be reused, so no job can run twice. A job recorded while Temporal is unreachable stays QUEUED and
 // is started by the sweeper (startQueuedJobs) — nothing the client was told was accepted is lost.
 import type { Client } from '@temporalio/client';
+import { runPeriodically } from '../lib/periodic';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Logger } from 'pino';
@@ -123,20 +124,13 @@ export async function closeAbandonedJobs(deps: JobServiceDeps): Promise<number> 
 
 /** Runs startQueuedJobs (and closeAbandonedJobs) every `everyMs`; returns a stop function. */
 export function runQueuedJobSweeper(deps: JobServiceDeps, everyMs = 15_000): () => void {
-  let busy = false;
-  const timer = setInterval(async () => {
-    if (busy) return;
-    busy = true;
-    try {
+  return runPeriodically(
+    everyMs,
+    async () => {
       const n = await startQueuedJobs(deps);
       if (n) deps.log.info({ started: n }, 'started queued jobs');
       await closeAbandonedJobs(deps);
-    } catch (err) {
-      deps.log.warn({ err }, 'queued-job sweep failed');
-    } finally {
-      busy = false;
-    }
-  }, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+    },
+    (err) => deps.log.warn({ err }, 'queued-job sweep failed'),
+  );
 }
