@@ -89,6 +89,22 @@ describe('authorisation matrix', () => {
   });
 });
 
+describe('body limits', () => {
+  it('keeps small routes small and uploads at 4 MB', async () => {
+    const admin = await h.newKey(['admin'], h.workspaceId);
+    const big = await h.api('POST', '/admin/v1/keys', { name: 'x'.repeat(20_000), scopes: ['admin'] }, admin);
+    expect(big.status).toBe(413);
+    expect(big.body.detail).toMatch(/too large/);
+    const hugeEntry = await h.api('POST', '/silo/v1/entries', { data: { name: 'x'.repeat(1_100_000) } });
+    expect(hugeEntry.status).toBe(413);
+    // The upload routes take a 4 MB file (5.6 MB once in base64) and refuse more (gov-fr-entry.test.ts checks the 4 MB).
+    const entryId = crypto.randomUUID();
+    const upload = await h.api('POST', `/apps/gov-fr/v1/entry/${entryId}/identity`, { view: 'front', data: 'A'.repeat(5_500_000) });
+    expect(upload.status).not.toBe(413); // parsed, then refused for what it is (no such entry)
+    expect((await h.api('POST', `/apps/gov-fr/v1/entry/${entryId}/identity`, { view: 'front', data: 'A'.repeat(7_000_000) })).status).toBe(413);
+  });
+});
+
 describe('health', () => {
   it('is live and ready when the database and Temporal answer', async () => {
     expect((await h.api('GET', '/utils/v1/health/live', undefined, null)).body).toEqual({ status: 'ok' });
