@@ -25,7 +25,7 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
   const missing = ACTIVITY_PROVIDERS.filter((p) => !providers[p]);
   if (missing.length) throw new Error(`no activity for provider(s) ${missing.join(', ')}`);
   const heartbeating = Object.fromEntries(Object.entries(providers).map(([name, fn]) => [name, counted(name, withHeartbeat(fn))]));
-  return { ...heartbeating, ...journalActivities(deps), webhookAttempt: webhooks.webhookAttempt, webhookGiveUp: webhooks.webhookGiveUp };
+  return { ...heartbeating, ...journalActivities(deps), webhookAttempt: counted('webhook.attempt', webhooks.webhookAttempt), webhookGiveUp: webhooks.webhookGiveUp };
 }
 
 /**

@@ -6,13 +6,17 @@ import { dataBoxFromConfig, type DataBox } from '../crypto/data-box';
 import { deliveryWork, getSubscription, markDeliveryFailed, recordAttempt } from '../store/events';
 import { getEntryRow } from '../store/entries';
 import { signedHeaders, webhookSecretContext } from '../events/signing';
+import { publicOnlyDispatcher } from '../events/url-guard';
+import { fetch } from 'undici';
 import type { StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 
 const TIMEOUT_MS = 10_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function webhookActivities({ db, log, config }: ActivityDeps) {
   let box: DataBox | undefined;
+  const dispatcher = config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ? undefined : publicOnlyDispatcher();
   const secretOf = (subscriptionId: string, sealed: Uint8Array) =>
     (box ??= dataBoxFromConfig(config)).open(sealed, webhookSecretContext(subscriptionId)).toString('utf8');
 
@@ -20,7 +24,7 @@ export function webhookActivities({ db, log, config }: ActivityDeps) {
   async function webhookAttempt(deliveryId: string): Promise<void> {
     const work = await deliveryWork(db, deliveryId);
     if (!work) throw ApplicationFailure.nonRetryable(`delivery ${deliveryId} does not exist`, 'delivery-unknown');
-    if (work.status === 'delivered') return; // a retry after a lost acknowledgement
+    if (work.status !== 'pending') return; // delivered already (a lost acknowledgement), or cancelled with its subscription
     const attempt = Context.current().info.attempt;
     const body = JSON.stringify({ type: work.kind, timestamp: work.at.toISOString(), data: work.payload });
     const headers = signedHeaders(secretOf(work.subscription_id, work.secret_sealed), work.event_id, body);
@@ -28,12 +32,16 @@ export function webhookActivities({ db, log, config }: ActivityDeps) {
     let statusCode: number | undefined;
     let error: string | undefined;
     try {
-      const res = await fetch(work.url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'pa-party-registration-webhooks' }, body, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+      const res = await fetch(work.url, {
+        method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'pa-party-registration-webhooks' }, body,
+        redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS), ...(dispatcher && { dispatcher }),
+      });
       statusCode = res.status;
       await res.body?.cancel();
       if (res.status < 200 || res.status >= 300) error = `the subscriber answered HTTP ${res.status}`;
     } catch (err) {
-      error = (err as Error).name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS / 1000} s` : `cannot reach the subscriber: ${(err as Error).message}`;
+      const cause = (err as { cause?: Error }).cause?.message;
+      error = (err as Error).name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS / 1000} s` : `cannot reach the subscriber: ${cause ?? (err as Error).message}`;
     }
     await recordAttempt(db, { deliveryId, attempt, statusCode, error, durationMs: Date.now() - started, delivered: !error });
     if (error) {
@@ -49,13 +57,16 @@ export function webhookActivities({ db, log, config }: ActivityDeps) {
   }
 
   /**
-   * The `webhook` step: sends the job's step, as an event of kind `job.step`, to the subscription named by
-   * `config.subscription_id` (its URL and secret; secrets never travel in definitions). Idempotent per step.
+   * The `webhook` step: queues the job's step, as an event of kind `job.step`, for the subscription named by
+   * `config.subscription_id` (its URL and secret; secrets never travel in definitions), delivered durably like
+   * every event. Idempotent per step.
    */
   async function webhookStep(input: StepInput): Promise<{ deliveryId: string }> {
     const subscriptionId = input.config.subscription_id;
-    if (typeof subscriptionId !== 'string') throw ApplicationFailure.nonRetryable('the webhook step needs config.subscription_id', 'invalid-config');
-    const sub = await getSubscription(db, input.workspaceId, subscriptionId).catch(() => undefined);
+    if (typeof subscriptionId !== 'string' || !UUID.test(subscriptionId)) {
+      throw ApplicationFailure.nonRetryable('the webhook step needs config.subscription_id, a subscription id', 'invalid-config');
+    }
+    const sub = await getSubscription(db, input.workspaceId, subscriptionId);
     if (!sub || sub.disabled_at) throw ApplicationFailure.nonRetryable(`webhook subscription ${subscriptionId} does not exist or is disabled`, 'invalid-config');
     const entry = await getEntryRow(db, input.workspaceId, input.entryId);
     // One event and one delivery per (job, step): a retried step sends the same message again, never a new one.
@@ -68,11 +79,11 @@ export function webhookActivities({ db, log, config }: ActivityDeps) {
         [eventId, input.workspaceId, input.entryId, input.jobId, JSON.stringify({ entry_id: input.entryId, job_id: input.jobId, step_id: input.stepId, state: entry?.state ?? null, faults: input.faults ?? [] })],
       );
       await q.query(
-        `INSERT INTO webhook_deliveries (id, subscription_id, event_id, started_at) VALUES ($1, $2, $3, now()) ON CONFLICT (id) DO NOTHING`,
+        `INSERT INTO webhook_deliveries (id, subscription_id, event_id) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING`,
         [deliveryId, subscriptionId, eventId],
       );
     });
-    await webhookAttempt(deliveryId);
+    // Queued like every delivery: the dispatcher starts its workflow, which retries it for 13 hours.
     return { deliveryId };
   }
 

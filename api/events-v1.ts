@@ -9,7 +9,8 @@ import type { Db } from '../store/db';
 import { EVENT_KINDS, deliveryLog, disableSubscription, getSubscription, insertSubscription, listSubscriptions, subscriptionView } from '../store/events';
 import { iso } from '../store/rows';
 import { auth, requireScope } from './auth';
-import { notFound } from './problem';
+import { HttpProblem, notFound } from './problem';
+import { refusedWebhookUrl } from '../events/url-guard';
 import { body, params, query } from './validate';
 
 export const subscriptionBody = z.strictObject({
@@ -20,13 +21,15 @@ export const subscriptionBody = z.strictObject({
 export const subscriptionParam = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
 export const pageQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(100, 'at most 100').default(20) });
 
-export function eventsRouter(deps: { db: Db; box: DataBox }): Router {
+export function eventsRouter(deps: { db: Db; box: DataBox; config: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: boolean } }): Router {
   const { db, box } = deps;
   const r = Router();
   r.use(requireScope('admin'));
 
   r.post('/subscriptions', async (req, res) => {
     const b = body(req, subscriptionBody);
+    const refused = deps.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ? undefined : refusedWebhookUrl(b.url);
+    if (refused) throw new HttpProblem(400, `invalid body: url: ${refused}`, [{ path: 'body.url', message: refused }]);
     const id = crypto.randomUUID();
     const secret = newWebhookSecret();
     const row = await insertSubscription(db, {

@@ -6,15 +6,19 @@ import type { RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import { httpDuration } from '../lib/metrics';
+import { operationFor } from './operations';
 import type { ApiKeyIdentity } from '../store/workspaces';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const redact = (path: string) => path.replace(/^\/reg\/[^/]+/, '/reg/:ref');
 const QUIET = new Set(['/metrics', '/utils/v1/health/live', '/utils/v1/health/ready']);
 
-/** The route pattern a request matched (`/silo/v1/entries/:id`), or `unmatched`: bounded label values. */
+/**
+ * The operation's path pattern (`/silo/v1/entries/:id`, `/reg/:ref/api/state`), or `unmatched`: bounded label values,
+ * the same whether the handler answered or threw (Express has forgotten the mount path by then).
+ */
 function routeOf(req: Parameters<RequestHandler>[0]): string {
-  return req.route ? redact(`${req.baseUrl}${req.route.path as string}`) : 'unmatched';
+  return operationFor(req.method, req.originalUrl.split('?')[0]!)?.path ?? 'unmatched';
 }
 
 export function observability(log: Logger): RequestHandler[] {
@@ -41,7 +45,8 @@ export function observability(log: Logger): RequestHandler[] {
   const timing: RequestHandler = (req, res, next) => {
     const end = httpDuration.startTimer();
     tracer.startActiveSpan(`${req.method} ${redact(req.path)}`, { attributes: { 'http.request.method': req.method } }, (span) => {
-      res.on('finish', () => {
+      // 'close' also fires for requests the client aborted: every span ends, every request is measured.
+      res.once('close', () => {
         const route = routeOf(req);
         end({ method: req.method, route, status: String(res.statusCode) });
         span.updateName(`${req.method} ${route}`);

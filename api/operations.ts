@@ -111,3 +111,13 @@ export const OPERATIONS: Operation[] = [
 
 /** Paths whose address is not ours to version: set by the seed (wizard link), by Peppol (SMP), or by convention. */
 export const UNVERSIONED = /^\/(reg|smp|metrics|openapi\.json|docs|apps\/gov-fr\/review)(\/|$)/;
+
+const MATCHERS = OPERATIONS.map((op) => ({
+  op,
+  re: new RegExp(`^${op.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:(\w+)/g, '[^/]+')}$`),
+}));
+
+/** The operation a request addresses (its path pattern names it in metrics and traces), if any. */
+export function operationFor(method: string, pathname: string): Operation | undefined {
+  return MATCHERS.find((m) => m.op.method === method.toLowerCase() && m.re.test(pathname))?.op;
+}

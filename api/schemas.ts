@@ -162,7 +162,7 @@ export const deliveryList = z
         id: uuid,
         event_id: uuid,
         kind: z.string(),
-        status: z.enum(['pending', 'delivered', 'failed']),
+        status: z.enum(['pending', 'delivered', 'failed', 'cancelled']),
         attempts: z.array(z.object({ attempt: z.number().int(), at: timestamp, status_code: z.number().int().optional(), error: z.string().optional(), duration_ms: z.number().int() })),
         created_at: timestamp,
         delivered_at: timestamp.nullable(),

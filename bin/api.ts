@@ -27,6 +27,7 @@ const stop = () => {
   stopDispatcher();
   server.close(async () => {
     await temporal.connection.close();
+    await tracing?.shutdown(); // the last spans
     await db.close();
     process.exit(0);
   });

@@ -1,6 +1,7 @@
 // Starts one delivery workflow per queued webhook delivery (the outbox written with each event). Runs in every API
 // process: the workflow id is the delivery's, so two dispatchers starting the same delivery start it once.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Logger } from 'pino';
 import { runPeriodically } from '../lib/periodic';
 import { markDeliveryStarted, unstartedDeliveries } from '../store/events';
@@ -19,10 +20,17 @@ export async function dispatchDeliveries(deps: DispatchDeps): Promise<number> {
   for (const deliveryId of await unstartedDeliveries(deps.db)) {
     const args: [DeliveryInput] = [{ deliveryId, initialInterval: deps.config.WEBHOOK_RETRY_INITIAL }];
     try {
-      await deps.temporal.workflow.start('deliverWebhook', { workflowId: `webhook-${deliveryId}`, taskQueue: deps.config.TEMPORAL_TASK_QUEUE, args });
+      await deps.temporal.workflow.start('deliverWebhook', {
+        workflowId: `webhook-${deliveryId}`, taskQueue: deps.config.TEMPORAL_TASK_QUEUE, args,
+        // A delivery runs once, whichever API process starts it, even after its first run has closed.
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      });
       started++;
     } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
+        deps.log.warn({ err, deliveryId }, 'could not start a webhook delivery; next sweep retries');
+        continue; // the others still go
+      }
     }
     await markDeliveryStarted(deps.db, deliveryId);
   }

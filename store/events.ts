@@ -71,9 +71,12 @@ export async function getSubscription(q: Queryable, workspaceId: string, id: str
   return rows[0];
 }
 
+/** Disables a subscription and cancels its deliveries not yet made: nothing more is sent to its URL. */
 export async function disableSubscription(q: Queryable, workspaceId: string, id: string): Promise<boolean> {
   const r = await q.query('UPDATE webhook_subscriptions SET disabled_at = COALESCE(disabled_at, now()) WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
-  return r.rowCount > 0;
+  if (r.rowCount === 0) return false;
+  await q.query(`UPDATE webhook_deliveries SET status = 'cancelled', updated_at = now() WHERE subscription_id = $1 AND status = 'pending'`, [id]);
+  return true;
 }
 
 /** A subscription's deliveries, newest first, each with its attempts. */
@@ -104,9 +107,12 @@ export async function deliveryLog(q: Queryable, subscriptionId: string, limit: n
   }));
 }
 
-/** Deliveries whose workflow has not been started yet (the outbox sweeper starts them). */
+/** Deliveries whose workflow has not been started yet (the dispatcher starts them). */
 export async function unstartedDeliveries(q: Queryable, limit = 100): Promise<string[]> {
-  const { rows } = await q.query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE started_at IS NULL ORDER BY created_at LIMIT $1', [limit]);
+  const { rows } = await q.query<{ id: string }>(
+    `SELECT id FROM webhook_deliveries WHERE started_at IS NULL AND status = 'pending' ORDER BY created_at LIMIT $1`,
+    [limit],
+  );
   return rows.map((r) => r.id);
 }
 

@@ -39,6 +39,7 @@ describe('metrics', () => {
     await jobWhen(h, jobId, ['WAIT']);
     const { ref } = (await h.api('GET', `/silo/v1/entries/${entryId}/meta/approval-link`)).body;
     await fetch(`${h.baseUrl}/reg/${ref}/api/state`);
+    await h.api('GET', `/silo/v1/entries/${crypto.randomUUID()}`); // a 404 thrown by the handler
 
     const res = await fetch(`${h.baseUrl}/metrics`);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
@@ -46,6 +47,7 @@ describe('metrics', () => {
     expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/silo\/v1\/entries\/:id",status="200"\} \d+/);
     expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0.05",method="PUT",route="\/silo\/v1\/entries\/:id",status="200"\}/);
     expect(text).toContain('route="/reg/:ref/api/state"');
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/silo\/v1\/entries\/:id",status="404"\} \d+/);
     expect(text).not.toContain(ref); // the wizard's credential never becomes a label
     expect(text).not.toContain(entryId); // nor do ids: label values stay bounded
     expect(text).toMatch(/^jobs\{status="WAIT"\} [1-9]\d*$/m);

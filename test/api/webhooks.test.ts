@@ -123,12 +123,49 @@ describe('webhooks', () => {
   it('has a webhook step provider that sends the step to a subscription, signed the same way', async () => {
     const sub = await subscribe(['job.completed']);
     const { entryId, jobId } = await runJobOn([setState('processing'), step('webhook', { subscription_id: sub.id }, 'Tell the ERP')]);
-    const stepMessage = received.find((r) => r.body.includes('"job.step"') && r.body.includes(entryId))!;
-    expect(stepMessage).toBeDefined();
+    const stepMessage = await eventually(async () => received.find((r) => r.body.includes('"job.step"') && r.body.includes(entryId)), 30_000, 'the step message');
     const m = new Webhook(sub.secret).verify(stepMessage.body, stepMessage.headers) as { type: string; data: Record<string, unknown> };
     expect(m).toMatchObject({ type: 'job.step', data: { entry_id: entryId, job_id: jobId, state: 'processing' } });
     const log = (await h.api('GET', `/events/v1/subscriptions/${sub.id}/deliveries`)).body.list;
     expect(log.find((d: { kind: string }) => d.kind === 'job.step').status).toBe('delivered');
+  });
+
+  it('stops delivering the moment a subscription is disabled, pending retries included', async () => {
+    for (const earlier of (await h.api('GET', '/events/v1/subscriptions')).body.list) await h.api('DELETE', `/events/v1/subscriptions/${earlier.id}`);
+    const sub = await subscribe(['job.completed']);
+    failFirst = 1_000; // the subscriber keeps failing: the delivery stays pending, retried
+    const { entryId } = await runJobOn([setState('processing')]);
+    await eventually(async () => received.some((r) => r.body.includes(entryId)) || undefined, 30_000, 'a first attempt');
+    expect((await h.api('DELETE', `/events/v1/subscriptions/${sub.id}`)).status).toBe(204);
+    await new Promise((r) => setTimeout(r, 300)); // an attempt in flight at that moment may still land
+    const hits = received.filter((r) => r.body.includes(entryId)).length;
+    await new Promise((r) => setTimeout(r, 1_500)); // several retry periods
+    failFirst = 0;
+    expect(received.filter((r) => r.body.includes(entryId)).length).toBe(hits);
+    const log = (await h.api('GET', `/events/v1/subscriptions/${sub.id}/deliveries`)).body.list;
+    expect(log.map((d: { status: string }) => d.status)).toEqual(['cancelled']);
+  });
+
+  it('refuses subscription URLs on private networks unless allowed', async () => {
+    const { createApp } = await import('../../api/app');
+    const { log } = await import('../support/harness');
+    const { testSealKey } = await import('../support/seal-key');
+    const app = createApp({ db: h.db, log, temporal: h.client, config: { ...h.config, WEBHOOK_ALLOW_PRIVATE_NETWORKS: false }, box: h.box, sealKey: testSealKey() });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    try {
+      const post = (target: string) =>
+        fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/events/v1/subscriptions`, {
+          method: 'POST', headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: target, kinds: ['job.completed'] }),
+        });
+      const metadata = await post('http://169.254.169.254/latest/meta-data/');
+      expect(metadata.status).toBe(400);
+      expect(((await metadata.json()) as { detail: string }).detail).toMatch(/private or local address/);
+      expect((await post('http://localhost:5432/')).status).toBe(400);
+      expect((await post('https://hooks.example.com/pa')).status).toBe(201);
+    } finally {
+      server.close();
+    }
   });
 
   it('validates subscriptions, keeps secrets out of listings, and scopes them to the workspace', async () => {

@@ -3,7 +3,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { openApiDocument } from '../../api/openapi';
-import { OPERATIONS, type Operation } from '../../api/operations';
+import { operationFor } from '../../api/operations';
 
 const doc = openApiDocument('http://localhost') as { paths: Record<string, Record<string, unknown>> };
 const ajv = new Ajv2020({ strict: false, allErrors: false });
@@ -11,14 +11,6 @@ const ajv = new Ajv2020({ strict: false, allErrors: false });
 ajv.addSchema(doc as object, 'openapi');
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
-const matchers = OPERATIONS.map((op) => ({
-  op,
-  re: new RegExp(`^${op.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:(\w+)/g, '[^/]+')}$`),
-}));
-
-export function operationFor(method: string, pathname: string): Operation | undefined {
-  return matchers.find((m) => m.op.method === method.toLowerCase() && m.re.test(pathname))?.op;
-}
 
 function validate(ref: string, body: unknown): string | undefined {
   const v = ajv.getSchema(ref);

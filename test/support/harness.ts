@@ -78,6 +78,7 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
     // Tests drive many requests with one key; the limit itself is tested on its own app.
     RATE_LIMIT_PER_MINUTE: '1000000',
     WEBHOOK_RETRY_INITIAL: '200ms', // failed webhook deliveries retried quickly
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', // the test subscribers listen on 127.0.0.1
     ...sims.env, ...opts.env,
   });
   const address = inject('temporalAddress');
