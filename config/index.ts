@@ -81,6 +81,8 @@ const envSchema = z.object({
 });
 
 export type Env = z.infer<typeof envSchema>;
+/** Every variable the processes read (docker-compose.yml is checked against it). */
+export const ENV_KEYS = Object.keys(envSchema.shape);
 
 export interface Config extends Env {
   dataDir: string;
