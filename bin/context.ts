@@ -1,4 +1,5 @@
 // Shared process wiring: the store (migrated) and the Temporal connection, from one config.
+import fs from 'node:fs';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
@@ -17,9 +18,24 @@ export async function openStore(config: Config, log: (msg: string) => void): Pro
   return db;
 }
 
+/**
+ * How to reach Temporal: plain gRPC to the dev server or a private cluster; TLS with an API key or a client
+ * certificate for Temporal Cloud. The same options serve the client and the worker's native connection.
+ */
+export function temporalConnectionOptions(config: Config): { address: string; tls?: { clientCertPair?: { crt: Buffer; key: Buffer } }; apiKey?: string } {
+  const { TEMPORAL_TLS_CERT_FILE: cert, TEMPORAL_TLS_KEY_FILE: key, TEMPORAL_API_KEY: apiKey } = config;
+  if (!cert !== !key) throw new Error('TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE go together');
+  const clientCertPair = cert && key ? { crt: fs.readFileSync(cert), key: fs.readFileSync(key) } : undefined;
+  return {
+    address: config.TEMPORAL_ADDRESS,
+    ...((clientCertPair || apiKey) && { tls: clientCertPair ? { clientCertPair } : {} }),
+    ...(apiKey && { apiKey }),
+  };
+}
+
 /** The Temporal client; with tracing on, workflows it starts or signals continue the caller's trace. */
 export async function connectTemporal(config: Config, tracing?: Tracing): Promise<Client> {
-  const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+  const connection = await Connection.connect(temporalConnectionOptions(config));
   return new Client({
     connection, namespace: config.TEMPORAL_NAMESPACE,
     ...(tracing && { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } }),

@@ -17,7 +17,7 @@ import type { Db } from '../store/db';
 import { findTemporalCli } from '../temporal/cli';
 import { startDevServer } from '../temporal/dev-server';
 import { createWorker, installSdkMetrics } from '../worker/create-worker';
-import { connectTemporal, openStore, withSecrets } from './context';
+import { connectTemporal, openStore, temporalConnectionOptions, withSecrets } from './context';
 import { tracingFromEnv } from '../lib/tracing';
 
 const say = (msg: string) => console.log(`[start] ${msg}`);
@@ -63,7 +63,7 @@ async function main() {
 
   say('bundling workflows and starting the worker…');
   installSdkMetrics(config.TEMPORAL_METRICS_ADDRESS);
-  const workerConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const workerConnection = await NativeConnection.connect(temporalConnectionOptions(config));
   const worker = await createWorker({
     connection: workerConnection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps: { db, log, config }, tracing,
   });

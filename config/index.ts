@@ -22,6 +22,10 @@ const envSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('party-registration'),
   TEMPORAL_UI_PORT: port.default(8233),
+  // Temporal Cloud (or any TLS frontend): an API key, or a client certificate and key (PEM files); TLS is on with either.
+  TEMPORAL_API_KEY: z.string().min(1).optional(),
+  TEMPORAL_TLS_CERT_FILE: z.string().optional(),
+  TEMPORAL_TLS_KEY_FILE: z.string().optional(),
   TEMPORAL_CLI: z.string().optional(),
   APPROVAL_DEADLINE: z.string().regex(/^\d+\s*(ms|s|m|h|d)$/, 'a duration such as 30d or 12h').default('30d'),
   SIMULATORS_HOST: z.string().default('127.0.0.1'),
