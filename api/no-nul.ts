@@ -22,6 +22,12 @@ function findNul(value: unknown, path: string): string | undefined {
   return undefined;
 }
 
+/** Throws the 400 when `value` holds a character the store cannot keep. */
+export function assertStorable(value: unknown, where: string): void {
+  const hit = findNul(value, where);
+  if (hit) throw new HttpProblem(400, `${hit}: the NUL character (U+0000) and unpaired surrogates are not allowed`);
+}
+
 export const rejectNulCharacters: RequestHandler = (req, _res, next) => {
   const where = findNul(req.body, 'body') ?? findNul(req.query, 'query') ?? findNul(req.params, 'path');
   if (where) throw new HttpProblem(400, `${where}: the NUL character (U+0000) and unpaired surrogates are not allowed`);

@@ -1,9 +1,12 @@
 // zod validation of requests: failures become 400 problems listing each field.
 import type { Request } from 'express';
 import type { z } from 'zod';
+import { assertStorable } from './no-nul';
 import { HttpProblem, zodProblem } from './problem';
 
 function check<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+  // Path and query values reach SQL too (a key lookup with %00 in it): the same rule as for bodies.
+  assertStorable(value, where);
   const r = schema.safeParse(value);
   if (!r.success) throw zodProblem(r.error, where);
   return r.data;
