@@ -6,7 +6,6 @@ import { z } from 'zod';
 import type { DataBox } from '../crypto/data-box';
 import type { Db } from '../store/db';
 import { credentialView, deleteCredential, listCredentials, putCredential } from '../store/credentials';
-import { getEntryRow } from '../store/entries';
 import { auth } from './auth';
 import { notFound } from './problem';
 import { body, params } from './validate';
@@ -29,11 +28,9 @@ export const credentialListParams = credentialParams.pick({ id: true });
 const SECRET_FIELDS = ['access_token', 'refresh_token', 'key'] as const;
 export const credentialContext = (entryId: string, name: string) => `credential:${entryId}:${name}`;
 
-export function credentialsRouter(db: Db, box: DataBox): Router {
+/** `ownEntry` is silo/v1's check that the entry exists in the caller's workspace (404 otherwise). */
+export function credentialsRouter(db: Db, box: DataBox, ownEntry: (workspaceId: string, id: string) => Promise<void>): Router {
   const r = Router();
-  const ownEntry = async (workspaceId: string, id: string) => {
-    if (!(await getEntryRow(db, workspaceId, id))) throw notFound(`entry ${id}`);
-  };
 
   r.put('/entries/:id/credentials/:name', async (req, res) => {
     const { id, name } = params(req, credentialParams);

@@ -48,7 +48,10 @@ const SERVICE_META_KEYS = new Set(['approval-link', 'approval-decision']);
 export function siloRouter(db: Db, box: DataBox): Router {
   const r = Router();
   r.use(requireScope('entries:rw'));
-  r.use(credentialsRouter(db, box));
+  const ownEntry = async (workspaceId: string, id: string) => {
+    if (!(await getEntryRow(db, workspaceId, id))) throw notFound(`entry ${id}`);
+  };
+  r.use(credentialsRouter(db, box, ownEntry));
 
   const create = async (workspaceId: string, id: string, input: z.infer<typeof entryBody>) => {
     const { $schema, ...rest } = input.data as { $schema?: unknown };
@@ -96,10 +99,6 @@ export function siloRouter(db: Db, box: DataBox): Router {
     if (!entry) throw notFound(`entry ${id}`);
     res.json(entry);
   });
-
-  const ownEntry = async (workspaceId: string, id: string) => {
-    if (!(await getEntryRow(db, workspaceId, id))) throw notFound(`entry ${id}`);
-  };
 
   r.put('/entries/:id/meta/:key', async (req, res) => {
     const { id, key } = params(req, metaParams);

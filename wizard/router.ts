@@ -20,7 +20,7 @@ import { rejectNulCharacters } from '../api/no-nul';
 import { sendProblem } from '../api/problem';
 import { body, query } from '../api/validate';
 import { linkPage, type WizardLang } from './pages';
-import { WizardLinkError, confirmDetails, openRef, wizardState, type WizardEntry } from './service';
+import { WizardLinkError, confirmDetails, detailsConfirmed, openRef, wizardState, type WizardEntry } from './service';
 
 const PUBLIC_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'public');
 const require = createRequire(import.meta.url);
@@ -122,8 +122,7 @@ export function wizardRouter(deps: SigningDeps): Router {
   api.post('/confirm', async (req, res) => {
     const w = entryOf(req);
     // The wizard's first step is the signer reviewing the details: a submission through it needs that done.
-    const state = await wizardState(deps, w);
-    if (!state.details_confirmed || state.missing.length) {
+    if (!(await detailsConfirmed(deps, w))) {
       throw new SigningError(422, 'confirm the party details first (step 1)', 'details-unconfirmed');
     }
     res.json(await confirm(deps, w.workspaceId, w.entryId, clientOf(req)));

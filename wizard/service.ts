@@ -85,6 +85,13 @@ export async function wizardState(deps: SigningDeps, w: WizardEntry) {
   };
 }
 
+/** Whether the signer has confirmed complete details (step 1) for this registration. */
+export async function detailsConfirmed(deps: Pick<SigningDeps, 'db'>, w: WizardEntry): Promise<boolean> {
+  const [entry, agreement] = await Promise.all([getEntryRow(deps.db, w.workspaceId, w.entryId), getAgreement(deps.db, w.entryId)]);
+  if (!entry || !agreement || missingSignerFields(entry.data as Party).length) return false;
+  return (await auditTrail(deps.db, w.entryId, agreement.job_id)).some((e) => e.kind === 'details-confirmed');
+}
+
 /**
  * The signer confirms the details shown, completing those the party lacks. Details already present are the
  * customer's record and are not changed here: a different value is refused.
