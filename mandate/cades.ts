@@ -1,7 +1,11 @@
 // The CMS inside the seal, as PAdES baseline B-B (ETSI EN 319 142-1 §5.1) requires: detached SignedData over the
 // PDF's byte ranges, signed attributes content-type, message-digest and ESS signing-certificate-v2 (binding the
-// signer's certificate), and no signing-time attribute (the time is the signature dictionary's /M). The structures
-// are pkijs's; the signature is Node's crypto, synchronous (WebCrypto's round trip to the thread pool cost more).
+// signer's certificate), and no signing-time attribute (the time is the signature dictionary's /M). The signature is
+// Node's crypto, synchronous (WebCrypto's round trip to the thread pool cost more).
+//
+// Only the digest and the signature value change from one seal to the next: the parts that depend on the key alone
+// (certificate, signer identifier, ESS attribute) are encoded once with pkijs/asn1js, and each seal assembles its
+// DER around them (building and encoding the whole structure with pkijs took a millisecond a seal).
 import crypto from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
@@ -23,89 +27,92 @@ const OID = {
   ecdsaWithSHA256: '1.2.840.10045.4.3.2',
 };
 
-/** A certificate that keeps its parsed ASN.1: pkijs would otherwise rebuild it for every signature. */
-class ParsedCertificate extends pkijs.Certificate {
-  readonly #schema: asn1js.Sequence;
-  constructor(der: Uint8Array) {
-    const schema = asn1js.fromBER(der).result as asn1js.Sequence;
-    super({ schema });
-    this.#schema = schema;
-  }
-  override toSchema(): asn1js.Sequence {
-    return this.#schema;
-  }
-}
+const ber = (o: { toBER(): ArrayBuffer }) => Buffer.from(o.toBER());
+const oid = (value: string) => ber(new asn1js.ObjectIdentifier({ value }));
 
+/** One DER element: `tag`, the definite length of `parts` together, then `parts`. */
+function der(tag: number, ...parts: Uint8Array[]): Buffer {
+  const length = parts.reduce((n, p) => n + p.length, 0);
+  const lengthBytes: number[] = [];
+  for (let l = length; l > 0; l >>= 8) lengthBytes.unshift(l & 0xff);
+  const head = length < 0x80 ? [tag, length] : [tag, 0x80 | lengthBytes.length, ...lengthBytes];
+  return Buffer.concat([Buffer.from(head), ...parts]);
+}
+const SEQUENCE = 0x30;
+const SET = 0x31;
+const OCTET_STRING = 0x04;
+const CONTEXT_0 = 0xa0;
+
+const VERSION_1 = Buffer.from([0x02, 0x01, 0x01]);
+const SHA256 = ber(new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 }).toSchema());
+const DATA = oid(OID.data);
+const SIGNED_DATA = oid(OID.signedData);
+const MESSAGE_DIGEST = oid(OID.messageDigest);
+/** content-type attribute: id-data */
+const CONTENT_TYPE_ATTRIBUTE = der(SEQUENCE, oid(OID.contentType), der(SET, DATA));
+
+/** The DER of everything a seal takes from its key and certificate. */
 interface Prepared {
-  cert: pkijs.Certificate;
-  certDer: Buffer;
   key: crypto.KeyObject;
-  signatureAlgorithm: pkijs.AlgorithmIdentifier;
-  /** The ESS signing-certificate-v2 attribute value: the same for every seal made with this key. */
-  signingCertificate: asn1js.Sequence;
+  certificate: Buffer;
+  /** IssuerAndSerialNumber of the certificate */
+  signerId: Buffer;
+  signatureAlgorithm: Buffer;
+  /** the ESS signing-certificate-v2 attribute */
+  signingCertificate: Buffer;
 }
 const prepared = new WeakMap<SealKey, Prepared>();
 
 function prepare(k: SealKey): Prepared {
-  const certDer = new crypto.X509Certificate(k.certPem).raw;
-  const cert = new ParsedCertificate(certDer);
+  const certificate = new crypto.X509Certificate(k.certPem).raw;
+  const cert = pkijs.Certificate.fromBER(certificate);
   const key = crypto.createPrivateKey(k.keyPem);
   if (key.asymmetricKeyType !== 'rsa' && key.asymmetricKeyType !== 'ec') throw new Error(`the seal key must be RSA or EC, not ${key.asymmetricKeyType}`);
   const signatureAlgorithm =
     key.asymmetricKeyType === 'rsa'
       ? new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256WithRSAEncryption, algorithmParams: new asn1js.Null() })
       : new pkijs.AlgorithmIdentifier({ algorithmId: OID.ecdsaWithSHA256 });
-  const partial = { cert, certDer };
-  return { ...partial, key, signatureAlgorithm, signingCertificate: signingCertificateV2(partial) };
+  return {
+    key,
+    certificate,
+    signerId: ber(new pkijs.IssuerAndSerialNumber({ issuer: cert.issuer, serialNumber: cert.serialNumber }).toSchema()),
+    signatureAlgorithm: ber(signatureAlgorithm.toSchema()),
+    signingCertificate: der(SEQUENCE, oid(OID.signingCertificateV2), der(SET, signingCertificateV2(cert, certificate))),
+  };
 }
 
 /** SigningCertificateV2 ::= SEQUENCE { certs SEQUENCE OF ESSCertIDv2 } — SHA-256 is the default hash, so omitted. */
-function signingCertificateV2(p: Pick<Prepared, 'cert' | 'certDer'>): asn1js.Sequence {
+function signingCertificateV2(cert: pkijs.Certificate, certDer: Buffer): Buffer {
   const issuerSerial = new pkijs.IssuerSerial({
-    issuer: new pkijs.GeneralNames({ names: [new pkijs.GeneralName({ type: 4, value: p.cert.issuer })] }),
-    serialNumber: p.cert.serialNumber,
+    issuer: new pkijs.GeneralNames({ names: [new pkijs.GeneralName({ type: 4, value: cert.issuer })] }),
+    serialNumber: cert.serialNumber,
   });
-  const certHash = crypto.createHash('sha256').update(p.certDer).digest();
-  const essCertIdV2 = new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: certHash }), issuerSerial.toSchema()] });
-  return new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertIdV2] })] });
+  const certHash = crypto.createHash('sha256').update(certDer).digest();
+  return der(SEQUENCE, der(SEQUENCE, der(SEQUENCE, der(OCTET_STRING, certHash), ber(issuerSerial.toSchema()))));
 }
 
 /** The DER CMS of a PAdES B-B signature over `content` (the PDF without its /Contents placeholder). */
 export function padesCms(content: Uint8Array, sealKey: SealKey): Buffer {
-  let ready = prepared.get(sealKey);
-  if (!ready) prepared.set(sealKey, (ready = prepare(sealKey)));
-  const sha256 = new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 });
+  let k = prepared.get(sealKey);
+  if (!k) prepared.set(sealKey, (k = prepare(sealKey)));
   const digest = crypto.createHash('sha256').update(content).digest();
-  const attribute = (type: string, value: asn1js.AsnType) => new pkijs.Attribute({ type, values: [value] });
-  const signedAttrs = new pkijs.SignedAndUnsignedAttributes({
-    type: 0,
-    attributes: [
-      attribute(OID.contentType, new asn1js.ObjectIdentifier({ value: OID.data })),
-      attribute(OID.messageDigest, new asn1js.OctetString({ valueHex: digest })),
-      attribute(OID.signingCertificateV2, ready.signingCertificate),
-    ],
-  });
-  // What is signed is the attributes' DER with the SET OF tag, not the [0] IMPLICIT tag they carry in SignerInfo.
-  const toSign = Buffer.from(signedAttrs.toSchema().toBER(false));
-  toSign[0] = 0x31;
-  const signerInfo = new pkijs.SignerInfo({
-    version: 1,
-    sid: new pkijs.IssuerAndSerialNumber({ issuer: ready.cert.issuer, serialNumber: ready.cert.serialNumber }),
-    digestAlgorithm: sha256,
-    signedAttrs,
-    signatureAlgorithm: ready.signatureAlgorithm,
-    // ECDSA signatures come out DER-encoded, as CMS wants them.
-    signature: new asn1js.OctetString({ valueHex: crypto.sign('sha256', toSign, ready.key) }),
-  });
-  const signed = new pkijs.SignedData({
-    version: 1,
-    digestAlgorithms: [sha256],
-    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),
-    signerInfos: [signerInfo],
-    certificates: [ready.cert],
-  });
-  const info = new pkijs.ContentInfo({ contentType: OID.signedData, content: signed.toSchema(true) });
-  return Buffer.from(info.toSchema().toBER(false));
+  const messageDigest = der(SEQUENCE, MESSAGE_DIGEST, der(SET, der(OCTET_STRING, digest)));
+  // DER sorts a SET OF: these three come in this order (their lengths differ in the second byte, ascending).
+  const signedAttributes = der(SET, CONTENT_TYPE_ATTRIBUTE, messageDigest, k.signingCertificate);
+  // What is signed is the attributes with the SET OF tag; in SignerInfo they carry the [0] IMPLICIT tag instead.
+  // ECDSA signatures come out DER-encoded, as CMS wants them.
+  const signature = crypto.sign('sha256', signedAttributes, k.key);
+  signedAttributes[0] = CONTEXT_0;
+  const signerInfo = der(SEQUENCE, VERSION_1, k.signerId, SHA256, signedAttributes, k.signatureAlgorithm, der(OCTET_STRING, signature));
+  const signedData = der(
+    SEQUENCE,
+    VERSION_1,
+    der(SET, SHA256),
+    der(SEQUENCE, DATA),
+    der(CONTEXT_0, k.certificate),
+    der(SET, signerInfo),
+  );
+  return der(SEQUENCE, SIGNED_DATA, der(CONTEXT_0, signedData));
 }
 
 /** The seal's signer for @signpdf: the CMS above instead of the package's node-forge PKCS#7. */
