@@ -1,6 +1,7 @@
 // The audit page ending every signed mandate: what was signed (its hash before signing), by whom, when, from
 // where, with which identity document views (their hashes, never the images), and when it was confirmed.
 import { StandardFonts, type PDFDocument } from 'pdf-lib';
+import { PageContent, textWidth } from './content';
 import { winAnsi } from './pdf';
 
 export interface AuditFacts {
@@ -18,7 +19,7 @@ export interface AuditFacts {
 
 /** Adds the audit page at the end of `doc` (the seal then covers it). */
 export async function addAuditPage(doc: PDFDocument, a: AuditFacts): Promise<void> {
-  const page = doc.addPage([595.28, 841.89]);
+  const page = new PageContent(doc.addPage([595.28, 841.89]));
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
   let y = 785;
@@ -29,8 +30,8 @@ export async function addAuditPage(doc: PDFDocument, a: AuditFacts): Promise<voi
     let rest = winAnsi(text);
     while (rest.length) {
       let n = rest.length;
-      while (n > 1 && f.widthOfTextAtSize(rest.slice(0, n), size) > 483) n--;
-      page.drawText(rest.slice(0, n), { x: 56, y, size, font: f });
+      while (n > 1 && textWidth(f, rest.slice(0, n), size) > 483) n--;
+      page.text(rest.slice(0, n), { x: 56, y, size, font: f });
       rest = rest.slice(n);
       y -= size * 1.45;
     }
@@ -56,4 +57,5 @@ export async function addAuditPage(doc: PDFDocument, a: AuditFacts): Promise<voi
   line('Confirmation', { bold: true, size: 10 });
   line(`Date (UTC) : ${a.confirmedAt}`);
   line(`Depuis : ${from(a.confirmedFrom)}`);
+  page.end();
 }

@@ -1,34 +1,199 @@
-// The handwriting font of typed signatures (Dancing Script, SIL OFL; the TrueType file of @expo-google-fonts, which
-// fontkit reads directly, where a WOFF would be inflated again for every subset): read and parsed once, embedded as
-// a subset holding only the signer's letters.
+// The handwriting font of typed signatures (Dancing Script, SIL OFL; the TrueType file of @expo-google-fonts),
+// embedded as a subset. The subset is made once, for the characters a name can hold on the mandate (Latin-1, the
+// French typographic letters and the ligatures the font forms from them), and its bytes are kept: a mandate only
+// adds them to its file. A name needing other glyphs gets a subset of its own, made for it as before.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import fontkit from '@pdf-lib/fontkit';
-import type { PDFDocument, PDFFont } from 'pdf-lib';
+import zlib from 'node:zlib';
+import fontkit, { type Font, type Glyph } from '@pdf-lib/fontkit';
+import { PDFString, type PDFDocument, type PDFRef } from 'pdf-lib';
 
 const require = createRequire(import.meta.url);
-let handwriting: Buffer | undefined;
+const FILE = '@expo-google-fonts/dancing-script/400Regular/DancingScript_400Regular.ttf';
 
-// pdf-lib parses the font anew for every document: this fontkit hands it the font already parsed. Subsets are created per document, so sharing the parsed font is safe.
-const parsed = new WeakMap<Uint8Array, ReturnType<typeof fontkit.create>>();
-const parsedOnce: typeof fontkit = {
-  ...fontkit,
-  create(data: Uint8Array, postscriptName?: string) {
-    let font = parsed.get(data);
-    if (!font) parsed.set(data, (font = fontkit.create(data, postscriptName)));
-    return font;
-  },
-};
+/** The characters of the shared subset: printable Latin-1 and what French typography adds to it. */
+const REPERTOIRE = [
+  ...Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)),
+  ...Array.from({ length: 0x100 - 0xa0 }, (_, i) => String.fromCharCode(0xa0 + i)),
+  ...'ŒœŠšŸŽž‘’‚“”„«»‹›–—…•€',
+];
 
-function handwritingBytes(): Buffer {
-  handwriting ??= fs.readFileSync(require.resolve('@expo-google-fonts/dancing-script/400Regular/DancingScript_400Regular.ttf'));
-  return handwriting;
+/** A subset ready to embed: what every document using it gets, byte for byte. */
+interface Subset {
+  baseFont: string;
+  fontFile: Buffer; // deflated
+  fontFileLength: number;
+  toUnicode: Buffer; // deflated
+  /** subset glyph id → advance width (1/1000 em), from 0 (.notdef) */
+  widths: number[];
+  /** font glyph id → subset glyph id */
+  ids: Map<number, number>;
 }
 
-/** The handwriting font if it can draw every character of `text`, else undefined (the caller falls back). */
-export async function embedHandwriting(doc: PDFDocument, text: string): Promise<PDFFont | undefined> {
-  doc.registerFontkit(parsedOnce);
-  const font = await doc.embedFont(handwritingBytes(), { subset: true });
-  const glyphs = new Set(font.getCharacterSet());
-  return [...text].every((c) => glyphs.has(c.codePointAt(0)!)) ? font : undefined;
+let parsed: Font | undefined;
+const font = (): Font => (parsed ??= fontkit.create(fs.readFileSync(require.resolve(FILE))));
+let common: Promise<Subset> | undefined;
+
+/** Glyph ids covered by an OpenType coverage table (both formats). */
+function coverage(c: { glyphs?: number[]; rangeRecords?: { start: number; end: number }[] }): number[] {
+  return c.glyphs ?? (c.rangeRecords ?? []).flatMap((r) => Array.from({ length: r.end - r.start + 1 }, (_, i) => r.start + i));
+}
+
+interface LigatureLookup {
+  lookupType: number;
+  subTables: { coverage: Parameters<typeof coverage>[0]; ligatureSets: { toArray(): { components: number[] }[][] } }[];
+}
+interface Gsub {
+  featureList: { tag: string; feature: { lookupListIndexes: number[] } }[];
+  lookupList: { get(i: number): LigatureLookup };
+}
+
+/**
+ * The strings that form the ligatures fontkit applies by default (ccmp, liga) from characters of `chars` (glyph id →
+ * character): laying them out yields the ligature glyphs with the text they stand for.
+ */
+function ligatureStrings(f: Font, chars: Map<number, string>): string[] {
+  const gsub = (f as unknown as { GSUB?: Gsub }).GSUB;
+  const out: string[] = [];
+  for (const { tag, feature } of gsub?.featureList ?? []) {
+    if (tag !== 'ccmp' && tag !== 'liga') continue;
+    for (const lookup of feature.lookupListIndexes.map((i) => gsub!.lookupList.get(i))) {
+      if (lookup.lookupType !== 4) continue;
+      for (const table of lookup.subTables) {
+        const first = coverage(table.coverage);
+        table.ligatureSets.toArray().forEach((set, i) => {
+          for (const lig of set) {
+            const text = [first[i]!, ...lig.components].map((id) => chars.get(id));
+            if (text.every((c) => c !== undefined)) out.push(text.join(''));
+          }
+        });
+      }
+    }
+  }
+  return out;
+}
+
+const hex4 = (n: number) => n.toString(16).padStart(4, '0');
+
+/** The ToUnicode CMap giving the text each subset glyph id stands for (at most 100 entries a block). */
+function toUnicode(glyphs: Glyph[], ids: Map<number, number>): string {
+  const utf16 = (cps: number[]) => {
+    const text = String.fromCodePoint(...cps);
+    return Array.from({ length: text.length }, (_, i) => hex4(text.charCodeAt(i))).join('');
+  };
+  const entries = glyphs.filter((g) => g.codePoints.length).map((g) => `<${hex4(ids.get(g.id)!)}> <${utf16(g.codePoints)}>`);
+  const blocks: string[] = [];
+  for (let i = 0; i < entries.length; i += 100) {
+    const block = entries.slice(i, i + 100);
+    blocks.push(`${block.length} beginbfchar\n${block.join('\n')}\nendbfchar`);
+  }
+  return [
+    '/CIDInit /ProcSet findresource begin', '12 dict begin', 'begincmap',
+    '/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def', '/CMapName /Adobe-Identity-UCS def', '/CMapType 2 def',
+    '1 begincodespacerange', '<0000> <ffff>', 'endcodespacerange', ...blocks,
+    'endcmap', 'CMapName currentdict /CMap defineresource pop', 'end', 'end',
+  ].join('\n');
+}
+
+/** A subset of the font holding `glyphs` (those with text, from a layout), encoded once. */
+async function makeSubset(f: Font, all: Glyph[]): Promise<Subset> {
+  const glyphs = [...new Map(all.map((g) => [g.id, g])).values()];
+  const subset = f.createSubset();
+  const ids = new Map(glyphs.map((g) => [g.id, subset.includeGlyph(g)]));
+  const bytes = await new Promise<Buffer>((resolve, reject) => {
+    const parts: Uint8Array[] = [];
+    (subset.encodeStream() as unknown as NodeJS.EventEmitter)
+      .on('data', (d: Uint8Array) => parts.push(d))
+      .on('end', () => resolve(Buffer.concat(parts)))
+      .on('error', reject);
+  });
+  const scale = 1000 / f.unitsPerEm;
+  const widths = [f.getGlyph(0).advanceWidth * scale];
+  for (const g of glyphs) widths[ids.get(g.id)!] = g.advanceWidth * scale;
+  // A subset's name starts with a tag of six capitals (ISO 32000-1 §9.6.4), here derived from its glyphs.
+  const digest = crypto.createHash('sha256').update(Uint32Array.from(ids.keys())).digest();
+  const tag = String.fromCharCode(...digest.subarray(0, 6).map((b) => 65 + (b % 26)));
+  return {
+    baseFont: `${tag}+${f.postscriptName ?? 'Handwriting'}`,
+    fontFile: zlib.deflateSync(bytes),
+    fontFileLength: bytes.length,
+    toUnicode: zlib.deflateSync(toUnicode(glyphs, ids)),
+    widths,
+    ids,
+  };
+}
+
+function commonSubset(): Promise<Subset> {
+  if (!common) {
+    const f = font();
+    const chars = REPERTOIRE.filter((c) => f.hasGlyphForCodePoint(c.codePointAt(0)!));
+    const byGlyph = new Map(chars.map((c) => [f.glyphForCodePoint(c.codePointAt(0)!).id, c]));
+    common = makeSubset(f, [...chars, ...ligatureStrings(f, byGlyph)].flatMap((t) => f.layout(t).glyphs));
+  }
+  return common;
+}
+
+/**
+ * The widths of the glyphs `ids` as a CIDFont's W array: `first [w1 w2 …]` for each run of consecutive ids. Only
+ * the glyphs the document shows need one (a long array is most of the time spent parsing the mandate back).
+ */
+function widthsOf(s: Subset, ids: number[]): (number | number[])[] {
+  const w: (number | number[])[] = [];
+  let run: number[] = [];
+  let next = -1;
+  for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
+    if (id !== next) w.push(id, (run = []));
+    run.push(s.widths[id] ?? 0);
+    next = id + 1;
+  }
+  return w;
+}
+
+/** The objects of a Type 0 font over the subset (ISO 32000-1 §9.7), as pdf-lib would write them. */
+function register(doc: PDFDocument, s: Subset, f: Font, ids: number[]): PDFRef {
+  const ctx = doc.context;
+  const scale = 1000 / f.unitsPerEm;
+  const fontFile = ctx.register(ctx.stream(s.fontFile, { Filter: 'FlateDecode', Length1: s.fontFileLength }));
+  const descriptor = ctx.register(ctx.obj({
+    // Flags 4 + 8: symbolic (shown by glyph id, not a standard encoding) and script.
+    Type: 'FontDescriptor', FontName: s.baseFont, Flags: 4 | 8,
+    FontBBox: [f.bbox.minX, f.bbox.minY, f.bbox.maxX, f.bbox.maxY].map((v) => v * scale),
+    ItalicAngle: f.italicAngle, Ascent: f.ascent * scale, Descent: f.descent * scale,
+    CapHeight: (f.capHeight || f.ascent) * scale, XHeight: (f.xHeight || 0) * scale, StemV: 0, FontFile2: fontFile,
+  }));
+  const cidFont = ctx.register(ctx.obj({
+    Type: 'Font', Subtype: 'CIDFontType2', BaseFont: s.baseFont, CIDToGIDMap: 'Identity',
+    CIDSystemInfo: { Registry: PDFString.of('Adobe'), Ordering: PDFString.of('Identity'), Supplement: 0 },
+    FontDescriptor: descriptor, W: widthsOf(s, ids),
+  }));
+  const dict = ctx.obj({
+    Type: 'Font', Subtype: 'Type0', BaseFont: s.baseFont, Encoding: 'Identity-H', DescendantFonts: [cidFont],
+    ToUnicode: ctx.register(ctx.stream(s.toUnicode, { Filter: 'FlateDecode' })),
+  });
+  return ctx.register(dict);
+}
+
+export interface EmbeddedText {
+  font: PDFRef;
+  /** the text as subset glyph ids, hex */
+  hex: string;
+  /** its advance at a font size of 1 */
+  width: number;
+}
+
+/** `text` set in the handwriting font and the font embedded in `doc`, or undefined if the font lacks a character. */
+export async function embedHandwriting(doc: PDFDocument, text: string): Promise<EmbeddedText | undefined> {
+  const f = font();
+  if (![...text].every((c) => f.hasGlyphForCodePoint(c.codePointAt(0)!))) return undefined;
+  // Kerning is left out: text is shown glyph by glyph at its advance (as pdf-lib did), and it is most of the layout's time.
+  const { glyphs } = f.layout(text, { kern: false });
+  let subset = await commonSubset();
+  if (!glyphs.every((g) => subset.ids.has(g.id))) subset = await makeSubset(f, glyphs);
+  const ids = glyphs.map((g) => subset.ids.get(g.id)!);
+  return {
+    font: register(doc, subset, f, ids),
+    hex: ids.map(hex4).join(''),
+    width: ids.reduce((w, id) => w + (subset.widths[id] ?? 0), 0) / 1000,
+  };
 }

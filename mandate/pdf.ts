@@ -1,5 +1,6 @@
 // The mandate (DSE v3.2 model form, seven parts) as a PDF, pre-filled from the party, optionally signed.
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, StandardFonts, type PDFFont } from 'pdf-lib';
+import { PageContent, textWidth } from './content';
 import type { Party } from '../party';
 import { embedHandwriting } from './fonts';
 import { TEXTS, type Lang, type MandateVars } from './texts';
@@ -30,14 +31,14 @@ export function winAnsi(text: string): string {
 
 function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
   const lines: string[] = [];
-  const space = font.widthOfTextAtSize(' ', size);
+  const space = textWidth(font, ' ', size);
   // Split before replacing what the font cannot draw: a line break is not a character to draw, nor a '?'.
   for (const para of text.split('\n').map(winAnsi)) {
     let line = '';
     let lineWidth = 0;
     for (const word of para.split(/\s+/)) {
       // Widths are summed word by word (measuring the growing line again for every word made long texts slow).
-      const wordWidth = font.widthOfTextAtSize(word, size);
+      const wordWidth = textWidth(font, word, size);
       if (line && lineWidth + space + wordWidth <= width) {
         line = `${line} ${word}`;
         lineWidth += space + wordWidth;
@@ -49,10 +50,10 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
       while (lineWidth > width) {
         // a single word longer than the line: cut it
         let cut = line.length - 1;
-        while (cut > 1 && font.widthOfTextAtSize(line.slice(0, cut), size) > width) cut--;
+        while (cut > 1 && textWidth(font, line.slice(0, cut), size) > width) cut--;
         lines.push(line.slice(0, cut));
         line = line.slice(cut);
-        lineWidth = font.widthOfTextAtSize(line, size);
+        lineWidth = textWidth(font, line, size);
       }
     }
     lines.push(line);
@@ -63,19 +64,25 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
 /** Writes top-down and turns the page when the text reaches the bottom margin. */
 class Writer {
   y = A4[1] - MARGIN;
-  constructor(private doc: PDFDocument, public page: PDFPage, private font: PDFFont, private bold: PDFFont) {}
+  readonly pages: PageContent[];
+  constructor(private doc: PDFDocument, private font: PDFFont, private bold: PDFFont) {
+    this.pages = [new PageContent(doc.addPage(A4))];
+  }
+  get page(): PageContent {
+    return this.pages.at(-1)!;
+  }
   text(text: string, opts: { size?: number; bold?: boolean; gap?: number } = {}) {
     const size = opts.size ?? 10;
     const font = opts.bold ? this.bold : this.font;
     for (const line of wrap(text, font, size, WIDTH)) {
       if (this.y < MARGIN) this.newPage();
-      this.page.drawText(line, { x: MARGIN, y: this.y, size, font });
+      this.page.text(line, { x: MARGIN, y: this.y, size, font });
       this.y -= size * 1.35;
     }
     this.y -= opts.gap ?? 4;
   }
   newPage() {
-    this.page = this.doc.addPage(A4);
+    this.pages.push(new PageContent(this.doc.addPage(A4)));
     this.y = A4[1] - MARGIN;
   }
   heading(text: string) {
@@ -100,8 +107,8 @@ export async function buildMandatePdf(m: MandateInput): Promise<Uint8Array> {
   doc.setCreationDate(issued);
   doc.setModificationDate(issued);
 
-  const page = doc.addPage(A4);
-  const w = new Writer(doc, page, await doc.embedFont(StandardFonts.Helvetica), await doc.embedFont(StandardFonts.HelveticaBold));
+  const helvetica = await doc.embedFont(StandardFonts.Helvetica);
+  const w = new Writer(doc, helvetica, await doc.embedFont(StandardFonts.HelveticaBold));
   const t = TEXTS[m.lang ?? 'fr'];
   const v: MandateVars = {
     number: m.mandateNumber, company: m.party.name, siren: m.siren, address: addressLine(m.party) ?? t.noAddress,
@@ -134,20 +141,24 @@ export async function buildMandatePdf(m: MandateInput): Promise<Uint8Array> {
   if (w.y < SIGNATURE_BOX.y + SIGNATURE_BOX.height + 12) w.newPage();
   const signaturePage = w.page;
   const box = SIGNATURE_BOX;
-  signaturePage.drawRectangle({ ...box, borderColor: rgb(0.4, 0.4, 0.4), borderWidth: 0.75 });
-  signaturePage.drawText(t.signature, { x: box.x + 4, y: box.y + box.height - 12, size: 8, font: await doc.embedFont(StandardFonts.Helvetica) });
+  signaturePage.rectangle({ ...box, borderColor: [0.4, 0.4, 0.4], borderWidth: 0.75 });
+  signaturePage.text(t.signature, { x: box.x + 4, y: box.y + box.height - 12, size: 8, font: helvetica });
   if (m.signature?.kind === 'typed') {
     const full = `${signer.given} ${signer.surname}`.normalize('NFC');
     const script = await embedHandwriting(doc, full);
-    const font = script ?? (await doc.embedFont(StandardFonts.HelveticaOblique));
+    const oblique = script ? undefined : await doc.embedFont(StandardFonts.HelveticaOblique);
     const name = script ? full : winAnsi(full);
-    const size = Math.min(24, (box.width - 16) / Math.max(1, font.widthOfTextAtSize(name, 1)));
-    signaturePage.drawText(name, { x: box.x + 8, y: box.y + box.height / 2 - size / 3, size, font, color: rgb(0.05, 0.1, 0.45) });
+    const width = script ? script.width : textWidth(oblique!, name, 1);
+    const size = Math.min(24, (box.width - 16) / Math.max(1, width));
+    const at = { x: box.x + 8, y: box.y + box.height / 2 - size / 3, size, color: [0.05, 0.1, 0.45] as const };
+    if (script) signaturePage.show(script.hex, script.font, at);
+    else signaturePage.text(name, { ...at, font: oblique! });
   } else if (m.signature?.kind === 'drawn') {
     const img = m.signature.mime === 'image/png' ? await doc.embedPng(m.signature.image) : await doc.embedJpg(m.signature.image);
     const scale = Math.min((box.width - 16) / img.width, (box.height - 18) / img.height);
-    signaturePage.drawImage(img, { x: box.x + 8, y: box.y + 4, width: img.width * scale, height: img.height * scale });
+    signaturePage.page.drawImage(img, { x: box.x + 8, y: box.y + 4, width: img.width * scale, height: img.height * scale });
   }
+  for (const p of w.pages) p.end();
   // No pauses between objects: pdf-lib yields to the event loop every 50 objects, which costs more than it saves here.
   return doc.save({ useObjectStreams: false, objectsPerTick: Infinity });
 }

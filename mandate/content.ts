@@ -1,0 +1,82 @@
+// Page content written as PDF operators and compressed with Node's zlib. pdf-lib's drawText builds an object per
+// operator and measures with kerning it does not draw, and its streams are deflated by pako, which allocates a
+// 256 KB state for each: together most of a mandate's time. Fonts and pages remain pdf-lib's.
+import zlib from 'node:zlib';
+import { PDFName, type PDFFont, type PDFPage, type PDFRef } from 'pdf-lib';
+
+/** A character of a standard font: its WinAnsi code (hex) and advance per point of font size. */
+interface Glyph {
+  hex: string;
+  width: number;
+}
+const standardGlyphs = new Map<string, Map<string, Glyph>>();
+
+/** The codes and widths of a standard font's characters, learnt from pdf-lib's metrics once per character. */
+function glyphsOf(font: PDFFont): (ch: string) => Glyph {
+  let glyphs = standardGlyphs.get(font.name);
+  if (!glyphs) standardGlyphs.set(font.name, (glyphs = new Map()));
+  const known = glyphs;
+  return (ch) => {
+    let g = known.get(ch);
+    if (!g) known.set(ch, (g = { hex: font.encodeText(ch).asString(), width: font.widthOfTextAtSize(ch, 1) }));
+    return g;
+  };
+}
+
+/** The width of `text` (WinAnsi characters) in a standard font, as drawn: advances without kerning. */
+export function textWidth(font: PDFFont, text: string, size: number): number {
+  const glyph = glyphsOf(font);
+  let w = 0;
+  for (const ch of text) w += glyph(ch).width;
+  return w * size;
+}
+
+/** A page's operators are a few kilobytes: a 4 KB window and a small hash table compress them as well, and zlib
+ * then sets up 20 KB of state instead of 256 KB (most of the time spent on a stream this size). */
+const DEFLATE: zlib.ZlibOptions = { windowBits: 12, memLevel: 4 };
+
+const num = (n: number) => String(Math.round(n * 100) / 100);
+export type Color = readonly [number, number, number];
+
+/** Operators for one page, added to it as one compressed content stream by `end()`. */
+export class PageContent {
+  private readonly ops: string[] = [];
+  private readonly fonts = new Map<PDFRef, string>();
+  constructor(readonly page: PDFPage) {}
+
+  /** The page's resource name for a font, added to its resources on first use. */
+  private fontName(ref: PDFRef): string {
+    let name = this.fonts.get(ref);
+    if (!name) {
+      this.fonts.set(ref, (name = `F${this.fonts.size + 1}`));
+      this.page.node.setFontDictionary(PDFName.of(name), ref);
+    }
+    return name;
+  }
+
+  /** One line of WinAnsi text in a standard font, its baseline starting at (x, y). */
+  text(text: string, at: { x: number; y: number; size: number; font: PDFFont; color?: Color }): void {
+    const glyph = glyphsOf(at.font);
+    let hex = '';
+    for (const ch of text) hex += glyph(ch).hex;
+    this.show(hex, at.font.ref, at);
+  }
+
+  /** Text already encoded for its font (hex codes), e.g. glyph ids of an embedded font. */
+  show(hex: string, font: PDFRef, at: { x: number; y: number; size: number; color?: Color }): void {
+    const color = at.color ? `${at.color.map(num).join(' ')} rg ` : '';
+    this.ops.push(`BT ${color}/${this.fontName(font)} ${num(at.size)} Tf ${num(at.x)} ${num(at.y)} Td <${hex}> Tj ET`);
+  }
+
+  rectangle(r: { x: number; y: number; width: number; height: number; borderColor: Color; borderWidth: number }): void {
+    this.ops.push(`q ${r.borderColor.map(num).join(' ')} RG ${num(r.borderWidth)} w ${[r.x, r.y, r.width, r.height].map(num).join(' ')} re S Q`);
+  }
+
+  end(): void {
+    if (!this.ops.length) return;
+    const { context } = this.page.doc;
+    const stream = context.stream(zlib.deflateSync(this.ops.join('\n'), DEFLATE), { Filter: 'FlateDecode' });
+    this.page.node.addContentStream(context.register(stream));
+    this.ops.length = 0;
+  }
+}

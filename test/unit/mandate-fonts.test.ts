@@ -1,0 +1,92 @@
+// The typed signature's handwriting font: one subset made once for the names a mandate can hold, a subset of its own
+// for a name beyond it, and the oblique standard font for what the handwriting font cannot draw. Checked by
+// reading the PDFs back with poppler (pdftotext, pdffonts).
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildMandatePdf } from '../../mandate/pdf';
+import { frenchParty } from '../../party';
+
+const typed = (given: string, surname: string) =>
+  buildMandatePdf({
+    party: frenchParty.parse({
+      name: 'Boulangerie Exemple SAS', tax_id: { country: 'FR', code: '27552032534' }, identities: [{ type: 'SIREN', code: '552032534' }],
+      people: [{ name: { given, surname }, role: 'Gérante', identities: [{ code: 'X4RTBPFW4' }] }],
+    }),
+    siren: '552032534', pa: { name: 'Plateforme Exemple SAS', siren: '552032534', matricule: '0145' },
+    mandateNumber: '552032534_0145_20261122_01', issuedOn: '2026-11-22', entryId: 'e', signature: { kind: 'typed' },
+  });
+
+/** The text of the signature box (bottom right of the page), as a reader extracts it. */
+const signatureText = (pdf: Uint8Array) =>
+  execFileSync('pdftotext', ['-x', '316', '-y', '652', '-W', '220', '-H', '80', '-', '-'], { input: Buffer.from(pdf), encoding: 'utf8' })
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/** pdffonts' rows: name, type, whether embedded and subset. */
+function fonts(pdf: Uint8Array): { name: string; type: string; emb: string; sub: string }[] {
+  const file = path.join(os.tmpdir(), `fonts-${crypto.randomUUID()}.pdf`);
+  fs.writeFileSync(file, pdf);
+  try {
+    return execFileSync('pdffonts', [file], { encoding: 'utf8' })
+      .split('\n')
+      .slice(2)
+      .filter(Boolean)
+      .map((l) => {
+        const m = /^(\S+)\s+(.+?)\s{2,}\S+\s+(yes|no)\s+(yes|no)/.exec(l)!;
+        return { name: m[1]!, type: m[2]!, emb: m[3]!, sub: m[4]! };
+      });
+  } finally {
+    fs.rmSync(file);
+  }
+}
+const handwriting = (pdf: Uint8Array) => fonts(pdf).filter((f) => f.name.includes('DancingScript'));
+const fontFile = (pdf: Uint8Array) => /\/Length1 (\d+)/.exec(Buffer.from(pdf).toString('latin1'))?.[1];
+
+describe('the typed signature', () => {
+  it('draws French names in the handwriting font, subset-embedded, and they read back exactly (accents, hyphens, apostrophes, ligatures)', async () => {
+    const subsets = new Set<string>();
+    for (const [given, surname] of [
+      ['Thérèse-Aimée', 'Lefebvre d’Orléans'],
+      ['Œuvrard', "N'Guessan-Dupré"],
+      ['Effie', 'Morel-Brûlé'],
+      ['Ève', 'Giffard « fils »'],
+    ] as const) {
+      const pdf = await typed(given, surname);
+      expect(signatureText(pdf)).toBe(`Signature ${given} ${surname}`);
+      const [font, ...others] = handwriting(pdf);
+      expect(others).toEqual([]);
+      expect(font).toMatchObject({ type: 'CID TrueType', emb: 'yes', sub: 'yes' });
+      expect(font!.name).toMatch(/^[A-Z]{6}\+DancingScript-Regular$/);
+      subsets.add(font!.name);
+    }
+    expect(subsets.size).toBe(1); // all from the subset made once ("fi", "or", "vr" are ligatures of the font)
+  });
+
+  it('embeds the one subset made for the French repertoire, whatever the name', async () => {
+    const a = await typed('Élodie', "N'Guessan-Dupré");
+    const b = await typed('Jean-François', 'Lœuvre');
+    expect(handwriting(a)[0]!.name).toBe(handwriting(b)[0]!.name);
+    expect(fontFile(a)).toBe(fontFile(b));
+  });
+
+  it('makes a subset of its own for a name beyond that repertoire, still in the handwriting font', async () => {
+    const common = await typed('Élodie', 'Martin');
+    const pdf = await typed('Łucja', 'Wałęsa');
+    expect(signatureText(pdf)).toBe('Signature Łucja Wałęsa');
+    const [font] = handwriting(pdf);
+    expect(font).toMatchObject({ emb: 'yes', sub: 'yes' });
+    expect(font!.name).not.toBe(handwriting(common)[0]!.name);
+    expect(Number(fontFile(pdf))).toBeLessThan(Number(fontFile(common))); // just this name's glyphs
+  });
+
+  it('falls back to the oblique standard font when the handwriting font lacks a character', async () => {
+    const pdf = await typed('Wei', '王');
+    expect(handwriting(pdf)).toEqual([]);
+    expect(fonts(pdf).map((f) => f.name)).toContain('Helvetica-Oblique');
+    expect(signatureText(pdf)).toBe('Signature Wei ?');
+  });
+});
