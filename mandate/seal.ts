@@ -1,10 +1,9 @@
 // Seals a finished mandate with the service's certificate: a PAdES baseline B-B signature that any reader can check
 // has not been altered since. The seal (and any last page added with it) is an incremental update, so a signature
 // the company put on an uploaded mandate stays valid under ours.
-import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { SignPdf } from '@signpdf/signpdf';
-import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
-import { PDFArray, PDFDict, PDFName, PDFString, type PDFDocument } from 'pdf-lib';
+import { DEFAULT_BYTE_RANGE_PLACEHOLDER, SIG_FLAGS, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
+import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument } from 'pdf-lib';
 import { PadesSigner, type SealKey } from './cades';
 import { openForIncrement } from './pdf-increment';
 
@@ -17,30 +16,54 @@ export interface SealInfo {
   contact: string;
 }
 
+/** Room for the CMS in /Contents, in hex digits: 4 KB, where an RSA-4096 seal with its certificate takes under 3. */
+const CONTENTS_LENGTH = 8_192;
+
 /** Appends what `amend` adds (e.g. the audit page) and the seal, in one incremental update, then signs it. */
 export async function sealPdf(pdf: Uint8Array, key: SealKey, info: SealInfo, amend?: (doc: PDFDocument) => Promise<void>): Promise<Buffer> {
   const editable = await openForIncrement(pdf);
   if (amend) await amend(editable.doc);
-  pdflibAddPlaceholder({
-    pdfDoc: editable.doc,
-    reason: info.reason,
-    name: info.name,
-    location: info.location,
-    contactInfo: info.contact,
-    subFilter: SUBFILTER_ETSI_CADES_DETACHED,
-    signatureLength: 8_192,
-  });
-  nameLastField(editable.doc);
+  addSealField(editable.doc, info);
   const prepared = Buffer.from(await editable.save());
-  // The named class, not the default instance: the package's default export does not survive Node's ESM interop.
+  // @signpdf fills in /ByteRange and /Contents. The named class, not the default instance: the package's default
+  // export does not survive Node's ESM interop.
   return new SignPdf().sign(prepared, new PadesSigner(key));
 }
 
-/** The placeholder always names its field "Signature1": a document signed before us already has one. */
-function nameLastField(doc: PDFDocument): void {
-  const fields = doc.catalog.lookup(PDFName.of('AcroForm'), PDFDict).lookup(PDFName.of('Fields'), PDFArray);
-  const names = new Set(fields.asArray().map((f) => doc.context.lookupMaybe(f, PDFDict)?.lookupMaybe(PDFName.of('T'), PDFString)?.decodeText()));
-  let n = fields.size();
+/**
+ * The seal's signature field (ISO 32000-1 §12.7.4.5, §12.8.1): the signature dictionary with placeholders for
+ * @signpdf, an invisible widget on the first page, the field listed in the AcroForm. Written here rather than with
+ * @signpdf/placeholder-pdf-lib, whose widget appearance goes through pako (a 256 KB state to deflate nothing) and
+ * whose field is always named "Signature1", which a document signed before us already has.
+ */
+function addSealField(doc: PDFDocument, info: SealInfo): void {
+  const ctx = doc.context;
+  const placeholder = PDFName.of(DEFAULT_BYTE_RANGE_PLACEHOLDER);
+  const signature = ctx.register(ctx.obj({
+    Type: 'Sig', Filter: 'Adobe.PPKLite', SubFilter: SUBFILTER_ETSI_CADES_DETACHED,
+    // @signpdf finds /ByteRange, then the /Contents after it.
+    ByteRange: [0, placeholder, placeholder, placeholder],
+    Contents: PDFHexString.of('0'.repeat(CONTENTS_LENGTH)),
+    Reason: PDFString.of(info.reason), M: PDFString.fromDate(new Date()), ContactInfo: PDFString.of(info.contact),
+    Name: PDFString.of(info.name), Location: PDFString.of(info.location), Prop_Build: { Filter: { Name: 'Adobe.PPKLite' } },
+  }));
+  let form = doc.catalog.lookupMaybe(PDFName.of('AcroForm'), PDFDict);
+  if (!form) doc.catalog.set(PDFName.of('AcroForm'), ctx.register((form = ctx.obj({}))));
+  let fields = form.lookupMaybe(PDFName.of('Fields'), PDFArray);
+  if (!fields) form.set(PDFName.of('Fields'), (fields = ctx.obj([])));
+  const names = new Set(fields.asArray().map((f) => ctx.lookupMaybe(f, PDFDict)?.lookupMaybe(PDFName.of('T'), PDFString, PDFHexString)?.decodeText()));
+  let n = fields.size() + 1;
   while (names.has(`Seal${n}`)) n++;
-  doc.context.lookup(fields.get(fields.size() - 1), PDFDict).set(PDFName.of('T'), PDFString.of(`Seal${n}`));
+  const page = doc.getPage(0);
+  const widget = ctx.register(ctx.obj({
+    Type: 'Annot', Subtype: 'Widget', FT: 'Sig', Rect: [0, 0, 0, 0], V: signature, T: PDFString.of(`Seal${n}`), F: 4 /* print */, P: page.ref,
+    // An appearance, even empty, as PDF/A wants.
+    AP: { N: ctx.register(ctx.stream('', { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 0, 0], Resources: {} })) },
+  }));
+  const annots = page.node.lookupMaybe(PDFName.of('Annots'), PDFArray);
+  if (annots) annots.push(widget);
+  else page.node.set(PDFName.of('Annots'), ctx.obj([widget]));
+  const flags = form.lookupMaybe(PDFName.of('SigFlags'), PDFNumber)?.asNumber() ?? 0;
+  form.set(PDFName.of('SigFlags'), PDFNumber.of(flags | SIG_FLAGS.SIGNATURES_EXIST | SIG_FLAGS.APPEND_ONLY));
+  fields.push(widget);
 }
