@@ -4,9 +4,9 @@
 import zlib from 'node:zlib';
 import { PDFName, type PDFFont, type PDFPage, type PDFRef } from 'pdf-lib';
 
-/** A character of a standard font: its WinAnsi code (hex) and advance per point of font size. */
+/** A character of a standard font: its WinAnsi code, as written in a literal string, and advance per point of size. */
 interface Glyph {
-  hex: string;
+  code: string;
   width: number;
 }
 const standardGlyphs = new Map<string, Map<string, Glyph>>();
@@ -18,7 +18,10 @@ function glyphsOf(font: PDFFont): (ch: string) => Glyph {
   const known = glyphs;
   return (ch) => {
     let g = known.get(ch);
-    if (!g) known.set(ch, (g = { hex: font.encodeText(ch).asString(), width: font.widthOfTextAtSize(ch, 1) }));
+    if (!g) {
+      const code = String.fromCharCode(parseInt(font.encodeText(ch).asString(), 16)); // one byte, kept as latin1
+      known.set(ch, (g = { code: '()\\'.includes(code) ? `\\${code}` : code, width: font.widthOfTextAtSize(ch, 1) }));
+    }
     return g;
   };
 }
@@ -57,15 +60,19 @@ export class PageContent {
   /** One line of WinAnsi text in a standard font, its baseline starting at (x, y). */
   text(text: string, at: { x: number; y: number; size: number; font: PDFFont; color?: Color }): void {
     const glyph = glyphsOf(at.font);
-    let hex = '';
-    for (const ch of text) hex += glyph(ch).hex;
-    this.show(hex, at.font.ref, at);
+    let codes = '';
+    for (const ch of text) codes += glyph(ch).code;
+    this.put(`(${codes})`, at.font.ref, at);
   }
 
   /** Text already encoded for its font (hex codes), e.g. glyph ids of an embedded font. */
   show(hex: string, font: PDFRef, at: { x: number; y: number; size: number; color?: Color }): void {
+    this.put(`<${hex}>`, font, at);
+  }
+
+  private put(string: string, font: PDFRef, at: { x: number; y: number; size: number; color?: Color }): void {
     const color = at.color ? `${at.color.map(num).join(' ')} rg ` : '';
-    this.ops.push(`BT ${color}/${this.fontName(font)} ${num(at.size)} Tf ${num(at.x)} ${num(at.y)} Td <${hex}> Tj ET`);
+    this.ops.push(`BT ${color}/${this.fontName(font)} ${num(at.size)} Tf ${num(at.x)} ${num(at.y)} Td ${string} Tj ET`);
   }
 
   rectangle(r: { x: number; y: number; width: number; height: number; borderColor: Color; borderWidth: number }): void {
@@ -75,7 +82,8 @@ export class PageContent {
   end(): void {
     if (!this.ops.length) return;
     const { context } = this.page.doc;
-    const stream = context.stream(zlib.deflateSync(this.ops.join('\n'), DEFLATE), { Filter: 'FlateDecode' });
+    const operators = Buffer.from(this.ops.join('\n'), 'latin1');
+    const stream = context.stream(zlib.deflateSync(operators, DEFLATE), { Filter: 'FlateDecode' });
     this.page.node.addContentStream(context.register(stream));
     this.ops.length = 0;
   }
