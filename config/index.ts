@@ -78,6 +78,10 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16).optional(),
   // Prometheus listener of Temporal's SDK metrics (worker slots, polls, latencies), e.g. 127.0.0.1:9464; off when unset.
   TEMPORAL_METRICS_ADDRESS: z.string().regex(/^[^:\s]+:\d{1,5}$/, 'host:port').optional(),
+  // Worker tuning (worker/create-worker.ts); BENCHMARKS.md has the figures behind the defaults.
+  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100_000).default(1000),
+  WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(10_000).default(100),
+  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(2).max(10_000).default(50),
   // A separate worker process serves its own /metrics on this port; off when unset.
   WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

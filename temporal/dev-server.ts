@@ -17,20 +17,21 @@ export const searchAttributeFlags = () =>
 
 export async function startDevServer(opts: {
   cli: string;
-  dbFile: string;
+  /** SQLite file of the history; in memory when absent (gone when the server stops). */
+  dbFile?: string;
   address: string;
   uiPort: number;
   namespace: string;
   logFile: string;
 }): Promise<DevServer> {
-  fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });
+  if (opts.dbFile) fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });
   const [ip, port] = splitAddress(opts.address);
   const log = fs.openSync(opts.logFile, 'a');
   const child = spawn(
     opts.cli,
     [
       'server', 'start-dev',
-      '--db-filename', opts.dbFile,
+      ...(opts.dbFile ? ['--db-filename', opts.dbFile] : []),
       '--ip', ip, '--port', port,
       '--ui-port', String(opts.uiPort),
       '--namespace', opts.namespace,

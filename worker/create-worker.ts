@@ -5,6 +5,7 @@ import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBun
 import { OpenTelemetryActivityInboundInterceptor, makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
 import { createActivities, type ActivityDeps } from '../activities';
 import type { Tracing } from '../lib/tracing';
+import type { Config } from '../config';
 
 export const WORKFLOWS_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'workflows', 'index.ts');
 
@@ -36,11 +37,18 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
       interceptors: { activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx) })] },
       sinks: { exporter: makeWorkflowExporter(opts.tracing.exporter, opts.tracing.resource) },
     }),
-    // A registration spends most of its life parked on the approval wait: keep many cached, run few at once.
-    maxCachedWorkflows: 1000,
-    maxConcurrentActivityTaskExecutions: 100,
-    maxConcurrentWorkflowTaskExecutions: 50,
+    ...workerTuning(opts.deps.config),
   });
+}
+
+/** Cache and concurrency of a worker (WORKER_* settings); the onboarding benchmark's floor worker uses the same. */
+export function workerTuning(c: Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS' | 'WORKER_MAX_CONCURRENT_ACTIVITIES' | 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS'>) {
+  return {
+    // A registration spends most of its life parked on the approval wait: the cache holds the active ones only.
+    maxCachedWorkflows: c.WORKER_MAX_CACHED_WORKFLOWS,
+    maxConcurrentActivityTaskExecutions: c.WORKER_MAX_CONCURRENT_ACTIVITIES,
+    maxConcurrentWorkflowTaskExecutions: c.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
+  };
 }
 
 const quietBundlerLogger = {

@@ -1,0 +1,181 @@
+// `npm run bench:onboarding -- --parties N [--concurrency C]`: bulk onboarding through the HTTP API against the
+// floor of what Temporal allows, in one run, on one dev server with the same worker settings.
+//   ours:  N parties created and N registration jobs started over HTTP (API and worker as separate processes,
+//          PostgreSQL, simulators) → the approval wait (mandate generated, link published); then, untimed, each
+//          signer signs and confirms; then all are approved → `registered`.
+//   floor: N workflows with the same number of no-op activities and local activities in each phase (counted from
+//          one of our histories) around one signal wait, on a worker process with the same settings.
+// Prints per phase the rate (parties/s from the first request to the last arrival), p50/p95 latency per party,
+// the ratio ours/floor (goal ≥ 0.7), and the worker's peak RSS (goal ≤ 512 MB with N parked).
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Client, Connection } from '@temporalio/client';
+import { temporalWorkflowId } from '../transform/jobs';
+import { ownDevServer, startCluster, type Cluster } from '../test/support/cluster';
+import { approve, createAndStart, jobCounts, pool, signAndConfirm, sirens, waitUntil } from '../test/support/onboard';
+import { countShape, type Shape } from './onboarding/shape';
+import { goSignal } from './onboarding/floor-workflow';
+
+const { values } = parseArgs({
+  options: { parties: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '32' }, 'in-memory': { type: 'boolean', default: false } },
+});
+const N = Number(values.parties);
+const C = Number(values.concurrency);
+if (!Number.isInteger(N) || N < 1 || !Number.isInteger(C) || C < 1) throw new Error('--parties and --concurrency take positive integers');
+const say = (msg: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
+const phaseTimeoutMs = 120_000 + N * 300;
+
+interface PhaseResult { rate: number; p50: number; p95: number; seconds: number }
+
+/** Rate over the whole phase (first start to last arrival) and per-party latency percentiles. */
+function phaseResult(starts: number[], ends: number[]): PhaseResult {
+  const lat = ends.map((e, i) => e - starts[i]!).sort((a, b) => a - b);
+  const span = (Math.max(...ends) - Math.min(...starts)) / 1000;
+  const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))]!;
+  return { rate: starts.length / span, p50: pct(0.5), p95: pct(0.95), seconds: span };
+}
+
+async function timed<T>(items: T[], fn: (item: T, i: number) => Promise<void>): Promise<number[]> {
+  const at: number[] = new Array(items.length);
+  await pool(items, C, async (item, i) => {
+    at[i] = Date.now();
+    await fn(item, i);
+  });
+  return at;
+}
+
+async function epochMs(c: Cluster, sql: string): Promise<Map<string, number>> {
+  const rows = (await c.db.query<{ id: string; t: number }>(sql)).rows;
+  return new Map(rows.map((r) => [r.id, Number(r.t)]));
+}
+
+async function failIfErrors(c: Cluster): Promise<void> {
+  const counts = await jobCounts(c);
+  if (counts.ERR) {
+    const { rows } = await c.db.query<{ faults: unknown }>(`SELECT faults FROM jobs WHERE status = 'ERR' LIMIT 3`);
+    throw new Error(`${counts.ERR} registrations failed, e.g. ${JSON.stringify(rows)}`);
+  }
+}
+
+/** `earlier`: registrations already finished before this run (the probe), counted out. */
+async function ours(cluster: Cluster, earlier: number) {
+  const parties = sirens(N);
+  const jobIds: string[] = new Array(N);
+  const entryIds: string[] = new Array(N);
+  const started = await timed(parties, async (siren, i) => {
+    const o = await createAndStart(cluster, siren);
+    jobIds[i] = o.jobId!;
+    entryIds[i] = o.entryId;
+  });
+  await waitUntil(async () => { await failIfErrors(cluster); return ((await jobCounts(cluster)).WAIT ?? 0) === N; }, phaseTimeoutMs, `${N} jobs to wait for approval`);
+  const waitAt = await epochMs(cluster, `SELECT id, extract(epoch FROM updated_at) * 1000 AS t FROM jobs WHERE status = 'WAIT'`);
+  const parkedRss = cluster.workers[0]!.peakRssMb();
+  say(`${N} parked; signing and confirming`);
+
+  const signStart = Date.now();
+  await pool(entryIds, C, (id) => signAndConfirm(cluster, id));
+  await waitUntil(async () => Number((await cluster.db.query<{ n: string }>(`SELECT count(*) AS n FROM entries WHERE state = 'submitted'`)).rows[0]!.n) === N,
+    phaseTimeoutMs, `${N} submissions`);
+  const signSeconds = (Date.now() - signStart) / 1000;
+
+  say('approving');
+  const approved = await timed(entryIds, async (id) => { await approve(cluster, id); });
+  await waitUntil(async () => { await failIfErrors(cluster); return ((await jobCounts(cluster)).OK ?? 0) === N + earlier; }, phaseTimeoutMs, `${N} jobs to finish`);
+  const doneAt = await epochMs(cluster, `SELECT id, extract(epoch FROM completed_at) * 1000 AS t FROM jobs WHERE status = 'OK'`);
+  const registered = Number((await cluster.db.query<{ n: string }>(`SELECT count(*) AS n FROM entries WHERE state = 'registered'`)).rows[0]!.n);
+  if (registered !== N + earlier) throw new Error(`${registered} of ${N} parties registered`);
+
+  return {
+    jobIds,
+    toWait: phaseResult(started, jobIds.map((id) => waitAt.get(id)!)),
+    toRegistered: phaseResult(approved, jobIds.map((id) => doneAt.get(id)!)),
+    signSeconds, parkedRss, peakRss: cluster.workers[0]!.peakRssMb(),
+  };
+}
+
+async function floor(client: Client, env: Record<string, string>, shape: Shape) {
+  const taskQueue = `floor-${Date.now()}`;
+  const worker = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), 'onboarding', 'floor-worker.ts'), [], {
+    env: { ...process.env, ...env, TEMPORAL_TASK_QUEUE: taskQueue }, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    worker.stdout!.on('data', (d) => String(d).includes('floor worker running') && resolve());
+    worker.once('exit', (code) => reject(new Error(`floor worker exited (${code})`)));
+  });
+  const ask = <T>(what: 'counts' | 'marks') => new Promise<T>((resolve) => { worker.once('message', (m) => resolve(m as T)); worker.send({ ask: what }); });
+  const ids = Array.from({ length: N }, (_, i) => `${taskQueue}-${i}`);
+  try {
+    const started = await timed(ids, async (workflowId) => {
+      await client.workflow.start('floorRegistration', { taskQueue, workflowId, args: [{ before: shape.before, after: shape.after }] });
+    });
+    await waitUntil(async () => (await ask<{ waiting: number }>('counts')).waiting === N, phaseTimeoutMs, `${N} floor workflows to wait`);
+    const parkedRss = rssOf(worker.pid!);
+    const signalled = await timed(ids, async (workflowId) => { await client.workflow.getHandle(workflowId).signal(goSignal); });
+    await waitUntil(async () => (await ask<{ done: number }>('counts')).done === N, phaseTimeoutMs, `${N} floor workflows to finish`);
+    const marks = await ask<{ waiting: [string, number][]; done: [string, number][] }>('marks');
+    const waiting = new Map(marks.waiting);
+    const done = new Map(marks.done);
+    return {
+      toWait: phaseResult(started, ids.map((id) => waiting.get(id)!)),
+      toRegistered: phaseResult(signalled, ids.map((id) => done.get(id)!)),
+      parkedRss, peakRss: rssOf(worker.pid!),
+    };
+  } finally {
+    worker.kill('SIGKILL');
+  }
+}
+
+function rssOf(pid: number): number | undefined {
+  const kb = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return kb ? Number(kb) / 1024 : undefined;
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-onboarding-'));
+say('starting a Temporal dev server, PostgreSQL schema, simulators, API and worker processes');
+const temporal = await ownDevServer(dir, { inMemory: values['in-memory'] });
+const connection = await Connection.connect({ address: temporal.address });
+const client = new Client({ connection });
+const cluster = await startCluster({ temporalAddress: temporal.address });
+try {
+  // Our shape first, from a single registration run before the measurements (its history is the reference).
+  say('one registration to read its shape');
+  const probe = await probeRegistration(cluster);
+  const shape = countShape(await client.workflow.getHandle(temporalWorkflowId(probe)).fetchHistory());
+  // The floor runs first, so ours is measured on the bigger history store (no flattering of our ratio).
+  say(`floor: ${N} workflows`);
+  const f = await floor(client, cluster.env, shape);
+  say(`ours: ${N} registrations`);
+  const o = await ours(cluster, 1);
+  const mb = (x?: number) => (x === undefined ? '?' : `${x.toFixed(0)} MB`);
+  const row = (name: string, r: PhaseResult) => `${name.padEnd(34)} ${r.rate.toFixed(1).padStart(8)}/s ${String(Math.round(r.p50)).padStart(8)} ms ${String(Math.round(r.p95)).padStart(8)} ms ${r.seconds.toFixed(1).padStart(8)} s`;
+  console.log(`\nnpm run bench:onboarding -- --parties ${N} --concurrency ${C}   (Node ${process.version}, ${os.cpus().length} CPUs)`);
+  console.log(`shape per registration: before the wait ${shape.before.activities} activities + ${shape.before.localActivities} local; after ${shape.after.activities} + ${shape.after.localActivities}`);
+  console.log(`${'phase'.padEnd(34)} ${'rate'.padStart(10)} ${'p50'.padStart(11)} ${'p95'.padStart(11)} ${'span'.padStart(10)}`);
+  console.log(row('floor: start → signal wait', f.toWait));
+  console.log(row('ours: create + start → approval wait', o.toWait));
+  console.log(row('floor: signal → done', f.toRegistered));
+  console.log(row('ours: approve → registered', o.toRegistered));
+  console.log(`ratio to the approval wait ${(o.toWait.rate / f.toWait.rate).toFixed(2)}, to registered ${(o.toRegistered.rate / f.toRegistered.rate).toFixed(2)} (goal ≥ 0.7)`);
+  console.log(`signing and confirming (untimed phase): ${o.signSeconds.toFixed(1)} s for ${N}`);
+  console.log(`worker peak RSS: ours ${mb(o.parkedRss)} with ${N} parked, ${mb(o.peakRss)} at the end (goal ≤ 512 MB); floor ${mb(f.parkedRss)} / ${mb(f.peakRss)}`);
+} finally {
+  await cluster.close();
+  await connection.close();
+  await temporal.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+async function probeRegistration(c: Cluster): Promise<string> {
+  const [siren] = sirens(1);
+  const o = await createAndStart(c, siren!);
+  await waitUntil(async () => ((await jobCounts(c)).WAIT ?? 0) === 1, 60_000, 'the probe to wait');
+  await signAndConfirm(c, o.entryId);
+  await waitUntil(async () => Number((await c.db.query<{ n: string }>(`SELECT count(*) AS n FROM entries WHERE state = 'submitted'`)).rows[0]!.n) === 1, 60_000, 'the probe submission');
+  await approve(c, o.entryId);
+  await waitUntil(async () => ((await jobCounts(c)).OK ?? 0) === 1, 60_000, 'the probe to finish');
+  return o.jobId!;
+}

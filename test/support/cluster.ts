@@ -1,0 +1,202 @@
+// The service as production runs it, on one machine: API processes (bin/api.ts) and worker processes
+// (bin/worker.ts) as separate children, sharing one PostgreSQL schema, one Temporal server and one configuration,
+// with the simulators in this process (fault injection at hand). Used by the chaos and scale-out tests and by
+// `npm run bench:onboarding`; no vitest here.
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { devCertificate } from '../../crypto/dev-certificates';
+import { loadConfig, type Config } from '../../config';
+import { startSimulators, type SimulatorFaults, type Simulators } from '../../simulators';
+import { openDb, type Db } from '../../store/db';
+import { migrate } from '../../store/migrate';
+import { SCOPES, createApiKey, createWorkspace } from '../../store/workspaces';
+import { findTemporalCli } from '../../temporal/cli';
+import { startDevServer, type DevServer } from '../../temporal/dev-server';
+
+const REPO = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface ServiceProcess {
+  name: string;
+  child: ChildProcess;
+  /** The last lines it printed, for failure messages. */
+  output(): string;
+  /** Peak resident set size so far (VmHWM), in MB; undefined once it has exited. */
+  peakRssMb(): number | undefined;
+  exited: Promise<void>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export interface Cluster {
+  db: Db;
+  dbUrl: string;
+  sims: Simulators;
+  /** The configuration every process loads (the same environment). */
+  config: Config;
+  env: Record<string, string>;
+  apiKey: string;
+  apiUrls: string[];
+  apis: ServiceProcess[];
+  workers: ServiceProcess[];
+  startWorker(extraEnv?: Record<string, string>): Promise<ServiceProcess>;
+  close(): Promise<void>;
+}
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+/**
+ * A Temporal dev server of our own, persisted to a file (so it can be restarted without losing anything) unless
+ * `inMemory`.
+ */
+export async function ownDevServer(dir: string, o: { inMemory?: boolean } = {}): Promise<DevServer & { restart(): Promise<void> }> {
+  const opts = {
+    cli: findTemporalCli(), ...(!o.inMemory && { dbFile: path.join(dir, 'temporal.db') }), address: `127.0.0.1:${await freePort()}`,
+    uiPort: await freePort(), namespace: 'default', logFile: path.join(dir, 'temporal.log'),
+  };
+  let server = await startDevServer(opts);
+  return {
+    get address() { return opts.address; },
+    get uiUrl() { return server.uiUrl; },
+    stop: () => server.stop(),
+    async restart() {
+      await server.stop();
+      server = await startDevServer(opts);
+    },
+  };
+}
+
+/** A fresh schema in PostgreSQL ($TEST_DATABASE_URL, or the local server), migrated, with its URL for children. */
+export async function freshSchema(): Promise<{ db: Db; url: string; drop(): Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const schema = `c_${crypto.randomBytes(6).toString('hex')}`;
+  const db = await openDb({ url: base, schema });
+  await migrate(db);
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { db, url: url.toString(), drop: async () => { await db.query(`DROP SCHEMA ${schema} CASCADE`); await db.close(); } };
+}
+
+/** Starts `script` and resolves once it has printed `ready` (an info log line: keep LOG_LEVEL at info or lower). */
+export function spawnService(name: string, script: 'bin/api.ts' | 'bin/worker.ts', env: Record<string, string>, ready: string): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let tail = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const proc: ServiceProcess = {
+    name, child, exited,
+    output: () => tail,
+    peakRssMb() {
+      try {
+        const kb = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
+        return kb ? Number(kb) / 1024 : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async kill(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  return new Promise((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      tail = (tail + d).slice(-4000);
+      if (tail.includes(ready)) resolve(proc);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then(() => reject(new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before "${ready}":\n${tail}`)));
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${name} did not print "${ready}" within 120 s:\n${tail}`)); }, 120_000);
+    void exited.then(() => clearTimeout(timer));
+    child.stdout!.on('data', () => tail.includes(ready) && clearTimeout(timer));
+  });
+}
+
+/**
+ * Starts `apis` API processes and `workers` worker processes against one new PostgreSQL schema and the Temporal
+ * server at `temporalAddress`. Every process gets the same environment but its own API port.
+ */
+export async function startCluster(opts: {
+  temporalAddress: string;
+  apis?: number;
+  workers?: number;
+  faults?: SimulatorFaults;
+  env?: Record<string, string>;
+}): Promise<Cluster> {
+  const { db, url: dbUrl, drop } = await freshSchema();
+  const sims = await startSimulators({ host: '127.0.0.1', faults: opts.faults });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-cluster-'));
+  // Certificates made once, before any process starts: all of them must sign with the same keys.
+  const certs = path.join(dataDir, 'certs');
+  devCertificate(certs, 'smp-dev', 'SMP development (not trusted)');
+  devCertificate(certs, 'ap-dev', 'AP development (not trusted)');
+  devCertificate(certs, 'mandate-seal', 'Cluster PA (development seal)');
+  const apiPorts = await Promise.all(Array.from({ length: opts.apis ?? 1 }, () => freePort()));
+  const apiUrls = apiPorts.map((p) => `http://127.0.0.1:${p}`);
+  const env: Record<string, string> = {
+    ...sims.env,
+    DATABASE_URL: dbUrl,
+    DATA_DIR: dataDir,
+    DATA_ENCRYPTION_KEYS: `cluster:${crypto.randomBytes(32).toString('base64')}`,
+    TEMPORAL_ADDRESS: opts.temporalAddress,
+    TEMPORAL_TASK_QUEUE: `cluster-${crypto.randomUUID()}`,
+    SMP_PUBLIC_URL: `${apiUrls[0]}/smp`,
+    APPROVAL_DEADLINE: '1h',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    LOG_LEVEL: 'info',
+    ...opts.env,
+  };
+  sims.directory.setSmpUrl(`${apiUrls[0]}/smp`);
+  const config = loadConfig(env);
+  const ws = await createWorkspace(db, 'cluster');
+  const { secret: apiKey } = await createApiKey(db, ws.id, { name: 'cluster', scopes: [...SCOPES] });
+
+  const workers: ServiceProcess[] = [];
+  const startWorker = async (extraEnv: Record<string, string> = {}) => {
+    const w = await spawnService(`worker-${workers.length + 1}`, 'bin/worker.ts', { ...env, ...extraEnv }, 'worker running');
+    workers.push(w);
+    return w;
+  };
+  const apis = await Promise.all(apiPorts.map((port, i) =>
+    spawnService(`api-${i + 1}`, 'bin/api.ts', { ...env, API_PORT: String(port), PUBLIC_BASE_URL: apiUrls[i]! }, 'API listening')));
+  for (let i = 0; i < (opts.workers ?? 1); i++) await startWorker();
+
+  return {
+    db, dbUrl, sims, config, env, apiKey, apiUrls, apis, workers, startWorker,
+    async close() {
+      await Promise.all([...apis, ...workers].map((p) => p.kill('SIGKILL')));
+      await sims.close();
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A JSON call to one of the cluster's APIs with its key. */
+export async function callApi(c: Cluster, method: string, p: string, body?: unknown, apiIndex = 0): Promise<{ status: number; body: any }> {
+  const res = await fetch(c.apiUrls[apiIndex]! + p, {
+    method,
+    headers: { authorization: `Bearer ${c.apiKey}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
+  return { status: res.status, body: parsed };
+}

@@ -1,0 +1,80 @@
+// A registration driven over HTTP as an integrator and an operator would, step by step, for many parties at once
+// against a cluster (test/support/cluster.ts). Each call checks its status and says which party failed; no vitest.
+import crypto from 'node:crypto';
+import { REGISTRATION_WORKFLOW_ID } from '../../transform/builtins';
+import { callApi, type Cluster } from './cluster';
+import { makeSiren, party } from './fixtures';
+import { b64, jpeg, png } from './images';
+
+export interface Onboarding {
+  siren: string;
+  entryId: string;
+  jobId?: string;
+}
+
+const FRONT = b64(png());
+const BACK = b64(jpeg());
+const entry = (id: string) => `/apps/gov-fr/v1/entry/${id}`;
+
+/** Distinct valid SIRENs for a run: consecutive seeds from a random start, so no two parties collide. */
+export function sirens(n: number): string[] {
+  const start = crypto.randomInt(0, 99_000_000);
+  return Array.from({ length: n }, (_, i) => makeSiren((start + i) % 100_000_000));
+}
+
+async function expectStatus(c: Cluster, expected: number, method: string, p: string, body?: unknown, api = 0): Promise<any> {
+  const r = await callApi(c, method, p, body, api);
+  if (r.status !== expected) throw new Error(`${method} ${p} → ${r.status} (expected ${expected}): ${JSON.stringify(r.body).slice(0, 300)}`);
+  return r.body;
+}
+
+/** PUT the party, then POST its registration job. `api` picks the API process. */
+export async function createAndStart(c: Cluster, siren: string, api = 0): Promise<Onboarding> {
+  const entryId = crypto.randomUUID();
+  await expectStatus(c, 200, 'PUT', `/silo/v1/entries/${entryId}`, { data: party(siren) }, api);
+  const job = await expectStatus(c, 202, 'POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId }, api);
+  return { siren, entryId, jobId: job.id };
+}
+
+/** The signer's part: both sides of the ID card, a typed signature, confirmation. */
+export async function signAndConfirm(c: Cluster, entryId: string, api = 0): Promise<void> {
+  await expectStatus(c, 204, 'POST', `${entry(entryId)}/identity`, { view: 'front', data: FRONT }, api);
+  await expectStatus(c, 204, 'POST', `${entry(entryId)}/identity`, { view: 'back', data: BACK }, api);
+  await expectStatus(c, 204, 'POST', `${entry(entryId)}/sign`, {}, api);
+  const confirmed = await expectStatus(c, 200, 'POST', `${entry(entryId)}/confirm`, undefined, api);
+  if (confirmed.status !== 'submitted') throw new Error(`confirm ${entryId}: ${JSON.stringify(confirmed)}`);
+}
+
+export const approve = (c: Cluster, entryId: string, api = 0) =>
+  expectStatus(c, 200, 'POST', `${entry(entryId)}/decision`, { approved: true }, api);
+
+export const jobStatus = async (c: Cluster, jobId: string) => (await expectStatus(c, 200, 'GET', `/transform/v1/jobs/${jobId}`)).status as string;
+export const entryState = async (c: Cluster, entryId: string) => (await expectStatus(c, 200, 'GET', `/silo/v1/entries/${entryId}`)).state as string;
+
+/** Runs `fn` over `items` with at most `concurrency` in flight; resolves with results in order. */
+export async function pool<T, R>(items: T[], concurrency: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!, i);
+    }
+  }));
+  return out;
+}
+
+/** Job statuses counted straight from the store, cheaper than asking the API for each of thousands. */
+export async function jobCounts(c: Cluster): Promise<Record<string, number>> {
+  const rows = (await c.db.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM jobs GROUP BY status')).rows;
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+}
+
+/** Polls `fn` every `everyMs` until it returns true; throws with `what` after `timeoutMs`. */
+export async function waitUntil(fn: () => Promise<boolean>, timeoutMs: number, what: string, everyMs = 500): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await fn())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
