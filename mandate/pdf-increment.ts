@@ -1,7 +1,8 @@
 // Changes to an existing PDF written as an incremental update (ISO 32000-1 §7.5.6): the original bytes stay as they
 // are, followed by the new and changed objects, a cross-reference section and a trailer pointing back to the
 // previous one. Signatures already in the file keep covering exactly what they signed.
-import { ParseSpeeds, PDFCrossRefSection, PDFDocument, PDFStream, PDFTrailer, PDFTrailerDict, type PDFObject } from 'pdf-lib';
+import { ParseSpeeds, PDFCrossRefSection, PDFDocument, PDFStream, PDFTrailer, PDFTrailerDict, type PDFObject, type PDFRef } from 'pdf-lib';
+import { openLazily } from './pdf-lazy';
 
 export interface EditablePdf {
   doc: PDFDocument;
@@ -31,17 +32,25 @@ function highestObjectNumber(bytes: Uint8Array): number {
   return max;
 }
 
+async function loadWhole(bytes: Uint8Array, loaded: (ref: PDFRef, obj: PDFObject) => void): Promise<PDFDocument> {
+  const doc = await PDFDocument.load(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+  for (const [ref, obj] of doc.context.enumerateIndirectObjects()) loaded(ref, obj);
+  return doc;
+}
+
 /**
- * Loads a PDF for changes that will be appended, not rewritten. Changed objects are found by comparing each
- * non-stream object's serialisation with its state at load; existing streams are expected to stay untouched (new
- * content goes into new streams).
+ * Loads a PDF for changes that will be appended, not rewritten: only the objects looked up when the file allows it
+ * (see pdf-lazy.ts), else all. Changed objects are found by comparing each non-stream object's serialisation with
+ * its state at load; existing streams are expected to stay untouched (new content goes into new streams).
  */
 export async function openForIncrement(bytes: Uint8Array): Promise<EditablePdf> {
   const prev = lastXrefOffset(bytes);
-  const doc = await PDFDocument.load(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
-  const ctx = doc.context;
   const before = new Map<string, string>();
-  for (const [ref, obj] of ctx.enumerateIndirectObjects()) if (!isStream(obj)) before.set(ref.tag, obj.toString());
+  const loaded = (ref: PDFRef, obj: PDFObject) => {
+    if (!isStream(obj)) before.set(ref.tag, obj.toString());
+  };
+  const doc = openLazily(bytes, prev, loaded) ?? (await loadWhole(bytes, loaded));
+  const ctx = doc.context;
   const originalLargest = (ctx.largestObjectNumber = Math.max(ctx.largestObjectNumber, highestObjectNumber(bytes)));
 
   async function save(): Promise<Uint8Array> {
