@@ -1,8 +1,7 @@
 // The local simulators of the external systems, started together by `npm start` and by the tests.
 import path from 'node:path';
 import { startAnnuaireSimulator, type AnnuaireSimulator } from './annuaire';
-import type { AnnuaireFaults } from './annuaire/faults';
-import type { FaultInjection } from './sml/http';
+import { parseFaultSetting, type FaultSetting } from './faults';
 import { startPeppolDirectorySimulator, type PeppolDirectorySimulator } from './peppol-directory';
 import { startSmlSimulator, type SmlSimulator } from './sml';
 
@@ -16,21 +15,28 @@ export interface Simulators {
 }
 
 export interface SimulatorFaults {
-  annuaire?: AnnuaireFaults;
-  sml?: FaultInjection;
-  directory?: FaultInjection;
+  annuaire?: FaultSetting;
+  sml?: FaultSetting;
+  directory?: FaultSetting;
 }
 
-/** Fault injection from the environment (JSON), e.g. SIM_FAULTS_ANNUAIRE='{"errorRates":{"503":0.3},"latencyMs":200}'. */
+/**
+ * Fault injection from the environment (JSON: one rule set or a list of them, simulators/faults.ts), e.g.
+ * SIM_FAULTS_ANNUAIRE='{"errorRates":{"503":0.3},"latencyMs":200}'. A field it does not know is refused.
+ */
 export function simulatorFaultsFromEnv(env: NodeJS.ProcessEnv = process.env): SimulatorFaults {
-  const parse = (name: string) => {
+  const parse = (name: string): FaultSetting | undefined => {
     const raw = env[name];
     if (!raw) return undefined;
+    let json: unknown;
     try {
-      return JSON.parse(raw) as never;
+      json = JSON.parse(raw);
     } catch {
       throw new Error(`${name} is not valid JSON: ${raw}`);
     }
+    const r = parseFaultSetting(json);
+    if (!r.ok) throw new Error(`${name} is not a fault setting: ${r.issues.join('; ')}`);
+    return r.setting;
   };
   return { annuaire: parse('SIM_FAULTS_ANNUAIRE'), sml: parse('SIM_FAULTS_SML'), directory: parse('SIM_FAULTS_PEPPOL_DIRECTORY') };
 }

@@ -5,19 +5,18 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { today } from '../../annuaire/types';
-import { faultInjector, type AnnuaireFaults } from './faults';
+import { applyFault, faultInjector, type FaultSetting } from '../faults';
 import { search, wireLine, type SearchBody } from './search';
 import { loadSpecValidators, type BodySchema } from './spec';
 import { LineStore, Refusal, type SeedLine, type StoredLine } from './store';
 
 export const BASE_PATH = '/ppf/annuaire-public/v1';
-export type { AnnuaireFaults } from './faults';
 
 export interface AnnuaireSimulatorOptions {
   host: string;
   port: number;
   stateFile?: string;
-  faults?: AnnuaireFaults;
+  faults?: FaultSetting;
   /** Accepted client credentials (client_id → secret); defaults to the development ones of config/. */
   clients?: Record<string, string>;
   tokenTtlSeconds?: number;
@@ -32,7 +31,9 @@ export interface AnnuaireSimulator {
   seedLine(line: SeedLine): StoredLine;
   /** Every stored line, ended ones included. */
   lines(): StoredLine[];
-  setFaults(faults: AnnuaireFaults | undefined): void;
+  setFaults(faults: FaultSetting | undefined): void;
+  /** Injected faults so far, by status and "timeout" (held requests). */
+  faultsSeen(): Record<string, number>;
   /** Invalidates every token issued so far (as a gateway restart would). */
   revokeTokens(): void;
 }
@@ -51,7 +52,7 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
   const clients = o.clients ?? { 'pa-dev': 'pa-dev-secret' };
   const ttl = o.tokenTtlSeconds ?? 3600;
   const tokens = new Map<string, { clientId: string; expiresAt: number }>();
-  const faults = faultInjector(o.faults);
+  const faults = faultInjector(o.faults, (status) => `panne simulée (${status})`);
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -73,18 +74,11 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
 
     if (method === 'GET' && p === '/health') return send(res, 200, { simulator: 'annuaire', status: 'ok' });
 
-    const fault = faults.decide(`${method} ${p}`, p === '/oauth/token');
-    if (fault.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
-    if (fault.kind === 'hold') {
-      // A timeout as the client sees it: no status line at all, then the connection goes away.
-      setTimeout(() => req.socket.destroy(), fault.ms).unref();
-      return;
-    }
-    if (fault.kind === 'error') {
-      if (fault.retryAfterSeconds !== undefined) res.setHeader('retry-after', String(fault.retryAfterSeconds));
-      return problem(res, fault.status, fault.detail);
-    }
-    if (p === '/oauth/token') return issueToken(req, res);
+    // Read before deciding: a fault may target the requests whose body names, say, one SIREN.
+    const raw = await readText(req);
+    const fault = faults.decide({ target: `${method} ${p}`, body: raw, exempt: p === '/oauth/token' });
+    if (await applyFault(fault, req, res, (status, detail) => problem(res, status, detail))) return;
+    if (p === '/oauth/token') return issueToken(req, res, raw);
 
     const caller = authenticate(req);
     if (!caller) {
@@ -97,7 +91,7 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
 
     if (method === 'GET' && p === '/healthcheck') return send(res, 200, { statut: 'OK' });
     if (method === 'POST' && p === '/ligne-annuaire/recherche') {
-      const body = (await readJson(req)) ?? {};
+      const body = readJson(req, raw) ?? {};
       check('searchLigneAnnuaire', body);
       const b = body as SearchBody;
       const siren = b.filtres?.siren?.valeur;
@@ -108,7 +102,7 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
     }
     if (method === 'POST' && p === '/ligne-annuaire') {
       checkRattachements(req);
-      const body = await readJson(req);
+      const body = readJson(req, raw);
       check('createLigneAnnuaireBody', body);
       const b = body as { periodeEffet?: { dateDebutEffet: string; dateFinEffet?: string | null }; informationAdressage?: Omit<StoredLine, 'idInstance'> };
       if (!b.periodeEffet || !b.informationAdressage) throw new HttpError(400, 'periodeEffet et informationAdressage sont obligatoires');
@@ -147,7 +141,7 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
       }
       if (method === 'PATCH' || method === 'PUT') {
         checkRattachements(req);
-        const body = await readJson(req);
+        const body = readJson(req, raw);
         check(method === 'PATCH' ? 'updatePatchLigneAnnuaireBody' : 'updatePutLigneAnnuaireBody', body);
         const b = body as { dateFinEffet?: string | null; matriculePlateforme?: string };
         const current = store.byId(id);
@@ -194,10 +188,10 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
     return t;
   }
 
-  async function issueToken(req: http.IncomingMessage, res: http.ServerResponse) {
+  function issueToken(req: http.IncomingMessage, res: http.ServerResponse, raw: string) {
     const oauthError = (status: number, error: string, description: string) => send(res, status, { error, error_description: description });
     if (req.method !== 'POST') return oauthError(405, 'invalid_request', 'POST expected');
-    const form = new URLSearchParams(await readText(req));
+    const form = new URLSearchParams(raw);
     let id = form.get('client_id');
     let secret = form.get('client_secret');
     const basic = /^Basic (\S+)$/i.exec(req.headers.authorization ?? '');
@@ -226,6 +220,7 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
     seedLine: (line) => commit(() => store.seed(line)),
     lines: () => store.all(),
     setFaults: (f) => faults.set(f),
+    faultsSeen: () => faults.seen(),
     revokeTokens: () => tokens.clear(),
   };
 }
@@ -251,8 +246,7 @@ async function readText(req: http.IncomingMessage, limit = 1_000_000): Promise<s
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function readJson(req: http.IncomingMessage): Promise<unknown> {
-  const text = await readText(req);
+function readJson(req: http.IncomingMessage, text: string): unknown {
   if (!text.trim()) return undefined;
   if (!/json/i.test(req.headers['content-type'] ?? '')) throw new HttpError(400, 'Content-Type application/json attendu');
   try {

@@ -7,13 +7,14 @@ import http from 'node:http';
 import { INDEXER_PATH } from '../../peppol/directory-client';
 import { InvalidParticipantIdError, normaliseParticipantId } from '../../peppol/participant-id';
 import { PEPPOL_XSD, xsdErrors } from '../../peppol/xsd';
-import { closeServer, guarded, injectFault, listen, loadState, loseResponse, readBody, saveState, sendText, type FaultInjection } from '../sml/http';
+import { applyFault, faultInjector, loseResponse, type FaultSetting } from '../faults';
+import { closeServer, guarded, listen, loadState, readBody, saveState, sendText } from '../sml/http';
 
 export interface PeppolDirectorySimulatorOptions {
   host?: string;
   port?: number;
   stateFile?: string;
-  faults?: FaultInjection;
+  faults?: FaultSetting;
   /** Our SMP's public base URL (e.g. `http://127.0.0.1:8080/smp`); without it, PUT indexes without a card. */
   smpUrl?: string;
 }
@@ -25,7 +26,9 @@ export interface PeppolDirectorySimulator {
   indexed(): string[];
   /** The BusinessCard XML read from the SMP when the participant was (last) indexed. */
   businessCard(participantId: string): string | undefined;
-  setFaults(faults: FaultInjection | undefined): void;
+  setFaults(faults: FaultSetting | undefined): void;
+  /** Injected faults so far, by status and "timeout" (held requests). */
+  faultsSeen(): Record<string, number>;
   /** Sets (or clears) the SMP URL after start, for SMPs listening on a port chosen later. */
   setSmpUrl(url: string | undefined): void;
 }
@@ -63,25 +66,26 @@ export async function startPeppolDirectorySimulator(opts: PeppolDirectorySimulat
   const indexed = new Set(saved?.indexed ?? []);
   const cards = new Map(Object.entries(saved?.cards ?? {}));
   const save = () => saveState(opts.stateFile, { indexed: [...indexed].sort(), cards: Object.fromEntries(cards) } satisfies Saved);
-  let faults = opts.faults;
+  const faults = faultInjector(opts.faults);
   let smpUrl = opts.smpUrl;
 
   const server = http.createServer(guarded(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     if (req.method === 'GET' && path === '/health') return sendText(res, 200, JSON.stringify({ simulator: 'peppol-directory', status: 'ok' }), 'application/json');
     if (!path.startsWith(INDEXER_PATH)) return sendText(res, 404, 'not found');
-    if (await injectFault(faults, res)) return;
+    const body = await readBody(req, 10_000);
+    if (body === undefined) return sendText(res, 413, 'request too large');
+    const fault = faults.decide({ target: `${req.method} ${path}`, body });
+    if (await applyFault(fault, req, res, (status, detail) => sendText(res, status, detail))) return;
     const tail = path.slice(INDEXER_PATH.length);
     try {
       if (req.method === 'PUT' && tail === '') {
-        const body = await readBody(req, 10_000);
-        if (body === undefined) return sendText(res, 413, 'request too large');
         if (!body.includes('::')) return sendText(res, 400, 'the body is a participant id with its scheme: iso6523-actorid-upis::ICD:code');
         const id = normaliseParticipantId(body);
         if (smpUrl) cards.set(id, await fetchCard(smpUrl, id));
         indexed.add(id);
         save();
-        if (loseResponse(faults, res)) return;
+        if (loseResponse(fault, res)) return;
         return sendText(res, 204, '');
       }
       if (tail === '' || tail.includes('/')) return sendText(res, 405, 'PUT /indexer/1.0/, GET or DELETE /indexer/1.0/{participant id}');
@@ -90,7 +94,7 @@ export async function startPeppolDirectorySimulator(opts: PeppolDirectorySimulat
         cards.delete(id);
         if (!indexed.delete(id)) return sendText(res, 404, `${id} is not indexed`);
         save();
-        if (loseResponse(faults, res)) return;
+        if (loseResponse(fault, res)) return;
         return sendText(res, 204, '');
       }
       if (req.method === 'GET') return indexed.has(id) ? sendText(res, 200, id) : sendText(res, 404, `${id} is not indexed`);
@@ -107,9 +111,8 @@ export async function startPeppolDirectorySimulator(opts: PeppolDirectorySimulat
     close: () => closeServer(server),
     indexed: () => [...indexed].sort(),
     businessCard: (id) => cards.get(normaliseParticipantId(id)),
-    setFaults(f) {
-      faults = f;
-    },
+    setFaults: (f) => faults.set(f),
+    faultsSeen: () => faults.seen(),
     setSmpUrl(u) {
       smpUrl = u;
     },

@@ -1,37 +1,9 @@
-// HTTP plumbing of the Peppol simulators (SML and Directory): body reading, fault injection, JSON state, listen.
+// HTTP plumbing of the Peppol simulators (SML and Directory): body reading, JSON state, listen (fault injection:
+// ../faults.ts).
 import fs from 'node:fs';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-
-/**
- * Transport trouble to simulate: `rate` (0–1) of requests answer `status` (default 503); each waits `latencyMs`.
- * `loseResponses`: requests are carried out, then the connection is dropped unanswered (a response lost on the
- * way back: the caller cannot tell whether it happened).
- */
-export interface FaultInjection {
-  rate?: number;
-  status?: number;
-  latencyMs?: number;
-  loseResponses?: boolean;
-}
-
-/** After the work is done: drops the connection (returns true) when responses are to be lost. */
-export function loseResponse(faults: FaultInjection | undefined, res: http.ServerResponse): boolean {
-  if (!faults?.loseResponses) return false;
-  res.socket?.destroy();
-  return true;
-}
-
-/** Applies latency, then answers an injected failure (returns true) for `rate` of the requests. */
-export async function injectFault(faults: FaultInjection | undefined, res: http.ServerResponse): Promise<boolean> {
-  if (!faults) return false;
-  if (faults.latencyMs) await new Promise((r) => setTimeout(r, faults.latencyMs));
-  if (!faults.rate || Math.random() >= faults.rate) return false;
-  res.writeHead(faults.status ?? 503, { 'content-type': 'text/plain; charset=utf-8' });
-  res.end('injected fault (simulator)');
-  return true;
-}
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
 

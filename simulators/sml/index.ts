@@ -1,7 +1,8 @@
 // SML simulator: ManageBusinessIdentifierService (SOAP 1.1) at the BDMSL path, participants kept per SMP id.
 import http from 'node:http';
 import { SML_SERVICE_PATH } from '../../peppol/sml-client';
-import { closeServer, guarded, injectFault, listen, loseResponse, readBody, sendText, type FaultInjection } from './http';
+import { applyFault, faultInjector, loseResponse, type FaultSetting } from '../faults';
+import { closeServer, guarded, listen, readBody, sendText } from './http';
 import { SmlRegistry } from './registry';
 import { handleSoap } from './soap-handler';
 
@@ -10,7 +11,7 @@ export interface SmlSimulatorOptions {
   port?: number;
   /** JSON file the participants are kept in across restarts. */
   stateFile?: string;
-  faults?: FaultInjection;
+  faults?: FaultSetting;
   /** Participants per List page (BDMSL pages too). */
   pageSize?: number;
   /** SMP ids callers may act for (others get an UnauthorizedFault); any id when absent. */
@@ -24,23 +25,26 @@ export interface SmlSimulator {
   close(): Promise<void>;
   /** Normalised participant ids registered for an SMP, sorted. */
   participants(smpId: string): string[];
-  setFaults(faults: FaultInjection | undefined): void;
+  setFaults(faults: FaultSetting | undefined): void;
+  /** Injected faults so far, by status and "timeout" (held requests). */
+  faultsSeen(): Record<string, number>;
 }
 
 export async function startSmlSimulator(opts: SmlSimulatorOptions = {}): Promise<SmlSimulator> {
   const registry = new SmlRegistry(opts.stateFile);
-  let faults = opts.faults;
+  const faults = faultInjector(opts.faults);
   const server = http.createServer(guarded(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/health') return sendText(res, 200, JSON.stringify({ simulator: 'sml', status: 'ok' }), 'application/json');
     if (path !== SML_SERVICE_PATH) return sendText(res, 404, `no service at ${path}; the SML service is at ${SML_SERVICE_PATH}`);
     if (req.method !== 'POST') return sendText(res, 405, 'SOAP 1.1: POST only');
-    if (await injectFault(faults, res)) return;
-    if (!/^text\/xml\b/i.test(req.headers['content-type'] ?? '')) return sendText(res, 415, 'SOAP 1.1 messages are text/xml');
     const xml = await readBody(req);
     if (xml === undefined) return sendText(res, 413, 'request too large');
+    const fault = faults.decide({ target: `POST ${path}`, body: xml });
+    if (await applyFault(fault, req, res, (status, detail) => sendText(res, status, detail))) return;
+    if (!/^text\/xml\b/i.test(req.headers['content-type'] ?? '')) return sendText(res, 415, 'SOAP 1.1 messages are text/xml');
     const out = await handleSoap(registry, xml, req.headers.soapaction as string | undefined, { pageSize: opts.pageSize ?? 100, allowedSmpIds: opts.allowedSmpIds });
-    if (loseResponse(faults, res)) return;
+    if (loseResponse(fault, res)) return;
     sendText(res, out.status, out.body, 'text/xml; charset=utf-8');
   }));
   const url = await listen(server, opts.host ?? '127.0.0.1', opts.port ?? 0);
@@ -49,8 +53,7 @@ export async function startSmlSimulator(opts: SmlSimulatorOptions = {}): Promise
     endpoint: url + SML_SERVICE_PATH,
     close: () => closeServer(server),
     participants: (smpId) => registry.of(smpId),
-    setFaults(f) {
-      faults = f;
-    },
+    setFaults: (f) => faults.set(f),
+    faultsSeen: () => faults.seen(),
   };
 }
