@@ -135,6 +135,7 @@ function clientFor({ config }: ActivityDeps): AnnuaireClient {
     clientId: config.ANNUAIRE_CLIENT_ID,
     clientSecret: config.ANNUAIRE_CLIENT_SECRET,
     rattachements: [config.PA_SIREN],
+    timeoutMs: config.ANNUAIRE_TIMEOUT_MS,
   });
 }
 

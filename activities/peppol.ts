@@ -46,8 +46,8 @@ function remoteFailure(err: unknown, what: string): never {
 }
 
 export function peppolActivities({ db, log, config }: ActivityDeps) {
-  const sml = createSmlClient({ url: config.smlUrl, smpId: config.SMP_ID, dispatcher: smlDispatcher(config) });
-  const directory = createDirectoryClient({ url: config.peppolDirectoryUrl });
+  const sml = createSmlClient({ url: config.smlUrl, smpId: config.SMP_ID, dispatcher: smlDispatcher(config), timeoutMs: config.PEPPOL_TIMEOUT_MS });
+  const directory = createDirectoryClient({ url: config.peppolDirectoryUrl, timeoutMs: config.PEPPOL_TIMEOUT_MS });
 
   async function smlCreate(id: string): Promise<void> {
     try {

@@ -49,6 +49,7 @@ export function directoryLookupRouter(deps: { config: Config; log: Logger; clien
       clientId: config.ANNUAIRE_CLIENT_ID,
       clientSecret: config.ANNUAIRE_CLIENT_SECRET,
       rattachements: [config.PA_SIREN],
+      timeoutMs: config.ANNUAIRE_TIMEOUT_MS,
     });
 
   /** Lines in force today or starting later (lines ended in the past are history, not addresses). */

@@ -50,6 +50,10 @@ const envSchema = z.object({
   SML_TLS_KEY_FILE: z.string().optional(),
   SML_TLS_CA_FILE: z.string().optional(),
   PEPPOL_DIRECTORY_URL: z.string().url().optional(),
+  // How long a request to the Annuaire (token included) and to the SML or the Directory may take before we give up
+  // on it (the step is then retried by Temporal).
+  ANNUAIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  PEPPOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
   // Encryption at rest: "kid:base64(32 bytes),…" and the id of the key that seals new data. Without them the
   // embedded stack generates a development key under DATA_DIR/keys/.
   DATA_ENCRYPTION_KEYS: z.string().optional(),
