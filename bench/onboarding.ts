@@ -18,6 +18,7 @@ import { temporalWorkflowId } from '../transform/jobs';
 import { ownDevServer, startCluster, type Cluster } from '../test/support/cluster';
 import { approve, createAndStart, jobCounts, pool, signAndConfirm, sirens, waitUntil } from '../test/support/onboard';
 import { countShape, type Shape } from './onboarding/shape';
+import { cpuDelta, cpuSnapshot, formatCpu } from './onboarding/cpu';
 import { goSignal } from './onboarding/floor-workflow';
 
 const { values } = parseArgs({
@@ -63,6 +64,8 @@ async function failIfErrors(c: Cluster): Promise<void> {
 
 /** `earlier`: registrations already finished before this run (the probe), counted out. */
 async function ours(cluster: Cluster, earlier: number) {
+  const cpu = () => cpuSnapshot({ temporal: [temporal.pid], api: cluster.apis.map((a) => a.child.pid!), worker: cluster.workers.map((w) => w.child.pid!), 'bench+simulators': [process.pid], postgres: 'postgres' });
+  const cpu0 = cpu();
   const parties = sirens(N);
   const jobIds: string[] = new Array(N);
   const entryIds: string[] = new Array(N);
@@ -74,6 +77,7 @@ async function ours(cluster: Cluster, earlier: number) {
   await waitUntil(async () => { await failIfErrors(cluster); return ((await jobCounts(cluster)).WAIT ?? 0) === N; }, phaseTimeoutMs, `${N} jobs to wait for approval`);
   const waitAt = await epochMs(cluster, `SELECT id, extract(epoch FROM updated_at) * 1000 AS t FROM jobs WHERE status = 'WAIT'`);
   const parkedRss = cluster.workers[0]!.peakRssMb();
+  const cpu1 = cpu();
   say(`${N} parked; signing and confirming`);
 
   const signStart = Date.now();
@@ -83,9 +87,11 @@ async function ours(cluster: Cluster, earlier: number) {
   const signSeconds = (Date.now() - signStart) / 1000;
 
   say('approving');
+  const cpu2 = cpu();
   const approved = await timed(entryIds, async (id) => { await approve(cluster, id); });
   await waitUntil(async () => { await failIfErrors(cluster); return ((await jobCounts(cluster)).OK ?? 0) === N + earlier; }, phaseTimeoutMs, `${N} jobs to finish`);
   const doneAt = await epochMs(cluster, `SELECT id, extract(epoch FROM completed_at) * 1000 AS t FROM jobs WHERE status = 'OK'`);
+  const cpu3 = cpu();
   const registered = Number((await cluster.db.query<{ n: string }>(`SELECT count(*) AS n FROM entries WHERE state = 'registered'`)).rows[0]!.n);
   if (registered !== N + earlier) throw new Error(`${registered} of ${N} parties registered`);
 
@@ -94,6 +100,7 @@ async function ours(cluster: Cluster, earlier: number) {
     toWait: phaseResult(started, jobIds.map((id) => waitAt.get(id)!)),
     toRegistered: phaseResult(approved, jobIds.map((id) => doneAt.get(id)!)),
     signSeconds, parkedRss, peakRss: cluster.workers[0]!.peakRssMb(),
+    cpu: { toWait: cpuDelta(cpu0, cpu1), toRegistered: cpuDelta(cpu2, cpu3) },
   };
 }
 
@@ -108,14 +115,18 @@ async function floor(client: Client, env: Record<string, string>, shape: Shape) 
   });
   const ask = <T>(what: 'counts' | 'marks') => new Promise<T>((resolve) => { worker.once('message', (m) => resolve(m as T)); worker.send({ ask: what }); });
   const ids = Array.from({ length: N }, (_, i) => `${taskQueue}-${i}`);
+  const cpu = () => cpuSnapshot({ temporal: [temporal.pid], worker: [worker.pid!], bench: [process.pid], postgres: 'postgres' });
   try {
+    const cpu0 = cpu();
     const started = await timed(ids, async (workflowId) => {
       await client.workflow.start('floorRegistration', { taskQueue, workflowId, args: [{ before: shape.before, after: shape.after }] });
     });
     await waitUntil(async () => (await ask<{ waiting: number }>('counts')).waiting === N, phaseTimeoutMs, `${N} floor workflows to wait`);
     const parkedRss = rssOf(worker.pid!);
+    const cpu1 = cpu();
     const signalled = await timed(ids, async (workflowId) => { await client.workflow.getHandle(workflowId).signal(goSignal); });
     await waitUntil(async () => (await ask<{ done: number }>('counts')).done === N, phaseTimeoutMs, `${N} floor workflows to finish`);
+    const cpu2 = cpu();
     const marks = await ask<{ waiting: [string, number][]; done: [string, number][] }>('marks');
     const waiting = new Map(marks.waiting);
     const done = new Map(marks.done);
@@ -123,6 +134,7 @@ async function floor(client: Client, env: Record<string, string>, shape: Shape) 
       toWait: phaseResult(started, ids.map((id) => waiting.get(id)!)),
       toRegistered: phaseResult(signalled, ids.map((id) => done.get(id)!)),
       parkedRss, peakRss: rssOf(worker.pid!),
+      cpu: { toWait: cpuDelta(cpu0, cpu1), toRegistered: cpuDelta(cpu1, cpu2) },
     };
   } finally {
     worker.kill('SIGKILL');
@@ -160,6 +172,11 @@ try {
   console.log(row('floor: signal → done', f.toRegistered));
   console.log(row('ours: approve → registered', o.toRegistered));
   console.log(`ratio to the approval wait ${(o.toWait.rate / f.toWait.rate).toFixed(2)}, to registered ${(o.toRegistered.rate / f.toRegistered.rate).toFixed(2)} (goal ≥ 0.7)`);
+  console.log('CPU seconds by process:');
+  console.log(`  to the wait:   floor ${formatCpu(f.cpu.toWait)}`);
+  console.log(`                 ours  ${formatCpu(o.cpu.toWait)}`);
+  console.log(`  to registered: floor ${formatCpu(f.cpu.toRegistered)}`);
+  console.log(`                 ours  ${formatCpu(o.cpu.toRegistered)}`);
   console.log(`signing and confirming (untimed phase): ${o.signSeconds.toFixed(1)} s for ${N}`);
   console.log(`worker peak RSS: ours ${mb(o.parkedRss)} with ${N} parked, ${mb(o.peakRss)} at the end (goal ≤ 512 MB); floor ${mb(f.parkedRss)} / ${mb(f.peakRss)}`);
 } finally {

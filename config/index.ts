@@ -86,6 +86,8 @@ const envSchema = z.object({
   WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100_000).default(1000),
   WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(10_000).default(100),
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(2).max(10_000).default(50),
+  // A workflow bundle built ahead of time (npm run build:workflows); bundled at start when unset.
+  WORKFLOW_BUNDLE_FILE: z.string().optional(),
   // A separate worker process serves its own /metrics on this port; off when unset.
   WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

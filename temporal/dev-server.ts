@@ -8,6 +8,7 @@ import { ALL_SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
 
 export interface DevServer {
   address: string;
+  pid: number;
   uiUrl: string;
   stop(): Promise<void>;
 }
@@ -47,6 +48,7 @@ export async function startDevServer(opts: {
   await waitReachable(opts.address, exited, opts.logFile);
   return {
     address: opts.address,
+    pid: child.pid!,
     uiUrl: `http://${ip}:${opts.uiPort}`,
     stop: async () => {
       await stopChild(child, exited);

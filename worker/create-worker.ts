@@ -1,7 +1,8 @@
 // The Temporal worker: the definition interpreter plus one activity per step provider.
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import { OpenTelemetryActivityInboundInterceptor, makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
 import { createActivities, type ActivityDeps } from '../activities';
 import type { Tracing } from '../lib/tracing';
@@ -26,12 +27,20 @@ export function bundleWorkflows(tracing = false): Promise<WorkflowBundle> {
   return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger, ...(tracing && { workflowInterceptorModules: [TRACING_INTERCEPTORS] }) });
 }
 
+/** The prebuilt bundle named by WORKFLOW_BUNDLE_FILE (npm run build:workflows), if any. */
+export function prebuiltBundle(c: Pick<Config, 'WORKFLOW_BUNDLE_FILE'>): WorkflowBundleOption | undefined {
+  if (!c.WORKFLOW_BUNDLE_FILE) return undefined;
+  if (!fs.existsSync(c.WORKFLOW_BUNDLE_FILE)) throw new Error(`WORKFLOW_BUNDLE_FILE ${c.WORKFLOW_BUNDLE_FILE} does not exist: run npm run build:workflows`);
+  return { codePath: path.resolve(c.WORKFLOW_BUNDLE_FILE) };
+}
+
 export async function createWorker(opts: WorkerOptions): Promise<Worker> {
   return Worker.create({
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
-    workflowBundle: opts.tracing ? await bundleWorkflows(true) : (opts.workflowBundle ?? (await bundleWorkflows())),
+    // Tracing needs its interceptors inside the bundle: built here, whatever was prebuilt.
+    workflowBundle: opts.tracing ? await bundleWorkflows(true) : (opts.workflowBundle ?? prebuiltBundle(opts.deps.config) ?? (await bundleWorkflows())),
     activities: createActivities(opts.deps),
     ...(opts.tracing && {
       interceptors: { activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx) })] },

@@ -17,6 +17,7 @@ import { migrate } from '../../store/migrate';
 import { SCOPES, createApiKey, createWorkspace } from '../../store/workspaces';
 import { findTemporalCli } from '../../temporal/cli';
 import { startDevServer, type DevServer } from '../../temporal/dev-server';
+import { bundleWorkflows } from '../../worker/create-worker';
 
 const REPO = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -69,6 +70,7 @@ export async function ownDevServer(dir: string, o: { inMemory?: boolean } = {}):
   return {
     get address() { return opts.address; },
     get uiUrl() { return server.uiUrl; },
+    get pid() { return server.pid; },
     stop: () => server.stop(),
     async restart() {
       await server.stop();
@@ -90,7 +92,9 @@ export async function freshSchema(): Promise<{ db: Db; url: string; drop(): Prom
 
 /** Starts `script` and resolves once it has printed `ready` (an info log line: keep LOG_LEVEL at info or lower). */
 export function spawnService(name: string, script: 'bin/api.ts' | 'bin/worker.ts', env: Record<string, string>, ready: string): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  // CLUSTER_NODE_ARGS: extra node flags for every service process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.CLUSTER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
     cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let tail = '';
@@ -147,12 +151,16 @@ export async function startCluster(opts: {
   devCertificate(certs, 'smp-dev', 'SMP development (not trusted)');
   devCertificate(certs, 'ap-dev', 'AP development (not trusted)');
   devCertificate(certs, 'mandate-seal', 'Cluster PA (development seal)');
+  // The workflow bundle built once, as the Dockerfile does: workers (re)start in a second, without webpack.
+  const bundleFile = path.join(dataDir, 'workflows.js');
+  fs.writeFileSync(bundleFile, (await bundleWorkflows()).code);
   const apiPorts = await Promise.all(Array.from({ length: opts.apis ?? 1 }, () => freePort()));
   const apiUrls = apiPorts.map((p) => `http://127.0.0.1:${p}`);
   const env: Record<string, string> = {
     ...sims.env,
     DATABASE_URL: dbUrl,
     DATA_DIR: dataDir,
+    WORKFLOW_BUNDLE_FILE: bundleFile,
     DATA_ENCRYPTION_KEYS: `cluster:${crypto.randomBytes(32).toString('base64')}`,
     TEMPORAL_ADDRESS: opts.temporalAddress,
     TEMPORAL_TASK_QUEUE: `cluster-${crypto.randomUUID()}`,
@@ -180,7 +188,7 @@ export async function startCluster(opts: {
   return {
     db, dbUrl, sims, config, env, apiKey, apiUrls, apis, workers, startWorker,
     async close() {
-      await Promise.all([...apis, ...workers].map((p) => p.kill('SIGKILL')));
+      await Promise.all([...apis, ...workers].map((p) => p.kill('SIGTERM'))); // SIGKILL after 15 s
       await sims.close();
       await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
