@@ -62,6 +62,23 @@ interface Prepared {
   signingCertificate: Buffer;
 }
 const prepared = new WeakMap<SealKey, Prepared>();
+const maxLengths = new WeakMap<SealKey, number>();
+
+function preparedFor(k: SealKey): Prepared {
+  let p = prepared.get(k);
+  if (!p) prepared.set(k, (p = prepare(k)));
+  return p;
+}
+
+/**
+ * The most bytes a seal's CMS with this key takes: everything but the signature has a fixed length, and an ECDSA
+ * signature (DER integers) varies by a few bytes from one seal to the next, an RSA one not at all.
+ */
+export function padesCmsMaxLength(sealKey: SealKey): number {
+  let n = maxLengths.get(sealKey);
+  if (n === undefined) maxLengths.set(sealKey, (n = padesCms(new Uint8Array(), sealKey).length + 16));
+  return n;
+}
 
 function prepare(k: SealKey): Prepared {
   const certificate = new crypto.X509Certificate(k.certPem).raw;
@@ -93,8 +110,7 @@ function signingCertificateV2(cert: pkijs.Certificate, certDer: Buffer): Buffer 
 
 /** The DER CMS of a PAdES B-B signature over `content` (the PDF without its /Contents placeholder). */
 export function padesCms(content: Uint8Array, sealKey: SealKey): Buffer {
-  let k = prepared.get(sealKey);
-  if (!k) prepared.set(sealKey, (k = prepare(sealKey)));
+  const k = preparedFor(sealKey);
   const digest = crypto.createHash('sha256').update(content).digest();
   const messageDigest = der(SEQUENCE, MESSAGE_DIGEST, der(SET, der(OCTET_STRING, digest)));
   // DER sorts a SET OF: these three come in this order (their lengths differ in the second byte, ascending).

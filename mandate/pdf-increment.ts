@@ -35,6 +35,7 @@ function highestObjectNumber(bytes: Uint8Array): number {
 async function loadWhole(bytes: Uint8Array, loaded: (ref: PDFRef, obj: PDFObject) => void): Promise<PDFDocument> {
   const doc = await PDFDocument.load(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
   for (const [ref, obj] of doc.context.enumerateIndirectObjects()) loaded(ref, obj);
+  doc.context.largestObjectNumber = Math.max(doc.context.largestObjectNumber, highestObjectNumber(bytes));
   return doc;
 }
 
@@ -51,7 +52,7 @@ export async function openForIncrement(bytes: Uint8Array): Promise<EditablePdf> 
   };
   const doc = openLazily(bytes, prev, loaded) ?? (await loadWhole(bytes, loaded));
   const ctx = doc.context;
-  const originalLargest = (ctx.largestObjectNumber = Math.max(ctx.largestObjectNumber, highestObjectNumber(bytes)));
+  const originalLargest = ctx.largestObjectNumber;
 
   async function save(): Promise<Uint8Array> {
     await doc.flush(); // embeds the fonts and images drawn since load

@@ -65,6 +65,12 @@ export function openLazily(bytes: Uint8Array, xref: number, loaded: (ref: PDFRef
     if (!header || Number(header[1]) !== n || Number(header[2]) !== generation) return undefined;
     bodies.set(PDFRef.of(n, generation).tag, OBJECT_HEADER.lastIndex);
   }
+  // New objects are numbered after every number the tables and trailers (/Size) have used.
+  for (const n of entries.keys()) context.largestObjectNumber = Math.max(context.largestObjectNumber, n);
+  for (const t of trailers) {
+    const size = t.lookupMaybe(PDFName.of('Size'), PDFNumber)?.asNumber() ?? 0;
+    context.largestObjectNumber = Math.max(context.largestObjectNumber, size - 1);
+  }
   const entry = (key: string) => trailers.map((t) => t.get(PDFName.of(key))).find(Boolean);
   context.trailerInfo = { Root: entry('Root'), Info: entry('Info'), ID: entry('ID') };
   (context as unknown as { indirectObjects: Map<PDFRef, PDFObject> }).indirectObjects = new ObjectsOnDemand((ref) => {

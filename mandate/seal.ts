@@ -4,7 +4,7 @@
 import { SignPdf } from '@signpdf/signpdf';
 import { DEFAULT_BYTE_RANGE_PLACEHOLDER, SIG_FLAGS, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument } from 'pdf-lib';
-import { PadesSigner, type SealKey } from './cades';
+import { PadesSigner, padesCmsMaxLength, type SealKey } from './cades';
 import { openForIncrement } from './pdf-increment';
 
 export type { SealKey };
@@ -16,14 +16,11 @@ export interface SealInfo {
   contact: string;
 }
 
-/** Room for the CMS in /Contents, in hex digits: 4 KB, where an RSA-4096 seal with its certificate takes under 3. */
-const CONTENTS_LENGTH = 8_192;
-
 /** Appends what `amend` adds (e.g. the audit page) and the seal, in one incremental update, then signs it. */
 export async function sealPdf(pdf: Uint8Array, key: SealKey, info: SealInfo, amend?: (doc: PDFDocument) => Promise<void>): Promise<Buffer> {
   const editable = await openForIncrement(pdf);
   if (amend) await amend(editable.doc);
-  addSealField(editable.doc, info);
+  addSealField(editable.doc, info, padesCmsMaxLength(key));
   const prepared = Buffer.from(await editable.save());
   // @signpdf fills in /ByteRange and /Contents. The named class, not the default instance: the package's default
   // export does not survive Node's ESM interop.
@@ -36,14 +33,14 @@ export async function sealPdf(pdf: Uint8Array, key: SealKey, info: SealInfo, ame
  * @signpdf/placeholder-pdf-lib, whose widget appearance goes through pako (a 256 KB state to deflate nothing) and
  * whose field is always named "Signature1", which a document signed before us already has.
  */
-function addSealField(doc: PDFDocument, info: SealInfo): void {
+function addSealField(doc: PDFDocument, info: SealInfo, cmsLength: number): void {
   const ctx = doc.context;
   const placeholder = PDFName.of(DEFAULT_BYTE_RANGE_PLACEHOLDER);
   const signature = ctx.register(ctx.obj({
     Type: 'Sig', Filter: 'Adobe.PPKLite', SubFilter: SUBFILTER_ETSI_CADES_DETACHED,
-    // @signpdf finds /ByteRange, then the /Contents after it.
+    // @signpdf finds /ByteRange, then the /Contents after it: room for the CMS, in hex.
     ByteRange: [0, placeholder, placeholder, placeholder],
-    Contents: PDFHexString.of('0'.repeat(CONTENTS_LENGTH)),
+    Contents: PDFHexString.of('0'.repeat(2 * cmsLength)),
     Reason: PDFString.of(info.reason), M: PDFString.fromDate(new Date()), ContactInfo: PDFString.of(info.contact),
     Name: PDFString.of(info.name), Location: PDFString.of(info.location), Prop_Build: { Filter: { Name: 'Adobe.PPKLite' } },
   }));
