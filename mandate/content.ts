@@ -3,6 +3,7 @@
 // 256 KB state for each: together most of a mandate's time. Fonts and pages remain pdf-lib's.
 import zlib from 'node:zlib';
 import { PDFName, type PDFFont, type PDFPage, type PDFRef } from 'pdf-lib';
+import { StoredStream } from './pdf-stream';
 
 /** A character of a standard font: its WinAnsi code, as written in a literal string, and advance per point of size. */
 interface Glyph {
@@ -83,7 +84,7 @@ export class PageContent {
     if (!this.ops.length) return;
     const { context } = this.page.doc;
     const operators = Buffer.from(this.ops.join('\n'), 'latin1');
-    const stream = context.stream(zlib.deflateSync(operators, DEFLATE), { Filter: 'FlateDecode' });
+    const stream = new StoredStream(context.obj({ Filter: 'FlateDecode' }), zlib.deflateSync(operators, DEFLATE));
     this.page.node.addContentStream(context.register(stream));
     this.ops.length = 0;
   }

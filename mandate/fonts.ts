@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import zlib from 'node:zlib';
 import fontkit, { type Font, type Glyph } from '@pdf-lib/fontkit';
 import { PDFString, type PDFDocument, type PDFRef } from 'pdf-lib';
+import { StoredStream } from './pdf-stream';
 
 const require = createRequire(import.meta.url);
 const FILE = '@expo-google-fonts/dancing-script/400Regular/DancingScript_400Regular.ttf';
@@ -154,7 +155,7 @@ function widthsOf(s: Subset, ids: number[]): (number | number[])[] {
 function register(doc: PDFDocument, s: Subset, f: Font, ids: number[]): PDFRef {
   const ctx = doc.context;
   const scale = 1000 / f.unitsPerEm;
-  const fontFile = ctx.register(ctx.stream(s.fontFile, { Filter: 'FlateDecode', Length1: s.fontFileLength }));
+  const fontFile = ctx.register(new StoredStream(ctx.obj({ Filter: 'FlateDecode', Length1: s.fontFileLength }), s.fontFile));
   const descriptor = ctx.register(ctx.obj({
     // Flags 4 + 8: symbolic (shown by glyph id, not a standard encoding) and script.
     Type: 'FontDescriptor', FontName: s.baseFont, Flags: 4 | 8,
@@ -169,7 +170,7 @@ function register(doc: PDFDocument, s: Subset, f: Font, ids: number[]): PDFRef {
   }));
   const dict = ctx.obj({
     Type: 'Font', Subtype: 'Type0', BaseFont: s.baseFont, Encoding: 'Identity-H', DescendantFonts: [cidFont],
-    ToUnicode: ctx.register(ctx.stream(s.toUnicode, { Filter: 'FlateDecode' })),
+    ToUnicode: ctx.register(new StoredStream(ctx.obj({ Filter: 'FlateDecode' }), s.toUnicode)),
   });
   return ctx.register(dict);
 }
