@@ -35,12 +35,13 @@ export interface PeppolStepResult {
 const wantsSml = (v: Visibility) => v !== 'smp';
 const wantsDirectory = (r: Pick<SmpRecord, 'visibility' | 'directory'>) => r.visibility === 'smp+sml+peppol' && r.directory;
 
-/** Transport trouble is retried by Temporal; an answer saying no is final. */
+/** Transport trouble is retried by Temporal (when the server's Retry-After asks, then); an answer saying no is final. */
 function remoteFailure(err: unknown, what: string): never {
   if (err instanceof SmlError || err instanceof DirectoryError) {
     const system = err instanceof SmlError ? 'sml' : 'directory';
     const message = `${what}: ${err.message}`;
-    throw err.retryable ? ApplicationFailure.retryable(message, `${system}-unavailable`) : ApplicationFailure.nonRetryable(message, `${system}-rejected`);
+    if (!err.retryable) throw ApplicationFailure.nonRetryable(message, `${system}-rejected`);
+    throw ApplicationFailure.create({ message, type: `${system}-unavailable`, ...(err.retryAfterMs !== undefined && { nextRetryDelay: err.retryAfterMs }) });
   }
   throw err;
 }

@@ -1,11 +1,12 @@
 // Client of the Peppol Directory indexer API: we ask it to (re)index or drop a participant of our SMP; it then
 // reads the participant's business card from our SMP by itself.
+import { parseRetryAfter } from '../annuaire/errors';
 import { normaliseParticipantId } from './participant-id';
 
 export const INDEXER_PATH = '/indexer/1.0/';
 
 export class DirectoryError extends Error {
-  constructor(message: string, readonly retryable: boolean, readonly status?: number) {
+  constructor(message: string, readonly retryable: boolean, readonly status?: number, /** The server's Retry-After. */ readonly retryAfterMs?: number) {
     super(message);
     this.name = 'DirectoryError';
   }
@@ -39,7 +40,8 @@ export function createDirectoryClient(opts: DirectoryClientOptions): DirectoryCl
     }
     if (res.ok || okStatuses.includes(res.status)) return res.status;
     const retryable = res.status >= 500 || res.status === 408 || res.status === 429;
-    throw new DirectoryError(`Peppol Directory ${what} answered HTTP ${res.status}`, retryable, res.status);
+    const retryAfterMs = retryable ? parseRetryAfter(res.headers.get('retry-after')) : undefined;
+    throw new DirectoryError(`Peppol Directory ${what} answered HTTP ${res.status}`, retryable, res.status, retryAfterMs);
   }
 
   return {

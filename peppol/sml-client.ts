@@ -1,6 +1,7 @@
 // SOAP 1.1 client of the SML's ManageBusinessIdentifierService (BDMSL): Create, Delete, List, as in
 // ManageBusinessIdentifierService-1.0.wsdl. The wire helpers are exported for the simulator, which speaks the same.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { parseRetryAfter } from '../annuaire/errors';
 import { PARTICIPANT_SCHEME, formatParticipantId, parseParticipantId } from './participant-id';
 
 export const NS = {
@@ -103,7 +104,10 @@ export function readSoapBody(xml: string): XmlElement | undefined {
 export type SmlErrorKind = 'BadRequestFault' | 'NotFoundFault' | 'UnauthorizedFault' | 'InternalErrorFault' | 'SoapFault' | 'http' | 'network' | 'protocol';
 
 export class SmlError extends Error {
-  constructor(message: string, readonly kind: SmlErrorKind, readonly retryable: boolean, readonly status?: number) {
+  constructor(
+    message: string, readonly kind: SmlErrorKind, readonly retryable: boolean, readonly status?: number,
+    /** The server's Retry-After, on an HTTP error worth retrying. */ readonly retryAfterMs?: number,
+  ) {
     super(message);
     this.name = 'SmlError';
   }
@@ -170,6 +174,7 @@ export function createSmlClient(opts: SmlClientOptions): SmlClient {
   async function call(op: SmlOperation, envelope: string): Promise<XmlElement | undefined> {
     let status: number;
     let text: string;
+    let retryAfter: string | null;
     try {
       const res = await fetch(endpoint, {
         method: 'POST',
@@ -179,6 +184,7 @@ export function createSmlClient(opts: SmlClientOptions): SmlClient {
         ...(opts.dispatcher && { dispatcher: opts.dispatcher }),
       });
       status = res.status;
+      retryAfter = res.headers.get('retry-after');
       text = await res.text();
     } catch (err) {
       throw new SmlError(`SML ${op} failed: ${(err as Error).message}`, 'network', true);
@@ -186,7 +192,8 @@ export function createSmlClient(opts: SmlClientOptions): SmlClient {
     const fault = faultOf(text, status);
     if (fault) throw fault;
     if (status < 200 || status > 299) {
-      throw new SmlError(`SML ${op} answered HTTP ${status}`, 'http', status >= 500 || status === 408 || status === 429, status);
+      const retryable = status >= 500 || status === 408 || status === 429;
+      throw new SmlError(`SML ${op} answered HTTP ${status}`, 'http', retryable, status, retryable ? parseRetryAfter(retryAfter) : undefined);
     }
     try {
       return readSoapBody(text);
