@@ -98,7 +98,7 @@ const addressLine = (party: Party): string | undefined => {
 
 export async function buildMandatePdf(m: MandateInput): Promise<Uint8Array> {
   const signer = signerOf(m.party);
-  const doc = await PDFDocument.create();
+  const doc = await PDFDocument.create({ updateMetadata: false }); // the metadata below, without pdf-lib's own
   const issued = new Date(`${m.issuedOn}T00:00:00Z`);
   doc.setTitle(`Mandat ${m.mandateNumber}`);
   doc.setSubject(`Mandat de réception des factures électroniques — entrée ${m.entryId}`);
