@@ -22,7 +22,7 @@ import { cpuDelta, cpuSnapshot, formatCpu } from './onboarding/cpu';
 import { goSignal } from './onboarding/floor-workflow';
 
 const { values } = parseArgs({
-  options: { parties: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '32' }, 'in-memory': { type: 'boolean', default: false } },
+  options: { parties: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '32' }, persisted: { type: 'boolean', default: false } },
 });
 const N = Number(values.parties);
 const C = Number(values.concurrency);
@@ -122,6 +122,7 @@ async function floor(client: Client, env: Record<string, string>, shape: Shape) 
       await client.workflow.start('floorRegistration', { taskQueue, workflowId, args: [{ before: shape.before, after: shape.after }] });
     });
     await waitUntil(async () => (await ask<{ waiting: number }>('counts')).waiting === N, phaseTimeoutMs, `${N} floor workflows to wait`);
+    say(`floor: ${N} parked; signalling`);
     const parkedRss = rssOf(worker.pid!);
     const cpu1 = cpu();
     const signalled = await timed(ids, async (workflowId) => { await client.workflow.getHandle(workflowId).signal(goSignal); });
@@ -148,7 +149,10 @@ function rssOf(pid: number): number | undefined {
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-onboarding-'));
 say('starting a Temporal dev server, PostgreSQL schema, simulators, API and worker processes');
-const temporal = await ownDevServer(dir, { inMemory: values['in-memory'] });
+// In memory by default: with its SQLite file the dev server serialises every write to disk and, past a few
+// hundred workflows in flight on this machine, times its own updates out ("context deadline exceeded"), which
+// measures the disk, not Temporal. --persisted to see it.
+const temporal = await ownDevServer(dir, { inMemory: !values.persisted });
 const connection = await Connection.connect({ address: temporal.address });
 const client = new Client({ connection });
 const cluster = await startCluster({ temporalAddress: temporal.address });
@@ -164,7 +168,7 @@ try {
   const o = await ours(cluster, 1);
   const mb = (x?: number) => (x === undefined ? '?' : `${x.toFixed(0)} MB`);
   const row = (name: string, r: PhaseResult) => `${name.padEnd(34)} ${r.rate.toFixed(1).padStart(8)}/s ${String(Math.round(r.p50)).padStart(8)} ms ${String(Math.round(r.p95)).padStart(8)} ms ${r.seconds.toFixed(1).padStart(8)} s`;
-  console.log(`\nnpm run bench:onboarding -- --parties ${N} --concurrency ${C}   (Node ${process.version}, ${os.cpus().length} CPUs)`);
+  console.log(`\nnpm run bench:onboarding -- --parties ${N} --concurrency ${C}${values.persisted ? ' --persisted' : ''}   (Node ${process.version}, ${os.cpus().length} CPUs, dev server ${values.persisted ? 'on its SQLite file' : 'in memory'})`);
   console.log(`shape per registration: before the wait ${shape.before.activities} activities + ${shape.before.localActivities} local; after ${shape.after.activities} + ${shape.after.localActivities}`);
   console.log(`${'phase'.padEnd(34)} ${'rate'.padStart(10)} ${'p50'.padStart(11)} ${'p95'.padStart(11)} ${'span'.padStart(10)}`);
   console.log(row('floor: start → signal wait', f.toWait));
