@@ -41,7 +41,7 @@ export function textWidth(font: PDFFont, text: string, size: number): number {
 const num = (n: number) => String(Math.round(n * 100) / 100);
 export type Color = readonly [number, number, number];
 
-/** Operators for one page, added to it as one compressed content stream by `end()`. */
+/** Operators for one page, added to it as one content stream by `end()`. */
 export class PageContent {
   private readonly ops: string[] = [];
   private readonly fonts = new Map<PDFRef, string>();

@@ -7,13 +7,18 @@ import { PDFContext, PDFDict, PDFDocument, PDFName, PDFNumber, PDFObjectParser, 
 
 /** The objects of a context, parsed from the file as pdf-lib asks for them. */
 class ObjectsOnDemand extends Map<PDFRef, PDFObject> {
+  private readonly deleted = new Set<PDFRef>();
   constructor(private readonly parse: (ref: PDFRef) => PDFObject | undefined) {
     super();
   }
   override get(ref: PDFRef): PDFObject | undefined {
     let object = super.get(ref);
-    if (object === undefined && (object = this.parse(ref))) super.set(ref, object);
+    if (object === undefined && !this.deleted.has(ref) && (object = this.parse(ref))) super.set(ref, object);
     return object;
+  }
+  override delete(ref: PDFRef): boolean {
+    this.deleted.add(ref);
+    return super.delete(ref);
   }
 }
 
