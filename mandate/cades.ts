@@ -9,7 +9,6 @@
 import crypto from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { Signer } from '@signpdf/utils';
 
 export interface SealKey {
   keyPem: string;
@@ -76,7 +75,7 @@ function preparedFor(k: SealKey): Prepared {
  */
 export function padesCmsMaxLength(sealKey: SealKey): number {
   let n = maxLengths.get(sealKey);
-  if (n === undefined) maxLengths.set(sealKey, (n = padesCms(new Uint8Array(), sealKey).length + 16));
+  if (n === undefined) maxLengths.set(sealKey, (n = padesCms([], sealKey).length + 16));
   return n;
 }
 
@@ -108,10 +107,12 @@ function signingCertificateV2(cert: pkijs.Certificate, certDer: Buffer): Buffer 
   return der(SEQUENCE, der(SEQUENCE, der(SEQUENCE, der(OCTET_STRING, certHash), ber(issuerSerial.toSchema()))));
 }
 
-/** The DER CMS of a PAdES B-B signature over `content` (the PDF without its /Contents placeholder). */
-export function padesCms(content: Uint8Array, sealKey: SealKey): Buffer {
+/** The DER CMS of a PAdES B-B signature over `content`: the parts of the PDF its /ByteRange covers, in order. */
+export function padesCms(content: Uint8Array[], sealKey: SealKey): Buffer {
   const k = preparedFor(sealKey);
-  const digest = crypto.createHash('sha256').update(content).digest();
+  const hash = crypto.createHash('sha256');
+  for (const part of content) hash.update(part);
+  const digest = hash.digest();
   const messageDigest = der(SEQUENCE, MESSAGE_DIGEST, der(SET, der(OCTET_STRING, digest)));
   // DER sorts a SET OF: these three come in this order (their lengths differ in the second byte, ascending).
   const signedAttributes = der(SET, CONTENT_TYPE_ATTRIBUTE, messageDigest, k.signingCertificate);
@@ -129,14 +130,4 @@ export function padesCms(content: Uint8Array, sealKey: SealKey): Buffer {
     der(SET, signerInfo),
   );
   return der(SEQUENCE, SIGNED_DATA, der(CONTEXT_0, signedData));
-}
-
-/** The seal's signer for @signpdf: the CMS above instead of the package's node-forge PKCS#7. */
-export class PadesSigner extends Signer {
-  constructor(private readonly sealKey: SealKey) {
-    super();
-  }
-  override async sign(pdfBuffer: Buffer): Promise<Buffer> {
-    return padesCms(pdfBuffer, this.sealKey);
-  }
 }

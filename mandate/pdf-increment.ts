@@ -7,7 +7,7 @@ import { openLazily } from './pdf-lazy';
 export interface EditablePdf {
   doc: PDFDocument;
   /** Writes the original bytes followed by one incremental update holding what changed since `open`. */
-  save(): Promise<Uint8Array>;
+  save(): Promise<Buffer>;
 }
 
 /** The byte offset of the file's last cross-reference section, from its final `startxref`. */
@@ -54,7 +54,7 @@ export async function openForIncrement(bytes: Uint8Array): Promise<EditablePdf> 
   const ctx = doc.context;
   const originalLargest = ctx.largestObjectNumber;
 
-  async function save(): Promise<Uint8Array> {
+  async function save(): Promise<Buffer> {
     await doc.flush(); // embeds the fonts and images drawn since load
     const changed = ctx
       .enumerateIndirectObjects()

@@ -1,10 +1,8 @@
 // Seals a finished mandate with the service's certificate: a PAdES baseline B-B signature that any reader can check
 // has not been altered since. The seal (and any last page added with it) is an incremental update, so a signature
 // the company put on an uploaded mandate stays valid under ours.
-import { SignPdf } from '@signpdf/signpdf';
-import { DEFAULT_BYTE_RANGE_PLACEHOLDER, SIG_FLAGS, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument } from 'pdf-lib';
-import { PadesSigner, padesCmsMaxLength, type SealKey } from './cades';
+import { padesCms, padesCmsMaxLength, type SealKey } from './cades';
 import { openForIncrement } from './pdf-increment';
 
 export type { SealKey };
@@ -21,24 +19,42 @@ export async function sealPdf(pdf: Uint8Array, key: SealKey, info: SealInfo, ame
   const editable = await openForIncrement(pdf);
   if (amend) await amend(editable.doc);
   addSealField(editable.doc, info, padesCmsMaxLength(key));
-  const prepared = Buffer.from(await editable.save());
-  // @signpdf fills in /ByteRange and /Contents. The named class, not the default instance: the package's default
-  // export does not survive Node's ESM interop.
-  return new SignPdf().sign(prepared, new PadesSigner(key));
+  return sign(await editable.save(), key);
+}
+
+/** What /ByteRange holds until the file is complete: as wide as the four numbers will be. */
+const PLACEHOLDER = '**********';
+const BYTE_RANGE = `/ByteRange [ 0 /${PLACEHOLDER} /${PLACEHOLDER} /${PLACEHOLDER} ]`;
+
+/**
+ * Signs the complete file in place (ISO 32000-1 §12.8.1): /ByteRange gets the offsets of everything but the
+ * /Contents hex string, then /Contents the CMS over those bytes. (What @signpdf/signpdf does, without the three
+ * copies of the file it makes on the way.)
+ */
+function sign(pdf: Buffer, key: SealKey): Buffer {
+  const at = pdf.lastIndexOf(BYTE_RANGE);
+  const start = at < 0 ? -1 : pdf.indexOf('<', pdf.indexOf('/Contents ', at));
+  const end = start < 0 ? -1 : pdf.indexOf('>', start) + 1;
+  if (end <= 0) throw new Error('the PDF has no seal placeholder');
+  pdf.write(`/ByteRange [0 ${start} ${end} ${pdf.length - end}]`.padEnd(BYTE_RANGE.length), at, 'latin1');
+  const cms = padesCms([pdf.subarray(0, start), pdf.subarray(end)], key);
+  if (2 * cms.length > end - start - 2) throw new Error(`the seal (${cms.length} bytes) does not fit its placeholder`);
+  pdf.write(cms.toString('hex'), start + 1, 'latin1');
+  return pdf;
 }
 
 /**
  * The seal's signature field (ISO 32000-1 §12.7.4.5, §12.8.1): the signature dictionary with placeholders for
- * @signpdf, an invisible widget on the first page, the field listed in the AcroForm. Written here rather than with
+ * `sign`, an invisible widget on the first page, the field listed in the AcroForm. Written here rather than with
  * @signpdf/placeholder-pdf-lib, whose widget appearance goes through pako (a 256 KB state to deflate nothing) and
  * whose field is always named "Signature1", which a document signed before us already has.
  */
 function addSealField(doc: PDFDocument, info: SealInfo, cmsLength: number): void {
   const ctx = doc.context;
-  const placeholder = PDFName.of(DEFAULT_BYTE_RANGE_PLACEHOLDER);
+  const placeholder = PDFName.of(PLACEHOLDER);
   const signature = ctx.register(ctx.obj({
-    Type: 'Sig', Filter: 'Adobe.PPKLite', SubFilter: SUBFILTER_ETSI_CADES_DETACHED,
-    // @signpdf finds /ByteRange, then the /Contents after it: room for the CMS, in hex.
+    Type: 'Sig', Filter: 'Adobe.PPKLite', SubFilter: 'ETSI.CAdES.detached',
+    // `sign` finds /ByteRange, then the /Contents after it: room for the CMS, in hex.
     ByteRange: [0, placeholder, placeholder, placeholder],
     Contents: PDFHexString.of('0'.repeat(2 * cmsLength)),
     Reason: PDFString.of(info.reason), M: PDFString.fromDate(new Date()), ContactInfo: PDFString.of(info.contact),
@@ -61,6 +77,6 @@ function addSealField(doc: PDFDocument, info: SealInfo, cmsLength: number): void
   if (annots) annots.push(widget);
   else page.node.set(PDFName.of('Annots'), ctx.obj([widget]));
   const flags = form.lookupMaybe(PDFName.of('SigFlags'), PDFNumber)?.asNumber() ?? 0;
-  form.set(PDFName.of('SigFlags'), PDFNumber.of(flags | SIG_FLAGS.SIGNATURES_EXIST | SIG_FLAGS.APPEND_ONLY));
+  form.set(PDFName.of('SigFlags'), PDFNumber.of(flags | 1 | 2)); // signatures exist, append only
   fields.push(widget);
 }
