@@ -9,11 +9,15 @@ export type ProviderSpec =
 export const HEARTBEAT_EVERY_MS = 3_000;
 const HEARTBEAT_TIMEOUT = '10s';
 
-// Transport failures (5xx, 429, timeouts) are retried with backoff; business failures are thrown non-retryable.
+// Transport failures (5xx, 429, timeouts) are retried with backoff for an hour; business failures are thrown
+// non-retryable. A time budget, not a number of attempts: retries timed by the server's Retry-After come quickly and
+// a burst of 429s used 20 attempts up in 20 s (the chaos suite). At most a minute between tries: a step goes on
+// soon after the outage ends.
 const external: ActivityOptions = {
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 20 },
+  scheduleToCloseTimeout: '1 hour',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1 minute' },
 };
 const local: ActivityOptions = {
   startToCloseTimeout: '30s',

@@ -181,7 +181,9 @@ function toFault(step: Step, err: unknown): Fault {
     return { provider: step.provider, code: cause.type ?? 'failed', message: cause.message };
   }
   if (cause instanceof TimeoutFailure) {
-    return { provider: step.provider, code: 'timeout', message: `step "${step.name}" timed out (${cause.timeoutType})` };
+    // Out of retry time: the last attempt's failure says why (the server attaches it as the cause).
+    const last = cause.cause ? `: ${cause.cause.message}` : '';
+    return { provider: step.provider, code: 'timeout', message: `step "${step.name}" timed out (${cause.timeoutType})${last}` };
   }
   return { provider: step.provider, code: 'failed', message: cause instanceof Error ? cause.message : String(cause) };
 }
