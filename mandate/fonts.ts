@@ -9,6 +9,7 @@ import zlib from 'node:zlib';
 import fontkit, { type Font, type Glyph } from '@pdf-lib/fontkit';
 import { PDFString, type PDFDocument, type PDFRef } from 'pdf-lib';
 import { StoredStream } from './pdf-stream';
+import { ligatureShaper, type Shaper } from './shaping';
 
 const require = createRequire(import.meta.url);
 const FILE = '@expo-google-fonts/dancing-script/400Regular/DancingScript_400Regular.ttf';
@@ -34,46 +35,7 @@ interface Subset {
 
 let parsed: Font | undefined;
 const font = (): Font => (parsed ??= fontkit.create(fs.readFileSync(require.resolve(FILE))));
-let common: Promise<Subset> | undefined;
-
-/** Glyph ids covered by an OpenType coverage table (both formats). */
-function coverage(c: { glyphs?: number[]; rangeRecords?: { start: number; end: number }[] }): number[] {
-  return c.glyphs ?? (c.rangeRecords ?? []).flatMap((r) => Array.from({ length: r.end - r.start + 1 }, (_, i) => r.start + i));
-}
-
-interface LigatureLookup {
-  lookupType: number;
-  subTables: { coverage: Parameters<typeof coverage>[0]; ligatureSets: { toArray(): { components: number[] }[][] } }[];
-}
-interface Gsub {
-  featureList: { tag: string; feature: { lookupListIndexes: number[] } }[];
-  lookupList: { get(i: number): LigatureLookup };
-}
-
-/**
- * The strings that form the ligatures fontkit applies by default (ccmp, liga) from characters of `chars` (glyph id →
- * character): laying them out yields the ligature glyphs with the text they stand for.
- */
-function ligatureStrings(f: Font, chars: Map<number, string>): string[] {
-  const gsub = (f as unknown as { GSUB?: Gsub }).GSUB;
-  const out: string[] = [];
-  for (const { tag, feature } of gsub?.featureList ?? []) {
-    if (tag !== 'ccmp' && tag !== 'liga') continue;
-    for (const lookup of feature.lookupListIndexes.map((i) => gsub!.lookupList.get(i))) {
-      if (lookup.lookupType !== 4) continue;
-      for (const table of lookup.subTables) {
-        const first = coverage(table.coverage);
-        table.ligatureSets.toArray().forEach((set, i) => {
-          for (const lig of set) {
-            const text = [first[i]!, ...lig.components].map((id) => chars.get(id));
-            if (text.every((c) => c !== undefined)) out.push(text.join(''));
-          }
-        });
-      }
-    }
-  }
-  return out;
-}
+let common: Promise<{ subset: Subset; shaper?: Shaper }> | undefined;
 
 const hex4 = (n: number) => n.toString(16).padStart(4, '0');
 
@@ -125,12 +87,19 @@ async function makeSubset(f: Font, all: Glyph[]): Promise<Subset> {
   };
 }
 
-function commonSubset(): Promise<Subset> {
+function commonSubset(): Promise<{ subset: Subset; shaper?: Shaper }> {
   if (!common) {
     const f = font();
     const chars = REPERTOIRE.filter((c) => f.hasGlyphForCodePoint(c.codePointAt(0)!));
+    const shaper = ligatureShaper(f, chars);
+    // The ligatures the font forms from these characters, spelt out: laid out, they give the ligature glyphs with
+    // the text they stand for.
     const byGlyph = new Map(chars.map((c) => [f.glyphForCodePoint(c.codePointAt(0)!).id, c]));
-    common = makeSubset(f, [...chars, ...ligatureStrings(f, byGlyph)].flatMap((t) => f.layout(t).glyphs));
+    const ligatures = (shaper?.lookups ?? []).flatMap((lookup) =>
+      [...lookup].flatMap(([first, list]) => list.map((l) => [first, ...l.components].map((id) => byGlyph.get(id)))),
+    );
+    const texts = [...chars, ...ligatures.filter((l) => l.every(Boolean)).map((l) => l.join(''))];
+    common = makeSubset(f, texts.flatMap((t) => f.layout(t).glyphs)).then((subset) => ({ subset, shaper }));
   }
   return common;
 }
@@ -187,11 +156,17 @@ export interface EmbeddedText {
 export async function embedHandwriting(doc: PDFDocument, text: string): Promise<EmbeddedText | undefined> {
   const f = font();
   if (![...text].every((c) => f.hasGlyphForCodePoint(c.codePointAt(0)!))) return undefined;
-  // Kerning is left out: text is shown glyph by glyph at its advance (as pdf-lib did), and it is most of the layout's time.
-  const { glyphs } = f.layout(text, { kern: false });
-  let subset = await commonSubset();
-  if (!glyphs.every((g) => subset.ids.has(g.id))) subset = await makeSubset(f, glyphs);
-  const ids = glyphs.map((g) => subset.ids.get(g.id)!);
+  const common = await commonSubset();
+  let subset = common.subset;
+  // A name of the shared subset's characters is shaped from the font's tables (shaping.ts), any other by fontkit.
+  let glyphs = common.shaper?.shape(text);
+  if (!glyphs?.every((g) => subset.ids.has(g))) {
+    // Kerning is left out: text is shown glyph by glyph at its advance (as pdf-lib did).
+    const laid = f.layout(text, { kern: false }).glyphs;
+    if (!laid.every((g) => subset.ids.has(g.id))) subset = await makeSubset(f, laid);
+    glyphs = laid.map((g) => g.id);
+  }
+  const ids = glyphs.map((g) => subset.ids.get(g)!);
   return {
     font: register(doc, subset, f, ids),
     hex: ids.map(hex4).join(''),
