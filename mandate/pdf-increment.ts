@@ -20,6 +20,12 @@ function lastXrefOffset(bytes: Uint8Array): number {
 
 const isStream = (o: PDFObject) => o instanceof PDFStream;
 
+/** What pdf-lib writes into a file: its objects, a cross-reference section, a trailer. */
+interface Serialisable {
+  sizeInBytes(): number;
+  copyBytesInto(buffer: Uint8Array, offset: number): number;
+}
+
 /**
  * The highest object number the file uses. pdf-lib does not count object streams and cross-reference streams it
  * has unpacked, so new objects could reuse their numbers; every cross-reference section's /Size says the truth.
@@ -59,29 +65,32 @@ export async function openForIncrement(bytes: Uint8Array): Promise<EditablePdf> 
     const changed = ctx
       .enumerateIndirectObjects()
       .filter(([ref, obj]) => ref.objectNumber > originalLargest || (!isStream(obj) && before.get(ref.tag) !== obj.toString()));
-    const head = bytes[bytes.length - 1] === 0x0a ? '' : '\n';
-    const parts: Uint8Array[] = [bytes, Buffer.from(head, 'latin1')];
-    let offset = bytes.length + head.length;
+    // What follows the original bytes, measured first so that the file is written into one buffer.
+    const pieces: (string | Serialisable)[] = [];
+    const sizes: number[] = [];
+    const add = (piece: string | Serialisable) => {
+      pieces.push(piece);
+      sizes.push(typeof piece === 'string' ? piece.length : piece.sizeInBytes());
+    };
+    add(bytes[bytes.length - 1] === 0x0a ? '' : '\n');
     const xref = PDFCrossRefSection.create();
+    let offset = bytes.length + sizes[0]!;
     for (const [ref, obj] of changed) {
-      const start = Buffer.from(`${ref.objectNumber} ${ref.generationNumber} obj\n`, 'latin1');
-      const body = new Uint8Array(obj.sizeInBytes());
-      obj.copyBytesInto(body, 0);
       xref.addEntry(ref, offset);
-      parts.push(start, body, Buffer.from('\nendobj\n', 'latin1'));
-      offset += start.length + body.length + 8;
+      for (const piece of [`${ref.objectNumber} ${ref.generationNumber} obj\n`, obj, '\nendobj\n']) {
+        add(piece);
+        offset += sizes.at(-1)!;
+      }
     }
     const info = ctx.trailerInfo;
     const trailerDict = ctx.obj({ Size: ctx.largestObjectNumber + 1, Root: info.Root, Info: info.Info, ID: info.ID, Prev: prev });
-    for (const o of [xref, '\n', PDFTrailerDict.of(trailerDict), '\n', PDFTrailer.forLastCrossRefSectionOffset(offset)]) {
-      if (typeof o === 'string') parts.push(Buffer.from(o, 'latin1'));
-      else {
-        const b = new Uint8Array(o.sizeInBytes());
-        o.copyBytesInto(b, 0);
-        parts.push(b);
-      }
-    }
-    return Buffer.concat(parts);
+    for (const piece of [xref, '\n', PDFTrailerDict.of(trailerDict), '\n', PDFTrailer.forLastCrossRefSectionOffset(offset)]) add(piece);
+    const out = Buffer.allocUnsafe(sizes.reduce((n, size) => n + size, bytes.length));
+    out.set(bytes, 0);
+    let at = bytes.length;
+    for (const piece of pieces) at += typeof piece === 'string' ? out.write(piece, at, 'latin1') : piece.copyBytesInto(out, at);
+    if (at !== out.length) throw new Error(`the update was measured at ${out.length} bytes but wrote ${at}`); // none left unset
+    return out;
   }
   return { doc, save };
 }
