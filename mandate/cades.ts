@@ -29,13 +29,20 @@ const OID = {
 const ber = (o: { toBER(): ArrayBuffer }) => Buffer.from(o.toBER());
 const oid = (value: string) => ber(new asn1js.ObjectIdentifier({ value }));
 
-/** One DER element: `tag`, the definite length of `parts` together, then `parts`. */
+/** One DER element: `tag`, the definite length of `parts` together (short or long form), then `parts`. */
 function der(tag: number, ...parts: Uint8Array[]): Buffer {
   const length = parts.reduce((n, p) => n + p.length, 0);
-  const lengthBytes: number[] = [];
-  for (let l = length; l > 0; l >>= 8) lengthBytes.unshift(l & 0xff);
-  const head = length < 0x80 ? [tag, length] : [tag, 0x80 | lengthBytes.length, ...lengthBytes];
-  return Buffer.concat([Buffer.from(head), ...parts]);
+  const lengthBytes = length < 0x80 ? 0 : length < 0x100 ? 1 : length < 0x10000 ? 2 : 3;
+  const out = Buffer.allocUnsafe(2 + lengthBytes + length);
+  out[0] = tag;
+  out[1] = lengthBytes ? 0x80 | lengthBytes : length;
+  for (let i = 0; i < lengthBytes; i++) out[2 + i] = (length >> (8 * (lengthBytes - 1 - i))) & 0xff;
+  let at = 2 + lengthBytes;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
 const SEQUENCE = 0x30;
 const SET = 0x31;
