@@ -59,9 +59,12 @@ function toUnicode(glyphs: Glyph[], ids: Map<number, number>): string {
   ].join('\n');
 }
 
-/** A subset of the font holding `glyphs` (those with text, from a layout), encoded once. */
+/** A subset of the font holding `glyphs` (from a layout, with the text they stand for), encoded once. */
 async function makeSubset(f: Font, all: Glyph[]): Promise<Subset> {
-  const glyphs = [...new Map(all.map((g) => [g.id, g])).values()];
+  // A glyph standing for several characters (space and no-break space) keeps the text it was first seen for.
+  const byId = new Map<number, Glyph>();
+  for (const g of all) if (!byId.has(g.id)) byId.set(g.id, g);
+  const glyphs = [...byId.values()];
   const subset = f.createSubset();
   const ids = new Map(glyphs.map((g) => [g.id, subset.includeGlyph(g)]));
   const bytes = await new Promise<Buffer>((resolve, reject) => {
