@@ -145,14 +145,19 @@ export async function buildMandatePdf(m: MandateInput): Promise<Uint8Array> {
   signaturePage.text(t.signature, { x: box.x + 4, y: box.y + box.height - 12, size: 8, font: helvetica });
   if (m.signature?.kind === 'typed') {
     const full = `${signer.given} ${signer.surname}`.normalize('NFC');
+    // The name as large as fits the box (up to 24 pt), at a width of `width` points per point of size.
+    const fitted = (width: number) => {
+      const size = Math.min(24, (box.width - 16) / Math.max(1, width));
+      return { x: box.x + 8, y: box.y + box.height / 2 - size / 3, size, color: [0.05, 0.1, 0.45] as const };
+    };
     const script = await embedHandwriting(doc, full);
-    const oblique = script ? undefined : await doc.embedFont(StandardFonts.HelveticaOblique);
-    const name = script ? full : winAnsi(full);
-    const width = script ? script.width : textWidth(oblique!, name, 1);
-    const size = Math.min(24, (box.width - 16) / Math.max(1, width));
-    const at = { x: box.x + 8, y: box.y + box.height / 2 - size / 3, size, color: [0.05, 0.1, 0.45] as const };
-    if (script) signaturePage.show(script.hex, script.font, at);
-    else signaturePage.text(name, { ...at, font: oblique! });
+    if (script) signaturePage.show(script.hex, script.font, fitted(script.width));
+    else {
+      // A character the handwriting font lacks: the oblique standard font, what it cannot draw replaced.
+      const font = await doc.embedFont(StandardFonts.HelveticaOblique);
+      const name = winAnsi(full);
+      signaturePage.text(name, { ...fitted(textWidth(font, name, 1)), font });
+    }
   } else if (m.signature?.kind === 'drawn') {
     const img = m.signature.mime === 'image/png' ? await doc.embedPng(m.signature.image) : await doc.embedJpg(m.signature.image);
     const scale = Math.min((box.width - 16) / img.width, (box.height - 18) / img.height);
