@@ -68,7 +68,22 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
       if (holders.length > 0) await requireConsent(input.entryId, siren, holders, mandate.formerMatricule);
       const handedOver = [...foreign, ...inForce.filter((l) => l.matriculePlateforme === DEFAULT_MATRICULE && isSirenLevel(l))];
       for (const l of handedOver) await client.endLine(l.idInstance, day);
-      const created = await client.createLine({ siren, matriculePlateforme: us, dateDebutEffet: day });
+      const created = await client.createLine({ siren, matriculePlateforme: us, dateDebutEffet: day }).catch(async (err) => {
+        // Refused for good: the SIREN must not stay without a line, so unless another still covers it, it goes back
+        // to the fictive platform (as on disable) before the refusal ends the step. (On a retry after a transient
+        // failure the lines were ended by the earlier attempt: nothing is in force, and the same holds.)
+        const stillCovered = inForce.some((l) => !handedOver.includes(l) && isSirenLevel(l));
+        if (err instanceof AnnuaireError && !err.retryable && !stillCovered) {
+          try {
+            const restored = await client.createLine({ siren, matriculePlateforme: DEFAULT_MATRICULE, dateDebutEffet: day });
+            log.warn({ ...ids, status: err.status, restoredIdInstance: restored.idInstance }, 'directory line refused: the SIREN is back on the fictive platform');
+          } catch (restoreErr) {
+            if (restoreErr instanceof AnnuaireError && restoreErr.retryable) throw restoreErr; // the retry tries both again
+            log.error({ ...ids, status: err.status, err: restoreErr }, 'directory line refused, and the fictive platform line could not be restored');
+          }
+        }
+        throw err;
+      });
       log.info({ ...ids, matricule: us, idInstance: created.idInstance, ended: idsOf(handedOver), takenOverFrom: holders[0] }, 'directory line created');
       return { idInstance: created.idInstance, created: true, ...(holders[0] && { takenOverFrom: holders[0] }) } as RegisterResult;
     });

@@ -175,6 +175,26 @@ describe('directory activities', () => {
     expect(inForce(siren)).toEqual([expect.objectContaining({ matriculePlateforme: '0145' })]);
   });
 
+  it('a line of ours refused for good puts the SIREN back on the fictive platform, on a retry too', async () => {
+    const { siren, input } = await newParty();
+    const ours = `"siren":"${siren}","matriculePlateforme":"0145"`;
+    sim.setFaults({ status: 422, only: 'POST /ligne-annuaire', bodyIncludes: ours, detail: 'SIREN fermé' });
+    expect(await failure(register(input))).toMatchObject({ type: 'annuaire-422', nonRetryable: true });
+    expect(inForce(siren)).toEqual([expect.objectContaining({ matriculePlateforme: '9998' })]);
+
+    // A retry that finds nothing in force (an earlier attempt ended 9998, then failed transiently) restores it too.
+    const [restored] = inForce(siren);
+    sim.setFaults(undefined);
+    await disable(input); // nothing of ours: 9998 already covers it, left alone
+    expect(inForce(siren)).toEqual([restored]);
+    sim.setFaults([{ status: 503, only: 'POST /ligne-annuaire', count: 1 }]);
+    expect(await failure(register(input))).toMatchObject({ type: 'annuaire-503', nonRetryable: false });
+    expect(inForce(siren)).toEqual([]); // 9998 ended, ours not created
+    sim.setFaults({ status: 422, only: 'POST /ligne-annuaire', bodyIncludes: ours, detail: 'SIREN fermé' });
+    expect(await failure(register(input))).toMatchObject({ type: 'annuaire-422', nonRetryable: true });
+    expect(inForce(siren)).toEqual([expect.objectContaining({ matriculePlateforme: '9998' })]);
+  });
+
   it('a 429/503 burst succeeds once retried as classified, with one line created', async () => {
     const { siren, input } = await newParty();
     sim.setFaults({ errorRates: { 429: 0.5, 503: 0.5 }, count: 4, retryAfterSeconds: 0 });

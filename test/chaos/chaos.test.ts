@@ -73,11 +73,11 @@ async function jobsUntil(done: (n: Record<string, number>) => boolean, what: str
 const count = async (sql: string, args: unknown[] = []) => Number((await cluster.db.query<{ n: string }>(sql, args)).rows[0]!.n);
 
 /** Lines of the Annuaire simulator in force today for a SIREN, on our matricule. */
-function ourLinesInForce(siren: string) {
+function linesInForce(siren: string) {
   const today = new Date().toISOString().slice(0, 10);
-  return cluster.sims.annuaire.lines().filter((l) => l.siren === siren && l.matriculePlateforme === cluster.config.PA_MATRICULE
-    && l.dateDebutEffet <= today && (!l.dateFinEffet || l.dateFinEffet > today));
+  return cluster.sims.annuaire.lines().filter((l) => l.siren === siren && l.dateDebutEffet <= today && (!l.dateFinEffet || l.dateFinEffet > today));
 }
+const ourLinesInForce = (siren: string) => linesInForce(siren).filter((l) => l.matriculePlateforme === cluster.config.PA_MATRICULE);
 const smlEntries = (siren: string) => cluster.sims.sml.participants(cluster.config.SMP_ID).filter((p) => p.endsWith(`0225:${siren}`));
 
 describe(`chaos: ${N} registrations`, () => {
@@ -87,8 +87,9 @@ describe(`chaos: ${N} registrations`, () => {
     const refused = parties[N - 1]!;
     const flaky: Faults = { errorRates: { 503: 0.3 }, timeoutRate: 0.1, timeoutMs: HELD_MS, retryAfterSeconds: 1 };
     const background: Record<SimName, Faults[]> = {
-      // The refusal is aimed at that party's line creation only (its body names the SIREN); it stays to the end.
-      annuaire: [{ status: 422, only: 'POST /ligne-annuaire', bodyIncludes: `"siren":"${refused}"`, detail: REFUSAL }, flaky],
+      // The refusal is aimed at that party's line of ours only (the body names the SIREN and our matricule); it
+      // stays to the end, and the SIREN must go back to the fictive platform's line.
+      annuaire: [{ status: 422, only: 'POST /ligne-annuaire', bodyIncludes: `"siren":"${refused}","matriculePlateforme":"${cluster.config.PA_MATRICULE}"`, detail: REFUSAL }, flaky],
       sml: [flaky],
       directory: [flaky],
     };
@@ -127,7 +128,7 @@ describe(`chaos: ${N} registrations`, () => {
     const { rows: [errJob] } = await cluster.db.query<{ id: string; faults: { provider: string; message: string }[] }>(`SELECT id, faults FROM jobs WHERE status = 'ERR'`);
     expect(errJob!.id).toBe(refusedJob.jobId);
     expect(errJob!.faults).toContainEqual(expect.objectContaining({ provider: 'gov-fr.directory.register', message: expect.stringContaining(REFUSAL) }));
-    expect(ourLinesInForce(refused)).toEqual([]);
+    expect(linesInForce(refused).map((l) => l.matriculePlateforme)).toEqual(['9998']); // back on the fictive platform
     expect(smlEntries(refused)).toEqual([]);
 
     // Exactly one line in force on our matricule and one SML participant per registered SIREN; nothing else at the SML.
