@@ -1,10 +1,5 @@
 // Opening a PDF for the seal's incremental update: our own mandates (cross-reference tables) are opened without
 // parsing every object; files this cannot trust are loaded whole. Either way poppler and qpdf accept the result.
-import { spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { PDFDict, PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { addAuditPage, type AuditFacts } from '../../mandate/audit-page';
@@ -14,6 +9,7 @@ import { sealPdf } from '../../mandate/seal';
 import { frenchParty } from '../../party';
 import { testSealKey } from '../support/seal-key';
 import { pdfText } from '../support/pdf-text';
+import { qpdfCheckedPdfsig } from '../support/pdf-check';
 
 const INFO = { name: 'Test PA', reason: 'Mandat 552032534_0145_20261122_01', location: 'France', contact: '552032534' };
 const FACTS: AuditFacts = {
@@ -35,17 +31,7 @@ const mandate = () =>
 
 const startxref = (pdf: Uint8Array) => Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(Buffer.from(pdf).toString('latin1'))![1]);
 
-function check(pdf: Uint8Array): string {
-  const file = path.join(os.tmpdir(), `increment-${crypto.randomUUID()}.pdf`);
-  fs.writeFileSync(file, pdf);
-  try {
-    const qpdf = spawnSync('qpdf', ['--check', file], { encoding: 'utf8' });
-    expect(qpdf.status, qpdf.stdout + qpdf.stderr).toBe(0);
-    return spawnSync('pdfsig', [file], { encoding: 'utf8' }).stdout;
-  } finally {
-    fs.rmSync(file);
-  }
-}
+const check = qpdfCheckedPdfsig;
 
 describe('opening a PDF for the incremental update', () => {
   it('parses only the objects looked up in a file with cross-reference tables (our mandates)', async () => {

@@ -1,6 +1,6 @@
 // The seal as a PAdES validator and a company's lawyer would check it, with independent tools (poppler's pdfsig,
 // qpdf, openssl) reading the files.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +13,7 @@ import { sealPdf, type SealKey } from '../../mandate/seal';
 import { generateSelfSigned } from '../../crypto/dev-certificates';
 import { testSealKey } from '../support/seal-key';
 import { pdfText } from '../support/pdf-text';
+import { qpdfCheckedPdfsig } from '../support/pdf-check';
 
 const INFO = { name: 'Test PA', reason: 'Mandat 552032534_0145_20261122_01', location: 'France', contact: '552032534' };
 const FACTS: AuditFacts = {
@@ -29,17 +30,7 @@ async function mandateFromElsewhere(): Promise<Uint8Array> {
   return doc.save();
 }
 
-function pdfsig(pdf: Uint8Array): string {
-  const file = path.join(os.tmpdir(), `seal-${crypto.randomUUID()}.pdf`);
-  fs.writeFileSync(file, pdf);
-  try {
-    const qpdf = spawnSync('qpdf', ['--check', file], { encoding: 'utf8' });
-    expect(qpdf.status, qpdf.stdout + qpdf.stderr).toBe(0);
-    return spawnSync('pdfsig', [file], { encoding: 'utf8' }).stdout;
-  } finally {
-    fs.rmSync(file);
-  }
-}
+const pdfsig = qpdfCheckedPdfsig;
 
 /** The CMS of the file's last signature, from its /Contents (hex, zero-padded). */
 function lastCms(pdf: Uint8Array): pkijs.SignedData {
