@@ -6,7 +6,7 @@ import { runQueuedJobSweeper } from '../transform/jobs';
 import { runWebhookDispatcher } from '../events/dispatch';
 import { loadConfig } from '../config';
 import { createLogger } from '../lib/logger';
-import { connectTemporal, openStore, withSecrets } from './context';
+import { connectTemporal, openStore, untilReachable, withSecrets } from './context';
 import { tracingFromEnv } from '../lib/tracing';
 
 const baseConfig = loadConfig();
@@ -14,7 +14,7 @@ const log = createLogger(baseConfig.LOG_LEVEL, 'pa-api');
 const db = await openStore(baseConfig, (m) => log.info(m));
 const config = await withSecrets(baseConfig, db, (m) => log.info(m));
 const tracing = tracingFromEnv('pa-api');
-const temporal = await connectTemporal(config, tracing);
+const temporal = await untilReachable(() => connectTemporal(config, tracing), (m) => log.warn(m));
 const jobDeps = { db, log, temporal, config, box: dataBoxFromConfig(config), sealKey: sealKeyFromConfig(config) };
 const app = createApp(jobDeps);
 const stopSweeper = runQueuedJobSweeper(jobDeps);

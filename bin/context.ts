@@ -42,6 +42,24 @@ export async function connectTemporal(config: Config, tracing?: Tracing): Promis
   });
 }
 
+/**
+ * Retries `connect` while Temporal is unreachable (a worker started before the server, or during a restart), for
+ * up to `forMs`, backing off to 10 s between attempts; then gives up with the last error.
+ */
+export async function untilReachable<T>(connect: () => Promise<T>, log: (msg: string) => void, forMs = 120_000): Promise<T> {
+  const deadline = Date.now() + forMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await connect();
+    } catch (err) {
+      if (Date.now() >= deadline) throw err;
+      const waitMs = Math.min(1000 * 2 ** (attempt - 1), 10_000);
+      log(`Temporal unreachable (${(err as Error).message}); trying again in ${waitMs / 1000} s`);
+      await new Promise((r) => setTimeout(r, waitMs));
+    }
+  }
+}
+
 /** The configuration with the platform secrets kept in the encrypted store (config/stored-secrets.ts) applied. */
 export async function withSecrets(config: Config, db: Db, log: (msg: string) => void): Promise<Config> {
   const { config: effective, used } = await withStoredSecrets(config, db, dataBoxFromConfig(config));

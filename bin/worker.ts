@@ -4,7 +4,7 @@ import { loadConfig } from '../config';
 import { createLogger } from '../lib/logger';
 import { serveMetrics } from '../lib/metrics';
 import { createWorker, installSdkMetrics } from '../worker/create-worker';
-import { openStore, temporalConnectionOptions, withSecrets } from './context';
+import { openStore, temporalConnectionOptions, untilReachable, withSecrets } from './context';
 import { tracingFromEnv } from '../lib/tracing';
 
 const baseConfig = loadConfig();
@@ -14,7 +14,7 @@ const config = await withSecrets(baseConfig, db, (m) => log.info(m));
 installSdkMetrics(config.TEMPORAL_METRICS_ADDRESS);
 // Activity outcomes and process metrics; the API process serves its own at /metrics.
 const metrics = config.WORKER_METRICS_PORT ? serveMetrics(config.WORKER_METRICS_PORT) : undefined;
-const connection = await NativeConnection.connect(temporalConnectionOptions(config));
+const connection = await untilReachable(() => NativeConnection.connect(temporalConnectionOptions(config)), (m) => log.warn(m));
 const tracing = tracingFromEnv('pa-worker');
 const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps: { db, log, config }, tracing });
 log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
