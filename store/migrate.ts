@@ -20,6 +20,9 @@ export async function migrate(db: Db, opts: { log?: (msg: string) => void } = {}
       migrationsSchema: schema,
       checkOrder: true,
       singleTransaction: true,
+      // API and worker processes starting together all migrate: the later ones wait for the first, then find
+      // nothing left to apply (the default, 'fail', made them exit).
+      advisoryLockMode: 'wait',
       log: opts.log ?? (() => undefined),
       logger: { debug() {}, info: opts.log ?? (() => undefined), warn: console.warn, error: console.error },
     });
