@@ -8,20 +8,16 @@ import path from 'node:path';
 import * as pkijs from 'pkijs';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { addAuditPage, type AuditFacts } from '../../mandate/audit-page';
+import { addAuditPage } from '../../mandate/audit-page';
 import { sealPdf, type SealKey } from '../../mandate/seal';
 import { generateSelfSigned } from '../../crypto/dev-certificates';
 import { testSealKey } from '../support/seal-key';
 import { pdfText } from '../support/pdf-text';
 import { qpdfCheckedPdfsig } from '../support/pdf-check';
+import { SEAL_INFO, auditFacts } from '../support/seal-facts';
 
-const INFO = { name: 'Test PA', reason: 'Mandat 552032534_0145_20261122_01', location: 'France', contact: '552032534' };
-const FACTS: AuditFacts = {
-  mandateNumber: '552032534_0145_20261122_01', entryId: 'entry-1', documentSha256: 'a'.repeat(64),
-  signer: { name: 'Élodie Martin', role: 'Présidente' }, signedAt: '2026-11-22T10:00:00Z', signedVia: 'upload',
-  signedFrom: { ip: '203.0.113.7', userAgent: 'test' }, identity: [{ view: 'page', sha256: 'b'.repeat(64) }],
-  confirmedAt: '2026-11-22T10:05:00Z', confirmedFrom: { ip: '203.0.113.7', userAgent: 'test' },
-};
+const INFO = SEAL_INFO;
+const FACTS = auditFacts('upload');
 
 /** A one-page PDF as another tool would write it: pdf-lib's defaults use object streams and an xref stream. */
 async function mandateFromElsewhere(): Promise<Uint8Array> {
