@@ -6,10 +6,12 @@ import type { ActivityDeps } from './deps';
 export function journalActivities({ db }: ActivityDeps) {
   return {
     async journalStep(j: StepJournal): Promise<void> {
-      await db.tx((q) => writeStep(q, j));
+      await writeStep(db, j); // a single statement: no transaction needed
     },
     async journalJob(j: { jobId: string; status: JobStatus; faults?: Fault[] }): Promise<void> {
-      await db.tx((q) => setJobStatus(q, j.jobId, j.status, j.faults));
+      // Only an ending status writes a second statement (the job.completed event) and needs a transaction.
+      const ends = j.status === 'OK' || j.status === 'ERR';
+      await (ends ? db.tx((q) => setJobStatus(q, j.jobId, j.status, j.faults)) : setJobStatus(db, j.jobId, j.status, j.faults));
     },
   };
 }

@@ -13,9 +13,8 @@ export function siloState({ db, log }: ActivityDeps) {
         'invalid-config',
       );
     }
-    const { changed } = await db.tx((q) =>
-      recordState(q, { entryId: input.entryId, state, jobId: input.jobId, stepId: input.stepId, faults: input.faults }),
-    );
+    // A single statement: atomic without a transaction.
+    const { changed } = await recordState(db, { entryId: input.entryId, state, jobId: input.jobId, stepId: input.stepId, faults: input.faults });
     log.info({ jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, state, changed }, 'party state set');
     return { state, changed };
   };

@@ -1,6 +1,6 @@
 // Silo entries (a GOBL party per entry), their meta rows and their state history.
 import type { Queryable } from './db';
-import { emitEvent } from './events';
+import { eventCtes, eventParams } from './events';
 import { decodeCursor, encodeCursor, iso, isUniqueViolation } from './rows';
 
 export class ConflictError extends Error {}
@@ -194,15 +194,21 @@ export async function recordState(
   s: { entryId: string; state: string; jobId: string; stepId: string; faults?: unknown[] },
 ): Promise<{ changed: boolean }> {
   const faults = JSON.stringify(s.faults ?? []);
-  const ins = await db.query(
-    `INSERT INTO entry_states (entry_id, state, job_id, step_id, faults) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (job_id, step_id) DO NOTHING`,
-    [s.entryId, s.state, s.jobId, s.stepId, faults],
+  const event = eventParams({ kind: 'party.state_changed', entryId: s.entryId, jobId: s.jobId, data: { state: s.state, faults: s.faults ?? [] } });
+  // One statement: the state row (once per job step: the activity may run twice), the entry, the event.
+  const { rows } = await db.query<{ changed: boolean }>(
+    `WITH recorded AS (
+       INSERT INTO entry_states (entry_id, state, job_id, step_id, faults) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (job_id, step_id) DO NOTHING
+       RETURNING entry_id
+     ), entry AS (
+       UPDATE entries SET state = $2, faults = $5, updated_at = now() WHERE id IN (SELECT entry_id FROM recorded)
+       RETURNING id, workspace_id
+     ), ${eventCtes('entry', 6)}
+     SELECT EXISTS (SELECT 1 FROM recorded) AS changed`,
+    [s.entryId, s.state, s.jobId, s.stepId, faults, ...event],
   );
-  if (ins.rowCount === 0) return { changed: false };
-  await db.query('UPDATE entries SET state = $2, faults = $3, updated_at = now() WHERE id = $1', [s.entryId, s.state, faults]);
-  await emitEvent(db, { kind: 'party.state_changed', entryId: s.entryId, jobId: s.jobId, data: { state: s.state, faults: s.faults ?? [] } });
-  return { changed: true };
+  return { changed: rows[0]?.changed === true };
 }
 
 export async function stateHistory(db: Queryable, entryId: string) {

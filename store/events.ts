@@ -8,26 +8,38 @@ import { iso } from './rows';
 export const EVENT_KINDS = ['party.state_changed', 'job.completed'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
+/**
+ * SQL for the CTEs `event` and `deliveries`: an event for the entry row of `source` (columns `id`, `workspace_id`)
+ * and one delivery per matching subscription. Parameters from `$first`: event id, kind, job id, payload. Part of
+ * the caller's statement, so the change, its event and its deliveries are one round trip, atomic on their own.
+ */
+export function eventCtes(source: string, first: number): string {
+  const [id, kind, job, payload] = [first, first + 1, first + 2, first + 3].map((n) => `$${n}`);
+  return `event AS (
+       INSERT INTO events (id, workspace_id, kind, entry_id, job_id, payload)
+       SELECT ${id}::uuid, workspace_id, ${kind}, id, ${job}::uuid, ${payload}::jsonb FROM ${source}
+       RETURNING id, workspace_id, kind
+     ), deliveries AS (
+       INSERT INTO webhook_deliveries (id, subscription_id, event_id)
+       SELECT gen_random_uuid(), s.id, event.id FROM event JOIN webhook_subscriptions s
+         ON s.workspace_id = event.workspace_id AND s.disabled_at IS NULL AND event.kind = ANY (s.kinds)
+     )`;
+}
+
+export type EventInput = { kind: EventKind; entryId: string; jobId?: string; data: Record<string, unknown> };
+
+/** The parameters of eventCtes for `e`. */
+export function eventParams(e: EventInput): unknown[] {
+  return [crypto.randomUUID(), e.kind, e.jobId ?? null, JSON.stringify({ entry_id: e.entryId, ...(e.jobId && { job_id: e.jobId }), ...e.data })];
+}
+
 /** Records an event of the entry's workspace and queues its deliveries; returns the event id. */
-export async function emitEvent(
-  q: Queryable,
-  e: { kind: EventKind; entryId: string; jobId?: string; data: Record<string, unknown> },
-): Promise<string | undefined> {
-  const id = crypto.randomUUID();
-  const { rows } = await q.query<{ workspace_id: string; at: Date }>(
-    `INSERT INTO events (id, workspace_id, kind, entry_id, job_id, payload)
-     SELECT $1, workspace_id, $2, id, $3, $4 FROM entries WHERE id = $5
-     RETURNING workspace_id, at`,
-    [id, e.kind, e.jobId ?? null, JSON.stringify({ entry_id: e.entryId, ...(e.jobId && { job_id: e.jobId }), ...e.data }), e.entryId],
+export async function emitEvent(q: Queryable, e: EventInput): Promise<string | undefined> {
+  const { rows } = await q.query<{ id: string }>(
+    `WITH entry AS (SELECT id, workspace_id FROM entries WHERE id = $5), ${eventCtes('entry', 1)} SELECT id FROM event`,
+    [...eventParams(e), e.entryId],
   );
-  if (!rows[0]) return undefined;
-  await q.query(
-    `INSERT INTO webhook_deliveries (id, subscription_id, event_id)
-     SELECT gen_random_uuid(), s.id, $1 FROM webhook_subscriptions s
-      WHERE s.workspace_id = $2 AND s.disabled_at IS NULL AND $3 = ANY (s.kinds)`,
-    [id, rows[0].workspace_id, e.kind],
-  );
-  return id;
+  return rows[0]?.id;
 }
 
 export interface SubscriptionRow {

@@ -125,15 +125,15 @@ export async function getJobByKey(db: Queryable, workspaceId: string, key: strin
 
 /** Idempotent: the intent row is created once, each event index is written once. */
 export async function journalStep(db: Queryable, j: StepJournal): Promise<void> {
+  // One statement, so atomic without a transaction: the workflow writes this around every step.
   await db.query(
-    `INSERT INTO job_intents (job_id, step_id, position, name, provider, completed) VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (job_id, step_id) DO UPDATE SET completed = job_intents.completed OR EXCLUDED.completed, updated_at = now()`,
-    [j.jobId, j.stepId, j.position, j.name, j.provider, j.completed],
-  );
-  await db.query(
-    `INSERT INTO job_events (job_id, step_id, idx, status, code, message) VALUES ($1, $2, $3, $4, $5, $6)
+    `WITH intent AS (
+       INSERT INTO job_intents (job_id, step_id, position, name, provider, completed) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (job_id, step_id) DO UPDATE SET completed = job_intents.completed OR EXCLUDED.completed, updated_at = now()
+     )
+     INSERT INTO job_events (job_id, step_id, idx, status, code, message) VALUES ($1, $2, $7, $8, $9, $10)
      ON CONFLICT DO NOTHING`,
-    [j.jobId, j.stepId, j.event.idx, j.event.status, j.event.code ?? null, j.event.message ?? null],
+    [j.jobId, j.stepId, j.position, j.name, j.provider, j.completed, j.event.idx, j.event.status, j.event.code ?? null, j.event.message ?? null],
   );
 }
 
