@@ -48,16 +48,34 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   let position = 0;
   const faults: Fault[] = []; // the job's faults so far; rescue steps receive them
 
+  // Search attributes are upserted together when the workflow task ends (before an activity, a wait or the end):
+  // local activities keep the task open, so operators see the same thing, with fewer history events and
+  // visibility writes. Histories from before this change upsert each one at once (replay).
+  const batchAttributes = patched('batched-search-attributes');
+  const pendingAttributes = new Map<typeof JobStatus | typeof PartyState, string>();
+  const setAttribute = (key: typeof JobStatus | typeof PartyState, value: string) => {
+    if (!batchAttributes) upsertSearchAttributes([{ key, value }]);
+    else pendingAttributes.set(key, value);
+  };
+  const flushAttributes = () => {
+    if (pendingAttributes.size === 0) return;
+    upsertSearchAttributes([...pendingAttributes].map(([key, value]) => ({ key, value })));
+    pendingAttributes.clear();
+  };
+
   const setStatus = async (status: JobProgress['status'], faults?: Fault[]) => {
     progress.status = status;
-    upsertSearchAttributes([{ key: JobStatus, value: status }]);
+    setAttribute(JobStatus, status);
     await journal.journalJob({ jobId: input.jobId, status, faults });
   };
 
-  upsertSearchAttributes([
-    { key: SiloEntryId, value: input.entryId },
-    ...(input.siren ? [{ key: Siren, value: input.siren }] : []),
-  ]);
+  // The start already set these (transform/jobs.ts); older histories upserted them again.
+  if (!batchAttributes) {
+    upsertSearchAttributes([
+      { key: SiloEntryId, value: input.entryId },
+      ...(input.siren ? [{ key: Siren, value: input.siren }] : []),
+    ]);
+  }
   await setStatus('RUN');
 
   const runStep = async (step: Step) => {
@@ -97,13 +115,14 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     }
     if (spec.kind === 'approval-wait') return waitForApproval(step, record);
     await callProvider(step.provider, step, step.config ?? {}, step.id);
-    if (step.provider === 'silo.state') upsertSearchAttributes([{ key: PartyState, value: String(step.config?.state) }]);
+    if (step.provider === 'silo.state') setAttribute(PartyState, String(step.config?.state));
   };
 
   const callProvider = (provider: string, step: Step, config: Record<string, unknown>, stepId: string) => {
     const spec = PROVIDERS[provider];
     if (spec?.kind !== 'activity') throw new Error(`${provider} is not an activity provider`);
     const activities = proxyActivities({ ...spec.options, summary: step.summary ?? step.name });
+    flushAttributes();
     const args: StepInput = {
       jobId: input.jobId, workspaceId: input.workspaceId, entryId: input.entryId, stepId, config,
       ...(faults.length > 0 && { faults }),
@@ -118,6 +137,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     let round = 0;
     await setStatus('WAIT');
     for (;;) {
+      flushAttributes();
       const remaining = deadline - Date.now();
       if (remaining <= 0 || !(await condition(() => approvals.length > 0, remaining))) {
         throw new StepFault({ provider: step.provider, code: 'approval-timeout', message: `no approved submission within ${input.approvalDeadline}` });
@@ -129,7 +149,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
         round++;
         progress.submitted = true;
         await callProvider('silo.state', step, { state: 'submitted' }, `${step.id}/submitted/${round}`);
-        upsertSearchAttributes([{ key: PartyState, value: 'submitted' }]);
+        setAttribute(PartyState, 'submitted');
         await record('WAIT', false, { code: 'submitted', message: 'submission received, awaiting approval' });
       } else if (!progress.submitted) {
         await record('WAIT', false, { code: 'decision-ignored', message: 'a decision arrived before any submission' });
@@ -139,7 +159,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
       } else {
         progress.submitted = false;
         await callProvider('silo.state', step, { state: 'processing' }, `${step.id}/rejected/${round}`);
-        upsertSearchAttributes([{ key: PartyState, value: 'processing' }]);
+        setAttribute(PartyState, 'processing');
         await record('WAIT', false, { code: 'rejected', message: signal.decisionId ? `decision ${signal.decisionId}` : 'rejected' });
       }
     }
@@ -157,6 +177,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   }
   if (faults.length === 0) {
     await setStatus('OK', []);
+    flushAttributes();
     return { status: 'OK', faults: [] };
   }
 
@@ -171,6 +192,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     }
   }
   await setStatus('ERR', faults);
+  flushAttributes();
   return { status: 'ERR', faults };
 }
 

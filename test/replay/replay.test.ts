@@ -14,7 +14,9 @@ const load = (f: string) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'
 
 describe('replay of recorded histories', () => {
   it('has recorded histories to replay', () => {
-    expect(histories).toEqual(expect.arrayContaining(['approval-wait.json', 'rescue-after-failure.json', 'silo-state-steps.json']));
+    const runs = ['approval-wait', 'rescue-after-failure', 'silo-state-steps'];
+    // Each run recorded by today's code, and as the code before search attributes were batched (patched) wrote it.
+    expect(histories).toEqual(expect.arrayContaining(runs.flatMap((r) => [`${r}.json`, `${r}.unbatched-attributes.json`])));
   });
 
   it.each(histories)('%s replays deterministically on the current workflow code', async (file) => {
