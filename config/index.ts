@@ -83,7 +83,7 @@ const envSchema = z.object({
   // Prometheus listener of Temporal's SDK metrics (worker slots, polls, latencies), e.g. 127.0.0.1:9464; off when unset.
   TEMPORAL_METRICS_ADDRESS: z.string().regex(/^[^:\s]+:\d{1,5}$/, 'host:port').optional(),
   // Worker tuning (worker/create-worker.ts); BENCHMARKS.md has the figures behind the defaults.
-  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100_000).default(1000),
+  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100_000).default(500),
   WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(10_000).default(100),
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(2).max(10_000).default(50),
   // A workflow bundle built ahead of time (npm run build:workflows); bundled at start when unset.
