@@ -18,7 +18,7 @@ import { temporalWorkflowId } from '../transform/jobs';
 import { ownDevServer, startCluster, type Cluster } from '../test/support/cluster';
 import { approve, createAndStart, jobCounts, pool, signAndConfirm, sirens, waitUntil } from '../test/support/onboard';
 import { countShape, type Shape } from './onboarding/shape';
-import { cpuDelta, cpuSnapshot, formatCpu } from './onboarding/cpu';
+import { cpuDelta, cpuSnapshot, formatCpu, perParty } from './onboarding/cpu';
 import { goSignal } from './onboarding/floor-workflow';
 
 const { values } = parseArgs({
@@ -181,6 +181,9 @@ try {
   console.log(`                 ours  ${formatCpu(o.cpu.toWait)}`);
   console.log(`  to registered: floor ${formatCpu(f.cpu.toRegistered)}`);
   console.log(`                 ours  ${formatCpu(o.cpu.toRegistered)}`);
+  console.log('CPU per party, all processes:');
+  console.log(`  to the wait:   floor ${perParty(f.cpu.toWait, N)}, ours ${perParty(o.cpu.toWait, N)}`);
+  console.log(`  to registered: floor ${perParty(f.cpu.toRegistered, N)}, ours ${perParty(o.cpu.toRegistered, N)}`);
   console.log(`signing and confirming (untimed phase): ${o.signSeconds.toFixed(1)} s for ${N}`);
   console.log(`worker peak RSS: ours ${mb(o.parkedRss)} with ${N} parked, ${mb(o.peakRss)} at the end (goal ≤ 512 MB); floor ${mb(f.parkedRss)} / ${mb(f.peakRss)}`);
 } finally {

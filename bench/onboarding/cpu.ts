@@ -34,3 +34,9 @@ export function cpuSnapshot(groups: Record<string, number[] | 'postgres'>): CpuS
 export const cpuDelta = (a: CpuSnapshot, b: CpuSnapshot): CpuSnapshot => Object.fromEntries(Object.keys(b).map((k) => [k, b[k]! - (a[k] ?? 0)]));
 
 export const formatCpu = (d: CpuSnapshot) => Object.entries(d).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ');
+
+/** CPU milliseconds per party: of every process, and of Temporal and the worker alone (the floor has only those). */
+export function perParty(d: CpuSnapshot, parties: number): string {
+  const ms = (keys: string[]) => ((1000 * keys.reduce((s, k) => s + Math.max(0, d[k] ?? 0), 0)) / parties).toFixed(0);
+  return `${ms(Object.keys(d))} ms (Temporal + worker ${ms(['temporal', 'worker'])} ms)`;
+}
