@@ -55,10 +55,11 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
     }
     const holder = await directoryHolder(db, siren);
     if (holder && holder !== input.entryId) throw ApplicationFailure.nonRetryable(`0225:${siren} is already registered`, 'already-registered');
+    const ourLine = (lines: AnnuaireLine[]) => lines.find((l) => l.matriculePlateforme === us && isSirenLevel(l));
     const result = await annuaireCall(async () => {
       const day = today();
       const inForce = await client.searchLines({ siren, dateObservation: day });
-      const mine = inForce.find((l) => l.matriculePlateforme === us && isSirenLevel(l));
+      const mine = ourLine(inForce);
       if (mine) {
         log.info({ ...ids, idInstance: mine.idInstance }, 'directory line already ours');
         return { idInstance: mine.idInstance, created: false };
@@ -69,6 +70,13 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
       const handedOver = [...foreign, ...inForce.filter((l) => l.matriculePlateforme === DEFAULT_MATRICULE && isSirenLevel(l))];
       for (const l of handedOver) await client.endLine(l.idInstance, day);
       const created = await client.createLine({ siren, matriculePlateforme: us, dateDebutEffet: day }).catch(async (err) => {
+        // Refused because our line is there after all: created by an earlier attempt whose answer was lost (the PPF
+        // carried it out after our timeout) or by an attempt running beside this one. Then the step is done.
+        const since = err instanceof AnnuaireError && !err.retryable ? ourLine(await client.searchLines({ siren, dateObservation: day })) : undefined;
+        if (since) {
+          log.info({ ...ids, idInstance: since.idInstance, status: err.status }, 'directory line refused as already there: ours, created by another attempt');
+          return { ...since, existing: true as const };
+        }
         // Refused for good: the SIREN must not stay without a line, so unless another still covers it, it goes back
         // to the fictive platform (as on disable) before the refusal ends the step. (On a retry after a transient
         // failure the lines were ended by the earlier attempt: nothing is in force, and the same holds.)
@@ -84,6 +92,7 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
         }
         throw err;
       });
+      if ('existing' in created) return { idInstance: created.idInstance, created: false, ...(holders[0] && { takenOverFrom: holders[0] }) } as RegisterResult;
       log.info({ ...ids, matricule: us, idInstance: created.idInstance, ended: idsOf(handedOver), takenOverFrom: holders[0] }, 'directory line created');
       return { idInstance: created.idInstance, created: true, ...(holders[0] && { takenOverFrom: holders[0] }) } as RegisterResult;
     });

@@ -214,6 +214,18 @@ describe('directory activities', () => {
     expect(linesOf(siren).filter((l) => l.matriculePlateforme === '0145')).toHaveLength(1);
   });
 
+  it('two attempts of the step at once (a retry beside a slow first try) both end with the one line of ours', async () => {
+    // Seen at 10,000 registrations: each attempt searched before either created; the later create was refused
+    // (422, overlapping our own line) and failed the registration.
+    const { siren, input } = await newParty();
+    sim.setFaults({ latencyMs: 100 });
+    const [a, b] = await Promise.all([register(input), register(input)]);
+    expect(a.idInstance).toBe(b.idInstance);
+    expect([a.created, b.created].sort()).toEqual([false, true]);
+    expect(inForce(siren)).toEqual([expect.objectContaining({ idInstance: a.idInstance, matriculePlateforme: '0145' })]);
+    expect(linesOf(siren).filter((l) => l.matriculePlateforme === '0145')).toHaveLength(1);
+  });
+
   it('survives the gateway forgetting its token in the middle of a run', async () => {
     const { siren, input } = await newParty();
     sim.setFaults({ latencyMs: 150 });
