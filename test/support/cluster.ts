@@ -28,6 +28,8 @@ export interface ServiceProcess {
   output(): string;
   /** Peak resident set size so far (VmHWM), in MB; undefined once it has exited. */
   peakRssMb(): number | undefined;
+  /** Resident set size now (VmRSS), in MB; undefined once it has exited. */
+  rssMb(): number | undefined;
   exited: Promise<void>;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -91,6 +93,15 @@ export async function freshSchema(): Promise<{ db: Db; url: string; drop(): Prom
 }
 
 /** Starts `script` and resolves once it has printed `ready` (an info log line: keep LOG_LEVEL at info or lower). */
+function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number | undefined {
+  try {
+    const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function spawnService(name: string, script: 'bin/api.ts' | 'bin/worker.ts', env: Record<string, string>, ready: string): Promise<ServiceProcess> {
   // CLUSTER_NODE_ARGS: extra node flags for every service process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.CLUSTER_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -102,14 +113,8 @@ export function spawnService(name: string, script: 'bin/api.ts' | 'bin/worker.ts
   const proc: ServiceProcess = {
     name, child, exited,
     output: () => tail,
-    peakRssMb() {
-      try {
-        const kb = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
-        return kb ? Number(kb) / 1024 : undefined;
-      } catch {
-        return undefined;
-      }
-    },
+    peakRssMb: () => memoryMb(child.pid!, 'VmHWM'),
+    rssMb: () => memoryMb(child.pid!, 'VmRSS'),
     async kill(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill(signal);
