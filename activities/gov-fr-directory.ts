@@ -92,9 +92,9 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
         }
         throw err;
       });
-      if ('existing' in created) return { idInstance: created.idInstance, created: false, ...(holders[0] && { takenOverFrom: holders[0] }) } as RegisterResult;
-      log.info({ ...ids, matricule: us, idInstance: created.idInstance, ended: idsOf(handedOver), takenOverFrom: holders[0] }, 'directory line created');
-      return { idInstance: created.idInstance, created: true, ...(holders[0] && { takenOverFrom: holders[0] }) } as RegisterResult;
+      const fresh = !('existing' in created);
+      if (fresh) log.info({ ...ids, matricule: us, idInstance: created.idInstance, ended: idsOf(handedOver), takenOverFrom: holders[0] }, 'directory line created');
+      return { idInstance: created.idInstance, created: fresh, ...(holders[0] && { takenOverFrom: holders[0] }) } as RegisterResult;
     });
     if (!(await holdDirectoryLine(db, siren, input.entryId, result.idInstance))) {
       throw ApplicationFailure.nonRetryable(`0225:${siren} is already registered`, 'already-registered');

@@ -1,6 +1,6 @@
 // Local activities the interpreter uses to record the job's progress in the store (idempotent writes).
 import type { Fault, JobStatus, StepJournal } from '../workflows/types';
-import { journalStep as writeStep, setJobStatus } from '../store/jobs';
+import { isEnding, journalStep as writeStep, setJobStatus } from '../store/jobs';
 import type { ActivityDeps } from './deps';
 
 export function journalActivities({ db }: ActivityDeps) {
@@ -10,8 +10,7 @@ export function journalActivities({ db }: ActivityDeps) {
     },
     async journalJob(j: { jobId: string; status: JobStatus; faults?: Fault[] }): Promise<void> {
       // Only an ending status writes a second statement (the job.completed event) and needs a transaction.
-      const ends = j.status === 'OK' || j.status === 'ERR';
-      await (ends ? db.tx((q) => setJobStatus(q, j.jobId, j.status, j.faults)) : setJobStatus(db, j.jobId, j.status, j.faults));
+      await (isEnding(j.status) ? db.tx((q) => setJobStatus(q, j.jobId, j.status, j.faults)) : setJobStatus(db, j.jobId, j.status, j.faults));
     },
   };
 }

@@ -137,9 +137,12 @@ export async function journalStep(db: Queryable, j: StepJournal): Promise<void> 
   );
 }
 
-/** Sets a job's status; the first time it ends (OK, ERR), its `job.completed` event too (run it in a transaction). */
+/** A job in this status has ended: setting it also writes the `job.completed` event. */
+export const isEnding = (status: JobStatus) => status === 'OK' || status === 'ERR';
+
+/** Sets a job's status; the first time it ends (OK, ERR), its `job.completed` event too (run that in a transaction). */
 export async function setJobStatus(db: Queryable, jobId: string, status: JobStatus, faults?: Fault[]): Promise<void> {
-  const done = status === 'OK' || status === 'ERR';
+  const done = isEnding(status);
   const { rows } = await db.query<{ silo_entry_id: string; faults: Fault[] }>(
     `UPDATE jobs SET status = $2, faults = COALESCE($3::jsonb, faults), updated_at = now(),
        completed_at = CASE WHEN $4 THEN COALESCE(completed_at, now()) ELSE completed_at END

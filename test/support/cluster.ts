@@ -92,7 +92,7 @@ export async function freshSchema(): Promise<{ db: Db; url: string; drop(): Prom
   return { db, url: url.toString(), drop: async () => { await db.query(`DROP SCHEMA ${schema} CASCADE`); await db.close(); } };
 }
 
-/** Starts `script` and resolves once it has printed `ready` (an info log line: keep LOG_LEVEL at info or lower). */
+/** A field of /proc/<pid>/status in MB; undefined once the process has exited. */
 function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number | undefined {
   try {
     const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
@@ -102,6 +102,7 @@ function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number | undefined {
   }
 }
 
+/** Starts `script` and resolves once it has printed `ready` (an info log line: keep LOG_LEVEL at info or lower). */
 export function spawnService(name: string, script: 'bin/api.ts' | 'bin/worker.ts', env: Record<string, string>, ready: string): Promise<ServiceProcess> {
   // CLUSTER_NODE_ARGS: extra node flags for every service process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.CLUSTER_NODE_ARGS ?? '').split(' ').filter(Boolean);
