@@ -1,8 +1,9 @@
 // Fault injection shared by the simulators (Annuaire, SML, Peppol Directory): error shares per status, latency,
-// held (unanswered) requests, 429/503 with Retry-After, lost responses; optionally limited to some requests (by
-// method and path, or by a text in the body) or to a burst of N requests. Several rule sets can be stacked: the
-// first one that applies to a request decides it, so a burst or a targeted refusal can sit over a background rate.
-// Pure decisions plus one helper to carry them out; each server answers injected errors in its own format.
+// held (unanswered) requests, requests carried out whose answer never comes, 429/503 with Retry-After; optionally
+// limited to some requests (by method and path, or by a text in the body) or to a burst of N requests. Several rule
+// sets can be stacked: the first one that applies to a request decides it, so a burst or a targeted refusal can sit
+// over a background rate. Pure decisions plus one helper to carry them out; each server answers injected errors in
+// its own format.
 import type http from 'node:http';
 import { z } from 'zod';
 
@@ -17,6 +18,11 @@ export const faultsSchema = z.strictObject({
   /** Share of requests held without any answer for `timeoutMs` (default 30 s), then the connection is dropped. */
   timeoutRate: z.number().min(0).max(1).optional(),
   timeoutMs: z.number().int().min(0).optional(),
+  /**
+   * Share of requests carried out whose answer is then held for `timeoutMs` and dropped: the client times out although
+   * the work was done (a create retried after this finds its own result).
+   */
+  timeoutAfterWorkRate: z.number().min(0).max(1).optional(),
   /** Retry-After (seconds) sent with injected 429s (default 1) and 503s (default none). */
   retryAfterSeconds: z.number().int().min(0).optional(),
   /** What the injected errors say (e.g. a PPF validation message for a 422). */
@@ -31,7 +37,7 @@ export const faultsSchema = z.strictObject({
   bodyIncludes: z.string().min(1).optional(),
   /** Only the next `count` matching requests, then these faults are spent (deterministic bursts). */
   count: z.number().int().min(0).optional(),
-  /** SML and Directory: requests not failed otherwise are carried out, then the connection is dropped unanswered. */
+  /** Requests not failed otherwise are carried out, then the connection is dropped unanswered. */
   loseResponses: z.boolean().optional(),
 });
 
@@ -45,7 +51,7 @@ export function parseFaultSetting(json: unknown): { ok: true; setting: FaultSett
 }
 
 export type FaultAction =
-  | { kind: 'none'; latencyMs: number; loseResponse: boolean }
+  | { kind: 'none'; latencyMs: number; loseResponse: boolean; /** hold the lost answer this long before dropping */ holdMs?: number }
   | { kind: 'hold'; latencyMs: number; ms: number }
   | { kind: 'error'; latencyMs: number; status: number; retryAfterSeconds?: number; detail: string };
 
@@ -76,6 +82,7 @@ export function faultInjector(initial?: FaultSetting, describe = (status: number
     if (f.status !== undefined || f.rate !== undefined) rates.push([f.status ?? 503, f.rate ?? 1]);
     let draw = random();
     if (f.timeoutRate && (draw -= f.timeoutRate) < 0) return { kind: 'hold', latencyMs, ms: f.timeoutMs ?? 30_000 };
+    if (f.timeoutAfterWorkRate && (draw -= f.timeoutAfterWorkRate) < 0) return { kind: 'none', latencyMs, loseResponse: true, holdMs: f.timeoutMs ?? 30_000 };
     for (const [status, rate] of rates) {
       if ((draw -= rate) < 0) {
         const retryAfterSeconds = status === 429 ? (f.retryAfterSeconds ?? 1) : status === 503 ? f.retryAfterSeconds : undefined;
@@ -102,6 +109,7 @@ export function faultInjector(initial?: FaultSetting, describe = (status: number
       const action = decideBy(layer.f, random);
       if (action.kind === 'error') count(String(action.status));
       else if (action.kind === 'hold') count('timeout');
+      else if (action.holdMs !== undefined) count('timeout after work');
       return action;
     },
   };
@@ -135,9 +143,10 @@ export async function applyFault(
   return false;
 }
 
-/** After the work is done: drops the connection (returns true) when the response is to be lost. */
+/** After the work is done: drops the connection, at once or after `holdMs` (returns true), when the answer is to be lost. */
 export function loseResponse(action: FaultAction, res: http.ServerResponse): boolean {
   if (action.kind !== 'none' || !action.loseResponse) return false;
-  res.socket?.destroy();
+  if (action.holdMs === undefined) res.socket?.destroy();
+  else setTimeout(() => res.socket?.destroy(), action.holdMs).unref();
   return true;
 }

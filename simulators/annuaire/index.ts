@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { today } from '../../annuaire/types';
-import { applyFault, faultInjector, type FaultSetting } from '../faults';
+import { applyFault, faultInjector, loseResponse, type FaultSetting } from '../faults';
 import { search, wireLine, type SearchBody } from './search';
 import { loadSpecValidators, type BodySchema } from './spec';
 import { LineStore, Refusal, type SeedLine, type StoredLine } from './store';
@@ -88,8 +88,10 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
     const day = today();
     const by = caller.clientId;
     let m: RegExpMatchArray | null;
+    // A business answer, unless the fault says it is lost (the work done all the same); refusals are always answered.
+    const answer = (status: number, body?: unknown) => (loseResponse(fault, res) ? undefined : send(res, status, body));
 
-    if (method === 'GET' && p === '/healthcheck') return send(res, 200, { statut: 'OK' });
+    if (method === 'GET' && p === '/healthcheck') return answer(200, { statut: 'OK' });
     if (method === 'POST' && p === '/ligne-annuaire/recherche') {
       const body = readJson(req, raw) ?? {};
       check('searchLigneAnnuaire', body);
@@ -97,8 +99,8 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
       const siren = b.filtres?.siren?.valeur;
       if (siren) commit(() => store.ensureDefault(siren));
       const r = search(store.all(), b, day);
-      if (r.total === 0) return send(res, 204);
-      return send(res, r.partial ? 206 : 200, { recherche: b, nombre_total_resultats: r.total, resultats: r.page });
+      if (r.total === 0) return answer(204);
+      return answer(r.partial ? 206 : 200, { recherche: b, nombre_total_resultats: r.total, resultats: r.page });
     }
     if (method === 'POST' && p === '/ligne-annuaire') {
       checkRattachements(req);
@@ -118,7 +120,7 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
           day,
         ),
       );
-      return send(res, 201, { idInstance: line.idInstance, identifiantAdressage: line.identifiantAdressage, dateDebutEffet: line.dateDebutEffet });
+      return answer(201, { idInstance: line.idInstance, identifiantAdressage: line.identifiantAdressage, dateDebutEffet: line.dateDebutEffet });
     }
     if (method === 'GET' && (m = p.match(/^\/ligne-annuaire\/code:(.+)$/))) {
       const id = m[1]!;
@@ -129,7 +131,7 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
         (l) => l.identifiantAdressage === id,
       );
       if (!found[0]) throw new HttpError(404, `aucune ligne d'annuaire en vigueur le ${on} pour ${id}`);
-      return send(res, 200, found[0]);
+      return answer(200, found[0]);
     }
     if ((m = p.match(/^\/ligne-annuaire\/id-instance:(.+)$/))) {
       if (!/^\d+$/.test(m[1]!)) throw new HttpError(400, 'id-instance doit être un entier');
@@ -137,7 +139,7 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
       if (method === 'GET') {
         const l = store.byId(id);
         if (!l) throw new HttpError(404, `aucune ligne d'annuaire d'idInstance ${id}`);
-        return send(res, 200, wireLine(l));
+        return answer(200, wireLine(l));
       }
       if (method === 'PATCH' || method === 'PUT') {
         checkRattachements(req);
@@ -153,7 +155,7 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
         const end = method === 'PUT' ? (b.dateFinEffet ?? null) : b.dateFinEffet;
         if (end === undefined) throw new HttpError(400, 'rien à modifier : dateFinEffet absente');
         const l = commit(() => store.setEnd(id, end, by, day));
-        return send(res, 200, { idInstance: l.idInstance, identifiantAdressage: l.identifiantAdressage, dateDebutEffet: l.dateDebutEffet });
+        return answer(200, { idInstance: l.idInstance, identifiantAdressage: l.identifiantAdressage, dateDebutEffet: l.dateDebutEffet });
       }
       if (method === 'DELETE') throw new HttpError(501, "le simulateur ne supprime pas de ligne : clôturez-la (dateFinEffet), l'historique est conservé");
     }

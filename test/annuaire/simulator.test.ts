@@ -186,6 +186,18 @@ describe('Annuaire simulator', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(280);
     sim.setFaults(undefined);
     expect((await search()).status).toBe(200);
+
+    // Timed out after the work: the create is carried out, its answer never comes; the line is there all the same.
+    const siren = makeSiren();
+    const [fictive] = (await call('POST', '/ligne-annuaire/recherche', bySiren(siren))).body.resultats; // ended by ours
+    await call('PATCH', `/ligne-annuaire/id-instance:${fictive.historisation.idInstance}`, { dateFinEffet: today() });
+    sim.setFaults({ timeoutAfterWorkRate: 1, timeoutMs: 300, only: 'POST /ligne-annuaire' });
+    const t1 = Date.now();
+    await expect(call('POST', '/ligne-annuaire', newLine(siren, '0145'))).rejects.toThrow();
+    expect(Date.now() - t1).toBeGreaterThanOrEqual(280);
+    expect(sim.lines().filter((l) => l.siren === siren && l.matriculePlateforme === '0145')).toHaveLength(1);
+    expect(sim.faultsSeen()['timeout after work']).toBe(1);
+    sim.setFaults(undefined);
   });
 });
 

@@ -16,6 +16,18 @@ describe('fault decisions', () => {
     expect(f.seen()).toEqual({ timeout: 1, 503: 3 });
   });
 
+  it('times out some requests after carrying them out: held before the work, then held after it, then errors', () => {
+    const f = faultInjector({ timeoutRate: 0.05, timeoutAfterWorkRate: 0.05, timeoutMs: 400, errorRates: { 503: 0.3 } });
+    const r = draws(0.01, 0.07, 0.2, 0.5);
+    expect([1, 2, 3, 4].map(() => f.decide({ target: 'POST /x' }, r))).toEqual([
+      { kind: 'hold', latencyMs: 0, ms: 400 },
+      { kind: 'none', latencyMs: 0, loseResponse: true, holdMs: 400 },
+      expect.objectContaining({ kind: 'error', status: 503 }),
+      { kind: 'none', latencyMs: 0, loseResponse: false },
+    ]);
+    expect(f.seen()).toEqual({ timeout: 1, 'timeout after work': 1, 503: 1 });
+  });
+
   it('stacks rule sets: a burst over the background, then the background again', () => {
     const f = faultInjector([{ status: 429, count: 2 }, { errorRates: { 503: 0.5 } }]);
     const statuses = [0.9, 0.9, 0.9, 0.1].map((d) => {
