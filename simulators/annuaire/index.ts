@@ -98,7 +98,7 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
       const b = body as SearchBody;
       const siren = b.filtres?.siren?.valeur;
       if (siren) commit(() => store.ensureDefault(siren));
-      const r = search(store.all(), b, day);
+      const r = search(store.candidates(siren || undefined), b, day);
       if (r.total === 0) return answer(204);
       return answer(r.partial ? 206 : 200, { recherche: b, nombre_total_resultats: r.total, resultats: r.page });
     }
@@ -127,7 +127,7 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
       const on = url.searchParams.get('dateObservation') ?? day;
       if (!/^\d{4}-\d{2}-\d{2}$/.test(on)) throw new HttpError(400, 'dateObservation doit être une date AAAA-MM-JJ');
       commit(() => store.ensureDefault(id.slice(0, 9)));
-      const found = search(store.all(), { filtres: { historisation: { dateObservation: { valeur: on } } } }, day).page.filter(
+      const found = search(store.candidates(id.slice(0, 9)), { filtres: { historisation: { dateObservation: { valeur: on } } } }, day).page.filter(
         (l) => l.identifiantAdressage === id,
       );
       if (!found[0]) throw new HttpError(404, `aucune ligne d'annuaire en vigueur le ${on} pour ${id}`);

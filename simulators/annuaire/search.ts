@@ -49,7 +49,7 @@ export function wireLine(l: StoredLine) {
  * Filters are ANDed; an absent filter does not filter. Without any date criterion the lines in force today are
  * returned (as for GET); `modeAudit` returns the whole history.
  */
-export function search(lines: StoredLine[], body: SearchBody, today: string) {
+export function search(lines: readonly StoredLine[], body: SearchBody, today: string) {
   const f = body.filtres ?? {};
   const h = f.historisation ?? {};
   const strict = (want: Filter, have: string | undefined) => !want?.valeur || want.valeur === have;

@@ -37,13 +37,16 @@ const overlap = (a: { dateDebutEffet: string; dateFinEffet: string | null }, b: 
 
 export class LineStore {
   private lines: StoredLine[] = [];
+  // Indexes, so that a request costs the same with ten lines or a bulk onboarding's tens of thousands.
+  private readonly byIdInstance = new Map<number, StoredLine>();
+  private readonly bySiren = new Map<string, StoredLine[]>();
   private nextId = 1;
 
   constructor(private readonly file?: string) {
     if (file && fs.existsSync(file)) {
       try {
         const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { nextId: number; lines: StoredLine[] };
-        this.lines = saved.lines;
+        saved.lines.forEach((l) => this.index(l));
         this.nextId = saved.nextId;
       } catch (err) {
         throw new Error(`Annuaire simulator: cannot read its state file ${file}: ${(err as Error).message}`);
@@ -51,24 +54,30 @@ export class LineStore {
     }
   }
 
+  /** A copy of every line (tests and inspection). */
   all(): StoredLine[] {
     return structuredClone(this.lines);
   }
 
+  /** The lines a search may return, not copied (read-only for the caller): a SIREN's when the search names one. */
+  candidates(siren?: string): readonly StoredLine[] {
+    return siren === undefined ? this.lines : (this.bySiren.get(siren) ?? []);
+  }
+
   byId(id: number): StoredLine | undefined {
-    return this.lines.find((l) => l.idInstance === id);
+    return this.byIdInstance.get(id);
   }
 
   /** A SIREN never seen has its default SIREN line on 9998; it is written down the first time it is looked at. */
   ensureDefault(siren: string): void {
-    if (!/^\d{9}$/.test(siren) || this.lines.some((l) => l.siren === siren && isSirenLevel(l))) return;
+    if (!/^\d{9}$/.test(siren) || this.candidates(siren).some(isSirenLevel)) return;
     this.insert({ siren, matriculePlateforme: DEFAULT_MATRICULE, dateDebutEffet: DEFAULT_SINCE, creePar: 'PPF' }, new Date().toISOString());
   }
 
   /** Test seeding: no business rules beyond the overlap rule. */
   seed(s: SeedLine): StoredLine {
     const line = { ...s, dateDebutEffet: s.dateDebutEffet ?? DEFAULT_SINCE, dateFinEffet: s.dateFinEffet ?? null };
-    this.refuseOverlap(addressId(line), line);
+    this.refuseOverlap(line.siren, addressId(line), line);
     return structuredClone(this.insert({ ...line, creePar: s.creePar ?? 'seed' }, new Date().toISOString()));
   }
 
@@ -84,7 +93,7 @@ export class LineStore {
     if (l.dateFinEffet && l.dateFinEffet <= l.dateDebutEffet) throw new Refusal(422, 'dateFinEffet doit être postérieure à dateDebutEffet');
     this.ensureDefault(l.siren);
     const line = { ...l, dateFinEffet: l.dateFinEffet ?? null };
-    this.refuseOverlap(addressId(line), line);
+    this.refuseOverlap(line.siren, addressId(line), line);
     return this.insert({ ...line, creePar: by }, new Date().toISOString());
   }
 
@@ -95,7 +104,7 @@ export class LineStore {
     if (l.dateFinEffet !== null && l.dateFinEffet < day) throw new Refusal(422, `la ligne ${id} est close depuis le ${l.dateFinEffet} : l'historique n'est pas modifiable`);
     if (dateFinEffet !== null && dateFinEffet < day) throw new Refusal(422, `dateFinEffet ${dateFinEffet} est dans le passé (au plus tôt ${day})`);
     if (dateFinEffet !== null && dateFinEffet < l.dateDebutEffet) throw new Refusal(422, `dateFinEffet ${dateFinEffet} précède dateDebutEffet ${l.dateDebutEffet}`);
-    this.refuseOverlap(l.identifiantAdressage, { dateDebutEffet: l.dateDebutEffet, dateFinEffet }, id);
+    this.refuseOverlap(l.siren, l.identifiantAdressage, { dateDebutEffet: l.dateDebutEffet, dateFinEffet }, id);
     l.dateFinEffet = dateFinEffet;
     l.modifications.push({ at: new Date().toISOString(), par: by, dateFinEffet });
     return l;
@@ -109,8 +118,8 @@ export class LineStore {
     fs.renameSync(tmp, this.file); // atomic: a crash never leaves half a file
   }
 
-  private refuseOverlap(address: string, period: { dateDebutEffet: string; dateFinEffet: string | null }, except?: number) {
-    const clash = this.lines.find((o) => o.identifiantAdressage === address && o.idInstance !== except && overlap(o, period));
+  private refuseOverlap(siren: string, address: string, period: { dateDebutEffet: string; dateFinEffet: string | null }, except?: number) {
+    const clash = this.candidates(siren).find((o) => o.identifiantAdressage === address && o.idInstance !== except && overlap(o, period));
     if (clash) {
       throw new Refusal(
         422,
@@ -135,7 +144,15 @@ export class LineStore {
       creePar: l.creePar,
       modifications: [],
     };
-    this.lines.push(line);
+    this.index(line);
     return line;
+  }
+
+  private index(line: StoredLine): void {
+    this.lines.push(line);
+    this.byIdInstance.set(line.idInstance, line);
+    const ofSiren = this.bySiren.get(line.siren);
+    if (ofSiren) ofSiren.push(line);
+    else this.bySiren.set(line.siren, [line]);
   }
 }
