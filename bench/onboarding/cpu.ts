@@ -20,18 +20,28 @@ function pidsNamed(comm: string): number[] {
   });
 }
 
+/** CPU seconds of each named group over a phase. */
 export type CpuSnapshot = Record<string, number>;
+/** CPU seconds so far of each process of each group, by pid. */
+export type CpuReading = Record<string, Map<number, number>>;
 
-/** CPU seconds so far of each named group; `postgres` sums all backends (they come and go). */
-export function cpuSnapshot(groups: Record<string, number[] | 'postgres'>): CpuSnapshot {
-  const out: CpuSnapshot = {};
-  for (const [name, pids] of Object.entries(groups)) {
-    out[name] = (pids === 'postgres' ? pidsNamed('postgres') : pids).reduce((s, pid) => s + cpuOfPid(pid), 0);
-  }
-  return out;
+/** Reads each named group; `postgres` is every backend (they come and go). */
+export function cpuSnapshot(groups: Record<string, number[] | 'postgres'>): CpuReading {
+  return Object.fromEntries(Object.entries(groups).map(([name, pids]) =>
+    [name, new Map((pids === 'postgres' ? pidsNamed('postgres') : pids).map((pid) => [pid, cpuOfPid(pid)]))]));
 }
 
-export const cpuDelta = (a: CpuSnapshot, b: CpuSnapshot): CpuSnapshot => Object.fromEntries(Object.keys(b).map((k) => [k, b[k]! - (a[k] ?? 0)]));
+/**
+ * CPU used between two readings, process by process: one that started in between counts from zero, one that ended
+ * in between is left out (its last seconds are lost, rather than its whole life counted against the phase).
+ */
+export function cpuDelta(a: CpuReading, b: CpuReading): CpuSnapshot {
+  return Object.fromEntries(Object.entries(b).map(([name, now]) => {
+    let sum = 0;
+    for (const [pid, s] of now) if (s > 0) sum += s - (a[name]?.get(pid) ?? 0);
+    return [name, sum];
+  }));
+}
 
 export const formatCpu = (d: CpuSnapshot) => Object.entries(d).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ');
 

@@ -129,6 +129,13 @@ describe('Annuaire simulator', () => {
     expect(r.body.resultats).toEqual([expect.objectContaining({ matriculePlateforme: '0042', historisation: expect.objectContaining({ idInstance: seeded.idInstance }) })]);
   });
 
+  it('finds an address among more lines in force than a search page holds', async () => {
+    const sirens = Array.from({ length: 120 }, () => makeSiren());
+    for (const siren of sirens) sim.seedLine({ siren, matriculePlateforme: '0145', dateDebutEffet: today() });
+    const last = await call('GET', `/ligne-annuaire/code:${sirens.at(-1)}`);
+    expect([last.status, last.body.matriculePlateforme]).toEqual([200, '0145']);
+  });
+
   it('answers 204 when a search finds nothing and 404 for an unknown address', async () => {
     expect((await call('POST', '/ligne-annuaire/recherche', { filtres: { matriculePlateforme: { op: 'strict', valeur: '0999' } } })).status).toBe(204);
     expect((await call('GET', `/ligne-annuaire/code:${makeSiren()}_00000000000000`)).status).toBe(404);
