@@ -176,8 +176,8 @@ try {
   say('one registration to read its shape');
   const probe = await probeRegistration(cluster);
   const shape = countShape(await client.workflow.getHandle(temporalWorkflowId(probe)).fetchHistory());
-  // The dev server's cost per workflow grows with the workflows it holds (+55 % after 4000 more, interleaved runs of
-  // the same workflow): the floor runs before and after ours, and ours is compared with the mean of the two.
+  // The dev server's cost per workflow grows with the workflows it holds (+55 % for the same workflow after 4000
+  // others): the floor runs before and after ours, and ours is compared with the mean of the two.
   say(`floor, before ours: ${N} workflows`);
   const before = await floor(client, cluster.env, shape);
   say(`ours: ${N} registrations`);

@@ -77,7 +77,7 @@ export class LineStore {
   /** Test seeding: no business rules beyond the overlap rule. */
   seed(s: SeedLine): StoredLine {
     const line = { ...s, dateDebutEffet: s.dateDebutEffet ?? DEFAULT_SINCE, dateFinEffet: s.dateFinEffet ?? null };
-    this.refuseOverlap(line.siren, addressId(line), line);
+    this.refuseOverlap(addressId(line), line);
     return structuredClone(this.insert({ ...line, creePar: s.creePar ?? 'seed' }, new Date().toISOString()));
   }
 
@@ -93,7 +93,7 @@ export class LineStore {
     if (l.dateFinEffet && l.dateFinEffet <= l.dateDebutEffet) throw new Refusal(422, 'dateFinEffet doit être postérieure à dateDebutEffet');
     this.ensureDefault(l.siren);
     const line = { ...l, dateFinEffet: l.dateFinEffet ?? null };
-    this.refuseOverlap(line.siren, addressId(line), line);
+    this.refuseOverlap(addressId(line), line);
     return this.insert({ ...line, creePar: by }, new Date().toISOString());
   }
 
@@ -104,7 +104,7 @@ export class LineStore {
     if (l.dateFinEffet !== null && l.dateFinEffet < day) throw new Refusal(422, `la ligne ${id} est close depuis le ${l.dateFinEffet} : l'historique n'est pas modifiable`);
     if (dateFinEffet !== null && dateFinEffet < day) throw new Refusal(422, `dateFinEffet ${dateFinEffet} est dans le passé (au plus tôt ${day})`);
     if (dateFinEffet !== null && dateFinEffet < l.dateDebutEffet) throw new Refusal(422, `dateFinEffet ${dateFinEffet} précède dateDebutEffet ${l.dateDebutEffet}`);
-    this.refuseOverlap(l.siren, l.identifiantAdressage, { dateDebutEffet: l.dateDebutEffet, dateFinEffet }, id);
+    this.refuseOverlap(l.identifiantAdressage, { dateDebutEffet: l.dateDebutEffet, dateFinEffet }, id);
     l.dateFinEffet = dateFinEffet;
     l.modifications.push({ at: new Date().toISOString(), par: by, dateFinEffet });
     return l;
@@ -118,8 +118,9 @@ export class LineStore {
     fs.renameSync(tmp, this.file); // atomic: a crash never leaves half a file
   }
 
-  private refuseOverlap(siren: string, address: string, period: { dateDebutEffet: string; dateFinEffet: string | null }, except?: number) {
-    const clash = this.candidates(siren).find((o) => o.identifiantAdressage === address && o.idInstance !== except && overlap(o, period));
+  private refuseOverlap(address: string, period: { dateDebutEffet: string; dateFinEffet: string | null }, except?: number) {
+    // An address starts with its SIREN.
+    const clash = this.candidates(address.slice(0, 9)).find((o) => o.identifiantAdressage === address && o.idInstance !== except && overlap(o, period));
     if (clash) {
       throw new Refusal(
         422,
