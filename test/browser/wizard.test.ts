@@ -277,6 +277,8 @@ describe('registration wizard', () => {
     expect(await page.textContent('#banner')).toBe(STRINGS.fr.rejected.replace('{reason}', 'Le verso de la carte est illisible'));
     expect(await heading(page)).toBe(STRINGS.fr.step3Title);
     await shot(page, 'rejected');
+    // The mandate loads in its frame first (on a busy machine its PDF viewer opened mid-sequence and took the focus).
+    await (await (await page.$('#mandate-frame'))!.contentFrame())!.waitForLoadState('load');
     // Keyboard only: back to step 2 to replace the back of the card, then sign (typed) and submit.
     const press = async (key: string, until: () => Promise<boolean>) => {
       const seen: string[] = [];
