@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { temporalWorkflowId } from '../transform/jobs';
-import { ownDevServer, startCluster, type Cluster } from '../test/support/cluster';
+import { memoryMb, ownDevServer, startCluster, type Cluster } from '../test/support/cluster';
 import { approve, createAndStart, jobCounts, pool, signAndConfirm, sirens, waitUntil } from '../test/support/onboard';
 import { countShape, type Shape } from './onboarding/shape';
 import { cpuDelta, cpuSnapshot, formatCpu, perParty, type CpuSnapshot } from './onboarding/cpu';
@@ -124,7 +124,7 @@ async function floor(client: Client, env: Record<string, string>, shape: Shape) 
     });
     await waitUntil(async () => (await ask<{ waiting: number }>('counts')).waiting === N, phaseTimeoutMs, `${N} floor workflows to wait`);
     say(`floor: ${N} parked; signalling`);
-    const parkedRss = rssOf(worker.pid!);
+    const parkedRss = memoryMb(worker.pid!, 'VmHWM');
     const cpu1 = cpu();
     const signalled = await timed(ids, async (workflowId) => { await client.workflow.getHandle(workflowId).signal(goSignal); });
     await waitUntil(async () => (await ask<{ done: number }>('counts')).done === N, phaseTimeoutMs, `${N} floor workflows to finish`);
@@ -135,7 +135,7 @@ async function floor(client: Client, env: Record<string, string>, shape: Shape) 
     return {
       toWait: phaseResult(started, ids.map((id) => waiting.get(id)!)),
       toRegistered: phaseResult(signalled, ids.map((id) => done.get(id)!)),
-      parkedRss, peakRss: rssOf(worker.pid!),
+      parkedRss, peakRss: memoryMb(worker.pid!, 'VmHWM'),
       cpu: { toWait: cpuDelta(cpu0, cpu1), toRegistered: cpuDelta(cpu1, cpu2) },
     };
   } finally {
@@ -155,11 +155,6 @@ function meanFloor(a: FloorResult, b: FloorResult): FloorResult {
     toRegistered: phase(a.toRegistered, b.toRegistered),
     cpu: { toWait: cpu(a.cpu.toWait, b.cpu.toWait), toRegistered: cpu(a.cpu.toRegistered, b.cpu.toRegistered) },
   };
-}
-
-function rssOf(pid: number): number | undefined {
-  const kb = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return kb ? Number(kb) / 1024 : undefined;
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-onboarding-'));

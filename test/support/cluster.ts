@@ -93,7 +93,7 @@ export async function freshSchema(): Promise<{ db: Db; url: string; drop(): Prom
 }
 
 /** A field of /proc/<pid>/status in MB; undefined once the process has exited. */
-function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number | undefined {
+export function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number | undefined {
   try {
     const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     return kb ? Number(kb) / 1024 : undefined;
