@@ -81,12 +81,12 @@ async function main() {
 `);
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (reason: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
-    say(`${signal}: stopping…`);
-    worker.shutdown();
-    await running.catch((err) => log.error({ err }, 'worker stopped with an error'));
+    say(`${reason}: stopping…`);
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await running.catch(() => undefined); // its error, if any, is logged below
     await workerConnection.close();
     stopSweeper();
     stopDispatcher();
@@ -96,10 +96,19 @@ async function main() {
     await db.close();
     await temporalServer.stop();
     say('stopped.');
-    process.exit(0);
+    process.exit(exitCode);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  // A worker that fails on its own takes the stack down with it, in order, rather than leaving an API whose jobs
+  // never run.
+  running.then(
+    () => void stop('the worker stopped', stopping ? 0 : 1),
+    (err) => {
+      log.error({ err }, 'the worker failed');
+      void stop('the worker failed', 1);
+    },
+  );
 }
 
 /** The development key is kept in data/ so that every start prints the same one. */

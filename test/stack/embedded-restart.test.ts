@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
 import { REGISTRATION_WORKFLOW_ID } from '../../transform/builtins';
 import { party } from '../support/fixtures';
 import { b64, png } from '../support/images';
@@ -31,10 +31,11 @@ const portOpen = (port: number) =>
 
 let ports: { api: number; temporal: number; ui: number; annuaire: number; sml: number; directory: number };
 let stack: ChildProcess | undefined;
+let output = ''; // everything the stack printed, over both starts: shown when the test fails
 
 async function startStack(): Promise<{ output: () => string }> {
   let out = '';
-  stack = spawn(process.execPath, ['--import', 'tsx', 'bin/start.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/start.ts'], {
     cwd: repo,
     env: {
       ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn',
@@ -43,11 +44,14 @@ async function startStack(): Promise<{ output: () => string }> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  stack.stdout!.on('data', (d) => (out += d));
-  stack.stderr!.on('data', (d) => (out += d));
+  stack = child;
+  const take = (d: Buffer) => { out += d; output += d; };
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
+  child.once('exit', (code, signal) => (output += `\n[test] the stack exited (${code ?? signal})\n`));
   const deadline = Date.now() + 90_000;
   while (!out.includes('Ctrl-C stops everything')) {
-    if (stack.exitCode !== null || Date.now() > deadline) throw new Error(`stack did not start:\n${out}`);
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`stack did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 250));
   }
   return { output: () => out };
@@ -67,6 +71,7 @@ afterAll(async () => {
 
 describe('npm start (embedded stack)', () => {
   it('survives a restart with a parked job, then finishes it', async () => {
+    onTestFailed(() => console.error(`the stack printed:\n${output.slice(-20_000)}`));
     ports = {
       api: await freePort(), temporal: await freePort(), ui: await freePort(),
       annuaire: await freePort(), sml: await freePort(), directory: await freePort(),
@@ -77,7 +82,14 @@ describe('npm start (embedded stack)', () => {
     const api = (method: string, p: string, body?: unknown) =>
       fetch(`http://127.0.0.1:${ports.api}${p}`, {
         method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
-      }).then(async (r) => { const t = await r.text(); return { status: r.status, body: (t ? JSON.parse(t) : undefined) as any }; });
+      }).then(async (r) => {
+        if (stack!.exitCode !== null) throw new Error(`the stack has exited (${stack!.exitCode})`);
+        const t = await r.text();
+        if (t && !/json/.test(r.headers.get('content-type') ?? '')) {
+          throw new Error(`${method} ${p}: ${r.status} ${r.headers.get('content-type')} is not our API's JSON: ${t.slice(0, 200)}`);
+        }
+        return { status: r.status, body: (t ? JSON.parse(t) : undefined) as any };
+      });
 
     // The Temporal UI is served.
     expect((await fetch(`http://127.0.0.1:${ports.ui}/`)).status).toBe(200);
@@ -85,7 +97,7 @@ describe('npm start (embedded stack)', () => {
     // A registration parked on the approval wait.
     const entry = (await api('POST', '/silo/v1/entries', { data: party() })).body;
     const job = (await api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entry.id })).body;
-    await expect.poll(async () => (await api('GET', `/transform/v1/jobs/${job.id}`)).body.status, { timeout: 20_000 }).toBe('WAIT');
+    await expect.poll(async () => (await api('GET', `/transform/v1/jobs/${job.id}`)).body.status, { timeout: 60_000 }).toBe('WAIT');
 
     // Ctrl-C: everything stops, including the Temporal dev server child.
     expect(await stopStack()).toBe(0);
@@ -102,9 +114,9 @@ describe('npm start (embedded stack)', () => {
     expect((await api('POST', `${e}/identity`, { view: 'page', data: b64(png()) })).status).toBe(204);
     expect((await api('POST', `${e}/sign`, {})).status).toBe(204);
     expect((await api('POST', `${e}/confirm`)).body).toEqual({ status: 'submitted' });
-    await expect.poll(async () => (await api('GET', `/silo/v1/entries/${entry.id}`)).body.state, { timeout: 20_000 }).toBe('submitted');
+    await expect.poll(async () => (await api('GET', `/silo/v1/entries/${entry.id}`)).body.state, { timeout: 60_000 }).toBe('submitted');
     expect((await api('POST', `${e}/decision`, { approved: true })).status).toBe(200);
-    await expect.poll(async () => (await api('GET', `/transform/v1/jobs/${job.id}`)).body.status, { timeout: 30_000 }).toBe('OK');
+    await expect.poll(async () => (await api('GET', `/transform/v1/jobs/${job.id}`)).body.status, { timeout: 60_000 }).toBe('OK');
     expect((await api('GET', `/silo/v1/entries/${entry.id}`)).body.state).toBe('registered');
     expect(await stopStack()).toBe(0);
   }, 240_000);
