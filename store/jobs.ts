@@ -73,12 +73,19 @@ export async function queuedJobs(db: Queryable, olderThanMs: number, limit: numb
   return rows.map((r) => ({ jobId: r.id, workspaceId: r.workspace_id, entryId: r.silo_entry_id, siren: r.siren, definition: r.definition }));
 }
 
-async function view(db: Queryable, job: JobRow) {
-  const intents = await db.query<IntentRow>(
-    'SELECT step_id, name, provider, completed, created_at, updated_at FROM job_intents WHERE job_id = $1 ORDER BY position, created_at',
-    [job.id],
-  );
-  const events = await db.query<EventRow>('SELECT * FROM job_events WHERE job_id = $1 ORDER BY idx', [job.id]);
+/** The job with its intents and their events, read in one statement (clients poll this). */
+const JOB_VIEW_SQL = (where: string) => `
+  SELECT j.*,
+    COALESCE((SELECT json_agg(i ORDER BY i.position, i.created_at)
+              FROM (SELECT step_id, name, provider, completed, created_at, updated_at, position FROM job_intents WHERE job_id = j.id) i), '[]') AS intents,
+    COALESCE((SELECT json_agg(e ORDER BY e.idx)
+              FROM (SELECT step_id, idx, status, code, message, at FROM job_events WHERE job_id = j.id) e), '[]') AS events
+  FROM jobs j WHERE ${where}`;
+
+/** Timestamps arrive as JSON strings from the aggregates; iso() reads both. */
+type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
+
+function view(job: JobRow & { intents: Json<IntentRow>[]; events: Json<EventRow>[] }) {
   return {
     id: job.id,
     ...(job.key != null && { key: job.key }),
@@ -88,12 +95,12 @@ async function view(db: Queryable, job: JobRow) {
     args: job.args,
     tags: job.tags,
     faults: job.faults,
-    intents: intents.rows.map((i) => ({
+    intents: job.intents.map((i) => ({
       step_id: i.step_id,
       name: i.name,
       provider: i.provider,
       completed: i.completed,
-      events: events.rows
+      events: job.events
         .filter((e) => e.step_id === i.step_id)
         .map((e) => ({
           index: e.idx,
@@ -111,16 +118,18 @@ async function view(db: Queryable, job: JobRow) {
   };
 }
 
-export type JobView = Awaited<ReturnType<typeof view>>;
+export type JobView = ReturnType<typeof view>;
+
+type ViewRow = Parameters<typeof view>[0];
 
 export async function getJob(db: Queryable, workspaceId: string, id: string): Promise<JobView | undefined> {
-  const { rows } = await db.query<JobRow>('SELECT * FROM jobs WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
-  return rows[0] && view(db, rows[0]);
+  const { rows } = await db.query<ViewRow>(JOB_VIEW_SQL('j.id = $1 AND j.workspace_id = $2'), [id, workspaceId]);
+  return rows[0] && view(rows[0]);
 }
 
 export async function getJobByKey(db: Queryable, workspaceId: string, key: string): Promise<JobView | undefined> {
-  const { rows } = await db.query<JobRow>('SELECT * FROM jobs WHERE key = $1 AND workspace_id = $2', [key, workspaceId]);
-  return rows[0] && view(db, rows[0]);
+  const { rows } = await db.query<ViewRow>(JOB_VIEW_SQL('j.key = $1 AND j.workspace_id = $2'), [key, workspaceId]);
+  return rows[0] && view(rows[0]);
 }
 
 /** Idempotent: the intent row is created once, each event index is written once. */

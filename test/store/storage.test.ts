@@ -118,6 +118,12 @@ describe.each(engines)('store on %s', (engine) => {
     expect(job!.intents).toEqual([
       expect.objectContaining({ step_id: 's1', completed: true, events: [expect.objectContaining({ index: 0, status: 'RUN' }), expect.objectContaining({ index: 1, status: 'OK' })] }),
     ]);
+    // Timestamps read through the view's JSON aggregates are the same ISO instants as the row's own.
+    const isoMs = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+    const intent = job!.intents[0]!;
+    for (const t of [intent.created_at, intent.updated_at, ...intent.events.map((x) => x.at)]) expect(t).toMatch(isoMs);
+    expect(Date.parse(intent.events[1]!.at!)).toBeGreaterThanOrEqual(Date.parse(job!.created_at!));
+    expect(Math.abs(Date.parse(intent.created_at!) - Date.parse(job!.created_at!))).toBeLessThan(60_000);
   });
 
   it('rolls a failed transaction back', async () => {
