@@ -388,12 +388,12 @@ describe('registration wizard', () => {
     await expect.poll(() => frame.locator('h2:visible').textContent(), { timeout: 10_000 }).toBe(STRINGS.fr.step1Title);
     await shot(page, 'iframe-allowed');
 
-    // goto resolves on the load event, which waits for the iframe too (loaded or refused).
     await page.goto(`${strangerOrigin}/?src=${encodeURIComponent(p.url)}`);
-    const blocked = page.frames().find((f) => f !== page.mainFrame())!;
-    // Chromium replaces a frame refused by frame-ancestors with its own error document.
-    expect(blocked.url()).not.toBe(p.url);
-    expect(blocked.url()).toMatch(/^chrome-error:/);
+    // Chromium replaces a frame refused by frame-ancestors with its own error document. The frame's URL
+    // can still be empty when the page's load event fires, so wait for it to settle.
+    const frameUrl = () => page.frames().find((f) => f !== page.mainFrame())?.url() ?? '';
+    await expect.poll(frameUrl, { timeout: 10_000 }).toMatch(/^chrome-error:/);
+    expect(frameUrl()).not.toBe(p.url);
     await context.close();
   });
 
