@@ -37,7 +37,7 @@ export async function issueAgreement(db: Queryable, a: { entryId: string; jobId:
   const existing = await getAgreement(db, a.entryId);
   if (existing?.job_id === a.jobId) return existing;
   const prefix = `${a.siren}_${a.matricule}_${a.day.replaceAll('-', '')}_`;
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM mandate_numbers WHERE number LIKE $1', [`${prefix}%`]);
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM mandate_numbers WHERE number LIKE $1', [`${likeLiteral(prefix)}%`]);
   const number = `${prefix}${String((rows[0]?.n ?? 0) + 1).padStart(2, '0')}`;
   await db.query('INSERT INTO mandate_numbers (number, entry_id, job_id) VALUES ($1, $2, $3)', [number, a.entryId, a.jobId]);
   await db.query(
@@ -49,6 +49,9 @@ export async function issueAgreement(db: Queryable, a: { entryId: string; jobId:
   );
   return (await getAgreement(db, a.entryId))!;
 }
+
+/** `text` matched literally by LIKE: its `_` (in every mandate prefix) would otherwise match any character. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 
 /** Stores the signed mandate (sealed by the caller) with the take-over identifier its text carried (the consent). */
 export async function storeSignedPdf(

@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../store/db';
+import { issueAgreement } from '../../store/agreements';
 import { ConflictError, getEntry, insertEntry, listEntries, putMeta, recordState, stateHistory } from '../../store/entries';
 import { getJob, insertJob, journalStep, setJobStatus } from '../../store/jobs';
 import { migrate } from '../../store/migrate';
@@ -136,5 +137,23 @@ describe.each(engines)('store on %s', (engine) => {
     ).rejects.toThrow('boom');
     expect((await getEntry(db, ws, e.id))!.state).toBeUndefined();
     expect(await stateHistory(db, e.id)).toEqual([]);
+  });
+  it('numbers the mandates of one company and day in order, counting through an index', async () => {
+    const siren = makeSiren();
+    const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party(siren), siren });
+    const issue = (jobId: string) => issueAgreement(db, { entryId: e.id, jobId, siren, matricule: '0145', day: '2026-11-23' });
+    const [first, second] = [crypto.randomUUID(), crypto.randomUUID()];
+    expect((await issue(first)).mandate_number).toBe(`${siren}_0145_20261123_01`);
+    expect((await issue(first)).mandate_number).toBe(`${siren}_0145_20261123_01`); // the same job: the same mandate
+    expect((await issue(second)).mandate_number).toBe(`${siren}_0145_20261123_02`);
+    // The count by prefix must not read every mandate ever issued.
+    const plan = await db.tx(async (q) => {
+      await q.query('SET LOCAL enable_seqscan = off');
+      const { rows } = await q.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN SELECT count(*) FROM mandate_numbers WHERE number LIKE '${siren}\\_0145\\_20261123\\_%'`,
+      );
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toMatch(/Index Cond: .*number/); // the prefix bounds the scan (a full index scan would only filter)
   });
 });
