@@ -24,8 +24,8 @@ describe.each(engines)('store on %s', (engine) => {
   });
   afterAll(() => drop());
 
-  const newEntry = (opts: { key?: string } = {}) => {
-    const siren = makeSiren();
+  const newEntry = (opts: { key?: string; siren?: string } = {}) => {
+    const siren = opts.siren ?? makeSiren();
     return insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party(siren), siren, ...opts });
   };
 
@@ -138,9 +138,10 @@ describe.each(engines)('store on %s', (engine) => {
     expect((await getEntry(db, ws, e.id))!.state).toBeUndefined();
     expect(await stateHistory(db, e.id)).toEqual([]);
   });
+
   it('numbers the mandates of one company and day in order, counting through an index', async () => {
     const siren = makeSiren();
-    const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party(siren), siren });
+    const e = await newEntry({ siren });
     const issue = (jobId: string) => issueAgreement(db, { entryId: e.id, jobId, siren, matricule: '0145', day: '2026-11-23' });
     const [first, second] = [crypto.randomUUID(), crypto.randomUUID()];
     expect((await issue(first)).mandate_number).toBe(`${siren}_0145_20261123_01`);
