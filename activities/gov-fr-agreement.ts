@@ -13,11 +13,11 @@ export function agreementSign({ db, log, config }: ActivityDeps) {
     if (!entry?.siren) throw ApplicationFailure.nonRetryable(`entry ${input.entryId} has no SIREN`, 'entry-invalid');
     const day = new Date().toISOString().slice(0, 10);
 
-    return db.tx(async (q) => {
-      const agreement = await issueAgreement(q, { entryId: entry.id, jobId: input.jobId, siren: entry.siren!, matricule: config.PA_MATRICULE, day });
-      const { created } = await ensureApprovalLink(q, entry.id, input.jobId, config.wizardUrl);
-      log.info({ jobId: input.jobId, entryId: entry.id, mandate: agreement.mandate_number, linkCreated: created }, 'mandate issued');
-      return { mandateNumber: agreement.mandate_number, linkCreated: created };
-    });
+    // No transaction: each write is one statement and a retry finds both. The link comes first: an earlier job's
+    // link, still in place, would otherwise open this job's new mandate until it is replaced.
+    const { created } = await ensureApprovalLink(db, entry.id, input.jobId, config.wizardUrl);
+    const agreement = await issueAgreement(db, { entryId: entry.id, jobId: input.jobId, siren: entry.siren, matricule: config.PA_MATRICULE, day });
+    log.info({ jobId: input.jobId, entryId: entry.id, mandate: agreement.mandate_number, linkCreated: created }, 'mandate issued');
+    return { mandateNumber: agreement.mandate_number, linkCreated: created };
   };
 }

@@ -18,13 +18,11 @@ export interface AgreementRow {
   signed_former_matricule: string | null;
 }
 
+const AGREEMENT_COLUMNS = `entry_id, job_id, mandate_number, to_char(issued_on, 'YYYY-MM-DD') AS issued_on, signed_pdf, signed_via,
+  signed_at, submitted_at, decision_id, signed_former_matricule`;
+
 export async function getAgreement(db: Queryable, entryId: string): Promise<AgreementRow | undefined> {
-  const { rows } = await db.query<AgreementRow>(
-    `SELECT entry_id, job_id, mandate_number, to_char(issued_on, 'YYYY-MM-DD') AS issued_on, signed_pdf, signed_via, signed_at,
-       submitted_at, decision_id, signed_former_matricule
-     FROM agreements WHERE entry_id = $1`,
-    [entryId],
-  );
+  const { rows } = await db.query<AgreementRow>(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE entry_id = $1`, [entryId]);
   return rows[0];
 }
 
@@ -32,22 +30,31 @@ export async function getAgreement(db: Queryable, entryId: string): Promise<Agre
  * Issues the mandate of a registration job: SIRENcompany_matriculePA_YYYYMMDD_NN, NN counting the mandates issued
  * that day for that company. The same job gets the same mandate back (a retried step). A later job on the entry
  * (a registration run again, e.g. with a take-over identifier) gets a new mandate to sign: its text may differ.
+ * One statement, so atomic without a transaction: a number is never taken without its agreement. Two issues for
+ * the same prefix at once collide on the number's primary key, and the step's retry counts again.
  */
 export async function issueAgreement(db: Queryable, a: { entryId: string; jobId: string; siren: string; matricule: string; day: string }) {
-  const existing = await getAgreement(db, a.entryId);
-  if (existing?.job_id === a.jobId) return existing;
   const prefix = `${a.siren}_${a.matricule}_${a.day.replaceAll('-', '')}_`;
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM mandate_numbers WHERE number LIKE $1', [`${likeLiteral(prefix)}%`]);
-  const number = `${prefix}${String((rows[0]?.n ?? 0) + 1).padStart(2, '0')}`;
-  await db.query('INSERT INTO mandate_numbers (number, entry_id, job_id) VALUES ($1, $2, $3)', [number, a.entryId, a.jobId]);
-  await db.query(
-    `INSERT INTO agreements (entry_id, job_id, mandate_number, issued_on) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (entry_id) DO UPDATE SET job_id = EXCLUDED.job_id, mandate_number = EXCLUDED.mandate_number,
-       issued_on = EXCLUDED.issued_on, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, submitted_at = NULL,
-       decision_id = NULL, signed_former_matricule = NULL, updated_at = now()`,
-    [a.entryId, a.jobId, number, a.day],
+  const { rows } = await db.query<AgreementRow>(
+    `WITH current AS (
+       SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE entry_id = $1 AND job_id = $2
+     ), numbered AS (
+       INSERT INTO mandate_numbers (number, entry_id, job_id)
+       SELECT $3 || CASE WHEN count(*) < 9 THEN '0' ELSE '' END || (count(*) + 1), $1, $2
+       FROM mandate_numbers WHERE number LIKE $4
+       HAVING NOT EXISTS (SELECT 1 FROM current)
+       RETURNING number
+     ), issued AS (
+       INSERT INTO agreements (entry_id, job_id, mandate_number, issued_on) SELECT $1, $2, number, $5 FROM numbered
+       ON CONFLICT (entry_id) DO UPDATE SET job_id = EXCLUDED.job_id, mandate_number = EXCLUDED.mandate_number,
+         issued_on = EXCLUDED.issued_on, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, submitted_at = NULL,
+         decision_id = NULL, signed_former_matricule = NULL, updated_at = now()
+       RETURNING ${AGREEMENT_COLUMNS}
+     )
+     SELECT * FROM issued UNION ALL SELECT * FROM current`,
+    [a.entryId, a.jobId, prefix, `${likeLiteral(prefix)}%`, a.day],
   );
-  return (await getAgreement(db, a.entryId))!;
+  return rows[0]!;
 }
 
 /** `text` matched literally by LIKE: its `_` (in every mandate prefix) would otherwise match any character. */

@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../store/db';
-import { issueAgreement } from '../../store/agreements';
+import { getAgreement, issueAgreement } from '../../store/agreements';
 import { ConflictError, getEntry, insertEntry, listEntries, putMeta, recordState, stateHistory } from '../../store/entries';
 import { getJob, insertJob, journalStep, setJobStatus } from '../../store/jobs';
 import { migrate } from '../../store/migrate';
@@ -147,6 +147,9 @@ describe.each(engines)('store on %s', (engine) => {
     expect((await issue(first)).mandate_number).toBe(`${siren}_0145_20261123_01`);
     expect((await issue(first)).mandate_number).toBe(`${siren}_0145_20261123_01`); // the same job: the same mandate
     expect((await issue(second)).mandate_number).toBe(`${siren}_0145_20261123_02`);
+    for (let i = 3; i < 10; i++) await issue(crypto.randomUUID());
+    expect((await issue(crypto.randomUUID())).mandate_number).toBe(`${siren}_0145_20261123_10`);
+    expect(await getAgreement(db, e.id)).toMatchObject({ mandate_number: `${siren}_0145_20261123_10`, issued_on: '2026-11-23', signed_pdf: null });
     // The count by prefix must not read every mandate ever issued.
     const plan = await db.tx(async (q) => {
       await q.query('SET LOCAL enable_seqscan = off');
