@@ -10,7 +10,7 @@ import type { Config } from '../config';
 import type { Db } from '../store/db';
 import { getEntryRow } from '../store/entries';
 import { getJob, insertJob, queuedJobs, setJobStatus, type JobView } from '../store/jobs';
-import type { Definition, JobInput } from '../workflows/types';
+import { INTERPRETER_REVISION, type Definition, type JobInput } from '../workflows/types';
 import { JobStatus, SiloEntryId, Siren } from '../workflows/search-attributes';
 import { findWorkflow } from './workflow-catalog';
 
@@ -68,6 +68,7 @@ async function launch(deps: JobServiceDeps, j: Launch): Promise<boolean> {
     ...(j.siren && { siren: j.siren }),
     definition: j.definition,
     approvalDeadline: deps.config.APPROVAL_DEADLINE,
+    revision: INTERPRETER_REVISION,
   };
   try {
     // Bounded: when Temporal is down the client would otherwise keep retrying while the HTTP caller waits.
@@ -78,7 +79,8 @@ async function launch(deps: JobServiceDeps, j: Launch): Promise<boolean> {
       args: [input],
       typedSearchAttributes: [
         { key: SiloEntryId, value: j.entryId },
-        { key: JobStatus, value: 'QUEUED' },
+        // Running once started: the workflow does not upsert it again (one visibility write less per run).
+        { key: JobStatus, value: 'RUN' },
         ...(j.siren ? [{ key: Siren, value: j.siren }] : []),
       ],
       staticSummary: `${j.label} — entry ${j.entryId}`,

@@ -17,7 +17,7 @@ import type { JournalActivities } from '../activities/journal';
 import { PROVIDERS } from './providers';
 import { JobStatus, PartyState, SiloEntryId, Siren } from './search-attributes';
 import { approvalSignal, progressQuery, type JobProgress } from './signals';
-import type { ApprovalSignal, EventStatus, Fault, JobInput, Step, StepInput } from './types';
+import { INTERPRETER_REVISION, type ApprovalSignal, type EventStatus, type Fault, type JobInput, type Step, type StepInput } from './types';
 
 export { approvalSignal, progressQuery } from './signals';
 
@@ -48,10 +48,14 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   let position = 0;
   const faults: Fault[] = []; // the job's faults so far; rescue steps receive them
 
+  // A run started with the current revision takes today's paths without patched(): each patch marker also upserts
+  // TemporalChangeVersion, one more visibility write per run. Older runs ask, and replay as recorded.
+  const current = (input.revision ?? 0) >= INTERPRETER_REVISION;
+
   // Search attributes are upserted together when the workflow task ends (before an activity, a wait or the end):
   // local activities keep the task open, so operators see the same thing, with fewer history events and
   // visibility writes. Histories from before this change upsert each one at once (replay).
-  const batchAttributes = patched('batched-search-attributes');
+  const batchAttributes = current || patched('batched-search-attributes');
   const pendingAttributes = new Map<typeof JobStatus | typeof PartyState, string>();
   const setAttribute = (key: typeof JobStatus | typeof PartyState, value: string) => {
     if (!batchAttributes) upsertSearchAttributes([{ key, value }]);
@@ -63,9 +67,9 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     pendingAttributes.clear();
   };
 
-  const setStatus = async (status: JobProgress['status'], faults?: Fault[]) => {
+  const setStatus = async (status: JobProgress['status'], faults?: Fault[], attributeSet = false) => {
     progress.status = status;
-    setAttribute(JobStatus, status);
+    if (!attributeSet) setAttribute(JobStatus, status);
     await journal.journalJob({ jobId: input.jobId, status, faults });
   };
 
@@ -76,7 +80,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
       ...(input.siren ? [{ key: Siren, value: input.siren }] : []),
     ]);
   }
-  await setStatus('RUN');
+  await setStatus('RUN', undefined, current); // current runs: the start set JobStatus RUN
 
   const runStep = async (step: Step) => {
     const pos = position++;
@@ -143,7 +147,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
         throw new StepFault({ provider: step.provider, code: 'approval-timeout', message: `no approved submission within ${input.approvalDeadline}` });
       }
       const signal = approvals.shift()!;
-      if (signal.kind === 'confirmed' && progress.submitted && patched('ignore-repeated-confirmation')) {
+      if (signal.kind === 'confirmed' && progress.submitted && (current || patched('ignore-repeated-confirmation'))) {
         continue; // a repeated confirmation (the API re-sends it): already under review
       } else if (signal.kind === 'confirmed') {
         round++;

@@ -22,7 +22,15 @@ export interface JobInput {
   definition: Definition;
   /** How long the approval wait may last, e.g. "30d". */
   approvalDeadline: string;
+  /**
+   * INTERPRETER_REVISION for runs started since the start sets JobStatus RUN (transform/jobs.ts). Such a run takes
+   * the current code paths without patch markers. Absent in older runs: they replay as they were recorded.
+   */
+  revision?: number;
 }
+
+/** Bumped when a start must tell the workflow which code paths it may take without patched(). */
+export const INTERPRETER_REVISION = 2;
 
 export interface Fault {
   provider: string;

@@ -48,6 +48,13 @@ describe('a definition of silo.state steps', () => {
     expect(desc.typedSearchAttributes.get(PartyState)).toBe('registered');
     expect(desc.typedSearchAttributes.get(JobStatus)).toBe('OK');
     expect(desc.typedSearchAttributes.get(SiloEntryId)).toBe(entryId);
+    // A run started now asks no patch (each would upsert TemporalChangeVersion, a visibility write), and the start
+    // set JobStatus RUN: no upsert repeats it.
+    const events = (await h.client.workflow.getHandle(temporalWorkflowId(jobId)).fetchHistory()).events ?? [];
+    expect(events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')).toEqual([]);
+    const upserted = events.flatMap((e) => Object.keys(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}));
+    expect(upserted).not.toContain('TemporalChangeVersion');
+    expect(upserted.filter((k) => k === JobStatus.name)).toHaveLength(1); // OK, at the end
     await maybeRecord(jobId, 'silo-state-steps');
   });
 });
