@@ -41,24 +41,28 @@ export async function issueAgreement(db: Queryable, a: { entryId: string; jobId:
      ), numbered AS (
        INSERT INTO mandate_numbers (number, entry_id, job_id)
        SELECT $3 || CASE WHEN count(*) < 9 THEN '0' ELSE '' END || (count(*) + 1), $1, $2
-       FROM mandate_numbers WHERE number LIKE $4
+       FROM mandate_numbers WHERE ${startsWith('number', '$3')}
        HAVING NOT EXISTS (SELECT 1 FROM current)
        RETURNING number
      ), issued AS (
-       INSERT INTO agreements (entry_id, job_id, mandate_number, issued_on) SELECT $1, $2, number, $5 FROM numbered
+       INSERT INTO agreements (entry_id, job_id, mandate_number, issued_on) SELECT $1, $2, number, $4 FROM numbered
        ON CONFLICT (entry_id) DO UPDATE SET job_id = EXCLUDED.job_id, mandate_number = EXCLUDED.mandate_number,
          issued_on = EXCLUDED.issued_on, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, submitted_at = NULL,
          decision_id = NULL, signed_former_matricule = NULL, updated_at = now()
        RETURNING ${AGREEMENT_COLUMNS}
      )
      SELECT * FROM issued UNION ALL SELECT * FROM current`,
-    [a.entryId, a.jobId, prefix, `${likeLiteral(prefix)}%`, a.day],
+    [a.entryId, a.jobId, prefix, a.day],
   );
   return rows[0]!;
 }
 
-/** `text` matched literally by LIKE: its `_` (in every mandate prefix) would otherwise match any character. */
-const likeLiteral = (text: string) => text.replace(/[\\%_]/g, '\\$&');
+/**
+ * `column` starts with the text parameter `param`, as bounds the prefix index (text_pattern_ops) answers even in a
+ * prepared statement's generic plan, where `LIKE $n` cannot use it (the pattern is unknown when it is planned). The
+ * numbers continue with digits, which sort before '~'.
+ */
+export const startsWith = (column: string, param: string) => `${column} ~>=~ ${param} AND ${column} ~<~ (${param} || '~')`;
 
 /** Stores the signed mandate (sealed by the caller) with the take-over identifier its text carried (the consent). */
 export async function storeSignedPdf(

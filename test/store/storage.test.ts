@@ -1,8 +1,8 @@
 // The storage suite, on embedded PGlite and, when TEST_DATABASE_URL is set (CI), on a real PostgreSQL.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../store/db';
-import { getAgreement, issueAgreement } from '../../store/agreements';
+import type { Db, Queryable } from '../../store/db';
+import { getAgreement, issueAgreement, startsWith } from '../../store/agreements';
 import { ConflictError, getEntry, insertEntry, listEntries, putMeta, recordState, stateHistory } from '../../store/entries';
 import { getJob, insertJob, journalStep, setJobStatus } from '../../store/jobs';
 import { migrate } from '../../store/migrate';
@@ -150,14 +150,38 @@ describe.each(engines)('store on %s', (engine) => {
     for (let i = 3; i < 10; i++) await issue(crypto.randomUUID());
     expect((await issue(crypto.randomUUID())).mandate_number).toBe(`${siren}_0145_20261123_10`);
     expect(await getAgreement(db, e.id)).toMatchObject({ mandate_number: `${siren}_0145_20261123_10`, issued_on: '2026-11-23', signed_pdf: null });
-    // The count by prefix must not read every mandate ever issued.
+    // The count by prefix must not read every mandate ever issued, even in the generic plan of a prepared statement.
     const plan = await db.tx(async (q) => {
       await q.query('SET LOCAL enable_seqscan = off');
-      const { rows } = await q.query<{ 'QUERY PLAN': string }>(
-        `EXPLAIN SELECT count(*) FROM mandate_numbers WHERE number LIKE '${siren}\\_0145\\_20261123\\_%'`,
-      );
+      await q.query('SET LOCAL plan_cache_mode = force_generic_plan');
+      await q.query(`PREPARE mandate_count(text) AS SELECT count(*) FROM mandate_numbers WHERE ${startsWith('number', '$1')}`);
+      const { rows } = await q.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE mandate_count('${siren}_0145_20261123_')`);
+      await q.query('DEALLOCATE mandate_count');
       return rows.map((r) => r['QUERY PLAN']).join('\n');
     });
     expect(plan).toMatch(/Index Cond: .*number/); // the prefix bounds the scan (a full index scan would only filter)
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('statements on PostgreSQL', () => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  beforeAll(async () => ({ db, drop } = await freshDb('postgres')));
+  afterAll(() => drop());
+
+  it('are prepared once per connection when they take parameters, and still answer after a migration changes a table', async () => {
+    await db.query('CREATE TABLE prep_probe (id int PRIMARY KEY)');
+    await db.query('INSERT INTO prep_probe VALUES ($1), ($2)', [1, 2]);
+    const read = (q: Queryable) => q.query<Record<string, unknown>>('SELECT * FROM prep_probe WHERE id = $1', [1]);
+    await db.session(async (q) => {
+      await read(q);
+      await read(q);
+      const { rows } = await q.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements');
+      expect(rows.filter((r) => r.statement.includes('FROM prep_probe WHERE id = $1'))).toHaveLength(1);
+      // Another process adds a column: the prepared statement's result changed shape.
+      await db.query('ALTER TABLE prep_probe ADD COLUMN label text');
+      expect((await read(q)).rows).toEqual([{ id: 1, label: null }]);
+      expect((await read(q)).rows).toEqual([{ id: 1, label: null }]);
+    });
   });
 });
