@@ -30,6 +30,7 @@ const C = Number(values.concurrency);
 if (!Number.isInteger(N) || N < 1 || !Number.isInteger(C) || C < 1) throw new Error('--parties and --concurrency take positive integers');
 const say = (msg: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
 const phaseTimeoutMs = 120_000 + N * 300;
+const POLL_MS = 1000;
 
 interface PhaseResult { rate: number; p50: number; p95: number; seconds: number }
 
@@ -55,12 +56,17 @@ async function epochMs(c: Cluster, sql: string): Promise<Map<string, number>> {
   return new Map(rows.map((r) => [r.id, Number(r.t)]));
 }
 
-async function failIfErrors(c: Cluster): Promise<void> {
+/**
+ * The jobs counted by status, failing the run at the first ERR. Polled once a second: the phases' times come from
+ * the jobs' own timestamps, and each count reads the whole jobs table (its PostgreSQL CPU is counted as ours).
+ */
+async function countJobs(c: Cluster): Promise<Record<string, number>> {
   const counts = await jobCounts(c);
   if (counts.ERR) {
     const { rows } = await c.db.query<{ faults: unknown }>(`SELECT faults FROM jobs WHERE status = 'ERR' LIMIT 3`);
     throw new Error(`${counts.ERR} registrations failed, e.g. ${JSON.stringify(rows)}`);
   }
+  return counts;
 }
 
 /** `earlier`: registrations already finished before this run (the probe), counted out. */
@@ -75,7 +81,7 @@ async function ours(cluster: Cluster, earlier: number) {
     jobIds[i] = o.jobId!;
     entryIds[i] = o.entryId;
   });
-  await waitUntil(async () => { await failIfErrors(cluster); return ((await jobCounts(cluster)).WAIT ?? 0) === N; }, phaseTimeoutMs, `${N} jobs to wait for approval`);
+  await waitUntil(async () => ((await countJobs(cluster)).WAIT ?? 0) === N, phaseTimeoutMs, `${N} jobs to wait for approval`, POLL_MS);
   const waitAt = await epochMs(cluster, `SELECT id, extract(epoch FROM updated_at) * 1000 AS t FROM jobs WHERE status = 'WAIT'`);
   const parkedRss = { now: cluster.workers[0]!.rssMb(), peak: cluster.workers[0]!.peakRssMb() };
   const cpu1 = cpu();
@@ -90,7 +96,7 @@ async function ours(cluster: Cluster, earlier: number) {
   say('approving');
   const cpu2 = cpu();
   const approved = await timed(entryIds, async (id) => { await approve(cluster, id); });
-  await waitUntil(async () => { await failIfErrors(cluster); return ((await jobCounts(cluster)).OK ?? 0) === N + earlier; }, phaseTimeoutMs, `${N} jobs to finish`);
+  await waitUntil(async () => ((await countJobs(cluster)).OK ?? 0) === N + earlier, phaseTimeoutMs, `${N} jobs to finish`, POLL_MS);
   const doneAt = await epochMs(cluster, `SELECT id, extract(epoch FROM completed_at) * 1000 AS t FROM jobs WHERE status = 'OK'`);
   const cpu3 = cpu();
   const registered = Number((await cluster.db.query<{ n: string }>(`SELECT count(*) AS n FROM entries WHERE state = 'registered'`)).rows[0]!.n);
