@@ -89,7 +89,7 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
 /**
  * Statements with parameters are prepared once per connection, named after their text: PostgreSQL then parses and
  * plans each of our short statements once instead of on every call, which was most of its CPU per statement.
- * (Not for a pooler in transaction mode, which cannot keep prepared statements.) A statement whose result changed
+ * (A pooler in transaction mode must keep them: README, production topology.) A statement whose result changed
  * shape under it (a migration by another process) fails with "cached plan must not change result type": it is run
  * unprepared from then on.
  */
