@@ -39,16 +39,34 @@ interface EventRow {
   at: Date;
 }
 
+export type InsertJobResult =
+  | { outcome: 'no-entry' }
+  | { outcome: 'wrong-schema'; schema: string }
+  | { outcome: 'inserted'; job: JobView; siren: string | null };
+
+/**
+ * Records a QUEUED job on the workspace's entry if that entry processes `docSchema` documents: the check and the
+ * insert are one statement (one round trip on the API's busiest write). The view returned is the job as accepted.
+ */
 export async function insertJob(
   db: Queryable,
-  j: { id: string; workspaceId: string; key?: string; workflowId: string; entryId: string; definition: Definition; args: Record<string, string>; tags: string[] },
-): Promise<void> {
+  j: { id: string; workspaceId: string; key?: string; workflowId: string; entryId: string; docSchema: string; definition: Definition; args: Record<string, string>; tags: string[] },
+): Promise<InsertJobResult> {
   try {
-    await db.query(
-      `INSERT INTO jobs (id, workspace_id, key, workflow_id, silo_entry_id, definition, args, tags, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'QUEUED')`,
-      [j.id, j.workspaceId, j.key ?? null, j.workflowId, j.entryId, JSON.stringify(j.definition), JSON.stringify(j.args), j.tags],
+    const { rows } = await db.query<{ entry_schema: string; entry_siren: string | null } & Partial<JobRow>>(
+      `WITH entry AS (SELECT id, doc_schema, siren FROM entries WHERE id = $5 AND workspace_id = $2),
+       job AS (
+         INSERT INTO jobs (id, workspace_id, key, workflow_id, silo_entry_id, definition, args, tags, status)
+         SELECT $1, $2, $3, $4, entry.id, $6, $7, $8, 'QUEUED' FROM entry WHERE entry.doc_schema = $9
+         RETURNING *
+       )
+       SELECT entry.doc_schema AS entry_schema, entry.siren AS entry_siren, job.* FROM entry LEFT JOIN job ON true`,
+      [j.id, j.workspaceId, j.key ?? null, j.workflowId, j.entryId, JSON.stringify(j.definition), JSON.stringify(j.args), j.tags, j.docSchema],
     );
+    const row = rows[0];
+    if (!row) return { outcome: 'no-entry' };
+    if (!row.id) return { outcome: 'wrong-schema', schema: row.entry_schema };
+    return { outcome: 'inserted', job: view({ ...(row as JobRow), intents: [], events: [] }), siren: row.entry_siren };
   } catch (err) {
     if (isUniqueViolation(err)) {
       const constraint = (err as { constraint?: string }).constraint ?? '';

@@ -8,8 +8,7 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { Db } from '../store/db';
-import { getEntryRow } from '../store/entries';
-import { getJob, insertJob, queuedJobs, setJobStatus, type JobView } from '../store/jobs';
+import { insertJob, queuedJobs, setJobStatus, type JobView } from '../store/jobs';
 import { INTERPRETER_REVISION, type Definition, type JobInput } from '../workflows/types';
 import { JobStatus, SiloEntryId, Siren } from '../workflows/search-attributes';
 import { findWorkflow } from './workflow-catalog';
@@ -36,18 +35,18 @@ export async function startJob(
 ): Promise<JobView> {
   const workflow = await findWorkflow(deps.db, workspaceId, req.workflow_id);
   if (!workflow) throw new JobRequestError(404, `workflow ${req.workflow_id} not found`);
-  const entry = await getEntryRow(deps.db, workspaceId, req.silo_entry_id);
-  if (!entry) throw new JobRequestError(404, `silo entry ${req.silo_entry_id} not found`);
-  if (entry.doc_schema !== workflow.schema) {
-    throw new JobRequestError(422, `workflow ${workflow.id} processes ${workflow.schema} entries, not ${entry.doc_schema}`);
-  }
-
   const definition = { steps: workflow.steps, rescue: workflow.rescue };
-  await insertJob(deps.db, {
-    id: req.id, workspaceId, key: req.key, workflowId: workflow.id, entryId: entry.id, definition, args: req.args, tags: req.tags,
+  const inserted = await insertJob(deps.db, {
+    id: req.id, workspaceId, key: req.key, workflowId: workflow.id, entryId: req.silo_entry_id, docSchema: workflow.schema,
+    definition, args: req.args, tags: req.tags,
   });
-  await launch(deps, { jobId: req.id, workspaceId, entryId: entry.id, siren: entry.siren, definition, label: workflow.name });
-  return (await getJob(deps.db, workspaceId, req.id))!;
+  if (inserted.outcome === 'no-entry') throw new JobRequestError(404, `silo entry ${req.silo_entry_id} not found`);
+  if (inserted.outcome === 'wrong-schema') {
+    throw new JobRequestError(422, `workflow ${workflow.id} processes ${workflow.schema} entries, not ${inserted.schema}`);
+  }
+  const { job } = inserted;
+  await launch(deps, { jobId: job.id, workspaceId, entryId: job.silo_entry_id, siren: inserted.siren, definition, label: workflow.name });
+  return job; // as accepted (QUEUED, no step run yet): clients follow it with GET /jobs/{id}
 }
 
 interface Launch {

@@ -102,11 +102,27 @@ describe.each(engines)('store on %s', (engine) => {
     expect((await getEntry(db, ws, e.id))!.meta).toHaveLength(1);
   });
 
-  it('journals a job idempotently: intents per step, events once per index', async () => {
+  it('records a job only on an entry of this workspace that processes the definition\'s schema', async () => {
     const e = await newEntry();
+    const definition = { steps: [], rescue: [] };
+    const job = (over: { workspaceId?: string; entryId?: string; docSchema?: string }) =>
+      insertJob(db, { id: crypto.randomUUID(), workspaceId: ws, workflowId: crypto.randomUUID(), entryId: e.id, docSchema: 'org/party', definition, args: {}, tags: [], ...over });
+    expect(await job({ entryId: crypto.randomUUID() })).toEqual({ outcome: 'no-entry' });
+    expect(await job({ workspaceId: (await createWorkspace(db, 'other')).id })).toEqual({ outcome: 'no-entry' });
+    expect(await job({ docSchema: 'bill/invoice' })).toEqual({ outcome: 'wrong-schema', schema: 'org/party' });
+    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE silo_entry_id = $1', [e.id]);
+    expect(rows[0]!.n).toBe(0);
+    expect(await job({})).toMatchObject({ outcome: 'inserted' });
+    await expect(job({})).rejects.toThrow(/already has a job running/);
+  });
+
+  it('journals a job idempotently: intents per step, events once per index', async () => {
+    const siren = makeSiren();
+    const e = await newEntry({ siren });
     const jobId = crypto.randomUUID();
     const definition = { steps: [{ id: 's1', name: 'Set state', provider: 'silo.state', config: { state: 'processing' } }], rescue: [] };
-    await insertJob(db, { id: jobId, workspaceId: ws, workflowId: crypto.randomUUID(), entryId: e.id, definition, args: {}, tags: ['t'] });
+    const inserted = await insertJob(db, { id: jobId, workspaceId: ws, workflowId: crypto.randomUUID(), entryId: e.id, docSchema: 'org/party', definition, args: {}, tags: ['t'] });
+    expect(inserted).toMatchObject({ outcome: 'inserted', siren, job: { id: jobId, status: 'QUEUED', silo_entry_id: e.id, intents: [] } });
     const step = { jobId, stepId: 's1', position: 0, name: 'Set state', provider: 'silo.state' };
     await db.tx((q) => journalStep(q, { ...step, event: { idx: 0, status: 'RUN' }, completed: false }));
     await db.tx((q) => journalStep(q, { ...step, event: { idx: 0, status: 'RUN' }, completed: false })); // replayed
