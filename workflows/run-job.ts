@@ -31,6 +31,9 @@ const journal = proxyLocalActivities<JournalActivities>({
   retry: { initialInterval: '1s', maximumInterval: '30s' },
 });
 
+/** Journals one event of the current step. */
+type Recorder = (status: EventStatus, completed: boolean, extra?: { code?: string; message?: string }) => Promise<void>;
+
 /** A step failure carrying the fault the job will show. */
 class StepFault extends Error {
   constructor(readonly fault: Fault) {
@@ -67,10 +70,10 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     pendingAttributes.clear();
   };
 
-  const setStatus = async (status: JobProgress['status'], faults?: Fault[], attributeSet = false) => {
+  const setStatus = (status: JobProgress['status'], faults?: Fault[], attributeSet = false) => {
     progress.status = status;
     if (!attributeSet) setAttribute(JobStatus, status);
-    await journal.journalJob({ jobId: input.jobId, status, faults });
+    return journal.journalJob({ jobId: input.jobId, status, faults }); // not async: one promise less (see runSteps)
   };
 
   // The start already set these (transform/jobs.ts); older histories upserted them again.
@@ -82,44 +85,49 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   }
   await setStatus('RUN', undefined, current); // current runs: the start set JobStatus RUN
 
-  const runStep = async (step: Step) => {
-    const pos = position++;
-    const record = (status: EventStatus, completed: boolean, extra: { code?: string; message?: string } = {}) =>
-      journal.journalStep({
-        jobId: input.jobId,
-        stepId: step.id,
-        position: pos,
-        name: step.name,
-        provider: step.provider,
-        event: { idx: eventIdx++, status, ...extra },
-        completed,
-      });
-
-    progress.step = { id: step.id, name: step.name, provider: step.provider };
-    setCurrentDetails(`Step ${pos + 1}: ${step.name} (${step.provider})`);
-    await record('RUN', false);
-    try {
-      await execute(step, record);
-    } catch (err) {
-      const fault = toFault(step, err);
-      await record('KO', true, { code: fault.code, message: fault.message });
-      throw new StepFault(fault);
+  // Runs steps in order, each journalled RUN, then OK or KO. `untilFault`: stop at the first failure (the steps),
+  // or attempt every step (the rescue). Written flat on purpose: the SDK captures a stack trace for every promise a
+  // workflow creates, each async helper adds promises, and the cost recurs on every run and every replay.
+  const runSteps = async (steps: Step[], untilFault: boolean) => {
+    for (const step of steps) {
+      const pos = position++;
+      const record: Recorder = (status, completed, extra = {}) =>
+        journal.journalStep({
+          jobId: input.jobId,
+          stepId: step.id,
+          position: pos,
+          name: step.name,
+          provider: step.provider,
+          event: { idx: eventIdx++, status, ...extra },
+          completed,
+        });
+      progress.step = { id: step.id, name: step.name, provider: step.provider };
+      setCurrentDetails(`Step ${pos + 1}: ${step.name} (${step.provider})`);
+      await record('RUN', false);
+      try {
+        const spec = PROVIDERS[step.provider];
+        if (!spec) {
+          throw new StepFault({
+            provider: step.provider,
+            code: 'provider-unknown',
+            message: `step "${step.name}" uses provider "${step.provider}", which this worker does not know`,
+          });
+        }
+        if (spec.kind === 'approval-wait') {
+          await waitForApproval(step, record);
+        } else {
+          await callProvider(step.provider, step, step.config ?? {}, step.id);
+          if (step.provider === 'silo.state') setAttribute(PartyState, String(step.config?.state));
+        }
+      } catch (err) {
+        const fault = toFault(step, err);
+        await record('KO', true, { code: fault.code, message: fault.message });
+        faults.push(fault);
+        if (untilFault) return;
+        continue;
+      }
+      await record('OK', true);
     }
-    await record('OK', true);
-  };
-
-  const execute = async (step: Step, record: (s: EventStatus, c: boolean, e?: { code?: string; message?: string }) => Promise<void>) => {
-    const spec = PROVIDERS[step.provider];
-    if (!spec) {
-      throw new StepFault({
-        provider: step.provider,
-        code: 'provider-unknown',
-        message: `step "${step.name}" uses provider "${step.provider}", which this worker does not know`,
-      });
-    }
-    if (spec.kind === 'approval-wait') return waitForApproval(step, record);
-    await callProvider(step.provider, step, step.config ?? {}, step.id);
-    if (step.provider === 'silo.state') setAttribute(PartyState, String(step.config?.state));
   };
 
   const callProvider = (provider: string, step: Step, config: Record<string, unknown>, stepId: string) => {
@@ -136,7 +144,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
 
   // Waits for the signer's submission and an approval decision. A rejection sends the party back to
   // `processing` and the wait goes on, until the deadline.
-  const waitForApproval = async (step: Step, record: (s: EventStatus, c: boolean, e?: { code?: string; message?: string }) => Promise<void>) => {
+  const waitForApproval = async (step: Step, record: Recorder) => {
     const deadline = Date.now() + msToNumber(input.approvalDeadline);
     let round = 0;
     await setStatus('WAIT');
@@ -170,15 +178,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     await setStatus('RUN');
   };
 
-  for (const step of input.definition.steps) {
-    try {
-      await runStep(step);
-    } catch (err) {
-      if (!(err instanceof StepFault)) throw err;
-      faults.push(err.fault);
-      break;
-    }
-  }
+  await runSteps(input.definition.steps, true);
   if (faults.length === 0) {
     await setStatus('OK', []);
     flushAttributes();
@@ -187,14 +187,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
 
   // Rescue: every rescue step is attempted; their own failures are added to the job's faults.
   setCurrentDetails(`Rescue after: ${faults[0]!.message}`);
-  for (const step of input.definition.rescue) {
-    try {
-      await runStep(step);
-    } catch (err) {
-      if (!(err instanceof StepFault)) throw err;
-      faults.push(err.fault);
-    }
-  }
+  await runSteps(input.definition.rescue, false);
   await setStatus('ERR', faults);
   flushAttributes();
   return { status: 'ERR', faults };
