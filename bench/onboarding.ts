@@ -197,7 +197,8 @@ try {
   console.log(row('floor before: signal → done', before.toRegistered));
   console.log(row('floor after:  signal → done', after.toRegistered));
   console.log(row('ours: approve → registered', o.toRegistered));
-  const ratio = (a: PhaseResult, b: PhaseResult) => (a.rate / b.rate).toFixed(2);
+  // Three decimals: a ratio of 0.697 must not print as 0.70 against a goal of 0.7.
+  const ratio = (a: PhaseResult, b: PhaseResult) => (a.rate / b.rate).toFixed(3);
   console.log(`ratio to the approval wait ${ratio(o.toWait, f.toWait)}, to registered ${ratio(o.toRegistered, f.toRegistered)} (goal ≥ 0.7), ` +
     `against the mean of the floor's two rates (the floor before alone: ${ratio(o.toWait, before.toWait)}, ${ratio(o.toRegistered, before.toRegistered)})`);
   console.log('CPU seconds by process (floor: mean of before and after):');
