@@ -13,7 +13,7 @@ export interface MonkeyOptions {
   /** Pause between two kills, in ms: drawn uniformly in [min, max]. */
   killEveryMs: [number, number];
   burstEveryMs: [number, number];
-  /** A burst: at most `size` requests answered 429 (with Retry-After) within `ms`, as a rate limit's window would. */
+  /** A burst: at most `size` requests answered 429 (with Retry-After) within `ms` (longer until one is), as a rate limit's window would. */
   burst: { size: number; ms: number };
   log: (msg: string) => void;
 }
@@ -65,9 +65,14 @@ export function startMonkey(c: Cluster, temporal: { restart(): Promise<void> }, 
       await pause(between(o.burstEveryMs));
       if (!running) break;
       const sim = SIM_NAMES[Math.floor(Math.random() * SIM_NAMES.length)]!;
+      const served = () => c.sims[sim].faultsSeen()['429'] ?? 0;
+      const before = served();
       c.sims[sim].setFaults([{ status: 429, count: o.burst.size, retryAfterSeconds: 1 }, ...o.background[sim]]);
       counts.bursts++;
       await pause(o.burst.ms);
+      // A burst nobody met (the simulators are idle while registrations wait for approval) stays until it is met:
+      // every burst the summary counts reached a request.
+      while (running && served() === before) await pause(250);
       c.sims[sim].setFaults(o.background[sim]);
     }
   }
