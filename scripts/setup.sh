@@ -34,7 +34,7 @@ else
   say "npm packages up to date"
 fi
 # Packages with native parts must have built: check they load.
-node -e 'require("@temporalio/core-bridge"); require("@swc/core"); require("esbuild")' \
+node -e 'require("@temporalio/core-bridge"); require("@swc/core"); require("esbuild"); require("sharp")' \
   || die "a native npm package did not build (see npm install-scripts ls)"
 
 # Temporal CLI: $TEMPORAL_CLI, .tools/bin/temporal, or `temporal` on PATH — if it is v$TEMPORAL_VERSION.
