@@ -32,6 +32,7 @@ interface EntryRow {
 
 interface MetaRow {
   entry_id: string;
+  workspace_id: string;
   key: string;
   src: string;
   ref: string | null;
@@ -80,24 +81,36 @@ function entryView(e: EntryRow, meta: MetaRow[], withData: boolean) {
 
 export type EntryView = ReturnType<typeof entryView>;
 
+/**
+ * Ids RFC 9562 reserves as special values, not identifiers: refused as entry and job ids with the same answer as an
+ * id another workspace holds, so that answer tells nothing about other workspaces.
+ */
+export const RESERVED_IDS = ['00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff'];
+
+/** The refusal of an id that is reserved or held by another workspace (ids are unique across the service). */
+export const idNotAvailable = (id: string) => `id ${id} is not available: choose another id`;
+
 export async function insertEntry(
   db: Queryable,
   e: { id: string; workspaceId: string; key?: string; folder?: string; docSchema: string; data: unknown; siren?: string },
 ): Promise<EntryView> {
+  let rows: EntryRow[];
   try {
-    const { rows } = await db.query<EntryRow>(
+    // ON CONFLICT (id) DO NOTHING rather than a unique violation: the statement stays harmless inside a transaction.
+    ({ rows } = await db.query<EntryRow>(
       `INSERT INTO entries (id, workspace_id, key, folder, doc_schema, data, siren)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-      [e.id, e.workspaceId, e.key ?? null, e.folder ?? null, e.docSchema, JSON.stringify(e.data), e.siren ?? null],
-    );
-    return entryView(rows[0]!, [], true);
+       SELECT $1, $2, $3, $4, $5, $6, $7 WHERE NOT ($1::uuid = ANY ($8::uuid[]))
+       ON CONFLICT (id) DO NOTHING RETURNING *`,
+      [e.id, e.workspaceId, e.key ?? null, e.folder ?? null, e.docSchema, JSON.stringify(e.data), e.siren ?? null, RESERVED_IDS],
+    ));
   } catch (err) {
-    if (isUniqueViolation(err)) {
-      const which = (err as { constraint?: string }).constraint?.endsWith('_pkey') ? `id ${e.id}` : `key "${e.key}"`;
-      throw new ConflictError(`an entry with ${which} already exists`);
-    }
+    if (isUniqueViolation(err)) throw new ConflictError(`an entry with key "${e.key}" already exists`);
     throw err;
   }
+  if (rows[0]) return entryView(rows[0], [], true);
+  // Only the caller's own workspace may learn that the id is taken.
+  if (await getEntryRow(db, e.workspaceId, e.id)) throw new ConflictError(`an entry with id ${e.id} already exists`);
+  throw new ConflictError(idNotAvailable(e.id));
 }
 
 async function metaOf(db: Queryable, entryIds: string[]): Promise<MetaRow[]> {
@@ -154,11 +167,13 @@ export async function listEntries(
   return { list, ...(rows.length > opts.limit && last && { next_cursor: encodeCursor(last.seq) }) };
 }
 
+/** Sets an entry's meta row; the row takes the entry's workspace, in which a ref must be unique. */
 export async function putMeta(db: Queryable, entryId: string, key: string, m: MetaInput): Promise<MetaView> {
   try {
     const { rows } = await db.query<MetaRow>(
-      `INSERT INTO entry_meta (entry_id, key, src, ref, value, link_url, link_scope, indexed, shared)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+      `INSERT INTO entry_meta (entry_id, workspace_id, key, src, ref, value, link_url, link_scope, indexed, shared)
+       SELECT id, workspace_id, $2::text, $3::text, $4::text, $5::jsonb, $6::text, $7::text, $8::boolean, $9::boolean
+       FROM entries WHERE id = $1
        ON CONFLICT (entry_id, key) DO UPDATE SET src = EXCLUDED.src, ref = EXCLUDED.ref, value = EXCLUDED.value,
          link_url = EXCLUDED.link_url, link_scope = EXCLUDED.link_scope, indexed = EXCLUDED.indexed,
          shared = EXCLUDED.shared, updated_at = now()
@@ -168,9 +183,13 @@ export async function putMeta(db: Queryable, entryId: string, key: string, m: Me
         m.link_url ?? null, m.link_scope ?? null, m.indexed ?? false, m.shared ?? false,
       ],
     );
-    return metaView(rows[0]!);
+    if (!rows[0]) throw new Error(`putMeta: entry ${entryId} does not exist`); // callers check the entry first
+    return metaView(rows[0]);
   } catch (err) {
-    if (isUniqueViolation(err)) throw new ConflictError(`meta ref "${m.ref}" is already used`);
+    const constraint = (err as { constraint?: string }).constraint;
+    if (isUniqueViolation(err) && constraint === 'entry_meta_ref_per_workspace') {
+      throw new ConflictError(`meta ref "${m.ref}" is already used in this workspace`);
+    }
     throw err;
   }
 }
@@ -224,12 +243,14 @@ export async function updateEntryData(db: Queryable, workspaceId: string, id: st
   await db.query('UPDATE entries SET data = $3, updated_at = now() WHERE id = $1 AND workspace_id = $2', [id, workspaceId, JSON.stringify(data)]);
 }
 
-/** The entry whose wizard link carries `ref` (the `approval-link` meta the mandate step published). */
+/**
+ * The entry whose wizard link carries `ref` (the `approval-link` meta the mandate step published). The only read by
+ * ref across workspaces: these refs are unique service-wide (index entry_meta_approval_ref), callers' refs are not.
+ */
 export async function entryByApprovalRef(db: Queryable, ref: string): Promise<{ workspaceId: string; entryId: string } | undefined> {
-  const { rows } = await db.query<{ workspace_id: string; id: string }>(
-    `SELECT e.workspace_id, e.id FROM entry_meta m JOIN entries e ON e.id = m.entry_id
-      WHERE m.ref = $1 AND m.key = 'approval-link' AND m.src = 'gov-fr'`,
+  const { rows } = await db.query<{ workspace_id: string; entry_id: string }>(
+    `SELECT workspace_id, entry_id FROM entry_meta WHERE ref = $1 AND key = 'approval-link' AND src = 'gov-fr'`,
     [ref],
   );
-  return rows[0] && { workspaceId: rows[0].workspace_id, entryId: rows[0].id };
+  return rows[0] && { workspaceId: rows[0].workspace_id, entryId: rows[0].entry_id };
 }

@@ -2,7 +2,7 @@
 import type { Definition, Fault, JobStatus, StepJournal } from '../workflows/types';
 import type { Queryable } from './db';
 import { emitEvent } from './events';
-import { ConflictError } from './entries';
+import { ConflictError, RESERVED_IDS, idNotAvailable } from './entries';
 import { iso, isUniqueViolation } from './rows';
 
 interface JobRow {
@@ -47,37 +47,44 @@ export type InsertJobResult =
 /**
  * Records a QUEUED job on the workspace's entry if that entry processes `docSchema` documents: the check and the
  * insert are one statement (one round trip on the API's busiest write). The view returned is the job as accepted.
+ * An id already taken is a ConflictError that says so only when the job is the caller's workspace's own.
  */
 export async function insertJob(
   db: Queryable,
   j: { id: string; workspaceId: string; key?: string; workflowId: string; entryId: string; docSchema: string; definition: Definition; args: Record<string, string>; tags: string[] },
 ): Promise<InsertJobResult> {
+  let row: ({ entry_schema: string; entry_siren: string | null } & Partial<JobRow>) | undefined;
   try {
     const { rows } = await db.query<{ entry_schema: string; entry_siren: string | null } & Partial<JobRow>>(
       `WITH entry AS (SELECT id, doc_schema, siren FROM entries WHERE id = $5 AND workspace_id = $2),
        job AS (
          INSERT INTO jobs (id, workspace_id, key, workflow_id, silo_entry_id, definition, args, tags, status)
-         SELECT $1, $2, $3, $4, entry.id, $6, $7, $8, 'QUEUED' FROM entry WHERE entry.doc_schema = $9
+         SELECT $1, $2, $3, $4, entry.id, $6, $7, $8, 'QUEUED' FROM entry
+         WHERE entry.doc_schema = $9 AND NOT ($1::uuid = ANY ($10::uuid[]))
+         ON CONFLICT (id) DO NOTHING
          RETURNING *
        )
        SELECT entry.doc_schema AS entry_schema, entry.siren AS entry_siren, job.* FROM entry LEFT JOIN job ON true`,
-      [j.id, j.workspaceId, j.key ?? null, j.workflowId, j.entryId, JSON.stringify(j.definition), JSON.stringify(j.args), j.tags, j.docSchema],
+      [j.id, j.workspaceId, j.key ?? null, j.workflowId, j.entryId, JSON.stringify(j.definition), JSON.stringify(j.args), j.tags, j.docSchema, RESERVED_IDS],
     );
-    const row = rows[0];
-    if (!row) return { outcome: 'no-entry' };
-    if (!row.id) return { outcome: 'wrong-schema', schema: row.entry_schema };
-    return { outcome: 'inserted', job: view({ ...(row as JobRow), intents: [], events: [] }), siren: row.entry_siren };
+    row = rows[0];
   } catch (err) {
     if (isUniqueViolation(err)) {
-      const constraint = (err as { constraint?: string }).constraint ?? '';
-      if (constraint === 'jobs_one_active_per_entry') {
+      if ((err as { constraint?: string }).constraint === 'jobs_one_active_per_entry') {
         throw new ConflictError(`entry ${j.entryId} already has a job running: wait for it to end`);
       }
-      const which = constraint.endsWith('_pkey') ? `id ${j.id}` : `key "${j.key}"`;
-      throw new ConflictError(`a job with ${which} already exists`);
+      throw new ConflictError(`a job with key "${j.key}" already exists`);
     }
     throw err;
   }
+  if (!row) return { outcome: 'no-entry' };
+  if (row.entry_schema !== j.docSchema) return { outcome: 'wrong-schema', schema: row.entry_schema };
+  if (!row.id) {
+    // The id is reserved or taken: only the caller's own workspace may learn that a job has it.
+    if (await getJob(db, j.workspaceId, j.id)) throw new ConflictError(`a job with id ${j.id} already exists`);
+    throw new ConflictError(idNotAvailable(j.id));
+  }
+  return { outcome: 'inserted', job: view({ ...(row as JobRow), intents: [], events: [] }), siren: row.entry_siren };
 }
 
 /** Jobs recorded but not yet picked up by a workflow run, oldest first. */

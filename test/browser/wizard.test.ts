@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { PDFDocument } from 'pdf-lib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRINGS } from '../../wizard/public/i18n.js';
@@ -109,6 +110,14 @@ async function seriousViolations(page: Page): Promise<string[]> {
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+/** The mandate as a signer returns it from another tool: a signature image placed on its first page, file re-saved. */
+async function signedOutside(mandate: Uint8Array): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(mandate);
+  const signature = await doc.embedPng(png(300, 100));
+  doc.getPage(0).drawImage(signature, { x: 330, y: 110, width: 150, height: 50 });
+  return doc.save();
+}
+
 const heading = (page: Page) => page.locator('section.step:not([hidden]) h2').textContent();
 
 async function drawSignature(page: Page) {
@@ -206,11 +215,12 @@ describe('registration wizard', () => {
     await page.setInputFiles('#file-pdf', file('other.pdf', Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF')));
     await page.getByRole('button', { name: STRINGS.fr.signButton }).click();
     await expect.poll(() => page.textContent('#pdf-error')).toBe(STRINGS.fr['err-unreadable-pdf']);
-    // The mandate as downloaded from the wizard, "signed outside", then uploaded.
+    // The mandate as downloaded from the wizard, signed outside (a signature image placed on it), then uploaded.
     const mandate = await page.evaluate(async (u) => Array.from(new Uint8Array(await (await fetch(u)).arrayBuffer())), (await page.getAttribute('#mandate-link', 'href'))!);
-    await page.setInputFiles('#file-pdf', file('signed.pdf', Buffer.from(mandate)));
+    await page.setInputFiles('#file-pdf', file('signed.pdf', await signedOutside(Uint8Array.from(mandate))));
     await page.getByRole('button', { name: STRINGS.fr.signButton }).click();
-    await expect.poll(() => heading(page)).toBe(STRINGS.fr.step4Title);
+    // An uploaded PDF is inspected under a budget in a child process: more than expect.poll's default second.
+    await expect.poll(() => heading(page), { timeout: 15_000 }).toBe(STRINGS.fr.step4Title);
     expect(await page.textContent('#sum-signature')).toBe(STRINGS.fr.signedUpload);
     expect(await page.textContent('#sum-identity')).toBe(STRINGS.fr.identityPassport);
     // Fits a 360 px screen: nothing wider than the viewport.
@@ -224,6 +234,47 @@ describe('registration wizard', () => {
     await expect.poll(() => entryState(h, p.entryId), { timeout: 15_000 }).toBe('submitted');
     expect(external).toEqual([]);
     await page.context().close();
+  });
+
+  it('step 2 on a 360 px phone shows only the chosen document type\'s fields, in French and in English', async () => {
+    const p = await parked();
+    const CARD = ['#file-front', '#file-back', 'label[for="file-front"]', 'label[for="file-back"]'];
+    const PASSPORT = ['#file-page', 'label[for="file-page"]'];
+    /** The selectors laid out on screen (a box of some size inside the 360 px width): what the signer sees. */
+    const onScreen = async (page: Page, selectors: string[]) => {
+      const shown: string[] = [];
+      for (const s of selectors) {
+        const box = await page.locator(s).boundingBox();
+        if (box && box.width > 0 && box.height > 0) {
+          expect(box.x + box.width, `${s} fits the screen`).toBeLessThanOrEqual(360);
+          shown.push(s);
+        }
+      }
+      return shown;
+    };
+    for (const lang of ['fr', 'en'] as const) {
+      const s = STRINGS[lang];
+      const { page } = await open(`${p.url}?lang=${lang}`, { width: 360 });
+      if (lang === 'fr') { // the details, once confirmed, are not asked again
+        await page.getByLabel(s.detailsConfirm).check();
+        await page.getByRole('button', { name: s.continue }).click();
+      }
+      await expect.poll(() => heading(page)).toBe(s.step2Title);
+      expect(await page.getByLabel(s.idCard).isChecked()).toBe(true);
+      expect(await onScreen(page, [...CARD, ...PASSPORT])).toEqual(CARD);
+      expect(await page.getByText(s.front, { exact: true }).isVisible()).toBe(true);
+      await shot(page, `phone-2-identity-card-${lang}`);
+
+      await page.getByLabel(s.passport).check();
+      expect(await onScreen(page, [...CARD, ...PASSPORT])).toEqual(PASSPORT);
+      expect(await page.getByText(s.passportPage, { exact: true }).isVisible()).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      await shot(page, `phone-2-identity-passport-${lang}`);
+
+      await page.getByLabel(s.idCard).check();
+      expect(await onScreen(page, [...CARD, ...PASSPORT])).toEqual(CARD);
+      await page.context().close();
+    }
   });
 
   it('shows file errors next to their field: over 4 MB (checked in the browser), not an image (refused by the server)', async () => {
