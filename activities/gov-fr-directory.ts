@@ -2,7 +2,8 @@
 // Both look before they write, so a retried or re-run step never creates a second line. The switch date is
 // today: lines handed over end on it and the new line starts on it (DSE rule, periods do not overlap).
 import { ApplicationFailure } from '@temporalio/activity';
-import { AnnuaireError, createAnnuaireClient, DEFAULT_MATRICULE, isSirenLevel, today, type AnnuaireClient, type AnnuaireLine } from '../annuaire/client';
+import { annuaireClientFromConfig } from '../annuaire/from-config';
+import { AnnuaireError, DEFAULT_MATRICULE, isSirenLevel, today, type AnnuaireClient, type AnnuaireLine } from '../annuaire/client';
 import { approvedMandate } from '../store/agreements';
 import { directoryHolder, holdDirectoryLine, releaseDirectoryLine } from '../store/directory-holdings';
 import { getEntryRow, getMeta } from '../store/entries';
@@ -153,14 +154,7 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
 }
 
 function clientFor({ config }: ActivityDeps): AnnuaireClient {
-  return createAnnuaireClient({
-    baseUrl: config.annuaireUrl,
-    tokenUrl: config.annuaireTokenUrl,
-    clientId: config.ANNUAIRE_CLIENT_ID,
-    clientSecret: config.ANNUAIRE_CLIENT_SECRET,
-    rattachements: [config.PA_SIREN],
-    timeoutMs: config.ANNUAIRE_TIMEOUT_MS,
-  });
+  return annuaireClientFromConfig(config);
 }
 
 const idsOf = (lines: AnnuaireLine[]) => lines.map((l) => l.idInstance);

@@ -4,7 +4,9 @@
 import type { z } from 'zod';
 import { AnnuaireError, errorFromResponse, networkError } from './errors';
 import { tokenSource } from './token';
-import { wireCreated, wireLine, wireSearch, type AnnuaireLine, type CreatedLine, type LineFilters, type NewLine } from './types';
+import {
+  wireCompany, wireCreated, wireLine, wireSearch, type AnnuaireCompany, type AnnuaireLine, type CreatedLine, type LineFilters, type NewLine,
+} from './types';
 
 export { AnnuaireError } from './errors';
 export * from './types';
@@ -25,6 +27,8 @@ export interface AnnuaireClient {
   createLine(line: NewLine): Promise<CreatedLine>;
   /** The line in force (on `dateObservation`, default today) for an addressing identifier; null when there is none. */
   getLine(identifiantAdressage: string, opts?: { dateObservation?: string }): Promise<AnnuaireLine | null>;
+  /** The company (unité légale) the directory holds for a SIREN; null when it has none. */
+  getCompany(siren: string): Promise<AnnuaireCompany | null>;
   /** Every matching line (pages are followed). */
   searchLines(filters: LineFilters): Promise<AnnuaireLine[]>;
   /** Ends a line: it is no longer in force from `dateFinEffet` on. History is kept. */
@@ -107,6 +111,15 @@ export function createAnnuaireClient(o: AnnuaireClientOptions): AnnuaireClient {
       const q = opts.dateObservation ? `?dateObservation=${encodeURIComponent(opts.dateObservation)}` : '';
       try {
         return parse(wireLine, await json(await call('GET', `/ligne-annuaire/code:${encodeURIComponent(id)}${q}`)), 'line');
+      } catch (err) {
+        if (err instanceof AnnuaireError && err.status === 404) return null;
+        throw err;
+      }
+    },
+
+    async getCompany(siren) {
+      try {
+        return parse(wireCompany, await json(await call('GET', `/siren/code-insee:${encodeURIComponent(siren)}`)), 'company');
       } catch (err) {
         if (err instanceof AnnuaireError && err.status === 404) return null;
         throw err;

@@ -91,3 +91,19 @@ export const wireCreated = z.object({
   dateDebutEffet: z.string(),
 });
 export type CreatedLine = z.infer<typeof wireCreated>;
+
+/** A company (unité légale) as the directory knows it: its own name and administrative state. */
+export interface AnnuaireCompany {
+  siren: string;
+  raisonSociale: string;
+  /** A: active, C: ceased (cessée). */
+  etatAdministratif: 'A' | 'C';
+  typeEntite?: string;
+}
+
+/** uniteLegalePayloadHisto → AnnuaireCompany (GET /siren/code-insee:{siren}). */
+export const wireCompany = z
+  .object({ siren: z.string(), raisonSociale: z.string(), etatAdministratif: z.enum(['A', 'C']), typeEntite: opt })
+  .transform((w): AnnuaireCompany => ({
+    siren: w.siren, raisonSociale: w.raisonSociale, etatAdministratif: w.etatAdministratif, ...(w.typeEntite && { typeEntite: w.typeEntite }),
+  }));

@@ -6,15 +6,17 @@ import express from 'express';
 import type { Config } from '../config';
 import type { DataBox } from '../crypto/data-box';
 import type { SealKey } from '../mandate/seal';
+import type { InspectionPool } from '../untrusted';
 import type { JobServiceDeps } from '../transform/jobs';
 import { adminRouter } from './admin-v1';
 import { eventsRouter } from './events-v1';
 import { healthRouter } from './health';
-import { observability } from './observability';
+import { metricsEndpoint, observability } from './observability';
 import { openApiDocument } from './openapi';
-import { registry, watchJobs } from '../lib/metrics';
+import { watchJobs } from '../lib/metrics';
 import { authenticate } from './auth';
-import { rateLimit } from './rate-limit';
+import { ipRateLimit, rateLimit, wizardRefRateLimit } from './rate-limit';
+import { framingByCspOnly, securityHeaders } from './security-headers';
 import { rejectNulCharacters } from './no-nul';
 import { errorHandler, routeNotFound } from './problem';
 import { govFrRouter } from './gov-fr-v1';
@@ -22,28 +24,30 @@ import { siloRouter } from './silo-v1';
 import { smpOptionsFromFiles, smpRouter } from '../peppol/smp-router';
 import { transformRouter } from './transform-v1';
 import { wizardRouter } from '../wizard/router';
+import { reviewPageRouter } from '../review/router';
 
 const DOCS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'docs');
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-const REVIEW_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'review');
-const REVIEW_PAGE = path.join(REVIEW_DIR, 'page.html');
-const REVIEW_SCRIPT = path.join(REVIEW_DIR, 'page.js');
 
-export type ApiDeps = JobServiceDeps & { config: Config; box: DataBox; sealKey: SealKey };
+/** `inspector`: the pool checking uploaded files (untrusted/); the caller closes it with the server. */
+export type ApiDeps = JobServiceDeps & { config: Config; box: DataBox; sealKey: SealKey; inspector?: InspectionPool };
 
 export function createApp(deps: ApiDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  // The client address (req.ip, the per-address limit) through the configured load balancers only.
+  app.set('trust proxy', deps.config.TRUST_PROXY ?? false);
   const json = [express.json({ limit: '1mb', strict: true }), rejectNulCharacters];
-  app.use(...observability(deps.log));
+  app.use(...observability(deps.log), ...securityHeaders());
+  // Our SMP: public, read by every Peppol access point and the Peppol Directory. Many access points read from behind
+  // one address (a cloud's NAT), and its answers come from a record cache: its reads are not counted per address.
+  app.use('/smp', smpRouter({ db: deps.db, config: deps.config, log: deps.log }, { ...smpOptionsFromFiles(deps.config), recordCacheMs: deps.config.SMP_RECORD_CACHE_MS, httpMaxAgeS: deps.config.SMP_HTTP_MAX_AGE_S }));
+  // Before anything else, authentication included: a flood of bad keys or wizard links is limited too.
+  app.use(ipRateLimit(deps.config.ipRateLimitPerMinute));
   watchJobs(deps.db);
-  app.get('/metrics', async (req, res) => {
-    if (deps.config.METRICS_TOKEN && req.get('authorization') !== `Bearer ${deps.config.METRICS_TOKEN}`) {
-      return void res.status(401).type('text/plain').send('metrics need the METRICS_TOKEN bearer token');
-    }
-    res.type(registry.contentType).send(await registry.metrics());
-  });
+  // With METRICS_PORT, /metrics is served on that internal listener only (bin/), not here.
+  if (deps.config.METRICS_PORT === undefined) app.get('/metrics', metricsEndpoint(deps.config.METRICS_TOKEN));
 
   // The contract, generated from the zod schemas, and its interactive reference (Swagger UI, served by us).
   const contract = JSON.stringify(openApiDocument(deps.config.publicBaseUrl));
@@ -65,18 +69,13 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use('/transform/v1', ...authed, ...json, transformRouter(deps));
   app.use('/events/v1', ...authed, express.json({ limit: '16kb', strict: true }), rejectNulCharacters, eventsRouter(deps));
   app.use('/admin/v1', ...authed, express.json({ limit: '16kb', strict: true }), rejectNulCharacters, adminRouter(deps.db));
-  // The operator's review page and script: static, public (the data behind them needs the operator's key).
-  const csp = "default-src 'self'; img-src 'self' blob:; frame-src blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'";
-  app.get('/apps/gov-fr/review/', (_req, res) => res.set('content-security-policy', csp).sendFile(REVIEW_PAGE));
-  app.get('/apps/gov-fr/review/review.js', (_req, res) => res.set('content-security-policy', csp).type('text/javascript').sendFile(REVIEW_SCRIPT));
+  // The operator's review page and its assets (pdf.js included): static, public, its own strict CSP (review/router.ts).
+  app.use('/apps/gov-fr/review', reviewPageRouter());
   // Uploads: the router sets its own body limits per route.
   app.use('/apps/gov-fr/v1', ...authed, govFrRouter(deps));
 
   // The registration wizard: public, its link's ref is the credential.
-  app.use('/reg', wizardRouter(deps));
-
-  // Our SMP: public, read by every Peppol access point and the Peppol Directory.
-  app.use('/smp', smpRouter({ db: deps.db, config: deps.config, log: deps.log }, { ...smpOptionsFromFiles(deps.config), recordCacheMs: deps.config.SMP_RECORD_CACHE_MS, httpMaxAgeS: deps.config.SMP_HTTP_MAX_AGE_S }));
+  app.use('/reg', wizardRefRateLimit(deps.config.WIZARD_RATE_LIMIT_PER_REF_PER_MINUTE), framingByCspOnly, wizardRouter(deps));
 
   app.use(routeNotFound);
   app.use(errorHandler(deps.log));

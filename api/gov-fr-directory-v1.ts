@@ -3,7 +3,8 @@
 import { Router, type Response } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { AnnuaireError, createAnnuaireClient, today, type AnnuaireClient, type AnnuaireLine } from '../annuaire/client';
+import { annuaireClientFromConfig } from '../annuaire/from-config';
+import { AnnuaireError, today, type AnnuaireClient, type AnnuaireLine } from '../annuaire/client';
 import type { Config } from '../config';
 import { isSiren } from '../party/french-ids';
 import { HttpProblem } from './problem';
@@ -13,10 +14,12 @@ export const sirenParam = z.object({ siren: z.string().refine(isSiren, 'must be 
 // An addressing identifier (SIREN[_SIRET[_ROUTAGE]] or SIREN_SUFFIXE, ≤ 125 characters), optionally as a Peppol
 // participant value with its ICD (`0225:…`).
 const ADDRESS = /^(?:\d{4}:)?((\d{9})(?:_[-_.@a-zA-Z0-9]+)?)$/;
+const MAX_ADDRESS_LENGTH = 125; // the PPF's limit: longer ones exist nowhere, the Annuaire refuses them (once a 502)
 export const identifierParam = z.object({
   identifier: z
     .string()
-    .max(130)
+    .max(MAX_ADDRESS_LENGTH + 5, `must be at most ${MAX_ADDRESS_LENGTH} characters (after an optional 0225: prefix)`)
+    .refine((v) => (ADDRESS.exec(v)?.[1] ?? v).length <= MAX_ADDRESS_LENGTH, `must be at most ${MAX_ADDRESS_LENGTH} characters (after an optional 0225: prefix)`)
     .regex(ADDRESS, 'must be an addressing identifier: SIREN, SIREN_SIRET, SIREN_SIRET_ROUTAGE or SIREN_SUFFIXE, optionally prefixed by an ICD (0225:)')
     .refine((v) => isSiren(ADDRESS.exec(v)?.[2] ?? ''), 'must start with a valid SIREN'),
 });
@@ -43,14 +46,7 @@ export function directoryLookupRouter(deps: { config: Config; log: Logger; clien
   // One client per router: its token is shared by every lookup.
   const client =
     deps.client ??
-    createAnnuaireClient({
-      baseUrl: config.annuaireUrl,
-      tokenUrl: config.annuaireTokenUrl,
-      clientId: config.ANNUAIRE_CLIENT_ID,
-      clientSecret: config.ANNUAIRE_CLIENT_SECRET,
-      rattachements: [config.PA_SIREN],
-      timeoutMs: config.ANNUAIRE_TIMEOUT_MS,
-    });
+annuaireClientFromConfig(config);
 
   /** Lines in force today or starting later (lines ended in the past are history, not addresses). */
   async function lookup(res: Response, filters: { siren: string; identifiantAdressage?: string }): Promise<AnnuaireLine[]> {

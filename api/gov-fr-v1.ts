@@ -10,13 +10,14 @@ import { UploadError } from '../signing/uploads';
 import { LANGS } from '../mandate/texts';
 import { auth, requireScope } from './auth';
 import { directoryLookupRouter } from './gov-fr-directory-v1';
+import { reviewRouter } from './review-v1';
 import { rejectNulCharacters } from './no-nul';
 import { HttpProblem } from './problem';
 import { body, params, query } from './validate';
 
 const clientOf = (req: express.Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });
 export const langQuery = z.strictObject({ lang: z.enum(LANGS as ['fr', 'en']).default('fr') });
-export const viewParam = z.object({ silo_entry_id: z.string(), view: z.enum(['front', 'back', 'page']) });
+export const viewParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UUID' }), view: z.enum(['front', 'back', 'page']) });
 export const entryParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UUID' }) });
 // 4 MB of binary is about 5.6 MB of base64; the decoded size is checked exactly afterwards.
 const jsonUpTo6mb = express.json({ limit: '6mb', strict: true });
@@ -33,6 +34,7 @@ async function mapped<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
+    if (err instanceof UploadError && err.retryAfterS) throw new HttpProblem(err.status, err.message, undefined, { 'retry-after': String(err.retryAfterS) });
     if (err instanceof SigningError || err instanceof UploadError) throw new HttpProblem(err.status, err.message);
     throw err;
   }
@@ -43,13 +45,17 @@ export function govFrRouter(deps: SigningDeps): Router {
   const id = (req: express.Request) => params(req, entryParam).silo_entry_id;
   // Operators' routes first: a key with only the `approvals` scope reviews and decides (no entries:rw needed).
   // The operator's review: the queue, the identity images, and a page using both (served by us, no third party).
+  r.use('/review', reviewRouter(deps)); // no-store on the queue too; the submission and its signed mandate
   r.get('/review/submissions', requireScope('approvals'), async (_req, res) => {
     res.json({ list: await pendingSubmissions(deps.db, auth(res).workspaceId) });
   });
   r.get('/entry/:silo_entry_id/identity/:view', requireScope('approvals'), async (req, res) => {
     const { view } = params(req, viewParam);
     const img = await mapped(() => identityImage(deps, auth(res).workspaceId, id(req), view));
-    res.type(img.mime).set('cache-control', 'no-store').send(img.data);
+    // Checked as that type at upload; never sniffed, never run as a document, never cached.
+    res.type(img.mime).set({
+      'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; sandbox",
+    }).send(img.data);
   });
 
   // Operators (scope `approvals`) approve or reject a confirmed submission.

@@ -7,6 +7,7 @@ import { credentialBody, credentialListParams, credentialParams } from './creden
 import { pageQuery, subscriptionBody, subscriptionParam } from './events-v1';
 import { identifierParam, sirenParam } from './gov-fr-directory-v1';
 import { agreementBody, decisionBody, entryParam, identityBody, langQuery, signBody, viewParam } from './gov-fr-v1';
+import { reviewEntryParam } from './review-v1';
 import * as R from './schemas';
 import { entryBody, idParam, keyParam, listQuery, metaBody, metaParams } from './silo-v1';
 import { jobBody, listWorkflowsQuery } from './transform-v1';
@@ -86,6 +87,8 @@ export const OPERATIONS: Operation[] = [
   { method: 'post', path: '/apps/gov-fr/v1/entry/:silo_entry_id/decision', summary: 'Approve or reject a submission (operator)', scope: 'approvals', params: entryParam, body: decisionBody, responses: { 200: R.decision } },
   { method: 'get', path: '/apps/gov-fr/v1/entry/:silo_entry_id/identity/:view', summary: 'An identity image, decrypted (operator)', scope: 'approvals', params: viewParam, responses: { 200: { mediaType: 'image/*' } } },
   { method: 'get', path: '/apps/gov-fr/v1/review/submissions', summary: 'Submissions awaiting a decision (operator)', scope: 'approvals', responses: { 200: R.submissions } },
+  { method: 'get', path: '/apps/gov-fr/v1/review/submissions/:silo_entry_id', summary: 'A submission as the operator reviews it: party, signer, identity images, Annuaire record (operator)', scope: 'approvals', params: reviewEntryParam, responses: { 200: R.reviewSubmission } },
+  { method: 'get', path: '/apps/gov-fr/v1/review/submissions/:silo_entry_id/mandate', summary: 'The signed mandate under review (operator)', scope: 'approvals', params: reviewEntryParam, responses: { 200: pdf } },
   { method: 'get', path: '/apps/gov-fr/v1/directory/siren/:siren', summary: 'Directory lines of a SIREN (PPF Annuaire)', scope: 'entries:rw', params: sirenParam, responses: { 200: R.directoryLookup } },
   { method: 'get', path: '/apps/gov-fr/v1/directory/identifier/:identifier', summary: 'Directory lines of an addressing identifier', scope: 'entries:rw', params: identifierParam, responses: { 200: R.directoryLookup } },
 

@@ -1,7 +1,9 @@
 // RFC 9457 problem details: every error leaves the API as application/problem+json with a useful detail.
+import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { ZodError } from 'zod';
+import { redactPath } from '../lib/logger';
 
 export interface FieldError {
   path: string;
@@ -10,15 +12,19 @@ export interface FieldError {
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  409: 'Conflict', 413: 'Content Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
-  500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
+  409: 'Conflict', 410: 'Gone', 413: 'Content Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
+  429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
 };
+/** The status's own name (RFC 9110), never a bare "Error". */
+export const problemTitle = (status: number): string => TITLES[status] ?? STATUS_CODES[status] ?? `HTTP ${status}`;
 
 export class HttpProblem extends Error {
   constructor(
     readonly status: number,
     readonly detail: string,
     readonly errors?: FieldError[],
+    /** e.g. Retry-After on a 503 */
+    readonly headers?: Record<string, string>,
   ) {
     super(detail);
   }
@@ -42,7 +48,7 @@ export function sendProblem(res: Response, status: number, detail: string, error
   res
     .status(status)
     .type('application/problem+json')
-    .json({ type: 'about:blank', title: TITLES[status] ?? 'Error', status, detail, ...(errors && { errors }), ...extensions });
+    .json({ type: 'about:blank', title: problemTitle(status), status, detail, ...(errors && { errors }), ...extensions });
 }
 
 export const routeNotFound: RequestHandler = (req, res) =>
@@ -52,7 +58,10 @@ export const routeNotFound: RequestHandler = (req, res) =>
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) return;
-    if (err instanceof HttpProblem) return sendProblem(res, err.status, err.detail, err.errors);
+    if (err instanceof HttpProblem) {
+      if (err.headers) res.set(err.headers);
+      return sendProblem(res, err.status, err.detail, err.errors);
+    }
     const type = (err as { type?: string }).type;
     if (type === 'entity.parse.failed') return sendProblem(res, 400, `malformed JSON body: ${(err as Error).message}`);
     if (type === 'entity.too.large') return sendProblem(res, 413, 'request body too large');
@@ -60,7 +69,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     const status = (err as { status?: number }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) return sendProblem(res, status, (err as Error).message);
     // Wizard paths carry a credential (the link's ref): never in the logs.
-    log.error({ err, method: req.method, path: req.originalUrl.split('?')[0]!.replace(/^\/reg\/[^/]+/, '/reg/<ref>') }, 'unhandled error');
+    log.error({ err, method: req.method, path: redactPath(req.originalUrl.split('?')[0]!) }, 'unhandled error');
     sendProblem(res, 500, 'internal error; it has been logged');
   };
 }

@@ -1,22 +1,91 @@
-// Per-key rate limits: a token bucket per API key in this process (RATE_LIMIT_PER_MINUTE, bursts up to the same
-// amount). Over it: 429 with Retry-After, as problem+json. Several API processes each apply the limit.
-import type { RequestHandler } from 'express';
+// Rate limits, token buckets in this process (bursts up to the per-minute amount; several API processes each apply
+// them). Over one: 429 with Retry-After, as problem+json.
+//   - per client address, before authentication, on every route: a flood of bad keys or of wizard links is limited
+//     before any store lookup (the address is Express's req.ip, which honours TRUST_PROXY);
+//   - per wizard link (/reg/<ref>/…), whoever sends the requests;
+//   - per API key (RATE_LIMIT_PER_MINUTE), after authentication.
+import type { Request, RequestHandler, Response } from 'express';
+import ipaddr from 'ipaddr.js';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { auth } from './auth';
 import { sendProblem } from './problem';
 
-export function rateLimit(perMinute: number): RequestHandler {
-  const limiter = new RateLimiterMemory({ points: perMinute, duration: 60 });
-  return async (_req, res, next) => {
+interface Limit {
+  perMinute: number;
+  /** What is counted; undefined: not limited here. */
+  keyOf: (req: Request, res: Response) => string | undefined;
+  refusal: (seconds: number) => string;
+  /** RateLimit-Limit/-Remaining on every answer (the per-key limit, the one integrators plan with). */
+  advertise?: boolean;
+}
+
+function limiter({ perMinute, keyOf, refusal, advertise }: Limit): RequestHandler {
+  const buckets = new RateLimiterMemory({ points: perMinute, duration: 60 });
+  return async (req, res, next) => {
+    const key = keyOf(req, res);
+    if (key === undefined) return next();
     try {
-      const r = await limiter.consume(auth(res).keyId);
-      res.set('ratelimit-limit', String(perMinute)).set('ratelimit-remaining', String(r.remainingPoints));
+      const r = await buckets.consume(key);
+      if (advertise) res.set('ratelimit-limit', String(perMinute)).set('ratelimit-remaining', String(r.remainingPoints));
       next();
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;
       const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-      res.set('retry-after', String(seconds));
-      sendProblem(res, 429, `rate limit of ${perMinute} requests per minute reached for this API key: retry in ${seconds} s`);
+      res.set('retry-after', String(seconds)).set('ratelimit-limit', String(perMinute)).set('ratelimit-remaining', '0');
+      sendProblem(res, 429, refusal(seconds));
     }
   };
+}
+
+export function rateLimit(perMinute: number): RequestHandler {
+  return limiter({
+    perMinute, advertise: true, keyOf: (_req, res) => auth(res).keyId,
+    refusal: (s) => `rate limit of ${perMinute} requests per minute reached for this API key: retry in ${s} s`,
+  });
+}
+
+/**
+ * The client as a limit sees it: an IPv4 address, or an IPv6 /64 (one subscriber's network: a client could
+ * otherwise change addresses within it at will).
+ */
+export function clientKey(ip: string | undefined): string {
+  if (!ip || !ipaddr.isValid(ip)) return ip ?? 'unknown';
+  const a = ipaddr.process(ip); // ::ffff:a.b.c.d counts as a.b.c.d
+  if (a.kind() === 'ipv4') return a.toString();
+  const bytes = (a as ipaddr.IPv6).toByteArray().slice(0, 8);
+  return `${ipaddr.fromByteArray([...bytes, 0, 0, 0, 0, 0, 0, 0, 0]).toString()}/64`;
+}
+
+export function ipRateLimit(perMinute: number): RequestHandler {
+  return limiter({
+    perMinute, keyOf: (req) => clientKey(req.ip),
+    refusal: (s) => `rate limit of ${perMinute} requests per minute reached for your address: retry in ${s} s`,
+  });
+}
+
+/** The first segment of a path, decoded as the router decodes a parameter (kept as it is if it cannot be). */
+function firstSegment(path: string): string | undefined {
+  const raw = path.split('/')[1];
+  if (!raw) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw; // broken encoding: no link, the wizard answers 404; still counted
+  }
+}
+
+/**
+ * Mounted at /reg (routing ignores the case of that prefix): counts by the ref as the wizard's router reads it,
+ * decoded, whatever its encoding in the URL. Not mounted at /reg/:ref: a parameter that cannot be decoded would
+ * fail there, before the wizard could answer it as an unknown link.
+ */
+export function wizardRefRateLimit(perMinute: number): RequestHandler {
+  return limiter({
+    perMinute,
+    keyOf: (req) => {
+      const ref = firstSegment(req.path);
+      return ref === undefined || ref.toLowerCase() === 'assets' ? undefined : ref; // the wizard's static files
+    },
+    refusal: (s) => `rate limit of ${perMinute} requests per minute reached for this registration link: retry in ${s} s`,
+  });
 }

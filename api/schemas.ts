@@ -118,10 +118,40 @@ export const decision = z
 export const submissions = z
   .object({
     list: z.array(
-      z.object({ entry_id: uuid, job_id: uuid, mandate_number: z.string(), submitted_at: timestamp, siren: z.string().nullable(), name: z.string().nullable() }),
+      z.object({
+        entry_id: uuid, job_id: uuid, mandate_number: z.string(), submitted_at: timestamp, siren: z.string().nullable(), name: z.string().nullable(),
+        // What showed an uploaded mandate was signed; 'scan': check the mandate number and the signature by eye. Null for in-app signatures.
+        upload_evidence: z.enum(['digital-signature', 'visible-signature', 'scan']).nullable(),
+      }),
     ),
   })
   .meta({ id: 'Submissions' });
+
+const directoryRecord = z
+  .discriminatedUnion('outcome', [
+    z.object({
+      outcome: z.literal('found'),
+      record: z.object({ siren: z.string(), name: z.string(), status: z.enum(['active', 'ceased']), entity_type: z.string().optional() }),
+    }),
+    z.object({ outcome: z.enum(['not-found', 'unavailable', 'refused', 'no-siren']), reason: z.string() }),
+  ])
+  .describe("the PPF Annuaire's own record for the SIREN (unité légale), or why it cannot be shown");
+export const reviewSubmission = z
+  .object({
+    entry_id: uuid,
+    job_id: uuid,
+    mandate_number: z.string(),
+    submitted_at: timestamp.nullable(),
+    signed_via: z.enum(['drawn', 'typed', 'upload']).nullable(),
+    mandate_signed: z.boolean(),
+    awaiting_decision: z.boolean(),
+    party: z.object({ name: z.string().nullable(), siren: z.string().nullable(), vat: z.string().nullable(), address: z.string().nullable() }),
+    signer: z.object({ given: z.string().nullable(), surname: z.string().nullable(), role: z.string().nullable() }),
+    identity: z.array(z.object({ view: z.enum(['front', 'back', 'page']), mime: z.string(), size: z.number().int(), uploaded_at: timestamp })),
+    decision: z.object({ decision: z.enum(['approved', 'rejected']), reason: z.string().optional(), decided_at: timestamp }).nullable(),
+    directory: directoryRecord,
+  })
+  .meta({ id: 'ReviewSubmission' });
 
 const directoryEntry = z
   .object({

@@ -2,30 +2,48 @@
 import { sealKeyFromConfig } from '../crypto/seal-key';
 import { dataBoxFromConfig } from '../crypto/data-box';
 import { createApp } from '../api/app';
+import { serveInternalMetrics } from '../api/observability';
 import { runQueuedJobSweeper } from '../transform/jobs';
 import { runWebhookDispatcher } from '../events/dispatch';
-import { loadConfig } from '../config';
+import { ConfigError, assertApiConfigSafe, loadConfig } from '../config';
 import { createLogger } from '../lib/logger';
 import { connectTemporal, openStore, untilReachable, withSecrets } from './context';
 import { tracingFromEnv } from '../lib/tracing';
+import { InspectionPool, poolOptions } from '../untrusted';
 
-const baseConfig = loadConfig();
+const baseConfig = (() => {
+  try {
+    const c = loadConfig();
+    assertApiConfigSafe(c);
+    return c;
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`[api] refusing to start: ${err.message}`);
+    process.exit(1);
+  }
+})();
 const log = createLogger(baseConfig.LOG_LEVEL, 'pa-api');
 const db = await openStore(baseConfig, (m) => log.info(m));
 const config = await withSecrets(baseConfig, db, (m) => log.info(m));
 const tracing = tracingFromEnv('pa-api');
 const temporal = await untilReachable(() => connectTemporal(config, tracing), (m) => log.warn(m));
-const jobDeps = { db, log, temporal, config, box: dataBoxFromConfig(config), sealKey: sealKeyFromConfig(config) };
+// Uploaded files are decoded and checked in these child processes, off the event loop.
+const inspector = new InspectionPool(poolOptions(config));
+const jobDeps = { db, log, temporal, config, box: dataBoxFromConfig(config), sealKey: sealKeyFromConfig(config), inspector };
 const app = createApp(jobDeps);
 const stopSweeper = runQueuedJobSweeper(jobDeps);
 const stopDispatcher = runWebhookDispatcher(jobDeps);
 const server = app.listen(config.API_PORT, config.API_HOST, () => log.info({ url: config.publicBaseUrl }, 'API listening'));
+const metricsServer = await serveInternalMetrics(config);
+if (metricsServer) log.info({ host: config.METRICS_HOST, port: config.METRICS_PORT }, 'metrics listening (internal)');
 
 const stop = () => {
   log.info('stopping');
   stopSweeper();
   stopDispatcher();
+  metricsServer?.close();
   server.close(async () => {
+    await inspector.close();
     await temporal.connection.close();
     await tracing?.shutdown(); // the last spans
     await db.close();

@@ -9,7 +9,8 @@ import { NativeConnection } from '@temporalio/worker';
 import { createApp } from '../api/app';
 import { runQueuedJobSweeper } from '../transform/jobs';
 import { runWebhookDispatcher } from '../events/dispatch';
-import { loadConfig } from '../config';
+import { assertApiConfigSafe, loadConfig } from '../config';
+import { serveInternalMetrics } from '../api/observability';
 import { createLogger } from '../lib/logger';
 import { simulatorFaultsFromEnv, startSimulators } from '../simulators';
 import { SCOPES, createApiKey, createWorkspace, findApiKey } from '../store/workspaces';
@@ -19,11 +20,13 @@ import { startDevServer } from '../temporal/dev-server';
 import { createWorker, installSdkMetrics } from '../worker/create-worker';
 import { connectTemporal, openStore, temporalConnectionOptions, withSecrets } from './context';
 import { tracingFromEnv } from '../lib/tracing';
+import { InspectionPool, poolOptions } from '../untrusted';
 
 const say = (msg: string) => console.log(`[start] ${msg}`);
 
 async function main() {
   let config = loadConfig();
+  assertApiConfigSafe(config);
   const log = createLogger(config.LOG_LEVEL);
   fs.mkdirSync(config.dataDir, { recursive: true });
 
@@ -40,7 +43,8 @@ async function main() {
 
   const db = await openStore(config, say);
   config = await withSecrets(config, db, say);
-  const devKey = await ensureDevApiKey(db, path.join(config.dataDir, 'dev-api-key'));
+  const devKeyFile = path.join(config.dataDir, 'dev-api-key');
+  const devKey = await ensureDevApiKey(db, devKeyFile);
 
   const simulators = await startSimulators({
     host: config.SIMULATORS_HOST,
@@ -52,7 +56,9 @@ async function main() {
 
   const tracing = tracingFromEnv('pa-party-registration');
   const temporal = await connectTemporal(config, tracing);
-  const jobDeps = { db, log, temporal, config, box: dataBoxFromConfig(config), sealKey: sealKeyFromConfig(config) };
+  // Uploaded files are decoded and checked in these child processes, off the event loop.
+  const inspector = new InspectionPool(poolOptions(config));
+  const jobDeps = { db, log, temporal, config, box: dataBoxFromConfig(config), sealKey: sealKeyFromConfig(config), inspector };
   const app = createApp(jobDeps);
   const stopSweeper = runQueuedJobSweeper(jobDeps);
   const stopDispatcher = runWebhookDispatcher(jobDeps);
@@ -60,6 +66,7 @@ async function main() {
     const s = app.listen(config.API_PORT, config.API_HOST, () => resolve(s));
     s.once('error', reject);
   });
+  const metricsServer = await serveInternalMetrics(config);
 
   say('bundling workflows and starting the worker…');
   installSdkMetrics(config.TEMPORAL_METRICS_ADDRESS);
@@ -75,7 +82,7 @@ async function main() {
   Temporal gRPC  ${config.TEMPORAL_ADDRESS}   (namespace ${config.TEMPORAL_NAMESPACE}, task queue ${config.TEMPORAL_TASK_QUEUE})
   Our SMP        ${config.smpPublicUrl}
   Simulators     Annuaire ${simulators.annuaire.url}, SML ${simulators.sml.endpoint}, Peppol Directory ${simulators.directory.url}
-  Dev API key    ${devKey}
+  Dev API key    ${masked(devKey)}   (the key itself: ${devKeyFile})
   Data           ${config.dataDir}
   Ctrl-C stops everything.
 `);
@@ -91,6 +98,8 @@ async function main() {
     stopSweeper();
     stopDispatcher();
     await new Promise((resolve) => server.close(resolve));
+    await inspector.close();
+    await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));
     await temporal.connection.close();
     await simulators.close();
     await db.close();
@@ -111,7 +120,10 @@ async function main() {
   );
 }
 
-/** The development key is kept in data/ so that every start prints the same one. */
+/** The key's prefix (as `npm run key:list` shows it): the log is no place for a secret, it is copied around. */
+const masked = (key: string) => `${key.slice(0, 8)}…`;
+
+/** The development key is kept in data/ so that every start uses the same one. */
 async function ensureDevApiKey(db: Db, file: string): Promise<string> {
   if (fs.existsSync(file)) {
     const secret = fs.readFileSync(file, 'utf8').trim();

@@ -1,5 +1,7 @@
 // One environment schema for every process. Defaults are the embedded development stack.
 import path from 'node:path';
+import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -78,8 +80,39 @@ const envSchema = z.object({
   WEBHOOK_RETRY_INITIAL: z.string().regex(/^\d+(ms|s|m)$/, 'a duration such as 10s or 500ms').default('10s'),
   // Requests per minute per API key (each API process counts its own).
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
-  // When set, GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>"; unset, it is open (keep it internal).
+  // Requests per minute per client address, before authentication, on every route (default: twice the per-key
+  // limit, so a client is limited by its key first); each API process counts its own.
+  RATE_LIMIT_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).optional(),
+  // Requests per minute on one wizard link (/reg/<ref>/…), whoever sends them.
+  WIZARD_RATE_LIMIT_PER_REF_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(120),
+  // The load balancers in front of the API, whose X-Forwarded-For is believed: a hop count ("1") or their addresses
+  // and CIDRs ("10.0.0.0/8, 192.168.1.7"). Unset: none, the client address is the connection's.
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const value = v?.trim();
+      if (!value) return undefined;
+      if (/^\d+$/.test(value)) return Number(value);
+      const list = value.split(/[\s,]+/).filter(Boolean);
+      const bad = list.filter((a) => !ipaddr.isValidCIDR(a) && !(ipaddr.isValid(a) && net.isIP(a)) && !['loopback', 'linklocal', 'uniquelocal'].includes(a));
+      if (bad.length) ctx.addIssue({ code: 'custom', message: `a hop count, or addresses and CIDRs of the proxies (not ${bad.join(', ')})` });
+      return list;
+    }),
+  // Uploaded files (pre-signed mandates, identity images, drawn signatures) are checked in child processes: how many,
+  // how many uploads may wait for one (beyond, 503 with Retry-After), and each check's time and memory budget.
+  INSPECT_POOL_SIZE: z.coerce.number().int().min(1).max(64).default(2),
+  INSPECT_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
+  INSPECT_TIMEOUT_MS: z.coerce.number().int().min(500).max(300_000).default(15_000),
+  INSPECT_MEMORY_MB: z.coerce.number().int().min(256).max(16_384).default(512),
+  // When set, GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>"; unset, it is open (refused in production
+  // unless METRICS_PORT keeps it on an internal listener).
   METRICS_TOKEN: z.string().min(16).optional(),
+  // When set, the API serves /metrics only on this port of METRICS_HOST (an internal listener), not on API_PORT.
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  // "production" (the Dockerfile sets it): the API refuses to start with /metrics open to anyone.
+  NODE_ENV: z.string().optional(),
   // Prometheus listener of Temporal's SDK metrics (worker slots, polls, latencies), e.g. 127.0.0.1:9464; off when unset.
   TEMPORAL_METRICS_ADDRESS: z.string().regex(/^[^:\s]+:\d{1,5}$/, 'host:port').optional(),
   // Worker tuning (worker/create-worker.ts); BENCHMARKS.md has the figures behind the defaults.
@@ -109,6 +142,8 @@ export interface Config extends Env {
   smlUrl: string;
   peppolDirectoryUrl: string;
   smpPublicUrl: string;
+  /** RATE_LIMIT_PER_IP_PER_MINUTE or its default. */
+  ipRateLimitPerMinute: number;
 }
 
 export class ConfigError extends Error {}
@@ -133,5 +168,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smlUrl: e.SML_URL ?? sim(e.SML_SIM_PORT),
     peppolDirectoryUrl: e.PEPPOL_DIRECTORY_URL ?? sim(e.PEPPOL_DIRECTORY_SIM_PORT),
     smpPublicUrl: e.SMP_PUBLIC_URL ?? `${publicBaseUrl}/smp`,
+    ipRateLimitPerMinute: e.RATE_LIMIT_PER_IP_PER_MINUTE ?? 2 * e.RATE_LIMIT_PER_MINUTE,
   };
+}
+
+/**
+ * What a process serving the API refuses to start with: in production (NODE_ENV=production), a /metrics that
+ * anyone can read (every workspace's job counts).
+ */
+export function assertApiConfigSafe(config: Config): void {
+  if (config.NODE_ENV === 'production' && !config.METRICS_TOKEN && config.METRICS_PORT === undefined) {
+    throw new ConfigError(
+      'NODE_ENV=production: /metrics would be open to anyone. Set METRICS_TOKEN (a bearer token of 16+ characters) ' +
+        'or METRICS_PORT (a separate listener on METRICS_HOST, default 127.0.0.1, that the public port does not serve).',
+    );
+  }
 }

@@ -20,3 +20,41 @@ export function safeError(err: unknown) {
   const { code } = err as { code?: unknown };
   return { type: err.name, ...(typeof code === 'string' && { code }), message: err.message, stack: err.stack };
 }
+
+const MAX_DECODES = 3;
+/** A path segment as routing might read it: percent-decoded (nested encodings too), lower case, no leading slashes. */
+function routedName(segment: string): string {
+  let s = segment;
+  for (let i = 0; i < MAX_DECODES && s.includes('%'); i++) {
+    try {
+      s = decodeURIComponent(s);
+    } catch {
+      break; // broken encoding: what has been decoded so far
+    }
+  }
+  return s.replace(/^[/\\]+/, '').toLowerCase();
+}
+
+/**
+ * A request path fit for logs: the wizard's ref (a credential) replaced by `:ref`. Routing ignores case and the
+ * path may be percent-encoded (`/REG/<ref>`, `/%72eg/<ref>`), so segments are compared decoded and case-folded,
+ * not with a case-sensitive pattern; every segment following a `reg` one is redacted, wherever it stands
+ * (but `assets`, the wizard's static files).
+ */
+export function redactPath(path: string): string {
+  const segments = path.split('/');
+  let redactNext = false;
+  for (let i = 0; i < segments.length; i++) {
+    if (segments[i] === '') continue;
+    if (redactNext) {
+      if (routedName(segments[i]!) !== 'assets') segments[i] = ':ref'; // the wizard's static files, not a ref
+      redactNext = false;
+      continue;
+    }
+    const name = routedName(segments[i]!);
+    if (name === 'reg') redactNext = true;
+    // An encoded slash (`reg%2F<ref>`) keeps the ref inside this segment.
+    else if (/^reg[/\\]/.test(name)) segments[i] = 'reg/:ref';
+  }
+  return segments.join('/');
+}

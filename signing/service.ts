@@ -22,7 +22,8 @@ import { activeJobOf } from '../store/jobs';
 import { temporalWorkflowId } from '../transform/jobs';
 import { approvalSignal } from '../workflows/signals';
 import type { ApprovalSignal } from '../workflows/types';
-import { checkPdf, decodeBase64, imageMime, pdfMentions, UploadError } from './uploads';
+import { checkIdentityImage, checkSignedMandate, decodeBase64, normalisedSignature, UploadError } from './uploads';
+import { sharedInspectionPool, type InspectionPool } from '../untrusted';
 import { newApprovalLink, revokeApprovalLink } from './approval-link';
 
 /** Why a signing step was refused, for clients that show the reason in the signer's language (the wizard). */
@@ -45,7 +46,11 @@ export interface SigningDeps {
   box: DataBox;
   /** The service's certificate, sealing confirmed mandates. */
   sealKey: SealKey;
+  /** Where uploaded files are decoded and checked (untrusted/); a process-wide one when not given. */
+  inspector?: InspectionPool;
 }
+
+const inspectorOf = (deps: SigningDeps) => deps.inspector ?? sharedInspectionPool(deps.config);
 
 const mandateContext = (entryId: string) => `signed-mandate:${entryId}`;
 const identityContext = (entryId: string, view: IdentityView) => `identity:${entryId}:${view}`;
@@ -106,7 +111,7 @@ export async function uploadIdentity(deps: SigningDeps, workspaceId: string, ent
   const ctx = await context(deps, workspaceId, entryId);
   refuseIfSubmitted(ctx.agreement);
   const bytes = decodeBase64('data', data);
-  const mime = imageMime('data', bytes);
+  const mime = await checkIdentityImage(inspectorOf(deps), 'data', bytes);
   const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
   return deps.db.tx(async (q) => {
     await recordAudit(q, { entryId, jobId: ctx.agreement.job_id, kind: 'identity', client, details: { view, sha256 } });
@@ -123,10 +128,10 @@ export async function signInApp(
   const former = await formerMatricule(deps, entryId);
   let pdf: Uint8Array;
   if (signature) {
-    const image = decodeBase64('signature', signature);
-    const mime = imageMime('signature', image);
+    // Decoded and scaled down in a child process: the mandate embeds a small PNG.
+    const image = await normalisedSignature(inspectorOf(deps), 'signature', decodeBase64('signature', signature));
     try {
-      pdf = await render(deps, ctx, { kind: 'drawn', image, mime }, lang);
+      pdf = await render(deps, ctx, { kind: 'drawn', image, mime: 'image/png' }, lang);
     } catch (err) {
       throw new UploadError(422, `signature: the image cannot be decoded (${(err as Error).message.split('\n')[0]})`, 'unreadable-image');
     }
@@ -144,15 +149,13 @@ export async function uploadSignedAgreement(deps: SigningDeps, workspaceId: stri
   const ctx = await context(deps, workspaceId, entryId);
   refuseIfSubmitted(ctx.agreement);
   const bytes = decodeBase64('data', data);
-  const doc = await checkPdf('data', bytes);
-  if (!pdfMentions(doc, [ctx.agreement.mandate_number, entryId])) {
-    throw new UploadError(422, `data: this PDF is not the mandate of this entry: it must be mandate ${ctx.agreement.mandate_number} (download it with GET agreement)`, 'not-this-mandate');
-  }
+  // Refused unless signed: a digital signature, a visible one added, or a scan (flagged for the operator).
+  const evidence = await checkSignedMandate(inspectorOf(deps), 'data', bytes, ctx.agreement.mandate_number);
   // The signer signed the mandate we served, whose text follows the take-over identifier set now.
   const former = await formerMatricule(deps, entryId);
   await deps.db.tx(async (q) => {
-    await recordAudit(q, { entryId, jobId: ctx.agreement.job_id, kind: 'signed', client, details: { via: 'upload', document_sha256: sha256Hex(bytes) } });
-    await storeSignedPdf(q, entryId, deps.box.seal(bytes, mandateContext(entryId)), 'upload', former);
+    await recordAudit(q, { entryId, jobId: ctx.agreement.job_id, kind: 'signed', client, details: { via: 'upload', evidence, document_sha256: sha256Hex(bytes) } });
+    await storeSignedPdf(q, entryId, deps.box.seal(bytes, mandateContext(entryId)), 'upload', former, evidence);
   });
 }
 

@@ -1,13 +1,20 @@
-// Checks of uploaded files by their content, never by a name or a declared type.
-import { PDFDocument, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
+// Checks of uploaded files by their content, never by a name or a declared type. The cheap checks (base64, size,
+// the first bytes) run here; decoding the file runs in the inspection pool's child processes (untrusted/).
+import { BusyError, RefusedFile, type ImageMime, type InspectionPool, type RefusalCode, type UploadEvidence } from '../untrusted';
 
 export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
 
 /** Why an upload was refused, for clients that show the reason in the signer's language (the wizard). */
-export type UploadErrorCode = 'bad-encoding' | 'empty' | 'too-large' | 'not-an-image' | 'unreadable-image' | 'not-a-pdf' | 'encrypted-pdf' | 'unreadable-pdf' | 'not-this-mandate';
+export type UploadErrorCode = 'bad-encoding' | 'empty' | 'too-large' | 'busy' | RefusalCode;
 
 export class UploadError extends Error {
-  constructor(readonly status: 400 | 413 | 415 | 422, message: string, readonly code: UploadErrorCode) {
+  constructor(
+    readonly status: 400 | 413 | 415 | 422 | 503,
+    message: string,
+    readonly code: UploadErrorCode,
+    /** for 503 'busy': when to try again */
+    readonly retryAfterS?: number,
+  ) {
     super(message);
   }
 }
@@ -25,8 +32,9 @@ export function decodeBase64(field: string, value: string): Buffer {
   return bytes;
 }
 
-export type ImageMime = 'image/png' | 'image/jpeg';
+export type { ImageMime, UploadEvidence };
 
+/** The type the first bytes claim; the inspection then checks the whole file is that. */
 export function imageMime(field: string, bytes: Uint8Array): ImageMime {
   const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
   if (png.every((b, i) => bytes[i] === b)) return 'image/png';
@@ -34,42 +42,32 @@ export function imageMime(field: string, bytes: Uint8Array): ImageMime {
   throw new UploadError(415, `${field} must be a PNG or JPEG image (its content is neither)`, 'not-an-image');
 }
 
-/** A PDF we can read: not encrypted, not malformed, with at least one page. */
-export async function checkPdf(field: string, bytes: Uint8Array): Promise<PDFDocument> {
-  if (Buffer.from(bytes.subarray(0, 1024)).indexOf('%PDF-') === -1) throw new UploadError(415, `${field} is not a PDF document`, 'not-a-pdf');
-  let doc: PDFDocument;
+/** Refusals and a full pool, as the caller's UploadError naming the field. */
+async function inspected<T>(field: string, check: Promise<T>): Promise<T> {
   try {
-    // pdf-lib parses leniently: walking the page tree is what shows a broken document.
-    doc = await PDFDocument.load(bytes, { updateMetadata: false });
-    if (doc.getPageCount() === 0) throw new Error('it has no page');
-    return doc;
+    return await check;
   } catch (err) {
-    const name = (err as Error).name;
-    if (name === 'EncryptedPDFError') throw new UploadError(422, `${field} is an encrypted PDF: upload it without a password`, 'encrypted-pdf');
-    throw new UploadError(422, `${field} is not a readable PDF (${(err as Error).message.split('\n')[0]})`, 'unreadable-pdf');
+    if (err instanceof RefusedFile) throw new UploadError(err.refusal.status, `${field} ${err.refusal.reason}`, err.refusal.code);
+    if (err instanceof BusyError) throw new UploadError(503, `${field} cannot be checked now: ${err.message}`, 'busy', err.retryAfterS);
+    throw err;
   }
 }
 
-/**
- * Whether the PDF carries one of `needles` (our mandate number, the entry id): in its metadata, or as text in its
- * pages — pdf-lib and most producers write text as hex strings, so both forms are searched.
- */
-export function pdfMentions(doc: PDFDocument, needles: string[]): boolean {
-  const meta = [doc.getTitle(), doc.getSubject(), doc.getKeywords()].join(' ');
-  if (needles.some((n) => meta.includes(n))) return true;
-  const forms = needles.flatMap((n) => {
-    const hex = Buffer.from(n, 'latin1').toString('hex');
-    return [n, hex, hex.toUpperCase()];
-  });
-  for (const [, obj] of doc.context.enumerateIndirectObjects()) {
-    if (!(obj instanceof PDFRawStream)) continue;
-    let text: string;
-    try {
-      text = Buffer.from(decodePDFRawStream(obj).decode()).toString('latin1');
-    } catch {
-      continue; // a filter we cannot decode (images): not where the text is
-    }
-    if (forms.some((f) => text.includes(f))) return true;
-  }
-  return false;
+/** An identity document image: the PNG or JPEG it claims to be, decodable to the end, within the pixel limit. */
+export async function checkIdentityImage(pool: InspectionPool, field: string, bytes: Uint8Array): Promise<ImageMime> {
+  const claimed = imageMime(field, bytes);
+  await inspected(field, pool.run({ kind: 'image', bytes, claimed, purpose: 'identity' }));
+  return claimed;
+}
+
+/** A drawn signature, checked like an identity image, and returned as a small PNG fit for the signature box. */
+export async function normalisedSignature(pool: InspectionPool, field: string, bytes: Uint8Array): Promise<Uint8Array> {
+  const claimed = imageMime(field, bytes);
+  const { png } = await inspected(field, pool.run({ kind: 'image', bytes, claimed, purpose: 'signature' }));
+  return png!;
+}
+
+/** A pre-signed mandate: a PDF without active content, our mandate, with evidence that it was signed. */
+export async function checkSignedMandate(pool: InspectionPool, field: string, bytes: Uint8Array, mandateNumber: string): Promise<UploadEvidence> {
+  return (await inspected(field, pool.run({ kind: 'mandate', bytes, mandateNumber }))).evidence;
 }

@@ -16,10 +16,14 @@ export interface AgreementRow {
   submitted_at: Date | null;
   decision_id: string | null;
   signed_former_matricule: string | null;
+  upload_evidence: UploadEvidence | null;
 }
 
+/** What showed an uploaded mandate was signed (untrusted/inspect-pdf.ts); null for in-app signatures. */
+export type UploadEvidence = 'digital-signature' | 'visible-signature' | 'scan';
+
 const AGREEMENT_COLUMNS = `entry_id, job_id, mandate_number, to_char(issued_on, 'YYYY-MM-DD') AS issued_on, signed_pdf, signed_via,
-  signed_at, submitted_at, decision_id, signed_former_matricule`;
+  signed_at, submitted_at, decision_id, signed_former_matricule, upload_evidence`;
 
 export async function getAgreement(db: Queryable, entryId: string): Promise<AgreementRow | undefined> {
   const { rows } = await db.query<AgreementRow>(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE entry_id = $1`, [entryId]);
@@ -48,7 +52,7 @@ export async function issueAgreement(db: Queryable, a: { entryId: string; jobId:
        INSERT INTO agreements (entry_id, job_id, mandate_number, issued_on) SELECT $1, $2, number, $4 FROM numbered
        ON CONFLICT (entry_id) DO UPDATE SET job_id = EXCLUDED.job_id, mandate_number = EXCLUDED.mandate_number,
          issued_on = EXCLUDED.issued_on, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, submitted_at = NULL,
-         decision_id = NULL, signed_former_matricule = NULL, updated_at = now()
+         decision_id = NULL, signed_former_matricule = NULL, upload_evidence = NULL, updated_at = now()
        RETURNING ${AGREEMENT_COLUMNS}
      )
      SELECT * FROM issued UNION ALL SELECT * FROM current`,
@@ -67,12 +71,13 @@ export const startsWith = (column: string, param: string) => `${column} ~>=~ ${p
 /** Stores the signed mandate (sealed by the caller) with the take-over identifier its text carried (the consent). */
 export async function storeSignedPdf(
   db: Queryable, entryId: string, pdf: Uint8Array, via: 'drawn' | 'typed' | 'upload', formerMatricule: string | undefined,
+  evidence?: UploadEvidence,
 ) {
   await db.query(
     `UPDATE agreements SET signed_pdf = $2, signed_via = $3, signed_at = now(), submitted_at = NULL, signed_former_matricule = $4,
-       updated_at = now()
+       upload_evidence = $5, updated_at = now()
      WHERE entry_id = $1 AND submitted_at IS NULL`,
-    [entryId, pdf, via, formerMatricule ?? null],
+    [entryId, pdf, via, formerMatricule ?? null, evidence ?? null],
   );
 }
 
@@ -102,7 +107,7 @@ export async function claimDecision(db: Queryable, entryId: string, jobId: strin
 export async function reopenAgreement(db: Queryable, entryId: string) {
   await db.query(
     `UPDATE agreements SET submitted_at = NULL, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, decision_id = NULL,
-       signed_former_matricule = NULL, updated_at = now()
+       signed_former_matricule = NULL, upload_evidence = NULL, updated_at = now()
      WHERE entry_id = $1`,
     [entryId],
   );
@@ -157,8 +162,10 @@ export async function recordDecision(
 
 /** Submissions awaiting a decision in a workspace, oldest first (the operator's review queue). */
 export async function pendingSubmissions(db: Queryable, workspaceId: string, limit = 100) {
-  const { rows } = await db.query<{ entry_id: string; job_id: string; mandate_number: string; submitted_at: Date; siren: string | null; name: string | null }>(
-    `SELECT a.entry_id, a.job_id, a.mandate_number, a.submitted_at, e.siren, e.data->>'name' AS name
+  const { rows } = await db.query<{
+    entry_id: string; job_id: string; mandate_number: string; submitted_at: Date; siren: string | null; name: string | null; upload_evidence: UploadEvidence | null;
+  }>(
+    `SELECT a.entry_id, a.job_id, a.mandate_number, a.submitted_at, e.siren, e.data->>'name' AS name, a.upload_evidence
      FROM agreements a JOIN entries e ON e.id = a.entry_id
      WHERE e.workspace_id = $1 AND a.submitted_at IS NOT NULL AND a.decision_id IS NULL
      ORDER BY a.submitted_at LIMIT $2`,

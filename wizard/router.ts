@@ -131,6 +131,7 @@ export function wizardRouter(deps: SigningDeps): Router {
   // Domain refusals carry a code the page translates; the rest goes to the app's problem handler.
   api.use(((err, _req, res, next) => {
     if (err instanceof WizardLinkError) return sendProblem(res, err.reason === 'unknown' ? 404 : 410, err.message, undefined, { code: `link-${err.reason}` });
+    if (err instanceof UploadError && err.retryAfterS) res.set('retry-after', String(err.retryAfterS));
     if (err instanceof SigningError || err instanceof UploadError) return sendProblem(res, err.status, err.message, undefined, { code: err.code });
     next(err);
   }) as express.ErrorRequestHandler);

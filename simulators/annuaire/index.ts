@@ -7,8 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { today } from '../../annuaire/types';
 import { applyFault, faultInjector, loseResponse, type FaultSetting } from '../faults';
 import { search, wireLine, type SearchBody } from './search';
+import { KNOWN_COMPANIES } from './companies';
 import { loadSpecValidators, type BodySchema } from './spec';
-import { LineStore, Refusal, type SeedLine, type StoredLine } from './store';
+import { DEFAULT_SINCE, LineStore, Refusal, type SeedLine, type StoredLine } from './store';
 
 export const BASE_PATH = '/ppf/annuaire-public/v1';
 
@@ -29,6 +30,8 @@ export interface AnnuaireSimulator {
   tokenUrl: string;
   close(): Promise<void>;
   seedLine(line: SeedLine): StoredLine;
+  /** A company (unité légale) for GET /siren/code-insee:{siren}; a SIREN never seeded is answered 404. In memory. */
+  seedCompany(company: SimCompany): void;
   /** Every stored line, ended ones included. */
   lines(): StoredLine[];
   setFaults(faults: FaultSetting | undefined): void;
@@ -46,6 +49,13 @@ const TITRES: Record<number, string> = {
 
 class HttpError extends Refusal {}
 
+export interface SimCompany {
+  siren: string;
+  raisonSociale: string;
+  etatAdministratif?: 'A' | 'C';
+  typeEntite?: 'Publique' | 'Privée assujettie';
+}
+
 export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promise<AnnuaireSimulator> {
   const validators = loadSpecValidators(o.specFile); // fails here, with the path, when the spec file is absent
   const store = new LineStore(o.stateFile);
@@ -53,6 +63,8 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
   const ttl = o.tokenTtlSeconds ?? 3600;
   const tokens = new Map<string, { clientId: string; expiresAt: number }>();
   const faults = faultInjector(o.faults, (status) => `panne simulée (${status})`);
+  const companies = new Map<string, SimCompany & { idInstance: number }>();
+  for (const c of KNOWN_COMPANIES) companies.set(c.siren, { ...c, idInstance: 1_000_000 + companies.size });
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -159,6 +171,15 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
       }
       if (method === 'DELETE') throw new HttpError(501, "le simulateur ne supprime pas de ligne : clôturez-la (dateFinEffet), l'historique est conservé");
     }
+    if (method === 'GET' && (m = p.match(/^\/siren\/code-insee:(.+)$/))) {
+      if (!/^\d{9}$/.test(m[1]!)) throw new HttpError(400, 'siren doit comporter 9 chiffres');
+      const c = companies.get(m[1]!);
+      if (!c) throw new HttpError(404, `aucune unité légale de SIREN ${m[1]}`);
+      return answer(200, {
+        siren: c.siren, raisonSociale: c.raisonSociale, typeEntite: c.typeEntite ?? 'Privée assujettie', etatAdministratif: c.etatAdministratif ?? 'A',
+        diffusible: 'O', historisation: { idInstance: c.idInstance, dateDebutEffet: DEFAULT_SINCE, creePar: 'PPF' },
+      });
+    }
     if (/^\/(siren|siret|code-routage)(\/|$)/.test(p)) throw new HttpError(501, `${method} ${p} n'est pas simulé`);
     throw new HttpError(404, `${method} ${p} : ressource inconnue`);
   }
@@ -220,6 +241,7 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
       server.closeAllConnections();
     }),
     seedLine: (line) => commit(() => store.seed(line)),
+    seedCompany: (c) => void companies.set(c.siren, { ...c, idInstance: 1_000_000 + companies.size }),
     lines: () => store.all(),
     setFaults: (f) => faults.set(f),
     faultsSeen: () => faults.seen(),

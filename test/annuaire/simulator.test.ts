@@ -48,6 +48,17 @@ describe('Annuaire simulator', () => {
     expect((await fetch(new URL('/health', sim.url))).status).toBe(200);
   });
 
+  it('answers a company lookup by SIREN: the companies it knows from the start, seeded ones, 404 for the others', async () => {
+    const danone = await call('GET', '/siren/code-insee:552032534');
+    expect(danone.status).toBe(200);
+    expect(danone.body).toMatchObject({ siren: '552032534', raisonSociale: 'DANONE', etatAdministratif: 'A' });
+    const siren = makeSiren();
+    expect((await call('GET', `/siren/code-insee:${siren}`)).status).toBe(404);
+    sim.seedCompany({ siren, raisonSociale: 'FROMAGERIE DU VAL', etatAdministratif: 'C' });
+    expect((await call('GET', `/siren/code-insee:${siren}`)).body).toMatchObject({ raisonSociale: 'FROMAGERIE DU VAL', etatAdministratif: 'C' });
+    expect((await call('GET', '/siren/code-insee:12345')).status).toBe(400);
+  });
+
   it('issues tokens for known client credentials only', async () => {
     const bad = await tokenFor(sim, { ...CREDS, client_secret: 'wrong' });
     expect(bad.status).toBe(401);

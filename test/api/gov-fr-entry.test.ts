@@ -13,6 +13,7 @@ import { eventually, log, startHarness, type Harness } from '../support/harness'
 import { makeSiren, party } from '../support/fixtures';
 import { b64, gif, jpeg, png } from '../support/images';
 import { pdfText } from '../support/pdf-text';
+import { inkSigned } from '../support/signed-pdf';
 import { generateSelfSigned } from '../../crypto/dev-certificates';
 import { sealPdf } from '../../mandate/seal';
 import { createWorkflow, entryState, jobWhen, setState, startJob, step } from '../support/jobs';
@@ -171,7 +172,8 @@ describe('pre-signed path', () => {
   it('accepts a passport page and an uploaded signed PDF', async () => {
     const { entryId, jobId } = await parkedEntry();
     expect((await h.api('POST', `${base(entryId)}/identity`, { view: 'page', data: b64(jpeg()) })).status).toBe(204);
-    const signedOutside = await pdf(`${base(entryId)}/agreement`);
+    // Signed outside: a handwritten signature drawn on the mandate (an ink annotation), as a PDF reader adds it.
+    const signedOutside = { bytes: await inkSigned((await pdf(`${base(entryId)}/agreement`)).bytes) };
     expect((await h.api('POST', `${base(entryId)}/agreement`, { data: b64(signedOutside.bytes) })).status).toBe(204);
     expect((await h.api('POST', `${base(entryId)}/confirm`)).body).toEqual({ status: 'submitted' });
     await expect.poll(() => entryState(h, entryId), { timeout: 15_000 }).toBe('submitted');
@@ -315,11 +317,14 @@ describe('operator review', () => {
   it('serves the review page and its script from the service, with a strict content security policy', async () => {
     const page = await fetch(`${h.baseUrl}/apps/gov-fr/review/`);
     expect(page.status).toBe(200);
-    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const csp = page.headers.get('content-security-policy');
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'"); // our own scripts only: no inline code, no other origin
+    expect(csp).toContain("frame-src 'none'"); // documents are drawn by pdf.js, never in the browser's PDF viewer
     const html = await page.text();
     expect(html).toContain('Revue des mandats');
     expect(html).not.toMatch(/https?:\/\//); // no third-party resource
-    expect((await fetch(`${h.baseUrl}/apps/gov-fr/review/review.js`)).headers.get('content-type')).toMatch(/javascript/);
+    expect((await fetch(`${h.baseUrl}/apps/gov-fr/review/assets/page.js`)).headers.get('content-type')).toMatch(/javascript/);
   });
 });
 

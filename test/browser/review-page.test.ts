@@ -1,17 +1,28 @@
-// The operator's review page in a real browser (Debian chromium driven by playwright-core): open the queue with
-// the operator key, look at a submission, reject it with a reason, and see the party back in `processing`.
-import crypto from 'node:crypto';
-import { chromium, type Browser } from 'playwright-core';
+// The operator's review page in a real browser (Debian chromium driven by playwright-core), with a key holding only
+// the `approvals` scope: everything a decision rests on is on screen (party, signer, identity image, the signed
+// mandate drawn by pdf.js, the Annuaire's record for the SIREN), what cannot be shown is said in words, the buttons
+// open only once the documents are shown and close once a decision is recorded, and a PDF's script never runs.
+import fs from 'node:fs';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness';
-import { b64, png } from '../support/images';
-import { createWorkflow, jobWhen, setState, startJob, step } from '../support/jobs';
-import { makeSiren, party } from '../support/fixtures';
+import { submittedEntry, type Submission } from '../support/review-submission';
+
+// Code passed to page.evaluate runs in the browser.
+declare const document: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Canvas = { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let h: Harness;
 let browser: Browser;
+let operator: string;
 beforeAll(async () => {
   h = await startHarness();
+  operator = await h.newKey(['approvals'], h.workspaceId); // the README's operator set-up
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -19,40 +30,240 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await h.close();
+  await h?.close();
 });
 
-describe('operator review page', () => {
-  it('shows the pending submission with its identity image and mandate, and sends the rejection', async () => {
-    const entryId = crypto.randomUUID();
-    await h.api('PUT', `/silo/v1/entries/${entryId}`, { data: party(makeSiren(), { name: 'Fromagerie Revue SARL' }) });
-    const wf = await createWorkflow(h, [step('gov-fr.agreement.sign'), setState('processing'), step('gov-fr.agreement.wait.approval'), setState('completed')]);
-    const jobId = await startJob(h, wf, entryId);
-    await jobWhen(h, jobId, ['WAIT']);
-    const e = `/apps/gov-fr/v1/entry/${entryId}`;
-    await h.api('POST', `${e}/identity`, { view: 'page', data: b64(png(120, 80)) });
-    await h.api('POST', `${e}/sign`, {});
-    await h.api('POST', `${e}/confirm`);
-    await expect.poll(async () => (await h.api('GET', `/silo/v1/entries/${entryId}`)).body.state, { timeout: 15_000 }).toBe('submitted');
+interface Watched {
+  page: Page;
+  /** Requests to any other origin, CSP violations and page errors: each should stay empty. */
+  external: string[];
+  problems: string[];
+  dialogs: string[];
+}
 
-    const page = await browser.newPage();
-    const external: string[] = [];
-    // Requests to any other web origin (the browser's own PDF viewer resources are not web requests).
-    page.on('request', (r) => { if (/^https?:/.test(r.url()) && !r.url().startsWith(h.baseUrl)) external.push(r.url()); });
-    await page.goto(`${h.baseUrl}/apps/gov-fr/review/`);
-    await page.fill('#key', h.apiKey);
-    await page.click('#login button');
-    await page.getByRole('button', { name: /Fromagerie Revue SARL/ }).click();
+async function openReview(key: string, lang?: 'en', width = 1280): Promise<Watched> {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const w: Watched = { page, external: [], problems: [], dialogs: [] };
+  page.on('request', (r) => { if (/^https?:/.test(r.url()) && !r.url().startsWith(h.baseUrl)) w.external.push(r.url()); });
+  page.on('console', (m) => { if (m.type() === 'error') w.problems.push(`${m.text()} ${m.location().url}`); });
+  page.on('pageerror', (e) => w.problems.push(e.message));
+  page.on('dialog', (d) => { w.dialogs.push(d.message()); void d.dismiss(); });
+  await page.goto(`${h.baseUrl}/apps/gov-fr/review/${lang ? `?lang=${lang}` : ''}`);
+  await page.fill('#key', key);
+  await page.click('#login button');
+  return w;
+}
+
+/** axe-core in the page (evaluated through the devtools protocol, so the page's strict CSP stays on). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const result = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    return axe.run(document, { resultTypes: ['violations'] });
+  });
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+const openSubmission = (page: Page, name: string) => page.getByRole('button', { name: new RegExp(name) }).click();
+const text = async (page: Page, sel: string) => ((await page.textContent(sel)) ?? '').trim();
+
+/** Share of the canvases' pixels that are not white: a drawn page has text on it. */
+const inkOnCanvases = (page: Page) =>
+  page.$$eval('#mandate canvas', (canvases) => {
+    let ink = 0;
+    let total = 0;
+    for (const c of canvases as unknown as Canvas[]) {
+      const { data } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
+      for (let i = 0; i < data.length; i += 4) {
+        total++;
+        if (data[i]! < 200 || data[i + 1]! < 200 || data[i + 2]! < 200) ink++;
+      }
+    }
+    return total ? ink / total : 0;
+  });
+
+describe('operator review page (approvals-only key)', () => {
+  let first: Submission;
+  beforeAll(async () => {
+    first = await submittedEntry(h, { name: 'Fromagerie Revue SARL' });
+    h.sims.annuaire.seedCompany({ siren: first.siren, raisonSociale: 'FROMAGERIE REVUE', etatAdministratif: 'A' });
+  });
+
+  it('shows party, signer, identity image, the mandate drawn and the Annuaire record, then records the rejection (fr)', async () => {
+    const { page, external, problems, dialogs } = await openReview(operator);
+    // Hold the mandate back: until it is on screen, no decision can be made.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/mandate', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await openSubmission(page, 'Fromagerie Revue SARL');
+    await expect.poll(() => text(page, '#party-name')).toBe('Fromagerie Revue SARL');
+    expect(await text(page, '#party-siren')).toBe(first.siren);
+    expect(await text(page, '#party-address')).toBe('12 rue de la Paix 75002 Paris');
+    expect(await text(page, '#signer-name')).toBe("Élodie N'Guessan-Dupré");
+    expect(await text(page, '#signer-role')).toBe('Présidente');
+    expect(await text(page, '#dir-name')).toBe('FROMAGERIE REVUE');
+    expect(await text(page, '#dir-siren')).toBe(first.siren);
+    expect(await text(page, '#dir-status')).toBe('Active');
+    expect(await text(page, '#directory-message')).toBe(''); // the same name, as the directory writes it: no warning
+    expect(await text(page, '#evidence')).toBe('Mandat signé dans l’application (signature saisie).');
     await expect.poll(() => page.locator('#images img').count()).toBe(1);
-    expect(await page.locator('#images img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(120);
-    expect(await page.locator('#mandate').getAttribute('src')).toMatch(/^blob:/);
+    expect(await page.locator('#mandate-message').textContent()).toBe('Affichage du mandat…');
+    expect(await page.isDisabled('#approve')).toBe(true);
+    expect(await page.isDisabled('#reject')).toBe(true);
+    release();
 
+    await expect.poll(() => page.isEnabled('#approve'), { timeout: 20_000 }).toBe(true);
+    expect(await page.isEnabled('#reject')).toBe(true);
+    expect(await text(page, '#mandate-message')).toMatch(/^Mandat affiché \(\d page\(s\)\)\.$/);
+    expect(await page.locator('#mandate canvas').count()).toBeGreaterThanOrEqual(1);
+    expect(await inkOnCanvases(page)).toBeGreaterThan(0.005);
+    expect(await page.locator('#images img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(120);
+    expect(await page.locator('iframe, embed, object').count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // A rejection needs its reason; then it is recorded and the buttons close.
+    await page.click('#reject');
+    expect(await text(page, '#outcome')).toBe('Indiquez le motif du refus : il est transmis au signataire.');
     await page.fill('#reason', 'La photo du passeport est floue');
     await page.click('#reject');
-    await expect.poll(() => page.textContent('#outcome')).toBe('Refusé.');
-    await expect.poll(async () => (await h.api('GET', `/silo/v1/entries/${entryId}`)).body.state, { timeout: 15_000 }).toBe('processing');
-    expect((await h.api('GET', `/silo/v1/entries/${entryId}/meta/approval-decision`)).body.value.reason).toBe('La photo du passeport est floue');
-    expect(external).toEqual([]);
+    await expect.poll(() => text(page, '#outcome')).toMatch(/^Décision enregistrée : refusée le /);
+    expect(await page.isDisabled('#approve')).toBe(true);
+    expect(await page.isDisabled('#reject')).toBe(true);
+    expect(await text(page, '#status')).toBe('Aucune soumission en attente');
+    await expect.poll(async () => (await h.api('GET', `/silo/v1/entries/${first.entryId}`)).body.state, { timeout: 15_000 }).toBe('processing');
+    expect((await h.api('GET', `/silo/v1/entries/${first.entryId}/meta/approval-decision`)).body.value.reason).toBe('La photo du passeport est floue');
+    expect({ external, problems, dialogs }).toEqual({ external: [], problems: [], dialogs: [] });
+    await page.close();
+  });
+
+  it('in English: says the Annuaire has no record, and shows a decision refused because it was made elsewhere (409)', async () => {
+    const sub = await submittedEntry(h, { name: 'Brasserie Ailleurs SAS' }); // no Annuaire company for its SIREN
+    const { page, problems } = await openReview(operator, 'en');
+    await openSubmission(page, 'Brasserie Ailleurs SAS');
+    await expect.poll(() => page.isEnabled('#approve'), { timeout: 20_000 }).toBe(true);
+    expect(await text(page, '#approve')).toBe('Approve');
+    expect(await text(page, 'h3 >> nth=0')).toBe('Declared company');
+    expect(await text(page, '#directory-message')).toBe(`The PPF Annuaire has no company with SIREN ${sub.siren}: check the declared SIREN.`);
+    expect(await page.isHidden('#directory-record')).toBe(true);
+    expect(await text(page, '#evidence')).toBe('Mandate signed in the app (typed signature).');
+    expect(await text(page, '#mandate-message')).toMatch(/^Mandate shown \(\d page\(s\)\)\.$/);
+
+    // Another operator decides meanwhile.
+    expect((await h.api('POST', `/apps/gov-fr/v1/entry/${sub.entryId}/decision`, { approved: true })).status).toBe(200);
+    await page.click('#approve');
+    await expect.poll(() => text(page, '#outcome')).toMatch(/^The decision was refused: the submission has been decided elsewhere already/);
+    expect(await page.isDisabled('#approve')).toBe(true);
+    expect(await page.isDisabled('#reject')).toBe(true);
+    // The switch translates what is on screen, messages included.
+    await page.click('#lang-switch');
+    expect(await text(page, '#outcome')).toMatch(/^La décision a été refusée : la soumission a déjà été décidée ailleurs/);
+    expect(await text(page, '#approve')).toBe('Approuver');
+    // The browser logs the refused request itself; nothing else went wrong.
+    expect(problems.filter((p) => !/status of 409 .*\/decision$/.test(p))).toEqual([]);
+    await page.close();
+  });
+
+  it('says so when the Annuaire fails or an image cannot be shown, then allows only a rejection; flags a scan (360 px)', async () => {
+    const sub = await submittedEntry(h, { name: 'Laiterie Panne SARL' });
+    // An identity "image" stored before the upload checks: bytes no browser can decode.
+    await h.db.query('UPDATE identity_documents SET data = $3 WHERE entry_id = $1 AND view = $2', [
+      sub.entryId, 'page', h.box.seal(Buffer.from('\x89PNG\r\n\x1a\n<html>not an image</html>', 'latin1'), `identity:${sub.entryId}:page`),
+    ]);
+    // As the upload checks flag an image-only PDF: the operator must check the number and the signature by eye.
+    await h.db.query("UPDATE agreements SET upload_evidence = 'scan' WHERE entry_id = $1", [sub.entryId]);
+    h.sims.annuaire.setFaults({ status: 503, only: 'GET /siren/code-insee:*' });
+    try {
+      const { page } = await openReview(operator, undefined, 360);
+      await expect.poll(() => text(page, '#queue li:has-text("Laiterie Panne SARL") .badge')).toBe('scan');
+      await openSubmission(page, 'Laiterie Panne SARL');
+      await expect.poll(() => page.isEnabled('#reject'), { timeout: 20_000 }).toBe(true);
+      expect(await text(page, '#directory-message')).toBe('L’Annuaire PPF est indisponible : sa fiche ne peut pas être affichée pour l’instant. Réessayez plus tard.');
+      expect(await text(page, '#image-messages')).toBe('L’image « page du passeport » ne peut pas être affichée : le fichier n’est pas une image lisible');
+      expect(await page.isDisabled('#approve')).toBe(true);
+      expect(await text(page, '#outcome')).toBe('Approbation impossible : un document ne peut pas être affiché (voir ci-dessus). Vous pouvez refuser en indiquant le motif.');
+      const number = (await h.api('GET', `/apps/gov-fr/v1/review/submissions/${sub.entryId}`)).body.mandate_number;
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(await text(page, '#evidence')).toBe(`Mandat scanné (image) : vérifiez à l’œil le numéro du mandat (${number}) et la signature avant d’approuver.`);
+      await page.close();
+    } finally {
+      h.sims.annuaire.setFaults(undefined);
+    }
+  });
+
+  it('says in words that a key without the approvals scope can see nothing', async () => {
+    const integrator = await h.newKey(['entries:rw', 'jobs:rw'], h.workspaceId);
+    const { page } = await openReview(integrator);
+    await expect.poll(() => text(page, '#status')).toMatch(/^Cette clé API n’a pas le droit « approvals » : rien ne peut être affiché ni décidé\./);
+    expect(await page.locator('#queue li').count()).toBe(0);
     await page.close();
   });
 });
+
+describe('active content in a stored mandate', () => {
+  it('serves the page under a CSP with no frames, plugins, eval or inline code, and no PDF scripting engine', async () => {
+    const res = await fetch(`${h.baseUrl}/apps/gov-fr/review/`);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    for (const d of ["default-src 'none'", "frame-src 'none'", "object-src 'none'", "script-src 'self' 'wasm-unsafe-eval'", "worker-src 'self'"]) expect(csp).toContain(d);
+    expect(csp).not.toMatch(/'unsafe-eval'|'unsafe-inline'|data:/);
+    const directives = Object.fromEntries(csp.split(/;\s*/).map((d) => [d.split(' ')[0], d]));
+    for (const d of ['script-src', 'worker-src', 'frame-src', 'object-src']) expect(directives[d], d).not.toContain('blob:');
+    const asset = (p: string) => fetch(`${h.baseUrl}/apps/gov-fr/review/assets/${p}`).then((r) => r.status);
+    expect(await asset('pdfjs/pdf.min.mjs')).toBe(200);
+    expect(await asset('pdfjs/pdf.worker.min.mjs')).toBe(200);
+    expect(await asset('pdfjs/pdf.sandbox.min.mjs')).toBe(404); // pdf.js's JavaScript engine for PDFs: not served
+    expect((await fetch(`${h.baseUrl}/apps/gov-fr/review`, { redirect: 'manual' })).headers.get('location')).toBe('/apps/gov-fr/review/');
+  });
+
+  it("draws a mandate carrying an OpenAction JavaScript without running it (Chromium's own viewer would)", async () => {
+    const hits: string[] = [];
+    const listener = http.createServer((req, res) => void (hits.push(req.url ?? ''), res.end('ok')));
+    await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
+    const beacon = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+    try {
+      const pdf = await scriptedPdf(`app.alert('pdf script ran'); app.launchURL('${beacon}/launched', true); this.getURL('${beacon}/geturl');`);
+      const sub = await submittedEntry(h, { name: 'Mandat Piégé SAS' });
+      // As a PDF stored before the upload checks were fixed: straight into the store, sealed like any mandate.
+      await h.db.query('UPDATE agreements SET signed_pdf = $2 WHERE entry_id = $1', [sub.entryId, h.box.seal(pdf, `signed-mandate:${sub.entryId}`)]);
+
+      const { page, dialogs, problems, external } = await openReview(operator);
+      const popups: string[] = [];
+      page.context().on('page', (p) => popups.push(p.url()));
+      await openSubmission(page, 'Mandat Piégé SAS');
+      await expect.poll(() => text(page, '#mandate-message'), { timeout: 20_000 }).toBe('Mandat affiché (1 page(s)).');
+      expect(await inkOnCanvases(page)).toBeGreaterThan(0.001);
+      await page.waitForTimeout(1500); // time for a script to have run, had it been run
+      expect({ dialogs, popups, hits, problems, external }).toEqual({ dialogs: [], popups: [], hits: [], problems: [], external: [] });
+      await page.close();
+
+      // The control: the same bytes in the browser's PDF viewer (a blob: frame, as the page used to show them) run it.
+      const control = await browser.newPage();
+      const alerts: string[] = [];
+      control.on('dialog', (d) => void (alerts.push(d.message()), d.dismiss()));
+      await control.goto(`${beacon}/`);
+      await control.evaluate((b64) => {
+        const frame = document.createElement('iframe');
+        frame.src = URL.createObjectURL(new Blob([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], { type: 'application/pdf' }));
+        document.body.append(frame);
+      }, Buffer.from(pdf).toString('base64'));
+      await expect.poll(() => alerts, { timeout: 15_000 }).toEqual(['pdf script ran']);
+      await control.close();
+    } finally {
+      listener.close();
+    }
+  });
+});
+
+/** A one-page PDF with visible text whose catalog runs `js` when opened. */
+async function scriptedPdf(js: string): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([595, 842]);
+  const font = await doc.embedFont(StandardFonts.HelveticaBold);
+  page.drawText('MANDAT DE FACTURATION', { x: 60, y: 760, size: 30, font });
+  page.drawText('Ce document porte un script à l’ouverture.', { x: 60, y: 700, size: 18, font });
+  doc.catalog.set(PDFName.of('OpenAction'), doc.context.obj({ Type: 'Action', S: 'JavaScript', JS: PDFString.of(js) }));
+  return doc.save();
+}

@@ -11,6 +11,7 @@ import {
   approve, directoryHas, entryApi, linesInForce, newParty, register, signInApp, smlHas, startRegistration, startUnregistration,
 } from '../support/registration';
 import { pdfText } from '../support/pdf-text';
+import { inkSigned } from '../support/signed-pdf';
 
 let h: Harness;
 beforeAll(async () => {
@@ -43,7 +44,8 @@ describe('registration', () => {
     const jobId = await startRegistration(h, entryId);
     await jobWhen(h, jobId, ['WAIT']);
     const mandate = await fetch(`${h.baseUrl}${entryApi(entryId)}/agreement`, { headers: { authorization: `Bearer ${h.apiKey}` } });
-    const signedOutside = Buffer.from(await mandate.arrayBuffer());
+    // Signed outside: a handwritten signature drawn on the mandate (an ink annotation).
+    const signedOutside = await inkSigned(new Uint8Array(await mandate.arrayBuffer()));
     expect((await h.api('POST', `${entryApi(entryId)}/identity`, { view: 'page', data: b64(jpeg()) })).status).toBe(204);
     expect((await h.api('POST', `${entryApi(entryId)}/agreement`, { data: b64(signedOutside) })).status).toBe(204);
     expect((await h.api('POST', `${entryApi(entryId)}/confirm`)).body).toEqual({ status: 'submitted' });

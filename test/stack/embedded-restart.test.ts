@@ -1,5 +1,6 @@
-// The embedded stack as `npm start` runs it: it starts, prints its URLs and key, stops cleanly on SIGINT, and
-// on restart keeps its data — a registration parked on the approval wait before the restart finishes after it.
+// The embedded stack as `npm start` runs it: it starts, prints its URLs and where its key is (never the key), stops
+// cleanly on SIGINT, and on restart keeps its data — a registration parked on the approval wait before the restart
+// finishes after it.
 import crypto from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -77,7 +78,10 @@ describe('npm start (embedded stack)', () => {
       annuaire: await freePort(), sml: await freePort(), directory: await freePort(),
     };
     const first = await startStack();
-    const key = /Dev API key\s+(\S+)/.exec(first.output())![1]!;
+    // The start log shows only the key's prefix and the file that holds it.
+    expect(first.output()).toMatch(/Dev API key\s+pak_\S{4}…\s+\(the key itself: .*dev-api-key\)/);
+    const key = fs.readFileSync(path.join(dataDir, 'dev-api-key'), 'utf8').trim();
+    expect(first.output()).not.toContain(key);
     expect(first.output()).toContain(`http://127.0.0.1:${ports.ui}`);
     const api = (method: string, p: string, body?: unknown) =>
       fetch(`http://127.0.0.1:${ports.api}${p}`, {
@@ -106,7 +110,8 @@ describe('npm start (embedded stack)', () => {
     expect(await portOpen(ports.ui)).toBe(false);
 
     const second = await startStack();
-    expect(/Dev API key\s+(\S+)/.exec(second.output())![1]).toBe(key);
+    expect(fs.readFileSync(path.join(dataDir, 'dev-api-key'), 'utf8').trim()).toBe(key); // the same key after a restart
+    expect(second.output()).not.toContain(key);
     expect((await api('GET', `/silo/v1/entries/${entry.id}`)).body.state).toBe('processing');
 
     // The signer and the operator carry on after the restart; the registration resumes to its end.

@@ -25,6 +25,7 @@ import { runWebhookDispatcher } from '../../events/dispatch';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { installTracing } from '../../lib/tracing';
+import { InspectionPool, poolOptions } from '../../untrusted';
 
 export const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
 
@@ -77,6 +78,7 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
     DATA_ENCRYPTION_KEYS: `test:${crypto.randomBytes(32).toString('base64')}`, APPROVAL_DEADLINE: opts.approvalDeadline ?? '1h', TEMPORAL_TASK_QUEUE: taskQueue,
     // Tests drive many requests with one key; the limit itself is tested on its own app.
     RATE_LIMIT_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_IP_PER_MINUTE: '10000000', WIZARD_RATE_LIMIT_PER_REF_PER_MINUTE: '1000000', // test/hostile/http.test.ts tests them
     WEBHOOK_RETRY_INITIAL: '200ms', // failed webhook deliveries retried quickly
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', // the test subscribers listen on 127.0.0.1
     ...sims.env, ...opts.env,
@@ -91,7 +93,8 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
 
   const box = dataBoxFromConfig(config);
   const stopDispatcher = runWebhookDispatcher({ db, temporal: client, log, config }, 200);
-  const app = createApp({ db, log, temporal: client, config, box, sealKey: testSealKey() });
+  const inspector = new InspectionPool(poolOptions(config)); // INSPECT_* in opts.env: a pool of the test's own size
+  const app = createApp({ db, log, temporal: client, config, box, sealKey: testSealKey(), inspector });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -126,6 +129,7 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
     async close() {
       stopDispatcher();
       await new Promise((r) => server.close(r));
+      await inspector.close();
       worker.shutdown();
       await running;
       await nativeConnection.close();

@@ -1,0 +1,111 @@
+// apps/gov-fr/v1/review: what an operator (scope `approvals`, nothing else) reads to decide on a submission: the
+// party and signer as the entry has them, which identity images there are, the signed mandate, and the PPF
+// Annuaire's own record for the SIREN beside the declared company. Mounted at /review inside the gov-fr router.
+import { Router } from 'express';
+import { z } from 'zod';
+import { AnnuaireError, type AnnuaireClient } from '../annuaire/client';
+import { annuaireClientFromConfig } from '../annuaire/from-config';
+import type { Config } from '../config';
+import type { Party } from '../party';
+import { agreementPdf, type SigningDeps } from '../signing/service';
+import { getAgreement, identityViews, latestDecision } from '../store/agreements';
+import { getEntryRow } from '../store/entries';
+import { auth, requireScope } from './auth';
+import { notFound } from './problem';
+import { params } from './validate';
+
+export const reviewEntryParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UUID' }) });
+
+/** A review page waits this long at most for the Annuaire: past it, the page says the directory is unavailable. */
+const DIRECTORY_TIMEOUT_MS = 5_000;
+
+type DirectoryRecord =
+  | { outcome: 'found'; record: { siren: string; name: string; status: 'active' | 'ceased'; entity_type?: string } }
+  | { outcome: 'not-found' | 'unavailable' | 'refused' | 'no-siren'; reason: string };
+
+export function reviewRouter(deps: SigningDeps & { client?: AnnuaireClient }): Router {
+  const { config, log } = deps;
+  const client = deps.client ?? annuaireClientFromConfig(config, { timeoutMs: DIRECTORY_TIMEOUT_MS });
+
+  /** The Annuaire's record for the SIREN, or why there is none: the page says it in words, it never fails for it. */
+  async function directoryRecord(siren: string | null): Promise<DirectoryRecord> {
+    if (!siren) return { outcome: 'no-siren', reason: 'the entry has no SIREN to look up' };
+    try {
+      const c = await client.getCompany(siren);
+      if (!c) return { outcome: 'not-found', reason: `the PPF Annuaire has no company with SIREN ${siren}` };
+      return {
+        outcome: 'found',
+        record: { siren: c.siren, name: c.raisonSociale, status: c.etatAdministratif === 'A' ? 'active' : 'ceased', ...(c.typeEntite && { entity_type: c.typeEntite }) },
+      };
+    } catch (err) {
+      if (!(err instanceof AnnuaireError)) throw err;
+      log.warn({ status: err.status, detail: err.detail, siren }, 'review: directory lookup failed');
+      return err.retryable
+        ? { outcome: 'unavailable', reason: `the PPF Annuaire is unavailable: ${err.message}` }
+        : { outcome: 'refused', reason: `the PPF Annuaire refused the lookup: ${err.message}` };
+    }
+  }
+
+  const r = Router();
+  // Personal data: never kept by a browser or a proxy.
+  r.use(requireScope('approvals'), (_req, res, next) => {
+    res.set({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    next();
+  });
+
+  r.get('/submissions/:silo_entry_id', async (req, res) => {
+    const { silo_entry_id: entryId } = params(req, reviewEntryParam);
+    const workspaceId = auth(res).workspaceId;
+    // Another workspace's entry is as unknown as an id never used.
+    const entry = await getEntryRow(deps.db, workspaceId, entryId);
+    if (!entry) throw notFound(`entry ${entryId}`);
+    const agreement = await getAgreement(deps.db, entryId);
+    if (!agreement) throw notFound(`a mandate for entry ${entryId} (no registration has issued one yet)`);
+    const party = entry.data as Party;
+    const person = party.people?.[0];
+    const address = party.addresses?.[0];
+    const [views, decision, directory] = await Promise.all([
+      identityViews(deps.db, entryId),
+      latestDecision(deps.db, entryId, agreement.job_id),
+      directoryRecord(entry.siren),
+    ]);
+    res.json({
+      entry_id: entryId,
+      job_id: agreement.job_id,
+      mandate_number: agreement.mandate_number,
+      submitted_at: agreement.submitted_at?.toISOString() ?? null,
+      signed_via: agreement.signed_via,
+      mandate_signed: agreement.signed_pdf !== null,
+      // Submitted and not decided yet: a rejection reopens the mandate, an approval closes it.
+      awaiting_decision: agreement.submitted_at !== null && agreement.decision_id === null,
+      party: {
+        name: party.name ?? null,
+        siren: entry.siren,
+        vat: party.tax_id?.code ?? null,
+        address: address ? [address.num, address.street, address.street_extra, address.code, address.locality].filter(Boolean).join(' ') || null : null,
+      },
+      signer: { given: person?.name.given ?? null, surname: person?.name.surname ?? null, role: person?.role ?? null },
+      identity: views.map((v) => ({ view: v.view, mime: v.mime, size: v.size, uploaded_at: v.created_at })),
+      // The last decision on this registration (an earlier registration's does not count).
+      decision: decision ?? null,
+      directory,
+    });
+  });
+
+  r.get('/submissions/:silo_entry_id/mandate', async (req, res) => {
+    const { silo_entry_id: entryId } = params(req, reviewEntryParam);
+    const workspaceId = auth(res).workspaceId;
+    if (!(await getEntryRow(deps.db, workspaceId, entryId))) throw notFound(`entry ${entryId}`);
+    // Only a signed mandate is under review: the pre-filled one is never shown as if it were signed.
+    if (!(await getAgreement(deps.db, entryId))?.signed_pdf) throw notFound(`a signed mandate for entry ${entryId}`);
+    const { pdf, number } = await agreementPdf(deps, workspaceId, entryId);
+    // For a script (the page renders it with pdf.js); opened directly, it is a download, never a viewer page.
+    res
+      .type('application/pdf')
+      .set({ 'content-disposition': `attachment; filename="mandat-${number}.pdf"`, 'content-security-policy': "sandbox; default-src 'none'" })
+      .send(Buffer.from(pdf));
+  });
+  return r;
+}
+
+

@@ -1,0 +1,343 @@
+// The operator's review page. The key stays in this tab (sessionStorage) and goes only to this service's API.
+// Everything a decision rests on is shown, or the page says in words why it cannot be; approving needs the
+// identity images and the mandate on screen, and a decision once recorded (here or elsewhere) closes the buttons.
+import { STRINGS } from './i18n.js';
+
+const api = '../v1';
+const $ = (id) => document.getElementById(id);
+let key = sessionStorage.getItem('operator-key') || '';
+let lang = pickLang();
+let queue = [];
+let queueLoaded = false;
+/** The submission on screen; `seq` tells a late answer for a submission no longer shown. */
+let current;
+let seq = 0;
+
+function pickLang() {
+  const asked = new URLSearchParams(location.search).get('lang');
+  if (asked === 'en' || asked === 'fr') return asked;
+  try {
+    const kept = localStorage.getItem('review-lang');
+    if (kept === 'en' || kept === 'fr') return kept;
+  } catch {
+    // storage blocked: French by default
+  }
+  return 'fr';
+}
+
+const formatDate = (iso) => new Date(iso).toLocaleString(lang === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+/** A string in the page's language; a variable may itself be a string key ({ key }) or a date ({ date }). */
+function t(k, vars = {}) {
+  const text = STRINGS[lang][k] ?? STRINGS.fr[k] ?? k;
+  return text.replace(/\{(\w+)\}/g, (_, v) => {
+    const value = vars[v];
+    if (value && typeof value === 'object') return value.key ? t(value.key) : formatDate(value.date);
+    return value ?? '';
+  });
+}
+
+/** Shows a message by key, kept on the element so that a language switch translates it; `extra` is the API's word. */
+function say(el, k, vars, cls = '', extra) {
+  el = typeof el === 'string' ? $(el) : el;
+  el.className = cls;
+  if (!k) {
+    delete el.dataset.msg;
+    el.textContent = '';
+    return el;
+  }
+  el.dataset.msg = k;
+  el.dataset.vars = JSON.stringify(vars ?? {});
+  if (extra && t(k, vars).toLowerCase().includes(extra.toLowerCase())) extra = undefined; // says nothing more
+  if (extra) el.dataset.extra = extra;
+  else delete el.dataset.extra;
+  el.textContent = t(k, vars) + (extra ? ` (${extra})` : '');
+  return el;
+}
+
+function applyLang() {
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of document.querySelectorAll('[data-msg]')) el.textContent = t(el.dataset.msg, JSON.parse(el.dataset.vars)) + (el.dataset.extra ? ` (${el.dataset.extra})` : '');
+  for (const el of document.querySelectorAll('[data-alt]')) el.alt = t('imageAlt', { view: { key: el.dataset.alt } });
+  $('lang-switch').textContent = t('switchTo');
+  $('lang-switch').lang = lang === 'fr' ? 'en' : 'fr';
+  renderQueue();
+}
+
+class ApiError extends Error {
+  constructor(status, detail) {
+    super(detail || `HTTP ${status}`);
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+async function call(path, init = {}) {
+  let res;
+  try {
+    res = await fetch(`${api}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${key}`, ...(init.body && { 'content-type': 'application/json' }) },
+      cache: 'no-store',
+    });
+  } catch {
+    throw new ApiError(0);
+  }
+  if (!res.ok) {
+    const problem = await res.json().catch(() => ({}));
+    throw new ApiError(res.status, problem.detail);
+  }
+  return res;
+}
+
+const errorKey = (err) => (err.status === 0 ? 'err-network' : STRINGS.fr[`err-${err.status}`] ? `err-${err.status}` : 'err-other');
+/** An API refusal in words: ours, then the API's own detail. */
+const sayError = (el, err) => say(el, errorKey(err), { status: err.status }, 'error', err.detail);
+
+// The queue
+
+async function loadQueue() {
+  say('status', 'loadingQueue');
+  queueLoaded = false;
+  try {
+    ({ list: queue } = await (await call('/review/submissions')).json());
+    queueLoaded = true;
+    renderQueue();
+  } catch (err) {
+    queue = [];
+    renderQueue();
+    sayError('status', err);
+  }
+}
+
+function renderQueue() {
+  $('queue').replaceChildren(...queue.map((s) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.append(`${s.name ?? '—'} · SIREN ${s.siren ?? '—'} · ${t('submittedAt', { at: { date: s.submitted_at } })}`);
+    if (s.upload_evidence === 'scan') b.append(Object.assign(document.createElement('span'), { className: 'badge', textContent: t('scanBadge') }));
+    if (current?.item.entry_id === s.entry_id) b.setAttribute('aria-current', 'true');
+    b.onclick = () => open(s);
+    const li = document.createElement('li');
+    li.append(b);
+    return li;
+  }));
+  if (queueLoaded) say('status', queue.length ? 'queueCount' : 'queueEmpty', { n: queue.length });
+}
+
+// One submission
+
+function fact(id, value) {
+  if (value) return say(id, null).append(value);
+  say(id, 'missing', {}, 'missing');
+}
+
+/** Approving needs every document on screen; rejecting (with a reason) only needs the loading to be over. */
+function setButtons({ approve, reject }) {
+  $('approve').disabled = !approve;
+  $('reject').disabled = !reject;
+  $('reason').disabled = !reject;
+}
+
+async function open(item) {
+  const mine = ++seq;
+  const stale = () => mine !== seq;
+  current = { item, detail: undefined };
+  renderQueue();
+  setButtons({ approve: false, reject: false });
+  $('detail').hidden = false;
+  $('reason').value = '';
+  say('title', 'detailTitle', { name: item.name ?? '—', number: item.mandate_number });
+  for (const id of ['detail-error', 'outcome', 'directory-message', 'mandate-message']) say(id, null);
+  for (const id of ['party-name', 'party-siren', 'party-vat', 'party-address', 'signer-name', 'signer-role']) say(id, 'loading');
+  say('directory-message', 'dirLoading');
+  say('outcome', 'waitDocuments', {}, 'hint');
+  $('directory-record').hidden = true;
+  $('evidence').hidden = true;
+  // Fresh containers: a late answer for a previous submission lands in a detached one.
+  const images = $('images').cloneNode(false);
+  $('images').replaceWith(images);
+  $('image-messages').replaceChildren();
+  const pages = $('mandate').cloneNode(false); // its attributes (a focusable region: keyboard users scroll it) without its pages
+  $('mandate').replaceWith(pages);
+  $('title').focus();
+
+  let detail;
+  try {
+    detail = await (await call(`/review/submissions/${item.entry_id}`)).json();
+  } catch (err) {
+    if (stale()) return;
+    sayError('detail-error', err);
+    for (const id of ['party-name', 'party-siren', 'party-vat', 'party-address', 'signer-name', 'signer-role', 'directory-message']) say(id, null);
+    say('outcome', null);
+    return; // nothing shown: nothing to decide on
+  }
+  if (stale()) return;
+  current.detail = detail;
+  showParty(detail);
+  showDirectory(detail);
+  showEvidence(item, detail);
+  say('mandate-message', 'mandateLoading');
+  const [imagesShown, mandateShown] = await Promise.all([showImages(detail, images, stale), showMandate(detail, pages, stale)]);
+  if (stale()) return;
+  if (!detail.awaiting_decision) {
+    const d = detail.decision;
+    if (d) say('outcome', 'recordedBefore', { decision: { key: d.decision }, at: { date: d.decided_at } }, 'ok');
+    else say('outcome', 'notSubmitted', {}, 'error');
+    return;
+  }
+  say('outcome', imagesShown && mandateShown ? null : 'approveBlocked', {}, 'error');
+  setButtons({ approve: imagesShown && mandateShown, reject: true });
+}
+
+function showParty(d) {
+  fact('party-name', d.party.name);
+  fact('party-siren', d.party.siren);
+  fact('party-vat', d.party.vat);
+  fact('party-address', d.party.address);
+  fact('signer-name', [d.signer.given, d.signer.surname].filter(Boolean).join(' '));
+  fact('signer-role', d.signer.role);
+}
+
+// Names compared as the directory writes them: no accents, case, punctuation or legal form (INSEE names omit it).
+const LEGAL_FORMS = /\b(sa|sas|sasu|sarl|eurl|sci|snc|scop|selarl|sca|scs|ei)\b/g;
+const comparable = (s) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').replace(LEGAL_FORMS, '').replace(/\s+/g, ' ').trim();
+
+function showDirectory(d) {
+  const dir = d.directory;
+  const msg = $('directory-message');
+  if (dir.outcome !== 'found') {
+    say(msg, `dir-${dir.outcome}`, { siren: d.party.siren ?? '' }, 'error');
+    msg.title = dir.reason;
+    return;
+  }
+  msg.removeAttribute('title');
+  $('directory-record').hidden = false;
+  fact('dir-name', dir.record.name);
+  fact('dir-siren', dir.record.siren);
+  say('dir-status', dir.record.status, {}, dir.record.status === 'ceased' ? 'warning' : '');
+  fact('dir-type', dir.record.entity_type);
+  if (dir.record.status === 'ceased') say(msg, 'ceasedWarning', {}, 'warning');
+  else if (d.party.name && comparable(d.party.name) !== comparable(dir.record.name)) say(msg, 'nameDiffers', {}, 'warning');
+  else say(msg, null);
+}
+
+/** How the mandate was signed: a scan asks the operator to check the number and the signature by eye. */
+function showEvidence(item, d) {
+  const evidence = item.upload_evidence ?? null;
+  const k = evidence ? `evidence-${evidence}` : d.signed_via ? `evidence-${d.signed_via}` : null;
+  if (!k || !STRINGS.fr[k]) return;
+  say('evidence', k, { number: d.mandate_number }, evidence === 'scan' ? 'notice scan' : 'notice');
+  $('evidence').hidden = false;
+}
+
+async function showImages(d, container, stale) {
+  if (!d.identity.length) {
+    say($('image-messages').appendChild(document.createElement('p')), 'noIdentity', {}, 'error');
+    return false;
+  }
+  const results = await Promise.all(d.identity.map(async ({ view }) => {
+    const figure = document.createElement('figure');
+    try {
+      const blob = await (await call(`/entry/${d.entry_id}/identity/${view}`)).blob();
+      const img = document.createElement('img');
+      img.dataset.alt = view;
+      img.alt = t('imageAlt', { view: { key: view } });
+      img.src = URL.createObjectURL(blob);
+      try {
+        await img.decode();
+      } catch {
+        throw Object.assign(new Error('undecodable'), { undecodable: true });
+      }
+      if (stale()) return false;
+      const caption = say(document.createElement('figcaption'), view);
+      figure.append(img, caption);
+      container.append(figure);
+      return true;
+    } catch (err) {
+      if (stale()) return false;
+      const p = $('image-messages').appendChild(document.createElement('p'));
+      if (err.undecodable) say(p, 'imageFailed', { view: { key: view }, why: { key: 'imageUndecodable' } }, 'error');
+      else say(p, 'imageFailed', { view: { key: view }, why: { key: errorKey(err) } }, 'error', err.detail);
+      return false;
+    }
+  }));
+  return results.every(Boolean);
+}
+
+async function showMandate(d, container, stale) {
+  if (!d.mandate_signed) {
+    say('mandate-message', 'mandateNotSigned', {}, 'error');
+    return false;
+  }
+  let data;
+  try {
+    data = new Uint8Array(await (await call(`/review/submissions/${d.entry_id}/mandate`)).arrayBuffer());
+  } catch (err) {
+    if (!stale()) say('mandate-message', 'mandateFailed', { why: { key: errorKey(err) } }, 'error', err.detail);
+    return false;
+  }
+  try {
+    // Loaded when first needed: should pdf.js fail to load, the rest of the page still works and says so here.
+    const { renderPdf } = await import('./pdf-view.js');
+    const { pages, shown } = await renderPdf(data, container, (n) => t('mandateFrame', { n }));
+    if (stale()) return false;
+    if (shown < pages) {
+      say('mandate-message', 'mandateTooLong', { shown, pages }, 'error');
+      return false;
+    }
+    say('mandate-message', 'mandateShown', { pages }, 'hint');
+    return true;
+  } catch (err) {
+    if (!stale()) say('mandate-message', 'mandateUnreadable', { why: String(err?.message ?? err) }, 'error');
+    return false;
+  }
+}
+
+async function decide(approved) {
+  const reason = $('reason').value.trim();
+  if (!approved && !reason) {
+    say('outcome', 'reasonRequired', {}, 'error');
+    $('reason').focus();
+    return;
+  }
+  const before = { approve: !$('approve').disabled, reject: !$('reject').disabled };
+  const { entry_id: entryId } = current.item;
+  const mine = seq;
+  setButtons({ approve: false, reject: false });
+  say('outcome', 'deciding');
+  try {
+    const d = await (await call(`/entry/${entryId}/decision`, { method: 'POST', body: JSON.stringify({ approved, ...(reason && { reason }) }) })).json();
+    queue = queue.filter((s) => s.entry_id !== entryId);
+    renderQueue();
+    if (mine === seq) say('outcome', 'recorded', { decision: { key: d.decision }, at: { date: d.decided_at } }, 'ok');
+  } catch (err) {
+    if (mine !== seq) return; // another submission is on screen now
+    sayError('outcome', err);
+    // Decided elsewhere, or nothing left to decide: the buttons stay closed. Anything else may be tried again.
+    if (err.status !== 409 && err.status !== 404) setButtons(before);
+  }
+}
+
+$('login').onsubmit = (e) => {
+  e.preventDefault();
+  key = $('key').value;
+  sessionStorage.setItem('operator-key', key);
+  loadQueue();
+};
+$('lang-switch').onclick = () => {
+  lang = lang === 'fr' ? 'en' : 'fr';
+  try {
+    localStorage.setItem('review-lang', lang);
+  } catch {
+    // storage blocked: the switch holds for this page only
+  }
+  const url = new URL(location.href);
+  url.searchParams.set('lang', lang);
+  history.replaceState(null, '', url);
+  applyLang();
+};
+$('approve').onclick = () => decide(true);
+$('reject').onclick = () => decide(false);
+applyLang();
+if (key) loadQueue();

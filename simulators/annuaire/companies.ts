@@ -1,0 +1,11 @@
+// Companies the simulator's directory knows from the start, as the real one knows every SIREN of the SIRENE register:
+// a few large French companies, so the README's example (Danone) shows the directory's record on the operator's review
+// page. Tests add their own with seedCompany().
+export const KNOWN_COMPANIES = [
+  { siren: '552032534', raisonSociale: 'DANONE' },
+  { siren: '632012100', raisonSociale: "L'OREAL" },
+  { siren: '542051180', raisonSociale: 'TOTALENERGIES SE' },
+  { siren: '380129866', raisonSociale: 'ORANGE' },
+  { siren: '652014051', raisonSociale: 'CARREFOUR' },
+  { siren: '855200887', raisonSociale: 'COMPAGNIE GENERALE DES ETABLISSEMENTS MICHELIN' },
+] as const;

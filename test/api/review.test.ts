@@ -1,0 +1,122 @@
+// The operator's read routes (scope `approvals` alone): a submission as the review page shows it, with the
+// Annuaire's own record for the SIREN, and the signed mandate; workspace-scoped, never cached.
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/harness';
+import { makeSiren, party } from '../support/fixtures';
+import { submittedEntry, type Submission } from '../support/review-submission';
+
+let h: Harness;
+let operator: string;
+let sub: Submission;
+const review = (id: string) => `/apps/gov-fr/v1/review/submissions/${id}`;
+
+beforeAll(async () => {
+  h = await startHarness();
+  operator = await h.newKey(['approvals'], h.workspaceId); // the README's operator set-up
+  sub = await submittedEntry(h, { name: 'Fromagerie Revue SARL' });
+  h.sims.annuaire.seedCompany({ siren: sub.siren, raisonSociale: 'FROMAGERIE REVUE', etatAdministratif: 'A', typeEntite: 'Privée assujettie' });
+});
+afterAll(() => h?.close());
+
+describe('GET review/submissions/{id} (approvals only)', () => {
+  it('gives the party, the signer, the identity views and the Annuaire record, never cached', async () => {
+    const r = await h.api('GET', review(sub.entryId), undefined, operator);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.headers.get('cache-control')).toBe('no-store');
+    expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(r.body).toMatchObject({
+      entry_id: sub.entryId,
+      job_id: sub.jobId,
+      mandate_signed: true,
+      awaiting_decision: true,
+      signed_via: 'typed',
+      decision: null,
+      party: { name: 'Fromagerie Revue SARL', siren: sub.siren, address: '12 rue de la Paix 75002 Paris' },
+      signer: { given: 'Élodie', surname: "N'Guessan-Dupré", role: 'Présidente' },
+      directory: { outcome: 'found', record: { siren: sub.siren, name: 'FROMAGERIE REVUE', status: 'active', entity_type: 'Privée assujettie' } },
+    });
+    expect(r.body.identity.map((v: { view: string; mime: string }) => [v.view, v.mime])).toEqual([['page', 'image/png']]);
+    expect(r.body.mandate_number).toMatch(new RegExp(`^${sub.siren}_`));
+  });
+
+  it('gives the signed mandate as a download that no browser renders in place', async () => {
+    const res = await fetch(`${h.baseUrl}${review(sub.entryId)}/mandate`, { headers: { authorization: `Bearer ${operator}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="mandat-\d{9}_/);
+    expect(res.headers.get('content-security-policy')).toMatch(/^sandbox/);
+    expect(Buffer.from(await res.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('refuses a key without the approvals scope (403), and keeps no-store on the queue', async () => {
+    const integrator = await h.newKey(['entries:rw', 'jobs:rw'], h.workspaceId);
+    for (const path of [review(sub.entryId), `${review(sub.entryId)}/mandate`]) {
+      const r = await h.api('GET', path, undefined, integrator);
+      expect(r.status, path).toBe(403);
+      expect(r.body.detail).toContain('approvals');
+    }
+    const queue = await h.api('GET', '/apps/gov-fr/v1/review/submissions', undefined, operator);
+    expect(queue.status).toBe(200);
+    expect(queue.headers.get('cache-control')).toBe('no-store');
+    expect(queue.body.list.map((s: { entry_id: string }) => s.entry_id)).toContain(sub.entryId);
+  });
+
+  it("answers another workspace's entry exactly as an unknown id (404)", async () => {
+    const elsewhere = await h.newKey(['approvals']); // a key of a new workspace
+    const unknown = crypto.randomUUID();
+    for (const suffix of ['', '/mandate']) {
+      const theirs = await h.api('GET', review(sub.entryId) + suffix, undefined, elsewhere);
+      const none = await h.api('GET', review(unknown) + suffix, undefined, operator);
+      expect([theirs.status, none.status]).toEqual([404, 404]);
+      expect(theirs.body.detail.replace(sub.entryId, '<id>')).toBe(none.body.detail.replace(unknown, '<id>'));
+    }
+    expect((await h.api('GET', review('not-a-uuid'), undefined, operator)).status).toBe(400);
+  });
+
+  it('says 404 with a reason for an entry without a mandate, or without a signed one', async () => {
+    const bare = crypto.randomUUID();
+    await h.api('PUT', `/silo/v1/entries/${bare}`, { data: party(makeSiren()) });
+    const r = await h.api('GET', review(bare), undefined, operator);
+    expect(r.status).toBe(404);
+    expect(r.body.detail).toMatch(/mandate/);
+    const issued = await submittedEntry(h, { name: 'Pas Encore Signé SAS', stopAt: 'issued' });
+    expect((await h.api('GET', review(issued.entryId), undefined, operator)).body).toMatchObject({ mandate_signed: false, awaiting_decision: false });
+    const m = await h.api('GET', `${review(issued.entryId)}/mandate`, undefined, operator);
+    expect(m.status).toBe(404);
+    expect(m.body.detail).toBe(`a signed mandate for entry ${issued.entryId} not found`);
+    // Signed but not confirmed yet: shown, but nothing to decide.
+    const signed = await submittedEntry(h, { name: 'Signé Pas Envoyé SAS', stopAt: 'signed' });
+    expect((await h.api('GET', review(signed.entryId), undefined, operator)).body).toMatchObject({ mandate_signed: true, awaiting_decision: false });
+  });
+});
+
+describe('the Annuaire record beside the declared company', () => {
+  it('says the directory has no such company, in the response, not as an error', async () => {
+    const other = await submittedEntry(h, { name: 'Inconnue Annuaire SAS' }); // no company seeded for its SIREN
+    const r = await h.api('GET', review(other.entryId), undefined, operator);
+    expect(r.status).toBe(200);
+    expect(r.body.directory).toEqual({ outcome: 'not-found', reason: `the PPF Annuaire has no company with SIREN ${other.siren}` });
+  });
+
+  it('says the directory is unavailable when it fails, and still shows the rest', async () => {
+    h.sims.annuaire.setFaults({ status: 503, only: 'GET /siren/code-insee:*' });
+    try {
+      const r = await h.api('GET', review(sub.entryId), undefined, operator);
+      expect(r.status).toBe(200);
+      expect(r.body.directory.outcome).toBe('unavailable');
+      expect(r.body.directory.reason).toMatch(/PPF Annuaire is unavailable/);
+      expect(r.body.party.name).toBe('Fromagerie Revue SARL');
+    } finally {
+      h.sims.annuaire.setFaults(undefined);
+    }
+  });
+
+  it('shows a ceased company as ceased', async () => {
+    const ceased = await submittedEntry(h, { name: 'Ancienne Maison SA' });
+    h.sims.annuaire.seedCompany({ siren: ceased.siren, raisonSociale: 'ANCIENNE MAISON', etatAdministratif: 'C' });
+    const r = await h.api('GET', review(ceased.entryId), undefined, operator);
+    expect(r.body.directory).toMatchObject({ outcome: 'found', record: { name: 'ANCIENNE MAISON', status: 'ceased' } });
+  });
+});

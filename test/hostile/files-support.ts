@@ -1,0 +1,168 @@
+// Files a hostile or an ordinary signer uploads, built from our own mandate: signed in each way the service
+// accepts, re-saved by other tools, carrying active content, or a bomb inside an otherwise valid file.
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import zlib from 'node:zlib';
+import {
+  PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFString, StandardFonts, concatTransformationMatrix, drawObject,
+  popGraphicsState, pushGraphicsState,
+} from 'pdf-lib';
+import sharp from 'sharp';
+import { generateSelfSigned } from '../../crypto/dev-certificates';
+import { sealPdf } from '../../mandate/seal';
+import type { Harness } from '../support/harness';
+import { png } from '../support/images';
+import { inkSigned } from '../support/signed-pdf';
+
+/** Runs a tool from poppler-utils or qpdf on a file: `args` get the input and output paths. */
+export function tool(cmd: string, pdf: Uint8Array, args: (input: string, output: string) => string[], outputName = 'out.pdf'): Buffer {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostile-'));
+  try {
+    const input = path.join(dir, 'in.pdf');
+    fs.writeFileSync(input, pdf);
+    execFileSync(cmd, args(input, path.join(dir, outputName)));
+    return fs.readFileSync(path.join(dir, outputName));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export const qpdfResaved = (pdf: Uint8Array) => tool('qpdf', pdf, (i, o) => ['--object-streams=generate', i, o]);
+export const cairoRerendered = (pdf: Uint8Array) => tool('pdftocairo', pdf, (i, o) => ['-pdf', i, o]);
+
+/** A representative's digital signature (PAdES) over the mandate. */
+export const digitallySigned = (pdf: Uint8Array) =>
+  sealPdf(pdf, generateSelfSigned('Élodie Représentante'), { name: 'Élodie', reason: "J'accepte", location: 'Paris', contact: '' });
+
+export { inkSigned };
+
+/** A signature image placed on the page, as "Fill & Sign" tools that flatten do. */
+export async function imageSigned(pdf: Uint8Array): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(pdf);
+  const img = await doc.embedPng(png(300, 100));
+  doc.getPage(doc.getPageCount() - 1).drawImage(img, { x: 330, y: 120, width: 180, height: 60 });
+  return doc.save();
+}
+
+/** The printed mandate, signed by hand and scanned: each page an image (100 dpi, grey); optionally an OCR text layer. */
+export async function scanned(pdf: Uint8Array, ocrText?: string): Promise<Uint8Array> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scan-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'in.pdf'), pdf);
+    execFileSync('pdftoppm', ['-r', '100', '-gray', '-png', path.join(dir, 'in.pdf'), path.join(dir, 'page')]);
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.png')).sort()) {
+      const img = await doc.embedPng(fs.readFileSync(path.join(dir, file)));
+      const page = doc.addPage([595.28, 841.89]);
+      page.drawImage(img, { x: 0, y: 0, width: 595.28, height: 841.89 });
+      // An OCR layer: the recognised text, invisible over the image.
+      if (ocrText) page.drawText(ocrText, { x: 56, y: 700, size: 10, font, opacity: 0 });
+    }
+    return doc.save();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A page drawing one image XObject (raw stream, our own dictionary) over the whole page. */
+export async function pageWithImage(dict: Record<string, unknown>, data: Uint8Array): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([595.28, 841.89]);
+  const ref = doc.context.register(PDFRawStream.of(doc.context.obj({ Type: 'XObject', Subtype: 'Image', ...dict }) as PDFDict, data));
+  const name = page.node.newXObject('Im', ref);
+  page.pushOperators(pushGraphicsState(), concatTransformationMatrix(595.28, 0, 0, 841.89, 0, 0), drawObject(name), popGraphicsState());
+  return doc.save();
+}
+
+/** Zeros, deflated as they stream (never the whole in memory): `mb` megabytes once inflated. */
+export async function deflatedZeros(mb: number): Promise<Buffer> {
+  const deflate = zlib.createDeflate({ level: 9 });
+  const chunks: Buffer[] = [];
+  deflate.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise((r) => deflate.on('end', r));
+  const zeros = Buffer.alloc(1024 * 1024);
+  for (let i = 0; i < mb; i++) if (!deflate.write(zeros)) await new Promise((r) => deflate.once('drain', r));
+  deflate.end();
+  await done;
+  return Buffer.concat(chunks);
+}
+
+/** Appends an incremental update (a new revision) adding `object` as a new object: signatures before it stay valid. */
+export function appendObject(pdf: Buffer, object: (num: number) => Buffer): Buffer {
+  const tail = pdf.subarray(Math.max(0, pdf.length - 4096)).toString('latin1');
+  const trailers = [...pdf.toString('latin1').matchAll(/\/Size (\d+)[\s\S]*?/g)];
+  const size = Number(trailers.at(-1)![1]);
+  const root = [...pdf.toString('latin1').matchAll(/\/Root (\d+ \d+ R)/g)].at(-1)![1];
+  const prev = Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail)![1]);
+  const at = pdf.length + 1;
+  const body = Buffer.concat([Buffer.from('\n'), object(size)]);
+  const xrefAt = pdf.length + body.length;
+  const xref = `xref\n${size} 1\n${String(at).padStart(10, '0')} 00000 n \ntrailer\n<< /Size ${size + 1} /Root ${root} /Prev ${prev} >>\nstartxref\n${xrefAt}\n%%EOF\n`;
+  return Buffer.concat([pdf, body, Buffer.from(xref, 'latin1')]);
+}
+
+/** An object holding a Flate stream of `data`; `extra`, more of its dictionary (e.g. /Type /ObjStm). */
+export const flateObject = (data: Buffer, extra = '') => (num: number) =>
+  Buffer.concat([Buffer.from(`${num} 0 obj\n<< /Length ${data.length} /Filter /FlateDecode ${extra}>>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream\nendobj\n')]);
+
+/** Our mandate with active content of one kind (and an ink signature, so that nothing else refuses it). */
+export async function withActiveContent(pdf: Uint8Array, kind: 'javascript' | 'launch' | 'embedded-file' | 'xfa'): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(await inkSigned(pdf));
+  const ctx = doc.context;
+  if (kind === 'javascript') doc.catalog.set(PDFName.of('OpenAction'), ctx.obj({ S: 'JavaScript', JS: PDFString.of('app.alert("pwned")') }));
+  if (kind === 'launch') {
+    const link = ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [56, 56, 200, 80], A: { S: 'Launch', F: PDFString.of('calc.exe') } }));
+    doc.getPage(0).node.addAnnot(link);
+  }
+  if (kind === 'embedded-file') await doc.attach(Buffer.from('MZ not really a program'), 'invoice.exe', { mimeType: 'application/octet-stream' });
+  if (kind === 'xfa') {
+    const xfa = ctx.register(ctx.stream('<xdp:xdp xmlns:xdp="http://ns.adobe.com/xdp/"><template/></xdp:xdp>'));
+    doc.catalog.set(PDFName.of('AcroForm'), ctx.obj({ Fields: ctx.obj([]) as PDFArray, XFA: xfa }));
+  }
+  return doc.save();
+}
+
+/** A 12-megapixel phone photo (4032 × 3024 JPEG) of something card-like, under 4 MB. */
+export async function phonePhoto(): Promise<Buffer> {
+  return sharp({ create: { width: 4032, height: 3024, channels: 3, background: '#d8dde6', noise: { type: 'gaussian', mean: 128, sigma: 12 } } })
+    .jpeg({ quality: 80 })
+    .toBuffer();
+}
+
+/**
+ * Posts `send` while pinging the API; returns the answer, how many pings came back before it, and the API's
+ * worst event-loop delay meanwhile (the API runs in this process).
+ */
+export async function whilePinging<T>(h: Harness, send: () => Promise<T>) {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  let answered = false;
+  let pingsBefore = 0;
+  let slowestPingMs = 0;
+  const pinger = (async () => {
+    while (!answered) {
+      const t = performance.now();
+      const r = await fetch(`${h.baseUrl}/utils/v1/ping`);
+      await r.arrayBuffer();
+      if (!answered && r.ok) {
+        pingsBefore++;
+        slowestPingMs = Math.max(slowestPingMs, performance.now() - t);
+      }
+      await new Promise((res) => setTimeout(res, 5));
+    }
+  })();
+  const t0 = performance.now();
+  const result = await send();
+  const tookMs = performance.now() - t0;
+  answered = true;
+  await pinger;
+  delay.disable();
+  return { result, pingsBefore, slowestPingMs, maxDelayMs: delay.max / 1e6, tookMs };
+}
+
+export const sha256 = (b: Uint8Array) => crypto.createHash('sha256').update(b).digest('hex');

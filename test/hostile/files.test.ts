@@ -1,0 +1,176 @@
+// Untrusted files under a budget, off the API's event loop (issue 19 §1, §2): bombs hidden in files that pass every
+// cheaper check are refused naming the limit while the API keeps answering; a full pool says 503 with Retry-After;
+// images are the type they claim; and no file body, random or mutated, gets a 5xx or hangs.
+import crypto from 'node:crypto';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/harness';
+import { b64, jpeg, png } from '../support/images';
+import { createWorkflow, jobWhen, setState, startJob, step } from '../support/jobs';
+import { party, makeSiren } from '../support/fixtures';
+import {
+  appendObject, deflatedZeros, digitallySigned, flateObject, inkSigned, pageWithImage, phonePhoto, whilePinging,
+} from './files-support';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const base = (id: string) => `/apps/gov-fr/v1/entry/${id}`;
+
+async function parked(hh: Harness = h) {
+  const entryId = crypto.randomUUID();
+  expect((await hh.api('PUT', `/silo/v1/entries/${entryId}`, { data: party(makeSiren()) })).status).toBe(200);
+  const wf = await createWorkflow(hh, [step('gov-fr.agreement.sign'), setState('processing'), step('gov-fr.agreement.wait.approval'), setState('completed')]);
+  await jobWhen(hh, await startJob(hh, wf, entryId), ['WAIT']);
+  const res = await fetch(`${hh.baseUrl}${base(entryId)}/agreement`, { headers: { authorization: `Bearer ${hh.apiKey}` } });
+  return { entryId, mandate: Buffer.from(await res.arrayBuffer()) };
+}
+
+describe('bombs inside files that pass every cheaper check', () => {
+  /** Refused naming the limit, pings answered meanwhile, the API's event loop never held 100 ms. */
+  async function expectDefused(send: () => Promise<{ status: number; body: any }>, status: number, limit: RegExp) {
+    // A warm pool first: the bomb is measured, not the children's start.
+    const { result, pingsBefore, maxDelayMs, slowestPingMs, tookMs } = await whilePinging(h, send);
+    const seen = JSON.stringify({ pingsBefore, maxDelayMs, slowestPingMs, tookMs });
+    expect(result.status, JSON.stringify(result.body)).toBe(status);
+    expect(result.body.detail).toMatch(limit);
+    expect(pingsBefore, seen).toBeGreaterThan(0);
+    expect(maxDelayMs, seen).toBeLessThan(100);
+  }
+
+  it('a digitally signed mandate carrying, in a later revision, a stream that inflates to 400 MB', async () => {
+    const { entryId, mandate } = await parked();
+    const signed = await digitallySigned(mandate);
+    const bomb = appendObject(signed, flateObject(await deflatedZeros(400)));
+    expect(bomb.length).toBeLessThan(1024 * 1024); // passes the 4 MB limit by far
+    const body = JSON.stringify({ data: b64(bomb) }); // encoded before the measure: the client is in this process too
+    await expectDefused(() => h.api('POST', `${base(entryId)}/agreement`, body), 413, /decodes to more than 50 MB \(the limit for one stream\)/);
+  });
+
+  it('a "scan" whose page image is 20000 × 20000 pixels', async () => {
+    const { entryId } = await parked();
+    const bomb = await pageWithImage({ Width: 20_000, Height: 20_000, ColorSpace: 'DeviceGray', BitsPerComponent: 8, Filter: 'FlateDecode' }, await deflatedZeros(382));
+    const body = JSON.stringify({ data: b64(bomb) });
+    await expectDefused(() => h.api('POST', `${base(entryId)}/agreement`, body), 413, /an image of 400\.0 megapixels, over the limit of 50/);
+  });
+
+  it('an object stream (decoded while the PDF is parsed) that inflates to 400 MB', async () => {
+    const { entryId, mandate } = await parked();
+    const bomb = appendObject(Buffer.from(await inkSigned(mandate)), flateObject(await deflatedZeros(400), '/Type /ObjStm /N 1 /First 4 '));
+    const r = await h.api('POST', `${base(entryId)}/agreement`, { data: b64(bomb) });
+    expect(r.status).toBe(413);
+    expect(r.body.detail).toMatch(/an object stream decodes to more than 50 MB/);
+  });
+
+  it('a JPEG page image whose dictionary says 100 × 100 and whose own header says 30000 × 30000', async () => {
+    const { entryId } = await parked();
+    const small = Buffer.from(jpeg());
+    const sof = small.indexOf(Buffer.from([0xff, 0xc0]));
+    small.writeUInt16BE(30_000, sof + 5);
+    small.writeUInt16BE(30_000, sof + 7);
+    const bomb = await pageWithImage({ Width: 100, Height: 100, ColorSpace: 'DeviceRGB', BitsPerComponent: 8, Filter: 'DCTDecode' }, small);
+    const r = await h.api('POST', `${base(entryId)}/agreement`, { data: b64(bomb) });
+    expect(r.status).toBe(413);
+    expect(r.body.detail).toMatch(/an image of 900\.0 megapixels/);
+  });
+
+  it('a 4000 × 4000 PNG as a drawn signature', async () => {
+    const { entryId } = await parked();
+    const big = png(4000, 4000);
+    const body = JSON.stringify({ signature: b64(big) });
+    await expectDefused(() => h.api('POST', `${base(entryId)}/sign`, body), 413, /4000×4000 pixels, over the limit of 4 megapixels for a signature/);
+  });
+});
+
+describe('images are what they claim', () => {
+  it('a 12-megapixel phone photo is accepted and served back with its real type, never sniffed', async () => {
+    const { entryId } = await parked();
+    const photo = await phonePhoto();
+    expect(photo.length).toBeLessThan(4 * 1024 * 1024);
+    expect((await h.api('POST', `${base(entryId)}/identity`, { view: 'front', data: b64(photo) })).status).toBe(204);
+    const res = await fetch(`${h.baseUrl}${base(entryId)}/identity/front`, { headers: { authorization: `Bearer ${h.apiKey}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/jpeg');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+    expect(Buffer.from(await res.arrayBuffer()).equals(photo)).toBe(true);
+  });
+
+  it('bytes that start like a PNG or a JPEG and go on as HTML are refused', async () => {
+    const { entryId } = await parked();
+    const html = Buffer.from('<html><body><script>alert(document.domain)</script></body></html>');
+    for (const head of [png().subarray(0, 8), Buffer.from([0xff, 0xd8, 0xff, 0xe0])]) {
+      const r = await h.api('POST', `${base(entryId)}/identity`, { view: 'front', data: b64(Buffer.concat([head, html])) });
+      expect(r.status).toBe(415);
+      expect(r.body.detail).toMatch(/starts like a (PNG|JPEG) image but is not one/);
+    }
+    expect((await h.api('GET', `${base(entryId)}/identity/front`)).status).toBe(404); // nothing stored
+  });
+
+  it('a signature is stored small: the signed mandate embeds at most a 900 × 300 image', async () => {
+    const { entryId } = await parked();
+    expect((await h.api('POST', `${base(entryId)}/sign`, { signature: b64(png(1800, 1200)) })).status).toBe(204);
+    const res = await fetch(`${h.baseUrl}${base(entryId)}/agreement`, { headers: { authorization: `Bearer ${h.apiKey}` } });
+    const pdf = Buffer.from(await res.arrayBuffer()).toString('latin1');
+    const [, w, hgt] = /\/Width (\d+)[\s\S]*?\/Height (\d+)/.exec(pdf) ?? /\/Height (\d+)[\s\S]*?\/Width (\d+)/.exec(pdf)!;
+    expect(Number(w) * Number(hgt)).toBeLessThanOrEqual(900 * 300);
+  });
+});
+
+describe('a full pool', () => {
+  let busy: Harness;
+  beforeAll(async () => {
+    busy = await startHarness({ env: { INSPECT_POOL_SIZE: '1', INSPECT_QUEUE: '1' } });
+  });
+  afterAll(() => busy?.close());
+
+  it('answers 503 with Retry-After (code busy in the wizard), and takes the file once there is room', async () => {
+    const { entryId } = await parked(busy);
+    const photo = b64(await phonePhoto());
+    const answers = await Promise.all(Array.from({ length: 6 }, () => busy.api('POST', `${base(entryId)}/identity`, { view: 'front', data: photo })));
+    const refused = answers.filter((a) => a.status === 503);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(answers.filter((a) => a.status === 204).length).toBeGreaterThan(0);
+    expect(answers.every((a) => a.status === 204 || a.status === 503)).toBe(true);
+    for (const r of refused) {
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(r.body.detail).toMatch(/cannot be checked now/);
+    }
+    expect((await busy.api('POST', `${base(entryId)}/identity`, { view: 'back', data: photo })).status).toBe(204);
+  });
+});
+
+describe('generated file bodies (fast-check)', () => {
+  it('never get a 5xx but the documented 503 busy, and are answered within the time budget', async () => {
+    const { entryId, mandate } = await parked();
+    const valid = [mandate, await inkSigned(mandate), png(), jpeg()].map((b) => Buffer.from(b));
+    const budgetMs = h.config.INSPECT_TIMEOUT_MS + 2_000;
+    const mutated = fc
+      .record({
+        base: fc.constantFrom(...valid),
+        flips: fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 16 }),
+        cut: fc.option(fc.nat()),
+      })
+      .map(({ base: b, flips, cut }) => {
+        const out = Buffer.from(b);
+        for (const [at, v] of flips) out[at % out.length] = v;
+        return cut === null ? out : out.subarray(0, Math.max(1, cut % out.length));
+      });
+    const body = fc.oneof(fc.uint8Array({ minLength: 1, maxLength: 4096 }).map((a) => Buffer.from(a)), mutated);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('agreement', 'identity', 'sign'), body, async (route, bytes) => {
+        const payload = route === 'agreement' ? { data: b64(bytes) } : route === 'identity' ? { view: 'front', data: b64(bytes) } : { signature: b64(bytes) };
+        const t = performance.now();
+        const r = await h.api('POST', `${base(entryId)}/${route}`, payload);
+        expect(performance.now() - t).toBeLessThan(budgetMs);
+        if (r.status === 503) expect(r.headers.get('retry-after')).toBeTruthy();
+        else expect(r.status, JSON.stringify(r.body)).toBeLessThan(500);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

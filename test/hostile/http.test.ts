@@ -1,0 +1,394 @@
+// The HTTP layer as an attacker meets it: JSON nested beyond any recursion on every JSON route (and generated JSON
+// of any shape: never a 5xx), security and cache headers on responses with personal data, limits before
+// authentication and per wizard link (behind a trusted proxy too), the wizard's ref kept out of the logs whatever
+// the path's case or encoding, the production start refused with /metrics open, problem titles, and the directory
+// identifier length. The SSRF forms are in test/unit/webhook-url-guard.test.ts.
+import crypto from 'node:crypto';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import fc from 'fast-check';
+import { pino } from 'pino';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type ApiDeps } from '../../api/app';
+import { MAX_JSON_DEPTH, assertStorable } from '../../api/no-nul';
+import { serveInternalMetrics } from '../../api/observability';
+import { OPERATIONS } from '../../api/operations';
+import { HttpProblem, problemTitle } from '../../api/problem';
+import { assertApiConfigSafe, loadConfig } from '../../config';
+import { redactPath } from '../../lib/logger';
+import { publishParticipant } from '../../peppol/smp-store';
+import { startHarness, type Harness } from '../support/harness';
+import { makeSiren } from '../support/fixtures';
+import { b64, png } from '../support/images';
+import { jobWhen } from '../support/jobs';
+import { approve, entryApi, newParty, signInApp, startRegistration } from '../support/registration';
+import { testSealKey } from '../support/seal-key';
+
+const repo = path.join(__dirname, '..', '..');
+let h: Harness;
+let entryId: string;
+let ref: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  entryId = await newParty(h);
+  await jobWhen(h, await startRegistration(h, entryId), ['WAIT']);
+  ref = (await h.api('GET', `/silo/v1/entries/${entryId}/meta/approval-link`)).body.ref;
+});
+afterAll(() => h?.close());
+
+/** Our app on its own port with some configuration changed and its log lines captured. */
+async function appWith(config: Partial<ApiDeps['config']>) {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({ write: (chunk, _enc, cb) => (lines.push(...String(chunk).trim().split('\n').map((l) => JSON.parse(l))), cb()) });
+  const app = createApp({ db: h.db, log: pino({ level: 'info' }, sink), temporal: h.client, config: { ...h.config, ...config }, box: h.box, sealKey: testSealKey() });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, lines, close: () => new Promise((r) => server.close(r)) };
+}
+
+const nestedArrays = (depth: number, leaf = '1') => `${'['.repeat(depth)}${leaf}${']'.repeat(depth)}`;
+const nestedObjects = (depth: number, leaf = '1') => `${'{"a":'.repeat(depth)}${leaf}${'}'.repeat(depth)}`;
+
+/** Every operation that takes a JSON body, its path filled with this file's entry and ref. */
+function jsonRoutes(): { method: string; path: string }[] {
+  return OPERATIONS.filter((o) => o.body).map((o) => ({
+    method: o.method.toUpperCase(),
+    path: o.path.replace(/:(\w+)/g, (_, name: string) =>
+      name === 'ref' ? ref : name === 'silo_entry_id' || (name === 'id' && o.path.startsWith('/silo/')) ? entryId : name === 'id' ? crypto.randomUUID() : `hostile-${name}`),
+  }));
+}
+
+const send = (method: string, p: string, text: string) =>
+  fetch(`${h.baseUrl}${p}`, { method, headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' }, body: text });
+
+describe('JSON nested deeper than any handler expects', () => {
+  it('is a 400 naming the limit on every JSON route, the wizard\'s included, and the API keeps answering', async () => {
+    const routes = jsonRoutes();
+    expect(routes.map((r) => r.path.split('/')[1])).toEqual(expect.arrayContaining(['silo', 'transform', 'events', 'admin', 'apps', 'reg']));
+    for (const { method, path: p } of routes) {
+      // Under every route's size limit (16 KB the smallest): the depth is what gets refused.
+      for (const body of [nestedArrays(6000), nestedObjects(2500)]) {
+        const res = await send(method, p, body);
+        const problem = (await res.json()) as { title: string; detail: string };
+        expect(res.status, `${method} ${p}: ${problem.detail}`).toBe(400);
+        expect(problem.title).toBe('Bad Request');
+        expect(problem.detail).toMatch(new RegExp(`nested deeper than ${MAX_JSON_DEPTH} levels`));
+      }
+      const huge = await send(method, p, `{"data":${nestedArrays(300_000)}}`); // 600 KB: too deep or too large
+      expect([400, 413], `${method} ${p}`).toContain(huge.status);
+    }
+    expect((await h.api('GET', '/utils/v1/ping', undefined, null)).body).toEqual({ ping: 'pong' });
+  });
+
+  it(`keeps values of ${MAX_JSON_DEPTH} levels, refuses ${MAX_JSON_DEPTH + 1}`, async () => {
+    // {"value": …}: the body is one level, the value the rest.
+    const put = (depth: number) => send('PUT', `/silo/v1/entries/${entryId}/meta/deep`, `{"value":${nestedArrays(depth - 1, '"x"')}}`);
+    const kept = await put(MAX_JSON_DEPTH);
+    expect(kept.status, await kept.clone().text()).toBe(200);
+    expect(JSON.stringify((await kept.json() as { value: unknown }).value)).toBe(nestedArrays(MAX_JSON_DEPTH - 1, '"x"'));
+    const refused = await put(MAX_JSON_DEPTH + 1);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { detail: string }).detail).toMatch(/^body(\.value)(\.0)+: nested deeper than 32/);
+  });
+
+  it('is refused before any recursive walk (zod, JSON.stringify) sees it: a 400, not a stack overflow', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(() => JSON.stringify(deep)).toThrow(RangeError); // what zod or the store would meet
+    const err = (() => {
+      try {
+        assertStorable(deep, 'body');
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(HttpProblem);
+    expect((err as HttpProblem).status).toBe(400);
+    // Wide is fine, and walked without holding the event loop: the three million numbers of a 6 MB body (once 3 s).
+    const wide = { list: new Array(3_000_000).fill(0) };
+    const started = performance.now();
+    expect(() => assertStorable(wide, 'body')).not.toThrow();
+    expect(performance.now() - started).toBeLessThan(1000);
+    // NUL still found, in a key as in a value, reported in document order.
+    expect(() => assertStorable({ a: 'ok', b: ['x', 'a\u0000b'] }, 'body')).toThrow(/body\.b\.1: the NUL character/);
+    expect(() => assertStorable({ 'k\u0000': 1 }, 'body')).toThrow(/body\.<key>: the NUL character/);
+  });
+});
+
+describe('security and cache headers', () => {
+  const expectHardened = (res: Response, what: string) => {
+    expect(res.headers.get('x-content-type-options'), what).toBe('nosniff');
+    expect(res.headers.get('cache-control'), what).toBe('no-store');
+    expect(res.headers.get('strict-transport-security'), what).toMatch(/max-age=\d+/);
+    expect(res.headers.get('referrer-policy'), what).toBe('no-referrer');
+  };
+
+  it('marks every response with personal data no-store and nosniff', async () => {
+    expect((await h.api('POST', `${entryApi(entryId)}/identity`, { view: 'front', data: b64(png()) })).status).toBe(204);
+    const keyed = [
+      ['the entry', `/silo/v1/entries/${entryId}`],
+      ['the agreement', `${entryApi(entryId)}/agreement`],
+      ['the review queue', '/apps/gov-fr/v1/review/submissions'],
+      ['an identity image', `${entryApi(entryId)}/identity/front`],
+      ['a problem', `/silo/v1/entries/${crypto.randomUUID()}`],
+    ];
+    for (const [what, p] of keyed) {
+      const res = await fetch(`${h.baseUrl}${p}`, { headers: { authorization: `Bearer ${h.apiKey}` } });
+      expect(res.status, what).toBeLessThan(500);
+      expectHardened(res, what!);
+      expect(res.headers.get('x-frame-options'), what).toBe('DENY');
+      expect(res.headers.get('content-security-policy'), what).toMatch(/^default-src 'none'/); // loads nothing (a route may add to it)
+    }
+    for (const p of [`/reg/${ref}/api/state`, `/reg/${ref}/api/agreement`]) {
+      const res = await fetch(`${h.baseUrl}${p}`);
+      expect(res.status, p).toBe(200);
+      expectHardened(res, p);
+    }
+  });
+
+  it('lets the wizard be framed by its own CSP only, and keeps the public caches of the SMP and static files', async () => {
+    const page = await fetch(`${h.baseUrl}/reg/${ref}/start`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toMatch(/frame-ancestors 'self'/);
+    expect(page.headers.get('x-frame-options')).toBeNull(); // would forbid the customers' iframes WIZARD_FRAME_ANCESTORS allows
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+
+    const asset = await fetch(`${h.baseUrl}/reg/assets/signature_pad.js`);
+    expect(asset.headers.get('cache-control')).toMatch(/^public, max-age=\d+/);
+    expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+
+    const siren = makeSiren();
+    const participantId = `iso6523-actorid-upis::0225:${siren}`;
+    await publishParticipant(h.db, { participantId, workspaceId: h.workspaceId, entryId: await newParty(h, siren), docGroups: ['france'], visibility: 'smp+sml+peppol', directory: true });
+    const smp = await fetch(`${h.baseUrl}/smp/${encodeURIComponent(participantId)}`);
+    expect(smp.status).toBe(200);
+    expect(smp.headers.get('cache-control')).toBe(`public, max-age=${h.config.SMP_HTTP_MAX_AGE_S}`);
+    expect(smp.headers.get('etag')).toMatch(/^"/);
+    expect(smp.headers.get('x-content-type-options')).toBe('nosniff');
+    expect((await fetch(`${h.baseUrl}/smp/${encodeURIComponent(participantId)}`, { headers: { 'if-none-match': smp.headers.get('etag')! } })).status).toBe(304);
+  });
+});
+
+describe('limits', () => {
+  const expectLimited = async (res: Response, reason: RegExp) => {
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const problem = (await res.json()) as { title: string; detail: string };
+    expect(problem.title).toBe('Too Many Requests');
+    expect(problem.detail).toMatch(reason);
+  };
+
+  it('limits each client address before authentication (the SMP apart): a flood of bad keys is refused without a key lookup', async () => {
+    expect(loadConfig({}).ipRateLimitPerMinute).toBe(2 * loadConfig({}).RATE_LIMIT_PER_MINUTE); // the default
+    expect(loadConfig({ RATE_LIMIT_PER_IP_PER_MINUTE: '7' }).ipRateLimitPerMinute).toBe(7);
+    const app = await appWith({ ipRateLimitPerMinute: 4 });
+    try {
+      const guess = (i: number) => fetch(`${app.url}/silo/v1/entries`, { headers: { authorization: `Bearer pak_guess${i}` } });
+      for (let i = 0; i < 4; i++) expect((await guess(i)).status).toBe(401);
+      await expectLimited(await guess(4), /4 requests per minute reached for your address/);
+      // Every route counts, the public ones and a valid key's too.
+      await expectLimited(await fetch(`${app.url}/utils/v1/ping`), /your address/);
+      await expectLimited(await fetch(`${app.url}/silo/v1/entries`, { headers: { authorization: `Bearer ${h.apiKey}` } }), /your address/);
+      await expectLimited(await fetch(`${app.url}/reg/${ref}/api/state`), /your address/);
+      // Except the SMP: access points read it from behind shared addresses, and its answers are cached.
+      expect((await fetch(`${app.url}/smp/iso6523-actorid-upis%3A%3A0225%3A000000000`)).status).toBe(404);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('counts the client behind a trusted proxy by X-Forwarded-For, and believes the header from no one else', async () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/hop count, or addresses and CIDRs/);
+    expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    const behindProxy = await appWith({ ipRateLimitPerMinute: 3, TRUST_PROXY: loadConfig({ TRUST_PROXY: '127.0.0.0/8, ::1' }).TRUST_PROXY });
+    const direct = await appWith({ ipRateLimitPerMinute: 3 });
+    try {
+      const ping = (url: string, client: string) => fetch(`${url}/utils/v1/ping`, { headers: { 'x-forwarded-for': client } });
+      for (let i = 0; i < 3; i++) expect((await ping(behindProxy.url, '203.0.113.7')).status).toBe(200);
+      await expectLimited(await ping(behindProxy.url, '203.0.113.7'), /your address/);
+      expect((await ping(behindProxy.url, '198.51.100.9')).status).toBe(200); // another client, not limited
+      // Without a trusted proxy the header is anyone's to forge: the connection's address counts.
+      for (let i = 0; i < 3; i++) expect((await ping(direct.url, `203.0.113.${i}`)).status).toBe(200);
+      await expectLimited(await ping(direct.url, '198.51.100.9'), /your address/);
+    } finally {
+      await behindProxy.close();
+      await direct.close();
+    }
+  });
+
+  it('limits each wizard link, whatever the case or encoding of its address', async () => {
+    const app = await appWith({ WIZARD_RATE_LIMIT_PER_REF_PER_MINUTE: 3 });
+    try {
+      for (let i = 0; i < 3; i++) expect((await fetch(`${app.url}/reg/${ref}/api/state`)).status).toBe(200);
+      const encoded = `%${ref.charCodeAt(0).toString(16).toUpperCase()}${ref.slice(1)}`;
+      for (const p of [`/reg/${ref}/api/state`, `/REG/${ref}/api/state`, `/reg/${encoded}/api/state`, `/reg/${ref}/start`]) {
+        await expectLimited(await fetch(`${app.url}${p}`), /3 requests per minute reached for this registration link/);
+      }
+      expect((await fetch(`${app.url}/reg/${'A'.repeat(43)}/api/state`)).status).toBe(404); // another link: its own count
+      expect((await fetch(`${app.url}/reg/assets/wizard.js`)).status).toBe(200); // static files are no link
+      expect((await fetch(`${app.url}/reg/%E0%A4%A/start`)).status).toBe(404); // an undecodable link is still just unknown
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('logs', () => {
+  it('never show the wizard ref, whatever the case or encoding of the path', async () => {
+    const app = await appWith({});
+    try {
+      const hex = (s: string) => [...s].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+      const variants = [
+        `/reg/${ref}/api/state`, `/REG/${ref}/api/state`, `/Reg/${ref}/start`, `/%72eg/${ref}/api/state`, `/%52EG/${ref}/api/state`,
+        `/reg/${hex(ref.slice(0, 1))}${ref.slice(1)}/api/state`, `/reg/${hex(ref)}/api/state`, `/%2572eg/${ref}/api/state`,
+        `//reg/${ref}/api/state`, `/reg%2F${ref}/api/state`, `/reg/${ref}`, `/reg/${ref}?lang=en`,
+      ];
+      const statuses: number[] = [];
+      for (const p of variants) statuses.push((await fetch(`${app.url}${p}`)).status);
+      expect(statuses.slice(0, 3)).toEqual([200, 200, 200]); // routed to the wizard whatever the case
+      expect(statuses[5]).toBe(200); // and whatever the encoding of the ref
+      await expect.poll(() => app.lines.filter((l) => l.req).length).toBeGreaterThanOrEqual(variants.length);
+      const logged = app.lines.map((l) => (l.req as { path?: string } | undefined)?.path).filter(Boolean) as string[];
+      expect(logged.filter((p) => p.includes(':ref'))).toHaveLength(variants.length);
+      const secret = ref.slice(2, 16).toLowerCase();
+      const decoded = (s: string) => {
+        for (let i = 0; i < 3; i++) s = decodeURIComponent(s.replace(/%(?![0-9a-f]{2})/gi, '%25'));
+        return s.toLowerCase();
+      };
+      expect(JSON.stringify(app.lines).toLowerCase()).not.toContain(secret);
+      for (const p of logged) expect(decoded(p), p).not.toContain(secret);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('redacts what routing would read as a wizard path', () => {
+    expect(redactPath('/reg/abc/api/state')).toBe('/reg/:ref/api/state');
+    expect(redactPath('/REG/abc/start')).toBe('/REG/:ref/start');
+    expect(redactPath('/%72eg/abc')).toBe('/%72eg/:ref');
+    expect(redactPath('/reg%2Fabc/api')).toBe('/reg/:ref/api');
+    expect(redactPath('/x/../reg/abc')).toBe('/x/../reg/:ref');
+    expect(redactPath('/reg/assets/wizard.js')).toBe('/reg/assets/wizard.js');
+    expect(redactPath('/silo/v1/entries/abc')).toBe('/silo/v1/entries/abc');
+    expect(redactPath('/reg/%E0%A4%A/x')).toBe('/reg/:ref/x'); // broken encoding
+  });
+});
+
+describe('production settings', () => {
+  const freshEnv = (extra: Record<string, string>) => {
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pa-prod-')), ...extra };
+    return env;
+  };
+  const run = (script: string, env: Record<string, string>) =>
+    new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (d) => (output += d));
+      child.stderr.on('data', (d) => (output += d));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      child.once('exit', (code) => (clearTimeout(timer), resolve({ code, output })));
+    });
+
+  it('refuse to start the API with /metrics open to anyone, naming the variables', async () => {
+    for (const script of ['bin/api.ts', 'bin/start.ts']) {
+      const { code, output } = await run(script, freshEnv({ NODE_ENV: 'production' }));
+      expect(code, output).toBe(1);
+      expect(output).toMatch(/NODE_ENV=production: \/metrics would be open to anyone\. Set METRICS_TOKEN .* or METRICS_PORT/);
+    }
+    const prod = (env: Record<string, string>) => () => assertApiConfigSafe(loadConfig({ NODE_ENV: 'production', ...env }));
+    expect(prod({})).toThrow(/METRICS_TOKEN/);
+    expect(prod({ METRICS_TOKEN: 'a-long-enough-metrics-token' })).not.toThrow();
+    expect(prod({ METRICS_PORT: '9100' })).not.toThrow();
+    expect(() => assertApiConfigSafe(loadConfig({}))).not.toThrow(); // development: the embedded stack as before
+  });
+
+  it('start with docker-compose.yml and .env.example as they are', () => {
+    const compose = parse(fs.readFileSync(path.join(repo, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, { environment: Record<string, string> }> };
+    const example = Object.fromEntries(
+      fs.readFileSync(path.join(repo, '.env.example'), 'utf8').split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
+    const env = Object.fromEntries(Object.entries(compose.services.api!.environment).map(([k, v]) => [k, String(v).replace(/\$\{(\w+)\}/g, (_, n: string) => example[n] ?? '')]));
+    expect(() => assertApiConfigSafe(loadConfig({ ...env, NODE_ENV: 'production' }))).not.toThrow();
+  });
+
+  it('serve /metrics on the internal listener only when METRICS_PORT is set', async () => {
+    const app = await appWith({ METRICS_PORT: 9 });
+    const internal = (await serveInternalMetrics({ ...h.config, METRICS_PORT: 0, METRICS_HOST: '127.0.0.1' } as never))!;
+    try {
+      expect((await fetch(`${app.url}/metrics`)).status).toBe(404);
+      const res = await fetch(`http://127.0.0.1:${(internal.address() as AddressInfo).port}/metrics`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('process_cpu_user_seconds_total');
+    } finally {
+      await app.close();
+      internal.close();
+    }
+  });
+});
+
+describe('problems', () => {
+  it('every status has a meaningful title', () => {
+    for (let status = 400; status < 600; status++) expect(problemTitle(status), String(status)).not.toMatch(/^(Error)?$/);
+    expect(problemTitle(410)).toBe('Gone');
+    expect(problemTitle(429)).toBe('Too Many Requests');
+  });
+
+  it('a directory lookup identifier over 125 characters is a 400, not a trip to the Annuaire', async () => {
+    const siren = makeSiren();
+    const id = (length: number) => `${siren}_${'a'.repeat(length - siren.length - 1)}`;
+    for (const identifier of [id(126), id(130), `0225:${id(126)}`]) {
+      const r = await h.api('GET', `/apps/gov-fr/v1/directory/identifier/${identifier}`);
+      expect(r.status, identifier).toBe(400);
+      expect(r.body.detail).toMatch(/at most 125 characters/);
+    }
+    for (const identifier of [id(125), `0225:${id(125)}`]) {
+      const r = await h.api('GET', `/apps/gov-fr/v1/directory/identifier/${identifier}`);
+      expect(r.status, identifier).toBe(200);
+      expect(r.body.count).toBe(0);
+    }
+  });
+
+  it('a finished registration\'s wizard link is 410 Gone', async () => {
+    const done = await newParty(h);
+    const jobId = await startRegistration(h, done);
+    await jobWhen(h, jobId, ['WAIT']);
+    const doneRef = (await h.api('GET', `/silo/v1/entries/${done}/meta/approval-link`)).body.ref;
+    await signInApp(h, done);
+    await expect.poll(async () => (await h.api('GET', `/silo/v1/entries/${done}`)).body.state, { timeout: 15_000 }).toBe('submitted');
+    await approve(h, done);
+    await jobWhen(h, jobId, ['OK'], 60_000);
+    const r = await h.api('GET', `/reg/${doneRef}/api/state`, undefined, null);
+    expect(r.status).toBe(410);
+    expect(r.body).toMatchObject({ title: 'Gone', code: 'link-finished' });
+  }, 120_000);
+});
+
+describe('generated JSON', () => {
+  it('of any value and nesting never gives a 5xx; past the depth limit, a 400', { timeout: 300_000 }, async () => {
+    const routes = jsonRoutes();
+    const depthOf = (v: unknown): number => (v && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...routes), fc.jsonValue({ maxDepth: 4 }), fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 20_000 })), fc.boolean(),
+        async (route, value, depth, arrays) => {
+          const text = (arrays ? nestedArrays : nestedObjects)(depth, JSON.stringify(value));
+          const res = await send(route.method, route.path, text);
+          const body = await res.text();
+          expect(res.status, `${route.method} ${route.path} at depth ${depth} → ${res.status} ${body.slice(0, 300)}`).toBeLessThan(500);
+          if (depth + depthOf(value) > MAX_JSON_DEPTH) expect([400, 413]).toContain(res.status); // 413: over a 16 KB limit
+        },
+      ),
+      { numRuns: Number(process.env.HOSTILE_HTTP_RUNS ?? 150) },
+    );
+  });
+});

@@ -1,0 +1,53 @@
+// The inspection pool's own budgets (untrusted/pool.ts): a job over its time or memory budget is stopped, its child
+// killed and replaced, and the pool goes on answering; closing it ends its children.
+import fs from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildMandatePdf } from '../../mandate/pdf';
+import { InspectionPool, RefusedFile } from '../../untrusted';
+import { party } from '../support/fixtures';
+
+const number = '552032534_0145_20261125_01';
+const mandate = () => buildMandatePdf({
+  party: party('552032534') as never, siren: '552032534', pa: { name: 'PA', siren: '552032534', matricule: '0145' },
+  mandateNumber: number, issuedOn: '2026-11-25', entryId: 'e',
+});
+const pids = (pool: InspectionPool) => (pool as unknown as { slots: { child: { pid: number } }[] }).slots.map((s) => s.child.pid);
+const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !/State:\s+Z/.test(fs.readFileSync(`/proc/${pid}/status`, 'latin1'));
+
+let pool: InspectionPool | undefined;
+afterEach(() => pool?.close());
+
+async function refusal(p: Promise<unknown>) {
+  const err = await p.then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(RefusedFile);
+  return (err as RefusedFile).refusal;
+}
+
+describe('the inspection pool', () => {
+  it('stops a job over its time budget, replaces the child, and answers the next job', async () => {
+    pool = new InspectionPool({ size: 1, queue: 2, timeMs: 1, memoryMb: 2048 });
+    const pdf = await mandate();
+    const r = await refusal(pool.run({ kind: 'mandate', bytes: pdf, mandateNumber: number }));
+    expect(r).toMatchObject({ status: 422, code: 'too-complex' });
+    expect(r.reason).toMatch(/took longer than 0\.001 s to check \(the limit\)/);
+    const [first] = pids(pool);
+    expect((await refusal(pool.run({ kind: 'mandate', bytes: pdf, mandateNumber: number }))).code).toBe('too-complex');
+    expect(pids(pool)[0]).not.toBe(first);
+  });
+
+  it('stops a child whose resident memory goes over the budget (zlib and libvips buffers are outside the V8 heap)', async () => {
+    // pdf.js alone takes more than 128 MB resident: any job goes over.
+    pool = new InspectionPool({ size: 1, queue: 2, timeMs: 30_000, memoryMb: 128 });
+    const r = await refusal(pool.run({ kind: 'mandate', bytes: await mandate(), mandateNumber: number }));
+    expect(r.reason).toMatch(/needed more than 128 MB of memory to check \(the limit\)/);
+  });
+
+  it('with a budget that fits, answers; closed, its children are gone', async () => {
+    pool = new InspectionPool({ size: 2, queue: 2, timeMs: 30_000, memoryMb: 1024 });
+    expect((await refusal(pool.run({ kind: 'mandate', bytes: await mandate(), mandateNumber: number }))).code).toBe('not-signed');
+    const children = pids(pool);
+    await pool.close();
+    expect(children.filter(alive)).toEqual([]);
+    await expect(pool.run({ kind: 'mandate', bytes: new Uint8Array(1), mandateNumber: number })).rejects.toThrow(/closed/);
+  });
+});

@@ -1,0 +1,61 @@
+// "Pre-signed means signed": an uploaded mandate is accepted with evidence that it was signed — a digital signature
+// over our mandate, a visible signature added to it (ink or stamp annotation, an image placed on a page), or a scan
+// (pages that are images, flagged for the operator to check by eye). Active content is refused whatever else holds.
+import { LimitError, PDF_LIMITS, UnreadableError } from './limits';
+import { pdfText, textCarries } from './pdf-text';
+import { signedRevision } from './pdf-signature';
+import { walkPdf, type PdfFacts } from './pdf-walk';
+import { refuse, RefusedFile } from './refusal';
+
+export type UploadEvidence = 'digital-signature' | 'visible-signature' | 'scan';
+
+/** A page is an image when images cover at least this share of it. */
+const SCAN_COVERAGE = 0.5;
+
+export async function inspectMandate(bytes: Uint8Array, mandateNumber: string): Promise<{ evidence: UploadEvidence }> {
+  if (Buffer.from(bytes.subarray(0, 1024)).indexOf('%PDF-') === -1) refuse(415, 'not-a-pdf', 'is not a PDF document');
+  const facts = await walk(bytes);
+  if (facts.active.length) {
+    refuse(422, 'active-content', `is a PDF with active content (${facts.active.join(', ')}): save or print it again as a plain PDF`);
+  }
+  let badSignature = false;
+  for (const sig of facts.signatures) {
+    const revision = await signedRevision(bytes, sig);
+    if (!revision) badSignature = true;
+    else if (textCarries(await text(revision), mandateNumber)) return { evidence: 'digital-signature' };
+  }
+  if (facts.pages.every((p) => p.imageCoverage >= SCAN_COVERAGE)) return { evidence: 'scan' };
+  if (!textCarries(await text(bytes), mandateNumber)) {
+    refuse(422, 'not-this-mandate', `is not the mandate of this entry: it must be mandate ${mandateNumber} (download it with GET agreement)`);
+  }
+  if (facts.pages.some((p) => p.images > 0 || p.annotations.some((a) => a === 'Ink' || a === 'Stamp'))) return { evidence: 'visible-signature' };
+  if (badSignature) refuse(422, 'bad-signature', 'carries a digital signature that does not verify over the document it signed');
+  return refuse(422, 'not-signed',
+    `is mandate ${mandateNumber} without a signature: sign it digitally, add a handwritten signature (ink, stamp or image) to it, or upload a scan of the signed paper`);
+}
+
+async function walk(bytes: Uint8Array): Promise<PdfFacts> {
+  try {
+    return await walkPdf(bytes, PDF_LIMITS);
+  } catch (err) {
+    throw asRefusal(err);
+  }
+}
+
+async function text(bytes: Uint8Array): Promise<string> {
+  try {
+    return await pdfText(bytes, PDF_LIMITS.pages);
+  } catch (err) {
+    throw asRefusal(err);
+  }
+}
+
+function asRefusal(err: unknown): RefusedFile {
+  if (err instanceof RefusedFile) return err;
+  if (err instanceof LimitError) return new RefusedFile({ status: err.status, code: 'too-complex', reason: `is too complex to check: ${err.message}` });
+  if ((err as Error).name === 'EncryptedPDFError' || (err as Error).name === 'PasswordException') {
+    return new RefusedFile({ status: 422, code: 'encrypted-pdf', reason: 'is an encrypted PDF: upload it without a password' });
+  }
+  const why = err instanceof UnreadableError ? err.message : (err as Error).message?.split('\n')[0] ?? String(err);
+  return new RefusedFile({ status: 422, code: 'unreadable-pdf', reason: `is not a readable PDF (${why})` });
+}

@@ -1,0 +1,18 @@
+// The jobs the pool runs, and their answers: plain data between the API and a child process.
+import type { ImageMime, ImagePurpose } from './inspect-image';
+import type { UploadEvidence } from './inspect-pdf';
+import type { Refusal } from './refusal';
+
+export type Job =
+  | { kind: 'mandate'; bytes: Uint8Array; mandateNumber: string }
+  | { kind: 'image'; bytes: Uint8Array; claimed: ImageMime; purpose: ImagePurpose };
+
+export interface JobResults {
+  mandate: { evidence: UploadEvidence };
+  image: { width: number; height: number; png?: Uint8Array };
+}
+
+export type Answer =
+  | { id: number; ok: true; result: JobResults[Job['kind']] }
+  | { id: number; ok: false; refusal: Refusal }
+  | { id: number; ok: false; error: string };

@@ -1,0 +1,37 @@
+// pdf-lib, loading under a decoding budget. While parsing, pdf-lib decodes object and cross-reference streams
+// itself, whole and without limit: its one decoding hook (ByteStream.fromPDFRawStream, pdf-lib 1.17 is no longer
+// released, so the hook stays) is pointed at the budget for the time of the load.
+import { createRequire } from 'node:module';
+import { PDFDocument, PDFName, PDFNumber, type PDFRawStream } from 'pdf-lib';
+import { LimitError } from './limits';
+import type { DecodeBudget } from './pdf-decode';
+
+const require = createRequire(import.meta.url);
+const ByteStream = (require('pdf-lib/cjs/core/parser/ByteStream.js') as { default: { of(b: Uint8Array): unknown; fromPDFRawStream(s: PDFRawStream): unknown } }).default;
+
+export async function loadWithin(bytes: Uint8Array, budget: DecodeBudget, maxObjects: number): Promise<PDFDocument> {
+  const original = ByteStream.fromPDFRawStream;
+  let packed = 0;
+  // pdf-lib skips an object it fails to parse: what went over a limit is kept here and thrown after the load.
+  let failure: Error | undefined;
+  ByteStream.fromPDFRawStream = (raw: PDFRawStream) => {
+    try {
+      // An object stream says how many objects it holds: count them before pdf-lib makes them.
+      packed += raw.dict.lookupMaybe(PDFName.of('N'), PDFNumber)?.asNumber() ?? 0;
+      if (packed > maxObjects) throw new LimitError(422, `it has more than ${maxObjects} objects (the limit)`);
+      return ByteStream.of(budget.decode(raw, 'an object stream') ?? new Uint8Array());
+    } catch (err) {
+      throw (failure ??= err as Error);
+    }
+  };
+  let doc: PDFDocument;
+  try {
+    doc = await PDFDocument.load(bytes, { updateMetadata: false });
+  } catch (err) {
+    throw failure ?? err;
+  } finally {
+    ByteStream.fromPDFRawStream = original;
+  }
+  if (failure) throw failure;
+  return doc;
+}

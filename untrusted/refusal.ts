@@ -1,0 +1,21 @@
+// Why an untrusted file was refused: crosses from the child process to the API as plain data.
+export type RefusalCode =
+  | 'too-complex' | 'image-too-large' | 'not-a-pdf' | 'unreadable-pdf' | 'encrypted-pdf' | 'active-content' | 'not-signed' | 'not-this-mandate'
+  | 'bad-signature' | 'not-an-image' | 'unreadable-image';
+
+export interface Refusal {
+  status: 413 | 415 | 422;
+  code: RefusalCode;
+  /** what is wrong with the file, without the field's name (the caller adds it) */
+  reason: string;
+}
+
+export class RefusedFile extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.reason);
+  }
+}
+
+export const refuse = (status: Refusal['status'], code: RefusalCode, reason: string): never => {
+  throw new RefusedFile({ status, code, reason });
+};
