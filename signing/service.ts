@@ -5,10 +5,10 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { DataBox } from '../crypto/data-box';
-import { addAuditPage, type AuditFacts } from '../mandate/audit-page';
+import type { AuditFacts } from '../mandate/audit-page';
 import { buildMandatePdf } from '../mandate/pdf';
 import type { Lang } from '../mandate/texts';
-import { sealPdf, type SealKey } from '../mandate/seal';
+import type { SealKey } from '../mandate/seal';
 import { auditTrail, recordAudit, type ClientInfo } from '../store/audit';
 import { missingSignerFields } from '../mandate/signer';
 import type { Party } from '../party';
@@ -22,7 +22,7 @@ import { activeJobOf } from '../store/jobs';
 import { temporalWorkflowId } from '../transform/jobs';
 import { approvalSignal } from '../workflows/signals';
 import type { ApprovalSignal } from '../workflows/types';
-import { checkIdentityImage, checkSignedMandate, decodeBase64, normalisedSignature, UploadError } from './uploads';
+import { checkIdentityImage, checkSignedMandate, decodeBase64, normalisedSignature, sealedInPool, UploadError } from './uploads';
 import { sharedInspectionPool, type InspectionPool } from '../untrusted';
 import { newApprovalLink, revokeApprovalLink } from './approval-link';
 
@@ -233,7 +233,7 @@ async function finalMandate(deps: SigningDeps, ctx: Awaited<ReturnType<typeof co
     confirmedFrom: client,
   };
   const info = { name: deps.config.PA_NAME, reason: `Mandat ${ctx.agreement.mandate_number}`, location: 'France', contact: deps.config.PA_SIREN };
-  return sealPdf(deps.box.open(ctx.agreement.signed_pdf!, mandateContext(entryId)), deps.sealKey, info, (doc) => addAuditPage(doc, facts));
+  return sealedInPool(inspectorOf(deps), { pdf: deps.box.open(ctx.agreement.signed_pdf!, mandateContext(entryId)), key: deps.sealKey, info, facts });
 }
 
 /** The operator's decision on the current submission; one decision per submission. */

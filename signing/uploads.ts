@@ -1,6 +1,7 @@
 // Checks of uploaded files by their content, never by a name or a declared type. The cheap checks (base64, size,
 // the first bytes) run here; decoding the file runs in the inspection pool's child processes (untrusted/).
 import { BusyError, RefusedFile, type ImageMime, type InspectionPool, type RefusalCode, type UploadEvidence } from '../untrusted';
+import type { Job } from '../untrusted/jobs';
 
 export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
 
@@ -65,6 +66,14 @@ export async function normalisedSignature(pool: InspectionPool, field: string, b
   const claimed = imageMime(field, bytes);
   const { png } = await inspected(field, pool.run({ kind: 'image', bytes, claimed, purpose: 'signature' }));
   return png!;
+}
+
+/**
+ * The confirmed mandate with its audit page, sealed. Sealing parses the whole signed PDF, which may be the signer's
+ * own upload: a file that passed the checks can still take seconds to parse, so it is done in the pool too.
+ */
+export async function sealedInPool(pool: InspectionPool, job: Omit<Extract<Job, { kind: 'seal' }>, 'kind'>): Promise<Buffer> {
+  return Buffer.from(await inspected('the signed mandate', pool.run({ kind: 'seal', ...job })));
 }
 
 /** A pre-signed mandate: a PDF without active content, our mandate, with evidence that it was signed. */

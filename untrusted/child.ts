@@ -7,12 +7,15 @@ import sharp from 'sharp';
 import { loadPdfjs, pdfText } from './pdf-text';
 import { RefusedFile } from './refusal';
 import type { Answer, Job } from './jobs';
+import { addAuditPage } from '../mandate/audit-page';
+import { sealPdf } from '../mandate/seal';
 
 // Libraries warn on odd files (pdf-lib, pdf.js): the file's verdict says what matters.
 console.log = console.warn = console.info = () => undefined;
 
 async function run(job: Job): Promise<unknown> {
   if (job.kind === 'mandate') return inspectMandate(job.bytes, job.mandateNumber);
+  if (job.kind === 'seal') return sealPdf(job.pdf, job.key, job.info, (doc) => addAuditPage(doc, job.facts));
   return inspectImage(job.bytes, job.claimed, job.purpose);
 }
 

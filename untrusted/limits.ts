@@ -5,6 +5,9 @@ export const PDF_LIMITS = {
   /** bytes all the streams of a document may decode to together */
   totalBytes: 100 * 1024 * 1024,
   objects: 20_000,
+  /** values in the objects (array elements, dictionary entries): what pdf-lib builds when it parses the file, as
+   * sealing does; a mandate or a scan holds a few thousand */
+  values: 500_000,
   pages: 50,
   /** pixels of one image (a 600 dpi A4 scan is 35 megapixels) */
   imagePixels: 50_000_000,

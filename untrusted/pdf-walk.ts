@@ -14,6 +14,7 @@ export interface PdfLimits {
   streamBytes: number;
   totalBytes: number;
   objects: number;
+  values: number;
   pages: number;
   imagePixels: number;
   totalPixels: number;
@@ -55,8 +56,10 @@ export async function walkPdf(bytes: Uint8Array, limits: PdfLimits): Promise<Pdf
   const signatures: PdfSignature[] = [];
   const decoded = new Map<PDFRawStream, Uint8Array | undefined>();
   let pixels = 0;
+  let values = 0;
   const visit = (o: PDFObject, depth: number) => {
     if (depth > 64) throw new UnreadableError('its objects are nested too deeply');
+    if (++values > limits.values) throw new LimitError(422, `its objects hold more than ${limits.values} values (the limit)`);
     const dict = o instanceof PDFRawStream ? o.dict : o instanceof PDFDict ? o : undefined;
     if (dict) {
       findActive(dict, active);
