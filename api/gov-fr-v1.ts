@@ -12,6 +12,7 @@ import { auth, requireScope } from './auth';
 import { directoryLookupRouter } from './gov-fr-directory-v1';
 import { reviewRouter } from './review-v1';
 import { rejectNulCharacters } from './no-nul';
+import { uploadJson } from './upload-json';
 import { HttpProblem } from './problem';
 import { body, params, query } from './validate';
 
@@ -19,8 +20,6 @@ const clientOf = (req: express.Request) => ({ ip: req.ip, userAgent: req.get('us
 export const langQuery = z.strictObject({ lang: z.enum(LANGS as ['fr', 'en']).default('fr') });
 export const viewParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UUID' }), view: z.enum(['front', 'back', 'page']) });
 export const entryParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UUID' }) });
-// 4 MB of binary is about 5.6 MB of base64; the decoded size is checked exactly afterwards.
-const jsonUpTo6mb = express.json({ limit: '6mb', strict: true });
 
 export const identityBody = z.strictObject({ view: z.enum(['front', 'back', 'page']), data: z.string().min(1, 'data is required') });
 export const signBody = z.strictObject({ signature: z.string().optional() });
@@ -74,14 +73,14 @@ export function govFrRouter(deps: SigningDeps): Router {
     res.type('application/pdf').set('content-disposition', `inline; filename="mandat-${number}.pdf"`).send(Buffer.from(pdf));
   });
 
-  r.post('/entry/:silo_entry_id/identity', jsonUpTo6mb, rejectNulCharacters, async (req, res) => {
+  r.post('/entry/:silo_entry_id/identity', uploadJson, rejectNulCharacters, async (req, res) => {
     const entryId = id(req);
     const b = body(req, identityBody);
     await mapped(() => uploadIdentity(deps, auth(res).workspaceId, entryId, b.view, b.data, clientOf(req)));
     res.status(204).end();
   });
 
-  r.post('/entry/:silo_entry_id/sign', jsonUpTo6mb, rejectNulCharacters, async (req, res) => {
+  r.post('/entry/:silo_entry_id/sign', uploadJson, rejectNulCharacters, async (req, res) => {
     const entryId = id(req);
     // No body at all means a typed signature; a body must be JSON like any other.
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
@@ -91,7 +90,7 @@ export function govFrRouter(deps: SigningDeps): Router {
     res.status(204).end();
   });
 
-  r.post('/entry/:silo_entry_id/agreement', jsonUpTo6mb, rejectNulCharacters, async (req, res) => {
+  r.post('/entry/:silo_entry_id/agreement', uploadJson, rejectNulCharacters, async (req, res) => {
     const entryId = id(req);
     const b = body(req, agreementBody);
     await mapped(() => uploadSignedAgreement(deps, auth(res).workspaceId, entryId, b.data, clientOf(req)));

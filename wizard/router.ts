@@ -16,6 +16,7 @@ import { LANGS } from '../mandate/texts';
 import { SigningError, agreementPdf, confirm, signInApp, uploadIdentity, uploadSignedAgreement, type SigningDeps } from '../signing/service';
 import { UploadError } from '../signing/uploads';
 import { agreementBody, identityBody, signBody } from '../api/gov-fr-v1';
+import { uploadJson } from '../api/upload-json';
 import { rejectNulCharacters } from '../api/no-nul';
 import { sendProblem } from '../api/problem';
 import { body, query } from '../api/validate';
@@ -32,8 +33,6 @@ const HANDWRITING = require.resolve('@expo-google-fonts/dancing-script/400Regula
 export const langQuery = z.object({ lang: z.enum(LANGS as ['fr', 'en']).default('fr') });
 const field = z.string().trim().max(255).optional();
 export const detailsBody = z.strictObject({ given: field, surname: field, role: field, id_number: z.string().trim().max(64).optional() });
-// 4 MB of binary is about 5.6 MB of base64; the decoded size is checked exactly afterwards.
-const jsonUpTo6mb = express.json({ limit: '6mb', strict: true });
 const smallJson = express.json({ limit: '16kb', strict: true });
 
 const clientOf = (req: express.Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });
@@ -97,14 +96,14 @@ export function wizardRouter(deps: SigningDeps): Router {
     res.type('application/pdf').set('content-disposition', `inline; filename="mandat-${number}.pdf"`).send(Buffer.from(pdf));
   });
 
-  api.post('/identity', jsonUpTo6mb, rejectNulCharacters, async (req, res) => {
+  api.post('/identity', uploadJson, rejectNulCharacters, async (req, res) => {
     const w = entryOf(req);
     const b = body(req, identityBody);
     await uploadIdentity(deps, w.workspaceId, w.entryId, b.view, b.data, clientOf(req));
     res.status(204).end();
   });
 
-  api.post('/sign', jsonUpTo6mb, rejectNulCharacters, async (req, res) => {
+  api.post('/sign', uploadJson, rejectNulCharacters, async (req, res) => {
     const w = entryOf(req);
     const b = body(req, signBody);
     const { lang } = query(req, langQuery);
@@ -112,7 +111,7 @@ export function wizardRouter(deps: SigningDeps): Router {
     res.status(204).end();
   });
 
-  api.post('/agreement', jsonUpTo6mb, rejectNulCharacters, async (req, res) => {
+  api.post('/agreement', uploadJson, rejectNulCharacters, async (req, res) => {
     const w = entryOf(req);
     const b = body(req, agreementBody);
     await uploadSignedAgreement(deps, w.workspaceId, w.entryId, b.data, clientOf(req));

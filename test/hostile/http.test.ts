@@ -29,6 +29,7 @@ import { b64, png } from '../support/images';
 import { jobWhen } from '../support/jobs';
 import { approve, entryApi, newParty, signInApp, startRegistration } from '../support/registration';
 import { testSealKey } from '../support/seal-key';
+import { whilePinging } from './files-support';
 
 const repo = path.join(__dirname, '..', '..');
 let h: Harness;
@@ -80,12 +81,29 @@ describe('JSON nested deeper than any handler expects', () => {
         const problem = (await res.json()) as { title: string; detail: string };
         expect(res.status, `${method} ${p}: ${problem.detail}`).toBe(400);
         expect(problem.title).toBe('Bad Request');
-        expect(problem.detail).toMatch(new RegExp(`nested deeper than ${MAX_JSON_DEPTH} levels`));
+        // Upload routes refuse so much structure before parsing it (see below).
+        const upload = method === 'POST' && /\/(identity|sign|agreement)$/.test(p);
+        expect(problem.detail).toMatch(upload ? /more than 64 separators/ : new RegExp(`nested deeper than ${MAX_JSON_DEPTH} levels`));
       }
       const huge = await send(method, p, `{"data":${nestedArrays(300_000)}}`); // 600 KB: too deep or too large
       expect([400, 413], `${method} ${p}`).toContain(huge.status);
     }
     expect((await h.api('GET', '/utils/v1/ping', undefined, null)).body).toEqual({ ping: 'pong' });
+  });
+
+  it('an upload body of megabytes of structure is refused unparsed, on the entry API and the wizard alike', async () => {
+    // 4.5 MB of `{},`: JSON.parse alone would hold the event loop for about a quarter of a second.
+    const body = `{"view":"front","data":[${'{},'.repeat(1_500_000)}{}]}`;
+    for (const p of [`/apps/gov-fr/v1/entry/${entryId}/identity`, `/reg/${ref}/api/identity`]) {
+      await new Promise((r) => setTimeout(r, 500)); // the previous request's garbage collected first
+      const { result, maxDelayMs } = await whilePinging(h, async () => {
+        const res = await send('POST', p, body);
+        return { status: res.status, problem: (await res.json()) as { detail: string } };
+      });
+      expect(result.status, p).toBe(400);
+      expect(result.problem.detail).toMatch(/more than 64 separators/);
+      expect(maxDelayMs, p).toBeLessThan(100);
+    }
   });
 
   it(`keeps values of ${MAX_JSON_DEPTH} levels, refuses ${MAX_JSON_DEPTH + 1}`, async () => {
