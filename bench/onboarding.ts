@@ -19,7 +19,7 @@ import { temporalWorkflowId } from '../transform/jobs';
 import { memoryMb, ownDevServer, startCluster, type Cluster } from '../test/support/cluster';
 import { approve, createAndStart, jobCounts, pool, signAndConfirm, sirens, waitUntil } from '../test/support/onboard';
 import { countShape, type Shape } from './onboarding/shape';
-import { cpuDelta, cpuSnapshot, formatCpu, perParty, type CpuSnapshot } from './onboarding/cpu';
+import { cpuDelta, cpuSnapshot, formatCpu, perParty, withChildren, type CpuSnapshot } from './onboarding/cpu';
 import { goSignal } from './onboarding/floor-workflow';
 
 const { values } = parseArgs({
@@ -71,7 +71,7 @@ async function countJobs(c: Cluster): Promise<Record<string, number>> {
 
 /** `earlier`: registrations already finished before this run (the probe), counted out. */
 async function ours(cluster: Cluster, earlier: number) {
-  const cpu = () => cpuSnapshot({ temporal: [temporal.pid], api: cluster.apis.map((a) => a.child.pid!), worker: cluster.workers.map((w) => w.child.pid!), 'bench+simulators': [process.pid], postgres: 'postgres' });
+  const cpu = () => cpuSnapshot({ temporal: [temporal.pid], api: withChildren(cluster.apis.map((a) => a.child.pid!)), worker: cluster.workers.map((w) => w.child.pid!), 'bench+simulators': [process.pid], postgres: 'postgres' });
   const cpu0 = cpu();
   const parties = sirens(N);
   const jobIds: string[] = new Array(N);

@@ -102,7 +102,7 @@ const envSchema = z.object({
   // Uploaded files (pre-signed mandates, identity images, drawn signatures) are checked in child processes: how many,
   // how many uploads may wait for one (beyond, 503 with Retry-After), and each check's time and memory budget.
   INSPECT_POOL_SIZE: z.coerce.number().int().min(1).max(64).default(2),
-  INSPECT_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
+  INSPECT_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
   INSPECT_TIMEOUT_MS: z.coerce.number().int().min(500).max(300_000).default(15_000),
   INSPECT_MEMORY_MB: z.coerce.number().int().min(256).max(16_384).default(512),
   // When set, GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>"; unset, it is open (refused in production

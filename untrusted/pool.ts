@@ -43,6 +43,7 @@ interface Slot {
   job?: Pending;
   timer?: NodeJS.Timeout;
   watch?: NodeJS.Timeout;
+  startedAt?: number;
 }
 
 export class InspectionPool {
@@ -51,6 +52,8 @@ export class InspectionPool {
   private nextId = 1;
   private closed = false;
   private failedStarts = 0;
+  /** how long a job takes, on average lately: what a caller told to come back should wait */
+  private jobMs = 250;
 
   constructor(readonly options: PoolOptions) {
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
@@ -60,7 +63,7 @@ export class InspectionPool {
     if (this.closed) return Promise.reject(new Error('the inspection pool is closed'));
     const free = this.slots.some((s) => s.ready && !s.job);
     if (!free && this.waiting.length >= this.options.queue) {
-      return Promise.reject(new BusyError(Math.max(1, Math.ceil(this.options.timeMs / 1000))));
+      return Promise.reject(new BusyError(this.expectedWaitS()));
     }
     return new Promise((resolve, reject) => {
       this.waiting.push({ id: this.nextId++, job, resolve: resolve as (v: unknown) => void, reject });
@@ -122,6 +125,7 @@ export class InspectionPool {
       const next = this.waiting.shift();
       if (!next) return;
       slot.job = next;
+      slot.startedAt = performance.now();
       slot.child.send({ id: next.id, job: next.job });
       slot.timer = setTimeout(() => this.overBudget(slot, `took longer than ${this.options.timeMs / 1000} s to check (the limit)`), this.options.timeMs);
       slot.watch = setInterval(() => {
@@ -142,8 +146,14 @@ export class InspectionPool {
   }
 
   /** Ends the slot's job: timers off, the slot free (the caller settles the job). */
+  /** Seconds until the queue has drained, at the recent pace. */
+  private expectedWaitS(): number {
+    return Math.max(1, Math.ceil(((this.waiting.length + 1) * this.jobMs) / Math.max(1, this.options.size) / 1000));
+  }
+
   private finish(slot: Slot): Pending {
     const job = slot.job!;
+    if (slot.startedAt !== undefined) this.jobMs = 0.8 * this.jobMs + 0.2 * (performance.now() - slot.startedAt);
     clearTimeout(slot.timer);
     clearInterval(slot.watch);
     slot.job = undefined;

@@ -20,6 +20,20 @@ function pidsNamed(comm: string): number[] {
   });
 }
 
+/** The processes and their children (the API's file-inspection children count as the API's work). */
+export function withChildren(pids: number[]): number[] {
+  const parentOf = (pid: number) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      return -1;
+    }
+  };
+  const all = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
+  return [...pids, ...all.filter((pid) => pids.includes(parentOf(pid)))];
+}
+
 /** CPU seconds of each named group over a phase. */
 export type CpuSnapshot = Record<string, number>;
 /** CPU seconds so far of each process of each group, by pid. */

@@ -203,7 +203,7 @@ export async function startCluster(opts: {
 }
 
 /** A JSON call to one of the cluster's APIs with its key. */
-export async function callApi(c: Cluster, method: string, p: string, body?: unknown, apiIndex = 0): Promise<{ status: number; body: any }> {
+export async function callApi(c: Cluster, method: string, p: string, body?: unknown, apiIndex = 0): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(c.apiUrls[apiIndex]! + p, {
     method,
     headers: { authorization: `Bearer ${c.apiKey}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
@@ -212,5 +212,5 @@ export async function callApi(c: Cluster, method: string, p: string, body?: unkn
   const text = await res.text();
   let parsed: unknown = text;
   try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
-  return { status: res.status, body: parsed };
+  return { status: res.status, body: parsed, headers: res.headers };
 }

@@ -23,7 +23,12 @@ export function sirens(n: number): string[] {
 }
 
 async function expectStatus(c: Cluster, expected: number, method: string, p: string, body?: unknown, api = 0): Promise<any> {
-  const r = await callApi(c, method, p, body, api);
+  let r = await callApi(c, method, p, body, api);
+  // Busy file checks answer 503 with Retry-After: a client comes back then, as the README says.
+  for (let tries = 1; r.status === 503 && r.headers.get('retry-after') && tries < 10; tries++) {
+    await new Promise((res) => setTimeout(res, Number(r.headers.get('retry-after')) * 1000));
+    r = await callApi(c, method, p, body, api);
+  }
   if (r.status !== expected) throw new Error(`${method} ${p} → ${r.status} (expected ${expected}): ${JSON.stringify(r.body).slice(0, 300)}`);
   return r.body;
 }
