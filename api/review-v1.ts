@@ -8,7 +8,7 @@ import { annuaireClientFromConfig } from '../annuaire/from-config';
 import type { Config } from '../config';
 import type { Party } from '../party';
 import { agreementPdf, type SigningDeps } from '../signing/service';
-import { getAgreement, identityViews, latestDecision } from '../store/agreements';
+import { decisionsOf, getAgreement, identityViews } from '../store/agreements';
 import { getEntryRow } from '../store/entries';
 import { auth, requireScope } from './auth';
 import { notFound } from './problem';
@@ -22,6 +22,10 @@ const DIRECTORY_TIMEOUT_MS = 5_000;
 type DirectoryRecord =
   | { outcome: 'found'; record: { siren: string; name: string; status: 'active' | 'ceased'; entity_type?: string } }
   | { outcome: 'not-found' | 'unavailable' | 'refused' | 'no-siren'; reason: string };
+
+/** The VAT id as written on invoices (FR27552032534): GOBL keeps the country apart, and a code may already carry it. */
+const vatId = (t: { country?: string; code?: string } | undefined): string | null =>
+  !t?.code ? null : t.country && !t.code.toUpperCase().startsWith(t.country.toUpperCase()) ? `${t.country}${t.code}` : t.code;
 
 export function reviewRouter(deps: SigningDeps & { client?: AnnuaireClient }): Router {
   const { config, log } = deps;
@@ -64,9 +68,9 @@ export function reviewRouter(deps: SigningDeps & { client?: AnnuaireClient }): R
     const party = entry.data as Party;
     const person = party.people?.[0];
     const address = party.addresses?.[0];
-    const [views, decision, directory] = await Promise.all([
+    const [views, decisions, directory] = await Promise.all([
       identityViews(deps.db, entryId),
-      latestDecision(deps.db, entryId, agreement.job_id),
+      decisionsOf(deps.db, entryId, agreement.job_id),
       directoryRecord(entry.siren),
     ]);
     res.json({
@@ -81,13 +85,16 @@ export function reviewRouter(deps: SigningDeps & { client?: AnnuaireClient }): R
       party: {
         name: party.name ?? null,
         siren: entry.siren,
-        vat: party.tax_id?.code ?? null,
+        vat: vatId(party.tax_id),
         address: address ? [address.num, address.street, address.street_extra, address.code, address.locality].filter(Boolean).join(' ') || null : null,
       },
       signer: { given: person?.name.given ?? null, surname: person?.name.surname ?? null, role: person?.role ?? null },
+      // uploaded_at: the last upload of that view; one older than a rejection was not replaced since.
       identity: views.map((v) => ({ view: v.view, mime: v.mime, size: v.size, uploaded_at: v.created_at })),
       // The last decision on this registration (an earlier registration's does not count).
-      decision: decision ?? null,
+      decision: decisions[0] ?? null,
+      // Every decision on this registration, newest first: a new submission after a rejection shows what was rejected and why.
+      decisions,
       directory,
     });
   });

@@ -136,6 +136,7 @@ const directoryRecord = z
     z.object({ outcome: z.enum(['not-found', 'unavailable', 'refused', 'no-siren']), reason: z.string() }),
   ])
   .describe("the PPF Annuaire's own record for the SIREN (unité légale), or why it cannot be shown");
+const reviewDecision = z.object({ decision: z.enum(['approved', 'rejected']), reason: z.string().optional(), decided_at: timestamp });
 export const reviewSubmission = z
   .object({
     entry_id: uuid,
@@ -147,8 +148,9 @@ export const reviewSubmission = z
     awaiting_decision: z.boolean(),
     party: z.object({ name: z.string().nullable(), siren: z.string().nullable(), vat: z.string().nullable(), address: z.string().nullable() }),
     signer: z.object({ given: z.string().nullable(), surname: z.string().nullable(), role: z.string().nullable() }),
-    identity: z.array(z.object({ view: z.enum(['front', 'back', 'page']), mime: z.string(), size: z.number().int(), uploaded_at: timestamp })),
-    decision: z.object({ decision: z.enum(['approved', 'rejected']), reason: z.string().optional(), decided_at: timestamp }).nullable(),
+    identity: z.array(z.object({ view: z.enum(['front', 'back', 'page']), mime: z.string(), size: z.number().int(), uploaded_at: timestamp.describe('when this view was last uploaded') })),
+    decision: reviewDecision.nullable().describe('the last decision on this registration'),
+    decisions: z.array(reviewDecision).describe("every decision on this registration's submissions, newest first (a rejection and its reason stay listed after a new submission)"),
     directory: directoryRecord,
   })
   .meta({ id: 'ReviewSubmission' });

@@ -41,9 +41,12 @@ function routedName(segment: string): string {
  * not with a case-sensitive pattern; every segment following a `reg` one is redacted, wherever it stands
  * (but `assets`, the wizard's static files).
  */
+const REF_LIKE = /^[A-Za-z0-9_=-]{20,}$/;
+
 export function redactPath(path: string): string {
   const segments = path.split('/');
   let redactNext = false;
+  let inWizard = false;
   for (let i = 0; i < segments.length; i++) {
     if (segments[i] === '') continue;
     if (redactNext) {
@@ -52,7 +55,12 @@ export function redactPath(path: string): string {
       continue;
     }
     const name = routedName(segments[i]!);
-    if (name === 'reg') redactNext = true;
+    // Further down a wizard path (`/reg/<ref>/../<ref>/start`), anything as long as a ref is one: route names are short.
+    if (inWizard && REF_LIKE.test(name)) {
+      segments[i] = ':ref';
+      continue;
+    }
+    if (name === 'reg') redactNext = inWizard = true;
     // An encoded slash (`reg%2F<ref>`) keeps the ref inside this segment.
     else if (/^reg[/\\]/.test(name)) segments[i] = 'reg/:ref';
   }

@@ -24,6 +24,7 @@ import { approvalSignal } from '../workflows/signals';
 import type { ApprovalSignal } from '../workflows/types';
 import { checkIdentityImage, checkSignedMandate, decodeBase64, normalisedSignature, sealedInPool, UploadError } from './uploads';
 import { sharedInspectionPool, type InspectionPool } from '../untrusted';
+import type { MandateReference } from '../untrusted/mandate-text';
 import { newApprovalLink, revokeApprovalLink } from './approval-link';
 
 /** Why a signing step was refused, for clients that show the reason in the signer's language (the wizard). */
@@ -77,11 +78,10 @@ function requireSigner(party: Party) {
   if (missing.length) throw new SigningError(422, `the mandate needs these signer fields, missing from the party: ${missing.join(', ')}`, 'signer-missing');
 }
 
-async function render(
-  deps: SigningDeps, ctx: Awaited<ReturnType<typeof context>>, signature?: Parameters<typeof buildMandatePdf>[0]['signature'], lang: Lang = 'fr',
-) {
+/** What the mandate says, before a language and a signature are chosen. */
+async function mandateReference(deps: SigningDeps, ctx: Awaited<ReturnType<typeof context>>): Promise<MandateReference> {
   requireSigner(ctx.party);
-  return buildMandatePdf({
+  return {
     party: ctx.party,
     siren: ctx.entry.siren!,
     pa: { name: deps.config.PA_NAME, siren: deps.config.PA_SIREN, matricule: deps.config.PA_MATRICULE },
@@ -89,9 +89,13 @@ async function render(
     issuedOn: ctx.agreement.issued_on,
     entryId: ctx.entry.id,
     formerMatricule: await formerMatricule(deps, ctx.entry.id),
-    signature,
-    lang,
-  });
+  };
+}
+
+async function render(
+  deps: SigningDeps, ctx: Awaited<ReturnType<typeof context>>, signature?: Parameters<typeof buildMandatePdf>[0]['signature'], lang: Lang = 'fr',
+) {
+  return buildMandatePdf({ ...(await mandateReference(deps, ctx)), signature, lang });
 }
 
 /** The signed mandate once signed, otherwise the pre-filled one. */
@@ -111,7 +115,7 @@ export async function uploadIdentity(deps: SigningDeps, workspaceId: string, ent
   const ctx = await context(deps, workspaceId, entryId);
   refuseIfSubmitted(ctx.agreement);
   const bytes = decodeBase64('data', data);
-  const mime = await checkIdentityImage(inspectorOf(deps), 'data', bytes);
+  const mime = await checkIdentityImage(inspectorOf(deps).ownedBy(entryId), 'data', bytes);
   const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
   return deps.db.tx(async (q) => {
     await recordAudit(q, { entryId, jobId: ctx.agreement.job_id, kind: 'identity', client, details: { view, sha256 } });
@@ -129,7 +133,7 @@ export async function signInApp(
   let pdf: Uint8Array;
   if (signature) {
     // Decoded and scaled down in a child process: the mandate embeds a small PNG.
-    const image = await normalisedSignature(inspectorOf(deps), 'signature', decodeBase64('signature', signature));
+    const image = await normalisedSignature(inspectorOf(deps).ownedBy(entryId), 'signature', decodeBase64('signature', signature));
     try {
       pdf = await render(deps, ctx, { kind: 'drawn', image, mime: 'image/png' }, lang);
     } catch (err) {
@@ -150,7 +154,7 @@ export async function uploadSignedAgreement(deps: SigningDeps, workspaceId: stri
   refuseIfSubmitted(ctx.agreement);
   const bytes = decodeBase64('data', data);
   // Refused unless signed: a digital signature, a visible one added, or a scan (flagged for the operator).
-  const evidence = await checkSignedMandate(inspectorOf(deps), 'data', bytes, ctx.agreement.mandate_number);
+  const evidence = await checkSignedMandate(inspectorOf(deps).ownedBy(entryId), 'data', bytes, await mandateReference(deps, ctx));
   // The signer signed the mandate we served, whose text follows the take-over identifier set now.
   const former = await formerMatricule(deps, entryId);
   await deps.db.tx(async (q) => {
@@ -233,7 +237,7 @@ async function finalMandate(deps: SigningDeps, ctx: Awaited<ReturnType<typeof co
     confirmedFrom: client,
   };
   const info = { name: deps.config.PA_NAME, reason: `Mandat ${ctx.agreement.mandate_number}`, location: 'France', contact: deps.config.PA_SIREN };
-  return sealedInPool(inspectorOf(deps), { pdf: deps.box.open(ctx.agreement.signed_pdf!, mandateContext(entryId)), key: deps.sealKey, info, facts });
+  return sealedInPool(inspectorOf(deps).ownedBy(entryId), { pdf: deps.box.open(ctx.agreement.signed_pdf!, mandateContext(entryId)), key: deps.sealKey, info, facts });
 }
 
 /** The operator's decision on the current submission; one decision per submission. */

@@ -1,7 +1,8 @@
 // Checks of uploaded files by their content, never by a name or a declared type. The cheap checks (base64, size,
 // the first bytes) run here; decoding the file runs in the inspection pool's child processes (untrusted/).
-import { BusyError, RefusedFile, type ImageMime, type InspectionPool, type RefusalCode, type UploadEvidence } from '../untrusted';
+import { BusyError, RefusedFile, type FileChecker, type ImageMime, type RefusalCode, type UploadEvidence } from '../untrusted';
 import type { Job } from '../untrusted/jobs';
+import type { MandateReference } from '../untrusted/mandate-text';
 
 export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
 
@@ -55,14 +56,14 @@ async function inspected<T>(field: string, check: Promise<T>): Promise<T> {
 }
 
 /** An identity document image: the PNG or JPEG it claims to be, decodable to the end, within the pixel limit. */
-export async function checkIdentityImage(pool: InspectionPool, field: string, bytes: Uint8Array): Promise<ImageMime> {
+export async function checkIdentityImage(pool: FileChecker, field: string, bytes: Uint8Array): Promise<ImageMime> {
   const claimed = imageMime(field, bytes);
   await inspected(field, pool.run({ kind: 'image', bytes, claimed, purpose: 'identity' }));
   return claimed;
 }
 
 /** A drawn signature, checked like an identity image, and returned as a small PNG fit for the signature box. */
-export async function normalisedSignature(pool: InspectionPool, field: string, bytes: Uint8Array): Promise<Uint8Array> {
+export async function normalisedSignature(pool: FileChecker, field: string, bytes: Uint8Array): Promise<Uint8Array> {
   const claimed = imageMime(field, bytes);
   const { png } = await inspected(field, pool.run({ kind: 'image', bytes, claimed, purpose: 'signature' }));
   return png!;
@@ -72,11 +73,11 @@ export async function normalisedSignature(pool: InspectionPool, field: string, b
  * The confirmed mandate with its audit page, sealed. Sealing parses the whole signed PDF, which may be the signer's
  * own upload: a file that passed the checks can still take seconds to parse, so it is done in the pool too.
  */
-export async function sealedInPool(pool: InspectionPool, job: Omit<Extract<Job, { kind: 'seal' }>, 'kind'>): Promise<Buffer> {
+export async function sealedInPool(pool: FileChecker, job: Omit<Extract<Job, { kind: 'seal' }>, 'kind'>): Promise<Buffer> {
   return Buffer.from(await inspected('the signed mandate', pool.run({ kind: 'seal', ...job })));
 }
 
 /** A pre-signed mandate: a PDF without active content, our mandate, with evidence that it was signed. */
-export async function checkSignedMandate(pool: InspectionPool, field: string, bytes: Uint8Array, mandateNumber: string): Promise<UploadEvidence> {
-  return (await inspected(field, pool.run({ kind: 'mandate', bytes, mandateNumber }))).evidence;
+export async function checkSignedMandate(pool: FileChecker, field: string, bytes: Uint8Array, reference: MandateReference): Promise<UploadEvidence> {
+  return (await inspected(field, pool.run({ kind: 'mandate', bytes, reference }))).evidence;
 }

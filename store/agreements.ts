@@ -188,3 +188,15 @@ export async function latestDecision(db: Queryable, entryId: string, jobId: stri
   const r = rows[0];
   return r && { decision: r.approved ? ('approved' as const) : ('rejected' as const), reason: r.reason ?? undefined, decided_at: iso(r.created_at)! };
 }
+
+/**
+ * Every decision on this job's submissions, newest first: a rejected submission and its reason stay on record when
+ * the signer submits again, for the operator deciding on the new one.
+ */
+export async function decisionsOf(db: Queryable, entryId: string, jobId: string) {
+  const { rows } = await db.query<{ approved: boolean; reason: string | null; created_at: Date }>(
+    'SELECT approved, reason, created_at FROM approval_decisions WHERE entry_id = $1 AND job_id = $2 ORDER BY created_at DESC, id',
+    [entryId, jobId],
+  );
+  return rows.map((r) => ({ decision: r.approved ? ('approved' as const) : ('rejected' as const), reason: r.reason ?? undefined, decided_at: iso(r.created_at)! }));
+}

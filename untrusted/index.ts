@@ -2,7 +2,7 @@
 import type { Config } from '../config';
 import { InspectionPool, type PoolOptions } from './pool';
 
-export { BusyError, InspectionPool } from './pool';
+export { BusyError, InspectionPool, type FileChecker } from './pool';
 export { RefusedFile, type Refusal, type RefusalCode } from './refusal';
 export type { UploadEvidence } from './inspect-pdf';
 export type { ImageMime } from './inspect-image';

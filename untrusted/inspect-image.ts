@@ -27,6 +27,9 @@ export async function inspectImage(bytes: Uint8Array, claimed: ImageMime, purpos
   }
   if (meta.format !== FORMAT[claimed]) refuse(415, 'not-an-image', `starts like a ${FORMAT[claimed].toUpperCase()} image but is not one (${meta.format ?? 'unknown'} content)`);
   const { width = 0, height = 0 } = meta;
+  if (Math.max(width, height) > IMAGE_LIMITS.side) {
+    refuse(413, 'image-too-large', `is ${width}×${height} pixels, over the limit of ${IMAGE_LIMITS.side} pixels on a side`);
+  }
   if (width * height > maxPixels) {
     refuse(413, 'image-too-large', `is ${width}×${height} pixels, over the limit of ${maxPixels / 1e6} megapixels for ${purpose === 'identity' ? 'an identity image' : 'a signature'}`);
   }

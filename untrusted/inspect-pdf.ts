@@ -2,7 +2,8 @@
 // over our mandate, a visible signature added to it (ink or stamp annotation, an image placed on a page), or a scan
 // (pages that are images, flagged for the operator to check by eye). Active content is refused whatever else holds.
 import { LimitError, PDF_LIMITS, UnreadableError } from './limits';
-import { pdfText, textCarries } from './pdf-text';
+import { pdfText } from './pdf-text';
+import { isOurMandate, referenceWords, type MandateReference } from './mandate-text';
 import { signedRevision } from './pdf-signature';
 import { walkPdf, type PdfFacts } from './pdf-walk';
 import { refuse, RefusedFile } from './refusal';
@@ -12,26 +13,28 @@ export type UploadEvidence = 'digital-signature' | 'visible-signature' | 'scan';
 /** A page is an image when images cover at least this share of it. */
 const SCAN_COVERAGE = 0.5;
 
-export async function inspectMandate(bytes: Uint8Array, mandateNumber: string): Promise<{ evidence: UploadEvidence }> {
+export async function inspectMandate(bytes: Uint8Array, reference: MandateReference): Promise<{ evidence: UploadEvidence }> {
+  const { mandateNumber } = reference;
   if (Buffer.from(bytes.subarray(0, 1024)).indexOf('%PDF-') === -1) refuse(415, 'not-a-pdf', 'is not a PDF document');
   const facts = await walk(bytes);
   if (facts.active.length) {
     refuse(422, 'active-content', `is a PDF with active content (${facts.active.join(', ')}): save or print it again as a plain PDF`);
   }
   let badSignature = false;
+  const ours = await referenceWords(reference);
   for (const sig of facts.signatures) {
     const revision = await signedRevision(bytes, sig);
     if (!revision) badSignature = true;
-    else if (textCarries(await text(revision), mandateNumber)) return { evidence: 'digital-signature' };
+    else if (isOurMandate(await text(revision), mandateNumber, ours)) return { evidence: 'digital-signature' };
   }
   if (facts.pages.every((p) => p.imageCoverage >= SCAN_COVERAGE)) return { evidence: 'scan' };
-  if (!textCarries(await text(bytes), mandateNumber)) {
+  if (!isOurMandate(await text(bytes), mandateNumber, ours)) {
     refuse(422, 'not-this-mandate', `is not the mandate of this entry: it must be mandate ${mandateNumber} (download it with GET agreement)`);
   }
   if (facts.pages.some((p) => p.images > 0 || p.annotations.some((a) => a === 'Ink' || a === 'Stamp'))) return { evidence: 'visible-signature' };
   if (badSignature) refuse(422, 'bad-signature', 'carries a digital signature that does not verify over the document it signed');
   return refuse(422, 'not-signed',
-    `is mandate ${mandateNumber} without a signature: sign it digitally, add a handwritten signature (ink, stamp or image) to it, or upload a scan of the signed paper`);
+    `is mandate ${mandateNumber}, but no signature could be found on it (a signature drawn as vector paths, printed to PDF or flattened, cannot be recognised): sign it in the app, sign it digitally, add the signature as an image or an ink or stamp annotation, or print it, sign it and upload a scan`);
 }
 
 async function walk(bytes: Uint8Array): Promise<PdfFacts> {
@@ -53,8 +56,13 @@ async function text(bytes: Uint8Array): Promise<string> {
 function asRefusal(err: unknown): RefusedFile {
   if (err instanceof RefusedFile) return err;
   if (err instanceof LimitError) return new RefusedFile({ status: err.status, code: 'too-complex', reason: `is too complex to check: ${err.message}` });
-  if ((err as Error).name === 'EncryptedPDFError' || (err as Error).name === 'PasswordException') {
+  // pdf-lib's EncryptedPDFError keeps the name "Error" (its message speaks of `ignoreEncryption`): known by its message too.
+  if ((err as Error).name === 'EncryptedPDFError' || (err as Error).name === 'PasswordException' || /PDFDocument\.load` is encrypted/.test((err as Error).message ?? '')) {
     return new RefusedFile({ status: 422, code: 'encrypted-pdf', reason: 'is an encrypted PDF: upload it without a password' });
+  }
+  // A structure that loops or nests without end overflows a recursive reader's stack (pdf-lib's page tree, pdf.js).
+  if (err instanceof RangeError && /call stack/i.test(err.message)) {
+    return new RefusedFile({ status: 422, code: 'unreadable-pdf', reason: 'is not a readable PDF (its structure loops or is nested too deeply)' });
   }
   const why = err instanceof UnreadableError ? err.message : (err as Error).message?.split('\n')[0] ?? String(err);
   return new RefusedFile({ status: 422, code: 'unreadable-pdf', reason: `is not a readable PDF (${why})` });

@@ -2,11 +2,12 @@
 import type { ImageMime, ImagePurpose } from './inspect-image';
 import type { UploadEvidence } from './inspect-pdf';
 import type { Refusal } from './refusal';
+import type { MandateReference } from './mandate-text';
 import type { AuditFacts } from '../mandate/audit-page';
 import type { SealInfo, SealKey } from '../mandate/seal';
 
 export type Job =
-  | { kind: 'mandate'; bytes: Uint8Array; mandateNumber: string }
+  | { kind: 'mandate'; bytes: Uint8Array; reference: MandateReference }
   | { kind: 'image'; bytes: Uint8Array; claimed: ImageMime; purpose: ImagePurpose }
   /** the audit page and the seal: pdf-lib parses the whole signed PDF (the signer's own file, when uploaded) */
   | { kind: 'seal'; pdf: Uint8Array; facts: AuditFacts; info: SealInfo; key: SealKey };

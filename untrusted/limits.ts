@@ -22,6 +22,8 @@ export const IMAGE_LIMITS = {
   identityPixels: 25_000_000,
   /** a signature drawn in the wizard or by a client */
   signaturePixels: 4_000_000,
+  /** the longer side: a photo or a scan is a few thousand pixels; a 1 × 25,000,000 strip decodes slowly */
+  side: 16_384,
 } as const;
 
 /** The drawn signature is stored at most this size (the signature box is 220 × 80 pt). */

@@ -3,7 +3,8 @@
 // released, so the hook stays) is pointed at the budget for the time of the load.
 import { createRequire } from 'node:module';
 import { PDFDocument, PDFName, PDFNumber, type PDFRawStream } from 'pdf-lib';
-import { LimitError } from './limits';
+import { LimitError, UnreadableError } from './limits';
+import { refuse } from './refusal';
 import type { DecodeBudget } from './pdf-decode';
 
 const require = createRequire(import.meta.url);
@@ -28,6 +29,16 @@ export async function loadWithin(bytes: Uint8Array, budget: DecodeBudget, maxObj
   try {
     doc = await PDFDocument.load(bytes, { updateMetadata: false });
   } catch (err) {
+    // pdf-lib's own message tells a programmer about its options: the signer is told what to upload instead. (Its
+    // EncryptedPDFError, compiled to ES5, is no `instanceof` and keeps the name "Error": known by its message.) First:
+    // an encrypted object stream does not decode, which is no reason to give.
+    if (/PDFDocument\.load` is encrypted/.test((err as Error).message ?? '') && !(failure instanceof LimitError)) {
+      refuse(422, 'encrypted-pdf', 'is an encrypted PDF: upload it without a password');
+    }
+    // pdf-lib walks the page tree recursively while it loads: a tree that loops overflows the stack.
+    if (!failure && err instanceof RangeError) throw new UnreadableError('its structure loops or is nested too deeply');
+    // A catalog or page tree of the wrong types (a number for /Pages…) fails in pdf-lib as a TypeError on its names.
+    if (!failure && err instanceof TypeError) throw new UnreadableError('its catalog or page tree is malformed');
     throw failure ?? err;
   } finally {
     ByteStream.fromPDFRawStream = original;

@@ -29,10 +29,14 @@ export class BusyError extends Error {
 
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'child-boot.mjs');
 const POLL_MS = 20;
+/** jobs one owner may have in the pool, waiting or running (a card's two sides at once) */
+const PER_OWNER = 2;
 
 interface Pending {
   id: number;
   job: Job;
+  /** whose file it is (a registration): one owner cannot hold the pool while others wait */
+  owner?: string;
   resolve(v: unknown): void;
   reject(e: Error): void;
 }
@@ -46,6 +50,9 @@ interface Slot {
   startedAt?: number;
 }
 
+/** What checks one owner's files: the pool, bound to the owner. */
+export type FileChecker = { run: <K extends Job['kind']>(job: Extract<Job, { kind: K }>) => Promise<JobResults[K]> };
+
 export class InspectionPool {
   private slots: Slot[] = [];
   private waiting: Pending[] = [];
@@ -54,22 +61,34 @@ export class InspectionPool {
   private failedStarts = 0;
   /** how long a job takes, on average lately: what a caller told to come back should wait */
   private jobMs = 250;
+  /** when each owner with files in the pool last had one taken by a child */
+  private servedAt = new Map<string, number>();
 
   constructor(readonly options: PoolOptions) {
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
   }
 
-  run<K extends Job['kind']>(job: Extract<Job, { kind: K }>): Promise<JobResults[K]> {
+  /**
+   * `owner`: whose file it is. An owner has at most PER_OWNER jobs in the pool (more are told to come back), and a
+   * free child takes first the job of an owner it is not already working for: one wizard link sending slow files
+   * cannot keep everyone else's out.
+   */
+  run<K extends Job['kind']>(job: Extract<Job, { kind: K }>, owner?: string): Promise<JobResults[K]> {
     if (this.closed) return Promise.reject(new Error('the inspection pool is closed'));
     const free = this.slots.some((s) => s.ready && !s.job);
-    if (!free && this.waiting.length >= this.options.queue) {
+    if ((!free && this.waiting.length >= this.options.queue) || (owner !== undefined && this.jobsOf(owner) >= PER_OWNER)) {
       return Promise.reject(new BusyError(this.expectedWaitS()));
     }
     return new Promise((resolve, reject) => {
-      this.waiting.push({ id: this.nextId++, job, resolve: resolve as (v: unknown) => void, reject });
+      this.waiting.push({ id: this.nextId++, job, owner, resolve: resolve as (v: unknown) => void, reject });
       this.dispatch();
       this.keepAlive();
     });
+  }
+
+  /** The pool as one owner's files use it. */
+  ownedBy(owner: string): FileChecker {
+    return { run: (job) => this.run(job, owner) };
   }
 
   async close(): Promise<void> {
@@ -119,10 +138,27 @@ export class InspectionPool {
     return slot;
   }
 
+  private jobsOf(owner: string): number {
+    return this.waiting.filter((p) => p.owner === owner).length + this.slots.filter((s) => s.job?.owner === owner).length;
+  }
+
+  /** The waiting job whose owner was served least recently (first in the queue among equals). */
+  private takeNext(): Pending | undefined {
+    let best = -1;
+    let bestAt = Infinity;
+    this.waiting.forEach((p, i) => {
+      const at = (p.owner !== undefined && this.servedAt.get(p.owner)) || -1;
+      if (at < bestAt) [best, bestAt] = [i, at];
+    });
+    const next = best === -1 ? undefined : this.waiting.splice(best, 1)[0];
+    if (next?.owner !== undefined) this.servedAt.set(next.owner, performance.now());
+    return next;
+  }
+
   private dispatch() {
     for (const slot of this.slots) {
       if (!slot.ready || slot.job || this.closed) continue;
-      const next = this.waiting.shift();
+      const next = this.takeNext();
       if (!next) return;
       slot.job = next;
       slot.startedAt = performance.now();
@@ -157,6 +193,7 @@ export class InspectionPool {
     clearTimeout(slot.timer);
     clearInterval(slot.watch);
     slot.job = undefined;
+    if (job.owner !== undefined && this.jobsOf(job.owner) === 0) this.servedAt.delete(job.owner);
     queueMicrotask(() => {
       this.dispatch();
       this.keepAlive();

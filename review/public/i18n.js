@@ -1,5 +1,6 @@
 // Every string of the review page, in French (the default) and English. API refusals are worded here from their
-// status, so the page speaks one language; the API's own detail follows for the record.
+// status, so the page speaks one language; the API's own (English) detail is shown, on a separate line labelled as
+// such, only where the page has no sentence of its own for the case.
 export const STRINGS = {
   fr: {
     title: 'Revue des mandats',
@@ -25,7 +26,7 @@ export const STRINGS = {
     decisionHeading: 'Décision',
     reason: 'Motif (obligatoire en cas de refus, transmis au signataire)',
     approve: 'Approuver', reject: 'Refuser',
-    missing: 'non renseigné',
+    missing: 'non renseigné', missingF: 'non renseignée', // agreeing with the label: « Adresse : non renseignée »
     loading: 'Chargement…',
     front: 'recto de la carte', back: 'verso de la carte', page: 'page du passeport',
     imageAlt: 'Pièce d’identité : {view}',
@@ -71,6 +72,22 @@ export const STRINGS = {
     'err-503': 'Service momentanément indisponible : rien n’a été changé, réessayez.',
     'err-network': 'Le service ne répond pas (réseau).',
     'err-other': 'Erreur inattendue (HTTP {status}).',
+    'err-404-image': 'l’image n’est plus enregistrée',
+    'err-404-mandate': 'aucun mandat signé n’est enregistré',
+    apiDetail: 'Détail (réponse du service, en anglais) :',
+    historyHeading: 'Décisions déjà prises sur cette inscription',
+    historyIntro: 'Cette inscription a déjà été examinée : vérifiez que ce qui a été refusé a été corrigé.',
+    pastDecision: '{decision} le {at}',
+    pastDecisionReason: '{decision} le {at} — motif : « {reason} »',
+    Approved: 'Approuvée', Rejected: 'Refusée',
+    uploadedAt: 'déposée le {at}',
+    notReplaced: 'non remplacée depuis le refus du {at}',
+    replaced: 'remplacée après le refus du {at}',
+    zoomLabel: 'Taille des pages',
+    zoomFit: 'Largeur du cadre',
+    zoom150: '150 %', zoom200: '200 %', zoom300: '300 %',
+    'type-Publique': 'Publique',
+    'type-Privée assujettie': 'Privée assujettie',
   },
   en: {
     title: 'Mandate review',
@@ -96,7 +113,7 @@ export const STRINGS = {
     decisionHeading: 'Decision',
     reason: 'Reason (required to reject; sent to the signer)',
     approve: 'Approve', reject: 'Reject',
-    missing: 'not given',
+    missing: 'not given', missingF: 'not given',
     loading: 'Loading…',
     front: 'ID card front', back: 'ID card back', page: 'passport page',
     imageAlt: 'Identity document: {view}',
@@ -142,5 +159,22 @@ export const STRINGS = {
     'err-503': 'Service unavailable for now: nothing was changed, try again.',
     'err-network': 'The service does not answer (network).',
     'err-other': 'Unexpected error (HTTP {status}).',
+    'err-404-image': 'the image is no longer stored',
+    'err-404-mandate': 'no signed mandate is stored',
+    apiDetail: 'Details (the service’s answer):',
+    historyHeading: 'Decisions already made on this registration',
+    historyIntro: 'This registration has been reviewed before: check that what was rejected has been corrected.',
+    pastDecision: '{decision} on {at}',
+    pastDecisionReason: '{decision} on {at} — reason: “{reason}”',
+    Approved: 'Approved', Rejected: 'Rejected',
+    uploadedAt: 'uploaded {at}',
+    notReplaced: 'not replaced since the rejection of {at}',
+    replaced: 'replaced after the rejection of {at}',
+    zoomLabel: 'Page size',
+    zoomFit: 'Fit the frame',
+    zoom150: '150%', zoom200: '200%', zoom300: '300%',
+    // The PPF Annuaire's entity types (typeEntite), as its API spells them.
+    'type-Publique': 'Public body',
+    'type-Privée assujettie': 'Private, liable to VAT',
   },
 };

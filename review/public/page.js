@@ -36,28 +36,40 @@ function t(k, vars = {}) {
   });
 }
 
-/** Shows a message by key, kept on the element so that a language switch translates it; `extra` is the API's word. */
-function say(el, k, vars, cls = '', extra) {
+/**
+ * Shows a message by key, kept on the element so that a language switch translates it. `detail` is the API's own
+ * (English) word, given only where the page has no sentence of its own for the case: on a line of its own, labelled.
+ */
+function say(el, k, vars, cls = '', detail) {
   el = typeof el === 'string' ? $(el) : el;
   el.className = cls;
   if (!k) {
     delete el.dataset.msg;
+    delete el.dataset.detail;
     el.textContent = '';
     return el;
   }
   el.dataset.msg = k;
   el.dataset.vars = JSON.stringify(vars ?? {});
-  if (extra && t(k, vars).toLowerCase().includes(extra.toLowerCase())) extra = undefined; // says nothing more
-  if (extra) el.dataset.extra = extra;
-  else delete el.dataset.extra;
-  el.textContent = t(k, vars) + (extra ? ` (${extra})` : '');
+  if (detail) el.dataset.detail = detail;
+  else delete el.dataset.detail;
+  render(el);
   return el;
+}
+
+function render(el) {
+  el.textContent = t(el.dataset.msg, JSON.parse(el.dataset.vars));
+  if (!el.dataset.detail) return;
+  const small = document.createElement('small');
+  small.className = 'api-detail';
+  small.append(`${t('apiDetail')} `, Object.assign(document.createElement('span'), { lang: 'en', textContent: el.dataset.detail }));
+  el.append(small);
 }
 
 function applyLang() {
   document.documentElement.lang = lang;
   for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
-  for (const el of document.querySelectorAll('[data-msg]')) el.textContent = t(el.dataset.msg, JSON.parse(el.dataset.vars)) + (el.dataset.extra ? ` (${el.dataset.extra})` : '');
+  for (const el of document.querySelectorAll('[data-msg]')) render(el);
   for (const el of document.querySelectorAll('[data-alt]')) el.alt = t('imageAlt', { view: { key: el.dataset.alt } });
   $('lang-switch').textContent = t('switchTo');
   $('lang-switch').lang = lang === 'fr' ? 'en' : 'fr';
@@ -90,9 +102,20 @@ async function call(path, init = {}) {
   return res;
 }
 
-const errorKey = (err) => (err.status === 0 ? 'err-network' : STRINGS.fr[`err-${err.status}`] ? `err-${err.status}` : 'err-other');
-/** An API refusal in words: ours, then the API's own detail. */
-const sayError = (el, err) => say(el, errorKey(err), { status: err.status }, 'error', err.detail);
+/** An API refusal as one of our sentences; `what` ('image', 'mandate') picks a closer one where there is. */
+function errorKey(err, what) {
+  if (err.status === 0) return 'err-network';
+  for (const k of [what && `err-${err.status}-${what}`, `err-${err.status}`]) if (k && STRINGS.fr[k]) return k;
+  return 'err-other';
+}
+/** Our sentences that say the case in full; after the others (a bare status), the API's detail says what it was. */
+const GENERIC = new Set(['err-other', 'err-400']);
+const detailFor = (err, k) => (GENERIC.has(k) ? err.detail : undefined);
+/** An API refusal in words: ours, and the API's own detail only where ours is generic. */
+function sayError(el, err) {
+  const k = errorKey(err);
+  return say(el, k, { status: err.status }, 'error', detailFor(err, k));
+}
 
 // The queue
 
@@ -105,6 +128,7 @@ async function loadQueue() {
     renderQueue();
   } catch (err) {
     queue = [];
+    queueLoaded = false;
     renderQueue();
     sayError('status', err);
   }
@@ -127,9 +151,10 @@ function renderQueue() {
 
 // One submission
 
-function fact(id, value) {
+/** A fact, or "not given" agreeing with its label (feminine labels: `fem`). */
+function fact(id, value, fem = false) {
   if (value) return say(id, null).append(value);
-  say(id, 'missing', {}, 'missing');
+  say(id, fem ? 'missingF' : 'missing', {}, 'missing');
 }
 
 /** Approving needs every document on screen; rejecting (with a reason) only needs the loading to be over. */
@@ -154,6 +179,9 @@ async function open(item) {
   say('outcome', 'waitDocuments', {}, 'hint');
   $('directory-record').hidden = true;
   $('evidence').hidden = true;
+  $('history').hidden = true;
+  $('history-list').replaceChildren();
+  $('zoom').hidden = true;
   // Fresh containers: a late answer for a previous submission lands in a detached one.
   const images = $('images').cloneNode(false);
   $('images').replaceWith(images);
@@ -177,6 +205,7 @@ async function open(item) {
   showParty(detail);
   showDirectory(detail);
   showEvidence(item, detail);
+  showHistory(detail);
   say('mandate-message', 'mandateLoading');
   const [imagesShown, mandateShown] = await Promise.all([showImages(detail, images, stale), showMandate(detail, pages, stale)]);
   if (stale()) return;
@@ -191,13 +220,27 @@ async function open(item) {
 }
 
 function showParty(d) {
-  fact('party-name', d.party.name);
+  fact('party-name', d.party.name, true); // la raison sociale
   fact('party-siren', d.party.siren);
-  fact('party-vat', d.party.vat);
-  fact('party-address', d.party.address);
+  fact('party-vat', d.party.vat, true); // la TVA
+  fact('party-address', d.party.address, true); // l'adresse
   fact('signer-name', [d.signer.given, d.signer.surname].filter(Boolean).join(' '));
-  fact('signer-role', d.signer.role);
+  fact('signer-role', d.signer.role, true); // la fonction
 }
+
+/** The decisions already made on this registration (a rejection and its reason, before this new submission). */
+function showHistory(d) {
+  const decisions = d.decisions ?? (d.decision ? [d.decision] : []);
+  if (!decisions.length) return;
+  $('history-list').replaceChildren(...decisions.map((x) => {
+    const vars = { decision: { key: x.decision === 'approved' ? 'Approved' : 'Rejected' }, at: { date: x.decided_at }, reason: x.reason };
+    return say(document.createElement('li'), x.reason ? 'pastDecisionReason' : 'pastDecision', vars);
+  }));
+  $('history').hidden = false;
+}
+
+/** The newest rejection of this registration, if any: identity images older than it were not replaced since. */
+const lastRejection = (d) => (d.decisions ?? []).find((x) => x.decision === 'rejected');
 
 // Names compared as the directory writes them: no accents, case, punctuation or legal form (INSEE names omit it).
 const LEGAL_FORMS = /\b(sa|sas|sasu|sarl|eurl|sci|snc|scop|selarl|sca|scs|ei)\b/g;
@@ -213,10 +256,13 @@ function showDirectory(d) {
   }
   msg.removeAttribute('title');
   $('directory-record').hidden = false;
-  fact('dir-name', dir.record.name);
+  fact('dir-name', dir.record.name, true);
   fact('dir-siren', dir.record.siren);
   say('dir-status', dir.record.status, {}, dir.record.status === 'ceased' ? 'warning' : '');
-  fact('dir-type', dir.record.entity_type);
+  // The Annuaire's known entity types in the page's language; another value as the Annuaire gives it.
+  const type = dir.record.entity_type;
+  if (type && STRINGS.fr[`type-${type}`]) say('dir-type', `type-${type}`);
+  else fact('dir-type', type);
   if (dir.record.status === 'ceased') say(msg, 'ceasedWarning', {}, 'warning');
   else if (d.party.name && comparable(d.party.name) !== comparable(dir.record.name)) say(msg, 'nameDiffers', {}, 'warning');
   else say(msg, null);
@@ -236,7 +282,8 @@ async function showImages(d, container, stale) {
     say($('image-messages').appendChild(document.createElement('p')), 'noIdentity', {}, 'error');
     return false;
   }
-  const results = await Promise.all(d.identity.map(async ({ view }) => {
+  const rejection = lastRejection(d);
+  const results = await Promise.all(d.identity.map(async ({ view, uploaded_at: uploadedAt }) => {
     const figure = document.createElement('figure');
     try {
       const blob = await (await call(`/entry/${d.entry_id}/identity/${view}`)).blob();
@@ -250,7 +297,15 @@ async function showImages(d, container, stale) {
         throw Object.assign(new Error('undecodable'), { undecodable: true });
       }
       if (stale()) return false;
-      const caption = say(document.createElement('figcaption'), view);
+      const caption = document.createElement('figcaption');
+      const line = (k, vars, cls) => caption.appendChild(say(document.createElement('span'), k, vars, cls));
+      line(view);
+      if (uploadedAt) line('uploadedAt', { at: { date: uploadedAt } });
+      // Was what the operator rejected replaced? An image older than the rejection is the one rejected.
+      if (rejection && uploadedAt) {
+        const old = new Date(uploadedAt) < new Date(rejection.decided_at);
+        line(old ? 'notReplaced' : 'replaced', { at: { date: rejection.decided_at } }, old ? 'warning' : 'ok');
+      }
       figure.append(img, caption);
       container.append(figure);
       return true;
@@ -258,7 +313,10 @@ async function showImages(d, container, stale) {
       if (stale()) return false;
       const p = $('image-messages').appendChild(document.createElement('p'));
       if (err.undecodable) say(p, 'imageFailed', { view: { key: view }, why: { key: 'imageUndecodable' } }, 'error');
-      else say(p, 'imageFailed', { view: { key: view }, why: { key: errorKey(err) } }, 'error', err.detail);
+      else {
+        const k = errorKey(err, 'image');
+        say(p, 'imageFailed', { view: { key: view }, why: { key: k } }, 'error', detailFor(err, k));
+      }
       return false;
     }
   }));
@@ -274,7 +332,9 @@ async function showMandate(d, container, stale) {
   try {
     data = new Uint8Array(await (await call(`/review/submissions/${d.entry_id}/mandate`)).arrayBuffer());
   } catch (err) {
-    if (!stale()) say('mandate-message', 'mandateFailed', { why: { key: errorKey(err) } }, 'error', err.detail);
+    if (stale()) return false;
+    const k = errorKey(err, 'mandate');
+    say('mandate-message', 'mandateFailed', { why: { key: k } }, 'error', detailFor(err, k));
     return false;
   }
   try {
@@ -287,6 +347,7 @@ async function showMandate(d, container, stale) {
       return false;
     }
     say('mandate-message', 'mandateShown', { pages }, 'hint');
+    $('zoom').hidden = false;
     return true;
   } catch (err) {
     if (!stale()) say('mandate-message', 'mandateUnreadable', { why: String(err?.message ?? err) }, 'error');
@@ -312,11 +373,26 @@ async function decide(approved) {
     renderQueue();
     if (mine === seq) say('outcome', 'recorded', { decision: { key: d.decision }, at: { date: d.decided_at } }, 'ok');
   } catch (err) {
-    if (mine !== seq) return; // another submission is on screen now
-    sayError('outcome', err);
-    // Decided elsewhere, or nothing left to decide: the buttons stay closed. Anything else may be tried again.
-    if (err.status !== 409 && err.status !== 404) setButtons(before);
+    if (mine === seq) {
+      sayError('outcome', err);
+      // Decided elsewhere, or nothing left to decide: the buttons stay closed. Anything else may be tried again.
+      if (err.status !== 409 && err.status !== 404) setButtons(before);
+    }
   }
+  // Whatever the outcome, the queue as it is now: a submission decided here or elsewhere leaves it.
+  await loadQueue();
+}
+
+/** The mandate's page size: the frame's width, or larger (the frame then scrolls) for a narrow screen. */
+function setZoom(z) {
+  const pages = $('mandate');
+  const before = Number(pages.dataset.zoom || 1);
+  pages.dataset.zoom = z;
+  for (const b of $('zoom').querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.zoom === z));
+  // Keep the same part of the page in view.
+  const k = Number(z) / before;
+  pages.scrollLeft *= k;
+  pages.scrollTop *= k;
 }
 
 $('login').onsubmit = (e) => {
@@ -337,6 +413,7 @@ $('lang-switch').onclick = () => {
   history.replaceState(null, '', url);
   applyLang();
 };
+for (const b of $('zoom').querySelectorAll('button')) b.onclick = () => setZoom(b.dataset.zoom);
 $('approve').onclick = () => decide(true);
 $('reject').onclick = () => decide(false);
 applyLang();

@@ -27,12 +27,14 @@ export async function renderPdf(data, container, label) {
   try {
     const shown = Math.min(doc.numPages, MAX_PAGES);
     const width = Math.max(container.clientWidth, 320);
-    // At least twice the CSS size: the text stays sharp when the operator zooms in (a phone's pinch too).
+    // At least twice the CSS size: the text stays sharp when the operator zooms in (a phone's pinch too). At least
+    // 1400 pixels wide: in a phone's narrow frame the page's zoom (up to 300 %) still shows sharp text.
     const ratio = Math.min(Math.max(window.devicePixelRatio || 1, 2), 4);
+    const pixels = Math.max(width * ratio, 1400);
     for (let n = 1; n <= shown; n++) {
       const page = await doc.getPage(n);
       const base = page.getViewport({ scale: 1 });
-      const viewport = page.getViewport({ scale: (width / base.width) * ratio });
+      const viewport = page.getViewport({ scale: pixels / base.width });
       const canvas = document.createElement('canvas');
       canvas.width = Math.floor(viewport.width);
       canvas.height = Math.floor(viewport.height);

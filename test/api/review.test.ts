@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness';
 import { makeSiren, party } from '../support/fixtures';
+import { b64, png } from '../support/images';
 import { submittedEntry, type Submission } from '../support/review-submission';
 
 let h: Harness;
@@ -32,12 +33,41 @@ describe('GET review/submissions/{id} (approvals only)', () => {
       awaiting_decision: true,
       signed_via: 'typed',
       decision: null,
-      party: { name: 'Fromagerie Revue SARL', siren: sub.siren, address: '12 rue de la Paix 75002 Paris' },
+      decisions: [],
+      // The VAT id with its country, as on an invoice (GOBL stores FR apart from the code).
+      party: { name: 'Fromagerie Revue SARL', siren: sub.siren, vat: expect.stringMatching(new RegExp(`^FR\\d{2}${sub.siren}$`)), address: '12 rue de la Paix 75002 Paris' },
       signer: { given: 'Élodie', surname: "N'Guessan-Dupré", role: 'Présidente' },
       directory: { outcome: 'found', record: { siren: sub.siren, name: 'FROMAGERIE REVUE', status: 'active', entity_type: 'Privée assujettie' } },
     });
     expect(r.body.identity.map((v: { view: string; mime: string }) => [v.view, v.mime])).toEqual([['page', 'image/png']]);
+    expect(Date.parse(r.body.identity[0].uploaded_at)).toBeLessThanOrEqual(Date.parse(r.body.submitted_at));
     expect(r.body.mandate_number).toMatch(new RegExp(`^${sub.siren}_`));
+  });
+
+  it('keeps the earlier decisions of the registration, with their reasons, and says when each identity image was uploaded', async () => {
+    const again = await submittedEntry(h, { name: 'Crèmerie Refusée SAS' });
+    const e = `/apps/gov-fr/v1/entry/${again.entryId}`;
+    const uploadedFirst = (await h.api('GET', review(again.entryId), undefined, operator)).body.identity[0].uploaded_at;
+    const rejected = await h.api('POST', `${e}/decision`, { approved: false, reason: 'Passport page unreadable' }, operator);
+    expect(rejected.status).toBe(200);
+    await expect.poll(async () => (await h.api('GET', `/silo/v1/entries/${again.entryId}`)).body.state, { timeout: 15_000 }).toBe('processing');
+    const rejection = { decision: 'rejected', reason: 'Passport page unreadable', decided_at: rejected.body.decided_at };
+
+    // A new submission: the passport page replaced, the mandate signed again.
+    expect((await h.api('POST', `${e}/identity`, { view: 'page', data: b64(png(160, 100)) })).status).toBe(204);
+    expect((await h.api('POST', `${e}/sign`, {})).status).toBe(204);
+    expect((await h.api('POST', `${e}/confirm`)).status).toBe(200);
+    let r = await h.api('GET', review(again.entryId), undefined, operator);
+    expect(r.body).toMatchObject({ awaiting_decision: true, decision: rejection, decisions: [rejection] });
+    const uploaded = r.body.identity[0].uploaded_at;
+    expect(Date.parse(uploaded)).toBeGreaterThan(Date.parse(rejection.decided_at)); // replaced after the rejection
+    expect(Date.parse(uploadedFirst)).toBeLessThan(Date.parse(rejection.decided_at));
+
+    expect((await h.api('POST', `${e}/decision`, { approved: true }, operator)).status).toBe(200);
+    r = await h.api('GET', review(again.entryId), undefined, operator);
+    expect(r.body.awaiting_decision).toBe(false);
+    expect(r.body.decisions.map((d: { decision: string; reason?: string }) => [d.decision, d.reason])).toEqual([['approved', undefined], ['rejected', 'Passport page unreadable']]);
+    expect(r.body.decision).toEqual(r.body.decisions[0]);
   });
 
   it('gives the signed mandate as a download that no browser renders in place', async () => {

@@ -107,9 +107,12 @@ describe('operator review page (approvals-only key)', () => {
     expect(await text(page, '#dir-name')).toBe('FROMAGERIE REVUE');
     expect(await text(page, '#dir-siren')).toBe(first.siren);
     expect(await text(page, '#dir-status')).toBe('Active');
+    expect(await text(page, '#dir-type')).toBe('Privée assujettie');
     expect(await text(page, '#directory-message')).toBe(''); // the same name, as the directory writes it: no warning
+    expect(await page.isHidden('#history')).toBe(true); // a first submission: no decision before it
     expect(await text(page, '#evidence')).toBe('Mandat signé dans l’application (signature saisie).');
     await expect.poll(() => page.locator('#images img').count()).toBe(1);
+    expect(await page.locator('#images figcaption span').allTextContents()).toEqual(['page du passeport', expect.stringMatching(/^déposée le \d/)]);
     expect(await page.locator('#mandate-message').textContent()).toBe('Affichage du mandat…');
     expect(await page.isDisabled('#approve')).toBe(true);
     expect(await page.isDisabled('#reject')).toBe(true);
@@ -132,10 +135,50 @@ describe('operator review page (approvals-only key)', () => {
     await expect.poll(() => text(page, '#outcome')).toMatch(/^Décision enregistrée : refusée le /);
     expect(await page.isDisabled('#approve')).toBe(true);
     expect(await page.isDisabled('#reject')).toBe(true);
-    expect(await text(page, '#status')).toBe('Aucune soumission en attente');
+    await expect.poll(() => text(page, '#status')).toBe('Aucune soumission en attente'); // the queue, loaded again
     await expect.poll(async () => (await h.api('GET', `/silo/v1/entries/${first.entryId}`)).body.state, { timeout: 15_000 }).toBe('processing');
     expect((await h.api('GET', `/silo/v1/entries/${first.entryId}/meta/approval-decision`)).body.value.reason).toBe('La photo du passeport est floue');
     expect({ external, problems, dialogs }).toEqual({ external: [], problems: [], dialogs: [] });
+    await page.close();
+  });
+
+  it('shows the earlier rejection and its reason on the new submission, and whether the identity image was replaced (en, 360 px)', async () => {
+    // The signer signs again and submits, keeping the passport image that was rejected.
+    const e = `/apps/gov-fr/v1/entry/${first.entryId}`;
+    expect((await h.api('POST', `${e}/sign`, {})).status).toBe(204);
+    expect((await h.api('POST', `${e}/confirm`)).status).toBe(200);
+    await expect.poll(async () => (await h.api('GET', `/silo/v1/entries/${first.entryId}`)).body.state, { timeout: 15_000 }).toBe('submitted');
+
+    const { page, problems, external } = await openReview(operator, 'en', 360);
+    await openSubmission(page, 'Fromagerie Revue SARL');
+    await expect.poll(() => page.isEnabled('#approve'), { timeout: 20_000 }).toBe(true);
+    expect(await text(page, '#history-heading')).toBe('Decisions already made on this registration');
+    expect(await page.locator('#history-list li').allTextContents()).toEqual([expect.stringMatching(/^Rejected on .+ — reason: “La photo du passeport est floue”$/)]);
+    const caption = () => page.locator('#images figcaption span').allTextContents();
+    expect(await caption()).toEqual(['passport page', expect.stringMatching(/^uploaded /), expect.stringMatching(/^not replaced since the rejection of /)]);
+    expect(await text(page, '#dir-type')).toBe('Private, liable to VAT'); // the Annuaire's value, translated
+
+    // The mandate's pages at a readable size: the frame scrolls, the page does not.
+    expect(await page.getAttribute('#zoom button[data-zoom="1"]', 'aria-pressed')).toBe('true');
+    const canvasWidth = () => page.locator('#mandate canvas >> nth=0').evaluate((c) => (c as unknown as { clientWidth: number }).clientWidth);
+    const fit = await canvasWidth();
+    expect(fit).toBeLessThan(340);
+    await page.getByRole('button', { name: '200%' }).click();
+    expect(await page.getAttribute('#zoom button[data-zoom="2"]', 'aria-pressed')).toBe('true');
+    expect(await canvasWidth()).toBeGreaterThan(fit * 1.9);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await page.$eval('#mandate', (el) => (el as unknown as { scrollWidth: number; clientWidth: number }).scrollWidth > (el as unknown as { clientWidth: number }).clientWidth)).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The switch translates the history and the captions too.
+    await page.click('#lang-switch');
+    expect(await page.locator('#history-list li').allTextContents()).toEqual([expect.stringMatching(/^Refusée le .+ — motif : « La photo du passeport est floue »$/)]);
+    expect((await caption())[2]).toMatch(/^non remplacée depuis le refus du /);
+    expect(await text(page, '#dir-type')).toBe('Privée assujettie');
+
+    await page.click('#approve');
+    await expect.poll(() => text(page, '#outcome')).toMatch(/^Décision enregistrée : approuvée le /);
+    expect({ problems, external }).toEqual({ problems: [], external: [] });
     await page.close();
   });
 
@@ -145,7 +188,7 @@ describe('operator review page (approvals-only key)', () => {
     await openSubmission(page, 'Brasserie Ailleurs SAS');
     await expect.poll(() => page.isEnabled('#approve'), { timeout: 20_000 }).toBe(true);
     expect(await text(page, '#approve')).toBe('Approve');
-    expect(await text(page, 'h3 >> nth=0')).toBe('Declared company');
+    expect(await text(page, '.columns h3 >> nth=0')).toBe('Declared company');
     expect(await text(page, '#directory-message')).toBe(`The PPF Annuaire has no company with SIREN ${sub.siren}: check the declared SIREN.`);
     expect(await page.isHidden('#directory-record')).toBe(true);
     expect(await text(page, '#evidence')).toBe('Mandate signed in the app (typed signature).');
@@ -154,12 +197,16 @@ describe('operator review page (approvals-only key)', () => {
     // Another operator decides meanwhile.
     expect((await h.api('POST', `/apps/gov-fr/v1/entry/${sub.entryId}/decision`, { approved: true })).status).toBe(200);
     await page.click('#approve');
-    await expect.poll(() => text(page, '#outcome')).toMatch(/^The decision was refused: the submission has been decided elsewhere already/);
+    // The page's own sentence, once: the API's (English) detail says nothing more.
+    const refused = 'The decision was refused: the submission has been decided elsewhere already, or the registration no longer awaits a decision.';
+    await expect.poll(() => text(page, '#outcome')).toBe(refused);
     expect(await page.isDisabled('#approve')).toBe(true);
     expect(await page.isDisabled('#reject')).toBe(true);
+    // Decided elsewhere: the queue, loaded again, no longer lists it.
+    await expect.poll(() => page.locator('#queue li:has-text("Brasserie Ailleurs SAS")').count()).toBe(0);
     // The switch translates what is on screen, messages included.
     await page.click('#lang-switch');
-    expect(await text(page, '#outcome')).toMatch(/^La décision a été refusée : la soumission a déjà été décidée ailleurs/);
+    expect(await text(page, '#outcome')).toBe('La décision a été refusée : la soumission a déjà été décidée ailleurs, ou l’inscription n’attend plus de décision.');
     expect(await text(page, '#approve')).toBe('Approuver');
     // The browser logs the refused request itself; nothing else went wrong.
     expect(problems.filter((p) => !/status of 409 .*\/decision$/.test(p))).toEqual([]);
@@ -167,7 +214,7 @@ describe('operator review page (approvals-only key)', () => {
   });
 
   it('says so when the Annuaire fails or an image cannot be shown, then allows only a rejection; flags a scan (360 px)', async () => {
-    const sub = await submittedEntry(h, { name: 'Laiterie Panne SARL' });
+    const sub = await submittedEntry(h, { name: 'Laiterie Panne SARL', party: { addresses: undefined } });
     // An identity "image" stored before the upload checks: bytes no browser can decode.
     await h.db.query('UPDATE identity_documents SET data = $3 WHERE entry_id = $1 AND view = $2', [
       sub.entryId, 'page', h.box.seal(Buffer.from('\x89PNG\r\n\x1a\n<html>not an image</html>', 'latin1'), `identity:${sub.entryId}:page`),
@@ -181,6 +228,7 @@ describe('operator review page (approvals-only key)', () => {
       await openSubmission(page, 'Laiterie Panne SARL');
       await expect.poll(() => page.isEnabled('#reject'), { timeout: 20_000 }).toBe(true);
       expect(await text(page, '#directory-message')).toBe('L’Annuaire PPF est indisponible : sa fiche ne peut pas être affichée pour l’instant. Réessayez plus tard.');
+      expect(await text(page, '#party-address')).toBe('non renseignée'); // « Adresse », feminine
       expect(await text(page, '#image-messages')).toBe('L’image « page du passeport » ne peut pas être affichée : le fichier n’est pas une image lisible');
       expect(await page.isDisabled('#approve')).toBe(true);
       expect(await text(page, '#outcome')).toBe('Approbation impossible : un document ne peut pas être affiché (voir ci-dessus). Vous pouvez refuser en indiquant le motif.');
@@ -197,8 +245,24 @@ describe('operator review page (approvals-only key)', () => {
   it('says in words that a key without the approvals scope can see nothing', async () => {
     const integrator = await h.newKey(['entries:rw', 'jobs:rw'], h.workspaceId);
     const { page } = await openReview(integrator);
-    await expect.poll(() => text(page, '#status')).toMatch(/^Cette clé API n’a pas le droit « approvals » : rien ne peut être affiché ni décidé\./);
+    // The page's sentence alone, in French: not followed by the API's English detail.
+    await expect.poll(() => text(page, '#status')).toBe('Cette clé API n’a pas le droit « approvals » : rien ne peut être affiché ni décidé.');
     expect(await page.locator('#queue li').count()).toBe(0);
+    // In English, said once.
+    await page.click('#lang-switch');
+    expect(await text(page, '#status')).toBe('This API key lacks the “approvals” scope: nothing can be shown or decided.');
+    await page.close();
+  });
+
+  it("adds the API's detail, on a labelled line of its own, only where the page has no sentence for the case", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.route('**/v1/review/submissions', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/problem+json', body: JSON.stringify({ status: 500, detail: 'the queue query failed' }) }));
+    await page.goto(`${h.baseUrl}/apps/gov-fr/review/`);
+    await page.fill('#key', operator);
+    await page.click('#login button');
+    await expect.poll(() => text(page, '#status')).toBe('Erreur inattendue (HTTP 500).Détail (réponse du service, en anglais) : the queue query failed');
+    expect(await text(page, '#status .api-detail span[lang="en"]')).toBe('the queue query failed');
     await page.close();
   });
 });

@@ -136,6 +136,7 @@ describe('registration wizard', () => {
     expect(await heading(page)).toBe(STRINGS.fr.step1Title);
     expect(await page.textContent('#company-name')).toBe('Boulangerie Exemple SAS');
     expect(await page.textContent('#company-siren')).toBe(p.siren);
+    expect(await page.textContent('#company-address')).toBe('12 rue de la Paix 75002 Paris');
     expect(await page.inputValue('#given')).toBe('Élodie');
     expect(await page.inputValue('#id_number')).toBe('•••FW4'); // only a hint of the ID number
     expect(await seriousViolations(page)).toEqual([]);
@@ -294,7 +295,55 @@ describe('registration wizard', () => {
     await expect.poll(() => page.textContent('#back-error')).toBe(STRINGS.fr['err-not-an-image']);
     await shot(page, 'errors');
     await page.getByRole('button', { name: STRINGS.fr.continue }).click();
-    expect(await page.textContent('#identity-error')).toBe(STRINGS.fr.identityIncomplete);
+    await expect.poll(() => page.textContent('#identity-error')).toBe(STRINGS.fr.identityIncomplete);
+    // The error goes as soon as what it asked for is received, without pressing Continue again.
+    await page.setInputFiles('#file-front', file('front-ok.png', png()));
+    await expect.poll(() => page.textContent('#front-status')).toBe(STRINGS.fr.received);
+    expect(await page.textContent('#identity-error')).toBe(STRINGS.fr.identityIncomplete); // the back is still missing
+    await page.setInputFiles('#file-back', file('back-ok.png', png()));
+    await expect.poll(() => page.textContent('#back-status')).toBe(STRINGS.fr.received);
+    expect(await page.textContent('#identity-error')).toBe('');
+    expect(await page.isVisible('#identity-error')).toBe(false);
+    await page.context().close();
+  });
+
+  it('Continue pressed while the images are still uploading waits for them, then opens the signature step', async () => {
+    const p = await parked();
+    const { page } = await open(`${p.url}?lang=en`, { width: 360 });
+    const s = STRINGS.en;
+    await page.getByLabel(s.detailsConfirm).check();
+    await page.getByRole('button', { name: s.continue }).click();
+    await expect.poll(() => heading(page)).toBe(s.step2Title);
+    // A slow network: each identity upload takes 2.5 s to reach the server.
+    await page.route('**/api/identity', async (route) => {
+      await new Promise((r) => setTimeout(r, 2500));
+      await route.continue();
+    });
+    const seen: string[] = [];
+    await page.exposeFunction('seenError', (text: string) => void (text && seen.push(text)));
+    await page.evaluate(() => {
+      const el = document.querySelector('#identity-error');
+      new (globalThis as any).MutationObserver(() => (globalThis as any).seenError(el.textContent)).observe(el, { childList: true, characterData: true, subtree: true });
+    });
+    await page.setInputFiles('#file-front', file('slow-front.png', png(200, 120)));
+    await page.setInputFiles('#file-back', file('slow-back.jpg', jpeg()));
+    await page.getByRole('button', { name: s.continue }).click();
+    // While they run: still step 2, Continue held, a visible "uploading" note, no error.
+    expect(await page.textContent('#back-status')).toBe(s.uploading);
+    expect(await page.textContent('#identity-wait')).toBe(s.waitUploads);
+    expect(await page.isVisible('#identity-wait')).toBe(true);
+    expect(await page.isDisabled('#identity-next')).toBe(true);
+    expect(await page.textContent('#identity-error')).toBe('');
+    await shot(page, 'phone-2-identity-waiting-en');
+    // Once both are received, the signature step opens by itself.
+    await expect.poll(() => heading(page), { timeout: 10_000 }).toBe(s.step3Title);
+    expect(seen).toEqual([]);
+    await page.getByRole('button', { name: s.back_ }).click();
+    await expect.poll(() => heading(page)).toBe(s.step2Title);
+    expect(await page.textContent('#front-status')).toBe(s.received);
+    expect(await page.textContent('#back-status')).toBe(s.received);
+    expect(await page.textContent('#identity-error')).toBe('');
+    expect(await page.textContent('#identity-wait')).toBe('');
     await page.context().close();
   });
 
@@ -319,13 +368,16 @@ describe('registration wizard', () => {
     await expect.poll(() => heading(page)).toBe(STRINGS.fr.doneTitle);
     expect(await page.getAttribute('#status', 'data-status')).toBe('submitted');
     await expect.poll(() => entryState(h, p.entryId), { timeout: 15_000 }).toBe('submitted');
-    expect((await h.api('POST', `${e}/decision`, { approved: false, reason: 'Le verso de la carte est illisible' })).status).toBe(200);
+    // The operator's reason ends with its own period: the banner adds none after it.
+    expect((await h.api('POST', `${e}/decision`, { approved: false, reason: 'Le verso de la carte est illisible.' })).status).toBe(200);
     await expect.poll(() => entryState(h, p.entryId), { timeout: 15_000 }).toBe('processing');
 
     // The representative opens the link again: the reason, then the signature step (the identity is kept).
     await page.reload();
     await page.locator('main[aria-busy="false"]').waitFor();
-    expect(await page.textContent('#banner')).toBe(STRINGS.fr.rejected.replace('{reason}', 'Le verso de la carte est illisible'));
+    expect(await page.textContent('#banner')).toBe(`${STRINGS.fr.rejectedLead}Le verso de la carte est illisible.${STRINGS.fr.rejectedNext}`);
+    expect(await page.textContent('#banner-reason')).toBe('Le verso de la carte est illisible.');
+    expect(await page.evaluate(() => document.querySelector('#banner').innerText)).not.toMatch(/[.!?…]\s*[»”"]?\s*[.]/);
     expect(await heading(page)).toBe(STRINGS.fr.step3Title);
     await shot(page, 'rejected');
     // The mandate loads in its frame first (on a busy machine its PDF viewer opened mid-sequence and took the focus).
@@ -413,8 +465,10 @@ describe('registration wizard', () => {
   });
 
   it('completes missing signer details in step 1', async () => {
-    const p = await parked({ people: [{ name: { given: 'Jean' }, role: 'Gérant' }] });
+    const p = await parked({ people: [{ name: { given: 'Jean' }, role: 'Gérant' }], addresses: [] });
     const { page } = await open(p.url);
+    // No address on record: said so, not a bare dash.
+    expect(await page.textContent('#company-address')).toBe(STRINGS.fr.addressUnknown);
     expect(await page.getAttribute('#surname', 'readonly')).toBeNull();
     expect(await page.getAttribute('#given', 'readonly')).not.toBeNull();
     await page.getByLabel(STRINGS.fr.detailsConfirm).check();

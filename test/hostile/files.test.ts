@@ -11,7 +11,8 @@ import { b64, jpeg, png } from '../support/images';
 import { createWorkflow, jobWhen, setState, startJob, step } from '../support/jobs';
 import { party, makeSiren } from '../support/fixtures';
 import {
-  appendObject, deflatedZeros, digitallySigned, flateObject, inkSigned, pageWithImage, phonePhoto, whilePinging,
+  appendObject, deflatedZeros, digitallySigned, flateObject, inkSigned, pageWithImage, passwordProtected, phonePhoto, whilePinging,
+  withInlineImage, withPageTreeLoop, withSplitInlineImages,
 } from './files-support';
 
 let h: Harness;
@@ -79,11 +80,54 @@ describe('bombs inside files that pass every cheaper check', () => {
     expect(r.body.detail).toMatch(/an image of 900\.0 megapixels/);
   });
 
+  it.each([
+    ['/W 100000 /H 100000 /CS /G /BPC 8'],
+    ['/Width 100000 /Height 100000 /ColorSpace /DeviceGray /BitsPerComponent 8'],
+    ['/#57 100000 /H +100000 /CS /G /BPC 8'],
+  ])('an inline image (BI %s ID … EI) in a signed mandate\'s page', async (head) => {
+    const { entryId, mandate } = await parked();
+    const body = JSON.stringify({ data: b64(await withInlineImage(mandate, head)) });
+    await expectDefused(() => h.api('POST', `${base(entryId)}/agreement`, body), 413, /an inline image of 10000\.0 megapixels, over the limit of 50/);
+  });
+
+  it('inline images of 49 megapixels each count against the total', async () => {
+    const { entryId, mandate } = await parked();
+    const r = await h.api('POST', `${base(entryId)}/agreement`, { data: b64(await withInlineImage(mandate, '/W 7000 /H 7000 /CS /G /BPC 8', 5)) });
+    expect(r.status).toBe(413);
+    expect(r.body.detail).toMatch(/its images have more than 200 megapixels together \(the limit\)/);
+  });
+
+  it('inline images split across a page\'s content streams count too, one by one and together', async () => {
+    const { entryId, mandate } = await parked();
+    const one = await h.api('POST', `${base(entryId)}/agreement`, { data: b64(await withSplitInlineImages(mandate, ['/W 100000', '/H 100000 /CS /G /BPC 8'], 1)) });
+    expect(one.status).toBe(413);
+    expect(one.body.detail).toMatch(/an inline image of 10000\.0 megapixels, over the limit of 50/);
+    const five = await h.api('POST', `${base(entryId)}/agreement`, { data: b64(await withSplitInlineImages(mandate, ['/W 7000 /H', '7000 /CS /G /BPC 8'], 5)) });
+    expect(five.status).toBe(413);
+    expect(five.body.detail).toMatch(/its images have more than 200 megapixels together \(the limit\)/);
+  });
+
   it('a 4000 × 4000 PNG as a drawn signature', async () => {
     const { entryId } = await parked();
     const big = png(4000, 4000);
     const body = JSON.stringify({ signature: b64(big) });
     await expectDefused(() => h.api('POST', `${base(entryId)}/sign`, body), 413, /4000×4000 pixels, over the limit of 4 megapixels for a signature/);
+  });
+});
+
+describe('PDFs we cannot read are refused in the signer\'s words, not a library\'s', () => {
+  it('an encrypted PDF: upload it without a password', async () => {
+    const { entryId, mandate } = await parked();
+    const r = await h.api('POST', `${base(entryId)}/agreement`, { data: b64(await passwordProtected(mandate)) });
+    expect(r.status).toBe(422);
+    expect(r.body.detail).toBe('data is an encrypted PDF: upload it without a password');
+  });
+
+  it('a page tree that loops: its structure loops or is nested too deeply', async () => {
+    const { entryId, mandate } = await parked();
+    const r = await h.api('POST', `${base(entryId)}/agreement`, { data: b64(await withPageTreeLoop(mandate)) });
+    expect(r.status).toBe(422);
+    expect(r.body.detail).toBe('data is not a readable PDF (its structure loops or is nested too deeply)');
   });
 });
 
@@ -146,6 +190,13 @@ describe('images are what they claim', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
     expect(Buffer.from(await res.arrayBuffer()).equals(photo)).toBe(true);
+  });
+
+  it('a strip of 1 × 20,000 pixels (slow to decode for its size) is refused, naming the limit on a side', async () => {
+    const { entryId } = await parked();
+    const r = await h.api('POST', `${base(entryId)}/identity`, { view: 'front', data: b64(png(1, 20_000)) });
+    expect(r.status).toBe(413);
+    expect(r.body.detail).toMatch(/1×20000 pixels, over the limit of 16384 pixels on a side/);
   });
 
   it('bytes that start like a PNG or a JPEG and go on as HTML are refused', async () => {

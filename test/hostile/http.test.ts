@@ -299,6 +299,10 @@ describe('logs', () => {
     expect(redactPath('/reg/assets/wizard.js')).toBe('/reg/assets/wizard.js');
     expect(redactPath('/silo/v1/entries/abc')).toBe('/silo/v1/entries/abc');
     expect(redactPath('/reg/%E0%A4%A/x')).toBe('/reg/:ref/x'); // broken encoding
+    // A ref further down the path, behind dot segments (the client did not normalise them).
+    const r = 'DOE3JQXuoy6d8KFHMWkA0Q-U5yZC1CRay1StgmfapNo';
+    expect(redactPath(`/reg/${r}/../${r}/start`)).toBe('/reg/:ref/../:ref/start');
+    expect(redactPath(`/reg/${r}/%2e%2e/${r}/api/state`)).toBe('/reg/:ref/%2e%2e/:ref/api/state');
   });
 });
 

@@ -3,14 +3,15 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildMandatePdf } from '../../mandate/pdf';
-import { InspectionPool, RefusedFile } from '../../untrusted';
+import { BusyError, InspectionPool, RefusedFile } from '../../untrusted';
 import { party } from '../support/fixtures';
 
 const number = '552032534_0145_20261125_01';
-const mandate = () => buildMandatePdf({
+const reference = {
   party: party('552032534') as never, siren: '552032534', pa: { name: 'PA', siren: '552032534', matricule: '0145' },
   mandateNumber: number, issuedOn: '2026-11-25', entryId: 'e',
-});
+};
+const mandate = () => buildMandatePdf(reference);
 const pids = (pool: InspectionPool) => (pool as unknown as { slots: { child: { pid: number } }[] }).slots.map((s) => s.child.pid);
 const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !/State:\s+Z/.test(fs.readFileSync(`/proc/${pid}/status`, 'latin1'));
 
@@ -27,27 +28,46 @@ describe('the inspection pool', () => {
   it('stops a job over its time budget, replaces the child, and answers the next job', async () => {
     pool = new InspectionPool({ size: 1, queue: 2, timeMs: 1, memoryMb: 2048 });
     const pdf = await mandate();
-    const r = await refusal(pool.run({ kind: 'mandate', bytes: pdf, mandateNumber: number }));
+    const r = await refusal(pool.run({ kind: 'mandate', bytes: pdf, reference }));
     expect(r).toMatchObject({ status: 422, code: 'too-complex' });
     expect(r.reason).toMatch(/took longer than 0\.001 s to check \(the limit\)/);
     const [first] = pids(pool);
-    expect((await refusal(pool.run({ kind: 'mandate', bytes: pdf, mandateNumber: number }))).code).toBe('too-complex');
+    expect((await refusal(pool.run({ kind: 'mandate', bytes: pdf, reference }))).code).toBe('too-complex');
     expect(pids(pool)[0]).not.toBe(first);
   });
 
   it('stops a child whose resident memory goes over the budget (zlib and libvips buffers are outside the V8 heap)', async () => {
     // pdf.js alone takes more than 128 MB resident: any job goes over.
     pool = new InspectionPool({ size: 1, queue: 2, timeMs: 30_000, memoryMb: 128 });
-    const r = await refusal(pool.run({ kind: 'mandate', bytes: await mandate(), mandateNumber: number }));
+    const r = await refusal(pool.run({ kind: 'mandate', bytes: await mandate(), reference }));
     expect(r.reason).toMatch(/needed more than 128 MB of memory to check \(the limit\)/);
   });
 
   it('with a budget that fits, answers; closed, its children are gone', async () => {
     pool = new InspectionPool({ size: 2, queue: 2, timeMs: 30_000, memoryMb: 1024 });
-    expect((await refusal(pool.run({ kind: 'mandate', bytes: await mandate(), mandateNumber: number }))).code).toBe('not-signed');
+    expect((await refusal(pool.run({ kind: 'mandate', bytes: await mandate(), reference }))).code).toBe('not-signed');
     const children = pids(pool);
     await pool.close();
     expect(children.filter(alive)).toEqual([]);
-    await expect(pool.run({ kind: 'mandate', bytes: new Uint8Array(1), mandateNumber: number })).rejects.toThrow(/closed/);
+    await expect(pool.run({ kind: 'mandate', bytes: new Uint8Array(1), reference })).rejects.toThrow(/closed/);
+  });
+});
+
+describe('owners of files', () => {
+  it('one owner has at most two files in the pool, and a child takes next the file of the owner served least recently', async () => {
+    pool = new InspectionPool({ size: 1, queue: 8, timeMs: 30_000, memoryMb: 1024 });
+    const pdf = await mandate();
+    const job = { kind: 'mandate' as const, bytes: pdf, reference };
+    const order: string[] = [];
+    // Our unsigned mandate: each check ends in a refusal (not signed), unless the pool turns the file away (busy).
+    const track = (name: string, p: Promise<unknown>) => p.catch((e: unknown) => order.push(e instanceof BusyError ? `${name}: busy` : name));
+    // A link sends three files at once: the third is told to come back; then another registration's file arrives.
+    const a1 = track('a1', pool.ownedBy('a').run(job));
+    const a2 = track('a2', pool.ownedBy('a').run(job));
+    const a3 = track('a3', pool.ownedBy('a').run(job));
+    const b1 = track('b1', pool.ownedBy('b').run(job));
+    await Promise.all([a1, a2, a3, b1]);
+    expect(order[0]).toBe('a3: busy');
+    expect(order.slice(1)).toEqual(['a1', 'b1', 'a2']); // b1 before a2, though it came after
   });
 });

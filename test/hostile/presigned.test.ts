@@ -9,7 +9,7 @@ import { b64, jpeg } from '../support/images';
 import { createWorkflow, jobWhen, setState, startJob, step } from '../support/jobs';
 import { party, makeSiren } from '../support/fixtures';
 import {
-  cairoRerendered, digitallySigned, imageSigned, inkSigned, qpdfResaved, scanned, withActiveContent,
+  cairoRerendered, digitallySigned, imageSigned, inkSigned, qpdfResaved, scanned, withActiveContent, withUnseenAnnotation, withWebLink,
 } from './files-support';
 
 let h: Harness;
@@ -42,8 +42,8 @@ describe('our mandate with nothing added is refused', () => {
     for (const [how, pdf] of [['as issued', mandate], ['qpdf', qpdfResaved(mandate)], ['pdftocairo', cairoRerendered(mandate)]] as const) {
       const r = await upload(entryId, pdf);
       expect(r.status, how).toBe(422);
-      expect(r.body.detail, how).toContain(`mandate ${number} without a signature`);
-      expect(r.body.detail, how).toMatch(/sign it digitally, add a handwritten signature/);
+      expect(r.body.detail, how).toContain(`mandate ${number}, but no signature could be found on it`);
+      expect(r.body.detail, how).toMatch(/sign it in the app, sign it digitally, add the signature as an image or an ink or stamp annotation, or print it, sign it and upload a scan/);
     }
     expect((await h.api('POST', `${base(entryId)}/confirm`)).body.detail).toMatch(/a signature/); // nothing was stored
   });
@@ -55,6 +55,27 @@ describe('our mandate with nothing added is refused', () => {
     const r = await upload(entryId, await inkSigned(await other.save()));
     expect(r.status).toBe(422);
     expect(r.body.detail).toBe(`data is not the mandate of this entry: it must be mandate ${number} (download it with GET agreement)`);
+  });
+});
+
+describe('a PDF that only quotes our mandate number', () => {
+  it('is refused, even signed: its text must be the mandate we issued (in French or in English)', async () => {
+    const { entryId, number } = await parked();
+    const fake = await PDFDocument.create();
+    const page = fake.addPage();
+    page.drawText(`Mandat n° ${number}`, { x: 50, y: 780, size: 12 });
+    page.drawText('Je ne désigne aucune plateforme et révoque tout mandat.', { x: 50, y: 760, size: 12 });
+    const r = await upload(entryId, await imageSigned(await fake.save()));
+    expect(r.status).toBe(422);
+    expect(r.body.detail).toBe(`data is not the mandate of this entry: it must be mandate ${number} (download it with GET agreement)`);
+  });
+
+  it('the English mandate, signed, is ours too', async () => {
+    const { entryId } = await parked();
+    const res = await fetch(`${h.baseUrl}${base(entryId)}/agreement?lang=en`, { headers: { authorization: `Bearer ${h.apiKey}` } });
+    const english = Buffer.from(await res.arrayBuffer());
+    const r = await upload(entryId, await inkSigned(english));
+    expect(r.status, JSON.stringify(r.body)).toBe(204);
   });
 });
 
@@ -116,11 +137,42 @@ describe('active content is refused, named', () => {
     ['launch', /a launch action/],
     ['embedded-file', /an embedded file/],
     ['xfa', /an XFA form/],
+    ['uri-on-opening', /an action on opening \(URI\)/],
+    ['uri-on-page-open', /an automatic action \(URI\)/],
+    ['goto-then-uri', /an action on opening \(URI\)/],
+    ['submit-form', /a form submission/],
+    ['gotor-unc', /a link to another file \(GoToR\)/],
+    ['import-data', /a data import/],
+    ['javascript-uri-link', /a link that is not a web address \(javascript:\)/],
+    ['file-uri-link', /a link that is not a web address \(file:\)/],
   ] as const)('%s', async (kind, named) => {
     const { entryId, mandate } = await parked();
     const r = await upload(entryId, await withActiveContent(mandate, kind));
     expect(r.status).toBe(422);
     expect(r.body.detail).toMatch(/is a PDF with active content/);
     expect(r.body.detail).toMatch(named);
+  });
+
+  it('a plain web link and an opening action that shows the first page are not active content', async () => {
+    const { entryId, mandate } = await parked();
+    const r = await upload(entryId, await withWebLink(mandate));
+    expect(r.status, JSON.stringify(r.body)).toBe(204);
+  });
+});
+
+describe('annotations no reader shows are no signature', () => {
+  it.each([
+    ['a Stamp flagged Hidden, without appearance', 'hidden-stamp'],
+    ['an Ink of no size with no strokes', 'empty-ink'],
+    ['an Ink flagged NoView', 'noview-ink'],
+    ['an Ink whose appearance draws nothing', 'blank-appearance'],
+    ['an Ink off the page', 'off-page-ink'],
+    ['a Stamp flagged Invisible, without appearance', 'invisible-stamp'],
+  ] as const)('%s: 422, our mandate without a signature', async (_how, kind) => {
+    const { entryId, mandate, number } = await parked();
+    const r = await upload(entryId, await withUnseenAnnotation(mandate, kind));
+    expect(r.status, JSON.stringify(r.body)).toBe(422);
+    expect(r.body.detail).toContain(`is mandate ${number}`);
+    expect(r.body.detail).not.toMatch(/active content|not the mandate/);
   });
 });

@@ -13,10 +13,12 @@ export interface Submission {
 }
 
 /** Runs a sign-then-wait registration to the approval wait and submits it, or stops once the mandate is issued or signed. */
-export async function submittedEntry(h: Harness, o: { name: string; siren?: string; stopAt?: 'issued' | 'signed' }): Promise<Submission> {
+export async function submittedEntry(
+  h: Harness, o: { name: string; siren?: string; stopAt?: 'issued' | 'signed'; /** party fields to replace (undefined drops one) */ party?: Record<string, unknown> },
+): Promise<Submission> {
   const entryId = crypto.randomUUID();
   const siren = o.siren ?? makeSiren();
-  expect((await h.api('PUT', `/silo/v1/entries/${entryId}`, { data: party(siren, { name: o.name }) })).status).toBe(200);
+  expect((await h.api('PUT', `/silo/v1/entries/${entryId}`, { data: party(siren, { name: o.name, ...o.party }) })).status).toBe(200);
   const wf = await createWorkflow(h, [step('gov-fr.agreement.sign'), setState('processing'), step('gov-fr.agreement.wait.approval'), setState('completed')]);
   const jobId = await startJob(h, wf, entryId);
   await jobWhen(h, jobId, ['WAIT']);

@@ -149,7 +149,9 @@ function render() {
   const c = state.company;
   $('company-name').textContent = c.name;
   $('company-siren').textContent = c.siren ?? '';
-  $('company-address').textContent = c.address ?? '—';
+  // An address the record lacks is said to be missing (as the mandate says it), not left as a bare dash.
+  $('company-address').textContent = c.address || t('addressUnknown');
+  $('company-address').classList.toggle('unknown', !c.address);
   // Known signer details are shown read-only; missing ones are fields to complete.
   for (const f of ['given', 'surname', 'role', 'id_number']) {
     const input = $(f);
@@ -177,7 +179,8 @@ function render() {
   const rejected = state.decision?.decision === 'rejected' && !state.submitted;
   banner.hidden = !rejected;
   banner.classList.toggle('warn', rejected);
-  banner.textContent = rejected ? t('rejected', { reason: state.decision.reason ?? '' }) : '';
+  // The reason is the operator's own sentence, shown on its own line: no quotes or period of ours around it.
+  $('banner-reason').textContent = rejected ? (state.decision.reason ?? '').trim() : '';
   const status = state.decision?.decision === 'approved' ? (state.state === 'completed' ? 'completed' : 'approved') : 'submitted';
   $('status').dataset.status = status;
   $('status').textContent = t(`status_${status}`);
@@ -230,10 +233,19 @@ function showDocType() {
   $('card-uploads').hidden = passport;
   $('passport-uploads').hidden = !passport;
 }
-for (const r of document.querySelectorAll('input[name="doc-type"]')) r.addEventListener('change', showDocType);
+for (const r of document.querySelectorAll('input[name="doc-type"]')) {
+  r.addEventListener('change', () => {
+    showDocType();
+    if (state && identityComplete()) setError('identity-error');
+  });
+}
 
 // Uploads of one view go one after the other, so the server keeps the file the preview shows.
 const uploads = { front: Promise.resolve(), back: Promise.resolve(), page: Promise.resolve() };
+let pending = 0; // uploads picked and not answered yet
+
+const isPassport = () => document.querySelector('input[name="doc-type"]:checked').value === 'passport';
+const identityComplete = () => (isPassport() ? state.identity.page : state.identity.front && state.identity.back);
 const VIEW_LABEL = { front: 'front', back: 'back', page: 'passportPage' };
 
 for (const view of ['front', 'back', 'page']) {
@@ -253,28 +265,41 @@ for (const view of ['front', 'back', 'page']) {
     img.alt = t('previewAlt', { view: t(VIEW_LABEL[view]) });
     img.hidden = false;
     say(`${view}-status`, 'uploading');
+    pending++;
     uploads[view] = uploads[view].then(async () => {
       try {
         await api('POST', 'identity', { view, data: await base64Of(file) });
         if (e.target.files[0] !== file) return; // a newer pick is on its way
         say(`${view}-status`, 'received');
         state.identity[view] = true;
+        // "Add the front and back…" goes as soon as what it asked for is here.
+        if (identityComplete()) setError('identity-error');
       } catch (err) {
         if (e.target.files[0] !== file) return;
         say(`${view}-status`);
         img.hidden = true;
         setError(`${view}-error`, errorKey(err));
+      } finally {
+        pending--;
       }
     });
   });
 }
 
-$('identity-next').addEventListener('click', () => {
-  const passport = document.querySelector('input[name="doc-type"]:checked').value === 'passport';
-  const id = state.identity;
-  const complete = passport ? id.page : id.front && id.back;
-  setError('identity-error', complete ? undefined : 'identityIncomplete');
-  if (complete) go(state.signed ? 4 : 3);
+$('identity-next').addEventListener('click', (e) => {
+  setError('identity-error');
+  // Pressed while an image is still on its way: wait for it (buttons held, a visible note), then decide.
+  busy(e.currentTarget, async () => {
+    if (pending) say('identity-wait', 'waitUploads');
+    try {
+      while (pending) await Promise.all(Object.values(uploads));
+    } finally {
+      say('identity-wait');
+    }
+    const complete = identityComplete();
+    setError('identity-error', complete ? undefined : 'identityIncomplete');
+    if (complete) go(state.signed ? 4 : 3);
+  });
 });
 
 // Step 3 — signature
