@@ -253,7 +253,7 @@ export async function decide(
   const decisionId = crypto.randomUUID();
   const decidedAt = new Date().toISOString();
   await deps.db.tx(async (q) => {
-    await recordDecision(q, { id: decisionId, entryId, jobId: job, approved: d.approved, reason: d.reason, decidedBy: d.decidedBy });
+    await recordDecision(q, { id: decisionId, entryId, jobId: job, approved: d.approved, reason: d.reason, decidedBy: d.decidedBy, decidedAt });
     if (!(await claimDecision(q, entryId, job, decisionId))) throw new SigningError(409, 'this submission has been decided already', 'decided');
     await putMeta(q, entryId, DECISION_META_KEY, {
       src: 'gov-fr',

@@ -150,12 +150,13 @@ export async function identityViews(db: Queryable, entryId: string) {
 }
 
 export async function recordDecision(
-  db: Queryable, d: { id?: string; entryId: string; jobId: string; approved: boolean; reason?: string; decidedBy?: string },
+  db: Queryable,
+  d: { id?: string; entryId: string; jobId: string; approved: boolean; reason?: string; decidedBy?: string; /** ISO time, as the API answers it */ decidedAt?: string },
 ) {
   const id = d.id ?? crypto.randomUUID();
   await db.query(
-    'INSERT INTO approval_decisions (id, entry_id, job_id, approved, reason, decided_by) VALUES ($1, $2, $3, $4, $5, $6)',
-    [id, d.entryId, d.jobId, d.approved, d.reason ?? null, d.decidedBy ?? null],
+    'INSERT INTO approval_decisions (id, entry_id, job_id, approved, reason, decided_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, coalesce($7::timestamptz, now()))',
+    [id, d.entryId, d.jobId, d.approved, d.reason ?? null, d.decidedBy ?? null, d.decidedAt ?? null],
   );
   return id;
 }
