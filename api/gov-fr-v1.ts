@@ -44,17 +44,15 @@ export function govFrRouter(deps: SigningDeps): Router {
   const id = (req: express.Request) => params(req, entryParam).silo_entry_id;
   // Operators' routes first: a key with only the `approvals` scope reviews and decides (no entries:rw needed).
   // The operator's review: the queue, the identity images, and a page using both (served by us, no third party).
-  r.use('/review', reviewRouter(deps)); // no-store on the queue too; the submission and its signed mandate
+  r.use('/review', reviewRouter(deps)); // the submission and its signed mandate
   r.get('/review/submissions', requireScope('approvals'), async (_req, res) => {
     res.json({ list: await pendingSubmissions(deps.db, auth(res).workspaceId) });
   });
   r.get('/entry/:silo_entry_id/identity/:view', requireScope('approvals'), async (req, res) => {
     const { view } = params(req, viewParam);
     const img = await mapped(() => identityImage(deps, auth(res).workspaceId, id(req), view));
-    // Checked as that type at upload; never sniffed, never run as a document, never cached.
-    res.type(img.mime).set({
-      'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; sandbox",
-    }).send(img.data);
+    // Checked as that type at upload (no-store and nosniff come with every response); never run as a document.
+    res.type(img.mime).set('content-security-policy', "default-src 'none'; sandbox").send(img.data);
   });
 
   // Operators (scope `approvals`) approve or reject a confirmed submission.

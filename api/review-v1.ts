@@ -5,7 +5,6 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { AnnuaireError, type AnnuaireClient } from '../annuaire/client';
 import { annuaireClientFromConfig } from '../annuaire/from-config';
-import type { Config } from '../config';
 import type { Party } from '../party';
 import { agreementPdf, type SigningDeps } from '../signing/service';
 import { decisionsOf, getAgreement, identityViews } from '../store/agreements';
@@ -51,11 +50,8 @@ export function reviewRouter(deps: SigningDeps & { client?: AnnuaireClient }): R
   }
 
   const r = Router();
-  // Personal data: never kept by a browser or a proxy.
-  r.use(requireScope('approvals'), (_req, res, next) => {
-    res.set({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-    next();
-  });
+  // Personal data: no-store and nosniff come with every response (api/security-headers.ts).
+  r.use(requireScope('approvals'));
 
   r.get('/submissions/:silo_entry_id', async (req, res) => {
     const { silo_entry_id: entryId } = params(req, reviewEntryParam);

@@ -154,9 +154,10 @@ export async function uploadSignedAgreement(deps: SigningDeps, workspaceId: stri
   refuseIfSubmitted(ctx.agreement);
   const bytes = decodeBase64('data', data);
   // Refused unless signed: a digital signature, a visible one added, or a scan (flagged for the operator).
-  const evidence = await checkSignedMandate(inspectorOf(deps).ownedBy(entryId), 'data', bytes, await mandateReference(deps, ctx));
+  const reference = await mandateReference(deps, ctx);
+  const evidence = await checkSignedMandate(inspectorOf(deps).ownedBy(entryId), 'data', bytes, reference);
   // The signer signed the mandate we served, whose text follows the take-over identifier set now.
-  const former = await formerMatricule(deps, entryId);
+  const former = reference.formerMatricule;
   await deps.db.tx(async (q) => {
     await recordAudit(q, { entryId, jobId: ctx.agreement.job_id, kind: 'signed', client, details: { via: 'upload', evidence, document_sha256: sha256Hex(bytes) } });
     await storeSignedPdf(q, entryId, deps.box.seal(bytes, mandateContext(entryId)), 'upload', former, evidence);

@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import type { Queryable } from './db';
 import { iso } from './rows';
+import type { UploadEvidence } from '../untrusted/inspect-pdf';
 
 export type IdentityView = 'front' | 'back' | 'page';
 
@@ -20,7 +21,7 @@ export interface AgreementRow {
 }
 
 /** What showed an uploaded mandate was signed (untrusted/inspect-pdf.ts); null for in-app signatures. */
-export type UploadEvidence = 'digital-signature' | 'visible-signature' | 'scan';
+export type { UploadEvidence };
 
 const AGREEMENT_COLUMNS = `entry_id, job_id, mandate_number, to_char(issued_on, 'YYYY-MM-DD') AS issued_on, signed_pdf, signed_via,
   signed_at, submitted_at, decision_id, signed_former_matricule, upload_evidence`;
@@ -180,16 +181,6 @@ export async function getIdentityDocument(db: Queryable, entryId: string, view: 
   return rows[0];
 }
 
-/** The last decision on this job's submissions, if any (a new registration starts with none). */
-export async function latestDecision(db: Queryable, entryId: string, jobId: string) {
-  const { rows } = await db.query<{ approved: boolean; reason: string | null; created_at: Date }>(
-    'SELECT approved, reason, created_at FROM approval_decisions WHERE entry_id = $1 AND job_id = $2 ORDER BY created_at DESC, id LIMIT 1',
-    [entryId, jobId],
-  );
-  const r = rows[0];
-  return r && { decision: r.approved ? ('approved' as const) : ('rejected' as const), reason: r.reason ?? undefined, decided_at: iso(r.created_at)! };
-}
-
 /**
  * Every decision on this job's submissions, newest first: a rejected submission and its reason stay on record when
  * the signer submits again, for the operator deciding on the new one.
@@ -200,4 +191,9 @@ export async function decisionsOf(db: Queryable, entryId: string, jobId: string)
     [entryId, jobId],
   );
   return rows.map((r) => ({ decision: r.approved ? ('approved' as const) : ('rejected' as const), reason: r.reason ?? undefined, decided_at: iso(r.created_at)! }));
+}
+
+/** The last decision on this job's submissions, if any (a new registration starts with none). */
+export async function latestDecision(db: Queryable, entryId: string, jobId: string) {
+  return (await decisionsOf(db, entryId, jobId))[0];
 }

@@ -17,6 +17,9 @@ import { sealPdf } from '../../mandate/seal';
 import type { Harness } from '../support/harness';
 import { png } from '../support/images';
 import { inkSigned } from '../support/signed-pdf';
+import { expect } from 'vitest';
+import { party, makeSiren } from '../support/fixtures';
+import { createWorkflow, jobWhen, setState, startJob, step } from '../support/jobs';
 
 /** Runs a tool from poppler-utils or qpdf on a file: `args` get the input and output paths. */
 export function tool(cmd: string, pdf: Uint8Array, args: (input: string, output: string) => string[], outputName = 'out.pdf'): Buffer {
@@ -255,3 +258,15 @@ export async function whilePinging<T>(h: Harness, send: () => Promise<T>) {
 }
 
 export const sha256 = (b: Uint8Array) => crypto.createHash('sha256').update(b).digest('hex');
+
+/** A party whose registration waits for its signature, and the mandate it was issued (number from its title). */
+export async function parked(h: Harness) {
+  const entryId = crypto.randomUUID();
+  expect((await h.api('PUT', `/silo/v1/entries/${entryId}`, { data: party(makeSiren()) })).status).toBe(200);
+  const wf = await createWorkflow(h, [step('gov-fr.agreement.sign'), setState('processing'), step('gov-fr.agreement.wait.approval'), setState('completed')]);
+  await jobWhen(h, await startJob(h, wf, entryId), ['WAIT']);
+  const res = await fetch(`${h.baseUrl}/apps/gov-fr/v1/entry/${entryId}/agreement`, { headers: { authorization: `Bearer ${h.apiKey}` } });
+  const mandate = Buffer.from(await res.arrayBuffer());
+  const number = (await PDFDocument.load(mandate)).getTitle()!.replace('Mandat ', '');
+  return { entryId, mandate, number };
+}

@@ -1,18 +1,16 @@
 // Untrusted files under a budget, off the API's event loop (issue 19 §1, §2): bombs hidden in files that pass every
 // cheaper check are refused naming the limit while the API keeps answering; a full pool says 503 with Retry-After;
 // images are the type they claim; and no file body, random or mutated, gets a 5xx or hangs.
-import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness';
 import { b64, jpeg, png } from '../support/images';
-import { createWorkflow, jobWhen, setState, startJob, step } from '../support/jobs';
-import { party, makeSiren } from '../support/fixtures';
 import {
   appendObject, deflatedZeros, digitallySigned, flateObject, inkSigned, pageWithImage, passwordProtected, phonePhoto, whilePinging,
   withInlineImage, withPageTreeLoop, withSplitInlineImages,
+  parked as parkedIn,
 } from './files-support';
 
 let h: Harness;
@@ -23,14 +21,7 @@ afterAll(() => h.close());
 
 const base = (id: string) => `/apps/gov-fr/v1/entry/${id}`;
 
-async function parked(hh: Harness = h) {
-  const entryId = crypto.randomUUID();
-  expect((await hh.api('PUT', `/silo/v1/entries/${entryId}`, { data: party(makeSiren()) })).status).toBe(200);
-  const wf = await createWorkflow(hh, [step('gov-fr.agreement.sign'), setState('processing'), step('gov-fr.agreement.wait.approval'), setState('completed')]);
-  await jobWhen(hh, await startJob(hh, wf, entryId), ['WAIT']);
-  const res = await fetch(`${hh.baseUrl}${base(entryId)}/agreement`, { headers: { authorization: `Bearer ${hh.apiKey}` } });
-  return { entryId, mandate: Buffer.from(await res.arrayBuffer()) };
-}
+const parked = (hh: Harness = h) => parkedIn(hh);
 
 describe('bombs inside files that pass every cheaper check', () => {
   /** Refused naming the limit, pings answered meanwhile, the API's event loop never held 100 ms. */

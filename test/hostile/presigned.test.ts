@@ -1,15 +1,13 @@
 // "Pre-signed means signed" (issue 19 §3): an uploaded mandate is accepted with evidence that it was signed, and
 // our mandate with nothing added is refused however it was re-saved. Active content is refused, naming it (§2).
-import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness';
 import { b64, jpeg } from '../support/images';
-import { createWorkflow, jobWhen, setState, startJob, step } from '../support/jobs';
-import { party, makeSiren } from '../support/fixtures';
 import {
   cairoRerendered, digitallySigned, imageSigned, inkSigned, qpdfResaved, scanned, withActiveContent, withUnseenAnnotation, withWebLink,
+  parked as parkedIn,
 } from './files-support';
 
 let h: Harness;
@@ -20,16 +18,7 @@ afterAll(() => h.close());
 
 const base = (id: string) => `/apps/gov-fr/v1/entry/${id}`;
 
-async function parked() {
-  const entryId = crypto.randomUUID();
-  expect((await h.api('PUT', `/silo/v1/entries/${entryId}`, { data: party(makeSiren()) })).status).toBe(200);
-  const wf = await createWorkflow(h, [step('gov-fr.agreement.sign'), setState('processing'), step('gov-fr.agreement.wait.approval'), setState('completed')]);
-  await jobWhen(h, await startJob(h, wf, entryId), ['WAIT']);
-  const res = await fetch(`${h.baseUrl}${base(entryId)}/agreement`, { headers: { authorization: `Bearer ${h.apiKey}` } });
-  const mandate = Buffer.from(await res.arrayBuffer());
-  const number = (await PDFDocument.load(mandate)).getTitle()!.replace('Mandat ', '');
-  return { entryId, mandate, number };
-}
+const parked = (hh: Harness = h) => parkedIn(hh);
 
 const upload = (entryId: string, pdf: Uint8Array) => h.api('POST', `${base(entryId)}/agreement`, { data: b64(pdf) });
 
