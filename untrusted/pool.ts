@@ -99,8 +99,9 @@ export class InspectionPool {
 
   private spawn(): Slot {
     const child = fork(CHILD, [], {
-      // The heap's own cap (the resident-size watch covers the rest); pdf.js needs ~100 MB of heap to load.
-      execArgv: [`--max-old-space-size=${Math.max(256, this.options.memoryMb)}`],
+      // The heap's cap below the resident budget, so V8 collects before the watch would kill the child for garbage
+      // (a heap allowed the whole budget let a legitimate seal reach it in CI); pdf.js needs ~100 MB of heap to load.
+      execArgv: [`--max-old-space-size=${Math.max(192, Math.floor(this.options.memoryMb * 0.6))}`],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
