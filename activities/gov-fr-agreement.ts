@@ -6,17 +6,20 @@ import { issueAgreement } from '../store/agreements';
 import { getEntryRow } from '../store/entries';
 import type { StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
+import type { Commit } from './journalled';
 
 export function agreementSign({ db, log, config }: ActivityDeps) {
-  return async function agreementSignActivity(input: StepInput): Promise<{ mandateNumber: string; linkCreated: boolean }> {
+  return async function agreementSignActivity(input: StepInput, commit: Commit = (write) => db.tx(write)): Promise<{ mandateNumber: string; linkCreated: boolean }> {
     const entry = await getEntryRow(db, input.workspaceId, input.entryId);
     if (!entry?.siren) throw ApplicationFailure.nonRetryable(`entry ${input.entryId} has no SIREN`, 'entry-invalid');
     const day = new Date().toISOString().slice(0, 10);
 
-    // No transaction: each write is one statement and a retry finds both. The link comes first: an earlier job's
-    // link, still in place, would otherwise open this job's new mandate until it is replaced.
-    const { created } = await ensureApprovalLink(db, entry.id, input.jobId, config.wizardUrl);
-    const agreement = await issueAgreement(db, { entryId: entry.id, jobId: input.jobId, siren: entry.siren, matricule: config.PA_MATRICULE, day });
+    // The link first: an earlier job's link, still in place, would otherwise open this job's new mandate until it
+    // is replaced. A retry finds both.
+    const { created, agreement } = await commit(async (q) => ({
+      ...(await ensureApprovalLink(q, entry.id, input.jobId, config.wizardUrl)),
+      agreement: await issueAgreement(q, { entryId: entry.id, jobId: input.jobId, siren: entry.siren!, matricule: config.PA_MATRICULE, day }),
+    }));
     log.info({ jobId: input.jobId, entryId: entry.id, mandate: agreement.mandate_number, linkCreated: created }, 'mandate issued');
     return { mandateNumber: agreement.mandate_number, linkCreated: created };
   };

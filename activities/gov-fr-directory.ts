@@ -9,6 +9,7 @@ import { directoryHolder, holdDirectoryLine, releaseDirectoryLine } from '../sto
 import { getEntryRow, getMeta } from '../store/entries';
 import type { StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
+import type { Commit } from './journalled';
 
 export const FORMER_MATRICULE_META = 'fr-former-matricule';
 
@@ -43,7 +44,7 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
     return typeof m === 'string' && m.trim() ? m.trim() : undefined;
   }
 
-  async function register(input: StepInput): Promise<RegisterResult> {
+  async function register(input: StepInput, commit: Commit = (write) => db.tx(write)): Promise<RegisterResult> {
     const siren = await sirenOf(input);
     const ids = { jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, siren };
     // We act on the company's behalf only with its signed, approved mandate.
@@ -97,9 +98,11 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
       if (fresh) log.info({ ...ids, matricule: us, idInstance: created.idInstance, ended: idsOf(handedOver), takenOverFrom: holders[0] }, 'directory line created');
       return { idInstance: created.idInstance, created: fresh, ...(holders[0] && { takenOverFrom: holders[0] }) } as RegisterResult;
     });
-    if (!(await holdDirectoryLine(db, siren, input.entryId, result.idInstance))) {
-      throw ApplicationFailure.nonRetryable(`0225:${siren} is already registered`, 'already-registered');
-    }
+    await commit(async (q) => {
+      if (!(await holdDirectoryLine(q, siren, input.entryId, result.idInstance))) {
+        throw ApplicationFailure.nonRetryable(`0225:${siren} is already registered`, 'already-registered');
+      }
+    });
     return result;
   }
 
@@ -126,7 +129,7 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
     }
   }
 
-  async function disable(input: StepInput): Promise<DisableResult> {
+  async function disable(input: StepInput, commit: Commit = (write) => db.tx(write)): Promise<DisableResult> {
     const siren = await sirenOf(input);
     const ids = { jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, siren };
     // Another entry's registration of the same SIREN is not this entry's to end.
@@ -146,7 +149,7 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
       log.info({ ...ids, matricule: us, ended: idsOf(mine), restoredIdInstance: restored?.idInstance }, 'directory lines ended');
       return { ended: idsOf(mine), ...(restored && { restoredIdInstance: restored.idInstance }) } as DisableResult;
     });
-    await releaseDirectoryLine(db, siren, input.entryId);
+    await commit((q) => releaseDirectoryLine(q, siren, input.entryId));
     return result;
   }
 

@@ -1,11 +1,13 @@
-// All activities of the worker, keyed by the provider id the definitions name (plus the journal).
+// All activities of the worker, keyed by the provider id the definitions name; each step's records its journal lines.
 import { Context } from '@temporalio/activity';
-import { ACTIVITY_PROVIDERS, HEARTBEAT_EVERY_MS } from '../workflows/providers';
+import { ACTIVITY_PROVIDERS, HEARTBEAT_EVERY_MS, JOURNAL_ACTIVITY } from '../workflows/providers';
+import type { StepJournalling } from '../workflows/types';
 import { activityOutcomes } from '../lib/metrics';
 import type { ActivityDeps } from './deps';
 import { agreementSign } from './gov-fr-agreement';
 import { directoryActivities } from './gov-fr-directory';
 import { journalActivities } from './journal';
+import { journalled, recordJournal } from './journalled';
 import { peppolActivities } from './peppol';
 import { siloState } from './silo-state';
 import { webhookActivities } from './webhooks';
@@ -14,18 +16,28 @@ export type { ActivityDeps } from './deps';
 
 export function createActivities(deps: ActivityDeps): Record<string, (...args: never[]) => Promise<unknown>> {
   const webhooks = webhookActivities(deps);
+  const directory = directoryActivities(deps);
+  const peppol = peppolActivities(deps);
+  const step = journalled.bind(null, deps.db);
   const providers: Record<string, (...args: never[]) => Promise<unknown>> = {
-    'silo.state': siloState(deps),
-    'gov-fr.agreement.sign': agreementSign(deps),
-    ...directoryActivities(deps),
-    ...peppolActivities(deps),
-    webhook: webhooks.webhook,
+    'silo.state': step(siloState(deps)),
+    'gov-fr.agreement.sign': step(agreementSign(deps)),
+    'gov-fr.directory.register': step(directory['gov-fr.directory.register'], { announced: true }),
+    'gov-fr.directory.disable': step(directory['gov-fr.directory.disable'], { announced: true }),
+    'peppol.register': step(peppol['peppol.register'], { announced: true }),
+    'peppol.unregister': step(peppol['peppol.unregister'], { announced: true }),
+    webhook: step(webhooks.webhook),
   };
   // The workflow's provider catalogue and the worker must agree, or steps would time out instead of failing.
   const missing = ACTIVITY_PROVIDERS.filter((p) => !providers[p]);
   if (missing.length) throw new Error(`no activity for provider(s) ${missing.join(', ')}`);
   const heartbeating = Object.fromEntries(Object.entries(providers).map(([name, fn]) => [name, counted(name, withHeartbeat(fn))]));
-  return { ...heartbeating, ...journalActivities(deps), webhookAttempt: counted('webhook.attempt', webhooks.webhookAttempt), webhookGiveUp: webhooks.webhookGiveUp };
+  const journal = (j: { jobId: string; journal: Omit<StepJournalling, 'step'> }) => recordJournal(deps.db, j.jobId, j.journal);
+  return {
+    ...heartbeating,
+    [JOURNAL_ACTIVITY.name]: journal,
+    ...journalActivities(deps), // the legacy runJob's local activities
+    webhookAttempt: counted('webhook.attempt', webhooks.webhookAttempt), webhookGiveUp: webhooks.webhookGiveUp };
 }
 
 /**

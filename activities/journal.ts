@@ -1,4 +1,5 @@
-// Local activities the interpreter uses to record the job's progress in the store (idempotent writes).
+// LEGACY: the local activities the legacy runJob (workflows/legacy/run-job.ts) records its journal with. The
+// workflows of today record nothing themselves: their steps' activities do (activities/journalled.ts).
 import type { Fault, JobStatus, StepJournal } from '../workflows/types';
 import { isEnding, journalStep as writeStep, setJobStatus } from '../store/jobs';
 import type { ActivityDeps } from './deps';

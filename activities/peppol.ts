@@ -15,6 +15,7 @@ import { smlDispatcher } from '../peppol/sml-tls';
 import { getEntryRow } from '../store/entries';
 import type { StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
+import type { Commit } from './journalled';
 
 const registerConfig = z.strictObject({
   // Every party here is French (it has a SIREN), hence `france` by default.
@@ -88,7 +89,7 @@ export function peppolActivities({ db, log, config }: ActivityDeps) {
     }
   }
 
-  async function register(input: StepInput): Promise<PeppolStepResult> {
+  async function register(input: StepInput, commit: Commit = (write) => db.tx(write)): Promise<PeppolStepResult> {
     const parsed = registerConfig.safeParse(input.config ?? {});
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; ');
@@ -135,7 +136,7 @@ export function peppolActivities({ db, log, config }: ActivityDeps) {
     }
     if (wantsDirectory(rec)) {
       await directory.index(id).catch((e) => remoteFailure(e, `Directory indexing of ${id}`));
-      await markPublication(db, id, input.entryId, { directoryRegistered: true });
+      await commit((q) => markPublication(q, id, input.entryId, { directoryRegistered: true }));
     }
     const result = { participantId: id, visibility: rec.visibility, enabled: true, sml: wantsSml(rec.visibility), directory: wantsDirectory(rec) };
     log.info({ ...ctx, visibility: rec.visibility, sml: result.sml, directory: result.directory }, 'peppol participant published');

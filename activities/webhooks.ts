@@ -10,6 +10,7 @@ import { publicOnlyDispatcher } from '../events/url-guard';
 import { fetch } from 'undici';
 import type { StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
+import type { Commit } from './journalled';
 
 const TIMEOUT_MS = 10_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -61,7 +62,7 @@ export function webhookActivities({ db, log, config }: ActivityDeps) {
    * `config.subscription_id` (its URL and secret; secrets never travel in definitions), delivered durably like
    * every event. Idempotent per step.
    */
-  async function webhookStep(input: StepInput): Promise<{ deliveryId: string }> {
+  async function webhookStep(input: StepInput, commit: Commit = (write) => db.tx(write)): Promise<{ deliveryId: string }> {
     const subscriptionId = input.config.subscription_id;
     if (typeof subscriptionId !== 'string' || !UUID.test(subscriptionId)) {
       throw ApplicationFailure.nonRetryable('the webhook step needs config.subscription_id, a subscription id', 'invalid-config');
@@ -73,7 +74,7 @@ export function webhookActivities({ db, log, config }: ActivityDeps) {
     const key = crypto.createHash('sha256').update(`${input.jobId}/${input.stepId}`).digest('hex');
     const eventId = `${key.slice(0, 8)}-${key.slice(8, 12)}-4${key.slice(13, 16)}-8${key.slice(17, 20)}-${key.slice(20, 32)}`;
     const deliveryId = `${key.slice(32, 40)}-${key.slice(40, 44)}-4${key.slice(45, 48)}-8${key.slice(49, 52)}-${key.slice(52, 64)}`;
-    await db.tx(async (q) => {
+    await commit(async (q) => {
       await q.query(
         `INSERT INTO events (id, workspace_id, kind, entry_id, job_id, payload) VALUES ($1, $2, 'job.step', $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
         [eventId, input.workspaceId, input.entryId, input.jobId, JSON.stringify({ entry_id: input.entryId, job_id: input.jobId, step_id: input.stepId, state: entry?.state ?? null, faults: input.faults ?? [] })],

@@ -26,6 +26,7 @@ import { checkIdentityImage, checkSignedMandate, decodeBase64, normalisedSignatu
 import { sharedInspectionPool, type InspectionPool } from '../untrusted';
 import type { MandateReference } from '../untrusted/mandate-text';
 import { newApprovalLink, revokeApprovalLink } from './approval-link';
+import { recordDecided, recordSubmission, type WaitingJob } from './approval-journal';
 
 /** Why a signing step was refused, for clients that show the reason in the signer's language (the wizard). */
 export type SigningErrorCode =
@@ -165,10 +166,10 @@ export async function uploadSignedAgreement(deps: SigningDeps, workspaceId: stri
 }
 
 /** The running job whose mandate this is: a confirmation or a decision counts for that mandate only. */
-async function currentJob(deps: SigningDeps, agreement: { job_id: string }, entryId: string): Promise<string> {
+async function currentJob(deps: SigningDeps, agreement: { job_id: string }, entryId: string): Promise<WaitingJob> {
   const job = await activeJobOf(deps.db, entryId);
   if (!job) throw new SigningError(409, 'no registration is waiting for this entry', 'not-waiting');
-  if (job !== agreement.job_id) throw new SigningError(409, "the running registration has not issued its mandate yet: retry in a moment", 'not-yet');
+  if (job.id !== agreement.job_id) throw new SigningError(409, "the running registration has not issued its mandate yet: retry in a moment", 'not-yet');
   return job;
 }
 
@@ -184,8 +185,8 @@ async function signal(deps: SigningDeps, jobId: string, s: ApprovalSignal) {
 }
 
 /**
- * Finalises the submission and resumes the waiting registration. Confirming again re-sends the signal (the
- * workflow ignores a repeat), so a lost signal is recovered by simply confirming again.
+ * Finalises and records the submission, then tells the waiting registration. Confirming again re-sends the signal
+ * (the workflow ignores a repeat), so a lost signal is recovered by simply confirming again.
  */
 export async function confirm(deps: SigningDeps, workspaceId: string, entryId: string, client: ClientInfo = {}): Promise<{ status: 'submitted' }> {
   const ctx = await context(deps, workspaceId, entryId);
@@ -202,18 +203,19 @@ export async function confirm(deps: SigningDeps, workspaceId: string, entryId: s
   const final = ctx.agreement.submitted_at ? undefined : await finalMandate(deps, ctx, client);
   await deps.db.tx(async (q) => {
     if (final) {
-      await recordAudit(q, { entryId, jobId: job, kind: 'confirmed', client });
+      await recordAudit(q, { entryId, jobId: job.id, kind: 'confirmed', client });
       await finalizeSignedPdf(q, entryId, deps.box.seal(final, mandateContext(entryId)));
+      await markSubmitted(q, entryId);
+      await recordSubmission(q, entryId, job);
     }
-    await markSubmitted(q, entryId);
-    await signal(deps, job, { kind: 'confirmed' });
+    await signal(deps, job.id, { kind: 'confirmed' });
   });
   if (deps.config.AUTO_APPROVE && !ctx.agreement.decision_id) {
     await decide(deps, workspaceId, entryId, { approved: true, reason: 'auto-approved (sandbox)' }).catch((err) => {
       if (!(err instanceof SigningError && err.status === 409)) throw err; // decided meanwhile
     });
   }
-  deps.log.info({ entryId, jobId: job }, 'submission confirmed');
+  deps.log.info({ entryId, jobId: job.id }, 'submission confirmed');
   return { status: 'submitted' };
 }
 
@@ -254,16 +256,17 @@ export async function decide(
   const decisionId = crypto.randomUUID();
   const decidedAt = new Date().toISOString();
   await deps.db.tx(async (q) => {
-    await recordDecision(q, { id: decisionId, entryId, jobId: job, approved: d.approved, reason: d.reason, decidedBy: d.decidedBy, decidedAt });
-    if (!(await claimDecision(q, entryId, job, decisionId))) throw new SigningError(409, 'this submission has been decided already', 'decided');
+    await recordDecision(q, { id: decisionId, entryId, jobId: job.id, approved: d.approved, reason: d.reason, decidedBy: d.decidedBy, decidedAt });
+    if (!(await claimDecision(q, entryId, job.id, decisionId))) throw new SigningError(409, 'this submission has been decided already', 'decided');
     await putMeta(q, entryId, DECISION_META_KEY, {
       src: 'gov-fr',
       value: { decision: d.approved ? 'approved' : 'rejected', ...(d.reason && { reason: d.reason }), decided_at: decidedAt, id: decisionId },
     });
     if (!d.approved) await reopenAgreement(q, entryId);
-    await signal(deps, job, { kind: 'decided', approved: d.approved, decisionId });
+    await recordDecided(q, entryId, job, { approved: d.approved, decisionId });
+    await signal(deps, job.id, { kind: 'decided', approved: d.approved, decisionId });
   });
-  deps.log.info({ entryId, jobId: job, decisionId, approved: d.approved }, 'approval decision');
+  deps.log.info({ entryId, jobId: job.id, decisionId, approved: d.approved }, 'approval decision');
   return { id: decisionId, decision: d.approved ? 'approved' : 'rejected', ...(d.reason && { reason: d.reason }), decided_at: decidedAt };
 }
 
@@ -286,7 +289,7 @@ export async function revokeLink(deps: SigningDeps, workspaceId: string, entryId
 export async function reissueLink(deps: SigningDeps, workspaceId: string, entryId: string) {
   const ctx = await context(deps, workspaceId, entryId);
   const job = await currentJob(deps, ctx.agreement, entryId);
-  const link = await newApprovalLink(deps.db, entryId, job, deps.config.wizardUrl);
-  deps.log.info({ entryId, jobId: job }, 'approval link reissued');
+  const link = await newApprovalLink(deps.db, entryId, job.id, deps.config.wizardUrl);
+  deps.log.info({ entryId, jobId: job.id }, 'approval link reissued');
   return link;
 }

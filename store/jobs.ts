@@ -51,21 +51,24 @@ export type InsertJobResult =
  */
 export async function insertJob(
   db: Queryable,
-  j: { id: string; workspaceId: string; key?: string; workflowId: string; entryId: string; docSchema: string; definition: Definition; args: Record<string, string>; tags: string[] },
+  j: {
+    id: string; workspaceId: string; key?: string; workflowId: string; workflowType: string; entryId: string; docSchema: string;
+    definition: Definition; args: Record<string, string>; tags: string[];
+  },
 ): Promise<InsertJobResult> {
   let row: ({ entry_schema: string; entry_siren: string | null } & Partial<JobRow>) | undefined;
   try {
     const { rows } = await db.query<{ entry_schema: string; entry_siren: string | null } & Partial<JobRow>>(
       `WITH entry AS (SELECT id, doc_schema, siren FROM entries WHERE id = $5 AND workspace_id = $2),
        job AS (
-         INSERT INTO jobs (id, workspace_id, key, workflow_id, silo_entry_id, definition, args, tags, status)
-         SELECT $1, $2, $3, $4, entry.id, $6, $7, $8, 'QUEUED' FROM entry
+         INSERT INTO jobs (id, workspace_id, key, workflow_id, silo_entry_id, definition, args, tags, status, workflow_type)
+         SELECT $1, $2, $3, $4, entry.id, $6, $7, $8, 'QUEUED', $11 FROM entry
          WHERE entry.doc_schema = $9 AND NOT ($1::uuid = ANY ($10::uuid[]))
          ON CONFLICT (id) DO NOTHING
          RETURNING *
        )
        SELECT entry.doc_schema AS entry_schema, entry.siren AS entry_siren, job.* FROM entry LEFT JOIN job ON true`,
-      [j.id, j.workspaceId, j.key ?? null, j.workflowId, j.entryId, JSON.stringify(j.definition), JSON.stringify(j.args), j.tags, j.docSchema, RESERVED_IDS],
+      [j.id, j.workspaceId, j.key ?? null, j.workflowId, j.entryId, JSON.stringify(j.definition), JSON.stringify(j.args), j.tags, j.docSchema, RESERVED_IDS, j.workflowType],
     );
     row = rows[0];
   } catch (err) {
@@ -89,22 +92,28 @@ export async function insertJob(
 
 /** Jobs recorded but not yet picked up by a workflow run, oldest first. */
 export async function queuedJobs(db: Queryable, olderThanMs: number, limit: number) {
-  const { rows } = await db.query<{ id: string; workspace_id: string; silo_entry_id: string; siren: string | null; definition: Definition }>(
-    `SELECT j.id, j.workspace_id, j.silo_entry_id, e.siren, j.definition FROM jobs j JOIN entries e ON e.id = j.silo_entry_id
+  const { rows } = await db.query<{ id: string; workspace_id: string; silo_entry_id: string; siren: string | null; definition: Definition; workflow_type: string }>(
+    `SELECT j.id, j.workspace_id, j.silo_entry_id, e.siren, j.definition, j.workflow_type FROM jobs j JOIN entries e ON e.id = j.silo_entry_id
      WHERE j.status = 'QUEUED' AND j.created_at < now() - ($1::int * interval '1 millisecond')
      ORDER BY j.created_at LIMIT $2`,
     [olderThanMs, limit],
   );
-  return rows.map((r) => ({ jobId: r.id, workspaceId: r.workspace_id, entryId: r.silo_entry_id, siren: r.siren, definition: r.definition }));
+  return rows.map((r) => ({
+    jobId: r.id, workspaceId: r.workspace_id, entryId: r.silo_entry_id, siren: r.siren, definition: r.definition, workflowType: r.workflow_type,
+  }));
 }
 
-/** The job with its intents and their events, read in one statement (clients poll this). */
+/**
+ * The job with its intents and their events, read in one statement (clients poll this). Events are numbered across
+ * the job in step order: each step numbers its own (store/job-journal.ts).
+ */
 const JOB_VIEW_SQL = (where: string) => `
   SELECT j.*,
     COALESCE((SELECT json_agg(i ORDER BY i.position, i.created_at)
               FROM (SELECT step_id, name, provider, completed, created_at, updated_at, position FROM job_intents WHERE job_id = j.id) i), '[]') AS intents,
     COALESCE((SELECT json_agg(e ORDER BY e.idx)
-              FROM (SELECT step_id, idx, status, code, message, at FROM job_events WHERE job_id = j.id) e), '[]') AS events
+              FROM (SELECT e.step_id, row_number() OVER (ORDER BY i.position, e.idx) - 1 AS idx, e.status, e.code, e.message, e.at
+                    FROM job_events e JOIN job_intents i USING (job_id, step_id) WHERE e.job_id = j.id) e), '[]') AS events
   FROM jobs j WHERE ${where}`;
 
 /** Timestamps arrive as JSON strings from the aggregates; iso() reads both. */
@@ -190,10 +199,10 @@ export async function setJobStatus(db: Queryable, jobId: string, status: JobStat
 }
 
 /** The entry's running job (the one a confirmation or a decision resumes), newest first. */
-export async function activeJobOf(db: Queryable, entryId: string): Promise<string | undefined> {
-  const { rows } = await db.query<{ id: string }>(
-    `SELECT id FROM jobs WHERE silo_entry_id = $1 AND status IN ('QUEUED', 'RUN', 'WAIT') ORDER BY created_at DESC LIMIT 1`,
+export async function activeJobOf(db: Queryable, entryId: string): Promise<{ id: string; workflowType: string; definition: Definition } | undefined> {
+  const { rows } = await db.query<{ id: string; workflow_type: string; definition: Definition }>(
+    `SELECT id, workflow_type, definition FROM jobs WHERE silo_entry_id = $1 AND status IN ('QUEUED', 'RUN', 'WAIT') ORDER BY created_at DESC LIMIT 1`,
     [entryId],
   );
-  return rows[0]?.id;
+  return rows[0] && { id: rows[0].id, workflowType: rows[0].workflow_type, definition: rows[0].definition };
 }

@@ -9,8 +9,12 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { Db } from '../store/db';
 import { insertJob, queuedJobs, setJobStatus, type JobView } from '../store/jobs';
-import { INTERPRETER_REVISION, type Definition, type JobInput } from '../workflows/types';
+import type { Definition, JobInput } from '../workflows/types';
 import { JobStatus, SiloEntryId, Siren } from '../workflows/search-attributes';
+import { registration } from '../workflows/registration';
+import { runDefinition } from '../workflows/run-definition';
+import { unregistration } from '../workflows/unregistration';
+import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from './builtins';
 import { findWorkflow } from './workflow-catalog';
 
 export class JobRequestError extends Error {
@@ -28,6 +32,10 @@ export interface JobServiceDeps {
 
 export const temporalWorkflowId = (jobId: string) => `job-${jobId}`;
 
+/** The Temporal workflow a job runs: the built-ins their own, a workspace's definition interpreted. */
+export const workflowTypeOf = (workflowId: string): 'registration' | 'unregistration' | 'runDefinition' =>
+  workflowId === REGISTRATION_WORKFLOW_ID ? 'registration' : workflowId === UNREGISTRATION_WORKFLOW_ID ? 'unregistration' : 'runDefinition';
+
 export async function startJob(
   deps: JobServiceDeps,
   workspaceId: string,
@@ -36,8 +44,9 @@ export async function startJob(
   const workflow = await findWorkflow(deps.db, workspaceId, req.workflow_id);
   if (!workflow) throw new JobRequestError(404, `workflow ${req.workflow_id} not found`);
   const definition = { steps: workflow.steps, rescue: workflow.rescue };
+  const workflowType = workflowTypeOf(workflow.id);
   const inserted = await insertJob(deps.db, {
-    id: req.id, workspaceId, key: req.key, workflowId: workflow.id, entryId: req.silo_entry_id, docSchema: workflow.schema,
+    id: req.id, workspaceId, key: req.key, workflowId: workflow.id, workflowType, entryId: req.silo_entry_id, docSchema: workflow.schema,
     definition, args: req.args, tags: req.tags,
   });
   if (inserted.outcome === 'no-entry') throw new JobRequestError(404, `silo entry ${req.silo_entry_id} not found`);
@@ -45,7 +54,7 @@ export async function startJob(
     throw new JobRequestError(422, `workflow ${workflow.id} processes ${workflow.schema} entries, not ${inserted.schema}`);
   }
   const { job } = inserted;
-  await launch(deps, { jobId: job.id, workspaceId, entryId: job.silo_entry_id, siren: inserted.siren, definition, label: workflow.name });
+  await launch(deps, { jobId: job.id, workspaceId, entryId: job.silo_entry_id, siren: inserted.siren, workflowType, definition, label: workflow.name });
   return job; // as accepted (QUEUED, no step run yet): clients follow it with GET /jobs/{id}
 }
 
@@ -54,36 +63,33 @@ interface Launch {
   workspaceId: string;
   entryId: string;
   siren: string | null;
+  workflowType: string;
   definition: Definition;
   label: string;
 }
 
 /** Starts the job's workflow; false when Temporal could not be reached (the job stays QUEUED). */
 async function launch(deps: JobServiceDeps, j: Launch): Promise<boolean> {
-  const input: JobInput = {
-    jobId: j.jobId,
-    workspaceId: j.workspaceId,
-    entryId: j.entryId,
-    ...(j.siren && { siren: j.siren }),
-    definition: j.definition,
-    approvalDeadline: deps.config.APPROVAL_DEADLINE,
-    revision: INTERPRETER_REVISION,
+  const input: JobInput = { jobId: j.jobId, workspaceId: j.workspaceId, entryId: j.entryId, approvalDeadline: deps.config.APPROVAL_DEADLINE };
+  const options = {
+    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+    workflowId: temporalWorkflowId(j.jobId),
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    typedSearchAttributes: [
+      { key: SiloEntryId, value: j.entryId },
+      // Running once started: the workflow does not upsert it again (one visibility write less per run).
+      { key: JobStatus, value: 'RUN' },
+      ...(j.siren ? [{ key: Siren, value: j.siren }] : []),
+    ],
+    staticSummary: `${j.label} — entry ${j.entryId}`,
   };
+  const start = <A extends unknown[]>(workflow: (...args: A) => Promise<unknown>, args: A) => deps.temporal.workflow.start(workflow, { ...options, args });
   try {
     // Bounded: when Temporal is down the client would otherwise keep retrying while the HTTP caller waits.
-    await deps.temporal.withDeadline(Date.now() + 5_000, () => deps.temporal.workflow.start('runJob', {
-      taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-      workflowId: temporalWorkflowId(j.jobId),
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      args: [input],
-      typedSearchAttributes: [
-        { key: SiloEntryId, value: j.entryId },
-        // Running once started: the workflow does not upsert it again (one visibility write less per run).
-        { key: JobStatus, value: 'RUN' },
-        ...(j.siren ? [{ key: Siren, value: j.siren }] : []),
-      ],
-      staticSummary: `${j.label} — entry ${j.entryId}`,
-    }));
+    await deps.temporal.withDeadline(Date.now() + 5_000, () =>
+      j.workflowType === 'registration' ? start(registration, [input])
+      : j.workflowType === 'unregistration' ? start(unregistration, [input])
+      : start(runDefinition, [{ ...input, definition: j.definition }]));
     return true;
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) return true;

@@ -32,7 +32,7 @@ export async function openRef(deps: Pick<SigningDeps, 'db'>, ref: string): Promi
     activeJobOf(deps.db, found.entryId),
     getEntryRow(deps.db, found.workspaceId, found.entryId),
   ]);
-  if (!agreement || !job || job !== agreement.job_id) throw new WizardLinkError('finished', entry?.state ?? undefined);
+  if (!agreement || !job || job.id !== agreement.job_id) throw new WizardLinkError('finished', entry?.state ?? undefined);
   return found;
 }
 

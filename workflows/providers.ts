@@ -1,5 +1,6 @@
 // The step providers this service knows, and how the workflow runs each one. Deterministic data only.
 import type { ActivityOptions } from '@temporalio/workflow';
+import type { Step } from './types';
 
 export type ProviderSpec =
   | { kind: 'activity'; options: ActivityOptions }
@@ -35,6 +36,14 @@ export const PROVIDERS: Record<string, ProviderSpec> = {
   'peppol.unregister': { kind: 'activity', options: external },
   webhook: { kind: 'activity', options: external },
 };
+
+/** Records a job's journal lines when no step's activity carries them (workflows/job/run.ts): until the store answers. */
+export const JOURNAL_ACTIVITY = {
+  name: 'job.journal',
+  options: { startToCloseTimeout: '30s', retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' } },
+} as const;
+
+export const isApprovalWait = (step: Step) => PROVIDERS[step.provider]?.kind === 'approval-wait';
 
 /** Providers the worker must register an activity for. */
 export const ACTIVITY_PROVIDERS = Object.keys(PROVIDERS).filter((p) => PROVIDERS[p]!.kind === 'activity');

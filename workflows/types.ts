@@ -13,24 +13,35 @@ export interface Definition {
   rescue: Step[];
 }
 
-/** The workflow input: ids and the definition snapshot, never personal data. */
+/** What a job's workflow starts with: ids, never personal data. */
 export interface JobInput {
   jobId: string;
   workspaceId: string;
   entryId: string;
-  siren?: string;
-  definition: Definition;
   /** How long the approval wait may last, e.g. "30d". */
   approvalDeadline: string;
-  /**
-   * INTERPRETER_REVISION for runs started since the start sets JobStatus RUN (transform/jobs.ts). Such a run takes
-   * the current code paths without patch markers. Absent in older runs: they replay as they were recorded.
-   */
+}
+
+/** runDefinition's input: the definition as it was when the job started. */
+export interface DefinitionJobInput extends JobInput {
+  definition: Definition;
+}
+
+/** The legacy runJob's input (workflows/legacy/run-job.ts). */
+export interface LegacyJobInput extends DefinitionJobInput {
+  siren?: string;
+  /** INTERPRETER_REVISION for runs that take the current code paths without patch markers; absent in older runs. */
   revision?: number;
 }
 
-/** Bumped when a start must tell the workflow which code paths it may take without patched(). */
+/** Bumped when a start must tell the legacy runJob which code paths it may take without patched(). */
 export const INTERPRETER_REVISION = 2;
+
+/** How a job's workflow ends: OK, or ERR with the faults of the failed step and of any failed rescue step. */
+export interface JobResult {
+  status: 'OK' | 'ERR';
+  faults: Fault[];
+}
 
 export interface Fault {
   provider: string;
@@ -50,7 +61,47 @@ export interface StepInput {
   config: Record<string, unknown>;
   /** Faults of the job so far (rescue steps). */
   faults?: Fault[];
+  /** What the activity records in the job's journal with its effect; absent in runs of the legacy runJob. */
+  journal?: StepJournalling;
 }
+
+/** A step as the job's journal shows it: one intent per step, in definition order. */
+export interface StepRef {
+  id: string;
+  position: number;
+  name: string;
+  provider: string;
+}
+
+/** One event of a step's intent. A `start` event opens the intent, an `end` one (OK or KO) completes it. */
+export interface JournalLine {
+  step: StepRef;
+  at: 'start' | 'end';
+  status: EventStatus;
+  code?: string;
+  message?: string;
+}
+
+/** The job's status after a step, when it changes (the store ends the job on OK and ERR). */
+export interface JobStatusChange {
+  status: Exclude<JobStatus, 'QUEUED'>;
+  faults?: Fault[];
+}
+
+/**
+ * The journal lines a step's activity records in the same transaction as its effect: its own RUN and OK, lines the
+ * workflow owes for earlier steps (a failed step's KO, the approval wait's start or end), and the job's status.
+ */
+export interface StepJournalling {
+  step: StepRef;
+  lines: JournalLine[];
+  status?: JobStatusChange;
+  /** Does nothing unless an approved decision is recorded for the job: the step after the approval wait. */
+  requiresApproval?: boolean;
+}
+
+/** The failure type of a step refused for want of a recorded approval: the workflow waits again. */
+export const AWAITING_APPROVAL = 'awaiting-approval';
 
 export interface StepJournal {
   jobId: string;

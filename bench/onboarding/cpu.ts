@@ -59,8 +59,7 @@ export function cpuDelta(a: CpuReading, b: CpuReading): CpuSnapshot {
 
 export const formatCpu = (d: CpuSnapshot) => Object.entries(d).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ');
 
-/** CPU milliseconds per party: of every process, and of Temporal and the worker alone (the floor has only those). */
-export function perParty(d: CpuSnapshot, parties: number): string {
-  const ms = (keys: string[]) => ((1000 * keys.reduce((s, k) => s + Math.max(0, d[k] ?? 0), 0)) / parties).toFixed(0);
-  return `${ms(Object.keys(d))} ms (Temporal + worker ${ms(['temporal', 'worker'])} ms)`;
+/** CPU milliseconds per party of the groups named (those left out, e.g. the load generator, are not summed). */
+export function msPerParty(d: CpuSnapshot, groups: string[], parties: number): number {
+  return (1000 * groups.reduce((s, k) => s + Math.max(0, d[k] ?? 0), 0)) / parties;
 }

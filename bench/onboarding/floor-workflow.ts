@@ -1,35 +1,31 @@
-// The floor of `npm run bench:onboarding`: what Temporal itself costs for a registration's shape — the same number
-// of activities and local activities, all no-ops, before and after one signal wait. No store, no HTTP, no I/O.
-import { condition, defineSignal, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+// The floor of `npm run bench:onboarding`: what Temporal itself costs for a registration of the specification's
+// shape, with no-op activities: 2 activities (sign; state processing), the approval protocol's signals (confirmed,
+// then decided), 4 activities (state completed; directory; Peppol; state registered), and the same search-attribute
+// writes as ours (3 at start, given by the bench; 4 upserts). No local activities, no store, no HTTP, no I/O.
+import { condition, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { approvalSignal } from '../../workflows/signals';
+import { JobStatus, PartyState } from '../../workflows/search-attributes';
 import type * as activities from './floor-activities';
 
-export interface PhaseShape {
-  activities: number;
-  localActivities: number;
-}
+const { noop, mark } = proxyActivities<typeof activities>({ startToCloseTimeout: '1 minute' });
 
-export const goSignal = defineSignal('go');
-
-const remote = proxyActivities<typeof activities>({ startToCloseTimeout: '1 minute' });
-const local = proxyLocalActivities<typeof activities>({ startToCloseTimeout: '30 seconds' });
-
-/** Local activities spread before each activity, as the journal writes surround each step of a registration. */
-async function phase(shape: PhaseShape, mark: 'waiting' | 'done'): Promise<void> {
-  const perStep = Math.floor(shape.localActivities / Math.max(shape.activities, 1));
-  let locals = shape.localActivities;
-  for (let i = 0; i < shape.activities; i++) {
-    for (let j = 0; j < perStep && locals > 0; j++, locals--) await local.noop();
-    await remote.noop();
-  }
-  for (; locals > 1; locals--) await local.noop();
-  if (locals > 0) await local.mark(mark); // the last one tells the bench this phase is over
-  else await remote.mark(mark);
-}
-
-export async function floorRegistration(shape: { before: PhaseShape; after: PhaseShape }): Promise<void> {
-  let go = false;
-  setHandler(goSignal, () => void (go = true));
-  await phase(shape.before, 'waiting');
-  await condition(() => go);
-  await phase(shape.after, 'done');
+export async function floorRegistration(): Promise<void> {
+  let confirmed = false;
+  let decided = false;
+  setHandler(approvalSignal, (s) => {
+    if (s.kind === 'confirmed') confirmed = true;
+    else decided = true;
+  });
+  await noop();
+  await mark('waiting'); // the 2nd activity notes the phase's end: a mark must not add an activity
+  upsertSearchAttributes([{ key: PartyState, value: 'processing' }, { key: JobStatus, value: 'WAIT' }]);
+  await condition(() => confirmed);
+  upsertSearchAttributes([{ key: PartyState, value: 'submitted' }]);
+  await condition(() => decided);
+  await noop();
+  upsertSearchAttributes([{ key: PartyState, value: 'completed' }, { key: JobStatus, value: 'RUN' }]);
+  await noop();
+  await noop();
+  await mark('done');
+  upsertSearchAttributes([{ key: PartyState, value: 'registered' }, { key: JobStatus, value: 'OK' }]);
 }

@@ -1,21 +1,40 @@
-// A registration's shape as Temporal sees it, read from one of our histories: how many activities and local
-// activities run before the first signal (to the approval wait) and after the last one (approval → registered).
+// A registration's shape as Temporal sees it, read from a history, to print ours beside the floor's: what runs
+// before the first signal (to the approval wait), between the signals, and after the last one (→ registered).
 import type { temporal } from '@temporalio/proto';
-import type { PhaseShape } from './floor-workflow';
 
-export interface Shape { before: PhaseShape; after: PhaseShape }
+interface Part { activities: number; local: number; upserts: number }
+export interface Shape { startAttributes: number; before: Part; signals: number; between: Part; after: Part }
 
 export function countShape(history: temporal.api.history.v1.IHistory): Shape {
   const events = history.events ?? [];
   const signals = events.map((e, i) => (e.workflowExecutionSignaledEventAttributes ? i : -1)).filter((i) => i >= 0);
-  if (signals.length === 0) throw new Error('the reference history has no signal');
-  const count = (from: number, to: number): PhaseShape => {
+  if (signals.length === 0) throw new Error('the history has no signal');
+  const count = (from: number, to: number): Part => {
     const slice = events.slice(from, to);
     return {
       activities: slice.filter((e) => e.activityTaskScheduledEventAttributes).length,
-      // Only local activities' markers: patch markers (patched()) are no work to reproduce.
-      localActivities: slice.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length,
+      // Only local activities' markers: patch markers (patched()) are no work.
+      local: slice.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length,
+      upserts: slice.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).length,
     };
   };
-  return { before: count(0, signals[0]!), after: count(signals.at(-1)! + 1, events.length) };
+  const started = events[0]?.workflowExecutionStartedEventAttributes;
+  return {
+    startAttributes: Object.keys(started?.searchAttributes?.indexedFields ?? {}).length,
+    before: count(0, signals[0]!),
+    signals: signals.length,
+    between: count(signals[0]!, signals.at(-1)! + 1),
+    after: count(signals.at(-1)! + 1, events.length),
+  };
+}
+
+const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
+const part = (p: Part) => `${n(p.activities, 'activity', 'activities')}, ${p.local} local, ${n(p.upserts, 'upsert', 'upserts')}`;
+
+/** One line, e.g. `before the wait 2 activities, 0 local, 1 upsert; signals 2 (1 upsert); after 4 activities, …`. */
+export function formatShape(s: Shape): string {
+  // Between the signals, activities and local activities only when there are some (the specification has none).
+  const between = [s.between.activities ? n(s.between.activities, 'activity', 'activities') : '', s.between.local ? `${s.between.local} local` : '',
+    n(s.between.upserts, 'upsert', 'upserts')].filter(Boolean).join(', ');
+  return `started with ${s.startAttributes} search attributes; before the wait ${part(s.before)}; signals ${s.signals} (${between}); after ${part(s.after)}`;
 }

@@ -1,4 +1,5 @@
-// Replays recorded histories (test/replay/histories, recorded with RECORD_HISTORIES=1 from the workflow tests)
+// Replays recorded histories (test/replay/histories, recorded with RECORD_HISTORIES=1 from test/workflow and
+// test/workflow-fast)
 // against today's workflow code: a change that would break running registrations fails here.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,11 +15,15 @@ const load = (f: string) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'
 
 describe('replay of recorded histories', () => {
   it('has recorded histories to replay', () => {
-    const runs = ['approval-wait', 'rescue-after-failure', 'silo-state-steps'];
-    // Each run recorded by today's code, as runs started before the interpreter revision (batching behind a patch)
-    // wrote it, and as the code before search attributes were batched wrote it.
-    const variants = (r: string) => [`${r}.json`, `${r}.patched-batch.json`, `${r}.unbatched-attributes.json`];
-    expect(histories).toEqual(expect.arrayContaining(runs.flatMap(variants)));
+    // The legacy runJob: each run as today's code records it, as runs started before the interpreter revision
+    // (batching behind a patch) wrote it, and as the code before search attributes were batched wrote it.
+    const legacy = ['approval-wait', 'rescue-after-failure', 'silo-state-steps'].flatMap((r) =>
+      ['', '.patched-batch', '.unbatched-attributes'].map((v) => `run-job.${r}${v}.json`));
+    const current = [
+      'registration.ok', 'registration.rescue', 'registration.rejected-then-approved', 'registration.forged-approval',
+      'run-definition.approval-wait', 'run-definition.rescue-after-failure', 'run-definition.silo-state-steps',
+    ].map((r) => `${r}.json`);
+    expect(histories).toEqual(expect.arrayContaining([...legacy, ...current]));
   });
 
   it.each(histories)('%s replays deterministically on the current workflow code', async (file) => {
@@ -27,6 +32,6 @@ describe('replay of recorded histories', () => {
 
   it('catches an incompatible change', async () => {
     const workflowBundle = await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'fixtures', 'altered-workflows.ts') });
-    await expect(Worker.runReplayHistory({ workflowBundle }, load('silo-state-steps.json'))).rejects.toBeInstanceOf(DeterminismViolationError);
+    await expect(Worker.runReplayHistory({ workflowBundle }, load('run-job.silo-state-steps.json'))).rejects.toBeInstanceOf(DeterminismViolationError);
   });
 });

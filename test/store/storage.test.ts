@@ -106,7 +106,7 @@ describe.each(engines)('store on %s', (engine) => {
     const e = await newEntry();
     const definition = { steps: [], rescue: [] };
     const job = (over: { workspaceId?: string; entryId?: string; docSchema?: string }) =>
-      insertJob(db, { id: crypto.randomUUID(), workspaceId: ws, workflowId: crypto.randomUUID(), entryId: e.id, docSchema: 'org/party', definition, args: {}, tags: [], ...over });
+      insertJob(db, { id: crypto.randomUUID(), workspaceId: ws, workflowId: crypto.randomUUID(), workflowType: 'runDefinition', entryId: e.id, docSchema: 'org/party', definition, args: {}, tags: [], ...over });
     expect(await job({ entryId: crypto.randomUUID() })).toEqual({ outcome: 'no-entry' });
     expect(await job({ workspaceId: (await createWorkspace(db, 'other')).id })).toEqual({ outcome: 'no-entry' });
     expect(await job({ docSchema: 'bill/invoice' })).toEqual({ outcome: 'wrong-schema', schema: 'org/party' });
@@ -121,7 +121,7 @@ describe.each(engines)('store on %s', (engine) => {
     const e = await newEntry({ siren });
     const jobId = crypto.randomUUID();
     const definition = { steps: [{ id: 's1', name: 'Set state', provider: 'silo.state', config: { state: 'processing' } }], rescue: [] };
-    const inserted = await insertJob(db, { id: jobId, workspaceId: ws, workflowId: crypto.randomUUID(), entryId: e.id, docSchema: 'org/party', definition, args: {}, tags: ['t'] });
+    const inserted = await insertJob(db, { id: jobId, workspaceId: ws, workflowId: crypto.randomUUID(), workflowType: 'runDefinition', entryId: e.id, docSchema: 'org/party', definition, args: {}, tags: ['t'] });
     expect(inserted).toMatchObject({ outcome: 'inserted', siren, job: { id: jobId, status: 'QUEUED', silo_entry_id: e.id, intents: [] } });
     const step = { jobId, stepId: 's1', position: 0, name: 'Set state', provider: 'silo.state' };
     await db.tx((q) => journalStep(q, { ...step, event: { idx: 0, status: 'RUN' }, completed: false }));

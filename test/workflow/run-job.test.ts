@@ -1,14 +1,13 @@
 // The definition interpreter on the real Temporal dev server: steps, rescue, the approval wait, search attributes.
-import fs from 'node:fs';
-import path from 'node:path';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { temporalWorkflowId } from '../../transform/jobs';
-import { approvalSignal } from '../../workflows/run-job';
+import { approvalSignal } from '../../workflows/signals';
 import { JobStatus, PartyState, SiloEntryId } from '../../workflows/search-attributes';
 import { stateHistory } from '../../store/entries';
 import { startHarness, type Harness } from '../support/harness';
+import { maybeRecordHistory } from '../support/record-history';
 import { createEntry, createWorkflow, entryState, jobWhen, setState, startJob, step } from '../support/jobs';
+import { entryApi, signInApp } from '../support/registration';
 
 let h: Harness;
 beforeAll(async () => {
@@ -16,14 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-/** With RECORD_HISTORIES=1 the histories of these runs are saved as replay fixtures. */
-async function maybeRecord(jobId: string, name: string) {
-  if (!process.env.RECORD_HISTORIES) return;
-  const history = await h.client.workflow.getHandle(temporalWorkflowId(jobId)).fetchHistory();
-  const file = path.join(__dirname, '..', 'replay', 'histories', `${name}.json`);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, historyToJSON(history));
-}
+const maybeRecord = (jobId: string, name: string) => maybeRecordHistory(h.client.workflow.getHandle(temporalWorkflowId(jobId)), name);
 
 describe('a definition of silo.state steps', () => {
   it('runs to its end: job OK, every step an intent with RUN and OK events, states in order', async () => {
@@ -48,14 +40,15 @@ describe('a definition of silo.state steps', () => {
     expect(desc.typedSearchAttributes.get(PartyState)).toBe('registered');
     expect(desc.typedSearchAttributes.get(JobStatus)).toBe('OK');
     expect(desc.typedSearchAttributes.get(SiloEntryId)).toBe(entryId);
-    // A run started now asks no patch (each would upsert TemporalChangeVersion, a visibility write), and the start
-    // set JobStatus RUN: no upsert repeats it.
+    // The journal rides with the steps' activities: no local activity, no patch marker (each would upsert
+    // TemporalChangeVersion, a visibility write); the start set JobStatus RUN: no upsert repeats it.
     const events = (await h.client.workflow.getHandle(temporalWorkflowId(jobId)).fetchHistory()).events ?? [];
-    expect(events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')).toEqual([]);
+    expect(events.filter((e) => e.markerRecordedEventAttributes)).toEqual([]);
+    expect(events.filter((e) => e.activityTaskScheduledEventAttributes)).toHaveLength(3);
     const upserted = events.flatMap((e) => Object.keys(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}));
     expect(upserted).not.toContain('TemporalChangeVersion');
     expect(upserted.filter((k) => k === JobStatus.name)).toHaveLength(1); // OK, at the end
-    await maybeRecord(jobId, 'silo-state-steps');
+    await maybeRecord(jobId, 'run-definition.silo-state-steps');
   });
 });
 
@@ -80,7 +73,7 @@ describe('a failing step', () => {
     const entry = (await h.api('GET', `/silo/v1/entries/${entryId}`)).body;
     expect(entry.state).toBe('error');
     expect(entry.faults).toEqual(job.faults);
-    await maybeRecord(jobId, 'rescue-after-failure');
+    await maybeRecord(jobId, 'run-definition.rescue-after-failure');
   });
 
   it('a provider unknown to the worker fails the job with a clear fault', async () => {
@@ -97,30 +90,54 @@ describe('a failing step', () => {
 });
 
 describe('the approval wait', () => {
-  it('parks the job, moves to submitted on confirm, back to processing on rejection, and goes on once approved', async () => {
+  const wait = () => step('gov-fr.agreement.wait.approval');
+  const decide = async (entryId: string, approved: boolean) =>
+    expect((await h.api('POST', `${entryApi(entryId)}/decision`, { approved, ...(!approved && { reason: 'blurred ID card' }) })).status).toBe(200);
+
+  it('parks the job; the API records the submission and each decision, and the job goes on once approved', async () => {
     const entryId = await createEntry(h);
-    const wf = await createWorkflow(h, [setState('processing'), step('gov-fr.agreement.wait.approval'), setState('completed')]);
+    const wf = await createWorkflow(h, [step('gov-fr.agreement.sign'), setState('processing'), wait(), setState('completed')]);
     const jobId = await startJob(h, wf, entryId);
     const handle = h.client.workflow.getHandle(temporalWorkflowId(jobId));
     await jobWhen(h, jobId, ['WAIT']);
     expect(await entryState(h, entryId)).toBe('processing');
 
-    await handle.signal(approvalSignal, { kind: 'confirmed' });
-    await expect.poll(() => entryState(h, entryId), { timeout: 15_000 }).toBe('submitted');
-    await handle.signal(approvalSignal, { kind: 'decided', approved: false, decisionId: 'dec-1' });
-    await expect.poll(() => entryState(h, entryId), { timeout: 15_000 }).toBe('processing');
+    await signInApp(h, entryId);
+    expect(await entryState(h, entryId)).toBe('submitted'); // recorded by the API before it answered
+    await expect.poll(async () => (await handle.describe()).typedSearchAttributes.get(PartyState), { timeout: 15_000 }).toBe('submitted');
+    await decide(entryId, false);
+    expect(await entryState(h, entryId)).toBe('processing');
     expect((await handle.describe()).typedSearchAttributes.get(JobStatus)).toBe('WAIT');
 
-    await handle.signal(approvalSignal, { kind: 'confirmed' });
-    await expect.poll(() => entryState(h, entryId), { timeout: 15_000 }).toBe('submitted');
-    await handle.signal(approvalSignal, { kind: 'decided', approved: true, decisionId: 'dec-2' });
+    await signInApp(h, entryId);
+    await decide(entryId, true);
     const job = await jobWhen(h, jobId, ['OK', 'ERR']);
     expect(job.status).toBe('OK');
     expect(await entryState(h, entryId)).toBe('completed');
-    const wait = job.intents.find((i: any) => i.provider === 'gov-fr.agreement.wait.approval');
-    expect(wait.events.map((e: any) => e.code ?? e.status)).toEqual(['RUN', 'submitted', 'rejected', 'submitted', 'approved', 'OK']);
+    const waitIntent = job.intents.find((i: any) => i.provider === 'gov-fr.agreement.wait.approval');
+    expect(waitIntent.events.map((e: any) => e.code ?? e.status)).toEqual(['RUN', 'submitted', 'rejected', 'submitted', 'approved', 'OK']);
+    expect(job.intents.flatMap((i: any) => i.events.map((e: any) => e.index))).toEqual([...Array(12).keys()]);
     expect((await stateHistory(h.db, entryId)).map((s) => s.state)).toEqual(['processing', 'submitted', 'processing', 'submitted', 'completed']);
-    await maybeRecord(jobId, 'approval-wait');
+    await maybeRecord(jobId, 'run-definition.approval-wait');
+  });
+
+  it('takes a signal as a hint: an approval sent straight to Temporal, with none recorded, leaves the job waiting', async () => {
+    const entryId = await createEntry(h);
+    const wf = await createWorkflow(h, [step('gov-fr.agreement.sign'), setState('processing'), wait(), setState('completed')]);
+    const jobId = await startJob(h, wf, entryId);
+    const handle = h.client.workflow.getHandle(temporalWorkflowId(jobId));
+    await jobWhen(h, jobId, ['WAIT']);
+    await signInApp(h, entryId);
+
+    await handle.signal(approvalSignal, { kind: 'decided', approved: true, decisionId: 'forged' });
+    // The step after the wait found no approved decision and did nothing: the workflow waits again.
+    await expect.poll(async () => (await handle.fetchHistory()).events!.filter((e) => e.activityTaskFailedEventAttributes).length, { timeout: 15_000 }).toBe(1);
+    expect((await jobWhen(h, jobId, ['WAIT'])).status).toBe('WAIT');
+    expect(await entryState(h, entryId)).toBe('submitted');
+
+    await decide(entryId, true); // the operator's real decision
+    expect((await jobWhen(h, jobId, ['OK', 'ERR'])).status).toBe('OK');
+    expect(await entryState(h, entryId)).toBe('completed');
   });
 });
 

@@ -1,3 +1,8 @@
+// LEGACY: the interpreter of every job started before the workflow types registration, unregistration and
+// runDefinition. Kept unchanged while runs of it remain (its recorded histories replay in test/replay); new jobs
+// never start it. Delete it, with its journal activities, once `JobStatus IN ("RUN","WAIT") AND WorkflowType =
+// "runJob"` finds nothing in the Temporal UI.
+//
 // The definition interpreter: one workflow run per job. It walks the steps in order, each provider step being an
 // activity; on a failure it runs the definition's rescue steps and ends the job ERR with the fault.
 import {
@@ -13,13 +18,13 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import { msToNumber } from '@temporalio/common/lib/time';
-import type { JournalActivities } from '../activities/journal';
-import { PROVIDERS } from './providers';
-import { JobStatus, PartyState, SiloEntryId, Siren } from './search-attributes';
-import { approvalSignal, progressQuery, type JobProgress } from './signals';
-import { INTERPRETER_REVISION, type ApprovalSignal, type EventStatus, type Fault, type JobInput, type Step, type StepInput } from './types';
+import type { JournalActivities } from '../../activities/journal';
+import { PROVIDERS } from '../providers';
+import { JobStatus, PartyState, SiloEntryId, Siren } from '../search-attributes';
+import { approvalSignal, progressQuery, type JobProgress } from '../signals';
+import { INTERPRETER_REVISION, type ApprovalSignal, type EventStatus, type Fault, type LegacyJobInput, type Step, type StepInput } from '../types';
 
-export { approvalSignal, progressQuery } from './signals';
+export { approvalSignal, progressQuery } from '../signals';
 
 export interface JobResult {
   status: 'OK' | 'ERR';
@@ -41,7 +46,7 @@ class StepFault extends Error {
   }
 }
 
-export async function runJob(input: JobInput): Promise<JobResult> {
+export async function runJob(input: LegacyJobInput): Promise<JobResult> {
   const progress: JobProgress = { status: 'RUN', submitted: false };
   const approvals: ApprovalSignal[] = [];
   setHandler(approvalSignal, (s) => void approvals.push(s));

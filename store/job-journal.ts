@@ -1,0 +1,66 @@
+// A job's journal as its steps write it: each step's activity records its intent and events with its effect, and
+// the API records the approval wait's events with the submission and the decision.
+import type { JournalLine, StepJournalling, StepRef } from '../workflows/types';
+import type { Queryable } from './db';
+import { setJobStatus } from './jobs';
+
+/**
+ * Event slots within a step: its start event first, its end event (OK or KO) last, the approval wait's events in
+ * between. A slot is written once, so a retried write is a no-op and a step ends only once.
+ */
+const START_SLOT = 0;
+const END_SLOT = 1_000_000;
+
+/** Thrown when a step requiring an approved decision finds none recorded (the signal that woke it was forged). */
+export class NoApprovalRecorded extends Error {}
+
+/**
+ * Writes the lines (intents created as needed, events in their slots) and the job's status. With
+ * `requiresApproval`, writes nothing and throws NoApprovalRecorded unless the job has an approved decision.
+ */
+export async function writeJournal(q: Queryable, jobId: string, j: Pick<StepJournalling, 'lines' | 'status' | 'requiresApproval'>): Promise<void> {
+  const lines = j.lines.map((l) => ({
+    step_id: l.step.id, position: l.step.position, name: l.step.name, provider: l.step.provider,
+    completed: l.at === 'end', idx: l.at === 'end' ? END_SLOT : START_SLOT, status: l.status, code: l.code ?? null, message: l.message ?? null,
+  }));
+  // One statement: the guard, the intents and the events together (foreign keys are checked at its end).
+  const { rows } = await q.query<{ approved: boolean }>(
+    `WITH approved AS (
+       SELECT NOT $3::boolean OR EXISTS (
+         SELECT 1 FROM jobs j JOIN agreements a ON a.entry_id = j.silo_entry_id AND a.job_id = j.id
+         JOIN approval_decisions d ON d.id = a.decision_id WHERE j.id = $1 AND d.approved) AS ok
+     ), line AS (
+       SELECT l.* FROM jsonb_to_recordset($2::jsonb) AS l(step_id text, position int, name text, provider text, completed boolean,
+         idx int, status text, code text, message text), approved WHERE approved.ok
+     ), intent AS (
+       INSERT INTO job_intents (job_id, step_id, position, name, provider, completed)
+       SELECT DISTINCT ON (step_id) $1, step_id, position, name, provider, completed FROM line ORDER BY step_id, completed DESC
+       ON CONFLICT (job_id, step_id) DO UPDATE SET completed = job_intents.completed OR EXCLUDED.completed, updated_at = now()
+     ), event AS (
+       INSERT INTO job_events (job_id, step_id, idx, status, code, message)
+       SELECT $1, step_id, idx, status, code, message FROM line ON CONFLICT DO NOTHING
+     )
+     SELECT ok AS approved FROM approved`,
+    [jobId, JSON.stringify(lines), j.requiresApproval === true],
+  );
+  if (!rows[0]?.approved) throw new NoApprovalRecorded(`job ${jobId} has no approved decision recorded`);
+  if (j.status) await setJobStatus(q, jobId, j.status.status, j.status.faults);
+}
+
+/**
+ * An event of the approval wait, recorded by the API in the transaction of the submission or decision it reports:
+ * after the events already there, before the step's end. Locks the step's intent so two writers keep their order.
+ */
+export async function recordWaitEvent(q: Queryable, jobId: string, step: StepRef, event: Omit<JournalLine, 'step' | 'at'>): Promise<void> {
+  await q.query(
+    `WITH intent AS (
+       INSERT INTO job_intents (job_id, step_id, position, name, provider) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (job_id, step_id) DO UPDATE SET updated_at = now()
+       RETURNING job_id
+     )
+     INSERT INTO job_events (job_id, step_id, idx, status, code, message)
+     SELECT $1, $2, COALESCE((SELECT max(idx) FROM job_events WHERE job_id = $1 AND step_id = $2 AND idx < ${END_SLOT}), ${START_SLOT}) + 1, $6, $7, $8
+     FROM intent`,
+    [jobId, step.id, step.position, step.name, step.provider, event.status, event.code ?? null, event.message ?? null],
+  );
+}

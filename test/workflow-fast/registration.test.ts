@@ -1,0 +1,94 @@
+// The registration's workflow with stub activities: which steps run, in what order, carrying which journal lines
+// and job status; the search attributes operators filter on; the history's shape.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApplicationFailure } from '@temporalio/activity';
+import { registration } from '../../workflows/registration';
+import { JobStatus, PartyState } from '../../workflows/search-attributes';
+import { maybeRecordHistory } from '../support/record-history';
+import { attribute, count, hint, poll, startFastWorker, status } from './stubs';
+
+let h: Awaited<ReturnType<typeof startFastWorker>>;
+beforeAll(async () => {
+  h = await startFastWorker();
+});
+afterAll(() => h?.close());
+
+const WAIT = 'gov-fr.agreement.wait.approval';
+const DIR = 'gov-fr.directory.register';
+/** Parked on its approval wait: the 2 steps before it ran and the job shows WAIT. */
+async function parked() {
+  const run = await h.start(registration, {});
+  await poll(() => attribute(run.handle, JobStatus)).toBe('WAIT');
+  return run;
+}
+
+describe('registration', () => {
+  it('runs to OK: 2 steps, the wait, then 4 steps once an approval is recorded and hinted', async () => {
+    const { handle, job } = await parked();
+    expect(job.calls).toMatchObject([
+      { provider: 'gov-fr.agreement.sign', status: 'RUN', lines: ['gov-fr.agreement.sign start RUN', 'gov-fr.agreement.sign end OK'] },
+      // The step before the wait opens it: the wait's start and the job's WAIT ride with its effect.
+      { provider: 'silo.state', state: 'processing', status: 'WAIT', lines: ['silo.state start RUN', 'silo.state end OK', `${WAIT} start RUN`] },
+    ]);
+    expect(await attribute(handle, PartyState)).toBe('processing');
+
+    await hint.confirmed(handle); // the API recorded the signer's submission
+    await poll(() => attribute(handle, PartyState)).toBe('submitted');
+    job.approved = true; // the API recorded the operator's approval, then hints
+    await hint.decided(handle, true);
+    expect(await handle.result()).toEqual({ status: 'OK', faults: [] });
+    await maybeRecordHistory(handle, 'registration.ok');
+
+    expect(job.calls.slice(2).map((c) => [c.provider, c.state, c.status, c.requiresApproval])).toEqual([
+      ['silo.state', 'completed', 'RUN', true], // refused unless the approval is recorded
+      [DIR, undefined, undefined, false],
+      ['peppol.register', undefined, undefined, false],
+      ['silo.state', 'registered', 'OK', false],
+    ]);
+    expect(job.calls[2]!.lines).toEqual([`${WAIT} end OK`, 'silo.state start RUN', 'silo.state end OK']);
+    expect(job.calls.some((c) => c.refused)).toBe(false);
+    // The journal rides with the steps: no local activity or marker, one activity a step.
+    expect(await count(handle, 'markerRecordedEventAttributes')).toBe(0);
+    expect(await count(handle, 'activityTaskScheduledEventAttributes')).toBe(6);
+    expect(await attribute(handle, PartyState)).toBe('registered');
+    expect(await attribute(handle, JobStatus)).toBe('OK');
+  });
+
+  it('runs the rescue when the directory refuses for good: the party state error, the job ERR with the fault', async () => {
+    const { handle, job } = await parked();
+    job.failures.set(DIR, ApplicationFailure.nonRetryable('SIREN unknown to the PPF', 'annuaire-400'));
+    job.approved = true;
+    await hint.decided(handle, true);
+    const fault = { provider: DIR, code: 'annuaire-400', message: 'SIREN unknown to the PPF' };
+    expect(await handle.result()).toEqual({ status: 'ERR', faults: [fault] });
+    await maybeRecordHistory(handle, 'registration.rescue');
+
+    // No registration step after the failed one; the rescue records the failure and ends the job.
+    expect(job.calls.map((c) => c.state ?? c.provider)).toEqual(['gov-fr.agreement.sign', 'processing', 'completed', DIR, 'error']);
+    expect(job.calls.at(-1)).toEqual({
+      provider: 'silo.state', state: 'error', status: 'ERR', faults: [fault], requiresApproval: false, refused: false,
+      lines: [`${DIR} start RUN`, `${DIR} end KO annuaire-400`, 'silo.state start RUN', 'silo.state end OK'],
+    });
+    expect(await count(handle, 'activityTaskFailedEventAttributes')).toBe(1); // non-retryable: one attempt
+    expect(await attribute(handle, PartyState)).toBe('error');
+    expect(await attribute(handle, JobStatus)).toBe('ERR');
+  });
+
+  it('keeps waiting after a rejection (nothing runs, the party back to processing), then goes on once approved', async () => {
+    const { handle, job } = await parked();
+    await hint.confirmed(handle);
+    await poll(() => attribute(handle, PartyState)).toBe('submitted');
+    await hint.decided(handle, false); // the API recorded a rejection: the signer must submit again
+    await poll(() => attribute(handle, PartyState)).toBe('processing');
+    expect(job.calls).toHaveLength(2);
+    expect(await status(handle)).toBe('RUNNING');
+    expect(await attribute(handle, JobStatus)).toBe('WAIT');
+
+    await hint.confirmed(handle);
+    job.approved = true;
+    await hint.decided(handle, true);
+    expect(await handle.result()).toEqual({ status: 'OK', faults: [] });
+    await maybeRecordHistory(handle, 'registration.rejected-then-approved');
+    expect(job.calls.map((c) => c.state ?? c.provider)).toEqual(['gov-fr.agreement.sign', 'processing', 'completed', DIR, 'peppol.register', 'registered']);
+  });
+});

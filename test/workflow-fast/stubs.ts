@@ -1,0 +1,107 @@
+// The real workflow code on the real dev server, with in-memory activities: what each step was asked to do and
+// record, without a store, HTTP or simulators. The fake approval flag plays the store's approved decision.
+import crypto from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/activity';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { expect, inject } from 'vitest';
+import { bundleWorkflows } from '../../worker/create-worker';
+import { ACTIVITY_PROVIDERS, JOURNAL_ACTIVITY } from '../../workflows/providers';
+import { JobStatus, SiloEntryId } from '../../workflows/search-attributes';
+import { approvalSignal } from '../../workflows/signals';
+import { AWAITING_APPROVAL, type Fault, type JournalLine, type StepInput, type StepJournalling } from '../../workflows/types';
+
+/** One activity call, as an operator would read it in the journal. */
+export interface Call {
+  provider: string;
+  state?: string; // silo.state's config
+  lines: string[];
+  status?: string;
+  faults?: Fault[];
+  requiresApproval: boolean;
+  refused: boolean;
+}
+
+export const line = (l: JournalLine) => `${l.step.provider} ${l.at} ${l.status}${l.code ? ` ${l.code}` : ''}`;
+
+class FakeJob {
+  readonly calls: Call[] = [];
+  /** The store's approved decision: the test sets it before its approval hint, as the API does. */
+  approved = false;
+  readonly failures = new Map<string, Error>();
+}
+
+export class Fakes {
+  private readonly jobs = new Map<string, FakeJob>();
+  job(jobId: string): FakeJob {
+    if (!this.jobs.has(jobId)) this.jobs.set(jobId, new FakeJob());
+    return this.jobs.get(jobId)!;
+  }
+
+  private call(provider: string, jobId: string, journal: Omit<StepJournalling, 'step'> | undefined, input?: StepInput): void {
+    const job = this.job(jobId);
+    const refused = journal?.requiresApproval === true && !job.approved;
+    job.calls.push({
+      provider, refused, lines: (journal?.lines ?? []).map(line), requiresApproval: journal?.requiresApproval === true,
+      ...(input?.config.state !== undefined && { state: String(input.config.state) }),
+      ...(journal?.status && { status: journal.status.status }), ...(input?.faults && { faults: input.faults }),
+    });
+    // As activities/journalled.ts: the step after the wait does nothing unless the approval is recorded.
+    if (refused) throw ApplicationFailure.nonRetryable(`job ${jobId} has no approved decision recorded`, AWAITING_APPROVAL);
+    const failure = job.failures.get(provider);
+    if (failure) throw failure;
+  }
+
+  activities(): Record<string, (input: any) => Promise<void>> {
+    return {
+      ...Object.fromEntries(ACTIVITY_PROVIDERS.map((p) => [p, async (input: StepInput) => this.call(p, input.jobId, input.journal, input)])),
+      [JOURNAL_ACTIVITY.name]: async (input: { jobId: string; journal: Omit<StepJournalling, 'step'> }) => this.call(JOURNAL_ACTIVITY.name, input.jobId, input.journal),
+    };
+  }
+}
+
+type Workflow<A> = (input: A) => Promise<unknown>;
+
+/** A worker on its own task queue, its bundle built once for the file. */
+export async function startFastWorker() {
+  const address = inject('temporalAddress');
+  const [workflowBundle, nativeConnection, connection] = await Promise.all([bundleWorkflows(), NativeConnection.connect({ address }), Connection.connect({ address })]);
+  const client = new Client({ connection });
+  const fakes = new Fakes();
+  const taskQueue = `fast-${crypto.randomUUID()}`;
+  const worker = await Worker.create({ connection: nativeConnection, taskQueue, workflowBundle, activities: fakes.activities() });
+  const running = worker.run();
+
+  /** Starts a job as the API does: JobStatus RUN and the entry id set at the start. */
+  async function start<A extends object>(workflow: Workflow<A>, input: Omit<A, 'jobId' | 'workspaceId' | 'entryId' | 'approvalDeadline'> & { approvalDeadline?: string }) {
+    const jobId = crypto.randomUUID();
+    const entryId = crypto.randomUUID();
+    const args = [{ jobId, workspaceId: 'ws-test', entryId, approvalDeadline: '1h', ...input } as unknown as A] as [A];
+    const handle = await client.workflow.start(workflow, {
+      args, taskQueue, workflowId: `job-${jobId}`,
+      typedSearchAttributes: [{ key: JobStatus, value: 'RUN' }, { key: SiloEntryId, value: entryId }],
+    });
+    return { handle, job: fakes.job(jobId), entryId };
+  }
+
+  async function close() {
+    worker.shutdown();
+    await running;
+    await nativeConnection.close();
+    await connection.close();
+  }
+  return { client, fakes, start, close };
+}
+
+// What a test polls and asserts on a running job.
+export const attribute = async (h: WorkflowHandle, key: typeof JobStatus) => (await h.describe()).typedSearchAttributes.get(key);
+export const status = async (h: WorkflowHandle) => (await h.describe()).status.name;
+/** Polls long enough for a loaded machine (another suite may be running), briskly. */
+export const poll = <T>(fn: () => Promise<T>) => expect.poll(fn, { timeout: 20_000, interval: 100 });
+export const events = async (h: WorkflowHandle) => (await h.fetchHistory()).events ?? [];
+export const count = async (h: WorkflowHandle, kind: 'activityTaskScheduledEventAttributes' | 'activityTaskFailedEventAttributes' | 'markerRecordedEventAttributes' | 'workflowTaskFailedEventAttributes') =>
+  (await events(h)).filter((e) => e[kind]).length;
+export const hint = {
+  confirmed: (h: WorkflowHandle) => h.signal(approvalSignal, { kind: 'confirmed' }),
+  decided: (h: WorkflowHandle, approved: boolean) => h.signal(approvalSignal, { kind: 'decided', approved, decisionId: crypto.randomUUID() }),
+};

@@ -1,0 +1,55 @@
+// The approval wait: the API records the signer's submission and the operator's decision, then signals. Signals
+// are hints: an approval hint lets the next step run, and that step does nothing unless the store holds an
+// approved decision (otherwise the wait goes on). The deadline counts from the time the wait begins.
+import { condition, setHandler } from '@temporalio/workflow';
+import { msToNumber } from '@temporalio/common/lib/time';
+import { PartyState } from '../search-attributes';
+import { approvalSignal } from '../signals';
+import type { StepRef } from '../types';
+import { WaitFailed } from './faults';
+import type { JobJournal, SearchAttributes } from './journal';
+
+export class ApprovalWait {
+  private approvalHinted = false;
+  private step?: StepRef;
+  private deadline = 0;
+
+  constructor(private readonly limit: string, private readonly journal: JobJournal, private readonly attributes: SearchAttributes) {
+    setHandler(approvalSignal, (hint) => {
+      if (hint.kind === 'decided' && hint.approved) {
+        this.approvalHinted = true;
+        return;
+      }
+      // Operators filter parked registrations by the party's state: submitted awaits their decision.
+      attributes.set(PartyState, hint.kind === 'confirmed' ? 'submitted' : 'processing');
+      attributes.flush();
+    });
+  }
+
+  /** Whether the job has reached its approval wait. */
+  get begun(): boolean {
+    return this.step !== undefined;
+  }
+
+  /** Waits at `step` for an approval hint; the next write owes the wait's end and needs the approval recorded. */
+  async begin(step: StepRef): Promise<void> {
+    this.step = step;
+    this.deadline = Date.now() + msToNumber(this.limit);
+    await this.next();
+  }
+
+  /** Waits for an approval hint (taking it: a refused step waits for another); the wait fails past the deadline. */
+  async next(): Promise<void> {
+    const step = this.step!;
+    this.journal.approvalHinted(undefined);
+    this.attributes.flush();
+    const remaining = this.deadline - Date.now();
+    if (!this.approvalHinted && (remaining <= 0 || !(await condition(() => this.approvalHinted, remaining)))) {
+      const fault = { provider: step.provider, code: 'approval-timeout', message: `no approved submission within ${this.limit}` };
+      this.journal.owe([{ step, at: 'end', status: 'KO', code: fault.code, message: fault.message }]); // its start is recorded
+      throw new WaitFailed(fault);
+    }
+    this.approvalHinted = false;
+    this.journal.approvalHinted(step);
+  }
+}

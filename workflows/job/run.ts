@@ -1,0 +1,120 @@
+// Running a job's steps: each step is one activity, which records its journal lines with its effect; a failure
+// becomes the job's fault and the rescue steps run, each attempted, before the job ends ERR.
+import { proxyActivities, setCurrentDetails } from '@temporalio/workflow';
+import { JOURNAL_ACTIVITY, PROVIDERS, isApprovalWait } from '../providers';
+import { JobStatus, PartyState } from '../search-attributes';
+import type { Definition, Fault, JobInput, JobResult, JobStatusChange, Step, StepJournalling, StepRef } from '../types';
+import { ApprovalWait } from './approval';
+import { StepFailed, WaitFailed, refusedForApproval, toFault } from './faults';
+import { JobJournal, SearchAttributes } from './journal';
+
+export class JobRun {
+  private readonly journal = new JobJournal();
+  private readonly attributes = new SearchAttributes();
+  private readonly approval: ApprovalWait;
+  private readonly refs: Map<string, StepRef>;
+  private readonly faults: Fault[] = [];
+
+  constructor(private readonly job: Omit<JobInput, 'definition'>, private readonly definition: Definition) {
+    this.approval = new ApprovalWait(job.approvalDeadline, this.journal, this.attributes);
+    const all = [...definition.steps, ...definition.rescue];
+    this.refs = new Map(all.map((s, position) => [s.id, { id: s.id, position, name: s.name, provider: s.provider }]));
+    this.journal.owe([], { status: 'RUN' }); // the first activity marks the job running
+  }
+
+  /** Runs a step's activity; a failure is the job's fault. */
+  async step(step: Step): Promise<void> {
+    const ref = this.refs.get(step.id)!;
+    const i = this.definition.steps.indexOf(step);
+    const next = this.definition.steps[i + 1];
+    try {
+      await this.call(step, this.journal.forStep(ref, {
+        ...(next && isApprovalWait(next) && { opens: this.refs.get(next.id)! }),
+        ...(!next && { status: { status: 'OK' } }),
+      }));
+    } catch (err) {
+      if (err instanceof WaitFailed) throw err; // the deadline passed while this step was refused: it never ran
+      const fault = toFault(step, err);
+      this.journal.failed(ref, fault);
+      throw new StepFailed(fault);
+    }
+  }
+
+  /** Waits for an approval; the step after it records the wait's end, once the approval is recorded. */
+  async approvalWait(step: Step): Promise<void> {
+    const ref = this.refs.get(step.id)!;
+    if (!this.journal.owing) return this.approval.begin(ref); // the step before it opened the wait
+    this.journal.owe([{ step: ref, at: 'start', status: 'RUN' }], { status: 'WAIT' });
+    await this.record();
+    await this.approval.begin(ref);
+  }
+
+  /** The job ends OK: its last step recorded so, unless it was the approval wait. */
+  async ok(): Promise<JobResult> {
+    if (this.journal.owing) await this.record({ status: 'OK' });
+    this.attributes.flush();
+    return { status: 'OK', faults: [] };
+  }
+
+  /** Runs every rescue step after a failure (their own failures are added to the faults); the job ends ERR. */
+  async rescue(err: unknown): Promise<JobResult> {
+    if (!(err instanceof StepFailed)) throw err; // a bug in workflow code: the task retries once fixed
+    this.faults.push(err.fault);
+    setCurrentDetails(`Rescue after: ${err.fault.message}`);
+    const steps = this.definition.rescue;
+    for (const [i, step] of steps.entries()) {
+      const ref = this.refs.get(step.id)!;
+      const last = i === steps.length - 1;
+      try {
+        await this.call(step, this.journal.forStep(ref, { ...(last && { status: { status: 'ERR', faults: [...this.faults] } }) }));
+      } catch (failure) {
+        const fault = toFault(step, failure);
+        this.faults.push(fault);
+        this.journal.failed(ref, fault);
+      }
+    }
+    if (this.journal.owing) await this.record({ status: 'ERR', faults: [...this.faults] });
+    this.attributes.flush();
+    return { status: 'ERR', faults: this.faults };
+  }
+
+  private async call(step: Step, journal: StepJournalling): Promise<void> {
+    const spec = PROVIDERS[step.provider];
+    if (spec?.kind !== 'activity') {
+      throw new StepFailed({ provider: step.provider, code: 'provider-unknown', message: `step "${step.name}" uses provider "${step.provider}", which this worker does not know` });
+    }
+    setCurrentDetails(`Step ${journal.step.position + 1}: ${step.name} (${step.provider})`);
+    const run = proxyActivities({ ...spec.options, summary: step.summary ?? step.name })[step.provider]!;
+    const faults = this.faults.length > 0 ? { faults: [...this.faults] } : {};
+    const { jobId, workspaceId, entryId } = this.job;
+    await this.untilApproved(() => run({ jobId, workspaceId, entryId, stepId: step.id, config: step.config ?? {}, ...faults, journal }));
+    this.recorded(journal.status);
+    if (step.provider === 'silo.state') this.attributes.set(PartyState, String(step.config?.state));
+  }
+
+  /** Records what is owed when no step carries it (a definition ending on the wait, a failed last rescue step). */
+  private async record(status?: JobStatusChange): Promise<void> {
+    const journal = this.journal.forOwed(status);
+    const run = proxyActivities(JOURNAL_ACTIVITY.options)[JOURNAL_ACTIVITY.name]!;
+    await this.untilApproved(() => run({ jobId: this.job.jobId, journal }));
+    this.recorded(journal.status);
+  }
+
+  /** After the approval wait, a step refused for want of a recorded approval waits for another hint. */
+  private async untilApproved(attempt: () => Promise<unknown>): Promise<void> {
+    for (;;) {
+      this.attributes.flush();
+      try {
+        return void (await attempt());
+      } catch (err) {
+        if (!(this.approval.begun && refusedForApproval(err))) throw err;
+        await this.approval.next();
+      }
+    }
+  }
+
+  private recorded(status?: JobStatusChange): void {
+    this.journal.recorded();
+    if (status) this.attributes.set(JobStatus, status.status);
+  }
+}

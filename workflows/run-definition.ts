@@ -1,0 +1,14 @@
+// A workspace's own workflow definition, interpreted: its steps in order, then its rescue steps on a failure.
+import { JobRun } from './job/run';
+import { isApprovalWait } from './providers';
+import type { DefinitionJobInput, JobResult } from './types';
+
+export async function runDefinition(job: DefinitionJobInput): Promise<JobResult> {
+  const run = new JobRun(job, job.definition);
+  try {
+    for (const step of job.definition.steps) await (isApprovalWait(step) ? run.approvalWait(step) : run.step(step));
+    return await run.ok();
+  } catch (failure) {
+    return run.rescue(failure);
+  }
+}

@@ -1,0 +1,16 @@
+// The French party unregistration (specification §3.2): off Peppol first, then out of the PPF directory.
+import { UNREGISTRATION, UNREGISTRATION_STEPS as step } from './builtin-steps';
+import { JobRun } from './job/run';
+import type { JobInput, JobResult } from './types';
+
+export async function unregistration(job: JobInput): Promise<JobResult> {
+  const run = new JobRun(job, UNREGISTRATION);
+  try {
+    await run.step(step.peppol); // the Peppol Directory card, the SML, our SMP's record
+    await run.step(step.directory); // our directory line ended (the SIREN falls back to the PPF if nobody holds it)
+    await run.step(step.void); // the job ends OK
+    return await run.ok();
+  } catch (failure) {
+    return run.rescue(failure); // the party's state becomes error; the job ends ERR with the fault
+  }
+}
