@@ -7,7 +7,7 @@ import type { ActivityDeps } from './deps';
 import { agreementSign } from './gov-fr-agreement';
 import { directoryActivities } from './gov-fr-directory';
 import { journalActivities } from './journal';
-import { journalled, recordJournal } from './journalled';
+import { journalled, recordJournal, type StepActivity } from './journalled';
 import { peppolActivities } from './peppol';
 import { siloState } from './silo-state';
 import { webhookActivities } from './webhooks';
@@ -19,22 +19,24 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
   const directory = directoryActivities(deps);
   const peppol = peppolActivities(deps);
   const step = journalled.bind(null, deps.db);
+  // Remote steps may take minutes: their start is recorded at once, and they heartbeat (workflows/providers.ts).
+  const remote = <R>(activity: StepActivity<R>) => withHeartbeat(step(activity, { announced: true }));
   const providers: Record<string, (...args: never[]) => Promise<unknown>> = {
     'silo.state': step(siloState(deps)),
     'gov-fr.agreement.sign': step(agreementSign(deps)),
-    'gov-fr.directory.register': step(directory['gov-fr.directory.register'], { announced: true }),
-    'gov-fr.directory.disable': step(directory['gov-fr.directory.disable'], { announced: true }),
-    'peppol.register': step(peppol['peppol.register'], { announced: true }),
-    'peppol.unregister': step(peppol['peppol.unregister'], { announced: true }),
+    'gov-fr.directory.register': remote(directory['gov-fr.directory.register']),
+    'gov-fr.directory.disable': remote(directory['gov-fr.directory.disable']),
+    'peppol.register': remote(peppol['peppol.register']),
+    'peppol.unregister': remote(peppol['peppol.unregister']),
     webhook: step(webhooks.webhook),
   };
   // The workflow's provider catalogue and the worker must agree, or steps would time out instead of failing.
   const missing = ACTIVITY_PROVIDERS.filter((p) => !providers[p]);
   if (missing.length) throw new Error(`no activity for provider(s) ${missing.join(', ')}`);
-  const heartbeating = Object.fromEntries(Object.entries(providers).map(([name, fn]) => [name, counted(name, withHeartbeat(fn))]));
+  const counting = Object.fromEntries(Object.entries(providers).map(([name, fn]) => [name, counted(name, fn)]));
   const journal = (j: { jobId: string; journal: Omit<StepJournalling, 'step'> }) => recordJournal(deps.db, j.jobId, j.journal);
   return {
-    ...heartbeating,
+    ...counting,
     [JOURNAL_ACTIVITY.name]: journal,
     ...journalActivities(deps), // the legacy runJob's local activities
     webhookAttempt: counted('webhook.attempt', webhooks.webhookAttempt), webhookGiveUp: webhooks.webhookGiveUp };

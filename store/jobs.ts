@@ -90,6 +90,11 @@ export async function insertJob(
   return { outcome: 'inserted', job: view({ ...(row as JobRow), intents: [], events: [] }), siren: row.entry_siren };
 }
 
+/** The job's workflow has started: QUEUED no more (the sweeper would start it again). */
+export async function markJobStarted(db: Queryable, jobId: string): Promise<void> {
+  await db.query(`UPDATE jobs SET status = 'RUN', updated_at = now() WHERE id = $1 AND status = 'QUEUED'`, [jobId]);
+}
+
 /** Jobs recorded but not yet picked up by a workflow run, oldest first. */
 export async function queuedJobs(db: Queryable, olderThanMs: number, limit: number) {
   const { rows } = await db.query<{ id: string; workspace_id: string; silo_entry_id: string; siren: string | null; definition: Definition; workflow_type: string }>(

@@ -8,7 +8,7 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { Db } from '../store/db';
-import { insertJob, queuedJobs, setJobStatus, type JobView } from '../store/jobs';
+import { insertJob, markJobStarted, queuedJobs, setJobStatus, type JobView } from '../store/jobs';
 import type { Definition, JobInput } from '../workflows/types';
 import { JobStatus, SiloEntryId, Siren } from '../workflows/search-attributes';
 import { registration } from '../workflows/registration';
@@ -90,12 +90,15 @@ async function launch(deps: JobServiceDeps, j: Launch): Promise<boolean> {
       j.workflowType === 'registration' ? start(registration, [input])
       : j.workflowType === 'unregistration' ? start(unregistration, [input])
       : start(runDefinition, [{ ...input, definition: j.definition }]));
-    return true;
   } catch (err) {
-    if (err instanceof WorkflowExecutionAlreadyStartedError) return true;
-    deps.log.warn({ jobId: j.jobId, err }, 'could not start the job workflow; it stays QUEUED for the sweeper');
-    return false;
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
+      deps.log.warn({ jobId: j.jobId, err }, 'could not start the job workflow; it stays QUEUED for the sweeper');
+      return false;
+    }
   }
+  // A failure here is not the caller's: the sweeper marks the job when it finds the workflow started.
+  await markJobStarted(deps.db, j.jobId).catch((err) => deps.log.warn({ jobId: j.jobId, err }, 'could not mark the job started'));
+  return true;
 }
 
 /** Starts the workflows of jobs left QUEUED (Temporal was unreachable). Safe to run anywhere, any number of times. */

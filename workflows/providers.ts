@@ -20,9 +20,10 @@ const external: ActivityOptions = {
   scheduleToCloseTimeout: '1 hour',
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1 minute' },
 };
+// Steps in our own store finish in milliseconds: no heartbeat (a timer per step on the server); a dead worker's
+// attempt is retried once its start-to-close timeout has passed.
 const local: ActivityOptions = {
   startToCloseTimeout: '30s',
-  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
 };
 
@@ -34,7 +35,7 @@ export const PROVIDERS: Record<string, ProviderSpec> = {
   'gov-fr.directory.disable': { kind: 'activity', options: external },
   'peppol.register': { kind: 'activity', options: external },
   'peppol.unregister': { kind: 'activity', options: external },
-  webhook: { kind: 'activity', options: external },
+  webhook: { kind: 'activity', options: local }, // queues the delivery: a store write
 };
 
 /** Records a job's journal lines when no step's activity carries them (workflows/job/run.ts): until the store answers. */

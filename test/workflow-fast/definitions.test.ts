@@ -22,7 +22,7 @@ describe('runDefinition', () => {
   it('runs a custom definition in order; its last step ends the job OK', async () => {
     const { handle, job } = await h.start(runDefinition, { definition: definition(state('processing'), step('webhook'), state('completed')) });
     expect(await handle.result()).toEqual({ status: 'OK', faults: [] });
-    expect(job.calls.map((c) => [c.state ?? c.provider, c.status])).toEqual([['processing', 'RUN'], ['webhook', undefined], ['completed', 'OK']]);
+    expect(job.calls.map((c) => [c.state ?? c.provider, c.status])).toEqual([['processing', undefined], ['webhook', undefined], ['completed', 'OK']]);
     expect(job.calls.map((c) => c.lines)).toEqual([
       ['silo.state start RUN', 'silo.state end OK'], ['webhook start RUN', 'webhook end OK'], ['silo.state start RUN', 'silo.state end OK'],
     ]);
@@ -34,7 +34,7 @@ describe('runDefinition', () => {
   it('with the approval wait first, records what is owed through the journal activity before waiting', async () => {
     const { handle, job } = await h.start(runDefinition, { definition: definition(step(WAIT), state('completed')) });
     await poll(async () => job.calls.length).toBe(1);
-    expect(job.calls[0]).toMatchObject({ provider: 'job.journal', requiresApproval: false });
+    expect(job.calls[0]).toMatchObject({ provider: 'job.journal', lines: [`${WAIT} start RUN`], status: 'WAIT', requiresApproval: false });
     job.approved = true;
     await hint.decided(handle, true);
     expect(await handle.result()).toEqual({ status: 'OK', faults: [] });
@@ -61,7 +61,7 @@ describe('unregistration', () => {
   it('runs to OK: off Peppol, out of the directory, the party void', async () => {
     const { handle, job } = await h.start(unregistration, {});
     expect(await handle.result()).toEqual({ status: 'OK', faults: [] });
-    expect(job.calls.map((c) => [c.state ?? c.provider, c.status])).toEqual([['peppol.unregister', 'RUN'], ['gov-fr.directory.disable', undefined], ['void', 'OK']]);
+    expect(job.calls.map((c) => [c.state ?? c.provider, c.status])).toEqual([['peppol.unregister', undefined], ['gov-fr.directory.disable', undefined], ['void', 'OK']]);
     expect(await attribute(handle, PartyState)).toBe('void');
     expect(await attribute(handle, JobStatus)).toBe('OK');
   });

@@ -26,10 +26,11 @@ describe('registration', () => {
   it('runs to OK: 2 steps, the wait, then 4 steps once an approval is recorded and hinted', async () => {
     const { handle, job } = await parked();
     expect(job.calls).toMatchObject([
-      { provider: 'gov-fr.agreement.sign', status: 'RUN', lines: ['gov-fr.agreement.sign start RUN', 'gov-fr.agreement.sign end OK'] },
+      { provider: 'gov-fr.agreement.sign', lines: ['gov-fr.agreement.sign start RUN', 'gov-fr.agreement.sign end OK'] },
       // The step before the wait opens it: the wait's start and the job's WAIT ride with its effect.
       { provider: 'silo.state', state: 'processing', status: 'WAIT', lines: ['silo.state start RUN', 'silo.state end OK', `${WAIT} start RUN`] },
     ]);
+    expect(job.calls[0]!.status).toBeUndefined(); // the API marked the job RUN when it started the workflow
     expect(await attribute(handle, PartyState)).toBe('processing');
 
     await hint.confirmed(handle); // the API recorded the signer's submission

@@ -14,12 +14,13 @@ export class JobRun {
   private readonly approval: ApprovalWait;
   private readonly refs: Map<string, StepRef>;
   private readonly faults: Fault[] = [];
+  /** The approval wait whose start the last step recorded. */
+  private opened?: string;
 
   constructor(private readonly job: Omit<JobInput, 'definition'>, private readonly definition: Definition) {
     this.approval = new ApprovalWait(job.approvalDeadline, this.journal, this.attributes);
     const all = [...definition.steps, ...definition.rescue];
     this.refs = new Map(all.map((s, position) => [s.id, { id: s.id, position, name: s.name, provider: s.provider }]));
-    this.journal.owe([], { status: 'RUN' }); // the first activity marks the job running
   }
 
   /** Runs a step's activity; a failure is the job's fault. */
@@ -27,11 +28,10 @@ export class JobRun {
     const ref = this.refs.get(step.id)!;
     const i = this.definition.steps.indexOf(step);
     const next = this.definition.steps[i + 1];
+    const opens = next && isApprovalWait(next) ? this.refs.get(next.id)! : undefined;
     try {
-      await this.call(step, this.journal.forStep(ref, {
-        ...(next && isApprovalWait(next) && { opens: this.refs.get(next.id)! }),
-        ...(!next && { status: { status: 'OK' } }),
-      }));
+      await this.call(step, this.journal.forStep(ref, { ...(opens && { opens }), ...(!next && { status: { status: 'OK' } }) }));
+      this.opened = opens?.id;
     } catch (err) {
       if (err instanceof WaitFailed) throw err; // the deadline passed while this step was refused: it never ran
       const fault = toFault(step, err);
@@ -43,7 +43,7 @@ export class JobRun {
   /** Waits for an approval; the step after it records the wait's end, once the approval is recorded. */
   async approvalWait(step: Step): Promise<void> {
     const ref = this.refs.get(step.id)!;
-    if (!this.journal.owing) return this.approval.begin(ref); // the step before it opened the wait
+    if (this.opened === step.id) return this.approval.begin(ref); // the step before it recorded the wait's start
     this.journal.owe([{ step: ref, at: 'start', status: 'RUN' }], { status: 'WAIT' });
     await this.record();
     await this.approval.begin(ref);
