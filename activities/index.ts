@@ -1,13 +1,13 @@
 // All activities of the worker, keyed by the provider id the definitions name; each step's records its journal lines.
 import { Context } from '@temporalio/activity';
 import { ACTIVITY_PROVIDERS, HEARTBEAT_EVERY_MS, JOURNAL_ACTIVITY } from '../workflows/providers';
-import type { StepJournalling } from '../workflows/types';
+import type { OwedJournal } from '../workflows/types';
 import { activityOutcomes } from '../lib/metrics';
 import type { ActivityDeps } from './deps';
 import { agreementSign } from './gov-fr-agreement';
 import { directoryActivities } from './gov-fr-directory';
 import { journalActivities } from './journal';
-import { journalled, recordJournal, type StepActivity } from './journalled';
+import { journalled, recheckingApproval, recordJournal, type StepActivity } from './journalled';
 import { peppolActivities } from './peppol';
 import { siloState } from './silo-state';
 import { webhookActivities } from './webhooks';
@@ -34,7 +34,8 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
   const missing = ACTIVITY_PROVIDERS.filter((p) => !providers[p]);
   if (missing.length) throw new Error(`no activity for provider(s) ${missing.join(', ')}`);
   const counting = Object.fromEntries(Object.entries(providers).map(([name, fn]) => [name, counted(name, fn)]));
-  const journal = (j: { jobId: string; journal: Omit<StepJournalling, 'step'> }) => recordJournal(deps.db, j.jobId, j.journal);
+  const journal = ({ jobId, journal: j }: { jobId: string; journal: OwedJournal }) =>
+    recheckingApproval(() => recordJournal(deps.db, jobId, { lines: j.owed, ...(j.status && { status: j.status }), requiresApproval: j.requiresApproval }));
   return {
     ...counting,
     [JOURNAL_ACTIVITY.name]: journal,

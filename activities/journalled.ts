@@ -2,8 +2,8 @@
 // its last write, which the activity makes through `commit`, or right after its effect when it makes none.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db, Queryable } from '../store/db';
-import { NoApprovalRecorded, writeJournal } from '../store/job-journal';
-import { AWAITING_APPROVAL, type StepInput, type StepJournalling } from '../workflows/types';
+import { NoApprovalRecorded, stepLines, writeJournal } from '../store/job-journal';
+import { AWAITING_APPROVAL, type JournalLine, type StepInput, type StepJournalling } from '../workflows/types';
 
 /** Runs the step's last write in a transaction that also records its journal lines. */
 export type Commit = <T>(write: (q: Queryable) => Promise<T>) => Promise<T>;
@@ -18,26 +18,47 @@ export function journalled<R>(db: Db, activity: StepActivity<R>, opts: { announc
   return async (input: StepInput): Promise<R> => {
     const journal = input.journal;
     if (!journal) return activity(input, (write) => db.tx(write)); // the legacy runJob journals by itself
-    if (opts.announced || journal.requiresApproval) {
-      await recordJournal(db, input.jobId, { lines: [{ step: journal.step, at: 'start', status: 'RUN' }], requiresApproval: journal.requiresApproval });
-    }
-    const lines = { ...journal, requiresApproval: false }; // checked above: an approval, once recorded, stays
+    if (opts.announced || journal.requiresApproval) await announce(db, input.jobId, journal);
+    // Its approval checked above, once recorded, stays: the end's lines need no check.
+    const end = { lines: stepLines(journal), ...(journal.status && { status: journal.status }) };
     let recorded = false;
     const commit: Commit = (write) =>
       db.tx(async (q) => {
         const result = await write(q);
-        await writeJournal(q, input.jobId, lines);
+        await writeJournal(q, input.jobId, end);
         recorded = true;
         return result;
       });
     const result = await activity(input, commit);
-    if (!recorded) await recordJournal(db, input.jobId, lines);
+    if (!recorded) await recordJournal(db, input.jobId, end);
     return result;
   };
 }
 
+/** Records the step's start with what is owed (the job's view keeps its order as the step goes on). */
+async function announce(db: Db, jobId: string, j: StepJournalling): Promise<void> {
+  const lines: JournalLine[] = [...j.owed, { step: j.step, at: 'start', status: 'RUN' }];
+  const status = j.status?.status === 'RUN' ? j.status : undefined; // an ending status waits for the end
+  await recheckingApproval(() => recordJournal(db, jobId, { lines, ...(status && { status }), requiresApproval: j.requiresApproval }));
+}
+
+/**
+ * The API signals an approval just before it commits it: a refusal is checked again for a few seconds before the
+ * workflow is told to wait for another hint.
+ */
+export async function recheckingApproval(write: () => Promise<void>): Promise<void> {
+  for (const pauseMs of [250, 750, 2000, 0]) {
+    try {
+      return await write();
+    } catch (err) {
+      if (!pauseMs || !(err instanceof ApplicationFailure && err.type === AWAITING_APPROVAL)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
+}
+
 /** The journal activity's work, and a step's lines written on their own. */
-export async function recordJournal(db: Db, jobId: string, journal: Omit<StepJournalling, 'step'>): Promise<void> {
+export async function recordJournal(db: Db, jobId: string, journal: Parameters<typeof writeJournal>[2]): Promise<void> {
   try {
     await (journal.status ? db.tx((q) => writeJournal(q, jobId, journal)) : writeJournal(db, jobId, journal));
   } catch (err) {

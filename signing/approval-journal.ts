@@ -8,6 +8,7 @@ import type { Definition, StepRef } from '../workflows/types';
 
 export interface WaitingJob {
   id: string;
+  status: string;
   workflowType: string;
   definition: Definition;
 }

@@ -191,6 +191,8 @@ async function signal(deps: SigningDeps, jobId: string, s: ApprovalSignal) {
 export async function confirm(deps: SigningDeps, workspaceId: string, entryId: string, client: ClientInfo = {}): Promise<{ status: 'submitted' }> {
   const ctx = await context(deps, workspaceId, entryId);
   const job = await currentJob(deps, ctx.agreement, entryId);
+  // Until the registration waits (its state set to processing), a submission would be overwritten by that state.
+  if (job.status !== 'WAIT') throw new SigningError(409, 'the registration is still preparing the mandate: retry in a moment', 'not-yet');
   if (!ctx.agreement.submitted_at) {
     const views = new Set((await identityViews(deps.db, entryId)).map((v) => v.view));
     const missing: string[] = [];
@@ -205,8 +207,7 @@ export async function confirm(deps: SigningDeps, workspaceId: string, entryId: s
     if (final) {
       await recordAudit(q, { entryId, jobId: job.id, kind: 'confirmed', client });
       await finalizeSignedPdf(q, entryId, deps.box.seal(final, mandateContext(entryId)));
-      await markSubmitted(q, entryId);
-      await recordSubmission(q, entryId, job);
+      if (await markSubmitted(q, entryId)) await recordSubmission(q, entryId, job);
     }
     await signal(deps, job.id, { kind: 'confirmed' });
   });

@@ -87,8 +87,10 @@ export async function finalizeSignedPdf(db: Queryable, entryId: string, sealedPd
   await db.query('UPDATE agreements SET signed_pdf = $2, updated_at = now() WHERE entry_id = $1 AND submitted_at IS NULL', [entryId, sealedPdf]);
 }
 
-export async function markSubmitted(db: Queryable, entryId: string) {
-  await db.query('UPDATE agreements SET submitted_at = now(), updated_at = now() WHERE entry_id = $1 AND submitted_at IS NULL', [entryId]);
+/** False when the submission was marked already (two confirmations at once: one marks it). */
+export async function markSubmitted(db: Queryable, entryId: string): Promise<boolean> {
+  const r = await db.query('UPDATE agreements SET submitted_at = now(), updated_at = now() WHERE entry_id = $1 AND submitted_at IS NULL', [entryId]);
+  return r.rowCount > 0;
 }
 
 /**

@@ -1,6 +1,6 @@
 // A job's journal as its steps write it: each step's activity records its intent and events with its effect, and
 // the API records the approval wait's events with the submission and the decision.
-import type { JournalLine, StepJournalling, StepRef } from '../workflows/types';
+import type { JobStatusChange, JournalLine, StepJournalling, StepRef } from '../workflows/types';
 import type { Queryable } from './db';
 import { setJobStatus } from './jobs';
 
@@ -14,11 +14,17 @@ const END_SLOT = 1_000_000;
 /** Thrown when a step requiring an approved decision finds none recorded (the signal that woke it was forged). */
 export class NoApprovalRecorded extends Error {}
 
+/** Every line a step records at its end: what is owed, its own start and end, the start of the wait it opens. */
+export function stepLines(j: StepJournalling): JournalLine[] {
+  const own: JournalLine[] = [{ step: j.step, at: 'start', status: 'RUN' }, { step: j.step, at: 'end', status: 'OK' }];
+  return [...j.owed, ...own, ...(j.opens ? [{ step: j.opens, at: 'start' as const, status: 'RUN' as const }] : [])];
+}
+
 /**
  * Writes the lines (intents created as needed, events in their slots) and the job's status. With
  * `requiresApproval`, writes nothing and throws NoApprovalRecorded unless the job has an approved decision.
  */
-export async function writeJournal(q: Queryable, jobId: string, j: Pick<StepJournalling, 'lines' | 'status' | 'requiresApproval'>): Promise<void> {
+export async function writeJournal(q: Queryable, jobId: string, j: { lines: JournalLine[]; status?: JobStatusChange; requiresApproval?: boolean }): Promise<void> {
   const lines = j.lines.map((l) => ({
     step_id: l.step.id, position: l.step.position, name: l.step.name, provider: l.step.provider,
     completed: l.at === 'end', idx: l.at === 'end' ? END_SLOT : START_SLOT, status: l.status, code: l.code ?? null, message: l.message ?? null,
@@ -49,7 +55,8 @@ export async function writeJournal(q: Queryable, jobId: string, j: Pick<StepJour
 
 /**
  * An event of the approval wait, recorded by the API in the transaction of the submission or decision it reports:
- * after the events already there, before the step's end. Locks the step's intent so two writers keep their order.
+ * after the events already there, before the step's end. Two writers at once would take the same slot (the second
+ * fails on the key): the API's writers are serialised by the agreement's row, which each updates first.
  */
 export async function recordWaitEvent(q: Queryable, jobId: string, step: StepRef, event: Omit<JournalLine, 'step' | 'at'>): Promise<void> {
   await q.query(

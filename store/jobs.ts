@@ -95,6 +95,19 @@ export async function markJobStarted(db: Queryable, jobId: string): Promise<void
   await db.query(`UPDATE jobs SET status = 'RUN', updated_at = now() WHERE id = $1 AND status = 'QUEUED'`, [jobId]);
 }
 
+/** Jobs still waiting long after an approval was recorded for them (its signal lost), oldest first. */
+export async function approvedButWaiting(db: Queryable, olderThanMs: number, limit: number) {
+  const { rows } = await db.query<{ id: string; decision_id: string }>(
+    `SELECT j.id, d.id AS decision_id FROM jobs j
+     JOIN agreements a ON a.job_id = j.id JOIN approval_decisions d ON d.id = a.decision_id
+     WHERE j.status = 'WAIT' AND j.workflow_type <> 'runJob' AND d.approved
+       AND d.created_at < now() - ($1::int * interval '1 millisecond')
+     ORDER BY d.created_at LIMIT $2`,
+    [olderThanMs, limit],
+  );
+  return rows.map((r) => ({ jobId: r.id, decisionId: r.decision_id }));
+}
+
 /** Jobs recorded but not yet picked up by a workflow run, oldest first. */
 export async function queuedJobs(db: Queryable, olderThanMs: number, limit: number) {
   const { rows } = await db.query<{ id: string; workspace_id: string; silo_entry_id: string; siren: string | null; definition: Definition; workflow_type: string }>(
@@ -204,10 +217,12 @@ export async function setJobStatus(db: Queryable, jobId: string, status: JobStat
 }
 
 /** The entry's running job (the one a confirmation or a decision resumes), newest first. */
-export async function activeJobOf(db: Queryable, entryId: string): Promise<{ id: string; workflowType: string; definition: Definition } | undefined> {
-  const { rows } = await db.query<{ id: string; workflow_type: string; definition: Definition }>(
-    `SELECT id, workflow_type, definition FROM jobs WHERE silo_entry_id = $1 AND status IN ('QUEUED', 'RUN', 'WAIT') ORDER BY created_at DESC LIMIT 1`,
+export async function activeJobOf(db: Queryable, entryId: string) {
+  const { rows } = await db.query<{ id: string; status: JobStatus; workflow_type: string; definition: Definition }>(
+    `SELECT id, status, workflow_type, definition FROM jobs WHERE silo_entry_id = $1 AND status IN ('QUEUED', 'RUN', 'WAIT')
+     ORDER BY created_at DESC LIMIT 1`,
     [entryId],
   );
-  return rows[0] && { id: rows[0].id, workflowType: rows[0].workflow_type, definition: rows[0].definition };
+  const r = rows[0];
+  return r && { id: r.id, status: r.status, workflowType: r.workflow_type, definition: r.definition };
 }

@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { PARTY_STATES } from '../workflows/types';
 
+const APPROVAL_WAIT = 'gov-fr.agreement.wait.approval';
+
 const stepInput = z
   .strictObject({
     id: z.uuid(),
@@ -35,6 +37,12 @@ export const workflowInput = z
     rescue: steps.nullish().transform((r) => r ?? []),
   })
   .superRefine((w, ctx) => {
+    // The wait resumes on the job's one mandate decision: a second wait, or one in the rescue, could never end.
+    const waits = w.steps.flatMap((s, i) => (s.provider === APPROVAL_WAIT ? [i] : []));
+    for (const i of waits.slice(1)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'provider'], message: `a workflow waits for approval (${APPROVAL_WAIT}) at most once` });
+    w.rescue.forEach((s, i) => {
+      if (s.provider === APPROVAL_WAIT) ctx.addIssue({ code: 'custom', path: ['rescue', i, 'provider'], message: `a rescue step cannot wait for approval (${APPROVAL_WAIT})` });
+    });
     const seen = new Set<string>();
     for (const [list, arr] of [['steps', w.steps], ['rescue', w.rescue]] as const) {
       arr.forEach((s, i) => {

@@ -8,8 +8,10 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { Db } from '../store/db';
-import { insertJob, markJobStarted, queuedJobs, setJobStatus, type JobView } from '../store/jobs';
-import type { Definition, JobInput } from '../workflows/types';
+import { approvedButWaiting, insertJob, markJobStarted, queuedJobs, setJobStatus, type JobView } from '../store/jobs';
+import { approvalSignal } from '../workflows/signals';
+import { INTERPRETER_REVISION, type Definition, type JobInput } from '../workflows/types';
+import { runJob } from '../workflows/legacy/run-job';
 import { JobStatus, SiloEntryId, Siren } from '../workflows/search-attributes';
 import { registration } from '../workflows/registration';
 import { runDefinition } from '../workflows/run-definition';
@@ -89,7 +91,9 @@ async function launch(deps: JobServiceDeps, j: Launch): Promise<boolean> {
     await deps.temporal.withDeadline(Date.now() + 5_000, () =>
       j.workflowType === 'registration' ? start(registration, [input])
       : j.workflowType === 'unregistration' ? start(unregistration, [input])
-      : start(runDefinition, [{ ...input, definition: j.definition }]));
+      : j.workflowType === 'runDefinition' ? start(runDefinition, [{ ...input, definition: j.definition }])
+      // Recorded before the workflow types above, and never started: it runs as it was recorded to.
+      : start(runJob, [{ ...input, definition: j.definition, revision: INTERPRETER_REVISION, ...(j.siren && { siren: j.siren }) }]));
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
       deps.log.warn({ jobId: j.jobId, err }, 'could not start the job workflow; it stays QUEUED for the sweeper');
@@ -132,7 +136,21 @@ export async function closeAbandonedJobs(deps: JobServiceDeps): Promise<number> 
   return closed;
 }
 
-/** Runs startQueuedJobs (and closeAbandonedJobs) every `everyMs`; returns a stop function. */
+/**
+ * Signals again the registrations still waiting long after their approval was recorded: the API signals inside
+ * the decision's transaction, and a step woken before the commit finds no approval and waits for another hint.
+ */
+export async function resumeApprovedJobs(deps: JobServiceDeps, olderThanMs = 30 * 60_000): Promise<number> {
+  let resumed = 0;
+  for (const { jobId, decisionId } of await approvedButWaiting(deps.db, olderThanMs, 100)) {
+    await deps.temporal.workflow.getHandle(temporalWorkflowId(jobId)).signal(approvalSignal, { kind: 'decided', approved: true, decisionId });
+    deps.log.warn({ jobId, decisionId }, 'signalled an approval again: the registration was still waiting');
+    resumed++;
+  }
+  return resumed;
+}
+
+/** Runs startQueuedJobs, closeAbandonedJobs and resumeApprovedJobs every `everyMs`; returns a stop function. */
 export function runQueuedJobSweeper(deps: JobServiceDeps, everyMs = 15_000): () => void {
   return runPeriodically(
     everyMs,
@@ -140,6 +158,7 @@ export function runQueuedJobSweeper(deps: JobServiceDeps, everyMs = 15_000): () 
       const n = await startQueuedJobs(deps);
       if (n) deps.log.info({ started: n }, 'started queued jobs');
       await closeAbandonedJobs(deps);
+      await resumeApprovedJobs(deps);
     },
     (err) => deps.log.warn({ err }, 'queued-job sweep failed'),
   );

@@ -1,5 +1,6 @@
 // The steps of the specification's registration (§3.1) and unregistration (§3.2). Their ids are fixed: the job
-// journal names them, and clients read them in the built-in definitions (transform/builtins.ts).
+// journal names them, and clients read them in the built-in definitions (transform/builtins.ts). Running
+// registrations replay against them: a different list of steps is a new workflow type, not an edit here.
 import type { Definition, Step } from './types';
 
 const setState = (id: string, state: string): Step => ({ id, name: 'Set state', provider: 'silo.state', summary: `Set state to ${state}`, config: { state } });

@@ -22,20 +22,20 @@ const external: ActivityOptions = {
 };
 // Steps in our own store finish in milliseconds: no heartbeat (a timer per step on the server); a dead worker's
 // attempt is retried once its start-to-close timeout has passed.
-const local: ActivityOptions = {
+const inStore: ActivityOptions = {
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
 };
 
 export const PROVIDERS: Record<string, ProviderSpec> = {
-  'silo.state': { kind: 'activity', options: local },
-  'gov-fr.agreement.sign': { kind: 'activity', options: local },
+  'silo.state': { kind: 'activity', options: inStore },
+  'gov-fr.agreement.sign': { kind: 'activity', options: inStore },
   'gov-fr.agreement.wait.approval': { kind: 'approval-wait' },
   'gov-fr.directory.register': { kind: 'activity', options: external },
   'gov-fr.directory.disable': { kind: 'activity', options: external },
   'peppol.register': { kind: 'activity', options: external },
   'peppol.unregister': { kind: 'activity', options: external },
-  webhook: { kind: 'activity', options: local }, // queues the delivery: a store write
+  webhook: { kind: 'activity', options: inStore }, // queues the delivery: a store write
 };
 
 /** Records a job's journal lines when no step's activity carries them (workflows/job/run.ts): until the store answers. */

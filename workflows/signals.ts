@@ -10,4 +10,5 @@ export interface JobProgress {
   submitted: boolean;
 }
 
+/** Answered by the legacy runJob only. */
 export const progressQuery = defineQuery<JobProgress>('progress');

@@ -89,16 +89,22 @@ export interface JobStatusChange {
 }
 
 /**
- * The journal lines a step's activity records in the same transaction as its effect: its own RUN and OK, lines the
- * workflow owes for earlier steps (a failed step's KO, the approval wait's start or end), and the job's status.
+ * What a step's activity records in the same transaction as its effect: its own start and end, the lines the
+ * workflow owes for earlier steps (a failed step's KO, the approval wait's end), the start of the approval wait it
+ * leads to, and the job's status.
  */
 export interface StepJournalling {
   step: StepRef;
-  lines: JournalLine[];
+  owed: JournalLine[];
+  /** The approval wait that follows this step: its start is recorded with this step's end. */
+  opens?: StepRef;
   status?: JobStatusChange;
   /** Does nothing unless an approved decision is recorded for the job: the step after the approval wait. */
   requiresApproval?: boolean;
 }
+
+/** What the journal activity records when no step carries it (workflows/job/run.ts). */
+export type OwedJournal = Pick<StepJournalling, 'owed' | 'status' | 'requiresApproval'>;
 
 /** The failure type of a step refused for want of a recorded approval: the workflow waits again. */
 export const AWAITING_APPROVAL = 'awaiting-approval';

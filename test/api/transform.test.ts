@@ -58,6 +58,9 @@ describe('workflows', () => {
     expect((await put({ ...base, steps: [s, s] })).body.detail).toMatch(/used twice/);
     expect((await put({ ...base, steps: [{ id: 'x', name: 'n', provider: 'silo.state' }] })).status).toBe(400);
     expect((await put({ ...base, extra: 1 })).body.detail).toMatch(/unknown field/);
+    const wait = () => step('gov-fr.agreement.wait.approval');
+    expect((await put({ ...base, steps: [wait(), setState('completed'), wait()] })).body.detail).toMatch(/steps\.2\.provider.*at most once/);
+    expect((await put({ ...base, rescue: [wait()] })).body.detail).toMatch(/rescue\.0\.provider.*cannot wait for approval/);
   });
 });
 

@@ -30,6 +30,17 @@ describe('replay of recorded histories', () => {
     await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, load(file));
   });
 
+  it("a registration's history has the specification's shape: 2 activities, the approval signals, 4 activities", () => {
+    const events: Record<string, { activityType?: { name: string } } | undefined>[] = load('registration.ok.json').events;
+    const kinds = events.flatMap((e) =>
+      e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name]
+      : e.workflowExecutionSignaledEventAttributes ? ['signal']
+      : e.markerRecordedEventAttributes ? ['marker'] : []);
+    expect(kinds).toEqual([
+      'gov-fr.agreement.sign', 'silo.state', 'signal', 'signal', 'silo.state', 'gov-fr.directory.register', 'peppol.register', 'silo.state',
+    ]); // no marker: no local activity, no patch
+  });
+
   it('catches an incompatible change', async () => {
     const workflowBundle = await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'fixtures', 'altered-workflows.ts') });
     await expect(Worker.runReplayHistory({ workflowBundle }, load('run-job.silo-state-steps.json'))).rejects.toBeInstanceOf(DeterminismViolationError);

@@ -9,7 +9,8 @@ import { bundleWorkflows } from '../../worker/create-worker';
 import { ACTIVITY_PROVIDERS, JOURNAL_ACTIVITY } from '../../workflows/providers';
 import { JobStatus, SiloEntryId } from '../../workflows/search-attributes';
 import { approvalSignal } from '../../workflows/signals';
-import { AWAITING_APPROVAL, type Fault, type JournalLine, type StepInput, type StepJournalling } from '../../workflows/types';
+import { stepLines } from '../../store/job-journal';
+import { AWAITING_APPROVAL, type Fault, type JournalLine, type OwedJournal, type StepInput } from '../../workflows/types';
 
 /** One activity call, as an operator would read it in the journal. */
 export interface Call {
@@ -38,7 +39,7 @@ export class Fakes {
     return this.jobs.get(jobId)!;
   }
 
-  private call(provider: string, jobId: string, journal: Omit<StepJournalling, 'step'> | undefined, input?: StepInput): void {
+  private call(provider: string, jobId: string, journal: (OwedJournal & { lines: JournalLine[] }) | undefined, input?: StepInput): void {
     const job = this.job(jobId);
     const refused = journal?.requiresApproval === true && !job.approved;
     job.calls.push({
@@ -54,8 +55,10 @@ export class Fakes {
 
   activities(): Record<string, (input: any) => Promise<void>> {
     return {
-      ...Object.fromEntries(ACTIVITY_PROVIDERS.map((p) => [p, async (input: StepInput) => this.call(p, input.jobId, input.journal, input)])),
-      [JOURNAL_ACTIVITY.name]: async (input: { jobId: string; journal: Omit<StepJournalling, 'step'> }) => this.call(JOURNAL_ACTIVITY.name, input.jobId, input.journal),
+      ...Object.fromEntries(ACTIVITY_PROVIDERS.map((p) => [p, async (input: StepInput) =>
+        this.call(p, input.jobId, input.journal && { ...input.journal, lines: stepLines(input.journal) }, input)])),
+      [JOURNAL_ACTIVITY.name]: async (input: { jobId: string; journal: OwedJournal }) =>
+        this.call(JOURNAL_ACTIVITY.name, input.jobId, { ...input.journal, lines: input.journal.owed }),
     };
   }
 }

@@ -141,6 +141,22 @@ describe('the approval wait', () => {
   });
 });
 
+describe('an approval signalled just before its decision commits', () => {
+  it('is not lost: the step after the wait checks again for a few seconds before it waits for another hint', async () => {
+    const entryId = await createEntry(h);
+    const wf = await createWorkflow(h, [step('gov-fr.agreement.sign'), setState('processing'), step('gov-fr.agreement.wait.approval'), setState('completed')]);
+    const jobId = await startJob(h, wf, entryId);
+    const handle = h.client.workflow.getHandle(temporalWorkflowId(jobId));
+    await jobWhen(h, jobId, ['WAIT']);
+    await signInApp(h, entryId);
+    // The API signals inside the decision's transaction: the hint can reach the step before the commit does.
+    await handle.signal(approvalSignal, { kind: 'decided', approved: true, decisionId: 'not-yet-committed' });
+    expect((await h.api('POST', `${entryApi(entryId)}/decision`, { approved: true })).status).toBe(200);
+    expect((await jobWhen(h, jobId, ['OK', 'ERR'])).status).toBe('OK');
+    expect((await handle.fetchHistory()).events!.filter((e) => e.activityTaskFailedEventAttributes)).toEqual([]);
+  });
+});
+
 describe('the approval deadline', () => {
   it('fails the wait when nothing is approved in time, and the rescue sets error', async () => {
     const short = await startHarness({ approvalDeadline: '2s' });

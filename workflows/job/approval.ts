@@ -10,14 +10,14 @@ import { WaitFailed } from './faults';
 import type { JobJournal, SearchAttributes } from './journal';
 
 export class ApprovalWait {
-  private approvalHinted = false;
+  private hinted = false;
   private step?: StepRef;
   private deadline = 0;
 
   constructor(private readonly limit: string, private readonly journal: JobJournal, private readonly attributes: SearchAttributes) {
     setHandler(approvalSignal, (hint) => {
       if (hint.kind === 'decided' && hint.approved) {
-        this.approvalHinted = true;
+        this.hinted = true;
         return;
       }
       // Operators filter parked registrations by the party's state: submitted awaits their decision.
@@ -41,15 +41,15 @@ export class ApprovalWait {
   /** Waits for an approval hint (taking it: a refused step waits for another); the wait fails past the deadline. */
   async next(): Promise<void> {
     const step = this.step!;
-    this.journal.approvalHinted(undefined);
+    this.journal.noApprovalExpected();
     this.attributes.flush();
     const remaining = this.deadline - Date.now();
-    if (!this.approvalHinted && (remaining <= 0 || !(await condition(() => this.approvalHinted, remaining)))) {
+    if (!this.hinted && (remaining <= 0 || !(await condition(() => this.hinted, remaining)))) {
       const fault = { provider: step.provider, code: 'approval-timeout', message: `no approved submission within ${this.limit}` };
       this.journal.owe([{ step, at: 'end', status: 'KO', code: fault.code, message: fault.message }]); // its start is recorded
       throw new WaitFailed(fault);
     }
-    this.approvalHinted = false;
+    this.hinted = false;
     this.journal.approvalHinted(step);
   }
 }

@@ -2,11 +2,11 @@
 // activity writes the lines owed so far with its own effect, and search attributes are upserted in batches.
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import { JobStatus, PartyState } from '../search-attributes';
-import type { Fault, JobStatusChange, JournalLine, StepJournalling, StepRef } from '../types';
+import type { Fault, JobStatusChange, JournalLine, OwedJournal, StepJournalling, StepRef } from '../types';
 
-/** The later status wins; an ending one (OK, ERR) over all. */
+/** Of two statuses owed, the job takes the one of higher rank (the second on a tie): an ending one over all. */
 const RANK: Record<JobStatusChange['status'], number> = { RUN: 0, WAIT: 1, OK: 2, ERR: 2 };
-const later = (a?: JobStatusChange, b?: JobStatusChange) => (!a || (b && RANK[b.status] >= RANK[a.status]) ? b : a);
+const higher = (a?: JobStatusChange, b?: JobStatusChange) => (!a || (b && RANK[b.status] >= RANK[a.status]) ? b : a);
 
 export class JobJournal {
   /** Lines no activity has recorded yet: a failed step's, the approval wait's. */
@@ -18,31 +18,34 @@ export class JobJournal {
   /** Owes lines (once each) and a status. */
   owe(lines: JournalLine[], status?: JobStatusChange): void {
     for (const l of lines) if (!this.owed.some((o) => o.step.id === l.step.id && o.at === l.at)) this.owed.push(l);
-    this.status = later(this.status, status);
+    this.status = higher(this.status, status);
   }
 
-  /** An approval hint ended the wait, or (undefined) the wait failed: no approval is needed any more. */
-  approvalHinted(wait: StepRef | undefined): void {
+  /** An approval hint ended the wait: the next write records its end, and needs the approval recorded. */
+  approvalHinted(wait: StepRef): void {
     this.approvedWait = wait;
+  }
+
+  /** The wait goes on, or failed: no write needs an approval. */
+  noApprovalExpected(): void {
+    this.approvedWait = undefined;
   }
 
   get owing(): boolean {
     return this.owed.length > 0 || this.status !== undefined || this.approvedWait !== undefined;
   }
 
-  /** What is owed, with `status` if it comes later: for the journal activity when no step carries it. */
-  forOwed(status?: JobStatusChange): Omit<StepJournalling, 'step'> {
+  /** What is owed, with `status` if it ranks higher: for the journal activity when no step carries it. */
+  forOwed(status?: JobStatusChange): OwedJournal {
     const wait = this.approvedWait;
-    const next = later(later(this.status, wait && { status: 'RUN' }), status);
-    const lines: JournalLine[] = wait ? [...this.owed, { step: wait, at: 'end', status: 'OK' }] : [...this.owed];
-    return { lines, ...(next && { status: next }), ...(wait && { requiresApproval: true }) };
+    const next = higher(higher(this.status, wait && { status: 'RUN' }), status);
+    const owed: JournalLine[] = wait ? [...this.owed, { step: wait, at: 'end', status: 'OK' }] : [...this.owed];
+    return { owed, ...(next && { status: next }), ...(wait && { requiresApproval: true }) };
   }
 
-  /** What a step's activity records: everything owed, its own start and end, and where the job goes (`then`). */
+  /** What a step's activity records: what is owed, its own lines, the wait it opens, where the job goes. */
   forStep(step: StepRef, then: { status?: JobStatusChange; opens?: StepRef } = {}): StepJournalling {
-    const owed = this.forOwed(then.opens ? { status: 'WAIT' } : then.status);
-    const opens: JournalLine[] = then.opens ? [{ step: then.opens, at: 'start', status: 'RUN' }] : [];
-    return { step, ...owed, lines: [...owed.lines, { step, at: 'start', status: 'RUN' }, { step, at: 'end', status: 'OK' }, ...opens] };
+    return { step, ...this.forOwed(then.opens ? { status: 'WAIT' } : then.status), ...(then.opens && { opens: then.opens }) };
   }
 
   /** The activity recorded what it was given. */
@@ -54,6 +57,7 @@ export class JobJournal {
 
   /** A step failed: its start and its KO are owed, for the next activity (the rescue) to record. */
   failed(step: StepRef, fault: Fault): void {
+    this.approvedWait = undefined; // whether the approval was recorded is unknown: the wait's end is left open
     this.owe([{ step, at: 'start', status: 'RUN' }, { step, at: 'end', status: 'KO', code: fault.code, message: fault.message }]);
   }
 }

@@ -11,14 +11,13 @@ import { JobJournal, SearchAttributes } from './journal';
 export class JobRun {
   private readonly journal = new JobJournal();
   private readonly attributes = new SearchAttributes();
-  private readonly approval: ApprovalWait;
+  private readonly approval?: ApprovalWait; // only a definition with an approval wait takes approval signals
   private readonly refs: Map<string, StepRef>;
   private readonly faults: Fault[] = [];
-  /** The approval wait whose start the last step recorded. */
-  private opened?: string;
+  private opened?: string; // the approval wait whose start the last step recorded
 
-  constructor(private readonly job: Omit<JobInput, 'definition'>, private readonly definition: Definition) {
-    this.approval = new ApprovalWait(job.approvalDeadline, this.journal, this.attributes);
+  constructor(private readonly job: JobInput, private readonly definition: Definition) {
+    if (definition.steps.some(isApprovalWait)) this.approval = new ApprovalWait(job.approvalDeadline, this.journal, this.attributes);
     const all = [...definition.steps, ...definition.rescue];
     this.refs = new Map(all.map((s, position) => [s.id, { id: s.id, position, name: s.name, provider: s.provider }]));
   }
@@ -43,10 +42,11 @@ export class JobRun {
   /** Waits for an approval; the step after it records the wait's end, once the approval is recorded. */
   async approvalWait(step: Step): Promise<void> {
     const ref = this.refs.get(step.id)!;
-    if (this.opened === step.id) return this.approval.begin(ref); // the step before it recorded the wait's start
-    this.journal.owe([{ step: ref, at: 'start', status: 'RUN' }], { status: 'WAIT' });
-    await this.record();
-    await this.approval.begin(ref);
+    if (this.opened !== step.id) { // no step before it recorded the wait's start
+      this.journal.owe([{ step: ref, at: 'start', status: 'RUN' }], { status: 'WAIT' });
+      await this.record();
+    }
+    await this.approval!.begin(ref);
   }
 
   /** The job ends OK: its last step recorded so, unless it was the approval wait. */
@@ -107,7 +107,7 @@ export class JobRun {
       try {
         return void (await attempt());
       } catch (err) {
-        if (!(this.approval.begun && refusedForApproval(err))) throw err;
+        if (!(this.approval?.begun && refusedForApproval(err))) throw err;
         await this.approval.next();
       }
     }
