@@ -62,4 +62,16 @@ describe('the approval wait', () => {
       if ((await status(handle)) === 'RUNNING') await handle.terminate('test over');
     }
   });
+
+  it('shows a submission confirmed before the step before the wait ended as submitted, not processing', async () => {
+    let release!: () => void;
+    const { handle, job } = await h.start(registration, {}, (j) => j.holds.set('processing', new Promise((r) => (release = r))));
+    await poll(async () => job.calls.length).toBe(1); // signed; the processing step is held
+    await hint.confirmed(handle); // the signer was quicker than the worker
+    await poll(() => attribute(handle, PartyState)).toBe('submitted');
+    release();
+    await poll(() => attribute(handle, JobStatus)).toBe('WAIT');
+    expect(await attribute(handle, PartyState)).toBe('submitted');
+    await handle.terminate('test over');
+  });
 });

@@ -30,6 +30,8 @@ class FakeJob {
   /** The store's approved decision: the test sets it before its approval hint, as the API does. */
   approved = false;
   readonly failures = new Map<string, Error>();
+  /** A silo.state step for this state finishes only once the promise settles (to order it after a signal). */
+  readonly holds = new Map<string, Promise<void>>();
 }
 
 export class Fakes {
@@ -55,8 +57,10 @@ export class Fakes {
 
   activities(): Record<string, (input: any) => Promise<void>> {
     return {
-      ...Object.fromEntries(ACTIVITY_PROVIDERS.map((p) => [p, async (input: StepInput) =>
-        this.call(p, input.jobId, input.journal && { ...input.journal, lines: stepLines(input.journal) }, input)])),
+      ...Object.fromEntries(ACTIVITY_PROVIDERS.map((p) => [p, async (input: StepInput) => {
+        await this.job(input.jobId).holds.get(String(input.config.state));
+        this.call(p, input.jobId, input.journal && { ...input.journal, lines: stepLines(input.journal) }, input);
+      }])),
       [JOURNAL_ACTIVITY.name]: async (input: { jobId: string; journal: OwedJournal }) =>
         this.call(JOURNAL_ACTIVITY.name, input.jobId, { ...input.journal, lines: input.journal.owed }),
     };
@@ -76,9 +80,13 @@ export async function startFastWorker() {
   const running = worker.run();
 
   /** Starts a job as the API does: JobStatus RUN and the entry id set at the start. */
-  async function start<A extends object>(workflow: Workflow<A>, input: Omit<A, 'jobId' | 'workspaceId' | 'entryId' | 'approvalDeadline'> & { approvalDeadline?: string }) {
+  async function start<A extends object>(
+    workflow: Workflow<A>, input: Omit<A, 'jobId' | 'workspaceId' | 'entryId' | 'approvalDeadline'> & { approvalDeadline?: string },
+    prepare?: (job: FakeJob) => void,
+  ) {
     const jobId = crypto.randomUUID();
     const entryId = crypto.randomUUID();
+    prepare?.(fakes.job(jobId));
     const args = [{ jobId, workspaceId: 'ws-test', entryId, approvalDeadline: '1h', ...input } as unknown as A] as [A];
     const handle = await client.workflow.start(workflow, {
       args, taskQueue, workflowId: `job-${jobId}`,

@@ -13,6 +13,8 @@ export class ApprovalWait {
   private hinted = false;
   private step?: StepRef;
   private deadline = 0;
+  /** The party's state the last hint told of: it may arrive with the step before the wait, and must win over it. */
+  private partyState?: string;
 
   constructor(private readonly limit: string, private readonly journal: JobJournal, private readonly attributes: SearchAttributes) {
     setHandler(approvalSignal, (hint) => {
@@ -21,7 +23,8 @@ export class ApprovalWait {
         return;
       }
       // Operators filter parked registrations by the party's state: submitted awaits their decision.
-      attributes.set(PartyState, hint.kind === 'confirmed' ? 'submitted' : 'processing');
+      this.partyState = hint.kind === 'confirmed' ? 'submitted' : 'processing';
+      attributes.set(PartyState, this.partyState);
       attributes.flush();
     });
   }
@@ -35,6 +38,7 @@ export class ApprovalWait {
   async begin(step: StepRef): Promise<void> {
     this.step = step;
     this.deadline = Date.now() + msToNumber(this.limit);
+    if (this.partyState) this.attributes.set(PartyState, this.partyState);
     await this.next();
   }
 
