@@ -89,17 +89,22 @@ describe('a failing step', () => {
   });
 });
 
+/** A job of a definition like the registration's, parked on its approval wait. */
+async function waiting() {
+  const entryId = await createEntry(h);
+  const wait = step('gov-fr.agreement.wait.approval');
+  const wf = await createWorkflow(h, [step('gov-fr.agreement.sign'), setState('processing'), wait, setState('completed')]);
+  const jobId = await startJob(h, wf, entryId);
+  await jobWhen(h, jobId, ['WAIT']);
+  return { entryId, jobId, handle: h.client.workflow.getHandle(temporalWorkflowId(jobId)) };
+}
+
 describe('the approval wait', () => {
-  const wait = () => step('gov-fr.agreement.wait.approval');
   const decide = async (entryId: string, approved: boolean) =>
     expect((await h.api('POST', `${entryApi(entryId)}/decision`, { approved, ...(!approved && { reason: 'blurred ID card' }) })).status).toBe(200);
 
   it('parks the job; the API records the submission and each decision, and the job goes on once approved', async () => {
-    const entryId = await createEntry(h);
-    const wf = await createWorkflow(h, [step('gov-fr.agreement.sign'), setState('processing'), wait(), setState('completed')]);
-    const jobId = await startJob(h, wf, entryId);
-    const handle = h.client.workflow.getHandle(temporalWorkflowId(jobId));
-    await jobWhen(h, jobId, ['WAIT']);
+    const { entryId, jobId, handle } = await waiting();
     expect(await entryState(h, entryId)).toBe('processing');
 
     await signInApp(h, entryId);
@@ -122,11 +127,7 @@ describe('the approval wait', () => {
   });
 
   it('takes a signal as a hint: an approval sent straight to Temporal, with none recorded, leaves the job waiting', async () => {
-    const entryId = await createEntry(h);
-    const wf = await createWorkflow(h, [step('gov-fr.agreement.sign'), setState('processing'), wait(), setState('completed')]);
-    const jobId = await startJob(h, wf, entryId);
-    const handle = h.client.workflow.getHandle(temporalWorkflowId(jobId));
-    await jobWhen(h, jobId, ['WAIT']);
+    const { entryId, jobId, handle } = await waiting();
     await signInApp(h, entryId);
 
     await handle.signal(approvalSignal, { kind: 'decided', approved: true, decisionId: 'forged' });
@@ -143,11 +144,7 @@ describe('the approval wait', () => {
 
 describe('an approval signalled just before its decision commits', () => {
   it('is not lost: the step after the wait checks again for a few seconds before it waits for another hint', async () => {
-    const entryId = await createEntry(h);
-    const wf = await createWorkflow(h, [step('gov-fr.agreement.sign'), setState('processing'), step('gov-fr.agreement.wait.approval'), setState('completed')]);
-    const jobId = await startJob(h, wf, entryId);
-    const handle = h.client.workflow.getHandle(temporalWorkflowId(jobId));
-    await jobWhen(h, jobId, ['WAIT']);
+    const { entryId, jobId, handle } = await waiting();
     await signInApp(h, entryId);
     // The API signals inside the decision's transaction: the hint can reach the step before the commit does.
     await handle.signal(approvalSignal, { kind: 'decided', approved: true, decisionId: 'not-yet-committed' });
