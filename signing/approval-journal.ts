@@ -4,6 +4,7 @@ import { decisionsOf } from '../store/agreements';
 import type { Queryable } from '../store/db';
 import { recordState } from '../store/entries';
 import { recordWaitEvent } from '../store/job-journal';
+import { isApprovalWait } from '../workflows/providers';
 import type { Definition, StepRef } from '../workflows/types';
 
 export interface WaitingJob {
@@ -13,12 +14,10 @@ export interface WaitingJob {
   definition: Definition;
 }
 
-const APPROVAL_PROVIDER = 'gov-fr.agreement.wait.approval';
-
 /** The job's approval wait step; none for the legacy runJob, which records its wait itself. */
 function waitStep(job: WaitingJob): StepRef | undefined {
   if (job.workflowType === 'runJob') return undefined;
-  const position = [...job.definition.steps, ...job.definition.rescue].findIndex((s) => s.provider === APPROVAL_PROVIDER);
+  const position = job.definition.steps.findIndex(isApprovalWait); // never in the rescue (definition-schema.ts)
   const step = job.definition.steps[position];
   return step && { id: step.id, position, name: step.name, provider: step.provider };
 }

@@ -1,8 +1,7 @@
 // Request schemas of workflow definitions (transform/v1). `action` is accepted as an alias of `provider`.
 import { z } from 'zod';
+import { isApprovalWait } from '../workflows/providers';
 import { PARTY_STATES } from '../workflows/types';
-
-const APPROVAL_WAIT = 'gov-fr.agreement.wait.approval';
 
 const stepInput = z
   .strictObject({
@@ -38,10 +37,10 @@ export const workflowInput = z
   })
   .superRefine((w, ctx) => {
     // The wait resumes on the job's one mandate decision: a second wait, or one in the rescue, could never end.
-    const waits = w.steps.flatMap((s, i) => (s.provider === APPROVAL_WAIT ? [i] : []));
-    for (const i of waits.slice(1)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'provider'], message: `a workflow waits for approval (${APPROVAL_WAIT}) at most once` });
+    const waits = w.steps.flatMap((s, i) => (isApprovalWait(s) ? [i] : []));
+    for (const i of waits.slice(1)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'provider'], message: 'a workflow waits for approval (gov-fr.agreement.wait.approval) at most once' });
     w.rescue.forEach((s, i) => {
-      if (s.provider === APPROVAL_WAIT) ctx.addIssue({ code: 'custom', path: ['rescue', i, 'provider'], message: `a rescue step cannot wait for approval (${APPROVAL_WAIT})` });
+      if (isApprovalWait(s)) ctx.addIssue({ code: 'custom', path: ['rescue', i, 'provider'], message: 'a rescue step cannot wait for approval (gov-fr.agreement.wait.approval)' });
     });
     const seen = new Set<string>();
     for (const [list, arr] of [['steps', w.steps], ['rescue', w.rescue]] as const) {
