@@ -7,7 +7,7 @@ import type { ActivityDeps } from './deps';
 import { agreementSign } from './gov-fr-agreement';
 import { directoryActivities } from './gov-fr-directory';
 import { journalActivities } from './journal';
-import { journalled, recheckingApproval, recordJournal, type StepActivity } from './journalled';
+import { byStepIds, journalled, recheckingApproval, recordJournal, type StepActivity } from './journalled';
 import { peppolActivities } from './peppol';
 import { siloState } from './silo-state';
 import { webhookActivities } from './webhooks';
@@ -34,8 +34,10 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
   const missing = ACTIVITY_PROVIDERS.filter((p) => !providers[p]);
   if (missing.length) throw new Error(`no activity for provider(s) ${missing.join(', ')}`);
   const counting = Object.fromEntries(Object.entries(providers).map(([name, fn]) => [name, counted(name, fn)]));
-  const journal = ({ jobId, journal: j }: { jobId: string; journal: OwedJournal }) =>
-    recheckingApproval(() => recordJournal(deps.db, jobId, { lines: j.owed, ...(j.status && { status: j.status }), requiresApproval: j.requiresApproval }));
+  const journal = ({ jobId, journal }: { jobId: string; journal: OwedJournal }) => {
+    const j = byStepIds(journal);
+    return recheckingApproval(() => recordJournal(deps.db, jobId, { lines: j.owed ?? [], ...(j.status && { status: j.status }), requiresApproval: j.requiresApproval }));
+  };
   return {
     ...counting,
     [JOURNAL_ACTIVITY.name]: journal,

@@ -1,7 +1,7 @@
 // LEGACY: the local activities the legacy runJob (workflows/legacy/run-job.ts) records its journal with. The
 // workflows of today record nothing themselves: their steps' activities do (activities/journalled.ts).
 import type { Fault, JobStatus, StepJournal } from '../workflows/types';
-import { isEnding, journalStep as writeStep, setJobStatus } from '../store/jobs';
+import { journalStep as writeStep, setJobStatus } from '../store/jobs';
 import type { ActivityDeps } from './deps';
 
 export function journalActivities({ db }: ActivityDeps) {
@@ -10,8 +10,7 @@ export function journalActivities({ db }: ActivityDeps) {
       await writeStep(db, j); // a single statement: no transaction needed
     },
     async journalJob(j: { jobId: string; status: JobStatus; faults?: Fault[] }): Promise<void> {
-      // Only an ending status writes a second statement (the job.completed event) and needs a transaction.
-      await (isEnding(j.status) ? db.tx((q) => setJobStatus(q, j.jobId, j.status, j.faults)) : setJobStatus(db, j.jobId, j.status, j.faults));
+      await setJobStatus(db, j.jobId, j.status, j.faults); // its job.completed event too, in the same statement
     },
   };
 }

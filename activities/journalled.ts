@@ -16,11 +16,11 @@ export type StepActivity<R> = (input: StepInput, commit: Commit) => Promise<R>;
  */
 export function journalled<R>(db: Db, activity: StepActivity<R>, opts: { announced?: boolean } = {}) {
   return async (input: StepInput): Promise<R> => {
-    const journal = input.journal;
-    if (!journal) return activity(input, (write) => db.tx(write)); // the legacy runJob journals by itself
-    if (opts.announced || journal.requiresApproval) await announce(db, input.jobId, journal);
+    if (!input.journal) return activity(input, (write) => db.tx(write)); // the legacy runJob journals by itself
+    const journal = byStepIds(input.journal);
+    if (opts.announced || journal.requiresApproval) await announce(db, input, journal);
     // Its approval checked above, once recorded, stays: the end's lines need no check.
-    const end = { lines: stepLines(journal), ...(journal.status && { status: journal.status }) };
+    const end = { lines: stepLines(input.stepId, journal), ...(journal.status && { status: journal.status }) };
     let recorded = false;
     const commit: Commit = (write) =>
       db.tx(async (q) => {
@@ -36,10 +36,21 @@ export function journalled<R>(db: Db, activity: StepActivity<R>, opts: { announc
 }
 
 /** Records the step's start with what is owed (the job's view keeps its order as the step goes on). */
-async function announce(db: Db, jobId: string, j: StepJournalling): Promise<void> {
-  const lines: JournalLine[] = [...j.owed, { step: j.step, at: 'start', status: 'RUN' }];
+async function announce(db: Db, input: StepInput, j: StepJournalling): Promise<void> {
+  const lines: JournalLine[] = [...(j.owed ?? []), { step: input.stepId, at: 'start', status: 'RUN' }];
   const status = j.status?.status === 'RUN' ? j.status : undefined; // an ending status waits for the end
-  await recheckingApproval(() => recordJournal(db, jobId, { lines, ...(status && { status }), requiresApproval: j.requiresApproval }));
+  await recheckingApproval(() => recordJournal(db, input.jobId, { lines, ...(status && { status }), requiresApproval: j.requiresApproval }));
+}
+
+/** A step as runs started before 2026-11-26 name it in their journal lines: with its name, provider and position. */
+type Named = string | { id: string };
+type AnyJournalling = Omit<StepJournalling, 'owed' | 'opens'> & { owed?: (Omit<JournalLine, 'step'> & { step: Named })[]; opens?: Named };
+
+/** The journal with its steps named by id, whichever run sent it (such runs may wait for their signer for days). */
+export function byStepIds<J extends AnyJournalling>(j: J): Omit<J, 'owed' | 'opens'> & StepJournalling {
+  const id = (s: Named) => (typeof s === 'string' ? s : s.id);
+  const { owed, opens, ...rest } = j;
+  return { ...rest, ...(owed && { owed: owed.map((l) => ({ ...l, step: id(l.step) })) }), ...(opens && { opens: id(opens) }) };
 }
 
 /**
@@ -60,7 +71,7 @@ export async function recheckingApproval(write: () => Promise<void>): Promise<vo
 /** The journal activity's work, and a step's lines written on their own. */
 export async function recordJournal(db: Db, jobId: string, journal: Parameters<typeof writeJournal>[2]): Promise<void> {
   try {
-    await (journal.status ? db.tx((q) => writeJournal(q, jobId, journal)) : writeJournal(db, jobId, journal));
+    await writeJournal(db, jobId, journal); // one statement
   } catch (err) {
     if (err instanceof NoApprovalRecorded) throw ApplicationFailure.nonRetryable(err.message, AWAITING_APPROVAL);
     throw err;

@@ -5,7 +5,7 @@ import type { Queryable } from '../store/db';
 import { recordState } from '../store/entries';
 import { recordWaitEvent } from '../store/job-journal';
 import { isApprovalWait } from '../workflows/providers';
-import type { Definition, StepRef } from '../workflows/types';
+import type { Definition } from '../workflows/types';
 
 export interface WaitingJob {
   id: string;
@@ -15,11 +15,9 @@ export interface WaitingJob {
 }
 
 /** The job's approval wait step; none for the legacy runJob, which records its wait itself. */
-function waitStep(job: WaitingJob): StepRef | undefined {
+function waitStep(job: WaitingJob): { id: string } | undefined {
   if (job.workflowType === 'runJob') return undefined;
-  const position = job.definition.steps.findIndex(isApprovalWait); // never in the rescue (definition-schema.ts)
-  const step = job.definition.steps[position];
-  return step && { id: step.id, position, name: step.name, provider: step.provider };
+  return job.definition.steps.find(isApprovalWait); // never in the rescue (definition-schema.ts)
 }
 
 /** A round is one submission and its decision: the state rows of each are recorded once (idempotent step ids). */
@@ -30,7 +28,7 @@ export async function recordSubmission(q: Queryable, entryId: string, job: Waiti
   if (!step) return;
   const n = (await round(q, entryId, job.id)) + 1;
   await recordState(q, { entryId, state: 'submitted', jobId: job.id, stepId: `${step.id}/submitted/${n}` });
-  await recordWaitEvent(q, job.id, step, { status: 'WAIT', code: 'submitted', message: 'submission received, awaiting approval' });
+  await recordWaitEvent(q, job.id, step.id, { status: 'WAIT', code: 'submitted', message: 'submission received, awaiting approval' });
 }
 
 /** After the decision is recorded: a rejection sends the party back to `processing` for a new submission. */
@@ -41,5 +39,5 @@ export async function recordDecided(q: Queryable, entryId: string, job: WaitingJ
     const n = await round(q, entryId, job.id);
     await recordState(q, { entryId, state: 'processing', jobId: job.id, stepId: `${step.id}/rejected/${n}` });
   }
-  await recordWaitEvent(q, job.id, step, { status: 'WAIT', code: d.approved ? 'approved' : 'rejected', message: `decision ${d.decisionId}` });
+  await recordWaitEvent(q, job.id, step.id, { status: 'WAIT', code: d.approved ? 'approved' : 'rejected', message: `decision ${d.decisionId}` });
 }

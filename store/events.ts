@@ -10,14 +10,15 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 
 /**
  * SQL for the CTEs `event` and `deliveries`: an event for the entry row of `source` (columns `id`, `workspace_id`)
- * and one delivery per matching subscription. Parameters from `$first`: event id, kind, job id, payload. Part of
- * the caller's statement, so the change, its event and its deliveries are one round trip, atomic on their own.
+ * and one delivery per matching subscription. Parameters from `$first`: event id, kind, job id, and the payload
+ * unless `payload` gives it as an expression over `source`. Part of the caller's statement, so the change, its
+ * event and its deliveries are one round trip, atomic on their own.
  */
-export function eventCtes(source: string, first: number): string {
-  const [id, kind, job, payload] = [first, first + 1, first + 2, first + 3].map((n) => `$${n}`);
+export function eventCtes(source: string, first: number, payload = `$${first + 3}::jsonb`): string {
+  const [id, kind, job] = [first, first + 1, first + 2].map((n) => `$${n}`);
   return `event AS (
        INSERT INTO events (id, workspace_id, kind, entry_id, job_id, payload)
-       SELECT ${id}::uuid, workspace_id, ${kind}, id, ${job}::uuid, ${payload}::jsonb FROM ${source}
+       SELECT ${id}::uuid, workspace_id, ${kind}, id, ${job}::uuid, ${payload} FROM ${source}
        RETURNING id, workspace_id, kind
      ), deliveries AS (
        INSERT INTO webhook_deliveries (id, subscription_id, event_id)

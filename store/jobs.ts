@@ -1,7 +1,8 @@
 // Jobs: one run of a workflow definition on an entry, with its intents (one per step run) and their events.
+import crypto from 'node:crypto';
 import type { Definition, Fault, JobStatus, StepJournal } from '../workflows/types';
 import type { Queryable } from './db';
-import { emitEvent } from './events';
+import { eventCtes } from './events';
 import { ConflictError, RESERVED_IDS, idNotAvailable } from './entries';
 import { iso, isUniqueViolation } from './rows';
 
@@ -198,22 +199,31 @@ export async function journalStep(db: Queryable, j: StepJournal): Promise<void> 
   );
 }
 
-/** A job in this status has ended: setting it also writes the `job.completed` event. */
-export const isEnding = (status: JobStatus) => status === 'OK' || status === 'ERR';
+/**
+ * SQL for the CTEs `job` (its status set, unless it has ended already) and, the first time it ends (OK, ERR), its
+ * `job.completed` event with the faults it ended with. Parameters from `$first`: jobStatusParams. The update also
+ * needs `guard`; a null status changes nothing.
+ */
+export function jobStatusCtes(first: number, guard = 'true'): string {
+  const [job, status, faults] = [first, first + 1, first + 2].map((n) => `$${n}`);
+  return `job AS (
+       UPDATE jobs SET status = ${status}::text, faults = COALESCE(${faults}::jsonb, faults), updated_at = now(),
+         completed_at = CASE WHEN ${status}::text IN ('OK', 'ERR') THEN COALESCE(completed_at, now()) ELSE completed_at END
+       WHERE id = ${job}::uuid AND ${status}::text IS NOT NULL AND completed_at IS NULL AND ${guard}
+       RETURNING silo_entry_id, status, faults, completed_at IS NOT NULL AS ended
+     ), ended AS (
+       SELECT e.id, e.workspace_id, job.status, job.faults FROM job JOIN entries e ON e.id = job.silo_entry_id WHERE job.ended
+     ), ${eventCtes('ended', first + 3, `jsonb_build_object('entry_id', ended.id, 'job_id', ${job}::uuid, 'status', ended.status, 'faults', ended.faults)`)}`;
+}
 
-/** Sets a job's status; the first time it ends (OK, ERR), its `job.completed` event too (run that in a transaction). */
+/** The parameters of jobStatusCtes: the job, its new status (none: no change) and faults. */
+export function jobStatusParams(jobId: string, change?: { status: JobStatus; faults?: Fault[] }): unknown[] {
+  return [jobId, change?.status ?? null, change?.faults ? JSON.stringify(change.faults) : null, crypto.randomUUID(), 'job.completed', jobId];
+}
+
+/** Sets a job's status; the first time it ends (OK, ERR), its `job.completed` event too. One statement. */
 export async function setJobStatus(db: Queryable, jobId: string, status: JobStatus, faults?: Fault[]): Promise<void> {
-  const done = isEnding(status);
-  const { rows } = await db.query<{ silo_entry_id: string; faults: Fault[] }>(
-    `UPDATE jobs SET status = $2, faults = COALESCE($3::jsonb, faults), updated_at = now(),
-       completed_at = CASE WHEN $4 THEN COALESCE(completed_at, now()) ELSE completed_at END
-     WHERE id = $1 AND completed_at IS NULL
-     RETURNING silo_entry_id, faults`,
-    [jobId, status, faults ? JSON.stringify(faults) : null, done],
-  );
-  if (done && rows[0]) {
-    await emitEvent(db, { kind: 'job.completed', entryId: rows[0].silo_entry_id, jobId, data: { status, faults: rows[0].faults } });
-  }
+  await db.query(`WITH ${jobStatusCtes(1)} SELECT 1`, jobStatusParams(jobId, { status, faults }));
 }
 
 /** The entry's running job (the one a confirmation or a decision resumes), newest first. */

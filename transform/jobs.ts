@@ -125,11 +125,9 @@ export async function closeAbandonedJobs(deps: JobServiceDeps): Promise<number> 
   for await (const wf of deps.temporal.workflow.list({ query, pageSize: 100 })) {
     const jobId = wf.workflowId.replace(/^job-/, '');
     const status = wf.status.name.toLowerCase().replaceAll('_', '-');
-    await deps.db.tx((q) =>
-      setJobStatus(q, jobId, 'ERR', [
-        { provider: 'temporal', code: `workflow-${status}`, message: `the job's workflow ended (${status}) before finishing its steps` },
-      ]),
-    );
+    await setJobStatus(deps.db, jobId, 'ERR', [
+      { provider: 'temporal', code: `workflow-${status}`, message: `the job's workflow ended (${status}) before finishing its steps` },
+    ]);
     deps.log.warn({ jobId, status }, 'closed a job whose workflow ended outside the interpreter');
     if (++closed >= 100) break;
   }

@@ -65,17 +65,13 @@ export interface StepInput {
   journal?: StepJournalling;
 }
 
-/** A step as the job's journal shows it: one intent per step, in definition order. */
-export interface StepRef {
-  id: string;
-  position: number;
-  name: string;
-  provider: string;
-}
-
-/** One event of a step's intent. A `start` event opens the intent, an `end` one (OK or KO) completes it. */
+/**
+ * One event of a step's intent. A `start` event opens the intent, an `end` one (OK or KO) completes it. The step
+ * is named by its id: the store reads its name, provider and position from the job's definition (small activity
+ * inputs: each is written to the workflow's history).
+ */
 export interface JournalLine {
-  step: StepRef;
+  step: string;
   at: 'start' | 'end';
   status: EventStatus;
   code?: string;
@@ -89,15 +85,14 @@ export interface JobStatusChange {
 }
 
 /**
- * What a step's activity records in the same transaction as its effect: its own start and end, the lines the
- * workflow owes for earlier steps (a failed step's KO, the approval wait's end), the start of the approval wait it
- * leads to, and the job's status.
+ * What a step's activity (StepInput.stepId) records in the same transaction as its effect: its own start and end,
+ * the lines the workflow owes for earlier steps (a failed step's KO, the approval wait's end), the start of the
+ * approval wait it leads to, and the job's status.
  */
 export interface StepJournalling {
-  step: StepRef;
-  owed: JournalLine[];
-  /** The approval wait that follows this step: its start is recorded with this step's end. */
-  opens?: StepRef;
+  owed?: JournalLine[];
+  /** The approval wait (its step id) that follows this step: its start is recorded with this step's end. */
+  opens?: string;
   status?: JobStatusChange;
   /** Does nothing unless an approved decision is recorded for the job: the step after the approval wait. */
   requiresApproval?: boolean;

@@ -10,7 +10,8 @@ import { ACTIVITY_PROVIDERS, JOURNAL_ACTIVITY } from '../../workflows/providers'
 import { JobStatus, SiloEntryId } from '../../workflows/search-attributes';
 import { approvalSignal } from '../../workflows/signals';
 import { stepLines } from '../../store/job-journal';
-import { AWAITING_APPROVAL, type Fault, type JournalLine, type OwedJournal, type StepInput } from '../../workflows/types';
+import { REGISTRATION, UNREGISTRATION } from '../../workflows/builtin-steps';
+import { AWAITING_APPROVAL, type Definition, type Fault, type JournalLine, type OwedJournal, type StepInput } from '../../workflows/types';
 
 /** One activity call, as an operator would read it in the journal. */
 export interface Call {
@@ -23,7 +24,9 @@ export interface Call {
   refused: boolean;
 }
 
-export const line = (l: JournalLine) => `${l.step.provider} ${l.at} ${l.status}${l.code ? ` ${l.code}` : ''}`;
+/** The provider of each step the tests run (lines name steps by id): the built-ins', and those of definitions started. */
+const providerOf = new Map([...REGISTRATION.steps, ...REGISTRATION.rescue, ...UNREGISTRATION.steps, ...UNREGISTRATION.rescue].map((s) => [s.id, s.provider]));
+export const line = (l: JournalLine) => `${providerOf.get(l.step) ?? `unknown step ${l.step}`} ${l.at} ${l.status}${l.code ? ` ${l.code}` : ''}`;
 
 class FakeJob {
   readonly calls: Call[] = [];
@@ -59,10 +62,10 @@ export class Fakes {
     return {
       ...Object.fromEntries(ACTIVITY_PROVIDERS.map((p) => [p, async (input: StepInput) => {
         await this.job(input.jobId).holds.get(String(input.config.state));
-        this.call(p, input.jobId, input.journal && { ...input.journal, lines: stepLines(input.journal) }, input);
+        this.call(p, input.jobId, input.journal && { ...input.journal, lines: stepLines(input.stepId, input.journal) }, input);
       }])),
       [JOURNAL_ACTIVITY.name]: async (input: { jobId: string; journal: OwedJournal }) =>
-        this.call(JOURNAL_ACTIVITY.name, input.jobId, { ...input.journal, lines: input.journal.owed }),
+        this.call(JOURNAL_ACTIVITY.name, input.jobId, { ...input.journal, lines: input.journal.owed ?? [] }),
     };
   }
 }
@@ -87,6 +90,8 @@ export async function startFastWorker() {
     const jobId = crypto.randomUUID();
     const entryId = crypto.randomUUID();
     prepare?.(fakes.job(jobId));
+    const { definition } = input as { definition?: Definition };
+    for (const s of definition ? [...definition.steps, ...definition.rescue] : []) providerOf.set(s.id, s.provider);
     const args = [{ jobId, workspaceId: 'ws-test', entryId, approvalDeadline: '1h', ...input } as unknown as A] as [A];
     const handle = await client.workflow.start(workflow, {
       args, taskQueue, workflowId: `job-${jobId}`,

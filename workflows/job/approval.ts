@@ -5,13 +5,13 @@ import { condition, setHandler } from '@temporalio/workflow';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { PartyState } from '../search-attributes';
 import { approvalSignal } from '../signals';
-import type { StepRef } from '../types';
+import type { Step } from '../types';
 import { WaitFailed } from './faults';
 import type { JobJournal, SearchAttributes } from './journal';
 
 export class ApprovalWait {
   private hinted = false;
-  private step?: StepRef;
+  private step?: Step;
   private deadline = 0;
   /** The party's state the last hint told of: it may arrive with the step before the wait, and must win over it. */
   private partyState?: string;
@@ -35,7 +35,7 @@ export class ApprovalWait {
   }
 
   /** Waits at `step` for an approval hint; the next write owes the wait's end and needs the approval recorded. */
-  async begin(step: StepRef): Promise<void> {
+  async begin(step: Step): Promise<void> {
     this.step = step;
     this.deadline = Date.now() + msToNumber(this.limit);
     if (this.partyState) this.attributes.set(PartyState, this.partyState);
@@ -50,10 +50,10 @@ export class ApprovalWait {
     const remaining = this.deadline - Date.now();
     if (!this.hinted && (remaining <= 0 || !(await condition(() => this.hinted, remaining)))) {
       const fault = { provider: step.provider, code: 'approval-timeout', message: `no approved submission within ${this.limit}` };
-      this.journal.owe([{ step, at: 'end', status: 'KO', code: fault.code, message: fault.message }]); // its start is recorded
+      this.journal.owe([{ step: step.id, at: 'end', status: 'KO', code: fault.code, message: fault.message }]); // its start is recorded
       throw new WaitFailed(fault);
     }
     this.hinted = false;
-    this.journal.approvalHinted(step);
+    this.journal.approvalHinted(step.id);
   }
 }

@@ -2,7 +2,7 @@
 // activity writes the lines owed so far with its own effect, and search attributes are upserted in batches.
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import { JobStatus, PartyState } from '../search-attributes';
-import type { Fault, JobStatusChange, JournalLine, OwedJournal, StepJournalling, StepRef } from '../types';
+import type { Fault, JobStatusChange, JournalLine, OwedJournal, StepJournalling } from '../types';
 
 /** Of two statuses owed, the job takes the one of higher rank (the second on a tie): an ending one over all. */
 const RANK: Record<JobStatusChange['status'], number> = { RUN: 0, WAIT: 1, OK: 2, ERR: 2 };
@@ -12,17 +12,17 @@ export class JobJournal {
   /** Lines no activity has recorded yet: a failed step's, the approval wait's. */
   private owed: JournalLine[] = [];
   private status?: JobStatusChange;
-  /** The approval wait an approval hint ended: the next write records its end, if the approval is recorded. */
-  private approvedWait?: StepRef;
+  /** The approval wait (its step id) an approval hint ended: the next write records its end, if the approval is recorded. */
+  private approvedWait?: string;
 
   /** Owes lines (once each) and a status. */
   owe(lines: JournalLine[], status?: JobStatusChange): void {
-    for (const l of lines) if (!this.owed.some((o) => o.step.id === l.step.id && o.at === l.at)) this.owed.push(l);
+    for (const l of lines) if (!this.owed.some((o) => o.step === l.step && o.at === l.at)) this.owed.push(l);
     this.status = higher(this.status, status);
   }
 
   /** An approval hint ended the wait: the next write records its end, and needs the approval recorded. */
-  approvalHinted(wait: StepRef): void {
+  approvalHinted(wait: string): void {
     this.approvedWait = wait;
   }
 
@@ -38,14 +38,14 @@ export class JobJournal {
   /** What is owed, with `status` if it ranks higher: for the journal activity when no step carries it. */
   forOwed(status?: JobStatusChange): OwedJournal {
     const wait = this.approvedWait;
-    const next = higher(higher(this.status, wait && { status: 'RUN' }), status);
+    const next = higher(higher(this.status, wait === undefined ? undefined : { status: 'RUN' }), status);
     const owed: JournalLine[] = wait ? [...this.owed, { step: wait, at: 'end', status: 'OK' }] : [...this.owed];
-    return { owed, ...(next && { status: next }), ...(wait && { requiresApproval: true }) };
+    return { ...(owed.length > 0 && { owed }), ...(next && { status: next }), ...(wait && { requiresApproval: true }) };
   }
 
   /** What a step's activity records: what is owed, its own lines, the wait it opens, where the job goes. */
-  forStep(step: StepRef, then: { status?: JobStatusChange; opens?: StepRef } = {}): StepJournalling {
-    return { step, ...this.forOwed(then.opens ? { status: 'WAIT' } : then.status), ...(then.opens && { opens: then.opens }) };
+  forStep(then: { status?: JobStatusChange; opens?: string } = {}): StepJournalling {
+    return { ...this.forOwed(then.opens ? { status: 'WAIT' } : then.status), ...(then.opens && { opens: then.opens }) };
   }
 
   /** The activity recorded what it was given. */
@@ -56,7 +56,7 @@ export class JobJournal {
   }
 
   /** A step failed: its start and its KO are owed, for the next activity (the rescue) to record. */
-  failed(step: StepRef, fault: Fault): void {
+  failed(step: string, fault: Fault): void {
     this.approvedWait = undefined; // whether the approval was recorded is unknown: the wait's end is left open
     this.owe([{ step, at: 'start', status: 'RUN' }, { step, at: 'end', status: 'KO', code: fault.code, message: fault.message }]);
   }

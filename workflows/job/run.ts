@@ -3,7 +3,7 @@
 import { proxyActivities, setCurrentDetails } from '@temporalio/workflow';
 import { JOURNAL_ACTIVITY, PROVIDERS, isApprovalWait } from '../providers';
 import { JobStatus, PartyState } from '../search-attributes';
-import type { Definition, Fault, JobInput, JobResult, JobStatusChange, Step, StepJournalling, StepRef } from '../types';
+import type { Definition, Fault, JobInput, JobResult, JobStatusChange, Step, StepJournalling } from '../types';
 import { ApprovalWait } from './approval';
 import { StepFailed, WaitFailed, refusedForApproval, toFault } from './faults';
 import { JobJournal, SearchAttributes } from './journal';
@@ -12,41 +12,39 @@ export class JobRun {
   private readonly journal = new JobJournal();
   private readonly attributes = new SearchAttributes();
   private readonly approval?: ApprovalWait; // only a definition with an approval wait takes approval signals
-  private readonly refs: Map<string, StepRef>;
+  private readonly positions: Map<string, number>; // in the definition, rescue steps after the others
   private readonly faults: Fault[] = [];
   private opened?: string; // the approval wait whose start the last step recorded
 
   constructor(private readonly job: JobInput, private readonly definition: Definition) {
     if (definition.steps.some(isApprovalWait)) this.approval = new ApprovalWait(job.approvalDeadline, this.journal, this.attributes);
     const all = [...definition.steps, ...definition.rescue];
-    this.refs = new Map(all.map((s, position) => [s.id, { id: s.id, position, name: s.name, provider: s.provider }]));
+    this.positions = new Map(all.map((s, position) => [s.id, position]));
   }
 
   /** Runs a step's activity; a failure is the job's fault. */
   async step(step: Step): Promise<void> {
-    const ref = this.refs.get(step.id)!;
     const i = this.definition.steps.indexOf(step);
     const next = this.definition.steps[i + 1];
-    const opens = next && isApprovalWait(next) ? this.refs.get(next.id)! : undefined;
+    const opens = next && isApprovalWait(next) ? next.id : undefined;
     try {
-      await this.call(step, this.journal.forStep(ref, { ...(opens && { opens }), ...(!next && { status: { status: 'OK' } }) }));
-      this.opened = opens?.id;
+      await this.call(step, this.journal.forStep({ ...(opens && { opens }), ...(!next && { status: { status: 'OK' } }) }));
+      this.opened = opens;
     } catch (err) {
       if (err instanceof WaitFailed) throw err; // the deadline passed while this step was refused: it never ran
       const fault = toFault(step, err);
-      this.journal.failed(ref, fault);
+      this.journal.failed(step.id, fault);
       throw new StepFailed(fault);
     }
   }
 
   /** Waits for an approval; the step after it records the wait's end, once the approval is recorded. */
   async approvalWait(step: Step): Promise<void> {
-    const ref = this.refs.get(step.id)!;
     if (this.opened !== step.id) { // no step before it recorded the wait's start
-      this.journal.owe([{ step: ref, at: 'start', status: 'RUN' }], { status: 'WAIT' });
+      this.journal.owe([{ step: step.id, at: 'start', status: 'RUN' }], { status: 'WAIT' });
       await this.record();
     }
-    await this.approval!.begin(ref);
+    await this.approval!.begin(step);
   }
 
   /** The job ends OK: its last step recorded so, unless it was the approval wait. */
@@ -63,14 +61,13 @@ export class JobRun {
     setCurrentDetails(`Rescue after: ${err.fault.message}`);
     const steps = this.definition.rescue;
     for (const [i, step] of steps.entries()) {
-      const ref = this.refs.get(step.id)!;
       const last = i === steps.length - 1;
       try {
-        await this.call(step, this.journal.forStep(ref, { ...(last && { status: { status: 'ERR', faults: [...this.faults] } }) }));
+        await this.call(step, this.journal.forStep({ ...(last && { status: { status: 'ERR', faults: [...this.faults] } }) }));
       } catch (failure) {
         const fault = toFault(step, failure);
         this.faults.push(fault);
-        this.journal.failed(ref, fault);
+        this.journal.failed(step.id, fault);
       }
     }
     if (this.journal.owing) await this.record({ status: 'ERR', faults: [...this.faults] });
@@ -83,7 +80,7 @@ export class JobRun {
     if (spec?.kind !== 'activity') {
       throw new StepFailed({ provider: step.provider, code: 'provider-unknown', message: `step "${step.name}" uses provider "${step.provider}", which this worker does not know` });
     }
-    setCurrentDetails(`Step ${journal.step.position + 1}: ${step.name} (${step.provider})`);
+    setCurrentDetails(`Step ${this.positions.get(step.id)! + 1}: ${step.name} (${step.provider})`);
     const run = proxyActivities({ ...spec.options, summary: step.summary ?? step.name })[step.provider]!;
     const faults = this.faults.length > 0 ? { faults: [...this.faults] } : {};
     const { jobId, workspaceId, entryId } = this.job;
