@@ -5,9 +5,10 @@
 //          PostgreSQL, simulators) → the approval wait (mandate generated, link published); then, untimed, each
 //          signer signs and confirms; then all are approved → `registered`.
 //   floor: N workflows of the specification's shape, all activities no-ops (onboarding/floor-workflow.ts), started
-//          with our 3 search attributes → 2 activities → the wait; then, untimed, the `confirmed` signal to all; then
-//          the `decided` signal → 4 activities → done; the same 4 upserts as ours; on a worker process with the same
-//          settings; run before ours and again after, on the same server, and averaged.
+//          with our 3 search attributes → 2 activities → the wait and its deadline's timer; then, untimed, the
+//          `confirmed` signal to all; then the `decided` signal → 4 activities → done; the same 4 upserts as ours;
+//          on a worker process with the same settings; run before ours and again after, on the same server, and
+//          averaged.
 // Prints the shape of one of our histories beside one of the floor's; per phase the rate (parties/s from the first
 // request to the last arrival), p50/p95 latency per party, the CPU per party (floor: Temporal + worker; ours:
 // Temporal + worker + API + PostgreSQL; the load generator and simulators are left out) and the CPU ratio

@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
+import { loadConfig } from '../../config';
 import { memoryMb } from '../../test/support/cluster';
 import { pool, sirens, waitUntil } from '../../test/support/onboard';
 import { JobStatus, SiloEntryId, Siren } from '../../workflows/search-attributes';
@@ -29,7 +30,7 @@ export async function runFloor(o: FloorOptions) {
   const { client, parties: N, concurrency: C } = o;
   const taskQueue = `floor-${Date.now()}`;
   const worker = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), 'floor-worker.ts'), [], {
-    env: { ...process.env, ...o.env, TEMPORAL_TASK_QUEUE: taskQueue }, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    env: { ...process.env, ...o.env, TEMPORAL_TASK_QUEUE: taskQueue }, execArgv: [...(process.env.FLOOR_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   await new Promise<void>((resolve, reject) => {
     worker.stdout!.on('data', (d) => String(d).includes('floor worker running') && resolve());
@@ -37,6 +38,7 @@ export async function runFloor(o: FloorOptions) {
   });
   const ask = <T>(what: 'counts' | 'marks') => new Promise<T>((resolve) => { worker.once('message', (m) => resolve(m as T)); worker.send({ ask: what }); });
   const ids = Array.from({ length: N }, (_, i) => `${taskQueue}-${i}`);
+  const deadline = loadConfig(o.env).APPROVAL_DEADLINE; // ours waits as long
   const parties = sirens(N);
   const signal = (id: string, s: ApprovalSignal) => client.workflow.getHandle(id).signal(approvalSignal, s);
   // The bench process is the load generator: printed, left out of the CPU ratio.
@@ -47,7 +49,7 @@ export async function runFloor(o: FloorOptions) {
     const started = await timed(ids, C, async (workflowId, i) => {
       const entryId = crypto.randomUUID();
       await client.workflow.start('floorRegistration', {
-        taskQueue, workflowId, staticSummary: `French party registration — entry ${entryId}`,
+        args: [deadline], taskQueue, workflowId, staticSummary: `French party registration — entry ${entryId}`,
         typedSearchAttributes: [{ key: SiloEntryId, value: entryId }, { key: JobStatus, value: 'RUN' }, { key: Siren, value: parties[i]! }],
       });
     });

@@ -2,7 +2,7 @@
 // before the first signal (to the approval wait), between the signals, and after the last one (→ registered).
 import type { temporal } from '@temporalio/proto';
 
-interface Part { activities: number; local: number; upserts: number }
+interface Part { activities: number; local: number; upserts: number; timers: number }
 export interface Shape { startAttributes: number; before: Part; signals: number; between: Part; after: Part }
 
 export function countShape(history: temporal.api.history.v1.IHistory): Shape {
@@ -16,6 +16,7 @@ export function countShape(history: temporal.api.history.v1.IHistory): Shape {
       // Only local activities' markers: patch markers (patched()) are no work.
       local: slice.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length,
       upserts: slice.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).length,
+      timers: slice.filter((e) => e.timerStartedEventAttributes).length, // the approval deadline's
     };
   };
   const started = events[0]?.workflowExecutionStartedEventAttributes;
@@ -29,7 +30,7 @@ export function countShape(history: temporal.api.history.v1.IHistory): Shape {
 }
 
 const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
-const part = (p: Part) => `${n(p.activities, 'activity', 'activities')}, ${p.local} local, ${n(p.upserts, 'upsert', 'upserts')}`;
+const part = (p: Part) => `${n(p.activities, 'activity', 'activities')}, ${p.local} local, ${n(p.upserts, 'upsert', 'upserts')}, ${n(p.timers, 'timer', 'timers')}`;
 
 /** One line, e.g. `before the wait 2 activities, 0 local, 1 upsert; signals 2 (1 upsert); after 4 activities, …`. */
 export function formatShape(s: Shape): string {
