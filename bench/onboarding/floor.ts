@@ -30,7 +30,7 @@ export async function runFloor(o: FloorOptions) {
   const { client, parties: N, concurrency: C } = o;
   const taskQueue = `floor-${Date.now()}`;
   const worker = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), 'floor-worker.ts'), [], {
-    env: { ...process.env, ...o.env, TEMPORAL_TASK_QUEUE: taskQueue }, execArgv: [...(process.env.FLOOR_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    env: { ...process.env, ...o.env, TEMPORAL_TASK_QUEUE: taskQueue }, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   await new Promise<void>((resolve, reject) => {
     worker.stdout!.on('data', (d) => String(d).includes('floor worker running') && resolve());
