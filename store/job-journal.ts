@@ -66,7 +66,7 @@ export async function writeJournal(q: Queryable, jobId: string, j: { lines: Jour
  * fails on the key): the API's writers are serialised by the agreement's row, which each updates first.
  */
 export async function recordWaitEvent(q: Queryable, jobId: string, stepId: string, event: Omit<JournalLine, 'step' | 'at'>): Promise<void> {
-  await q.query(
+  const { rowCount } = await q.query(
     `WITH ${DEFINITION_STEPS}, intent AS (
        INSERT INTO job_intents (job_id, step_id, position, name, provider)
        SELECT $1, step_id, position, name, provider FROM def WHERE step_id = $2
@@ -78,4 +78,6 @@ export async function recordWaitEvent(q: Queryable, jobId: string, stepId: strin
      FROM intent`,
     [jobId, stepId, event.status, event.code ?? null, event.message ?? null],
   );
+  // The caller's transaction rolls back rather than lose the event of a step its job does not have.
+  if (rowCount !== 1) throw new Error(`job ${jobId} has no step ${stepId}: its approval wait's event was not recorded`);
 }

@@ -5,6 +5,7 @@ import type { Db, Queryable } from '../../store/db';
 import { getAgreement, issueAgreement, startsWith } from '../../store/agreements';
 import { ConflictError, getEntry, insertEntry, listEntries, putMeta, recordState, stateHistory } from '../../store/entries';
 import { getJob, insertJob, journalStep, setJobStatus } from '../../store/jobs';
+import { recordWaitEvent, stepLines, writeJournal } from '../../store/job-journal';
 import { migrate } from '../../store/migrate';
 import { createApiKey, createWorkspace, findApiKey, revokeApiKey, sha256Hex } from '../../store/workspaces';
 import { freshDb } from '../support/harness';
@@ -141,6 +142,31 @@ describe.each(engines)('store on %s', (engine) => {
     for (const t of [intent.created_at, intent.updated_at, ...intent.events.map((x) => x.at)]) expect(t).toMatch(isoMs);
     expect(Date.parse(intent.events[1]!.at!)).toBeGreaterThanOrEqual(Date.parse(job!.created_at!));
     expect(Math.abs(Date.parse(intent.created_at!) - Date.parse(job!.created_at!))).toBeLessThan(60_000);
+  });
+
+  it('journals lines by step id with the names and order of the job\'s definition, ends the job once, loses no line', async () => {
+    const e = await newEntry();
+    const jobId = crypto.randomUUID();
+    const step = (id: string, provider: string) => ({ id, name: `step ${id}`, provider });
+    const definition = { steps: [step('a', 'silo.state'), step('w', 'gov-fr.agreement.wait.approval'), step('b', 'silo.state')], rescue: [step('r', 'silo.state')] };
+    await insertJob(db, { id: jobId, workspaceId: ws, workflowId: crypto.randomUUID(), workflowType: 'runDefinition', entryId: e.id, docSchema: 'org/party', definition, args: {}, tags: [] });
+    await writeJournal(db, jobId, { lines: stepLines('a', { opens: 'w' }), status: { status: 'WAIT' } });
+    await db.tx((q) => recordWaitEvent(q, jobId, 'w', { status: 'WAIT', code: 'submitted' }));
+    await writeJournal(db, jobId, { lines: stepLines('b', { owed: [{ step: 'w', at: 'end', status: 'OK' }] }), status: { status: 'OK' } });
+    await writeJournal(db, jobId, { lines: [], status: { status: 'ERR', faults: [] } }); // a late write changes nothing
+
+    const job = await getJob(db, ws, jobId);
+    expect(job).toMatchObject({ status: 'OK' });
+    expect(job!.intents.map((i) => [i.step_id, i.name, i.provider, i.completed, i.events.map((x) => x.status)])).toEqual([
+      ['a', 'step a', 'silo.state', true, ['RUN', 'OK']],
+      ['w', 'step w', 'gov-fr.agreement.wait.approval', true, ['RUN', 'WAIT', 'OK']],
+      ['b', 'step b', 'silo.state', true, ['RUN', 'OK']],
+    ]);
+    const { rows } = await db.query<{ payload: unknown }>(`SELECT payload FROM events WHERE job_id = $1 AND kind = 'job.completed'`, [jobId]);
+    expect(rows.map((r) => r.payload)).toEqual([{ entry_id: e.id, job_id: jobId, status: 'OK', faults: [] }]);
+    // A step the job does not have is refused, not dropped: the caller's transaction rolls back.
+    await expect(writeJournal(db, jobId, { lines: [{ step: 'nope', at: 'start', status: 'RUN' }] })).rejects.toThrow();
+    await expect(db.tx((q) => recordWaitEvent(q, jobId, 'nope', { status: 'WAIT' }))).rejects.toThrow(/no step nope/);
   });
 
   it('rolls a failed transaction back', async () => {
