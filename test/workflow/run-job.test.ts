@@ -8,7 +8,7 @@ import { temporalWorkflowId } from '../../transform/jobs';
 import { approvalSignal } from '../../workflows/signals';
 import { JobStatus, PartyState, SiloEntryId } from '../../workflows/search-attributes';
 import { stateHistory } from '../../store/entries';
-import { log, startHarness, type Harness } from '../support/harness';
+import { eventually, log, startHarness, type Harness } from '../support/harness';
 import { maybeRecordHistory } from '../support/record-history';
 import { createEntry, createWorkflow, entryState, jobWhen, setState, startJob, step } from '../support/jobs';
 import { entryApi, signInApp } from '../support/registration';
@@ -39,8 +39,13 @@ describe('a definition of silo.state steps', () => {
     expect(await entryState(h, entryId)).toBe('registered');
     expect((await stateHistory(h.db, entryId)).map((s) => s.state)).toEqual(['processing', 'completed', 'registered']);
 
-    // Operators find it in the Temporal UI by its search attributes.
-    const desc = await h.client.workflow.getHandle(temporalWorkflowId(jobId)).describe();
+    // Operators find it in the Temporal UI by its search attributes. The last step's activity ends the job in the
+    // store; the workflow upserts its attributes once that activity has returned: the UI follows shortly after.
+    const handle = h.client.workflow.getHandle(temporalWorkflowId(jobId));
+    const desc = await eventually(async () => {
+      const d = await handle.describe();
+      return d.status.name === 'COMPLETED' && d;
+    }, 15_000, 'the workflow to complete');
     expect(desc.typedSearchAttributes.get(PartyState)).toBe('registered');
     expect(desc.typedSearchAttributes.get(JobStatus)).toBe('OK');
     expect(desc.typedSearchAttributes.get(SiloEntryId)).toBe(entryId);
