@@ -34,15 +34,6 @@ export function eventParams(e: EventInput): unknown[] {
   return [crypto.randomUUID(), e.kind, e.jobId ?? null, JSON.stringify({ entry_id: e.entryId, ...(e.jobId && { job_id: e.jobId }), ...e.data })];
 }
 
-/** Records an event of the entry's workspace and queues its deliveries; returns the event id. */
-export async function emitEvent(q: Queryable, e: EventInput): Promise<string | undefined> {
-  const { rows } = await q.query<{ id: string }>(
-    `WITH entry AS (SELECT id, workspace_id FROM entries WHERE id = $5), ${eventCtes('entry', 1)} SELECT id FROM event`,
-    [...eventParams(e), e.entryId],
-  );
-  return rows[0]?.id;
-}
-
 export interface SubscriptionRow {
   id: string;
   workspace_id: string;
