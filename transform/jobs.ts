@@ -148,16 +148,21 @@ export async function resumeApprovedJobs(deps: JobServiceDeps, olderThanMs = 30 
   return resumed;
 }
 
-/** Runs startQueuedJobs, closeAbandonedJobs and resumeApprovedJobs every `everyMs`; returns a stop function. */
-export function runQueuedJobSweeper(deps: JobServiceDeps, everyMs = 15_000): () => void {
-  return runPeriodically(
-    everyMs,
-    async () => {
-      const n = await startQueuedJobs(deps);
-      if (n) deps.log.info({ started: n }, 'started queued jobs');
-      await closeAbandonedJobs(deps);
-      await resumeApprovedJobs(deps);
-    },
-    (err) => deps.log.warn({ err }, 'queued-job sweep failed'),
-  );
+/**
+ * Runs startQueuedJobs and resumeApprovedJobs (indexed store reads) every `everyMs`, and closeAbandonedJobs every
+ * `abandonedEveryMs`: a visibility query whose cost grows with every workflow the server holds, for an operator's
+ * rare termination, which can wait minutes. Returns a stop function.
+ */
+export function runQueuedJobSweeper(deps: JobServiceDeps, everyMs = 15_000, abandonedEveryMs = 5 * 60_000): () => void {
+  const failed = (err: unknown) => deps.log.warn({ err }, 'queued-job sweep failed');
+  const stopStore = runPeriodically(everyMs, async () => {
+    const n = await startQueuedJobs(deps);
+    if (n) deps.log.info({ started: n }, 'started queued jobs');
+    await resumeApprovedJobs(deps);
+  }, failed);
+  const stopAbandoned = runPeriodically(abandonedEveryMs, async () => void (await closeAbandonedJobs(deps)), failed);
+  return () => {
+    stopStore();
+    stopAbandoned();
+  };
 }
