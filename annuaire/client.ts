@@ -2,6 +2,7 @@
 // spec, base path included (https://aife.economie.gouv.fr/ppf/annuaire-public/v1); paths below are the spec's.
 // No retries here: Temporal retries the activity, guided by AnnuaireError.retryable.
 import type { z } from 'zod';
+import { send, type Answer } from '../lib/outbound-http';
 import { AnnuaireError, errorFromResponse, networkError } from './errors';
 import { tokenSource } from './token';
 import {
@@ -43,45 +44,39 @@ export function createAnnuaireClient(o: AnnuaireClientOptions): AnnuaireClient {
   const base = o.baseUrl.replace(/\/+$/, '');
   const tokens = tokenSource({ ...o, timeoutMs });
 
-  async function call(method: string, path: string, body?: unknown, write = false): Promise<Response> {
+  async function call(method: string, path: string, body?: unknown, write = false): Promise<Answer> {
     const what = `${method} ${path.replace(/\?.*/, '')}`;
-    const send = async (token: string) => {
-      // fetch would send `Accept-Language: *`, which the spec's enum (fr, en) does not allow.
+    const attempt = async (token: string) => {
+      // The spec's Accept-Language enum is fr, en: no wildcard.
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json, application/problem+json', 'accept-language': 'fr' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       // An array header parameter (style simple): comma-separated.
       if (write && o.rattachements?.length) headers['ppf-rattachements'] = o.rattachements.join(',');
       try {
-        return await fetch(base + path, {
-          method,
-          headers,
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
+        return await send(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), timeoutMs });
       } catch (err) {
         throw networkError(err, what);
       }
     };
     let token = await tokens.get();
-    let res = await send(token);
+    let res = await attempt(token);
     if (res.status === 401) {
       // Revoked or expired early: one fresh token, one more try; a second 401 is a credentials problem.
-      await res.body?.cancel();
+      await res.discard().catch(() => {});
       tokens.invalidate(token);
       token = await tokens.get();
-      res = await send(token);
+      res = await attempt(token);
     }
     if (!res.ok) throw await errorFromResponse(res, what);
     return res;
   }
 
-  const json = async (res: Response) => {
+  const json = async (res: Answer) => {
     try {
       return await res.json();
     } catch (err) {
       // The per-request timeout also covers reading the body: that is a transport fault, not a bad answer.
-      const name = (err as Error)?.name;
-      if (name === 'TimeoutError' || name === 'AbortError' || name === 'TypeError') throw networkError(err, `reading ${res.url}`);
+      if (!(err instanceof SyntaxError)) throw networkError(err, `reading ${res.url}`);
       throw new AnnuaireError(res.status, `${res.url}: the answer is not JSON`, false);
     }
   };
@@ -145,7 +140,10 @@ export function createAnnuaireClient(o: AnnuaireClientOptions): AnnuaireClient {
       const lines: AnnuaireLine[] = [];
       for (let page = 0; page < MAX_PAGES; page++) {
         const res = await call('POST', '/ligne-annuaire/recherche', { filtres, limite: PAGE, ignorer: lines.length });
-        if (res.status === 204) break; // nothing matches
+        if (res.status === 204) {
+          await res.discard();
+          break; // nothing matches
+        }
         const r = parse(wireSearch, await json(res), 'search');
         lines.push(...r.resultats);
         const total = r.nombre_total_resultats ?? lines.length;
@@ -156,7 +154,7 @@ export function createAnnuaireClient(o: AnnuaireClientOptions): AnnuaireClient {
 
     async endLine(idInstance, dateFinEffet) {
       const res = await call('PATCH', `/ligne-annuaire/id-instance:${idInstance}`, { dateFinEffet }, true);
-      await res.body?.cancel();
+      await res.discard().catch(() => {}); // ended: what the body says does not matter
     },
   };
 }

@@ -1,4 +1,5 @@
 // Errors of the PPF Annuaire, classified once so callers only ask `retryable` (and, when told, `retryAfterMs`).
+import { TransportError, type Answer } from '../lib/outbound-http';
 
 /** Statuses worth trying again later: timeouts, throttling, server faults. 401 is not: the client already got a fresh token. */
 export function isRetryableStatus(status: number): boolean {
@@ -33,7 +34,7 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 }
 
 /** Builds an AnnuaireError from a non-2xx answer; the body is problem+json with French members (titre, statut, detail). */
-export async function errorFromResponse(res: Response, what: string): Promise<AnnuaireError> {
+export async function errorFromResponse(res: Answer, what: string): Promise<AnnuaireError> {
   const text = await res.text().catch(() => '');
   let titre: string | undefined;
   let detail: string | undefined;
@@ -49,13 +50,12 @@ export async function errorFromResponse(res: Response, what: string): Promise<An
     /* not JSON: fall back to the status line */
   }
   const retryable = isRetryableStatus(res.status);
-  const retryAfterMs = retryable ? parseRetryAfter(res.headers.get('retry-after')) : undefined;
+  const retryAfterMs = retryable ? parseRetryAfter(res.header('retry-after')) : undefined;
   return new AnnuaireError(res.status, detail ?? titre ?? `${what} answered ${res.status} ${res.statusText}`, retryable, titre, retryAfterMs);
 }
 
-/** fetch failures (refused connection, DNS, AbortSignal.timeout) become retryable errors without a status. */
+/** Transport failures (refused connection, DNS, timeout) become retryable errors without a status. */
 export function networkError(err: unknown, what: string): AnnuaireError {
-  const e = err as { name?: string; message?: string; cause?: { code?: string } };
-  const reason = e?.name === 'TimeoutError' ? 'timed out' : (e?.cause?.code ?? e?.message ?? String(err));
+  const reason = err instanceof TransportError ? err.reason : ((err as Error)?.message ?? String(err));
   return new AnnuaireError(null, `${what}: ${reason}`);
 }

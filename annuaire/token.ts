@@ -1,4 +1,5 @@
 // OAuth2 client-credentials token (PISTE gateway in production), cached and shared by concurrent calls.
+import { send, type Answer } from '../lib/outbound-http';
 import { AnnuaireError, errorFromResponse, networkError } from './errors';
 
 export interface TokenSource {
@@ -18,13 +19,13 @@ export function tokenSource(o: { tokenUrl: string; clientId: string; clientSecre
   async function fetchToken(): Promise<string> {
     const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: o.clientId, client_secret: o.clientSecret });
     if (o.scope) form.set('scope', o.scope);
-    let res: Response;
+    let res: Answer;
     try {
-      res = await fetch(o.tokenUrl, {
+      res = await send(o.tokenUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body: form,
-        signal: AbortSignal.timeout(o.timeoutMs),
+        body: form.toString(),
+        timeoutMs: o.timeoutMs,
       });
     } catch (err) {
       throw networkError(err, 'token request');

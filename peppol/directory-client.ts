@@ -1,6 +1,8 @@
 // Client of the Peppol Directory indexer API: we ask it to (re)index or drop a participant of our SMP; it then
 // reads the participant's business card from our SMP by itself.
+import type { Dispatcher } from 'undici';
 import { parseRetryAfter } from '../annuaire/errors';
+import { send as sendHttp, type OutboundRequest } from '../lib/outbound-http';
 import { normaliseParticipantId } from './participant-id';
 
 export const INDEXER_PATH = '/indexer/1.0/';
@@ -17,7 +19,7 @@ export interface DirectoryClientOptions {
   url: string;
   timeoutMs?: number;
   /** Mutual TLS: the Directory authenticates the SMP by its certificate; an undici dispatcher carrying it. */
-  dispatcher?: RequestInit['dispatcher'];
+  dispatcher?: Dispatcher;
 }
 
 export interface DirectoryClient {
@@ -30,18 +32,21 @@ export interface DirectoryClient {
 export function createDirectoryClient(opts: DirectoryClientOptions): DirectoryClient {
   const base = opts.url.replace(/\/+$/, '') + INDEXER_PATH;
 
-  async function send(what: string, url: string, init: RequestInit, okStatuses: number[] = []): Promise<number> {
-    let res: Response;
+  async function send(what: string, url: string, init: Pick<OutboundRequest, 'method' | 'headers' | 'body'>, okStatuses: number[] = []): Promise<number> {
+    let status: number;
+    let retryAfter: string | null;
     try {
-      res = await fetch(url, { ...init, signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000), ...(opts.dispatcher && { dispatcher: opts.dispatcher }) });
-      await res.arrayBuffer(); // drain: keep-alive sockets are reused only once read
+      const res = await sendHttp(url, { ...init, timeoutMs: opts.timeoutMs ?? 30_000, ...(opts.dispatcher && { dispatcher: opts.dispatcher }) });
+      ({ status } = res);
+      retryAfter = res.header('retry-after');
+      await res.discard(); // read to its end: the connection is then reused
     } catch (err) {
       throw new DirectoryError(`Peppol Directory ${what} failed: ${(err as Error).message}`, true);
     }
-    if (res.ok || okStatuses.includes(res.status)) return res.status;
-    const retryable = res.status >= 500 || res.status === 408 || res.status === 429;
-    const retryAfterMs = retryable ? parseRetryAfter(res.headers.get('retry-after')) : undefined;
-    throw new DirectoryError(`Peppol Directory ${what} answered HTTP ${res.status}`, retryable, res.status, retryAfterMs);
+    if ((status >= 200 && status <= 299) || okStatuses.includes(status)) return status;
+    const retryable = status >= 500 || status === 408 || status === 429;
+    const retryAfterMs = retryable ? parseRetryAfter(retryAfter) : undefined;
+    throw new DirectoryError(`Peppol Directory ${what} answered HTTP ${status}`, retryable, status, retryAfterMs);
   }
 
   return {

@@ -1,7 +1,9 @@
 // SOAP 1.1 client of the SML's ManageBusinessIdentifierService (BDMSL): Create, Delete, List, as in
 // ManageBusinessIdentifierService-1.0.wsdl. The wire helpers are exported for the simulator, which speaks the same.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { Dispatcher } from 'undici';
 import { parseRetryAfter } from '../annuaire/errors';
+import { send } from '../lib/outbound-http';
 import { PARTICIPANT_SCHEME, formatParticipantId, parseParticipantId } from './participant-id';
 
 export const NS = {
@@ -145,7 +147,7 @@ export interface SmlClientOptions {
   smpId: string;
   timeoutMs?: number;
   /** Mutual TLS with the SML: an undici dispatcher carrying the client certificate (e.g. `new Agent({ connect: { cert, key } })`). */
-  dispatcher?: RequestInit['dispatcher'];
+  dispatcher?: Dispatcher;
 }
 
 export interface SmlClient {
@@ -176,15 +178,15 @@ export function createSmlClient(opts: SmlClientOptions): SmlClient {
     let text: string;
     let retryAfter: string | null;
     try {
-      const res = await fetch(endpoint, {
+      const res = await send(endpoint, {
         method: 'POST',
         headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${SML_OPERATIONS[op].soapAction}"` },
         body: envelope,
-        signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000),
+        timeoutMs: opts.timeoutMs ?? 30_000,
         ...(opts.dispatcher && { dispatcher: opts.dispatcher }),
       });
       status = res.status;
-      retryAfter = res.headers.get('retry-after');
+      retryAfter = res.header('retry-after');
       text = await res.text();
     } catch (err) {
       throw new SmlError(`SML ${op} failed: ${(err as Error).message}`, 'network', true);

@@ -1,9 +1,10 @@
 // The Annuaire client against the simulator over real HTTP: spec paths and bodies, token handling, error classes.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AnnuaireError, createAnnuaireClient, today, type AnnuaireClient } from '../../annuaire/client';
 import { parseRetryAfter } from '../../annuaire/errors';
 import { startAnnuaireSimulator, type AnnuaireSimulator } from '../../simulators/annuaire';
 import { makeSiren } from '../support/fixtures';
+import { recordingProxy } from '../support/recording-proxy';
 
 describe('Annuaire client', () => {
   let sim: AnnuaireSimulator;
@@ -15,10 +16,14 @@ describe('Annuaire client', () => {
     sim = await startAnnuaireSimulator({ host: '127.0.0.1', port: 0 });
     client = make();
   });
-  afterEach(() => {
-    sim.setFaults(undefined);
-    vi.restoreAllMocks();
-  });
+  afterEach(() => sim.setFaults(undefined));
+  /** A client of `s` through a proxy recording its requests; `kinds()` names each one token or api, in order. */
+  const recorded = async (s: AnnuaireSimulator, over: Partial<Parameters<typeof createAnnuaireClient>[0]> = {}) => {
+    const proxy = await recordingProxy(s.url);
+    const c = createAnnuaireClient({ baseUrl: proxy.via(s.url), tokenUrl: proxy.via(s.tokenUrl), clientId: 'pa-dev', clientSecret: 'pa-dev-secret', ...over });
+    const tokenPath = new URL(s.tokenUrl).pathname;
+    return { c, proxy, kinds: () => proxy.requests.map((r) => (r.path === tokenPath ? 'token' : 'api')) };
+  };
   afterAll(() => sim.close());
 
   it('switches a SIREN from 9998 to us: search, end, create, get', async () => {
@@ -49,29 +54,31 @@ describe('Annuaire client', () => {
   });
 
   it('caches its token, and gets a new one once on 401', async () => {
-    const fresh = make();
-    const spy = vi.spyOn(globalThis, 'fetch');
-    const tokenCalls = () => spy.mock.calls.filter(([u]) => String(u) === sim.tokenUrl).length;
-    await fresh.searchLines({ siren: makeSiren() });
-    await fresh.searchLines({ siren: makeSiren() });
-    expect(tokenCalls()).toBe(1);
+    const { c: fresh, proxy, kinds } = await recorded(sim);
+    const tokenCalls = () => kinds().filter((k) => k === 'token').length;
+    try {
+      await fresh.searchLines({ siren: makeSiren() });
+      await fresh.searchLines({ siren: makeSiren() });
+      expect(tokenCalls()).toBe(1);
 
-    sim.revokeTokens();
-    expect(await fresh.searchLines({ siren: makeSiren() })).toHaveLength(1);
-    expect(tokenCalls()).toBe(2);
+      sim.revokeTokens();
+      expect(await fresh.searchLines({ siren: makeSiren() })).toHaveLength(1);
+      expect(tokenCalls()).toBe(2);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('refreshes a token before it expires', async () => {
     const shortSim = await startAnnuaireSimulator({ host: '127.0.0.1', port: 0, tokenTtlSeconds: 1 });
     try {
-      const c = createAnnuaireClient({ baseUrl: shortSim.url, tokenUrl: shortSim.tokenUrl, clientId: 'pa-dev', clientSecret: 'pa-dev-secret' });
-      const spy = vi.spyOn(globalThis, 'fetch');
+      const { c, proxy, kinds } = await recorded(shortSim);
       await c.searchLines({ siren: makeSiren() });
       await new Promise((r) => setTimeout(r, 600)); // past half-life, before expiry
       await c.searchLines({ siren: makeSiren() });
-      const calls = spy.mock.calls.map(([u]) => String(u));
+      await proxy.close();
       // token, search, token, search: never a 401 round trip
-      expect(calls.map((u) => (u === shortSim.tokenUrl ? 'token' : 'api'))).toEqual(['token', 'api', 'token', 'api']);
+      expect(kinds()).toEqual(['token', 'api', 'token', 'api']);
     } finally {
       await shortSim.close();
     }
@@ -103,13 +110,15 @@ describe('Annuaire client', () => {
   });
 
   it('sends PPF-Rattachements on writes', async () => {
-    const spy = vi.spyOn(globalThis, 'fetch');
+    const { c, proxy } = await recorded(sim, { rattachements: ['552032534'] });
     const siren = makeSiren();
-    const [line] = await client.searchLines({ siren });
-    await client.endLine(line!.idInstance, today());
-    const patch = spy.mock.calls.find(([, init]) => init?.method === 'PATCH');
-    expect(String(patch?.[0])).toBe(`${sim.url}/ligne-annuaire/id-instance:${line!.idInstance}`);
-    expect((patch?.[1]?.headers as Record<string, string>)['ppf-rattachements']).toBe('552032534');
+    const [line] = await c.searchLines({ siren });
+    await c.endLine(line!.idInstance, today());
+    await proxy.close();
+    const patch = proxy.requests.find((r) => r.method === 'PATCH');
+    expect(patch?.path).toBe(`${new URL(sim.url).pathname}/ligne-annuaire/id-instance:${line!.idInstance}`);
+    expect(patch?.headers['ppf-rattachements']).toBe('552032534');
+    expect(proxy.requests.find((r) => r.method === 'POST' && r.path.endsWith('/recherche'))?.headers['ppf-rattachements']).toBeUndefined();
   });
 
   it('keeps the PPF detail and the Retry-After of throttling and unavailability', async () => {
@@ -134,11 +143,11 @@ describe('Annuaire client', () => {
       sim.setFaults({ status, detail: `refus ${status} du PPF` });
       expect(await failure(client.searchLines({ siren: makeSiren() }))).toMatchObject({ status, retryable: false, detail: `refus ${status} du PPF` });
     }
-    const fresh = make();
-    const spy = vi.spyOn(globalThis, 'fetch');
+    const { c: fresh, proxy, kinds } = await recorded(sim);
     sim.setFaults({ status: 401, detail: 'jeton refusé' });
     expect(await failure(fresh.searchLines({ siren: makeSiren() }))).toMatchObject({ status: 401, retryable: false, detail: 'jeton refusé' });
-    expect(spy.mock.calls.map(([u]) => (String(u) === sim.tokenUrl ? 'token' : 'api'))).toEqual(['token', 'api', 'token', 'api']);
+    await proxy.close();
+    expect(kinds()).toEqual(['token', 'api', 'token', 'api']);
   });
 
   it('a request held without an answer times out as a retryable error', async () => {
@@ -152,8 +161,7 @@ describe('Annuaire client', () => {
   it('keeps working across token expiries in the middle of a run', async () => {
     const shortSim = await startAnnuaireSimulator({ host: '127.0.0.1', port: 0, tokenTtlSeconds: 1, faults: { latencyMs: 150 } });
     try {
-      const c = createAnnuaireClient({ baseUrl: shortSim.url, tokenUrl: shortSim.tokenUrl, clientId: 'pa-dev', clientSecret: 'pa-dev-secret' });
-      const spy = vi.spyOn(globalThis, 'fetch');
+      const { c, proxy, kinds } = await recorded(shortSim);
       const siren = makeSiren();
       const t0 = Date.now();
       let calls = 0;
@@ -163,8 +171,8 @@ describe('Annuaire client', () => {
         expect(await c.searchLines({ siren })).toHaveLength(1);
         calls++;
       }
-      const tokens = spy.mock.calls.filter(([u]) => String(u) === shortSim.tokenUrl).length;
-      expect(tokens).toBeGreaterThanOrEqual(4);
+      await proxy.close();
+      expect(kinds().filter((k) => k === 'token').length).toBeGreaterThanOrEqual(4);
     } finally {
       await shortSim.close();
     }
