@@ -29,15 +29,15 @@ export interface Answer {
 /** No answer: refused, reset, unknown host, or none within the timeout. */
 export class TransportError extends Error {
   override readonly name = 'TransportError';
-  constructor(readonly reason: string, readonly timedOut: boolean) {
+  constructor(readonly reason: string) {
     super(reason);
   }
 }
 
 function transportError(err: unknown, timer: AbortController): TransportError {
   const e = err as { code?: string; message?: string };
-  if (timer.signal.aborted || e?.code === 'UND_ERR_CONNECT_TIMEOUT') return new TransportError('timed out', true);
-  return new TransportError(e?.code ?? e?.message ?? String(err), false);
+  if (timer.signal.aborted || e?.code === 'UND_ERR_CONNECT_TIMEOUT') return new TransportError('timed out');
+  return new TransportError(e?.code ?? e?.message ?? String(err));
 }
 
 export async function send(url: string, o: OutboundRequest): Promise<Answer> {

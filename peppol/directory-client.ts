@@ -1,7 +1,7 @@
 // Client of the Peppol Directory indexer API: we ask it to (re)index or drop a participant of our SMP; it then
 // reads the participant's business card from our SMP by itself.
 import type { Dispatcher } from 'undici';
-import { parseRetryAfter } from '../annuaire/errors';
+import { isRetryableStatus, parseRetryAfter } from '../annuaire/errors';
 import { send as sendHttp, type OutboundRequest } from '../lib/outbound-http';
 import { normaliseParticipantId } from './participant-id';
 
@@ -34,17 +34,18 @@ export function createDirectoryClient(opts: DirectoryClientOptions): DirectoryCl
 
   async function send(what: string, url: string, init: Pick<OutboundRequest, 'method' | 'headers' | 'body'>, okStatuses: number[] = []): Promise<number> {
     let status: number;
+    let ok: boolean;
     let retryAfter: string | null;
     try {
       const res = await sendHttp(url, { ...init, timeoutMs: opts.timeoutMs ?? 30_000, ...(opts.dispatcher && { dispatcher: opts.dispatcher }) });
-      ({ status } = res);
+      ({ status, ok } = res);
       retryAfter = res.header('retry-after');
       await res.discard(); // read to its end: the connection is then reused
     } catch (err) {
       throw new DirectoryError(`Peppol Directory ${what} failed: ${(err as Error).message}`, true);
     }
-    if ((status >= 200 && status <= 299) || okStatuses.includes(status)) return status;
-    const retryable = status >= 500 || status === 408 || status === 429;
+    if (ok || okStatuses.includes(status)) return status;
+    const retryable = isRetryableStatus(status);
     const retryAfterMs = retryable ? parseRetryAfter(retryAfter) : undefined;
     throw new DirectoryError(`Peppol Directory ${what} answered HTTP ${status}`, retryable, status, retryAfterMs);
   }

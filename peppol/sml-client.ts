@@ -2,7 +2,7 @@
 // ManageBusinessIdentifierService-1.0.wsdl. The wire helpers are exported for the simulator, which speaks the same.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Dispatcher } from 'undici';
-import { parseRetryAfter } from '../annuaire/errors';
+import { isRetryableStatus, parseRetryAfter } from '../annuaire/errors';
 import { send } from '../lib/outbound-http';
 import { PARTICIPANT_SCHEME, formatParticipantId, parseParticipantId } from './participant-id';
 
@@ -194,7 +194,7 @@ export function createSmlClient(opts: SmlClientOptions): SmlClient {
     const fault = faultOf(text, status);
     if (fault) throw fault;
     if (status < 200 || status > 299) {
-      const retryable = status >= 500 || status === 408 || status === 429;
+      const retryable = isRetryableStatus(status);
       throw new SmlError(`SML ${op} answered HTTP ${status}`, 'http', retryable, status, retryable ? parseRetryAfter(retryAfter) : undefined);
     }
     try {
