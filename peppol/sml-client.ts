@@ -122,12 +122,15 @@ export class SmlError extends Error {
 
 /** A SOAP Fault in the body, as an SmlError; undefined if the text is not a SOAP fault. */
 export function faultOf(xml: string, status?: number): SmlError | undefined {
-  let el: XmlElement | undefined;
   try {
-    el = readSoapBody(xml);
+    return faultIn(readSoapBody(xml), status);
   } catch {
     return undefined;
   }
+}
+
+/** The SOAP Fault a read Body holds, as an SmlError; undefined if it holds none. */
+function faultIn(el: XmlElement | undefined, status?: number): SmlError | undefined {
   if (!is(el, NS.soap, 'Fault')) return undefined;
   const child = (name: string) => el.children.find((c) => c.name === name && !c.ns);
   const code = child('faultcode')?.text ?? '';
@@ -191,17 +194,22 @@ export function createSmlClient(opts: SmlClientOptions): SmlClient {
     } catch (err) {
       throw new SmlError(`SML ${op} failed: ${(err as Error).message}`, 'network', true);
     }
-    const fault = faultOf(text, status);
+    // Read once: a fault first (whatever the status), then the HTTP status, then a body that is no SOAP at all.
+    let body: XmlElement | undefined;
+    let unreadable: Error | undefined;
+    try {
+      body = readSoapBody(text);
+    } catch (err) {
+      unreadable = err as Error;
+    }
+    const fault = unreadable ? undefined : faultIn(body, status);
     if (fault) throw fault;
     if (status < 200 || status > 299) {
       const retryable = isRetryableStatus(status);
       throw new SmlError(`SML ${op} answered HTTP ${status}`, 'http', retryable, status, retryable ? parseRetryAfter(retryAfter) : undefined);
     }
-    try {
-      return readSoapBody(text);
-    } catch (err) {
-      throw new SmlError(`SML ${op} answered an unreadable response: ${(err as Error).message}`, 'protocol', false, status);
-    }
+    if (unreadable) throw new SmlError(`SML ${op} answered an unreadable response: ${unreadable.message}`, 'protocol', false, status);
+    return body;
   }
 
   const client: SmlClient = {
