@@ -7,7 +7,7 @@ import type { ActivityDeps } from './deps';
 import { agreementSign } from './gov-fr-agreement';
 import { directoryActivities } from './gov-fr-directory';
 import { journalActivities } from './journal';
-import { byStepIds, journalled, recheckingApproval, recordJournal, type StepActivity } from './journalled';
+import { byStepIds, journalled, journalledStatement, recheckingApproval, recordJournal, type StepActivity } from './journalled';
 import { peppolActivities } from './peppol';
 import { siloState } from './silo-state';
 import { webhookActivities } from './webhooks';
@@ -22,7 +22,7 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
   // Remote steps may take minutes: their start is recorded at once, and they heartbeat (workflows/providers.ts).
   const remote = <R>(activity: StepActivity<R>) => withHeartbeat(step(activity, { announced: true }));
   const providers: Record<string, (...args: never[]) => Promise<unknown>> = {
-    'silo.state': step(siloState(deps)),
+    'silo.state': journalledStatement(deps.db, siloState(deps)),
     'gov-fr.agreement.sign': step(agreementSign(deps)),
     'gov-fr.directory.register': remote(directory['gov-fr.directory.register']),
     'gov-fr.directory.disable': remote(directory['gov-fr.directory.disable']),

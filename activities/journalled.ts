@@ -1,8 +1,9 @@
-// A step's activity records its journal lines (workflows/job/journal.ts) with its effect: in the transaction of
-// its last write, which the activity makes through `commit`, or right after its effect when it makes none.
+// A step's activity records its journal lines (workflows/job/journal.ts) with its effect: in the very statement
+// when its effect is one (journalledStatement), in the transaction of its last write, which the activity makes
+// through `commit`, or right after its effect when it makes none.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db, Queryable } from '../store/db';
-import { NoApprovalRecorded, stepLines, writeJournal } from '../store/job-journal';
+import { NoApprovalRecorded, stepLines, writeJournal, type StatementEffect } from '../store/job-journal';
 import { AWAITING_APPROVAL, type JournalLine, type StepInput, type StepJournalling } from '../workflows/types';
 
 /** Runs the step's last write in a transaction that also records its journal lines. */
@@ -35,6 +36,22 @@ export function journalled<R>(db: Db, activity: StepActivity<R>, opts: { announc
   };
 }
 
+/**
+ * A step whose whole effect is one statement: written with its journal lines in that very statement, under the
+ * journal's approval guard, so it needs neither a transaction nor a check of its own. `alone` is the effect for a
+ * legacy runJob, which journals by itself.
+ */
+export function journalledStatement<R>(db: Db, step: (input: StepInput) => { effect: StatementEffect; alone(db: Db): Promise<unknown>; done(result: unknown): R }) {
+  return async (input: StepInput): Promise<R> => {
+    const { effect, alone, done } = step(input);
+    if (!input.journal) return done(await alone(db));
+    const journal = byStepIds(input.journal);
+    const lines = stepLines(input.stepId, journal);
+    const end = { lines, ...(journal.status && { status: journal.status }), requiresApproval: journal.requiresApproval };
+    return done(await recheckingApproval(() => recordJournal(db, input.jobId, end, effect)));
+  };
+}
+
 /** Records the step's start with what is owed (the job's view keeps its order as the step goes on). */
 async function announce(db: Db, input: StepInput, j: StepJournalling): Promise<void> {
   const lines: JournalLine[] = [...(j.owed ?? []), { step: input.stepId, at: 'start', status: 'RUN' }];
@@ -57,21 +74,22 @@ export function byStepIds<J extends AnyJournalling>(j: J): Omit<J, 'owed' | 'ope
  * The API signals an approval just before it commits it: a refusal is checked again for a few seconds before the
  * workflow is told to wait for another hint.
  */
-export async function recheckingApproval(write: () => Promise<void>): Promise<void> {
-  for (const pauseMs of [250, 750, 2000, 0]) {
+export async function recheckingApproval<T>(write: () => Promise<T>): Promise<T> {
+  for (const pauseMs of [250, 750, 2000]) {
     try {
       return await write();
     } catch (err) {
-      if (!pauseMs || !(err instanceof ApplicationFailure && err.type === AWAITING_APPROVAL)) throw err;
+      if (!(err instanceof ApplicationFailure && err.type === AWAITING_APPROVAL)) throw err;
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
   }
+  return write();
 }
 
 /** The journal activity's work, and a step's lines written on their own. */
-export async function recordJournal(db: Db, jobId: string, journal: Parameters<typeof writeJournal>[2]): Promise<void> {
+export async function recordJournal(db: Db, jobId: string, journal: Parameters<typeof writeJournal>[2], effect?: StatementEffect): Promise<unknown> {
   try {
-    await writeJournal(db, jobId, journal); // one statement
+    return await writeJournal(db, jobId, journal, effect); // one statement
   } catch (err) {
     if (err instanceof NoApprovalRecorded) throw ApplicationFailure.nonRetryable(err.message, AWAITING_APPROVAL);
     throw err;

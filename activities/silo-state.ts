@@ -1,12 +1,11 @@
-// `silo.state`: the only writer of a party's state.
+// `silo.state`: the only writer of a party's state. Its effect is one statement, which also records its journal.
 import { ApplicationFailure } from '@temporalio/activity';
-import { recordState } from '../store/entries';
+import { recordState, stateCtes, stateParams } from '../store/entries';
 import { PARTY_STATES, type StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
-import type { Commit } from './journalled';
 
-export function siloState({ db, log }: ActivityDeps) {
-  return async function siloStateActivity(input: StepInput, commit: Commit = (write) => db.tx(write)): Promise<{ state: string; changed: boolean }> {
+export function siloState({ log }: ActivityDeps) {
+  return function siloStateStep(input: StepInput) {
     const state = input.config.state;
     if (typeof state !== 'string' || !(PARTY_STATES as readonly string[]).includes(state)) {
       throw ApplicationFailure.nonRetryable(
@@ -14,8 +13,14 @@ export function siloState({ db, log }: ActivityDeps) {
         'invalid-config',
       );
     }
-    const { changed } = await commit((q) => recordState(q, { entryId: input.entryId, state, jobId: input.jobId, stepId: input.stepId, faults: input.faults }));
-    log.info({ jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, state, changed }, 'party state set');
-    return { state, changed };
+    const change = { entryId: input.entryId, state, jobId: input.jobId, stepId: input.stepId, faults: input.faults };
+    return {
+      effect: { ctes: stateCtes, params: stateParams(change), result: 'EXISTS (SELECT 1 FROM recorded)' },
+      alone: async (db: ActivityDeps['db']) => (await recordState(db, change)).changed,
+      done(changed: unknown): { state: string; changed: boolean } {
+        log.info({ jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, state, changed }, 'party state set');
+        return { state, changed: changed === true };
+      },
+    };
   };
 }

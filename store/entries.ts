@@ -208,25 +208,42 @@ export async function deleteMeta(db: Queryable, entryId: string, key: string): P
  * Records a state change made by a job step, with its `party.state_changed` event (run it in a transaction). A
  * second call for the same (job, step) changes nothing, so a retried activity cannot move the state twice.
  */
-export async function recordState(
-  db: Queryable,
-  s: { entryId: string; state: string; jobId: string; stepId: string; faults?: unknown[] },
-): Promise<{ changed: boolean }> {
-  const faults = JSON.stringify(s.faults ?? []);
-  const event = eventParams({ kind: 'party.state_changed', entryId: s.entryId, jobId: s.jobId, data: { state: s.state, faults: s.faults ?? [] } });
-  // One statement: the state row (once per job step: the activity may run twice), the entry, the event.
-  const { rows } = await db.query<{ changed: boolean }>(
-    `WITH recorded AS (
-       INSERT INTO entry_states (entry_id, state, job_id, step_id, faults) VALUES ($1, $2, $3, $4, $5)
+/** A party's state set by a job's step (silo.state): what stateCtes writes. */
+export interface StateChange {
+  entryId: string;
+  state: string;
+  jobId: string;
+  stepId: string;
+  faults?: unknown[];
+}
+
+/**
+ * SQL for the CTEs `recorded` (the state row: once per job step, as the activity may run twice) and `entry` (the
+ * entry's state), with its `party.state_changed` event (CTE `state_event`), written only where `guard` holds.
+ * Parameters from `$first`: stateParams.
+ */
+export function stateCtes(first: number, guard = 'true'): string {
+  const [entry, state, job, step, faults] = [0, 1, 2, 3, 4].map((i) => `$${first + i}`);
+  return `recorded AS (
+       INSERT INTO entry_states (entry_id, state, job_id, step_id, faults)
+       SELECT ${entry}::uuid, ${state}::text, ${job}::uuid, ${step}::text, ${faults}::jsonb WHERE ${guard}
        ON CONFLICT (job_id, step_id) DO NOTHING
        RETURNING entry_id
      ), entry AS (
-       UPDATE entries SET state = $2, faults = $5, updated_at = now() WHERE id IN (SELECT entry_id FROM recorded)
+       UPDATE entries SET state = ${state}::text, faults = ${faults}::jsonb, updated_at = now() WHERE id IN (SELECT entry_id FROM recorded)
        RETURNING id, workspace_id
-     ), ${eventCtes('entry', 6)}
-     SELECT EXISTS (SELECT 1 FROM recorded) AS changed`,
-    [s.entryId, s.state, s.jobId, s.stepId, faults, ...event],
-  );
+     ), ${eventCtes('entry', first + 5, undefined, 'state_event')}`;
+}
+
+export function stateParams(s: StateChange): unknown[] {
+  const faults = JSON.stringify(s.faults ?? []);
+  const event = eventParams({ kind: 'party.state_changed', entryId: s.entryId, jobId: s.jobId, data: { state: s.state, faults: s.faults ?? [] } });
+  return [s.entryId, s.state, s.jobId, s.stepId, faults, ...event];
+}
+
+/** Sets the party's state with its event, in one statement; `changed` is false when this step had set it already. */
+export async function recordState(db: Queryable, s: StateChange): Promise<{ changed: boolean }> {
+  const { rows } = await db.query<{ changed: boolean }>(`WITH ${stateCtes(1)} SELECT EXISTS (SELECT 1 FROM recorded) AS changed`, stateParams(s));
   return { changed: rows[0]?.changed === true };
 }
 

@@ -9,21 +9,21 @@ export const EVENT_KINDS = ['party.state_changed', 'job.completed'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 /**
- * SQL for the CTEs `event` and `deliveries`: an event for the entry row of `source` (columns `id`, `workspace_id`)
- * and one delivery per matching subscription. Parameters from `$first`: event id, kind, job id, and the payload
- * unless `payload` gives it as an expression over `source`. Part of the caller's statement, so the change, its
- * event and its deliveries are one round trip, atomic on their own.
+ * SQL for the CTEs `<name>` and `<name>_deliveries`: an event for the entry row of `source` (columns `id`,
+ * `workspace_id`) and one delivery per matching subscription. Parameters from `$first`: event id, kind, job id, and
+ * the payload unless `payload` gives it as an expression over `source`. Part of the caller's statement, so the
+ * change, its event and its deliveries are one round trip, atomic on their own; `name` tells two events apart.
  */
-export function eventCtes(source: string, first: number, payload = `$${first + 3}::jsonb`): string {
+export function eventCtes(source: string, first: number, payload = `$${first + 3}::jsonb`, name = 'event'): string {
   const [id, kind, job] = [first, first + 1, first + 2].map((n) => `$${n}`);
-  return `event AS (
+  return `${name} AS (
        INSERT INTO events (id, workspace_id, kind, entry_id, job_id, payload)
        SELECT ${id}::uuid, workspace_id, ${kind}, id, ${job}::uuid, ${payload} FROM ${source}
        RETURNING id, workspace_id, kind
-     ), deliveries AS (
+     ), ${name}_deliveries AS (
        INSERT INTO webhook_deliveries (id, subscription_id, event_id)
-       SELECT gen_random_uuid(), s.id, event.id FROM event JOIN webhook_subscriptions s
-         ON s.workspace_id = event.workspace_id AND s.disabled_at IS NULL AND event.kind = ANY (s.kinds)
+       SELECT gen_random_uuid(), s.id, e.id FROM ${name} e JOIN webhook_subscriptions s
+         ON s.workspace_id = e.workspace_id AND s.disabled_at IS NULL AND e.kind = ANY (s.kinds)
      )`;
 }
 

@@ -28,16 +28,30 @@ const DEFINITION_STEPS = `def AS (
      )`;
 
 /**
- * Writes the lines (intents created as needed, events in their slots) and the job's status, in one statement. With
- * `requiresApproval`, writes nothing and throws NoApprovalRecorded unless the job has an approved decision.
+ * A step's whole effect as CTEs of the journal's statement (written under its approval guard, from parameter
+ * `$first`), and an SQL expression of what it returns.
  */
-export async function writeJournal(q: Queryable, jobId: string, j: { lines: JournalLine[]; status?: JobStatusChange; requiresApproval?: boolean }): Promise<void> {
+export interface StatementEffect {
+  ctes(first: number, guard: string): string;
+  params: unknown[];
+  result: string;
+}
+
+/**
+ * Writes the lines (intents created as needed, events in their slots), the job's status and the step's `effect` if
+ * any, in one statement; returns the effect's result. With `requiresApproval`, writes nothing and throws
+ * NoApprovalRecorded unless the job has an approved decision.
+ */
+export async function writeJournal(
+  q: Queryable, jobId: string, j: { lines: JournalLine[]; status?: JobStatusChange; requiresApproval?: boolean }, effect?: StatementEffect,
+): Promise<unknown> {
   const lines = j.lines.map((l) => ({
     step_id: l.step, completed: l.at === 'end', idx: l.at === 'end' ? END_SLOT : START_SLOT, status: l.status, code: l.code ?? null, message: l.message ?? null,
   }));
   // One statement: the guard, the intents, the events and the job's status together (foreign keys are checked at
   // its end). A step missing from the definition has no name: the insert fails rather than lose the line.
-  const { rows } = await q.query<{ approved: boolean }>(
+  const status = jobStatusParams(jobId, j.status);
+  const { rows } = await q.query<{ approved: boolean; effect: unknown }>(
     `WITH approved AS (
        SELECT NOT $3::boolean OR EXISTS (
          SELECT 1 FROM jobs j JOIN agreements a ON a.entry_id = j.silo_entry_id AND a.job_id = j.id
@@ -53,11 +67,12 @@ export async function writeJournal(q: Queryable, jobId: string, j: { lines: Jour
      ), step_event AS (
        INSERT INTO job_events (job_id, step_id, idx, status, code, message)
        SELECT $1, step_id, idx, status, code, message FROM line ON CONFLICT DO NOTHING
-     ), ${jobStatusCtes(4, '(SELECT ok FROM approved)')}
-     SELECT ok AS approved FROM approved`,
-    [jobId, JSON.stringify(lines), j.requiresApproval === true, ...jobStatusParams(jobId, j.status)],
+     ), ${jobStatusCtes(4, '(SELECT ok FROM approved)')}${effect ? `, ${effect.ctes(4 + status.length, '(SELECT ok FROM approved)')}` : ''}
+     SELECT ok AS approved${effect ? `, ${effect.result} AS effect` : ''} FROM approved`,
+    [jobId, JSON.stringify(lines), j.requiresApproval === true, ...status, ...(effect?.params ?? [])],
   );
   if (!rows[0]?.approved) throw new NoApprovalRecorded(`job ${jobId} has no approved decision recorded`);
+  return rows[0].effect;
 }
 
 /**
