@@ -75,7 +75,7 @@ export function reviewRouter(deps: SigningDeps & { client?: AnnuaireClient }): R
       mandate_number: agreement.mandate_number,
       submitted_at: agreement.submitted_at?.toISOString() ?? null,
       signed_via: agreement.signed_via,
-      mandate_signed: agreement.signed_pdf !== null,
+      mandate_signed: agreement.signed,
       // Submitted and not decided yet: a rejection reopens the mandate, an approval closes it.
       awaiting_decision: agreement.submitted_at !== null && agreement.decision_id === null,
       party: {
@@ -100,7 +100,7 @@ export function reviewRouter(deps: SigningDeps & { client?: AnnuaireClient }): R
     const workspaceId = auth(res).workspaceId;
     if (!(await getEntryRow(deps.db, workspaceId, entryId))) throw notFound(`entry ${entryId}`);
     // Only a signed mandate is under review: the pre-filled one is never shown as if it were signed.
-    if (!(await getAgreement(deps.db, entryId))?.signed_pdf) throw notFound(`a signed mandate for entry ${entryId}`);
+    if (!(await getAgreement(deps.db, entryId))?.signed) throw notFound(`a signed mandate for entry ${entryId}`);
     const { pdf, number } = await agreementPdf(deps, workspaceId, entryId);
     // For a script (the page renders it with pdf.js); opened directly, it is a download, never a viewer page.
     res

@@ -13,7 +13,7 @@ import { auditTrail, recordAudit, type ClientInfo } from '../store/audit';
 import { missingSignerFields } from '../mandate/signer';
 import type { Party } from '../party';
 import {
-  claimDecision, finalizeSignedPdf, getAgreement, getIdentityDocument, identityViews, markSubmitted, putIdentityDocument, recordDecision,
+  claimDecision, finalizeSignedPdf, getAgreement, getIdentityDocument, getSignedPdf, identityViews, markSubmitted, putIdentityDocument, recordDecision,
   reopenAgreement, storeSignedPdf, type IdentityView,
 } from '../store/agreements';
 import type { Db } from '../store/db';
@@ -102,9 +102,8 @@ async function render(
 /** The signed mandate once signed, otherwise the pre-filled one. */
 export async function agreementPdf(deps: SigningDeps, workspaceId: string, entryId: string, lang: Lang = 'fr') {
   const ctx = await context(deps, workspaceId, entryId);
-  if (ctx.agreement.signed_pdf) {
-    return { pdf: deps.box.open(ctx.agreement.signed_pdf, mandateContext(entryId)), signed: true, number: ctx.agreement.mandate_number };
-  }
+  const signed = ctx.agreement.signed ? await getSignedPdf(deps.db, entryId) : undefined;
+  if (signed) return { pdf: deps.box.open(signed, mandateContext(entryId)), signed: true, number: ctx.agreement.mandate_number };
   return { pdf: await render(deps, ctx, undefined, lang), signed: false, number: ctx.agreement.mandate_number };
 }
 
@@ -199,7 +198,7 @@ export async function confirm(deps: SigningDeps, workspaceId: string, entryId: s
     if (!views.has('page') && !(views.has('front') && views.has('back'))) {
       missing.push(views.has('front') ? 'the back of the ID card' : views.has('back') ? 'the front of the ID card' : 'an identity document (ID card front and back, or passport page)');
     }
-    if (!ctx.agreement.signed_pdf) missing.push('a signature (POST sign) or a pre-signed mandate (POST agreement)');
+    if (!ctx.agreement.signed) missing.push('a signature (POST sign) or a pre-signed mandate (POST agreement)');
     if (missing.length) throw new SigningError(422, `cannot confirm yet: missing ${missing.join('; ')}`, 'incomplete');
   }
   const final = ctx.agreement.submitted_at ? undefined : await finalMandate(deps, ctx, client);
@@ -241,7 +240,9 @@ async function finalMandate(deps: SigningDeps, ctx: Awaited<ReturnType<typeof co
     confirmedFrom: client,
   };
   const info = { name: deps.config.PA_NAME, reason: `Mandat ${ctx.agreement.mandate_number}`, location: 'France', contact: deps.config.PA_SIREN };
-  return sealedInPool(inspectorOf(deps).ownedBy(entryId), { pdf: deps.box.open(ctx.agreement.signed_pdf!, mandateContext(entryId)), key: deps.sealKey, info, facts });
+  const sealed = await getSignedPdf(deps.db, entryId);
+  if (!sealed) throw new SigningError(422, 'cannot confirm yet: missing a signature (POST sign) or a pre-signed mandate (POST agreement)', 'incomplete');
+  return sealedInPool(inspectorOf(deps).ownedBy(entryId), { pdf: deps.box.open(sealed, mandateContext(entryId)), key: deps.sealKey, info, facts });
 }
 
 /** The operator's decision on the current submission; one decision per submission. */

@@ -11,7 +11,8 @@ export interface AgreementRow {
   job_id: string;
   mandate_number: string;
   issued_on: string;
-  signed_pdf: Uint8Array | null;
+  /** Whether the signed mandate is stored (its bytes: getSignedPdf). */
+  signed: boolean;
   signed_via: 'drawn' | 'typed' | 'upload' | null;
   signed_at: Date | null;
   submitted_at: Date | null;
@@ -23,12 +24,19 @@ export interface AgreementRow {
 /** What showed an uploaded mandate was signed (untrusted/inspect-pdf.ts); null for in-app signatures. */
 export type { UploadEvidence };
 
-const AGREEMENT_COLUMNS = `entry_id, job_id, mandate_number, to_char(issued_on, 'YYYY-MM-DD') AS issued_on, signed_pdf, signed_via,
-  signed_at, submitted_at, decision_id, signed_former_matricule, upload_evidence`;
+// Without the signed mandate's bytes (tens of kilobytes): most readers only need to know it is there.
+const AGREEMENT_COLUMNS = `entry_id, job_id, mandate_number, to_char(issued_on, 'YYYY-MM-DD') AS issued_on, signed_pdf IS NOT NULL AS signed,
+  signed_via, signed_at, submitted_at, decision_id, signed_former_matricule, upload_evidence`;
 
 export async function getAgreement(db: Queryable, entryId: string): Promise<AgreementRow | undefined> {
   const { rows } = await db.query<AgreementRow>(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE entry_id = $1`, [entryId]);
   return rows[0];
+}
+
+/** The signed mandate as stored (sealed), if any. */
+export async function getSignedPdf(db: Queryable, entryId: string): Promise<Uint8Array | undefined> {
+  const { rows } = await db.query<{ signed_pdf: Uint8Array | null }>('SELECT signed_pdf FROM agreements WHERE entry_id = $1', [entryId]);
+  return rows[0]?.signed_pdf ?? undefined;
 }
 
 /**

@@ -191,7 +191,7 @@ describe.each(engines)('store on %s', (engine) => {
     expect((await issue(second)).mandate_number).toBe(`${siren}_0145_20261123_02`);
     for (let i = 3; i < 10; i++) await issue(crypto.randomUUID());
     expect((await issue(crypto.randomUUID())).mandate_number).toBe(`${siren}_0145_20261123_10`);
-    expect(await getAgreement(db, e.id)).toMatchObject({ mandate_number: `${siren}_0145_20261123_10`, issued_on: '2026-11-23', signed_pdf: null });
+    expect(await getAgreement(db, e.id)).toMatchObject({ mandate_number: `${siren}_0145_20261123_10`, issued_on: '2026-11-23', signed: false });
     // The count by prefix must not read every mandate ever issued, even in the generic plan of a prepared statement.
     const plan = await db.tx(async (q) => {
       await q.query('SET LOCAL enable_seqscan = off');
