@@ -204,10 +204,6 @@ export async function deleteMeta(db: Queryable, entryId: string, key: string): P
   return r.rowCount > 0;
 }
 
-/**
- * Records a state change made by a job step, with its `party.state_changed` event (run it in a transaction). A
- * second call for the same (job, step) changes nothing, so a retried activity cannot move the state twice.
- */
 /** A party's state set by a job's step (silo.state): what stateCtes writes. */
 export interface StateChange {
   entryId: string;
@@ -241,7 +237,10 @@ export function stateParams(s: StateChange): unknown[] {
   return [s.entryId, s.state, s.jobId, s.stepId, faults, ...event];
 }
 
-/** Sets the party's state with its event, in one statement; `changed` is false when this step had set it already. */
+/**
+ * Sets the party's state with its event, in one statement. A second call for the same (job, step) changes nothing
+ * (`changed` false), so a retried activity cannot move the state twice.
+ */
 export async function recordState(db: Queryable, s: StateChange): Promise<{ changed: boolean }> {
   const { rows } = await db.query<{ changed: boolean }>(`WITH ${stateCtes(1)} SELECT EXISTS (SELECT 1 FROM recorded) AS changed`, stateParams(s));
   return { changed: rows[0]?.changed === true };
