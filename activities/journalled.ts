@@ -3,7 +3,8 @@
 // through `commit`, or right after its effect when it makes none.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db, Queryable } from '../store/db';
-import { NoApprovalRecorded, stepLines, writeJournal, type StatementEffect } from '../store/job-journal';
+import { NoApprovalRecorded, stepLines, writeJournal } from '../store/job-journal';
+import { runEffect, type StatementEffect } from '../store/statement-effect';
 import { AWAITING_APPROVAL, type JournalLine, type StepInput, type StepJournalling } from '../workflows/types';
 
 /** Runs the step's last write in a transaction that also records its journal lines. */
@@ -38,16 +39,15 @@ export function journalled<R>(db: Db, activity: StepActivity<R>, opts: { announc
 
 /**
  * A step whose whole effect is one statement: written with its journal lines in that very statement, under the
- * journal's approval guard, so it needs neither a transaction nor a check of its own. `alone` is the effect for a
- * legacy runJob, which journals by itself.
+ * journal's approval guard, so it needs neither a transaction nor a check of its own (a legacy runJob, which
+ * journals by itself, gets the effect alone). `done` turns the effect's result into the step's.
  */
-export function journalledStatement<R>(db: Db, step: (input: StepInput) => { effect: StatementEffect; alone(db: Db): Promise<unknown>; done(result: unknown): R }) {
+export function journalledStatement<R>(db: Db, step: (input: StepInput) => { effect: StatementEffect; done(result: unknown): R }) {
   return async (input: StepInput): Promise<R> => {
-    const { effect, alone, done } = step(input);
-    if (!input.journal) return done(await alone(db));
+    const { effect, done } = step(input);
+    if (!input.journal) return done(await runEffect(db, effect));
     const journal = byStepIds(input.journal);
-    const lines = stepLines(input.stepId, journal);
-    const end = { lines, ...(journal.status && { status: journal.status }), requiresApproval: journal.requiresApproval };
+    const end = { lines: stepLines(input.stepId, journal), ...(journal.status && { status: journal.status }), requiresApproval: journal.requiresApproval };
     return done(await recheckingApproval(() => recordJournal(db, input.jobId, end, effect)));
   };
 }

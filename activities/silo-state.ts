@@ -1,6 +1,6 @@
 // `silo.state`: the only writer of a party's state. Its effect is one statement, which also records its journal.
 import { ApplicationFailure } from '@temporalio/activity';
-import { recordState, stateCtes, stateParams } from '../store/entries';
+import { stateEffect } from '../store/entries';
 import { PARTY_STATES, type StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 
@@ -13,10 +13,8 @@ export function siloState({ log }: ActivityDeps) {
         'invalid-config',
       );
     }
-    const change = { entryId: input.entryId, state, jobId: input.jobId, stepId: input.stepId, faults: input.faults };
     return {
-      effect: { ctes: stateCtes, params: stateParams(change), result: 'EXISTS (SELECT 1 FROM recorded)' },
-      alone: async (db: ActivityDeps['db']) => (await recordState(db, change)).changed,
+      effect: stateEffect({ entryId: input.entryId, state, jobId: input.jobId, stepId: input.stepId, faults: input.faults }),
       done(changed: unknown): { state: string; changed: boolean } {
         log.info({ jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, state, changed }, 'party state set');
         return { state, changed: changed === true };

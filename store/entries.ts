@@ -1,6 +1,7 @@
 // Silo entries (a GOBL party per entry), their meta rows and their state history.
 import type { Queryable } from './db';
 import { eventCtes, eventParams } from './events';
+import { runEffect, type StatementEffect } from './statement-effect';
 import { decodeCursor, encodeCursor, iso, isUniqueViolation } from './rows';
 
 export class ConflictError extends Error {}
@@ -204,7 +205,7 @@ export async function deleteMeta(db: Queryable, entryId: string, key: string): P
   return r.rowCount > 0;
 }
 
-/** A party's state set by a job's step (silo.state): what stateCtes writes. */
+/** A party's state set by a job's step (silo.state). */
 export interface StateChange {
   entryId: string;
   state: string;
@@ -214,27 +215,29 @@ export interface StateChange {
 }
 
 /**
- * SQL for the CTEs `recorded` (the state row: once per job step, as the activity may run twice) and `entry` (the
- * entry's state), with its `party.state_changed` event (CTE `state_event`), written only where `guard` holds.
- * Parameters from `$first`: stateParams.
+ * The state change as a statement's effect: the state row (once per job step, as the activity may run twice), the
+ * entry's state and its `party.state_changed` event, written only where `guard` holds; its result says whether
+ * this call changed anything.
  */
-export function stateCtes(first: number, guard = 'true'): string {
-  const [entry, state, job, step, faults] = [0, 1, 2, 3, 4].map((i) => `$${first + i}`);
-  return `recorded AS (
+export function stateEffect(s: StateChange): StatementEffect {
+  const faults = JSON.stringify(s.faults ?? []);
+  const event = eventParams({ kind: 'party.state_changed', entryId: s.entryId, jobId: s.jobId, data: { state: s.state, faults: s.faults ?? [] } });
+  return {
+    params: [s.entryId, s.state, s.jobId, s.stepId, faults, ...event],
+    result: 'EXISTS (SELECT 1 FROM recorded)',
+    ctes(first, guard) {
+      const [entry, state, job, step, faultsP] = [0, 1, 2, 3, 4].map((i) => `$${first + i}`);
+      return `recorded AS (
        INSERT INTO entry_states (entry_id, state, job_id, step_id, faults)
-       SELECT ${entry}::uuid, ${state}::text, ${job}::uuid, ${step}::text, ${faults}::jsonb WHERE ${guard}
+       SELECT ${entry}::uuid, ${state}::text, ${job}::uuid, ${step}::text, ${faultsP}::jsonb WHERE ${guard}
        ON CONFLICT (job_id, step_id) DO NOTHING
        RETURNING entry_id
      ), entry AS (
-       UPDATE entries SET state = ${state}::text, faults = ${faults}::jsonb, updated_at = now() WHERE id IN (SELECT entry_id FROM recorded)
+       UPDATE entries SET state = ${state}::text, faults = ${faultsP}::jsonb, updated_at = now() WHERE id IN (SELECT entry_id FROM recorded)
        RETURNING id, workspace_id
      ), ${eventCtes('entry', first + 5, undefined, 'state_event')}`;
-}
-
-export function stateParams(s: StateChange): unknown[] {
-  const faults = JSON.stringify(s.faults ?? []);
-  const event = eventParams({ kind: 'party.state_changed', entryId: s.entryId, jobId: s.jobId, data: { state: s.state, faults: s.faults ?? [] } });
-  return [s.entryId, s.state, s.jobId, s.stepId, faults, ...event];
+    },
+  };
 }
 
 /**
@@ -242,8 +245,7 @@ export function stateParams(s: StateChange): unknown[] {
  * (`changed` false), so a retried activity cannot move the state twice.
  */
 export async function recordState(db: Queryable, s: StateChange): Promise<{ changed: boolean }> {
-  const { rows } = await db.query<{ changed: boolean }>(`WITH ${stateCtes(1)} SELECT EXISTS (SELECT 1 FROM recorded) AS changed`, stateParams(s));
-  return { changed: rows[0]?.changed === true };
+  return { changed: (await runEffect(db, stateEffect(s))) === true };
 }
 
 export async function stateHistory(db: Queryable, entryId: string) {

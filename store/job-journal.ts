@@ -2,6 +2,7 @@
 // the API records the approval wait's events with the submission and the decision.
 import type { JobStatusChange, JournalLine, StepJournalling } from '../workflows/types';
 import type { Queryable } from './db';
+import type { StatementEffect } from './statement-effect';
 import { jobStatusCtes, jobStatusParams } from './jobs';
 
 /**
@@ -26,16 +27,6 @@ const DEFINITION_STEPS = `def AS (
        FROM jobs, jsonb_array_elements((jobs.definition->'steps') || (jobs.definition->'rescue')) WITH ORDINALITY AS d(s, o)
        WHERE jobs.id = $1
      )`;
-
-/**
- * A step's whole effect as CTEs of the journal's statement (written under its approval guard, from parameter
- * `$first`), and an SQL expression of what it returns.
- */
-export interface StatementEffect {
-  ctes(first: number, guard: string): string;
-  params: unknown[];
-  result: string;
-}
 
 /**
  * Writes the lines (intents created as needed, events in their slots), the job's status and the step's `effect` if
