@@ -23,7 +23,7 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
   const remote = <R>(activity: StepActivity<R>) => withHeartbeat(step(activity, { announced: true }));
   const providers: Record<string, (...args: never[]) => Promise<unknown>> = {
     'silo.state': journalledStatement(deps.db, siloState(deps)),
-    'gov-fr.agreement.sign': step(agreementSign(deps)),
+    'gov-fr.agreement.sign': journalledStatement(deps.db, agreementSign(deps)),
     'gov-fr.directory.register': remote(directory['gov-fr.directory.register']),
     'gov-fr.directory.disable': remote(directory['gov-fr.directory.disable']),
     'peppol.register': remote(peppol['peppol.register']),

@@ -4,7 +4,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db, Queryable } from '../store/db';
 import { NoApprovalRecorded, stepLines, writeJournal } from '../store/job-journal';
-import { runEffect, type StatementEffect } from '../store/statement-effect';
+import { EffectRefused, runEffect, type StatementEffect } from '../store/statement-effect';
 import { AWAITING_APPROVAL, type JournalLine, type StepInput, type StepJournalling } from '../workflows/types';
 
 /** Runs the step's last write in a transaction that also records its journal lines. */
@@ -45,7 +45,7 @@ export function journalled<R>(db: Db, activity: StepActivity<R>, opts: { announc
 export function journalledStatement<R>(db: Db, step: (input: StepInput) => { effect: StatementEffect; done(result: unknown): R }) {
   return async (input: StepInput): Promise<R> => {
     const { effect, done } = step(input);
-    if (!input.journal) return done(await runEffect(db, effect));
+    if (!input.journal) return done(await refusedAsFailure(() => runEffect(db, effect)));
     const journal = byStepIds(input.journal);
     const end = { lines: stepLines(input.stepId, journal), ...(journal.status && { status: journal.status }), requiresApproval: journal.requiresApproval };
     return done(await recheckingApproval(() => recordJournal(db, input.jobId, end, effect)));
@@ -89,9 +89,19 @@ export async function recheckingApproval<T>(write: () => Promise<T>): Promise<T>
 /** The journal activity's work, and a step's lines written on their own. */
 export async function recordJournal(db: Db, jobId: string, journal: Parameters<typeof writeJournal>[2], effect?: StatementEffect): Promise<unknown> {
   try {
-    return await writeJournal(db, jobId, journal, effect); // one statement
+    return await refusedAsFailure(() => writeJournal(db, jobId, journal, effect)); // one statement
   } catch (err) {
     if (err instanceof NoApprovalRecorded) throw ApplicationFailure.nonRetryable(err.message, AWAITING_APPROVAL);
+    throw err;
+  }
+}
+
+/** An effect whose requirement failed fails its step for good, with the effect's fault code. */
+async function refusedAsFailure<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (err instanceof EffectRefused) throw ApplicationFailure.nonRetryable(err.message, err.type);
     throw err;
   }
 }

@@ -3,26 +3,26 @@
 // earlier registration opens nothing later. Integrators can revoke it and issue a new one.
 import crypto from 'node:crypto';
 import type { Queryable } from '../store/db';
-import { deleteMeta, getMeta, putMeta, type MetaView } from '../store/entries';
+import { deleteMeta, putMeta, putMetaUnlessHeld, type MetaInput, type MetaView } from '../store/entries';
+import type { StatementEffect } from '../store/statement-effect';
 
 export const APPROVAL_LINK_KEY = 'approval-link';
 
-/** The job a link was issued for (links from before this rule carry none). */
-const jobOf = (link: MetaView | undefined) => (link?.value as { job_id?: string } | undefined)?.job_id;
-
-/** This job's link, created (replacing an earlier job's) when missing; `created` says whether it is new. */
-export async function ensureApprovalLink(q: Queryable, entryId: string, jobId: string, wizardUrl: string): Promise<{ link: MetaView; created: boolean }> {
-  const existing = await getMeta(q, entryId, APPROVAL_LINK_KEY);
-  if (existing && jobOf(existing) === jobId) return { link: existing, created: false };
-  return { link: await newApprovalLink(q, entryId, jobId, wizardUrl), created: true };
-}
-
-/** A fresh link for this job: whatever ref came before stops working at once. */
-export async function newApprovalLink(q: Queryable, entryId: string, jobId: string, wizardUrl: string): Promise<MetaView> {
+/** A fresh link for this job: a new ref, so whatever ref came before stops working once it is stored. */
+function freshLink(jobId: string, wizardUrl: string): MetaInput {
   const ref = crypto.randomBytes(32).toString('base64url');
-  return putMeta(q, entryId, APPROVAL_LINK_KEY, {
-    src: 'gov-fr', ref, value: { job_id: jobId }, link_url: `${wizardUrl}/reg/${ref}/start`, link_scope: 'public', indexed: true, shared: true,
-  });
+  return { src: 'gov-fr', ref, value: { job_id: jobId }, link_url: `${wizardUrl}/reg/${ref}/start`, link_scope: 'public', indexed: true, shared: true };
 }
+
+/**
+ * This job's link as a statement's effect, created (replacing an earlier job's) unless this job's is there already
+ * (links from before this rule name no job); its result says whether it is new.
+ */
+export const approvalLinkEffect = (entryId: string, jobId: string, wizardUrl: string): StatementEffect =>
+  putMetaUnlessHeld(entryId, APPROVAL_LINK_KEY, freshLink(jobId, wizardUrl));
+
+/** A fresh link for this job, stored at once. */
+export const newApprovalLink = (q: Queryable, entryId: string, jobId: string, wizardUrl: string): Promise<MetaView> =>
+  putMeta(q, entryId, APPROVAL_LINK_KEY, freshLink(jobId, wizardUrl));
 
 export const revokeApprovalLink = (q: Queryable, entryId: string) => deleteMeta(q, entryId, APPROVAL_LINK_KEY);

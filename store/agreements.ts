@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import type { Queryable } from './db';
 import { iso } from './rows';
+import { runEffect, type StatementEffect } from './statement-effect';
 import type { UploadEvidence } from '../untrusted/inspect-pdf';
 
 export type IdentityView = 'front' | 'back' | 'page';
@@ -40,34 +41,49 @@ export async function getSignedPdf(db: Queryable, entryId: string): Promise<Uint
 }
 
 /**
- * Issues the mandate of a registration job: SIRENcompany_matriculePA_YYYYMMDD_NN, NN counting the mandates issued
- * that day for that company. The same job gets the same mandate back (a retried step). A later job on the entry
- * (a registration run again, e.g. with a take-over identifier) gets a new mandate to sign: its text may differ.
- * One statement, so atomic without a transaction: a number is never taken without its agreement. Two issues for
- * the same prefix at once collide on the number's primary key, and the step's retry counts again.
+ * Issues the mandate of a registration job, as a statement's effect: SIRENcompany_matriculePA_YYYYMMDD_NN, NN
+ * counting the mandates issued that day for that company, the SIREN read from the entry (which must have one). The
+ * same job gets the same mandate back (a retried step). A later job on the entry (a registration run again, e.g.
+ * with a take-over identifier) gets a new mandate to sign: its text may differ. One statement, so a number is never
+ * taken without its agreement. Two issues for the same prefix at once collide on the number's primary key, and the
+ * step's retry counts again. Its result is the mandate's number.
  */
-export async function issueAgreement(db: Queryable, a: { entryId: string; jobId: string; siren: string; matricule: string; day: string }) {
-  const prefix = `${a.siren}_${a.matricule}_${a.day.replaceAll('-', '')}_`;
-  const { rows } = await db.query<AgreementRow>(
-    `WITH current AS (
-       SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE entry_id = $1 AND job_id = $2
-     ), numbered AS (
+export function issueMandateEffect(a: { entryId: string; jobId: string; matricule: string; day: string }): StatementEffect {
+  return {
+    params: [a.entryId, a.jobId, `_${a.matricule}_${a.day.replaceAll('-', '')}_`, a.day],
+    requires: {
+      holds: (first) => `EXISTS (SELECT 1 FROM entries WHERE id = $${first}::uuid AND siren IS NOT NULL)`,
+      type: 'entry-invalid',
+      message: `entry ${a.entryId} has no SIREN`,
+    },
+    result: '(SELECT mandate_number FROM mandate_issued UNION ALL SELECT mandate_number FROM mandate_current LIMIT 1)',
+    ctes(first, guard) {
+      const [entry, job, suffix, day] = [0, 1, 2, 3].map((i) => `$${first + i}`);
+      const prefix = '(SELECT prefix FROM mandate_prefix)';
+      return `mandate_prefix AS (
+       SELECT siren || ${suffix}::text AS prefix FROM entries WHERE id = ${entry}::uuid AND siren IS NOT NULL AND ${guard}
+     ), mandate_current AS (
+       SELECT mandate_number FROM agreements WHERE entry_id = ${entry}::uuid AND job_id = ${job}::uuid
+     ), mandate_numbered AS (
        INSERT INTO mandate_numbers (number, entry_id, job_id)
-       SELECT $3 || CASE WHEN count(*) < 9 THEN '0' ELSE '' END || (count(*) + 1), $1, $2
-       FROM mandate_numbers WHERE ${startsWith('number', '$3')}
-       HAVING NOT EXISTS (SELECT 1 FROM current)
+       SELECT ${prefix} || CASE WHEN count(*) < 9 THEN '0' ELSE '' END || (count(*) + 1), ${entry}::uuid, ${job}::uuid
+       FROM mandate_numbers WHERE ${startsWith('number', prefix)}
+       HAVING EXISTS (SELECT 1 FROM mandate_prefix) AND NOT EXISTS (SELECT 1 FROM mandate_current)
        RETURNING number
-     ), issued AS (
-       INSERT INTO agreements (entry_id, job_id, mandate_number, issued_on) SELECT $1, $2, number, $4 FROM numbered
+     ), mandate_issued AS (
+       INSERT INTO agreements (entry_id, job_id, mandate_number, issued_on) SELECT ${entry}::uuid, ${job}::uuid, number, ${day}::date FROM mandate_numbered
        ON CONFLICT (entry_id) DO UPDATE SET job_id = EXCLUDED.job_id, mandate_number = EXCLUDED.mandate_number,
          issued_on = EXCLUDED.issued_on, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, submitted_at = NULL,
          decision_id = NULL, signed_former_matricule = NULL, upload_evidence = NULL, updated_at = now()
-       RETURNING ${AGREEMENT_COLUMNS}
-     )
-     SELECT * FROM issued UNION ALL SELECT * FROM current`,
-    [a.entryId, a.jobId, prefix, a.day],
-  );
-  return rows[0]!;
+       RETURNING mandate_number
+     )`;
+    },
+  };
+}
+
+/** The mandate issued on its own (see issueMandateEffect); returns its number. */
+export async function issueMandate(db: Queryable, a: Parameters<typeof issueMandateEffect>[0]): Promise<string> {
+  return (await runEffect(db, issueMandateEffect(a))) as string;
 }
 
 /**

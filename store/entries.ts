@@ -168,22 +168,43 @@ export async function listEntries(
   return { list, ...(rows.length > opts.limit && last && { next_cursor: encodeCursor(last.seq) }) };
 }
 
+/** The parameters of metaUpsert, in its order. */
+const metaParams = (entryId: string, key: string, m: MetaInput): unknown[] => [
+  entryId, key, m.src, m.ref ?? null, m.value === undefined ? null : JSON.stringify(m.value),
+  m.link_url ?? null, m.link_scope ?? null, m.indexed ?? false, m.shared ?? false,
+];
+
+/** The upsert of a meta row from its nine parameters from `$first`, where `condition` holds. */
+function metaUpsert(first: number, condition = 'true'): string {
+  const [entry, key, src, ref, value, url, scope, indexed, shared] = Array.from({ length: 9 }, (_, i) => `$${first + i}`);
+  return `INSERT INTO entry_meta (entry_id, workspace_id, key, src, ref, value, link_url, link_scope, indexed, shared)
+       SELECT id, workspace_id, ${key}::text, ${src}::text, ${ref}::text, ${value}::jsonb, ${url}::text, ${scope}::text, ${indexed}::boolean, ${shared}::boolean
+       FROM entries WHERE id = ${entry}::uuid AND ${condition}
+       ON CONFLICT (entry_id, key) DO UPDATE SET src = EXCLUDED.src, ref = EXCLUDED.ref, value = EXCLUDED.value,
+         link_url = EXCLUDED.link_url, link_scope = EXCLUDED.link_scope, indexed = EXCLUDED.indexed,
+         shared = EXCLUDED.shared, updated_at = now()`;
+}
+
+/**
+ * Sets the meta row as a statement's effect (CTE `meta_put`) unless the row there already holds `m.value` (its value
+ * contains it); its result says whether it wrote.
+ */
+export function putMetaUnlessHeld(entryId: string, key: string, m: MetaInput): StatementEffect {
+  return {
+    params: metaParams(entryId, key, m),
+    result: 'EXISTS (SELECT 1 FROM meta_put)',
+    ctes: (first, guard) => `meta_put AS (
+       ${metaUpsert(first, `${guard} AND NOT EXISTS (
+         SELECT 1 FROM entry_meta WHERE entry_id = $${first}::uuid AND key = $${first + 1}::text AND value @> $${first + 4}::jsonb)`)}
+       RETURNING 1
+     )`,
+  };
+}
+
 /** Sets an entry's meta row; the row takes the entry's workspace, in which a ref must be unique. */
 export async function putMeta(db: Queryable, entryId: string, key: string, m: MetaInput): Promise<MetaView> {
   try {
-    const { rows } = await db.query<MetaRow>(
-      `INSERT INTO entry_meta (entry_id, workspace_id, key, src, ref, value, link_url, link_scope, indexed, shared)
-       SELECT id, workspace_id, $2::text, $3::text, $4::text, $5::jsonb, $6::text, $7::text, $8::boolean, $9::boolean
-       FROM entries WHERE id = $1
-       ON CONFLICT (entry_id, key) DO UPDATE SET src = EXCLUDED.src, ref = EXCLUDED.ref, value = EXCLUDED.value,
-         link_url = EXCLUDED.link_url, link_scope = EXCLUDED.link_scope, indexed = EXCLUDED.indexed,
-         shared = EXCLUDED.shared, updated_at = now()
-       RETURNING *`,
-      [
-        entryId, key, m.src, m.ref ?? null, m.value === undefined ? null : JSON.stringify(m.value),
-        m.link_url ?? null, m.link_scope ?? null, m.indexed ?? false, m.shared ?? false,
-      ],
-    );
+    const { rows } = await db.query<MetaRow>(`${metaUpsert(1)} RETURNING *`, metaParams(entryId, key, m));
     if (!rows[0]) throw new Error(`putMeta: entry ${entryId} does not exist`); // callers check the entry first
     return metaView(rows[0]);
   } catch (err) {

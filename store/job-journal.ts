@@ -2,7 +2,7 @@
 // the API records the approval wait's events with the submission and the decision.
 import type { JobStatusChange, JournalLine, StepJournalling } from '../workflows/types';
 import type { Queryable } from './db';
-import type { StatementEffect } from './statement-effect';
+import { checkAllowed, requiredBy, type StatementEffect } from './statement-effect';
 import { jobStatusCtes, jobStatusParams } from './jobs';
 
 /**
@@ -31,7 +31,8 @@ const DEFINITION_STEPS = `def AS (
 /**
  * Writes the lines (intents created as needed, events in their slots), the job's status and the step's `effect` if
  * any, in one statement; returns the effect's result. With `requiresApproval`, writes nothing and throws
- * NoApprovalRecorded unless the job has an approved decision.
+ * NoApprovalRecorded unless the job has an approved decision; nor when the effect's requirement fails
+ * (EffectRefused).
  */
 export async function writeJournal(
   q: Queryable, jobId: string, j: { lines: JournalLine[]; status?: JobStatusChange; requiresApproval?: boolean }, effect?: StatementEffect,
@@ -42,15 +43,18 @@ export async function writeJournal(
   // One statement: the guard, the intents, the events and the job's status together (foreign keys are checked at
   // its end). A step missing from the definition has no name: the insert fails rather than lose the line.
   const status = jobStatusParams(jobId, j.status);
-  const { rows } = await q.query<{ approved: boolean; effect: unknown }>(
+  const firstOfEffect = 4 + status.length;
+  const guard = '(SELECT ok AND allowed FROM approved)';
+  const { rows } = await q.query<{ approved: boolean; allowed: boolean; effect: unknown }>(
     `WITH approved AS (
        SELECT NOT $3::boolean OR EXISTS (
          SELECT 1 FROM jobs j JOIN agreements a ON a.entry_id = j.silo_entry_id AND a.job_id = j.id
-         JOIN approval_decisions d ON d.id = a.decision_id WHERE j.id = $1 AND d.approved) AS ok
+         JOIN approval_decisions d ON d.id = a.decision_id WHERE j.id = $1 AND d.approved) AS ok,
+         ${effect ? requiredBy(effect, firstOfEffect) : 'true'} AS allowed
      ), ${DEFINITION_STEPS}, line AS (
        SELECT l.*, def.position, def.name, def.provider
        FROM jsonb_to_recordset($2::jsonb) AS l(step_id text, completed boolean, idx int, status text, code text, message text)
-       LEFT JOIN def USING (step_id), approved WHERE approved.ok
+       LEFT JOIN def USING (step_id), approved WHERE approved.ok AND approved.allowed
      ), intent AS (
        INSERT INTO job_intents (job_id, step_id, position, name, provider, completed)
        SELECT DISTINCT ON (step_id) $1, step_id, position, name, provider, completed FROM line ORDER BY step_id, completed DESC
@@ -58,11 +62,12 @@ export async function writeJournal(
      ), step_event AS (
        INSERT INTO job_events (job_id, step_id, idx, status, code, message)
        SELECT $1, step_id, idx, status, code, message FROM line ON CONFLICT DO NOTHING
-     ), ${jobStatusCtes(4, '(SELECT ok FROM approved)')}${effect ? `, ${effect.ctes(4 + status.length, '(SELECT ok FROM approved)')}` : ''}
-     SELECT ok AS approved${effect ? `, ${effect.result} AS effect` : ''} FROM approved`,
+     ), ${jobStatusCtes(4, guard)}${effect ? `, ${effect.ctes(firstOfEffect, guard)}` : ''}
+     SELECT ok AS approved, allowed${effect ? `, ${effect.result} AS effect` : ''} FROM approved`,
     [jobId, JSON.stringify(lines), j.requiresApproval === true, ...status, ...(effect?.params ?? [])],
   );
   if (!rows[0]?.approved) throw new NoApprovalRecorded(`job ${jobId} has no approved decision recorded`);
+  if (effect) checkAllowed(effect, rows[0].allowed);
   return rows[0].effect;
 }
 

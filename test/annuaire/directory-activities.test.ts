@@ -40,7 +40,7 @@ describe('directory activities', () => {
   async function newParty(siren = makeSiren(), former?: string, opts: { approved?: boolean } = {}) {
     const id = crypto.randomUUID();
     await insertEntry(db, { id, workspaceId, docSchema: 'https://gobl.org/draft-0/org/party', data: party(siren), siren });
-    if (opts.approved !== false) await approveMandate(db, { entryId: id, siren, formerMatricule: former });
+    if (opts.approved !== false) await approveMandate(db, { entryId: id, formerMatricule: former });
     const input: StepInput = { jobId: crypto.randomUUID(), workspaceId, entryId: id, stepId: 's1', config: {} };
     return { siren, entryId: id, input };
   }

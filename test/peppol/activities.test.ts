@@ -43,7 +43,7 @@ describe('peppol activities', () => {
 
   const newEntry = async (siren = makeSiren(), workspaceId = ws) => {
     const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId, docSchema: 'org/party', data: party(siren), siren });
-    await approveMandate(db, { entryId: e.id, siren });
+    await approveMandate(db, { entryId: e.id });
     return { entryId: e.id, workspaceId, siren, participant: `iso6523-actorid-upis::0225:${siren}` };
   };
   const step = (e: { entryId: string; workspaceId: string }, config: Record<string, unknown> = REGISTER): StepInput => ({

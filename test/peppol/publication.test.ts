@@ -49,7 +49,7 @@ describe('Peppol publication with our SMP: order and retries', () => {
   const newParty = async () => {
     const siren = makeSiren();
     const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party(siren), siren });
-    await approveMandate(db, { entryId: e.id, siren });
+    await approveMandate(db, { entryId: e.id });
     const participant = `iso6523-actorid-upis::0225:${siren}`;
     return { entryId: e.id, workspaceId: ws, siren, participant, smpPath: `${smp.smpUrl}/${encodeURIComponent(participant)}` };
   };

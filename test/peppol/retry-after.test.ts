@@ -51,7 +51,7 @@ describe('Retry-After of the SML and the Peppol Directory', () => {
     const siren = makeSiren();
     const workspaceId = (await createWorkspace(db, 'retry')).id;
     const entry = await insertEntry(db, { id: crypto.randomUUID(), workspaceId, docSchema: 'org/party', data: party(siren), siren });
-    await approveMandate(db, { entryId: entry.id, siren });
+    await approveMandate(db, { entryId: entry.id });
     const input = { jobId: crypto.randomUUID(), workspaceId, entryId: entry.id, stepId: crypto.randomUUID(), config: {} };
     sml.setFaults({ status: 503, retryAfterSeconds: 4 });
     const err = await acts['peppol.register'](input).catch((e: unknown) => e);

@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db, Queryable } from '../../store/db';
-import { getAgreement, issueAgreement, startsWith } from '../../store/agreements';
+import { getAgreement, issueMandate, startsWith } from '../../store/agreements';
 import { ConflictError, getEntry, insertEntry, listEntries, putMeta, recordState, stateHistory } from '../../store/entries';
 import { getJob, insertJob, journalStep, setJobStatus } from '../../store/jobs';
 import { recordWaitEvent, stepLines, writeJournal } from '../../store/job-journal';
@@ -184,13 +184,13 @@ describe.each(engines)('store on %s', (engine) => {
   it('numbers the mandates of one company and day in order, counting through an index', async () => {
     const siren = makeSiren();
     const e = await newEntry({ siren });
-    const issue = (jobId: string) => issueAgreement(db, { entryId: e.id, jobId, siren, matricule: '0145', day: '2026-11-23' });
+    const issue = (jobId: string) => issueMandate(db, { entryId: e.id, jobId, matricule: '0145', day: '2026-11-23' });
     const [first, second] = [crypto.randomUUID(), crypto.randomUUID()];
-    expect((await issue(first)).mandate_number).toBe(`${siren}_0145_20261123_01`);
-    expect((await issue(first)).mandate_number).toBe(`${siren}_0145_20261123_01`); // the same job: the same mandate
-    expect((await issue(second)).mandate_number).toBe(`${siren}_0145_20261123_02`);
+    expect(await issue(first)).toBe(`${siren}_0145_20261123_01`);
+    expect(await issue(first)).toBe(`${siren}_0145_20261123_01`); // the same job: the same mandate
+    expect(await issue(second)).toBe(`${siren}_0145_20261123_02`);
     for (let i = 3; i < 10; i++) await issue(crypto.randomUUID());
-    expect((await issue(crypto.randomUUID())).mandate_number).toBe(`${siren}_0145_20261123_10`);
+    expect(await issue(crypto.randomUUID())).toBe(`${siren}_0145_20261123_10`);
     expect(await getAgreement(db, e.id)).toMatchObject({ mandate_number: `${siren}_0145_20261123_10`, issued_on: '2026-11-23', signed: false });
     // The count by prefix must not read every mandate ever issued, even in the generic plan of a prepared statement.
     const plan = await db.tx(async (q) => {

@@ -1,11 +1,11 @@
 // Puts an entry in the state the directory and Peppol steps require: a signed, submitted and approved mandate.
 import crypto from 'node:crypto';
 import type { Queryable } from '../../store/db';
-import { claimDecision, issueAgreement, markSubmitted, recordDecision, storeSignedPdf } from '../../store/agreements';
+import { claimDecision, issueMandate, markSubmitted, recordDecision, storeSignedPdf } from '../../store/agreements';
 
-export async function approveMandate(db: Queryable, a: { entryId: string; siren: string; jobId?: string; formerMatricule?: string }) {
+export async function approveMandate(db: Queryable, a: { entryId: string; jobId?: string; formerMatricule?: string }) {
   const jobId = a.jobId ?? crypto.randomUUID();
-  await issueAgreement(db, { entryId: a.entryId, jobId, siren: a.siren, matricule: '0145', day: new Date().toISOString().slice(0, 10) });
+  await issueMandate(db, { entryId: a.entryId, jobId, matricule: '0145', day: new Date().toISOString().slice(0, 10) });
   await storeSignedPdf(db, a.entryId, new TextEncoder().encode('%PDF-1.7 signed'), 'upload', a.formerMatricule);
   await markSubmitted(db, a.entryId);
   const id = await recordDecision(db, { entryId: a.entryId, jobId, approved: true });

@@ -1,0 +1,85 @@
+// `gov-fr.agreement.sign` as the worker runs it: the mandate, the signer's link and the step's journal lines written
+// together in one statement, or nothing at all.
+import crypto from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/activity';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActivities } from '../../activities';
+import { loadConfig } from '../../config';
+import type { Db } from '../../store/db';
+import { getEntry, insertEntry } from '../../store/entries';
+import { getJob, insertJob, setJobStatus } from '../../store/jobs';
+import { createWorkspace } from '../../store/workspaces';
+import type { StepInput } from '../../workflows/types';
+import { makeSiren, party } from '../support/fixtures';
+import { freshDb, log } from '../support/harness';
+
+const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres' as const] : [])] as const;
+const definition = {
+  steps: [{ id: 'sign', name: 'Issue the mandate', provider: 'gov-fr.agreement.sign' }, { id: 'wait', name: 'Approval', provider: 'gov-fr.agreement.wait.approval' }],
+  rescue: [],
+};
+
+describe.each(engines)('the mandate step on %s', (engine) => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  let ws: string;
+  let sign: (input: StepInput) => Promise<{ mandateNumber: string; linkCreated: boolean }>;
+  const today = new Date().toISOString().slice(0, 10).replaceAll('-', '');
+
+  beforeAll(async () => {
+    ({ db, drop } = await freshDb(engine));
+    ws = (await createWorkspace(db, 'acme')).id;
+    const activities = createActivities({ db, log, config: loadConfig({ PA_MATRICULE: '0145', WIZARD_URL: 'https://wizard.test' }) });
+    sign = activities['gov-fr.agreement.sign'] as unknown as typeof sign;
+  });
+  afterAll(() => drop());
+
+  const newJob = async (entryId: string) => {
+    const jobId = crypto.randomUUID();
+    await insertJob(db, { id: jobId, workspaceId: ws, workflowId: crypto.randomUUID(), workflowType: 'registration', entryId, docSchema: 'org/party', definition, args: {}, tags: [] });
+    return jobId;
+  };
+  const input = (entryId: string, jobId: string): StepInput => ({
+    jobId, workspaceId: ws, entryId, stepId: 'sign', config: {}, journal: { opens: 'wait', status: { status: 'WAIT' } },
+  });
+  const link = async (entryId: string) => (await getEntry(db, ws, entryId))!.meta.find((m) => m.key === 'approval-link');
+
+  it('issues the mandate and this job\'s link with the step\'s journal lines, and a retry changes nothing', async () => {
+    const siren = makeSiren();
+    const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party(siren), siren });
+    const jobId = await newJob(e.id);
+
+    expect(await sign(input(e.id, jobId))).toEqual({ mandateNumber: `${siren}_0145_${today}_01`, linkCreated: true });
+    const first = await link(e.id);
+    expect(first).toMatchObject({ value: { job_id: jobId }, link_scope: 'public', link_url: `https://wizard.test/reg/${first!.ref}/start` });
+    expect(first!.ref).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const job = await getJob(db, ws, jobId);
+    expect(job!.status).toBe('WAIT');
+    expect(job!.intents.map((i) => [i.step_id, i.completed, i.events.map((x) => x.status)])).toEqual([['sign', true, ['RUN', 'OK']], ['wait', false, ['RUN']]]);
+
+    expect(await sign(input(e.id, jobId))).toEqual({ mandateNumber: `${siren}_0145_${today}_01`, linkCreated: false }); // a retry
+    expect((await link(e.id))!.ref).toBe(first!.ref);
+
+    // A later registration of the entry: its own mandate, and a new link that replaces the first.
+    await setJobStatus(db, jobId, 'OK', []);
+    const second = await newJob(e.id);
+    expect(await sign(input(e.id, second))).toEqual({ mandateNumber: `${siren}_0145_${today}_02`, linkCreated: true });
+    expect(await link(e.id)).toMatchObject({ value: { job_id: second } });
+    expect((await link(e.id))!.ref).not.toBe(first!.ref);
+  });
+
+  it('fails for good on an entry without a SIREN, and writes nothing, not even the journal\'s lines', async () => {
+    const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party() });
+    const jobId = await newJob(e.id);
+    for (const run of [input(e.id, jobId), { ...input(e.id, jobId), journal: undefined }]) { // a registration; a legacy runJob
+      const err = await sign(run).then(() => undefined, (x: unknown) => x);
+      expect(err).toBeInstanceOf(ApplicationFailure);
+      expect(err).toMatchObject({ type: 'entry-invalid', nonRetryable: true, message: `entry ${e.id} has no SIREN` });
+    }
+    const job = await getJob(db, ws, jobId);
+    expect(job).toMatchObject({ status: 'QUEUED', intents: [] });
+    expect(await link(e.id)).toBeUndefined();
+    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM mandate_numbers WHERE entry_id = $1', [e.id]);
+    expect(rows[0]!.n).toBe(0);
+  });
+});
