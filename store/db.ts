@@ -15,8 +15,21 @@ export interface Db extends Queryable {
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   /** Runs `fn` on one connection (session-level locks, migrations). */
   session<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Notifications sent on `channel` (pg_notify) by any session, this process's included, until the returned stop.
+   * `lost`: the subscription broke, and what was sent meanwhile is missed; it is made again (`ready` once back).
+   */
+  listen(channel: string, on: Listener): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
+
+export interface Listener {
+  message(payload: string): void;
+  ready(): void;
+  lost(): void;
+}
+
+const RELISTEN_MS = 5_000;
 
 export interface DbOptions {
   /** postgres://… for a real server; otherwise PGlite. */
@@ -44,6 +57,7 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
     ...(schema ? { options: `-c search_path=${quoteIdent(schema)}` } : {}),
   });
   const prepared = preparedStatements();
+  const listeners = new Set<() => Promise<void>>();
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
     async query(sql, params) {
       const name = params?.length ? prepared.nameOf(sql) : undefined;
@@ -82,7 +96,56 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
         }
       });
     },
-    close: () => pool.end(),
+    async listen(channel, on) {
+      const stop = listenOn(url, channel, on);
+      listeners.add(stop);
+      return async () => {
+        listeners.delete(stop);
+        await stop();
+      };
+    },
+    async close() {
+      await Promise.all([...listeners].map((stop) => stop()));
+      await pool.end();
+    },
+  };
+}
+
+/** A connection of its own that LISTENs on `channel`, made again RELISTEN_MS after it fails or drops. */
+function listenOn(url: string, channel: string, on: Listener): () => Promise<void> {
+  let stopped = false;
+  let current: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    const client = new pg.Client({ connectionString: url });
+    let failed = false;
+    const fail = () => {
+      if (failed || stopped) return;
+      failed = true;
+      current = undefined;
+      on.lost();
+      retry = setTimeout(() => void connect(), RELISTEN_MS);
+      retry.unref();
+      client.end().catch(() => undefined);
+    };
+    client.on('error', fail);
+    client.on('end', fail);
+    client.on('notification', (n) => n.channel === channel && on.message(n.payload ?? ''));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${quoteIdent(channel)}`);
+    } catch {
+      return fail();
+    }
+    if (stopped) return void client.end().catch(() => undefined);
+    current = client;
+    on.ready();
+  };
+  void connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await current?.end().catch(() => undefined);
   };
 }
 
@@ -130,6 +193,11 @@ async function openPglite(dataDir?: string, schema?: string): Promise<Db> {
     ...wrap(lite),
     tx: (fn) => lite.transaction((t) => fn(wrap(t))),
     session: (fn) => fn(wrap(lite)),
+    async listen(channel, on) {
+      const stop = await lite.listen(channel, (payload) => on.message(payload));
+      on.ready(); // in this process: it cannot drop
+      return () => stop();
+    },
     close: async () => {
       await lite.close();
       unlock();

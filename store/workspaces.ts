@@ -1,6 +1,7 @@
 // Workspaces and their API keys. A key's secret is returned once; only its SHA-256 is stored.
 import crypto from 'node:crypto';
-import type { Queryable } from './db';
+import { ApiKeyCache, KEY_REVOKED_CHANNEL } from './api-key-cache';
+import type { Db, Queryable } from './db';
 
 export const SCOPES = ['entries:rw', 'jobs:rw', 'approvals', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -34,18 +35,35 @@ export async function createApiKey(
   return { id, secret };
 }
 
-export async function findApiKey(db: Queryable, secret: string): Promise<ApiKeyIdentity | undefined> {
+const caches = new WeakMap<Db, ApiKeyCache<ApiKeyIdentity>>();
+
+/** The identity of an active key; recently seen keys are answered from this process's cache (api-key-cache.ts). */
+export async function findApiKey(db: Db, secret: string): Promise<ApiKeyIdentity | undefined> {
+  const hash = sha256Hex(secret);
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new ApiKeyCache(db)));
+  const cached = cache.get(hash);
+  if (cached) return cached;
+  const begun = cache.begin();
   const { rows } = await db.query<{ id: string; workspace_id: string; scopes: Scope[] }>(
     'SELECT id, workspace_id, scopes FROM api_keys WHERE secret_sha256 = $1 AND revoked_at IS NULL',
-    [sha256Hex(secret)],
+    [hash],
   );
   const row = rows[0];
-  return row && { keyId: row.id, workspaceId: row.workspace_id, scopes: row.scopes };
+  const identity = row && { keyId: row.id, workspaceId: row.workspace_id, scopes: row.scopes };
+  if (identity) cache.keep(hash, identity, begun);
+  return identity;
 }
 
+/** Revokes a key, in every process at once: the notification is sent when the revocation commits. */
 export async function revokeApiKey(db: Queryable, keyId: string): Promise<boolean> {
-  const r = await db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [keyId]);
-  return r.rowCount > 0;
+  const { rows } = await db.query(
+    `WITH revoked AS (UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id)
+     SELECT pg_notify('${KEY_REVOKED_CHANNEL}', id::text) FROM revoked`,
+    [keyId],
+  );
+  caches.get(db as Db)?.revoked(keyId); // this process at once, not when its notification comes back
+  return rows.length > 0;
 }
 
 export interface ApiKeyView {

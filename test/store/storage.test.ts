@@ -1,11 +1,12 @@
 // The storage suite, on embedded PGlite and, when TEST_DATABASE_URL is set (CI), on a real PostgreSQL.
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db, Queryable } from '../../store/db';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openDb, type Db, type Queryable } from '../../store/db';
 import { getAgreement, issueMandate, startsWith } from '../../store/agreements';
 import { ConflictError, getEntry, insertEntry, listEntries, putMeta, recordState, stateHistory } from '../../store/entries';
 import { getJob, insertJob, journalStep, setJobStatus } from '../../store/jobs';
 import { recordWaitEvent, stepLines, writeJournal } from '../../store/job-journal';
+import { ApiKeyCache, KEY_REVOKED_CHANNEL } from '../../store/api-key-cache';
 import { migrate } from '../../store/migrate';
 import { createApiKey, createWorkspace, findApiKey, revokeApiKey, sha256Hex } from '../../store/workspaces';
 import { freshDb } from '../support/harness';
@@ -44,6 +45,20 @@ describe.each(engines)('store on %s', (engine) => {
     expect(await findApiKey(db, secret)).toEqual({ keyId: id, workspaceId: ws, scopes: ['entries:rw'] });
     expect(await revokeApiKey(db, id)).toBe(true);
     expect(await findApiKey(db, secret)).toBeUndefined();
+  });
+
+  it('answers keys seen lately from a cache that a revocation empties at once, and that keeps no lookup crossing one', async () => {
+    const cache = new ApiKeyCache<{ keyId: string }>(db);
+    await vi.waitFor(() => expect(cache.serving).toBe(true), { timeout: 5000 });
+    const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
+    cache.keep('hash-a', { keyId: a }, cache.begin());
+    expect(cache.get('hash-a')).toEqual({ keyId: a });
+    const begun = cache.begin();
+    // Revoked by any session (another process on a server): the notification comes back to this one.
+    await db.query(`SELECT pg_notify('${KEY_REVOKED_CHANNEL}', $1)`, [a]);
+    await vi.waitFor(() => expect(cache.get('hash-a')).toBeUndefined(), { timeout: 5000 });
+    cache.keep('hash-b', { keyId: b }, begun); // looked up before that revocation: not kept
+    expect(cache.get('hash-b')).toBeUndefined();
   });
 
   it('keeps an entry with its data, and refuses a reused id or key', async () => {
@@ -208,8 +223,27 @@ describe.each(engines)('store on %s', (engine) => {
 describe.runIf(process.env.TEST_DATABASE_URL)('statements on PostgreSQL', () => {
   let db: Db;
   let drop: () => Promise<void>;
-  beforeAll(async () => ({ db, drop } = await freshDb('postgres')));
+  let url: string | undefined;
+  beforeAll(async () => ({ db, drop, url } = await freshDb('postgres')));
   afterAll(() => drop());
+
+  it('refuses a key revoked by another process (bin/keys) within a second', async () => {
+    const ws = (await createWorkspace(db, 'acme')).id;
+    const { id, secret } = await createApiKey(db, ws, { name: 'erp' });
+    expect(await findApiKey(db, secret)).toMatchObject({ keyId: id }); // its cache starts listening
+    const probe = new ApiKeyCache(db); // listens as that cache does: once it serves, so does that one
+    await vi.waitFor(() => expect(probe.serving).toBe(true), { timeout: 5000 });
+    for (let i = 0; i < 3; i++) expect(await findApiKey(db, secret)).toMatchObject({ keyId: id }); // kept
+    const other = await openDb({ url: url! });
+    try {
+      expect(await revokeApiKey(other, id)).toBe(true);
+    } finally {
+      await other.close();
+    }
+    const revokedAt = Date.now();
+    await vi.waitFor(async () => expect(await findApiKey(db, secret)).toBeUndefined(), { timeout: 5000, interval: 20 });
+    expect(Date.now() - revokedAt).toBeLessThan(1000);
+  });
 
   it('are prepared once per connection when they take parameters, and still answer after a migration changes a table', async () => {
     await db.query('CREATE TABLE prep_probe (id int PRIMARY KEY)');
