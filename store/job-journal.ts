@@ -30,9 +30,8 @@ const DEFINITION_STEPS = `def AS (
 
 /**
  * Writes the lines (intents created as needed, events in their slots), the job's status and the step's `effect` if
- * any, in one statement; returns the effect's result. With `requiresApproval`, writes nothing and throws
- * NoApprovalRecorded unless the job has an approved decision; nor when the effect's requirement fails
- * (EffectRefused).
+ * any, in one statement; returns the effect's result. Writes nothing and throws NoApprovalRecorded when
+ * `requiresApproval` and the job has no approved decision, EffectRefused when the effect's requirement fails.
  */
 export async function writeJournal(
   q: Queryable, jobId: string, j: { lines: JournalLine[]; status?: JobStatusChange; requiresApproval?: boolean }, effect?: StatementEffect,
