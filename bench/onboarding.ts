@@ -12,7 +12,7 @@
 // Prints the shape of one of our histories beside one of the floor's; per phase the rate (parties/s from the first
 // request to the last arrival), p50/p95 latency per party, the CPU per party (floor: Temporal + worker; ours:
 // Temporal + worker + API + PostgreSQL; the load generator and simulators are left out) and the CPU ratio
-// floor/ours (goal ≥ 0.75) beside the rate ratio ours/floor; CPU seconds by process; the worker's RSS with N parked
+// floor/ours (goal ≥ 0.75) beside the rate ratio ours/floor, and each floor run's CPU per party; CPU seconds by process; the worker's RSS with N parked
 // (goal ≤ 512 MB) and its peaks.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -146,6 +146,10 @@ try {
   console.log('CPU per party (floor: Temporal + worker, mean of its two runs; ours: Temporal + worker + API + PostgreSQL):');
   console.log(cpuLine('to the wait:', f.cpu.toWait, o.cpu.toWait, f.toWait, o.toWait));
   console.log(cpuLine('to registered:', f.cpu.toRegistered, o.cpu.toRegistered, f.toRegistered, o.toRegistered));
+  // The mean hides how far apart the floor's two runs were: the spread a single run's ratio carries.
+  const floorRuns = (phase: 'toWait' | 'toRegistered') =>
+    `before ${msPerParty(before.cpu[phase], FLOOR, N).toFixed(1)} ms, after ${msPerParty(after.cpu[phase], FLOOR, N).toFixed(1)} ms`;
+  console.log(`  floor's runs:  to the wait ${floorRuns('toWait')}; to registered ${floorRuns('toRegistered')}`);
   console.log('CPU seconds by process (floor: mean of before and after; bench, bench+simulators: not in the ratios):');
   console.log(`  to the wait:   floor ${formatCpu(f.cpu.toWait)}`);
   console.log(`                 ours  ${formatCpu(o.cpu.toWait)}`);
