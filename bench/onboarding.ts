@@ -12,8 +12,8 @@
 // Prints the shape of one of our histories beside one of the floor's; per phase the rate (parties/s from the first
 // request to the last arrival), p50/p95 latency per party, the CPU per party (floor: Temporal + worker; ours:
 // Temporal + worker + API + PostgreSQL; the load generator and simulators are left out) and the CPU ratio
-// floor/ours (goal ≥ 0.75) beside the rate ratio ours/floor, and each floor run's CPU per party; CPU seconds by process; the worker's RSS with N parked
-// (goal ≤ 512 MB) and its peaks.
+// floor/ours (goal ≥ 0.75) beside the rate ratio ours/floor, and each floor run's CPU per party; CPU seconds by
+// process; the worker's RSS with N parked (goal ≤ 512 MB) and its peaks.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
