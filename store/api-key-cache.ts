@@ -17,10 +17,11 @@ export interface CachedKey {
 
 export class ApiKeyCache<K extends CachedKey> {
   private readonly keys = new Map<string, { identity: K; until: number }>();
-  private live = false;
+  /** Notifications are known to arrive: its probe came back and the subscription has held since. */
+  private subscribed = false;
   /** Moves at every revocation and change of subscription: a lookup begun before one is not kept. */
   private generation = 0;
-
+  /** The payload of its own probe notification, while it waits for it to come back. */
   private probe?: string;
 
   constructor(db: Db) {
@@ -37,14 +38,14 @@ export class ApiKeyCache<K extends CachedKey> {
     }).catch(() => this.disable());
   }
 
-  /** Whether it answers: only while this process listens for revocations. */
+  /** Whether it answers: only while revocations are known to reach it. */
   get serving(): boolean {
-    return this.live;
+    return this.subscribed;
   }
 
   /** The identity of a key hash seen lately, if still fresh. */
   get(hash: string): K | undefined {
-    if (!this.live) return undefined;
+    if (!this.subscribed) return undefined;
     const hit = this.keys.get(hash);
     if (hit && hit.until > Date.now()) return hit.identity;
     this.keys.delete(hash);
@@ -57,7 +58,7 @@ export class ApiKeyCache<K extends CachedKey> {
   }
 
   keep(hash: string, identity: K, begun: number): void {
-    if (!this.live || begun !== this.generation) return;
+    if (!this.subscribed || begun !== this.generation) return;
     if (this.keys.size >= MAX_KEYS) this.keys.delete(this.keys.keys().next().value!); // the oldest
     this.keys.set(hash, { identity, until: Date.now() + TTL_MS });
   }
@@ -70,12 +71,12 @@ export class ApiKeyCache<K extends CachedKey> {
   private serve(): void {
     this.probe = undefined;
     this.generation++;
-    this.live = true;
+    this.subscribed = true;
   }
 
   private disable(): void {
     this.probe = undefined;
-    this.live = false;
+    this.subscribed = false;
     this.generation++;
     this.keys.clear();
   }
