@@ -9,6 +9,7 @@ import { ConfigError, assertApiConfigSafe, loadConfig } from '../config';
 import { createLogger } from '../lib/logger';
 import { connectTemporal, openStore, untilReachable, withSecrets } from './context';
 import { tracingFromEnv } from '../lib/tracing';
+import { Runtime } from '@temporalio/worker';
 import { InspectionPool, poolOptions } from '../untrusted';
 
 const baseConfig = (() => {
@@ -26,6 +27,8 @@ const log = createLogger(baseConfig.LOG_LEVEL, 'pa-api');
 const db = await openStore(baseConfig, (m) => log.info(m));
 const config = await withSecrets(baseConfig, db, (m) => log.info(m));
 const tracing = tracingFromEnv('pa-api');
+// The client's native runtime, with no worker to stop on signals: this process stops itself (below).
+Runtime.install({ shutdownSignals: [] });
 const temporal = await untilReachable(() => connectTemporal(config, tracing), (m) => log.warn(m));
 // Uploaded files are decoded and checked in these child processes, off the event loop.
 const inspector = new InspectionPool(poolOptions(config));
@@ -33,7 +36,10 @@ const jobDeps = { db, log, temporal, config, box: dataBoxFromConfig(config), sea
 const app = createApp(jobDeps);
 const stopSweeper = runQueuedJobSweeper(jobDeps);
 const stopDispatcher = runWebhookDispatcher(jobDeps);
-const server = app.listen(config.API_PORT, config.API_HOST, () => log.info({ url: config.publicBaseUrl }, 'API listening'));
+const server = app.listen(config.API_PORT, config.API_HOST, () => {
+  log.info({ url: config.publicBaseUrl }, 'API listening');
+  log.flush(); // what supervisors wait for
+});
 const metricsServer = await serveInternalMetrics(config);
 if (metricsServer) log.info({ host: config.METRICS_HOST, port: config.METRICS_PORT }, 'metrics listening (internal)');
 

@@ -1,7 +1,8 @@
 // Shared process wiring: the store (migrated) and the Temporal connection, from one config.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { Tracing } from '../lib/tracing';
 import type { Config } from '../config';
@@ -33,9 +34,13 @@ export function temporalConnectionOptions(config: Config): { address: string; tl
   };
 }
 
-/** The Temporal client; with tracing on, workflows it starts or signals continue the caller's trace. */
+/**
+ * The Temporal client; with tracing on, workflows it starts or signals continue the caller's trace. Over the SDK's
+ * native (Rust) connection, as the worker's: a start costs the API about half the CPU it costs over grpc-js
+ * (BENCHMARKS.md). In a process with a worker, call installSdkMetrics first: the native runtime is made once.
+ */
 export async function connectTemporal(config: Config, tracing?: Tracing): Promise<Client> {
-  const connection = await Connection.connect(temporalConnectionOptions(config));
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config));
   return new Client({
     connection, namespace: config.TEMPORAL_NAMESPACE,
     ...(tracing && { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } }),

@@ -55,6 +55,7 @@ async function main() {
   });
 
   const tracing = tracingFromEnv('pa-party-registration');
+  installSdkMetrics(config.TEMPORAL_METRICS_ADDRESS); // before the first native connection
   const temporal = await connectTemporal(config, tracing);
   // Uploaded files are decoded and checked in these child processes, off the event loop.
   const inspector = new InspectionPool(poolOptions(config));
@@ -69,7 +70,6 @@ async function main() {
   const metricsServer = await serveInternalMetrics(config);
 
   say('bundling workflows and starting the worker…');
-  installSdkMetrics(config.TEMPORAL_METRICS_ADDRESS);
   const workerConnection = await NativeConnection.connect(temporalConnectionOptions(config));
   const worker = await createWorker({
     connection: workerConnection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps: { db, log, config }, tracing,
