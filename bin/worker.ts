@@ -18,6 +18,7 @@ const connection = await untilReachable(() => NativeConnection.connect(temporalC
 const tracing = tracingFromEnv('pa-worker');
 const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps: { db, log, config }, tracing });
 log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
+log.flush(); // what supervisors wait for
 await worker.run(); // the SDK stops it on SIGINT/SIGTERM, after in-flight tasks complete
 await connection.close();
 metrics?.close();

@@ -1,14 +1,30 @@
 // Structured JSON logs. Carry ids (workspace, entry, job), never personal data.
 import { pino, type Logger } from 'pino';
 
+const FLUSH_EVERY_MS = 1000;
+const BUFFER_BYTES = 4096;
+
+/**
+ * To stdout in writes of about 4 KB, at least once a second, and at once from `warn` up: a write per line costs
+ * a request or a step more CPU than the rest of its logging (BENCHMARKS.md). Pending lines are written on exit;
+ * a process killed outright loses at most its last second of info lines.
+ */
 export function createLogger(level: string, name = 'pa'): Logger {
+  const stdout = pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES });
+  setInterval(() => stdout.flush(), FLUSH_EVERY_MS).unref();
   return pino({
     name,
     level,
     base: { service: name },
     timestamp: pino.stdTimeFunctions.isoTime,
     serializers: { err: safeError },
-  });
+    hooks: {
+      logMethod(args, write, levelValue) {
+        write.apply(this, args);
+        if (levelValue >= pino.levels.values.warn!) stdout.flush();
+      },
+    },
+  }, stdout);
 }
 
 /**
