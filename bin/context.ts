@@ -36,7 +36,7 @@ export function temporalConnectionOptions(config: Config): { address: string; tl
 
 /**
  * The Temporal client; with tracing on, workflows it starts or signals continue the caller's trace. Over the SDK's
- * native (Rust) connection, as the worker's: a start costs the API about half the CPU it costs over grpc-js
+ * native (Rust) connection, as the worker's: a start costs the API about two thirds of the CPU it costs over grpc-js
  * (BENCHMARKS.md). In a process with a worker, call installSdkMetrics first: the native runtime is made once.
  */
 export async function connectTemporal(config: Config, tracing?: Tracing): Promise<Client> {
