@@ -43,52 +43,80 @@ interface EventRow {
 export type InsertJobResult =
   | { outcome: 'no-entry' }
   | { outcome: 'wrong-schema'; schema: string }
+  | { outcome: 'siren-registered'; siren: string; entryId: string }
   | { outcome: 'inserted'; job: JobView; siren: string | null };
 
 /**
  * Records a QUEUED job on the workspace's entry if that entry processes `docSchema` documents: the check and the
  * insert are one statement (one round trip on the API's busiest write). The view returned is the job as accepted.
  * An id already taken is a ConflictError that says so only when the job is the caller's workspace's own.
+ * A job that `registers` its entry's SIREN is refused while an entry of the workspace has it registered, and (by a
+ * unique index) while another such job of that SIREN runs.
  */
 export async function insertJob(
   db: Queryable,
   j: {
     id: string; workspaceId: string; key?: string; workflowId: string; workflowType: string; entryId: string; docSchema: string;
-    definition: Definition; args: Record<string, string>; tags: string[];
+    definition: Definition; args: Record<string, string>; tags: string[]; registers: boolean;
   },
 ): Promise<InsertJobResult> {
-  let row: ({ entry_schema: string; entry_siren: string | null } & Partial<JobRow>) | undefined;
+  type Row = { entry_schema: string; entry_siren: string | null; registered_entry: string | null } & Partial<JobRow>;
+  let row: Row | undefined;
   try {
-    const { rows } = await db.query<{ entry_schema: string; entry_siren: string | null } & Partial<JobRow>>(
+    const { rows } = await db.query<Row>(
       `WITH entry AS (SELECT id, doc_schema, siren FROM entries WHERE id = $5 AND workspace_id = $2),
+       registered AS (
+         SELECT e.id FROM entries e JOIN entry ON e.siren = entry.siren
+         WHERE $12 AND e.workspace_id = $2 AND e.state = 'registered' ORDER BY e.id = entry.id DESC LIMIT 1
+       ),
        job AS (
-         INSERT INTO jobs (id, workspace_id, key, workflow_id, silo_entry_id, definition, args, tags, status, workflow_type)
-         SELECT $1, $2, $3, $4, entry.id, $6, $7, $8, 'QUEUED', $11 FROM entry
-         WHERE entry.doc_schema = $9 AND NOT ($1::uuid = ANY ($10::uuid[]))
+         INSERT INTO jobs (id, workspace_id, key, workflow_id, silo_entry_id, definition, args, tags, status, workflow_type, registers_siren)
+         SELECT $1, $2, $3, $4, entry.id, $6, $7, $8, 'QUEUED', $11, CASE WHEN $12 THEN entry.siren END FROM entry
+         WHERE entry.doc_schema = $9 AND NOT ($1::uuid = ANY ($10::uuid[])) AND NOT EXISTS (SELECT 1 FROM registered)
          ON CONFLICT (id) DO NOTHING
          RETURNING *
        )
-       SELECT entry.doc_schema AS entry_schema, entry.siren AS entry_siren, job.* FROM entry LEFT JOIN job ON true`,
-      [j.id, j.workspaceId, j.key ?? null, j.workflowId, j.entryId, JSON.stringify(j.definition), JSON.stringify(j.args), j.tags, j.docSchema, RESERVED_IDS, j.workflowType],
+       SELECT entry.doc_schema AS entry_schema, entry.siren AS entry_siren, (SELECT id FROM registered) AS registered_entry, job.*
+       FROM entry LEFT JOIN job ON true`,
+      [j.id, j.workspaceId, j.key ?? null, j.workflowId, j.entryId, JSON.stringify(j.definition), JSON.stringify(j.args), j.tags, j.docSchema,
+        RESERVED_IDS, j.workflowType, j.registers],
     );
     row = rows[0];
   } catch (err) {
     if (isUniqueViolation(err)) {
-      if ((err as { constraint?: string }).constraint === 'jobs_one_active_per_entry') {
+      const constraint = (err as { constraint?: string }).constraint;
+      if (constraint === 'jobs_one_active_per_entry') {
         throw new ConflictError(`entry ${j.entryId} already has a job running: wait for it to end`);
       }
+      if (constraint === 'jobs_one_registration_per_siren') throw await registrationRunning(db, j.workspaceId, j.entryId);
       throw new ConflictError(`a job with key "${j.key}" already exists`);
     }
     throw err;
   }
   if (!row) return { outcome: 'no-entry' };
   if (row.entry_schema !== j.docSchema) return { outcome: 'wrong-schema', schema: row.entry_schema };
+  if (row.registered_entry) return { outcome: 'siren-registered', siren: row.entry_siren!, entryId: row.registered_entry };
   if (!row.id) {
     // The id is reserved or taken: only the caller's own workspace may learn that a job has it.
     if (await getJob(db, j.workspaceId, j.id)) throw new ConflictError(`a job with id ${j.id} already exists`);
     throw new ConflictError(idNotAvailable(j.id));
   }
   return { outcome: 'inserted', job: view({ ...(row as JobRow), intents: [], events: [] }), siren: row.entry_siren };
+}
+
+/** The conflict of a registration refused because another entry's registration of the same SIREN is running. */
+async function registrationRunning(db: Queryable, workspaceId: string, entryId: string): Promise<ConflictError> {
+  const { rows } = await db.query<{ siren: string; job_id: string; entry_id: string }>(
+    `SELECT j.registers_siren AS siren, j.id AS job_id, j.silo_entry_id AS entry_id FROM jobs j
+     WHERE j.workspace_id = $1 AND j.completed_at IS NULL
+       AND j.registers_siren = (SELECT siren FROM entries WHERE id = $2 AND workspace_id = $1)`,
+    [workspaceId, entryId],
+  );
+  const r = rows[0];
+  return new ConflictError(
+    r ? `SIREN ${r.siren} is already being registered by job ${r.job_id} on entry ${r.entry_id}: wait for it to end`
+      : 'a registration of this SIREN was running: try again',
+  );
 }
 
 /** The job's workflow has started: QUEUED no more (the sweeper would start it again). */

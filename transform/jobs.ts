@@ -13,6 +13,7 @@ import { approvalSignal } from '../workflows/signals';
 import { INTERPRETER_REVISION, type Definition, type JobInput } from '../workflows/types';
 import { runJob } from '../workflows/legacy/run-job';
 import { JobStatus, SiloEntryId, Siren } from '../workflows/search-attributes';
+import { REGISTRATION_STEPS } from '../workflows/builtin-steps';
 import { registration } from '../workflows/registration';
 import { runDefinition } from '../workflows/run-definition';
 import { unregistration } from '../workflows/unregistration';
@@ -38,6 +39,9 @@ export const temporalWorkflowId = (jobId: string) => `job-${jobId}`;
 export const workflowTypeOf = (workflowId: string): 'registration' | 'unregistration' | 'runDefinition' =>
   workflowId === REGISTRATION_WORKFLOW_ID ? 'registration' : workflowId === UNREGISTRATION_WORKFLOW_ID ? 'unregistration' : 'runDefinition';
 
+/** A registration: its definition (built in or a workspace's) registers the entry's SIREN in the directory. */
+const registersInDirectory = (d: Definition) => d.steps.some((s) => s.provider === REGISTRATION_STEPS.directory.provider);
+
 export async function startJob(
   deps: JobServiceDeps,
   workspaceId: string,
@@ -49,11 +53,16 @@ export async function startJob(
   const workflowType = workflowTypeOf(workflow.id);
   const inserted = await insertJob(deps.db, {
     id: req.id, workspaceId, key: req.key, workflowId: workflow.id, workflowType, entryId: req.silo_entry_id, docSchema: workflow.schema,
-    definition, args: req.args, tags: req.tags,
+    definition, args: req.args, tags: req.tags, registers: registersInDirectory(definition),
   });
   if (inserted.outcome === 'no-entry') throw new JobRequestError(404, `silo entry ${req.silo_entry_id} not found`);
   if (inserted.outcome === 'wrong-schema') {
     throw new JobRequestError(422, `workflow ${workflow.id} processes ${workflow.schema} entries, not ${inserted.schema}`);
+  }
+  if (inserted.outcome === 'siren-registered') {
+    throw new JobRequestError(409, inserted.entryId === req.silo_entry_id
+      ? `entry ${req.silo_entry_id} is already registered (SIREN ${inserted.siren}): unregister it before registering it again`
+      : `SIREN ${inserted.siren} is already registered by entry ${inserted.entryId}: unregister that entry first`);
   }
   const { job } = inserted;
   await launch(deps, { jobId: job.id, workspaceId, entryId: job.silo_entry_id, siren: inserted.siren, workflowType, definition, label: workflow.name });

@@ -55,16 +55,34 @@ describe('registration', () => {
     expect(await state(entryId)).toBe('registered');
   });
 
-  it('a second registration of the same SIREN fails with "0225:<SIREN> is already registered" and leaves the first intact', async () => {
+  it('each SIREN is registered once: a second registration is refused with 409 before anything changes', async () => {
     const siren = makeSiren();
     const first = await newParty(h, siren);
-    expect((await register(h, first)).status).toBe('OK');
     const second = await newParty(h, siren);
-    const job = await register(h, second);
-    expect(job.status).toBe('ERR');
-    expect(job.faults[0]).toMatchObject({ provider: 'gov-fr.directory.register', message: `0225:${siren} is already registered` });
-    expect(await state(second)).toBe('error');
+    const running = await startRegistration(h, first);
+    await jobWhen(h, running, ['WAIT']);
+    const start = (entryId: string) => h.api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId });
+    const whileRunning = await start(second);
+    expect(whileRunning.status).toBe(409);
+    expect(whileRunning.body.detail).toBe(`SIREN ${siren} is already being registered by job ${running} on entry ${first}: wait for it to end`);
+
+    await signInApp(h, first);
+    await expect.poll(() => state(first), { timeout: 15_000 }).toBe('submitted');
+    await approve(h, first);
+    expect((await jobWhen(h, running, ['OK', 'ERR'], 60_000)).status).toBe('OK');
+    const mandate = await mandateOf(first);
+
+    const again = await start(first);
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toBe(`entry ${first} is already registered (SIREN ${siren}): unregister it before registering it again`);
+    const other = await start(second);
+    expect(other.status).toBe(409);
+    expect(other.body.detail).toBe(`SIREN ${siren} is already registered by entry ${first}: unregister that entry first`);
+    // Nothing changed: the first is registered with its mandate, the second untouched, one line in the directory.
     expect(await state(first)).toBe('registered');
+    expect(await mandateOf(first)).toEqual(mandate);
+    expect(await state(second)).toBeUndefined();
+    expect((await h.api('GET', `${entryApi(second)}/agreement`)).body.detail).toMatch(/no mandate has been issued/);
     expect(linesInForce(h, siren)).toHaveLength(1);
   });
 });

@@ -36,7 +36,7 @@ describe.each(engines)('the mandate step on %s', (engine) => {
 
   const newJob = async (entryId: string) => {
     const jobId = crypto.randomUUID();
-    await insertJob(db, { id: jobId, workspaceId: ws, workflowId: crypto.randomUUID(), workflowType: 'registration', entryId, docSchema: 'org/party', definition, args: {}, tags: [] });
+    await insertJob(db, { id: jobId, workspaceId: ws, workflowId: crypto.randomUUID(), workflowType: 'registration', entryId, docSchema: 'org/party', definition, args: {}, tags: [], registers: true });
     return jobId;
   };
   const input = (entryId: string, jobId: string): StepInput => ({

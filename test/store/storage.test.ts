@@ -122,7 +122,7 @@ describe.each(engines)('store on %s', (engine) => {
     const e = await newEntry();
     const definition = { steps: [], rescue: [] };
     const job = (over: { workspaceId?: string; entryId?: string; docSchema?: string }) =>
-      insertJob(db, { id: crypto.randomUUID(), workspaceId: ws, workflowId: crypto.randomUUID(), workflowType: 'runDefinition', entryId: e.id, docSchema: 'org/party', definition, args: {}, tags: [], ...over });
+      insertJob(db, { id: crypto.randomUUID(), workspaceId: ws, workflowId: crypto.randomUUID(), workflowType: 'runDefinition', entryId: e.id, docSchema: 'org/party', definition, args: {}, tags: [], ...over, registers: false });
     expect(await job({ entryId: crypto.randomUUID() })).toEqual({ outcome: 'no-entry' });
     expect(await job({ workspaceId: (await createWorkspace(db, 'other')).id })).toEqual({ outcome: 'no-entry' });
     expect(await job({ docSchema: 'bill/invoice' })).toEqual({ outcome: 'wrong-schema', schema: 'org/party' });
@@ -132,12 +132,42 @@ describe.each(engines)('store on %s', (engine) => {
     await expect(job({})).rejects.toThrow(/already has a job running/);
   });
 
+  it('registers a SIREN once per workspace: refused while an entry has it registered or another registration of it runs', async () => {
+    const siren = makeSiren();
+    const [a, b] = [await newEntry({ siren }), await newEntry({ siren })];
+    const definition = { steps: [{ id: 'd', name: 'Register', provider: 'gov-fr.directory.register' }], rescue: [] };
+    const job = (entryId: string, registers = true, workspaceId = ws) =>
+      insertJob(db, { id: crypto.randomUUID(), workspaceId, workflowId: crypto.randomUUID(), workflowType: 'registration', entryId, docSchema: 'org/party', definition, args: {}, tags: [], registers });
+    // Both at once: one is recorded, the other refused naming it.
+    const both = await Promise.allSettled([job(a.id), job(b.id)]);
+    const won = both.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<Awaited<ReturnType<typeof job>>>;
+    const lost = both.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(won.value).toMatchObject({ outcome: 'inserted' });
+    const running = (won.value as { job: { id: string; silo_entry_id: string } }).job;
+    expect(lost.reason).toBeInstanceOf(ConflictError);
+    expect(lost.reason.message).toBe(`SIREN ${siren} is already being registered by job ${running.id} on entry ${running.silo_entry_id}: wait for it to end`);
+    // A job that does not register the SIREN is not held back by it.
+    const other = running.silo_entry_id === a.id ? b : a;
+    expect(await job(other.id, false)).toMatchObject({ outcome: 'inserted' });
+    await db.query(`UPDATE jobs SET completed_at = now(), status = 'OK' WHERE silo_entry_id = ANY ($1)`, [[a.id, b.id]]);
+
+    await db.tx((q) => recordState(q, { entryId: a.id, state: 'registered', jobId: running.id, stepId: 'registered' }));
+    expect(await job(a.id)).toEqual({ outcome: 'siren-registered', siren, entryId: a.id });
+    expect(await job(b.id)).toEqual({ outcome: 'siren-registered', siren, entryId: a.id });
+    // Another workspace's entry of the same company is its own business.
+    const other2 = await createWorkspace(db, 'elsewhere');
+    const c = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: other2.id, docSchema: 'org/party', data: party(siren), siren });
+    expect(await job(c.id, true, other2.id)).toMatchObject({ outcome: 'inserted' });
+    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE silo_entry_id = ANY ($1) AND completed_at IS NULL', [[a.id, b.id]]);
+    expect(rows[0]!.n).toBe(0);
+  });
+
   it('journals a job idempotently: intents per step, events once per index', async () => {
     const siren = makeSiren();
     const e = await newEntry({ siren });
     const jobId = crypto.randomUUID();
     const definition = { steps: [{ id: 's1', name: 'Set state', provider: 'silo.state', config: { state: 'processing' } }], rescue: [] };
-    const inserted = await insertJob(db, { id: jobId, workspaceId: ws, workflowId: crypto.randomUUID(), workflowType: 'runDefinition', entryId: e.id, docSchema: 'org/party', definition, args: {}, tags: ['t'] });
+    const inserted = await insertJob(db, { id: jobId, workspaceId: ws, workflowId: crypto.randomUUID(), workflowType: 'runDefinition', entryId: e.id, docSchema: 'org/party', definition, args: {}, tags: ['t'], registers: false });
     expect(inserted).toMatchObject({ outcome: 'inserted', siren, job: { id: jobId, status: 'QUEUED', silo_entry_id: e.id, intents: [] } });
     const step = { jobId, stepId: 's1', position: 0, name: 'Set state', provider: 'silo.state' };
     await db.tx((q) => journalStep(q, { ...step, event: { idx: 0, status: 'RUN' }, completed: false }));
@@ -164,7 +194,7 @@ describe.each(engines)('store on %s', (engine) => {
     const jobId = crypto.randomUUID();
     const step = (id: string, provider: string) => ({ id, name: `step ${id}`, provider });
     const definition = { steps: [step('a', 'silo.state'), step('w', 'gov-fr.agreement.wait.approval'), step('b', 'silo.state')], rescue: [step('r', 'silo.state')] };
-    await insertJob(db, { id: jobId, workspaceId: ws, workflowId: crypto.randomUUID(), workflowType: 'runDefinition', entryId: e.id, docSchema: 'org/party', definition, args: {}, tags: [] });
+    await insertJob(db, { id: jobId, workspaceId: ws, workflowId: crypto.randomUUID(), workflowType: 'runDefinition', entryId: e.id, docSchema: 'org/party', definition, args: {}, tags: [], registers: false });
     await writeJournal(db, jobId, { lines: stepLines('a', { opens: 'w' }), status: { status: 'WAIT' } });
     await db.tx((q) => recordWaitEvent(q, jobId, 'w', { status: 'WAIT', code: 'submitted' }));
     await writeJournal(db, jobId, { lines: stepLines('b', { owed: [{ step: 'w', at: 'end', status: 'OK' }] }), status: { status: 'OK' } });

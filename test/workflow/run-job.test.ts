@@ -187,7 +187,7 @@ describe('a run started before journal lines named their steps by id', () => {
     const jobId = crypto.randomUUID();
     const inserted = await insertJob(h.db, {
       id: jobId, workspaceId: h.workspaceId, workflowId: crypto.randomUUID(), workflowType: 'runDefinition', entryId, docSchema: 'org/party',
-      definition: { steps: [processing, wait, completed], rescue: [setState('error')] }, args: {}, tags: [],
+      definition: { steps: [processing, wait, completed], rescue: [setState('error')] }, args: {}, tags: [], registers: false,
     });
     expect(inserted.outcome).toBe('inserted');
     const ref = (s: typeof processing, position: number) => ({ id: s.id, position, name: s.name, provider: s.provider });
