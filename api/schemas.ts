@@ -54,7 +54,7 @@ export const entryPage = z
   .object({ limit: z.number().int(), cursor: z.string().optional(), folder: z.string().optional(), list: z.array(entry), next_cursor: z.string().optional() })
   .meta({ id: 'EntryPage' });
 
-const step = z.object({ id: z.string(), name: z.string(), provider: z.string(), summary: z.string().optional(), config: z.record(z.string(), z.unknown()).optional() }).loose();
+const step = z.object({ id: z.string(), name: z.string(), provider: z.string(), action: z.string().meta({ description: 'the provider, under the public API\'s name' }), summary: z.string().optional(), config: z.record(z.string(), z.unknown()).optional() }).loose();
 
 export const workflow = z
   .object({

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Db } from '../store/db';
 import { ConflictError } from '../store/entries';
 import { getJob, getJobByKey } from '../store/jobs';
-import { insertWorkflow } from '../store/workflows';
+import { insertWorkflow, type WorkflowView } from '../store/workflows';
 import { workflowInput } from '../transform/definition-schema';
 import { JobRequestError, startJob, type JobServiceDeps } from '../transform/jobs';
 import { findWorkflow, isBuiltinWorkflow, listAllWorkflows } from '../transform/workflow-catalog';
@@ -29,6 +29,12 @@ export const listWorkflowsQuery = z.strictObject({
   schema: z.string().max(50).optional(),
 });
 
+/** A definition as the public API shows it: each step names its provider as `action` too (its name there). */
+const onWire = (wf: WorkflowView) => {
+  const withAction = (s: WorkflowView['steps'][number]) => ({ ...s, action: s.provider });
+  return { ...wf, steps: wf.steps.map(withAction), rescue: wf.rescue.map(withAction) };
+};
+
 export function transformRouter(deps: JobServiceDeps): Router {
   const db: Db = deps.db;
   const r = Router();
@@ -39,7 +45,7 @@ export function transformRouter(deps: JobServiceDeps): Router {
     const doc = body(req, workflowInput);
     if (isBuiltinWorkflow(id)) throw new HttpProblem(409, `workflow ${id} is built in and cannot be replaced`);
     try {
-      res.json(await insertWorkflow(db, auth(res).workspaceId, id, doc));
+      res.json(onWire(await insertWorkflow(db, auth(res).workspaceId, id, doc)));
     } catch (err) {
       if (err instanceof ConflictError) throw new HttpProblem(409, err.message);
       throw err;
@@ -48,14 +54,14 @@ export function transformRouter(deps: JobServiceDeps): Router {
 
   r.get('/workflows', async (req, res) => {
     const q = query(req, listWorkflowsQuery);
-    res.json({ limit: q.limit, ...(q.schema && { schema: q.schema }), list: await listAllWorkflows(db, auth(res).workspaceId, q) });
+    res.json({ limit: q.limit, ...(q.schema && { schema: q.schema }), list: (await listAllWorkflows(db, auth(res).workspaceId, q)).map(onWire) });
   });
 
   r.get('/workflows/:id', async (req, res) => {
     const { id } = params(req, idParam);
     const wf = await findWorkflow(db, auth(res).workspaceId, id);
     if (!wf) throw notFound(`workflow ${id}`);
-    res.json(wf);
+    res.json(onWire(wf));
   });
 
   const create = async (workspaceId: string, id: string, input: z.infer<typeof jobBody>) => {

@@ -31,6 +31,8 @@ describe('workflows', () => {
       ['Set state', 'silo.state', { state: 'registered' }],
     ]);
     expect(reg.rescue.map((s: any) => [s.provider, s.config])).toEqual([['silo.state', { state: 'error' }]]);
+    // The public API names a step's provider `action`: both are given.
+    expect([...reg.steps, ...reg.rescue].every((s: any) => s.action === s.provider)).toBe(true);
     const unreg = (await h.api('GET', `/transform/v1/workflows/${UNREGISTRATION_WORKFLOW_ID}`)).body;
     expect(unreg.steps.map((s: any) => s.provider)).toEqual(['peppol.unregister', 'gov-fr.directory.disable', 'silo.state']);
     expect(unreg.steps[2].config).toEqual({ state: 'void' });
@@ -42,7 +44,7 @@ describe('workflows', () => {
     const def = { name: 'Mine', schema: 'org/party', steps: [{ id: crypto.randomUUID(), name: 'S', action: 'silo.state', config: { state: 'processing' } }] };
     const r = await h.api('PUT', `/transform/v1/workflows/${id}`, def);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id, name: 'Mine', version: '1', rescue: [], steps: [{ provider: 'silo.state' }] });
+    expect(r.body).toMatchObject({ id, name: 'Mine', version: '1', rescue: [], steps: [{ provider: 'silo.state', action: 'silo.state' }] });
     expect((await h.api('GET', `/transform/v1/workflows/${id}`)).body).toEqual(r.body);
     expect((await h.api('PUT', `/transform/v1/workflows/${id}`, def)).status).toBe(409);
     expect((await h.api('PUT', `/transform/v1/workflows/${REGISTRATION_WORKFLOW_ID}`, def)).body.detail).toMatch(/built in/);
@@ -58,6 +60,8 @@ describe('workflows', () => {
     expect((await put({ ...base, steps: [s, s] })).body.detail).toMatch(/used twice/);
     expect((await put({ ...base, steps: [{ id: 'x', name: 'n', provider: 'silo.state' }] })).status).toBe(400);
     expect((await put({ ...base, extra: 1 })).body.detail).toMatch(/unknown field/);
+    expect((await put({ ...base, steps: [{ ...setState('processing'), action: 'silo.other' }] })).body.detail).toMatch(/steps\.0\.action.*provider and action differ/);
+    expect((await put({ ...base, steps: [{ id: crypto.randomUUID(), name: 'n' }] })).body.detail).toMatch(/provider \(or action\) is required/);
     const wait = () => step('gov-fr.agreement.wait.approval');
     expect((await put({ ...base, steps: [wait(), setState('completed'), wait()] })).body.detail).toMatch(/steps\.2\.provider.*at most once/);
     expect((await put({ ...base, rescue: [wait()] })).body.detail).toMatch(/rescue\.0\.provider.*cannot wait for approval/);
