@@ -9,7 +9,7 @@ import { identifierParam, sirenParam } from './gov-fr-directory-v1';
 import { agreementBody, decisionBody, entryParam, identityBody, langQuery, signBody, viewParam } from './gov-fr-v1';
 import { reviewEntryParam } from './review-v1';
 import * as R from './schemas';
-import { entryBody, idParam, keyParam, listQuery, metaBody, metaParams } from './silo-v1';
+import { entryBody, idParam, keyParam, listQuery, metaBody, metaParams, metaRefParams, metaRefQuery } from './silo-v1';
 import { jobBody, listWorkflowsQuery } from './transform-v1';
 import { workflowInput } from '../transform/definition-schema';
 import { detailsBody, langQuery as wizardLangQuery } from '../wizard/router';
@@ -47,6 +47,7 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/silo/v1/entries', summary: 'List entries, newest first', scope: 'entries:rw', query: listQuery, responses: { 200: R.entryPage } },
   { method: 'get', path: '/silo/v1/entries/key/:key', summary: 'Fetch an entry by its key', scope: 'entries:rw', params: keyParam, responses: { 200: R.entry } },
   { method: 'get', path: '/silo/v1/entries/:id', summary: 'Fetch an entry', scope: 'entries:rw', params: idParam, responses: { 200: R.entry } },
+  { method: 'get', path: '/silo/v1/entries/meta/:key/:ref', summary: "Find a meta row by its key and ref, with its entry's id", scope: 'entries:rw', params: metaRefParams, query: metaRefQuery, responses: { 200: R.meta } },
   { method: 'put', path: '/silo/v1/entries/:id/meta/:key', summary: 'Set a meta entry', scope: 'entries:rw', params: metaParams, body: metaBody, responses: { 200: R.meta } },
   { method: 'get', path: '/silo/v1/entries/:id/meta/:key', summary: 'Fetch a meta entry', scope: 'entries:rw', params: metaParams, responses: { 200: R.meta } },
   { method: 'delete', path: '/silo/v1/entries/:id/meta/:key', summary: 'Remove a meta entry', scope: 'entries:rw', params: metaParams, responses: { 204: null } },

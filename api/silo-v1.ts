@@ -6,7 +6,7 @@ import { PARTY_SCHEMA_URL, frenchParty, sirenOf } from '../party';
 import type { DataBox } from '../crypto/data-box';
 import type { Db } from '../store/db';
 import { credentialsRouter } from './credentials';
-import { ConflictError, deleteMeta, getEntry, getEntryByKey, getEntryRow, getMeta, insertEntry, listEntries, putMeta } from '../store/entries';
+import { ConflictError, deleteMeta, getEntry, getEntryByKey, getEntryRow, getMeta, getMetaByRef, insertEntry, listEntries, putMeta } from '../store/entries';
 import { decodeCursor } from '../store/rows';
 import { auth, requireScope } from './auth';
 import { HttpProblem, notFound, zodProblem } from './problem';
@@ -24,6 +24,10 @@ export const metaParams = z.object({
   id: z.uuid({ error: 'must be a UUID' }),
   key: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'lowercase letters, digits, ".", "_" or "-", at most 64'),
 });
+
+export const metaRefParams = z.object({ key: metaParams.shape.key, ref: z.string().min(1).max(255) });
+// The public API's lookup takes `owned=true` to scope it to the caller's workspace: here every lookup is.
+export const metaRefQuery = z.strictObject({ owned: z.enum(['true', 'false']).optional() });
 
 export const listQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100, 'at most 100').default(20),
@@ -98,6 +102,15 @@ export function siloRouter(db: Db, box: DataBox): Router {
     const entry = await getEntry(db, auth(res).workspaceId, id);
     if (!entry) throw notFound(`entry ${id}`);
     res.json(entry);
+  });
+
+  // Before the routes under /entries/:id: "meta" is not an entry id.
+  r.get('/entries/meta/:key/:ref', async (req, res) => {
+    const { key, ref } = params(req, metaRefParams);
+    query(req, metaRefQuery);
+    const meta = await getMetaByRef(db, auth(res).workspaceId, key, ref);
+    if (!meta) throw notFound(`meta "${key}" with ref "${ref}"`);
+    res.json(meta);
   });
 
   r.put('/entries/:id/meta/:key', async (req, res) => {

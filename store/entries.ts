@@ -216,6 +216,12 @@ export async function putMeta(db: Queryable, entryId: string, key: string, m: Me
   }
 }
 
+/** The workspace's meta row of `key` whose ref is `ref` (a ref is unique in a workspace). */
+export async function getMetaByRef(db: Queryable, workspaceId: string, key: string, ref: string): Promise<MetaView | undefined> {
+  const { rows } = await db.query<MetaRow>('SELECT * FROM entry_meta WHERE workspace_id = $1 AND ref = $2 AND key = $3', [workspaceId, ref, key]);
+  return rows[0] && metaView(rows[0]);
+}
+
 export async function getMeta(db: Queryable, entryId: string, key: string): Promise<MetaView | undefined> {
   const { rows } = await db.query<MetaRow>('SELECT * FROM entry_meta WHERE entry_id = $1 AND key = $2', [entryId, key]);
   return rows[0] && metaView(rows[0]);

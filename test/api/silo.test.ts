@@ -132,6 +132,23 @@ describe('meta', () => {
     expectProblem(await h.api('GET', `/silo/v1/entries/${e.id}/meta/fr-former-matricule`), 404, /not found/);
   });
 
+  it('finds a meta row by its key and ref, as the entry shows it, only in the caller\'s workspace', async () => {
+    const { body: e } = await h.api('POST', '/silo/v1/entries', { data: party() });
+    const ref = `crm-${crypto.randomUUID()}`;
+    const put = await h.api('PUT', `/silo/v1/entries/${e.id}/meta/crm-id`, { ref, value: 'C-1' });
+    const row = (await h.api('GET', `/silo/v1/entries/${e.id}`)).body.meta[0];
+    expect(row).toEqual(put.body);
+    const found = await h.api('GET', `/silo/v1/entries/meta/crm-id/${ref}`);
+    expect(found.status).toBe(200);
+    expect(found.body).toEqual(row);
+    expect(found.body.entry_id).toBe(e.id);
+    expect((await h.api('GET', `/silo/v1/entries/meta/crm-id/${ref}?owned=true`)).body).toEqual(row);
+    expectProblem(await h.api('GET', `/silo/v1/entries/meta/other-key/${ref}`), 404, /meta "other-key" with ref .* not found/);
+    expectProblem(await h.api('GET', `/silo/v1/entries/meta/crm-id/${ref}`, undefined, await h.newKey()), 404, /not found/);
+    expectProblem(await h.api('GET', `/silo/v1/entries/meta/crm-id/${ref}?owned=maybe`), 400, /owned/);
+    expectProblem(await h.api('GET', `/silo/v1/entries/meta/Bad%20Key/${ref}`), 400, /path\.key/);
+  });
+
   it('refuses to let a caller forge the service-managed approval link, and bad meta', async () => {
     const { body: e } = await h.api('POST', '/silo/v1/entries', { data: party() });
     expectProblem(await h.api('PUT', `/silo/v1/entries/${e.id}/meta/approval-link`, { link_url: 'https://evil.example/x' }), 409, /managed by the service/);
