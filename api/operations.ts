@@ -10,7 +10,7 @@ import { agreementBody, decisionBody, entryParam, identityBody, langQuery, signB
 import { reviewEntryParam } from './review-v1';
 import * as R from './schemas';
 import { entryBody, idParam, keyParam, listQuery, metaBody, metaParams, metaRefParams, metaRefQuery } from './silo-v1';
-import { jobBody, listWorkflowsQuery } from './transform-v1';
+import { createJobQuery, jobBody, listWorkflowsQuery } from './transform-v1';
 import { workflowInput } from '../transform/definition-schema';
 import { detailsBody, langQuery as wizardLangQuery } from '../wizard/router';
 
@@ -59,8 +59,8 @@ export const OPERATIONS: Operation[] = [
   { method: 'put', path: '/transform/v1/workflows/:id', summary: 'Create a workflow definition', scope: 'jobs:rw', params: idParam, body: workflowInput, responses: { 200: R.workflow, 201: R.workflow } },
   { method: 'get', path: '/transform/v1/workflows', summary: 'List workflow definitions (built-ins included)', scope: 'jobs:rw', query: listWorkflowsQuery, responses: { 200: R.workflowList } },
   { method: 'get', path: '/transform/v1/workflows/:id', summary: 'Fetch a workflow definition', scope: 'jobs:rw', params: idParam, responses: { 200: R.workflow } },
-  { method: 'post', path: '/transform/v1/jobs', summary: 'Run a workflow on an entry', scope: 'jobs:rw', body: jobBody, responses: { 202: R.job } },
-  { method: 'put', path: '/transform/v1/jobs/:id', summary: 'Run a workflow on an entry, with a client-chosen job id', scope: 'jobs:rw', params: idParam, body: jobBody, responses: { 202: R.job } },
+  { method: 'post', path: '/transform/v1/jobs', summary: 'Run a workflow on an entry', scope: 'jobs:rw', query: createJobQuery, body: jobBody, responses: { 202: R.job } },
+  { method: 'put', path: '/transform/v1/jobs/:id', summary: 'Run a workflow on an entry, with a client-chosen job id', scope: 'jobs:rw', params: idParam, query: createJobQuery, body: jobBody, responses: { 202: R.job } },
   { method: 'get', path: '/transform/v1/jobs/key/:key', summary: 'Fetch a job by its key', scope: 'jobs:rw', params: keyParam, responses: { 200: R.job } },
   { method: 'get', path: '/transform/v1/jobs/:id', summary: 'Fetch a job, its steps and faults', scope: 'jobs:rw', params: idParam, responses: { 200: R.job } },
 

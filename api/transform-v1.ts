@@ -1,12 +1,13 @@
 // transform/v1: workflow definitions and jobs.
 import crypto from 'node:crypto';
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Db } from '../store/db';
 import { ConflictError } from '../store/entries';
 import { getJob, getJobByKey } from '../store/jobs';
 import { insertWorkflow, type WorkflowView } from '../store/workflows';
 import { workflowInput } from '../transform/definition-schema';
+import { awaitJobSettled } from '../transform/await-job';
 import { JobRequestError, startJob, type JobServiceDeps } from '../transform/jobs';
 import { findWorkflow, isBuiltinWorkflow, listAllWorkflows } from '../transform/workflow-catalog';
 import { auth, requireScope } from './auth';
@@ -22,6 +23,10 @@ export const jobBody = z.strictObject({
   key: z.string().trim().min(1).max(255).optional(),
   args: z.record(z.string().max(100), z.string().max(10_000)).default({}),
   tags: z.array(z.string().trim().min(1).max(100)).max(20).default([]),
+});
+
+export const createJobQuery = z.strictObject({
+  wait: z.coerce.number({ error: 'a number of seconds' }).int('whole seconds').min(0).max(60, 'at most 60 seconds').optional(),
 });
 
 export const listWorkflowsQuery = z.strictObject({
@@ -74,14 +79,23 @@ export function transformRouter(deps: JobServiceDeps): Router {
     }
   };
 
-  r.post('/jobs', async (req, res) => {
-    res.status(202).json(await create(auth(res).workspaceId, crypto.randomUUID(), body(req, jobBody)));
-  });
+  /** The job as accepted, or with `?wait=N` as it is once it ends or parks, or after N seconds. */
+  const answer = async (req: Request, res: Response, id: string) => {
+    const { wait } = query(req, createJobQuery);
+    const workspaceId = auth(res).workspaceId;
+    let job = await create(workspaceId, id, body(req, jobBody));
+    if (wait) {
+      const left = new AbortController();
+      res.once('close', () => left.abort());
+      await awaitJobSettled(db, workspaceId, job.id, wait, left.signal);
+      job = (await getJob(db, workspaceId, job.id)) ?? job;
+    }
+    res.status(202).json(job);
+  };
 
-  r.put('/jobs/:id', async (req, res) => {
-    const { id } = params(req, idParam);
-    res.status(202).json(await create(auth(res).workspaceId, id, body(req, jobBody)));
-  });
+  r.post('/jobs', (req, res) => answer(req, res, crypto.randomUUID()));
+
+  r.put('/jobs/:id', async (req, res) => answer(req, res, params(req, idParam).id));
 
   r.get('/jobs/key/:key', async (req, res) => {
     const { key } = params(req, keyParam);

@@ -208,6 +208,11 @@ export async function getJob(db: Queryable, workspaceId: string, id: string): Pr
   return rows[0] && view(rows[0]);
 }
 
+export async function getJobStatus(db: Queryable, workspaceId: string, id: string): Promise<JobStatus | undefined> {
+  const { rows } = await db.query<{ status: JobStatus }>('SELECT status FROM jobs WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
+  return rows[0]?.status;
+}
+
 export async function getJobByKey(db: Queryable, workspaceId: string, key: string): Promise<JobView | undefined> {
   const { rows } = await db.query<ViewRow>(JOB_VIEW_SQL('j.key = $1 AND j.workspace_id = $2'), [key, workspaceId]);
   return rows[0] && view(rows[0]);

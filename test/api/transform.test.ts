@@ -7,6 +7,8 @@ import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app';
 import { closeAbandonedJobs, startQueuedJobs } from '../../transform/jobs';
+import { awaitJobSettled } from '../../transform/await-job';
+import { insertJob, setJobStatus } from '../../store/jobs';
 import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../transform/builtins';
 import { eventually, log, startHarness, type Harness } from '../support/harness';
 import { createEntry, createWorkflow, jobWhen, setState, step } from '../support/jobs';
@@ -83,6 +85,45 @@ describe('jobs', () => {
     const again = await h.api('POST', '/transform/v1/jobs', { workflow_id: wf, silo_entry_id: entryId, key: `job-${id}` });
     expect(again.status).toBe(409);
     expect(again.body.detail).toMatch(/key "job-/);
+  });
+
+  it('with ?wait=N answers once the job ends or parks (POST and PUT), and refuses a wait above 60 s before starting', async () => {
+    const [a, b, c] = [await createEntry(h), await createEntry(h), await createEntry(h)];
+    const ends = await createWorkflow(h, [setState('processing')]);
+    const ended = await h.api('POST', '/transform/v1/jobs?wait=30', { workflow_id: ends, silo_entry_id: a });
+    expect(ended.status).toBe(202);
+    expect(ended.body).toMatchObject({ status: 'OK', intents: [{ completed: true }] });
+    const parks = await h.api('PUT', `/transform/v1/jobs/${crypto.randomUUID()}?wait=30`, { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: b });
+    expect(parks.status).toBe(202);
+    expect(parks.body.status).toBe('WAIT');
+    const refused = await h.api('POST', '/transform/v1/jobs?wait=61', { workflow_id: ends, silo_entry_id: c });
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toMatch(/wait.*at most 60 seconds/);
+    expect((await h.api('POST', '/transform/v1/jobs?wait=soon', { workflow_id: ends, silo_entry_id: c })).body.detail).toMatch(/wait/);
+    expect((await h.api('GET', `/silo/v1/entries/${c}`)).body.state).toBeUndefined(); // nothing was started
+  });
+
+  it('waits for a job that does not move only as long as asked, and stops when the caller leaves', async () => {
+    const definition = { steps: [setState('processing')], rescue: [] };
+    const queued = async () => {
+      const r = await insertJob(h.db, {
+        id: crypto.randomUUID(), workspaceId: h.workspaceId, workflowId: crypto.randomUUID(), workflowType: 'runDefinition', entryId: await createEntry(h),
+        docSchema: 'org/party', definition, args: {}, tags: [], registers: false,
+      });
+      return (r as { job: { id: string } }).job.id; // recorded, never started: it stays QUEUED
+    };
+    const timed = async (run: () => Promise<void>) => { const t0 = Date.now(); await run(); return Date.now() - t0; };
+    const still = await queued();
+    const waited = await timed(() => awaitJobSettled(h.db, h.workspaceId, still, 2, new AbortController().signal));
+    expect(waited).toBeGreaterThanOrEqual(2000);
+    expect(waited).toBeLessThan(3500);
+    const another = await queued();
+    const left = new AbortController();
+    setTimeout(() => left.abort(), 300);
+    expect(await timed(() => awaitJobSettled(h.db, h.workspaceId, another, 30, left.signal))).toBeLessThan(1500);
+    const parked = await queued();
+    setTimeout(() => void setJobStatus(h.db, parked, 'WAIT'), 300);
+    expect(await timed(() => awaitJobSettled(h.db, h.workspaceId, parked, 30, new AbortController().signal))).toBeLessThan(2000);
   });
 
   it('404 for an unknown workflow, entry or job; 400 for bad bodies', async () => {
