@@ -126,13 +126,13 @@ export function spawnService(name: string, script: 'bin/api.ts' | 'bin/worker.ts
   };
   return new Promise((resolve, reject) => {
     const onData = (d: Buffer) => {
-      tail = (tail + d).slice(-4000);
+      tail = (tail + d).slice(-64_000); // logs arrive in batches of several KB: keep a few of them
       if (tail.includes(ready)) resolve(proc);
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    void exited.then(() => reject(new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before "${ready}":\n${tail}`)));
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${name} did not print "${ready}" within 120 s:\n${tail}`)); }, 120_000);
+    void exited.then(() => reject(new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before "${ready}":\n${tail.slice(-4000)}`)));
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${name} did not print "${ready}" within 120 s:\n${tail.slice(-4000)}`)); }, 120_000);
     void exited.then(() => clearTimeout(timer));
     child.stdout!.on('data', () => tail.includes(ready) && clearTimeout(timer));
   });
