@@ -95,7 +95,7 @@ export function transformRouter(deps: JobServiceDeps): Router {
 
   r.post('/jobs', (req, res) => answer(req, res, crypto.randomUUID()));
 
-  r.put('/jobs/:id', async (req, res) => answer(req, res, params(req, idParam).id));
+  r.put('/jobs/:id', (req, res) => answer(req, res, params(req, idParam).id));
 
   r.get('/jobs/key/:key', async (req, res) => {
     const { key } = params(req, keyParam);
