@@ -65,7 +65,7 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use('/utils/v1', healthRouter({ db: deps.db, temporal: deps.temporal }));
 
   const authed = [authenticate(deps.db), rateLimit(deps.config.RATE_LIMIT_PER_MINUTE)];
-  app.use('/silo/v1', ...authed, ...json, siloRouter(deps.db, deps.box));
+  app.use('/silo/v1', ...authed, ...json, siloRouter(deps));
   app.use('/transform/v1', ...authed, ...json, transformRouter(deps));
   app.use('/events/v1', ...authed, express.json({ limit: '16kb', strict: true }), rejectNulCharacters, eventsRouter(deps));
   app.use('/admin/v1', ...authed, express.json({ limit: '16kb', strict: true }), rejectNulCharacters, adminRouter(deps.db));

@@ -13,7 +13,7 @@ import { directoryLookupRouter } from './gov-fr-directory-v1';
 import { reviewRouter } from './review-v1';
 import { rejectNulCharacters } from './no-nul';
 import { uploadJson } from './upload-json';
-import { HttpProblem } from './problem';
+import { HttpProblem, coded } from './problem';
 import { body, params, query } from './validate';
 
 const clientOf = (req: express.Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });
@@ -33,8 +33,8 @@ async function mapped<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof UploadError && err.retryAfterS) throw new HttpProblem(err.status, err.message, undefined, { 'retry-after': String(err.retryAfterS) });
-    if (err instanceof SigningError || err instanceof UploadError) throw new HttpProblem(err.status, err.message);
+    if (err instanceof UploadError && err.retryAfterS) throw coded(err.status, err.code, err.message, { 'retry-after': String(err.retryAfterS) });
+    if (err instanceof SigningError || err instanceof UploadError) throw coded(err.status, err.code, err.message);
     throw err;
   }
 }

@@ -42,7 +42,9 @@ export function openApiDocument(serverUrl: string): Json {
       tags: [op.path.split('/')[1]],
       ...(op.scope ? { security: [{ apiKey: [] }], 'x-required-scope': op.scope } : { security: [] }),
       ...(parameters.length && { parameters }),
-      ...(op.body && { requestBody: { required: true, content: { 'application/json': { schema: convert(op.body, 'input') } } } }),
+      ...(op.body && { requestBody: { required: true, content: Object.fromEntries(
+        Object.entries({ 'application/json': op.body, ...op.otherBodies }).map(([type, s]) => [type, { schema: convert(s, 'input') }]),
+      ) } }),
       responses,
     };
   }

@@ -10,6 +10,7 @@ import { agreementBody, decisionBody, entryParam, identityBody, langQuery, signB
 import { reviewEntryParam } from './review-v1';
 import * as R from './schemas';
 import { entryBody, idParam, keyParam, listQuery, metaBody, metaParams, metaRefParams, metaRefQuery } from './silo-v1';
+import { JSON_PATCH, MERGE_PATCH, jsonPatchBody, mergePatchBody, updateBody } from './entry-update';
 import { createJobQuery, jobBody, listWorkflowsQuery } from './transform-v1';
 import { workflowInput } from '../transform/definition-schema';
 import { detailsBody, langQuery as wizardLangQuery } from '../wizard/router';
@@ -17,7 +18,7 @@ import { detailsBody, langQuery as wizardLangQuery } from '../wizard/router';
 export type Scope = 'entries:rw' | 'jobs:rw' | 'approvals' | 'admin';
 
 export interface Operation {
-  method: 'get' | 'post' | 'put' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Express-style path (`/silo/v1/entries/:id`). */
   path: string;
   summary: string;
@@ -26,6 +27,8 @@ export interface Operation {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** The body in other media types the operation accepts as well (its `body` is application/json). */
+  otherBodies?: Record<string, z.ZodType>;
   /** Success responses: a JSON schema, a media type for binary bodies, or null for no body. */
   responses: Record<number, z.ZodType | { mediaType: string } | null>;
 }
@@ -44,6 +47,10 @@ export const OPERATIONS: Operation[] = [
   // silo/v1
   { method: 'post', path: '/silo/v1/entries', summary: 'Create an entry (a GOBL party)', scope: 'entries:rw', body: entryBody, responses: { 200: R.entry } },
   { method: 'put', path: '/silo/v1/entries/:id', summary: 'Create an entry with a client-chosen id', scope: 'entries:rw', params: idParam, body: entryBody, responses: { 200: R.entry } },
+  {
+    method: 'patch', path: '/silo/v1/entries/:id', summary: "Correct an entry's party: a whole document, a merge patch or a JSON patch", scope: 'entries:rw',
+    params: idParam, body: updateBody, otherBodies: { [MERGE_PATCH]: mergePatchBody, [JSON_PATCH]: jsonPatchBody }, responses: { 200: R.updatedEntry },
+  },
   { method: 'get', path: '/silo/v1/entries', summary: 'List entries, newest first', scope: 'entries:rw', query: listQuery, responses: { 200: R.entryPage } },
   { method: 'get', path: '/silo/v1/entries/key/:key', summary: 'Fetch an entry by its key', scope: 'entries:rw', params: keyParam, responses: { 200: R.entry } },
   { method: 'get', path: '/silo/v1/entries/:id', summary: 'Fetch an entry', scope: 'entries:rw', params: idParam, responses: { 200: R.entry } },

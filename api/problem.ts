@@ -25,12 +25,17 @@ export class HttpProblem extends Error {
     readonly errors?: FieldError[],
     /** e.g. Retry-After on a 503 */
     readonly headers?: Record<string, string>,
+    /** a stable reason (the `code` member), for clients that act on it or translate it */
+    readonly code?: string,
   ) {
     super(detail);
   }
 }
 
-export const notFound = (what: string) => new HttpProblem(404, `${what} not found`);
+export const notFound = (what: string) => new HttpProblem(404, `${what} not found`, undefined, undefined, 'not-found');
+
+/** A problem with its stable `code`. */
+export const coded = (status: number, code: string, detail: string, headers?: Record<string, string>) => new HttpProblem(status, detail, undefined, headers, code);
 
 export function zodProblem(err: ZodError, where: string): HttpProblem {
   const errors = err.issues.map((i) => ({
@@ -60,7 +65,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     if (res.headersSent) return;
     if (err instanceof HttpProblem) {
       if (err.headers) res.set(err.headers);
-      return sendProblem(res, err.status, err.detail, err.errors);
+      return sendProblem(res, err.status, err.detail, err.errors, err.code ? { code: err.code } : undefined);
     }
     const type = (err as { type?: string }).type;
     if (type === 'entity.parse.failed') return sendProblem(res, 400, `malformed JSON body: ${(err as Error).message}`);

@@ -50,6 +50,10 @@ export const entry = z
   })
   .meta({ id: 'Entry' });
 
+export const updatedEntry = entry
+  .extend({ mandate_number: z.string().optional().describe('set when the change issued the mandate again: the number the signer must now sign') })
+  .meta({ id: 'UpdatedEntry' });
+
 export const entryPage = z
   .object({ limit: z.number().int(), cursor: z.string().optional(), folder: z.string().optional(), list: z.array(entry), next_cursor: z.string().optional() })
   .meta({ id: 'EntryPage' });

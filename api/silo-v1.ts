@@ -1,6 +1,7 @@
 // silo/v1: party entries and their meta rows.
 import crypto from 'node:crypto';
 import { Router } from 'express';
+import type { Logger } from 'pino';
 import { z } from 'zod';
 import { PARTY_SCHEMA_URL, frenchParty, sirenOf } from '../party';
 import type { DataBox } from '../crypto/data-box';
@@ -9,8 +10,10 @@ import { credentialsRouter } from './credentials';
 import { ConflictError, deleteMeta, getEntry, getEntryByKey, getEntryRow, getMeta, getMetaByRef, insertEntry, listEntries, putMeta } from '../store/entries';
 import { decodeCursor } from '../store/rows';
 import { auth, requireScope } from './auth';
-import { HttpProblem, notFound, zodProblem } from './problem';
+import { HttpProblem, coded, notFound, zodProblem } from './problem';
 import { body, params, query } from './validate';
+import { applyUpdate, entryUpdate, patchBodyParser } from './entry-update';
+import { changeParty, PartyChangeError } from '../signing/party-change';
 
 export const entryBody = z.strictObject({
   data: z.record(z.string(), z.unknown(), { error: 'data must be a GOBL org/party object' }),
@@ -49,7 +52,7 @@ export const metaBody = z.strictObject({
 // Meta keys the service writes itself: a caller may read them but not forge or remove them.
 const SERVICE_META_KEYS = new Set(['approval-link', 'approval-decision']);
 
-export function siloRouter(db: Db, box: DataBox): Router {
+export function siloRouter({ db, box, log }: { db: Db; box: DataBox; log: Logger }): Router {
   const r = Router();
   r.use(requireScope('entries:rw'));
   const ownEntry = async (workspaceId: string, id: string) => {
@@ -82,6 +85,19 @@ export function siloRouter(db: Db, box: DataBox): Router {
   r.put('/entries/:id', async (req, res) => {
     const { id } = params(req, idParam);
     res.status(200).json(await create(auth(res).workspaceId, id, body(req, entryBody)));
+  });
+
+  // A correction: a whole document, a merge patch or a JSON patch, checked against the mandate (signing/party-change.ts).
+  r.patch('/entries/:id', ...patchBodyParser, async (req, res) => {
+    const { id } = params(req, idParam);
+    const update = entryUpdate(req);
+    try {
+      res.json(await changeParty({ db, log }, auth(res).workspaceId, id, { apply: (current) => applyUpdate(current, update), allowInvalid: update.allowInvalid, folder: update.folder }));
+    } catch (err) {
+      if (!(err instanceof PartyChangeError)) throw err;
+      if (err.validation) throw zodProblem(err.validation, 'data');
+      throw coded(err.status, err.code, err.message);
+    }
   });
 
   r.get('/entries', async (req, res) => {

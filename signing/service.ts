@@ -14,7 +14,7 @@ import { missingSignerFields } from '../mandate/signer';
 import type { Party } from '../party';
 import {
   claimDecision, finalizeSignedPdf, getAgreement, getIdentityDocument, getSignedPdf, identityViews, markSubmitted, putIdentityDocument, recordDecision,
-  reopenAgreement, storeSignedPdf, type IdentityView,
+  reopenAgreement, storeSignedPdf, supersededMandates, type AgreementRow, type IdentityView,
 } from '../store/agreements';
 import type { Db } from '../store/db';
 import { getEntryRow, getMeta, putMeta } from '../store/entries';
@@ -31,7 +31,7 @@ import { recordDecided, recordSubmission, type WaitingJob } from './approval-jou
 /** Why a signing step was refused, for clients that show the reason in the signer's language (the wizard). */
 export type SigningErrorCode =
   | 'not-found' | 'no-mandate' | 'signer-missing' | 'under-review' | 'not-waiting' | 'not-yet' | 'not-running' | 'unavailable'
-  | 'incomplete' | 'nothing-to-decide' | 'decided' | 'details-locked' | 'invalid-details' | 'details-unconfirmed';
+  | 'incomplete' | 'nothing-to-decide' | 'decided' | 'details-locked' | 'invalid-details' | 'details-unconfirmed' | 'mandate-replaced';
 
 export class SigningError extends Error {
   constructor(readonly status: 404 | 409 | 422 | 503, message: string, readonly code: SigningErrorCode) {
@@ -107,6 +107,11 @@ export async function agreementPdf(deps: SigningDeps, workspaceId: string, entry
   return { pdf: await render(deps, ctx, undefined, lang), signed: false, number: ctx.agreement.mandate_number };
 }
 
+/** The signature of a mandate issued again meanwhile (the party changed): it must be signed as it is now. */
+const mandateReplaced = (signed: Pick<AgreementRow, 'mandate_number'>) => new SigningError(409,
+  `mandate ${signed.mandate_number} was replaced while it was being signed (the party's details changed): download the new mandate (GET agreement) and sign it`,
+  'mandate-replaced');
+
 function refuseIfSubmitted(agreement: { submitted_at: Date | null }) {
   if (agreement.submitted_at) throw new SigningError(409, 'the submission is under review: wait for the decision', 'under-review');
 }
@@ -145,7 +150,8 @@ export async function signInApp(
   const before = sha256Hex(await render(deps, ctx, undefined, lang));
   await deps.db.tx(async (q) => {
     await recordAudit(q, { entryId, jobId: ctx.agreement.job_id, kind: 'signed', client, details: { via: signature ? 'drawn' : 'typed', document_sha256: before } });
-    await storeSignedPdf(q, entryId, deps.box.seal(pdf, mandateContext(entryId)), signature ? 'drawn' : 'typed', former);
+    const stored = await storeSignedPdf(q, entryId, ctx.agreement.mandate_number, deps.box.seal(pdf, mandateContext(entryId)), signature ? 'drawn' : 'typed', former);
+    if (!stored) throw mandateReplaced(ctx.agreement);
   });
 }
 
@@ -155,12 +161,14 @@ export async function uploadSignedAgreement(deps: SigningDeps, workspaceId: stri
   const bytes = decodeBase64('data', data);
   // Refused unless signed: a digital signature, a visible one added, or a scan (flagged for the operator).
   const reference = await mandateReference(deps, ctx);
-  const evidence = await checkSignedMandate(inspectorOf(deps).ownedBy(entryId), 'data', bytes, reference);
+  const superseded = await supersededMandates(deps.db, entryId, ctx.agreement.mandate_number);
+  const evidence = await checkSignedMandate(inspectorOf(deps).ownedBy(entryId), 'data', bytes, reference, superseded);
   // The signer signed the mandate we served, whose text follows the take-over identifier set now.
   const former = reference.formerMatricule;
   await deps.db.tx(async (q) => {
     await recordAudit(q, { entryId, jobId: ctx.agreement.job_id, kind: 'signed', client, details: { via: 'upload', evidence, document_sha256: sha256Hex(bytes) } });
-    await storeSignedPdf(q, entryId, deps.box.seal(bytes, mandateContext(entryId)), 'upload', former, evidence);
+    const stored = await storeSignedPdf(q, entryId, ctx.agreement.mandate_number, deps.box.seal(bytes, mandateContext(entryId)), 'upload', former, evidence);
+    if (!stored) throw mandateReplaced(ctx.agreement);
   });
 }
 

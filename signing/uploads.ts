@@ -78,6 +78,8 @@ export async function sealedInPool(pool: FileChecker, job: Omit<Extract<Job, { k
 }
 
 /** A pre-signed mandate: a PDF without active content, our mandate, with evidence that it was signed. */
-export async function checkSignedMandate(pool: FileChecker, field: string, bytes: Uint8Array, reference: MandateReference): Promise<UploadEvidence> {
-  return (await inspected(field, pool.run({ kind: 'mandate', bytes, reference }))).evidence;
+export async function checkSignedMandate(
+  pool: FileChecker, field: string, bytes: Uint8Array, reference: MandateReference, superseded: string[] = [],
+): Promise<UploadEvidence> {
+  return (await inspected(field, pool.run({ kind: 'mandate', bytes, reference, superseded }))).evidence;
 }

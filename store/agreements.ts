@@ -93,17 +93,56 @@ export async function issueMandate(db: Queryable, a: Parameters<typeof issueMand
  */
 export const startsWith = (column: string, param: string) => `${column} ~>=~ ${param} AND ${column} ~<~ (${param} || '~')`;
 
-/** Stores the signed mandate (sealed by the caller) with the take-over identifier its text carried (the consent). */
+/**
+ * Stores the signed mandate (sealed by the caller) with the take-over identifier its text carried (the consent).
+ * False when `mandateNumber` is no longer the entry's mandate (its party changed while it was being signed).
+ */
 export async function storeSignedPdf(
-  db: Queryable, entryId: string, pdf: Uint8Array, via: 'drawn' | 'typed' | 'upload', formerMatricule: string | undefined,
+  db: Queryable, entryId: string, mandateNumber: string, pdf: Uint8Array, via: 'drawn' | 'typed' | 'upload', formerMatricule: string | undefined,
   evidence?: UploadEvidence,
-) {
-  await db.query(
+): Promise<boolean> {
+  const r = await db.query(
     `UPDATE agreements SET signed_pdf = $2, signed_via = $3, signed_at = now(), submitted_at = NULL, signed_former_matricule = $4,
        upload_evidence = $5, updated_at = now()
-     WHERE entry_id = $1 AND submitted_at IS NULL`,
-    [entryId, pdf, via, formerMatricule ?? null, evidence ?? null],
+     WHERE entry_id = $1 AND submitted_at IS NULL AND mandate_number = $6`,
+    [entryId, pdf, via, formerMatricule ?? null, evidence ?? null, mandateNumber],
   );
+  return r.rowCount > 0;
+}
+
+/** The entry's mandate, locked until the transaction ends (a party change decides on it). */
+export async function lockAgreement(q: Queryable, entryId: string): Promise<AgreementRow | undefined> {
+  const { rows } = await q.query<AgreementRow>(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE entry_id = $1 FOR UPDATE`, [entryId]);
+  return rows[0];
+}
+
+/**
+ * Issues the entry's unsigned mandate again under a new number, because its party changed: the same issuer, the
+ * day `day`, the next count of that day. The number it replaces stays in mandate_numbers (an upload carrying it is
+ * recognised as superseded). Call with the agreement locked (lockAgreement).
+ */
+export async function reissueMandate(q: Queryable, current: AgreementRow, day: string): Promise<string> {
+  const issuer = current.mandate_number.split('_').slice(0, -2).join('_'); // SIREN_issuer of SIREN_issuer_YYYYMMDD_NN
+  const prefix = `${issuer}_${day.replaceAll('-', '')}_`;
+  const { rows } = await q.query<{ number: string }>(
+    `INSERT INTO mandate_numbers (number, entry_id, job_id)
+     SELECT $1::text || CASE WHEN count(*) < 9 THEN '0' ELSE '' END || (count(*) + 1), $2::uuid, $3::uuid
+     FROM mandate_numbers WHERE ${startsWith('number', '$1::text')}
+     RETURNING number`,
+    [prefix, current.entry_id, current.job_id],
+  );
+  const number = rows[0]!.number;
+  await q.query('UPDATE agreements SET mandate_number = $2, issued_on = $3::date, updated_at = now() WHERE entry_id = $1', [current.entry_id, number, day]);
+  return number;
+}
+
+/** The entry's mandate numbers replaced by a later one, newest first. */
+export async function supersededMandates(db: Queryable, entryId: string, current: string): Promise<string[]> {
+  const { rows } = await db.query<{ number: string }>(
+    'SELECT number FROM mandate_numbers WHERE entry_id = $1 AND number <> $2 ORDER BY created_at DESC, number DESC LIMIT 50',
+    [entryId, current],
+  );
+  return rows.map((r) => r.number);
 }
 
 /** Replaces the signed mandate by its final form (audit page, seal) at confirmation. */

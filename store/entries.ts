@@ -283,6 +283,45 @@ export async function stateHistory(db: Queryable, entryId: string) {
   return rows.map((r) => ({ state: r.state, job_id: r.job_id, step_id: r.step_id, at: iso(r.created_at) }));
 }
 
+/** The fault code of a party document kept invalid (allow_invalid): no registration starts until it is fixed. */
+export const INVALID_DATA = 'invalid-data';
+
+/** The entry, locked until the transaction ends: a change reads, checks and writes it without losing another. */
+export async function lockEntryRow(q: Queryable, workspaceId: string, id: string): Promise<EntryRow | undefined> {
+  const { rows } = await q.query<EntryRow>('SELECT * FROM entries WHERE id = $1 AND workspace_id = $2 FOR UPDATE', [id, workspaceId]);
+  return rows[0];
+}
+
+/** Whether a registration of the entry has started: a mandate was issued for it, or a registration job recorded. */
+export async function registrationStarted(q: Queryable, entryId: string): Promise<boolean> {
+  const { rows } = await q.query<{ started: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM mandate_numbers WHERE entry_id = $1)
+         OR EXISTS (SELECT 1 FROM jobs WHERE silo_entry_id = $1 AND registers_siren IS NOT NULL) AS started`,
+    [entryId],
+  );
+  return rows[0]!.started;
+}
+
+/**
+ * Writes a changed party document (checked by the caller) with its `party.updated` event, in one statement.
+ * `faults`: the document's validation faults (a draft kept with allow_invalid), replacing earlier ones.
+ */
+export async function writeEntryUpdate(
+  q: Queryable,
+  u: { id: string; data: unknown; siren: string | null; folder?: string; faults: unknown[]; event: Record<string, unknown> },
+): Promise<EntryView> {
+  const { rows } = await q.query<EntryRow>(
+    `WITH entry AS (
+       UPDATE entries SET data = $2, siren = $3, folder = COALESCE($4, folder), updated_at = now(),
+         faults = (SELECT COALESCE(jsonb_agg(f), '[]'::jsonb) FROM jsonb_array_elements(faults) f WHERE f->>'code' IS DISTINCT FROM '${INVALID_DATA}') || $5::jsonb
+       WHERE id = $1 RETURNING *
+     ), ${eventCtes('entry', 6)}
+     SELECT * FROM entry`,
+    [u.id, JSON.stringify(u.data), u.siren, u.folder ?? null, JSON.stringify(u.faults), ...eventParams({ kind: 'party.updated', entryId: u.id, data: u.event })],
+  );
+  return entryView(rows[0]!, await metaOf(q, [u.id]), true);
+}
+
 /** Replaces an entry's party document (already validated by the caller). */
 export async function updateEntryData(db: Queryable, workspaceId: string, id: string, data: unknown): Promise<void> {
   await db.query('UPDATE entries SET data = $3, updated_at = now() WHERE id = $1 AND workspace_id = $2', [id, workspaceId, JSON.stringify(data)]);

@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import type { Queryable } from './db';
 import { iso } from './rows';
 
-export const EVENT_KINDS = ['party.state_changed', 'job.completed'] as const;
+export const EVENT_KINDS = ['party.state_changed', 'party.updated', 'job.completed'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 /**

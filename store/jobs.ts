@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import type { Definition, Fault, JobStatus, StepJournal } from '../workflows/types';
 import type { Queryable } from './db';
 import { eventCtes } from './events';
-import { ConflictError, RESERVED_IDS, idNotAvailable } from './entries';
+import { ConflictError, INVALID_DATA, RESERVED_IDS, idNotAvailable } from './entries';
 import { iso, isUniqueViolation } from './rows';
 
 interface JobRow {
@@ -44,6 +44,7 @@ export type InsertJobResult =
   | { outcome: 'no-entry' }
   | { outcome: 'wrong-schema'; schema: string }
   | { outcome: 'siren-registered'; siren: string; entryId: string }
+  | { outcome: 'invalid-data'; faults: Array<{ message: string }> }
   | { outcome: 'inserted'; job: JobView; siren: string | null };
 
 /**
@@ -60,11 +61,13 @@ export async function insertJob(
     definition: Definition; args: Record<string, string>; tags: string[]; registers: boolean;
   },
 ): Promise<InsertJobResult> {
-  type Row = { entry_schema: string; entry_siren: string | null; registered_entry: string | null } & Partial<JobRow>;
+  type Row = { entry_schema: string; entry_siren: string | null; registered_entry: string | null; entry_faults: Fault[]; entry_invalid: boolean } & Partial<JobRow>;
   let row: Row | undefined;
   try {
     const { rows } = await db.query<Row>(
-      `WITH entry AS (SELECT id, doc_schema, siren FROM entries WHERE id = $5 AND workspace_id = $2),
+      `WITH entry AS (
+         SELECT id, doc_schema, siren, faults, $12 AND faults @> '[{"code": "${INVALID_DATA}"}]' AS invalid FROM entries WHERE id = $5 AND workspace_id = $2
+       ),
        registered AS (
          SELECT e.id FROM entries e JOIN entry ON e.siren = entry.siren
          WHERE $12 AND e.workspace_id = $2 AND e.state = 'registered' ORDER BY e.id = entry.id DESC LIMIT 1
@@ -72,11 +75,12 @@ export async function insertJob(
        job AS (
          INSERT INTO jobs (id, workspace_id, key, workflow_id, silo_entry_id, definition, args, tags, status, workflow_type, registers_siren)
          SELECT $1, $2, $3, $4, entry.id, $6, $7, $8, 'QUEUED', $11, CASE WHEN $12 THEN entry.siren END FROM entry
-         WHERE entry.doc_schema = $9 AND NOT ($1::uuid = ANY ($10::uuid[])) AND NOT EXISTS (SELECT 1 FROM registered)
+         WHERE entry.doc_schema = $9 AND NOT ($1::uuid = ANY ($10::uuid[])) AND NOT EXISTS (SELECT 1 FROM registered) AND NOT entry.invalid
          ON CONFLICT (id) DO NOTHING
          RETURNING *
        )
-       SELECT entry.doc_schema AS entry_schema, entry.siren AS entry_siren, (SELECT id FROM registered) AS registered_entry, job.*
+       SELECT entry.doc_schema AS entry_schema, entry.siren AS entry_siren, entry.faults AS entry_faults, entry.invalid AS entry_invalid,
+         (SELECT id FROM registered) AS registered_entry, job.*
        FROM entry LEFT JOIN job ON true`,
       [j.id, j.workspaceId, j.key ?? null, j.workflowId, j.entryId, JSON.stringify(j.definition), JSON.stringify(j.args), j.tags, j.docSchema,
         RESERVED_IDS, j.workflowType, j.registers],
@@ -96,6 +100,7 @@ export async function insertJob(
   if (!row) return { outcome: 'no-entry' };
   if (row.entry_schema !== j.docSchema) return { outcome: 'wrong-schema', schema: row.entry_schema };
   if (row.registered_entry) return { outcome: 'siren-registered', siren: row.entry_siren!, entryId: row.registered_entry };
+  if (row.entry_invalid) return { outcome: 'invalid-data', faults: row.entry_faults.filter((f) => f.code === INVALID_DATA) };
   if (!row.id) {
     // The id is reserved or taken: only the caller's own workspace may learn that a job has it.
     if (await getJob(db, j.workspaceId, j.id)) throw new ConflictError(`a job with id ${j.id} already exists`);

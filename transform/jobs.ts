@@ -64,6 +64,9 @@ export async function startJob(
       ? `entry ${req.silo_entry_id} is already registered (SIREN ${inserted.siren}): unregister it before registering it again`
       : `SIREN ${inserted.siren} is already registered by entry ${inserted.entryId}: unregister that entry first`);
   }
+  if (inserted.outcome === 'invalid-data') {
+    throw new JobRequestError(422, `entry ${req.silo_entry_id} holds an invalid party (kept with allow_invalid): ${inserted.faults.map((f) => f.message).join('; ')}. Correct it with PATCH /silo/v1/entries/${req.silo_entry_id} first`);
+  }
   const { job } = inserted;
   await launch(deps, { jobId: job.id, workspaceId, entryId: job.silo_entry_id, siren: inserted.siren, workflowType, definition, label: workflow.name });
   return job; // as accepted (QUEUED, no step run yet): clients follow it with GET /jobs/{id}

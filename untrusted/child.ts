@@ -14,7 +14,7 @@ import { sealPdf } from '../mandate/seal';
 console.log = console.warn = console.info = () => undefined;
 
 async function run(job: Job): Promise<unknown> {
-  if (job.kind === 'mandate') return inspectMandate(job.bytes, job.reference);
+  if (job.kind === 'mandate') return inspectMandate(job.bytes, job.reference, job.superseded);
   if (job.kind === 'seal') return sealPdf(job.pdf, job.key, job.info, (doc) => addAuditPage(doc, job.facts));
   return inspectImage(job.bytes, job.claimed, job.purpose);
 }

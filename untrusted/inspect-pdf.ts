@@ -2,7 +2,7 @@
 // over our mandate, a visible signature added to it (ink or stamp annotation, an image placed on a page), or a scan
 // (pages that are images, flagged for the operator to check by eye). Active content is refused whatever else holds.
 import { LimitError, PDF_LIMITS, UnreadableError } from './limits';
-import { pdfText } from './pdf-text';
+import { pdfText, textCarries } from './pdf-text';
 import { isOurMandate, referenceWords, type MandateReference } from './mandate-text';
 import { signedRevision } from './pdf-signature';
 import { walkPdf, type PdfFacts } from './pdf-walk';
@@ -13,7 +13,8 @@ export type UploadEvidence = 'digital-signature' | 'visible-signature' | 'scan';
 /** A page is an image when images cover at least this share of it. */
 const SCAN_COVERAGE = 0.5;
 
-export async function inspectMandate(bytes: Uint8Array, reference: MandateReference): Promise<{ evidence: UploadEvidence }> {
+/** `superseded`: the entry's earlier mandate numbers; an upload of one of those is refused naming the current one. */
+export async function inspectMandate(bytes: Uint8Array, reference: MandateReference, superseded: string[] = []): Promise<{ evidence: UploadEvidence }> {
   const { mandateNumber } = reference;
   if (Buffer.from(bytes.subarray(0, 1024)).indexOf('%PDF-') === -1) refuse(415, 'not-a-pdf', 'is not a PDF document');
   const facts = await walk(bytes);
@@ -28,7 +29,13 @@ export async function inspectMandate(bytes: Uint8Array, reference: MandateRefere
     else if (isOurMandate(await text(revision), mandateNumber, ours)) return { evidence: 'digital-signature' };
   }
   if (facts.pages.every((p) => p.imageCoverage >= SCAN_COVERAGE)) return { evidence: 'scan' };
-  if (!isOurMandate(await text(bytes), mandateNumber, ours)) {
+  const plain = await text(bytes);
+  if (!isOurMandate(plain, mandateNumber, ours)) {
+    const old = textCarries(plain, mandateNumber) ? undefined : superseded.find((n) => textCarries(plain, n));
+    if (old) {
+      refuse(422, 'superseded-mandate',
+        `is mandate ${old}, which was replaced by mandate ${mandateNumber} when the party's details changed: download mandate ${mandateNumber} (GET agreement), sign it and upload it`);
+    }
     refuse(422, 'not-this-mandate', `is not the mandate of this entry: it must be mandate ${mandateNumber} (download it with GET agreement)`);
   }
   if (facts.pages.some((p) => p.images > 0 || p.annotations.some((a) => a === 'Ink' || a === 'Stamp'))) return { evidence: 'visible-signature' };

@@ -7,7 +7,8 @@ import type { AuditFacts } from '../mandate/audit-page';
 import type { SealInfo, SealKey } from '../mandate/seal';
 
 export type Job =
-  | { kind: 'mandate'; bytes: Uint8Array; reference: MandateReference }
+  /** `superseded`: the entry's earlier mandate numbers, named when an upload carries one */
+  | { kind: 'mandate'; bytes: Uint8Array; reference: MandateReference; superseded?: string[] }
   | { kind: 'image'; bytes: Uint8Array; claimed: ImageMime; purpose: ImagePurpose }
   /** the audit page and the seal: pdf-lib parses the whole signed PDF (the signer's own file, when uploaded) */
   | { kind: 'seal'; pdf: Uint8Array; facts: AuditFacts; info: SealInfo; key: SealKey };

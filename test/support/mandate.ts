@@ -5,8 +5,8 @@ import { claimDecision, issueMandate, markSubmitted, recordDecision, storeSigned
 
 export async function approveMandate(db: Queryable, a: { entryId: string; jobId?: string; formerMatricule?: string }) {
   const jobId = a.jobId ?? crypto.randomUUID();
-  await issueMandate(db, { entryId: a.entryId, jobId, matricule: '0145', day: new Date().toISOString().slice(0, 10) });
-  await storeSignedPdf(db, a.entryId, new TextEncoder().encode('%PDF-1.7 signed'), 'upload', a.formerMatricule);
+  const number = await issueMandate(db, { entryId: a.entryId, jobId, matricule: '0145', day: new Date().toISOString().slice(0, 10) });
+  await storeSignedPdf(db, a.entryId, number, new TextEncoder().encode('%PDF-1.7 signed'), 'upload', a.formerMatricule);
   await markSubmitted(db, a.entryId);
   const id = await recordDecision(db, { entryId: a.entryId, jobId, approved: true });
   await claimDecision(db, a.entryId, jobId, id);

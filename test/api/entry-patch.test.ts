@@ -1,0 +1,209 @@
+// PATCH /silo/v1/entries/{id}: correcting a party — the three formats, validation, and the mandate's lifecycle
+// (issued again before signature, locked after), with the registration running on the real dev server.
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractViolation } from '../support/contract';
+import { makeSiren, party } from '../support/fixtures';
+import { startHarness, type Harness } from '../support/harness';
+import { jobWhen } from '../support/jobs';
+import { pdfText } from '../support/pdf-text';
+import { entryApi, startRegistration } from '../support/registration';
+import { inkSigned } from '../support/signed-pdf';
+import { b64, png } from '../support/images';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+/** A PATCH as a client sends it: `type` is the request's own media type. */
+async function patch(id: string, body: unknown, type = 'application/json', key = h.apiKey) {
+  const res = await fetch(`${h.baseUrl}/silo/v1/entries/${id}`, {
+    method: 'PATCH', headers: { authorization: `Bearer ${key}`, 'content-type': type }, body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const parsed = text ? JSON.parse(text) : undefined;
+  const broken = contractViolation('PATCH', `/silo/v1/entries/${id}`, res.status, res.headers.get('content-type'), parsed);
+  if (broken) throw new Error(`contract: ${broken}`);
+  return { status: res.status, body: parsed };
+}
+
+async function newEntry(data: unknown = party()) {
+  const id = crypto.randomUUID();
+  expect((await h.api('PUT', `/silo/v1/entries/${id}`, { data })).status).toBe(200);
+  return id;
+}
+
+const agreement = async (id: string) => {
+  const res = await fetch(`${h.baseUrl}${entryApi(id)}/agreement`, { headers: { authorization: `Bearer ${h.apiKey}` } });
+  expect(res.status).toBe(200);
+  return new Uint8Array(await res.arrayBuffer());
+};
+
+describe('the three formats', () => {
+  it('replaces the whole document (content_type application/json, the default)', async () => {
+    const siren = makeSiren();
+    const id = await newEntry(party(siren));
+    const r = await patch(id, { data: party(siren, { name: 'Boulangerie Corrigée SAS' }) });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.data.name).toBe('Boulangerie Corrigée SAS');
+    expect(r.body.mandate_number).toBeUndefined(); // no mandate was issued
+    expect((await h.api('GET', `/silo/v1/entries/${id}`)).body.data.name).toBe('Boulangerie Corrigée SAS');
+  });
+
+  it('applies a merge patch, in the body or as the request type; null removes a field', async () => {
+    const id = await newEntry();
+    const wrapped = await patch(id, { content_type: 'application/merge-patch+json', data: { name: 'Nom A', emails: null } });
+    expect(wrapped.status, JSON.stringify(wrapped.body)).toBe(200);
+    expect(wrapped.body.data.name).toBe('Nom A');
+    expect(wrapped.body.data.emails).toBeUndefined();
+    const own = await patch(id, { people: [{ name: { given: 'Jean', surname: 'Martin' }, identities: [{ code: 'AB123456' }] }] }, 'application/merge-patch+json');
+    expect(own.status, JSON.stringify(own.body)).toBe(200);
+    expect(own.body.data.people[0].name).toEqual({ given: 'Jean', surname: 'Martin' });
+    expect(own.body.data.name).toBe('Nom A');
+  });
+
+  it('applies a JSON patch, in the body or as the request type; all operations or none', async () => {
+    const id = await newEntry();
+    const ops = [{ op: 'test', path: '/name', value: 'Boulangerie Exemple SAS' }, { op: 'replace', path: '/addresses/0/locality', value: 'Lyon' }];
+    const wrapped = await patch(id, { content_type: 'application/json-patch+json', data: ops });
+    expect(wrapped.status, JSON.stringify(wrapped.body)).toBe(200);
+    expect(wrapped.body.data.addresses[0].locality).toBe('Lyon');
+    const own = await patch(id, [{ op: 'add', path: '/people/0/role', value: 'Gérant' }], 'application/json-patch+json');
+    expect(own.status, JSON.stringify(own.body)).toBe(200);
+    expect(own.body.data.people[0].role).toBe('Gérant');
+
+    // A failed test is the client's precondition: 409, and nothing changed (not even the operations before it).
+    const stale = await patch(id, [{ op: 'replace', path: '/name', value: 'X' }, { op: 'test', path: '/name', value: 'Y' }], 'application/json-patch+json');
+    expect(stale.status).toBe(409);
+    expect(stale.body.detail).toMatch(/operation 1 \(test \/name\) failed/);
+    const missing = await patch(id, [{ op: 'remove', path: '/websites/0' }], 'application/json-patch+json');
+    expect(missing.status).toBe(422);
+    expect(missing.body.detail).toMatch(/operation 0 \(remove \/websites\/0\) cannot apply/);
+    expect((await h.api('GET', `/silo/v1/entries/${id}`)).body.data.name).toBe('Boulangerie Exemple SAS');
+  });
+
+  it('validates the result like a creation, naming the field', async () => {
+    const id = await newEntry();
+    const r = await patch(id, { name: '' , tax_id: { country: 'FR', code: 'FR00123456789' } }, 'application/merge-patch+json');
+    expect(r.status).toBe(400);
+    expect(r.body.errors.map((e: any) => e.path)).toEqual(expect.arrayContaining(['data.tax_id.code']));
+    const removeSiren = await patch(id, [{ op: 'remove', path: '/identities/0' }], 'application/json-patch+json');
+    expect(removeSiren.status).toBe(400);
+    expect(removeSiren.body.detail).toMatch(/exactly one identity of type SIREN/);
+  });
+
+  it('refuses what is not one of the formats, with the reason', async () => {
+    const id = await newEntry();
+    expect((await patch(id, 'name=x', 'text/plain')).status).toBe(415);
+    const badType = await patch(id, { content_type: 'application/xml', data: {} });
+    expect(badType.status).toBe(400);
+    expect(badType.body.detail).toMatch(/content_type/);
+    expect((await patch(id, { content_type: 'application/json-patch+json', data: { op: 'add' } })).body.detail).toMatch(/array of operations/);
+    expect((await patch(id, [1, 2], 'application/merge-patch+json')).body.detail).toMatch(/merge patch.*JSON object/);
+    expect((await patch(id, {})).body.detail).toMatch(/send data/);
+    expect((await patch(id, { data: party(), sign: true })).status).toBe(400);
+    const proto = await patch(id, '{"__proto__": {"name": "x"}, "name": "y"}', 'application/merge-patch+json');
+    expect(proto.status).toBe(400);
+    expect(proto.body.detail).toMatch(/__proto__/);
+    expect((await patch(crypto.randomUUID(), { data: party() })).status).toBe(404);
+    expect((await patch(id, { data: party() }, 'application/json', await h.newKey())).status).toBe(404); // another workspace
+  });
+
+  it('moves the entry to another folder', async () => {
+    const id = await newEntry();
+    const r = await patch(id, { folder: 'corrections' });
+    expect(r.status).toBe(200);
+    expect(r.body.folder).toBe('corrections');
+  });
+});
+
+describe('allow_invalid', () => {
+  it('keeps a draft with its faults; no registration starts until it is fixed', async () => {
+    const siren = makeSiren();
+    const id = await newEntry(party(siren));
+    const draft = await patch(id, { content_type: 'application/merge-patch+json', data: { tax_id: { country: 'FR', code: 'FR99' } }, allow_invalid: true });
+    expect(draft.status, JSON.stringify(draft.body)).toBe(200);
+    expect(draft.body.data.tax_id.code).toBe('FR99');
+    expect(draft.body.faults).toEqual([expect.objectContaining({ code: 'invalid-data', message: expect.stringMatching(/^data\.tax_id\.code: /) })]);
+    const refused = await h.api('POST', '/transform/v1/jobs', { workflow_id: (await registrationWorkflowId()), silo_entry_id: id });
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail).toMatch(/invalid party.*data\.tax_id\.code.*PATCH/);
+
+    const fixed = await patch(id, { tax_id: party(siren).tax_id }, 'application/merge-patch+json');
+    expect(fixed.status).toBe(200);
+    expect(fixed.body.faults).toEqual([]);
+    const jobId = await startRegistration(h, id);
+    await jobWhen(h, jobId, ['WAIT']);
+  });
+});
+
+const registrationWorkflowId = async () => (await import('../../transform/builtins')).REGISTRATION_WORKFLOW_ID;
+
+describe('against the mandate', () => {
+  it('before signature, issues the mandate again under the next number; an upload of the old one is refused naming the new', async () => {
+    const siren = makeSiren();
+    const id = await newEntry(party(siren));
+    const jobId = await startRegistration(h, id);
+    await jobWhen(h, jobId, ['WAIT']);
+    const first = await agreement(id);
+    const firstNumber = pdfText(first).match(/\d{9}_\w+_\d{8}_01/)![0];
+
+    // Not on the mandate: no new number.
+    const email = await patch(id, { emails: [{ addr: 'factures@exemple.fr' }] }, 'application/merge-patch+json');
+    expect(email.status).toBe(200);
+    expect(email.body.mandate_number).toBeUndefined();
+
+    const renamed = await patch(id, { name: 'Boulangerie Renommée SAS' }, 'application/merge-patch+json');
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    const secondNumber = firstNumber.replace(/_01$/, '_02');
+    expect(renamed.body.mandate_number).toBe(secondNumber);
+    const second = pdfText(await agreement(id));
+    expect(second).toContain(secondNumber);
+    expect(second).toContain('Boulangerie Renommée SAS');
+
+    // The signer signed the mandate downloaded before the change.
+    const old = await h.api('POST', `${entryApi(id)}/agreement`, { data: b64(await inkSigned(first)) });
+    expect(old.status).toBe(422);
+    expect(old.body.code).toBe('superseded-mandate');
+    expect(old.body.detail).toContain(`is mandate ${firstNumber}, which was replaced by mandate ${secondNumber}`);
+
+    // The party.updated event says so.
+    const events = (await h.api('GET', '/events/v1/events?limit=100')).body.list ?? [];
+    expect(events.find((e: any) => e.kind === 'party.updated' && e.data?.mandate_number === secondNumber)).toBeTruthy();
+  });
+
+  it('after signature, refuses what would alter the signed mandate (409 with the way out), allows the rest', async () => {
+    const siren = makeSiren();
+    const id = await newEntry(party(siren));
+    const jobId = await startRegistration(h, id);
+    await jobWhen(h, jobId, ['WAIT']);
+    expect((await h.api('POST', `${entryApi(id)}/identity`, { view: 'page', data: b64(png()) })).status).toBe(204);
+    expect((await h.api('POST', `${entryApi(id)}/sign`, {})).status).toBe(204);
+
+    const renamed = await patch(id, { name: 'Autre Nom SAS', addresses: [{ street: '1 rue Neuve', locality: 'Lille', code: '59000', country: 'FR' }] }, 'application/merge-patch+json');
+    expect(renamed.status).toBe(409);
+    expect(renamed.body.detail).toMatch(/mandate \S+_01 is signed and names the name, addresses\[0\]/);
+    expect(renamed.body.detail).toContain(`/transform/v1/jobs/${jobId}/cancel`);
+    const signerId = await patch(id, [{ op: 'replace', path: '/people/0/identities/0/code', value: 'ZZ999999' }], 'application/json-patch+json');
+    expect(signerId.status).toBe(409);
+    const telephones = await patch(id, { telephones: [{ num: '+33 1 23 45 67 89' }] }, 'application/merge-patch+json');
+    expect(telephones.status).toBe(200);
+    expect(telephones.body.data.name).toBe('Boulangerie Exemple SAS');
+  });
+
+  it('never changes the SIREN once a registration has started', async () => {
+    const id = await newEntry();
+    const other = makeSiren();
+    // Before any registration: a wrong SIREN can be corrected.
+    const corrected = await patch(id, { data: party(other) });
+    expect(corrected.status).toBe(200);
+    const jobId = await startRegistration(h, id);
+    await jobWhen(h, jobId, ['WAIT']);
+    const r = await patch(id, { data: party(makeSiren()) });
+    expect(r.status).toBe(409);
+    expect(r.body.detail).toMatch(new RegExp(`SIREN of entry ${id} \\(${other}\\) cannot change`));
+    expect((await h.api('GET', `/silo/v1/entries/${id}`)).body.data.identities[0].code).toBe(other);
+  });
+});
