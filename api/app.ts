@@ -15,9 +15,11 @@ import { metricsEndpoint, observability } from './observability';
 import { openApiDocument } from './openapi';
 import { watchJobs } from '../lib/metrics';
 import { authenticate } from './auth';
+import { idempotency, parsedWhenKeyed } from './idempotency';
 import { ipRateLimit, rateLimit, wizardRefRateLimit } from './rate-limit';
 import { framingByCspOnly, securityHeaders } from './security-headers';
 import { rejectNulCharacters } from './no-nul';
+import { uploadJson } from './upload-json';
 import { errorHandler, routeNotFound } from './problem';
 import { govFrRouter } from './gov-fr-v1';
 import { siloRouter } from './silo-v1';
@@ -65,14 +67,17 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use('/utils/v1', healthRouter({ db: deps.db, temporal: deps.temporal }));
 
   const authed = [authenticate(deps.db), rateLimit(deps.config.RATE_LIMIT_PER_MINUTE)];
-  app.use('/silo/v1', ...authed, ...json, siloRouter(deps));
-  app.use('/transform/v1', ...authed, ...json, transformRouter(deps));
-  app.use('/events/v1', ...authed, express.json({ limit: '16kb', strict: true }), rejectNulCharacters, eventsRouter(deps));
-  app.use('/admin/v1', ...authed, express.json({ limit: '16kb', strict: true }), rejectNulCharacters, adminRouter(deps.db));
+  // Idempotency-Key on POSTs: after the body parser (a request is identified by its body too), before the router.
+  const idempotent = idempotency(deps);
+  app.use('/silo/v1', ...authed, ...json, idempotent, siloRouter(deps));
+  app.use('/transform/v1', ...authed, ...json, idempotent, transformRouter(deps));
+  app.use('/events/v1', ...authed, express.json({ limit: '16kb', strict: true }), rejectNulCharacters, idempotent, eventsRouter(deps));
+  app.use('/admin/v1', ...authed, express.json({ limit: '16kb', strict: true }), rejectNulCharacters, idempotent, adminRouter(deps.db));
   // The operator's review page and its assets (pdf.js included): static, public, its own strict CSP (review/router.ts).
   app.use('/apps/gov-fr/review', reviewPageRouter());
-  // Uploads: the router sets its own body limits per route.
-  app.use('/apps/gov-fr/v1', ...authed, govFrRouter(deps));
+  // Uploads: the router sets its own body limits per route. With an Idempotency-Key the body is read first by the
+  // upload parser (6 MB, a few separators: cheap to parse), the decision's included.
+  app.use('/apps/gov-fr/v1', ...authed, ...parsedWhenKeyed(uploadJson, rejectNulCharacters), idempotent, govFrRouter(deps));
 
   // The registration wizard: public, its link's ref is the credential.
   app.use('/reg', wizardRefRateLimit(deps.config.WIZARD_RATE_LIMIT_PER_REF_PER_MINUTE), framingByCspOnly, wizardRouter(deps));

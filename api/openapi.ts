@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document, generated from OPERATIONS: request schemas are the very zod schemas the routers
 // validate with (as their input types), responses the zod schemas of api/schemas.ts (as output types).
 import { z } from 'zod';
+import { idempotencyKeyParameter } from './idempotency';
 import { OPERATIONS, type Operation } from './operations';
 import { problem } from './schemas';
 
@@ -28,6 +29,7 @@ export function openApiDocument(serverUrl: string): Json {
       ...Object.entries(op.query?.shape ?? {}).map(([name, s]) => ({
         name, in: 'query', required: !(s as z.ZodType).safeParse(undefined).success, schema: convert(s as z.ZodType, 'input'),
       })),
+      ...(op.method === 'post' && op.scope ? [idempotencyKeyParameter] : []), // every authenticated POST (api/idempotency.ts)
     ];
     const responses: Record<string, unknown> = {};
     for (const [status, r] of Object.entries(op.responses)) {
