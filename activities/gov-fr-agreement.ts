@@ -1,6 +1,7 @@
 // `gov-fr.agreement.sign`: issues the entry's mandate (its number) and publishes this registration's signing link
 // as the `approval-link` meta entry, with its journal lines, in one statement. Idempotent: a second run of the same
 // job finds both and changes nothing.
+import { mandateIssuer } from '../mandate/number';
 import { approvalLinkEffect } from '../signing/approval-link';
 import { issueMandateEffect } from '../store/agreements';
 import { bothEffects } from '../store/statement-effect';
@@ -10,9 +11,11 @@ import type { ActivityDeps } from './deps';
 export function agreementSign({ log, config }: ActivityDeps) {
   return function agreementSignStep(input: StepInput) {
     const day = new Date().toISOString().slice(0, 10);
+    // The store's parameter keeps its old name: it is the PA's part of the number, now its SIREN.
+    const issuer = mandateIssuer({ siren: config.PA_SIREN, matricule: config.PA_MATRICULE });
     // Together: an earlier job's link, left in place, would otherwise open this job's new mandate.
     const effect = bothEffects(
-      issueMandateEffect({ entryId: input.entryId, jobId: input.jobId, matricule: config.PA_MATRICULE, day }),
+      issueMandateEffect({ entryId: input.entryId, jobId: input.jobId, matricule: issuer, day }),
       approvalLinkEffect(input.entryId, input.jobId, config.wizardUrl),
     );
     return {

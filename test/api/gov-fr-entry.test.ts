@@ -83,7 +83,7 @@ describe('GET agreement', () => {
     expect(r.status).toBe(200);
     expect(r.type).toBe('application/pdf');
     const doc = await PDFDocument.load(r.bytes);
-    expect(doc.getTitle()).toMatch(new RegExp(`^Mandat ${siren}_${h.config.PA_MATRICULE}_\\d{8}_01$`));
+    expect(doc.getTitle()).toMatch(new RegExp(`^Mandat ${siren}_${h.config.PA_SIREN}_\\d{8}_01$`)); // the PA's SIREN (DSE model form)
     expect(doc.getKeywords()).toContain(entryId);
     // Read back by an independent PDF reader: the party, the PA and the signer, pre-filled.
     const text = pdfText(r.bytes);

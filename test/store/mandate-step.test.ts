@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities';
 import { loadConfig } from '../../config';
 import type { Db } from '../../store/db';
+import { issueMandate } from '../../store/agreements';
 import { getEntry, insertEntry } from '../../store/entries';
 import { getJob, insertJob, setJobStatus } from '../../store/jobs';
 import { createWorkspace } from '../../store/workspaces';
@@ -29,7 +30,7 @@ describe.each(engines)('the mandate step on %s', (engine) => {
   beforeAll(async () => {
     ({ db, drop } = await freshDb(engine));
     ws = (await createWorkspace(db, 'acme')).id;
-    const activities = createActivities({ db, log, config: loadConfig({ PA_MATRICULE: '0145', WIZARD_URL: 'https://wizard.test' }) });
+    const activities = createActivities({ db, log, config: loadConfig({ PA_SIREN: '987654325', PA_MATRICULE: '0145', WIZARD_URL: 'https://wizard.test' }) });
     sign = activities['gov-fr.agreement.sign'] as unknown as typeof sign;
   });
   afterAll(() => drop());
@@ -49,7 +50,7 @@ describe.each(engines)('the mandate step on %s', (engine) => {
     const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party(siren), siren });
     const jobId = await newJob(e.id);
 
-    expect(await sign(input(e.id, jobId))).toEqual({ mandateNumber: `${siren}_0145_${today}_01`, linkCreated: true });
+    expect(await sign(input(e.id, jobId))).toEqual({ mandateNumber: `${siren}_987654325_${today}_01`, linkCreated: true });
     const first = await link(e.id);
     expect(first).toMatchObject({ value: { job_id: jobId }, link_scope: 'public', link_url: `https://wizard.test/reg/${first!.ref}/start` });
     expect(first!.ref).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -57,15 +58,25 @@ describe.each(engines)('the mandate step on %s', (engine) => {
     expect(job!.status).toBe('WAIT');
     expect(job!.intents.map((i) => [i.step_id, i.completed, i.events.map((x) => x.status)])).toEqual([['sign', true, ['RUN', 'OK']], ['wait', false, ['RUN']]]);
 
-    expect(await sign(input(e.id, jobId))).toEqual({ mandateNumber: `${siren}_0145_${today}_01`, linkCreated: false }); // a retry
+    expect(await sign(input(e.id, jobId))).toEqual({ mandateNumber: `${siren}_987654325_${today}_01`, linkCreated: false }); // a retry
     expect((await link(e.id))!.ref).toBe(first!.ref);
 
     // A later registration of the entry: its own mandate, and a new link that replaces the first.
     await setJobStatus(db, jobId, 'OK', []);
     const second = await newJob(e.id);
-    expect(await sign(input(e.id, second))).toEqual({ mandateNumber: `${siren}_0145_${today}_02`, linkCreated: true });
+    expect(await sign(input(e.id, second))).toEqual({ mandateNumber: `${siren}_987654325_${today}_02`, linkCreated: true });
     expect(await link(e.id)).toMatchObject({ value: { job_id: second } });
     expect((await link(e.id))!.ref).not.toBe(first!.ref);
+  });
+
+  it('keeps a number issued before the PA\'s SIREN took the matricule\'s place: a retry of that job gets it back', async () => {
+    const siren = makeSiren();
+    const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party(siren), siren });
+    const jobId = await newJob(e.id);
+    const day = new Date().toISOString().slice(0, 10);
+    const issuedBefore = await issueMandate(db, { entryId: e.id, jobId, matricule: '0145', day }); // as the step did then
+    expect(issuedBefore).toBe(`${siren}_0145_${today}_01`);
+    expect(await sign(input(e.id, jobId))).toMatchObject({ mandateNumber: issuedBefore });
   });
 
   it('fails for good on an entry without a SIREN, and writes nothing, not even the journal\'s lines', async () => {
