@@ -3,40 +3,11 @@
 // a mandate's time. Fonts and pages remain pdf-lib's.
 //
 // The operators are stored uncompressed: a page's are 1 to 3 KB, and Node's zlib costs about 80 µs a call in a
-// running process (setting up a stream object and the deflate state), for some 1.5 KB saved on a 30 KB file whose
-// bulk (the handwriting font) is compressed once and for all.
-import { PDFName, type PDFFont, type PDFPage, type PDFRef } from 'pdf-lib';
+// running process (setting up a stream object and the deflate state), for some 1.5 KB saved on a file whose bulk
+// (the embedded fonts) is compressed once and for all.
+import { PDFName, type PDFPage, type PDFRef } from 'pdf-lib';
 import { StoredStream } from './pdf-stream';
-
-/** A character of a standard font: its WinAnsi code, as written in a literal string, and advance per point of size. */
-interface Glyph {
-  code: string;
-  width: number;
-}
-const standardGlyphs = new Map<string, Map<string, Glyph>>();
-
-/** The codes and widths of a standard font's characters, learnt from pdf-lib's metrics once per character. */
-function glyphsOf(font: PDFFont): (ch: string) => Glyph {
-  let glyphs = standardGlyphs.get(font.name);
-  if (!glyphs) standardGlyphs.set(font.name, (glyphs = new Map()));
-  const known = glyphs;
-  return (ch) => {
-    let g = known.get(ch);
-    if (!g) {
-      const code = String.fromCharCode(parseInt(font.encodeText(ch).asString(), 16)); // one byte, kept as latin1
-      known.set(ch, (g = { code: '()\\'.includes(code) ? `\\${code}` : code, width: font.widthOfTextAtSize(ch, 1) }));
-    }
-    return g;
-  };
-}
-
-/** The width of `text` (WinAnsi characters) in a standard font, as drawn: advances without kerning. */
-export function textWidth(font: PDFFont, text: string, size: number): number {
-  const glyph = glyphsOf(font);
-  let w = 0;
-  for (const ch of text) w += glyph(ch).width;
-  return w * size;
-}
+import type { TextFont } from './text-fonts';
 
 const num = (n: number) => String(Math.round(n * 100) / 100);
 export type Color = readonly [number, number, number];
@@ -57,12 +28,9 @@ export class PageContent {
     return name;
   }
 
-  /** One line of WinAnsi text in a standard font, its baseline starting at (x, y). */
-  text(text: string, at: { x: number; y: number; size: number; font: PDFFont; color?: Color }): void {
-    const glyph = glyphsOf(at.font);
-    let codes = '';
-    for (const ch of text) codes += glyph(ch).code;
-    this.put(`(${codes})`, at.font.ref, at);
+  /** One line of text (as `font.drawable` gives it), its baseline starting at (x, y). */
+  text(text: string, at: { x: number; y: number; size: number; font: TextFont; color?: Color }): void {
+    this.put(`<${at.font.encode(text)}>`, at.font.ref, at);
   }
 
   /** Text already encoded for its font (hex codes), e.g. glyph ids of an embedded font. */

@@ -1,15 +1,19 @@
 // The mandate (DSE v3.2 model form, seven parts) as a PDF, pre-filled from the party, optionally signed.
-import { PDFDocument, StandardFonts, type PDFFont } from 'pdf-lib';
-import { PageContent, textWidth } from './content';
+import { PDFDocument } from 'pdf-lib';
+import { PageContent } from './content';
 import type { Party } from '../party';
+import { formatDay } from './dates';
+import { setDocumentLang } from './document-lang';
 import { embedHandwriting } from './fonts';
+import { TextFont } from './text-fonts';
 import { TEXTS, type Lang, type MandateVars } from './texts';
 import { signerOf } from './signer';
 
 export interface MandateInput {
   party: Party;
   siren: string;
-  pa: { name: string; siren: string; matricule: string };
+  /** The PA appointed: its SIREN, or its matricule when it has none (DSE v3.2 model form, part 2). */
+  pa: { name: string; siren?: string; matricule: string };
   mandateNumber: string;
   issuedOn: string; // YYYY-MM-DD
   entryId: string;
@@ -23,22 +27,19 @@ const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 56;
 const WIDTH = A4[0] - 2 * MARGIN;
 export const SIGNATURE_BOX = { x: MARGIN + 260, y: 110, width: 220, height: 80 };
+/** How far a list item's text stands from the margin, its bullet in between. */
+const ITEM_INDENT = 16;
 
-/** The standard fonts encode WinAnsi only: keep French letters, replace what cannot be drawn. */
-export function winAnsi(text: string): string {
-  return text.normalize('NFC').replace(/[^\x20-\x7e\u00a0-\u00ff\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]/g, '?');
-}
-
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+function wrap(text: string, font: TextFont, size: number, width: number): string[] {
   const lines: string[] = [];
-  const space = textWidth(font, ' ', size);
+  const space = font.width(' ', size);
   // Split before replacing what the font cannot draw: a line break is not a character to draw, nor a '?'.
-  for (const para of text.split('\n').map(winAnsi)) {
+  for (const para of text.split('\n').map((p) => font.drawable(p))) {
     let line = '';
     let lineWidth = 0;
     for (const word of para.split(/\s+/)) {
       // Widths are summed word by word (measuring the growing line again for every word made long texts slow).
-      const wordWidth = textWidth(font, word, size);
+      const wordWidth = font.width(word, size);
       if (line && lineWidth + space + wordWidth <= width) {
         line = `${line} ${word}`;
         lineWidth += space + wordWidth;
@@ -50,10 +51,10 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
       while (lineWidth > width) {
         // a single word longer than the line: cut it
         let cut = line.length - 1;
-        while (cut > 1 && textWidth(font, line.slice(0, cut), size) > width) cut--;
+        while (cut > 1 && font.width(line.slice(0, cut), size) > width) cut--;
         lines.push(line.slice(0, cut));
         line = line.slice(cut);
-        lineWidth = textWidth(font, line, size);
+        lineWidth = font.width(line, size);
       }
     }
     lines.push(line);
@@ -65,21 +66,28 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
 class Writer {
   y = A4[1] - MARGIN;
   readonly pages: PageContent[];
-  constructor(private doc: PDFDocument, private font: PDFFont, private bold: PDFFont) {
+  constructor(private doc: PDFDocument, private font: TextFont, private bold: TextFont) {
     this.pages = [new PageContent(doc.addPage(A4))];
   }
   get page(): PageContent {
     return this.pages.at(-1)!;
   }
-  text(text: string, opts: { size?: number; bold?: boolean; gap?: number } = {}) {
+  text(text: string, opts: { size?: number; bold?: boolean; gap?: number; indent?: number } = {}) {
     const size = opts.size ?? 10;
     const font = opts.bold ? this.bold : this.font;
-    for (const line of wrap(text, font, size, WIDTH)) {
+    const indent = opts.indent ?? 0;
+    for (const line of wrap(text, font, size, WIDTH - indent)) {
       if (this.y < MARGIN) this.newPage();
-      this.page.text(line, { x: MARGIN, y: this.y, size, font });
+      this.page.text(line, { x: MARGIN + indent, y: this.y, size, font });
       this.y -= size * 1.35;
     }
     this.y -= opts.gap ?? 4;
+  }
+  /** A list item: a bullet in the margin of its text, the text's lines aligned after it. */
+  item(text: string) {
+    if (this.y < MARGIN) this.newPage();
+    this.page.text('•', { x: MARGIN + 4, y: this.y, size: 10, font: this.font });
+    this.text(text, { indent: ITEM_INDENT, gap: 2 });
   }
   newPage() {
     this.pages.push(new PageContent(this.doc.addPage(A4)));
@@ -107,16 +115,22 @@ export async function buildMandatePdf(m: MandateInput): Promise<Uint8Array> {
   doc.setCreationDate(issued);
   doc.setModificationDate(issued);
 
-  const helvetica = await doc.embedFont(StandardFonts.Helvetica);
-  const w = new Writer(doc, helvetica, await doc.embedFont(StandardFonts.HelveticaBold));
-  const t = TEXTS[m.lang ?? 'fr'];
+  const lang = m.lang ?? 'fr';
+  setDocumentLang(doc, lang);
+  const [font, bold] = await Promise.all([TextFont.of(doc, 'regular'), TextFont.of(doc, 'bold')]);
+  const w = new Writer(doc, font, bold);
+  const t = TEXTS[lang];
   const v: MandateVars = {
     number: m.mandateNumber, company: m.party.name, siren: m.siren, address: addressLine(m.party) ?? t.noAddress,
-    paName: m.pa.name, paSiren: m.pa.siren, matricule: m.pa.matricule, issuedOn: m.issuedOn, former: m.formerMatricule,
-    given: signer.given, surname: signer.surname, role: signer.role, idNumber: signer.idNumber,
+    city: m.party.addresses?.[0]?.locality?.trim() || undefined, paName: m.pa.name, paSiren: m.pa.siren || undefined,
+    matricule: m.pa.matricule, issuedOn: formatDay(m.issuedOn, lang), former: m.formerMatricule,
+    given: signer.given, surname: signer.surname, role: signer.role, // never the identity document's number: not part of the form
   };
   w.text(t.title, { bold: true, size: 14, gap: 2 });
-  w.text(t.number(v), { size: 10, gap: 10 });
+  w.text(t.number(v), { size: 10, gap: 8 });
+  w.text(t.authorises, { gap: 2 });
+  for (const item of t.authorisations) w.item(item);
+  w.y -= 4;
   w.heading(t.s1);
   w.text(t.company(v));
   w.heading(t.s2);
@@ -137,12 +151,15 @@ export async function buildMandatePdf(m: MandateInput): Promise<Uint8Array> {
   w.heading(t.s7);
   w.text(t.signer(v));
 
-  // Long names or addresses push the text down: the signature box never overlaps it, it moves to the next page.
-  if (w.y < SIGNATURE_BOX.y + SIGNATURE_BOX.height + 12) w.newPage();
+  // Long names or addresses push the text down: the closing line and the signature box never overlap it, they move
+  // to the next page together.
+  if (w.y - 20 < SIGNATURE_BOX.y + SIGNATURE_BOX.height + 12) w.newPage();
+  w.y -= 6;
+  w.text(t.signedAt(v));
   const signaturePage = w.page;
   const box = SIGNATURE_BOX;
   signaturePage.rectangle({ ...box, borderColor: [0.4, 0.4, 0.4], borderWidth: 0.75 });
-  signaturePage.text(t.signature, { x: box.x + 4, y: box.y + box.height - 12, size: 8, font: helvetica });
+  signaturePage.text(t.signature, { x: box.x + 4, y: box.y + box.height - 12, size: 8, font });
   if (m.signature?.kind === 'typed') {
     const full = `${signer.given} ${signer.surname}`.normalize('NFC');
     // The name as large as fits the box (up to 24 pt), at a width of `width` points per point of size.
@@ -153,10 +170,11 @@ export async function buildMandatePdf(m: MandateInput): Promise<Uint8Array> {
     const script = await embedHandwriting(doc, full);
     if (script) signaturePage.show(script.hex, script.font, fitted(script.width));
     else {
-      // A character the handwriting font lacks: the oblique standard font, what it cannot draw replaced.
-      const font = await doc.embedFont(StandardFonts.HelveticaOblique);
-      const name = winAnsi(full);
-      signaturePage.text(name, { ...fitted(textWidth(font, name, 1)), font });
+      // A character the handwriting font lacks: the italic text font, what it cannot draw replaced.
+      const italic = await TextFont.of(doc, 'italic');
+      const name = italic.drawable(full);
+      signaturePage.text(name, { ...fitted(italic.width(name, 1)), font: italic });
+      italic.end();
     }
   } else if (m.signature?.kind === 'drawn') {
     const img = m.signature.mime === 'image/png' ? await doc.embedPng(m.signature.image) : await doc.embedJpg(m.signature.image);
@@ -164,6 +182,8 @@ export async function buildMandatePdf(m: MandateInput): Promise<Uint8Array> {
     signaturePage.page.drawImage(img, { x: box.x + 8, y: box.y + 4, width: img.width * scale, height: img.height * scale });
   }
   for (const p of w.pages) p.end();
+  font.end();
+  bold.end();
   // No pauses between objects: pdf-lib yields to the event loop every 50 objects, which costs more than it saves here.
   return doc.save({ useObjectStreams: false, objectsPerTick: Infinity });
 }

@@ -1,31 +1,42 @@
-// The mandate's wording, French (the legal text) and English (a courtesy translation), one layout for both.
+// The mandate's wording after the DSE v3.2 model form ("accord formel"), French (the legal text) and English (a
+// courtesy translation), one layout for both: a document is in one language, chosen by the caller.
 export type Lang = 'fr' | 'en';
 export const LANGS: readonly Lang[] = ['fr', 'en'];
 
+/** What the wording is filled with, dates already written in the document's language. */
 interface Vars {
   number: string;
   company: string;
   siren: string;
   address: string;
+  /** the town of the company's address, where the mandate is signed */
+  city?: string;
   paName: string;
-  paSiren: string;
+  /** absent for a PA without a SIREN: the matricule then stands for it */
+  paSiren?: string;
   matricule: string;
   issuedOn: string;
   former?: string;
   given: string;
   surname: string;
   role?: string;
-  idNumber: string;
 }
 
 export const TEXTS = {
   fr: {
-    title: 'MANDAT DE DÉSIGNATION D’UNE PLATEFORME AGRÉÉE',
+    title: 'MANDAT DE RACCORDEMENT À UNE PLATEFORME AGRÉÉE ET DE DEMANDE DE MISE À JOUR DES ADRESSES DANS L’ANNUAIRE',
     number: (v: Vars) => `Mandat n° ${v.number}`,
+    authorises: 'Par le présent mandat, l’entreprise désignée en partie 1 (le mandant) autorise la plateforme agréée désignée en partie 2 (le mandataire) à :',
+    authorisations: [
+      'inscrire et mettre à jour ses adresses de facturation électronique (partie 4) dans l’annuaire du portail public de facturation (PPF) ;',
+      'recevoir pour son compte les factures électroniques qui lui sont adressées ;',
+      'la publier sur le réseau Peppol, avec une carte de visite publique dans l’annuaire Peppol (Peppol Directory) portant sa dénomination, son SIREN, son numéro de TVA et sa commune.',
+    ],
     s1: '1. L’entreprise (mandant)',
     company: (v: Vars) => `Dénomination : ${v.company}\nSIREN : ${v.siren}\nAdresse : ${v.address}`,
     s2: '2. La plateforme agréée désignée (mandataire)',
-    pa: (v: Vars) => `Dénomination : ${v.paName}\nSIREN : ${v.paSiren} — matricule de plateforme : ${v.matricule}`,
+    pa: (v: Vars) =>
+      `Dénomination : ${v.paName}\n${v.paSiren ? `SIREN : ${v.paSiren} — matricule de plateforme : ${v.matricule}` : `Matricule de plateforme : ${v.matricule}`}`,
     s3: '3. Date de prise d’effet',
     effect: (v: Vars) => `Le mandat prend effet le ${v.issuedOn}, ou à la date de son inscription à l’annuaire si elle est postérieure.`,
     s4: '4. Adresses de facturation confiées',
@@ -37,18 +48,24 @@ export const TEXTS = {
     noFormer: 'Aucune (les adresses sont reprises de la plateforme par défaut de l’annuaire).',
     s6: '6. Numéro du mandat',
     s7: '7. Signature du représentant légal ou de son délégataire',
-    signer: (v: Vars) =>
-      `Prénom : ${v.given}\nNom : ${v.surname}\nQualité : ${v.role ?? 'non renseignée'}\nPièce d’identité n° : ${v.idNumber}\nDate : ${v.issuedOn}`,
+    signer: (v: Vars) => `Prénom : ${v.given}\nNom : ${v.surname}\nQualité : ${v.role ?? 'non renseignée'}`,
+    signedAt: (v: Vars) => (v.city ? `Fait à ${v.city} le ${v.issuedOn}` : `Fait le ${v.issuedOn}`),
     signature: 'Signature',
     noAddress: 'non renseignée',
   },
   en: {
-    title: 'MANDATE APPOINTING AN APPROVED E-INVOICING PLATFORM',
+    title: 'MANDATE APPOINTING AN APPROVED PLATFORM AND REQUESTING THE UPDATE OF ADDRESSES IN THE DIRECTORY',
     number: (v: Vars) => `Mandate no. ${v.number}`,
+    authorises: 'By this mandate, the company named in part 1 (the principal) authorises the approved platform named in part 2 (the agent) to:',
+    authorisations: [
+      'register and update its e-invoicing addresses (part 4) in the directory (Annuaire) of the public invoicing portal (PPF);',
+      'receive on its behalf the electronic invoices addressed to it;',
+      'publish it on the Peppol network, with a public business card in the Peppol Directory showing its legal name, SIREN, VAT number and town.',
+    ],
     s1: '1. The company (principal)',
     company: (v: Vars) => `Legal name: ${v.company}\nSIREN: ${v.siren}\nAddress: ${v.address}`,
     s2: '2. The approved platform appointed (agent)',
-    pa: (v: Vars) => `Legal name: ${v.paName}\nSIREN: ${v.paSiren} — platform matricule: ${v.matricule}`,
+    pa: (v: Vars) => `Legal name: ${v.paName}\n${v.paSiren ? `SIREN: ${v.paSiren} — platform matricule: ${v.matricule}` : `Platform matricule: ${v.matricule}`}`,
     s3: '3. Effective date',
     effect: (v: Vars) => `The mandate takes effect on ${v.issuedOn}, or on the date it is entered in the directory if later.`,
     s4: '4. Invoicing addresses entrusted',
@@ -60,8 +77,8 @@ export const TEXTS = {
     noFormer: 'None (the addresses are taken over from the directory’s default platform).',
     s6: '6. Mandate number',
     s7: '7. Signature of the legal representative or their delegate',
-    signer: (v: Vars) =>
-      `First name: ${v.given}\nLast name: ${v.surname}\nRole: ${v.role ?? 'not given'}\nIdentity document no.: ${v.idNumber}\nDate: ${v.issuedOn}`,
+    signer: (v: Vars) => `First name: ${v.given}\nLast name: ${v.surname}\nRole: ${v.role ?? 'not given'}`,
+    signedAt: (v: Vars) => (v.city ? `Signed at ${v.city} on ${v.issuedOn}` : `Signed on ${v.issuedOn}`),
     signature: 'Signature',
     noAddress: 'not given',
   },

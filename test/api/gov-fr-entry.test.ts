@@ -92,17 +92,18 @@ describe('GET agreement', () => {
     expect(text).toContain(`matricule de plateforme : ${h.config.PA_MATRICULE}`);
     expect(text).toContain('Prénom : Élodie');
     expect(text).toContain("Nom : N'Guessan-Dupré");
-    expect(text).toContain('Pièce d’identité n° : X4RTBPFW4');
+    expect(text).not.toContain('X4RTBPFW4'); // checked against the identity document, never printed
+    expect(text).toMatch(/Fait à Paris le \d\d\/\d\d\/\d{4}/);
     expect(text).not.toContain('Consentement à la reprise');
   });
 
   it('in English on request (?lang=en), French by default, and refuses other languages', async () => {
     const { entryId } = await parkedEntry();
     const en = pdfText((await pdf(`${base(entryId)}/agreement?lang=en`)).bytes);
-    expect(en).toContain('MANDATE APPOINTING AN APPROVED E-INVOICING PLATFORM');
+    expect(en).toContain('MANDATE APPOINTING AN APPROVED PLATFORM AND REQUESTING THE UPDATE OF ADDRESSES');
     expect(en).toContain('First name: Élodie');
     expect(en).not.toContain('Dénomination');
-    expect(pdfText((await pdf(`${base(entryId)}/agreement`)).bytes)).toContain('MANDAT DE DÉSIGNATION');
+    expect(pdfText((await pdf(`${base(entryId)}/agreement`)).bytes)).toContain('MANDAT DE RACCORDEMENT À UNE PLATEFORME AGRÉÉE ET DE DEMANDE DE MISE À JOUR DES ADRESSES');
     expect((await h.api('GET', `${base(entryId)}/agreement?lang=de`)).status).toBe(400);
     expect((await h.api('POST', `${base(entryId)}/sign?lang=en`, {})).status).toBe(204);
     expect(pdfText((await pdf(`${base(entryId)}/agreement`)).bytes)).toContain('Last name: N\'Guessan-Dupré');
@@ -184,7 +185,7 @@ describe('pre-signed path', () => {
     expect(final).toContain(pdfText(signedOutside.bytes).trim().slice(0, 200));
     expect(final).toContain(`Empreinte SHA-256 du document avant signature : ${crypto.createHash('sha256').update(signedOutside.bytes).digest('hex')}`);
     expect(final).toContain('mode : document signé hors ligne');
-    expect(final).toMatch(/page passeport \([^)]+\) — SHA-256 :/);
+    expect(final).toMatch(/Page passeport \([^)]+\) — SHA-256 :/);
   });
 
   it('keeps the digital signature the representative put on the uploaded mandate, under our seal', async () => {
@@ -269,9 +270,9 @@ describe('the confirmed mandate', () => {
     expect(text).toContain(`Empreinte SHA-256 du document avant signature : ${before}`);
     expect(text).toContain("Signataire : Élodie N'Guessan-Dupré (Présidente)");
     expect(text).toContain('mode : signature manuscrite');
-    expect(text).toMatch(new RegExp(`recto \\([^)]+\\) — SHA-256 : ${crypto.createHash('sha256').update(front).digest('hex')}`));
+    expect(text).toMatch(new RegExp(`Recto \\([^)]+\\) — SHA-256 : ${crypto.createHash('sha256').update(front).digest('hex')}`));
     expect(text).toMatch(/Depuis : IP (::ffff:)?127\.0\.0\.1 — node/);
-    expect(text).toMatch(/Confirmation Date \(UTC\) : \d{4}-\d\d-\d\dT/);
+    expect(text).toMatch(/Confirmation Date : \d\d\/\d\d\/\d{4} à \d\d:\d\d:\d\d UTC/);
 
     const file = path.join(os.tmpdir(), `mandate-${entryId}.pdf`);
     fs.writeFileSync(file, final);
@@ -284,6 +285,17 @@ describe('the confirmed mandate', () => {
     expect(check.status, check.stdout + check.stderr).toBe(0);
     expect(check.stdout).toContain('No syntax or stream encoding errors found');
     fs.rmSync(file);
+  });
+
+  it('writes the audit page in the language the mandate was signed in', async () => {
+    const { entryId } = await parkedEntry();
+    await h.api('POST', `${base(entryId)}/identity`, { view: 'page', data: b64(jpeg()) });
+    expect((await h.api('POST', `${base(entryId)}/sign?lang=en`, {})).status).toBe(204);
+    expect((await h.api('POST', `${base(entryId)}/confirm`)).status).toBe(200);
+    const text = pdfText((await pdf(`${base(entryId)}/agreement`)).bytes);
+    expect(text).toContain('AUDIT TRAIL');
+    expect(text).toMatch(/Confirmation Date: \d{1,2} [A-Z][a-z]+ \d{4} at \d\d:\d\d:\d\d UTC/);
+    expect(text).not.toMatch(/PISTE D’AUDIT|Signataire|\d{4}-\d\d-\d\d/);
   });
 });
 

@@ -1,5 +1,5 @@
 // The typed signature's handwriting font: one subset made once for the names a mandate can hold, a subset of its own
-// for a name beyond it, and the oblique standard font for what the handwriting font cannot draw. Checked by
+// for a name beyond it, and the embedded italic text font for what the handwriting font cannot draw. Checked by
 // reading the PDFs back with poppler (pdftotext, pdffonts).
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -7,8 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import fontkit from '@pdf-lib/fontkit';
+import zlib from 'node:zlib';
+import fontkit, { type Font } from '@pdf-lib/fontkit';
 import { describe, expect, it } from 'vitest';
+import { makeSubset, REPERTOIRE } from '../../mandate/font-subset';
 import { buildMandatePdf } from '../../mandate/pdf';
 import { ligatureShaper } from '../../mandate/shaping';
 import { frenchParty } from '../../party';
@@ -86,10 +88,10 @@ describe('the typed signature', () => {
     expect(Number(fontFile(pdf))).toBeLessThan(Number(fontFile(common))); // just this name's glyphs
   });
 
-  it('falls back to the oblique standard font when the handwriting font lacks a character', async () => {
+  it('falls back to the italic text font, embedded, when the handwriting font lacks a character', async () => {
     const pdf = await typed('Wei', '王');
     expect(handwriting(pdf)).toEqual([]);
-    expect(fonts(pdf).map((f) => f.name)).toContain('Helvetica-Oblique');
+    expect(fonts(pdf).find((f) => f.name.endsWith('+LiberationSans-Italic'))).toMatchObject({ emb: 'yes', sub: 'yes' });
     expect(signatureText(pdf)).toBe('Signature Wei ?');
   });
 });
@@ -131,5 +133,29 @@ describe('shaping typed names from the font tables', () => {
   it('leaves other characters to fontkit', () => {
     expect(shaper.shape('Łucja')).toBeUndefined();
     expect(shaper.shape('e\u0301')).toBeUndefined(); // a combining accent: the font's ccmp composes it
+  });
+});
+
+describe('the text font without hinting', () => {
+  const require = createRequire(import.meta.url);
+  const load = (file: string) => fontkit.create(fs.readFileSync(require.resolve(`pdfjs-dist/standard_fonts/${file}`)));
+  /** The glyphs' own instructions, if any (fontkit's decoding of glyf). */
+  const instructions = (f: Font, id: number) => (f.getGlyph(id) as unknown as { _decode(): { instructions?: number[] } | null })._decode()?.instructions ?? [];
+
+  it.each(['LiberationSans-Regular.ttf', 'LiberationSans-Bold.ttf', 'LiberationSans-Italic.ttf'])('%s: the subset draws every outline as the font does, without instructions', async (file) => {
+    const font = load(file);
+    const glyphs = REPERTOIRE.map((c) => font.glyphForCodePoint(c.codePointAt(0)!)).filter((g) => g.id !== 0);
+    const subset = await makeSubset(font, glyphs, { unhinted: true });
+    const bytes = zlib.inflateSync(subset.fontFile);
+    expect(bytes.length).toBe(subset.fontFileLength);
+    const unhinted = fontkit.create(bytes);
+    expect(unhinted.numGlyphs).toBeGreaterThan(subset.ids.size); // .notdef, and the parts of accented letters
+    expect(glyphs.some((g) => instructions(font, g.id).length > 0)).toBe(true); // the font is hinted
+    for (const g of glyphs) {
+      const id = subset.ids.get(g.id)!;
+      expect(instructions(unhinted, id)).toEqual([]);
+      expect(unhinted.getGlyph(id).path.toSVG()).toBe(g.path.toSVG()); // composite accents included
+      expect(unhinted.getGlyph(id).advanceWidth).toBe(g.advanceWidth);
+    }
   });
 });

@@ -1,0 +1,43 @@
+// The audit page's wording, in the mandate's language.
+import type { Lang } from './texts';
+
+export const AUDIT_TEXTS = {
+  fr: {
+    title: 'PISTE D’AUDIT',
+    mandate: (number: string, entry: string) => `Mandat n° ${number} — entrée ${entry}`,
+    documentHash: 'Empreinte SHA-256 du document avant signature :',
+    signature: 'Signature',
+    signer: 'Signataire',
+    date: 'Date',
+    via: 'mode',
+    vias: { drawn: 'signature manuscrite', typed: 'signature saisie', upload: 'document signé hors ligne' },
+    from: 'Depuis',
+    ip: 'IP',
+    unknownIp: 'inconnue',
+    unknownBrowser: 'navigateur inconnu',
+    identity: 'Pièce d’identité',
+    views: { front: 'Recto', back: 'Verso', page: 'Page passeport' } as Record<string, string>,
+    confirmation: 'Confirmation',
+    unknown: 'inconnue',
+    colon: ' : ',
+  },
+  en: {
+    title: 'AUDIT TRAIL',
+    mandate: (number: string, entry: string) => `Mandate no. ${number} — entry ${entry}`,
+    documentHash: 'SHA-256 fingerprint of the document before signing:',
+    signature: 'Signature',
+    signer: 'Signatory',
+    date: 'Date',
+    via: 'method',
+    vias: { drawn: 'drawn signature', typed: 'typed signature', upload: 'document signed offline' },
+    from: 'From',
+    ip: 'IP',
+    unknownIp: 'unknown',
+    unknownBrowser: 'unknown browser',
+    identity: 'Identity document',
+    views: { front: 'Front', back: 'Back', page: 'Passport page' } as Record<string, string>,
+    confirmation: 'Confirmation',
+    unknown: 'unknown',
+    colon: ': ',
+  },
+} satisfies Record<Lang, unknown>;
