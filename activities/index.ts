@@ -1,11 +1,12 @@
 // All activities of the worker, keyed by the provider id the definitions name; each step's records its journal lines.
 import { Context } from '@temporalio/activity';
-import { ACTIVITY_PROVIDERS, HEARTBEAT_EVERY_MS, JOURNAL_ACTIVITY } from '../workflows/providers';
+import { ACTIVITY_PROVIDERS, CANCEL_ACTIVITY, HEARTBEAT_EVERY_MS, JOURNAL_ACTIVITY } from '../workflows/providers';
 import type { OwedJournal } from '../workflows/types';
 import { activityOutcomes } from '../lib/metrics';
 import type { ActivityDeps } from './deps';
 import { agreementSign } from './gov-fr-agreement';
 import { directoryActivities } from './gov-fr-directory';
+import { jobCancel } from './job-cancel';
 import { journalActivities } from './journal';
 import { byStepIds, journalled, journalledStatement, recheckingApproval, recordJournal, type StepActivity } from './journalled';
 import { peppolActivities } from './peppol';
@@ -41,6 +42,7 @@ export function createActivities(deps: ActivityDeps): Record<string, (...args: n
   return {
     ...counting,
     [JOURNAL_ACTIVITY.name]: journal,
+    [CANCEL_ACTIVITY.name]: jobCancel(deps),
     ...journalActivities(deps), // the legacy runJob's local activities
     webhookAttempt: counted('webhook.attempt', webhooks.webhookAttempt), webhookGiveUp: webhooks.webhookGiveUp };
 }

@@ -11,7 +11,7 @@ import { reviewEntryParam } from './review-v1';
 import * as R from './schemas';
 import { entryBody, idParam, keyParam, listQuery, metaBody, metaParams, metaRefParams, metaRefQuery } from './silo-v1';
 import { JSON_PATCH, MERGE_PATCH, jsonPatchBody, mergePatchBody, updateBody } from './entry-update';
-import { createJobQuery, jobBody, listWorkflowsQuery } from './transform-v1';
+import { cancelJobBody, createJobQuery, jobBody, listJobsQuery, listWorkflowsQuery } from './transform-v1';
 import { workflowInput } from '../transform/definition-schema';
 import { detailsBody, langQuery as wizardLangQuery } from '../wizard/router';
 
@@ -68,6 +68,8 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/transform/v1/workflows/:id', summary: 'Fetch a workflow definition', scope: 'jobs:rw', params: idParam, responses: { 200: R.workflow } },
   { method: 'post', path: '/transform/v1/jobs', summary: 'Run a workflow on an entry', scope: 'jobs:rw', query: createJobQuery, body: jobBody, responses: { 202: R.job } },
   { method: 'put', path: '/transform/v1/jobs/:id', summary: 'Run a workflow on an entry, with a client-chosen job id', scope: 'jobs:rw', params: idParam, query: createJobQuery, body: jobBody, responses: { 202: R.job } },
+  { method: 'get', path: '/transform/v1/jobs', summary: 'List jobs, newest first (by entry, status, workflow)', scope: 'jobs:rw', query: listJobsQuery, responses: { 200: R.jobPage } },
+  { method: 'post', path: '/transform/v1/jobs/:id/cancel', summary: 'Cancel a job, until a step acting outside (directory, Peppol) has started', scope: 'jobs:rw', params: idParam, body: cancelJobBody, responses: { 200: R.job } },
   { method: 'get', path: '/transform/v1/jobs/key/:key', summary: 'Fetch a job by its key', scope: 'jobs:rw', params: keyParam, responses: { 200: R.job } },
   { method: 'get', path: '/transform/v1/jobs/:id', summary: 'Fetch a job, its steps and faults', scope: 'jobs:rw', params: idParam, responses: { 200: R.job } },
 

@@ -35,6 +35,8 @@ export const meta = z
   })
   .meta({ id: 'Meta' });
 
+const jobRef = z.object({ id: uuid, workflow_id: uuid, status: z.string() }).meta({ id: 'JobRef' });
+
 export const entry = z
   .object({
     id: uuid,
@@ -43,6 +45,8 @@ export const entry = z
     doc_schema: z.string(),
     state: z.string().optional(),
     faults: z.array(fault),
+    current_job: jobRef.optional().describe('the job running on the entry, if any'),
+    last_job: jobRef.optional().describe('the last job of the entry that ended'),
     meta: z.array(meta),
     data: z.record(z.string(), z.unknown()).optional().describe('the GOBL org/party'),
     created_at: timestamp,
@@ -84,7 +88,7 @@ export const job = z
     key: z.string().optional(),
     workflow_id: uuid,
     silo_entry_id: uuid,
-    status: z.enum(['QUEUED', 'RUN', 'WAIT', 'OK', 'ERR']),
+    status: z.enum(['QUEUED', 'RUN', 'WAIT', 'OK', 'ERR', 'CANCEL']),
     args: z.record(z.string(), z.string()),
     tags: z.array(z.string()),
     faults: z.array(fault),
@@ -104,6 +108,10 @@ export const job = z
     completed_at: timestamp.optional(),
   })
   .meta({ id: 'Job' });
+
+export const jobPage = z
+  .object({ limit: z.number().int(), cursor: z.string().optional(), created_at: z.string().optional(), list: z.array(job), next_cursor: z.string().optional() })
+  .meta({ id: 'JobPage' });
 
 export const apiKey = z
   .object({ id: uuid, name: z.string(), prefix: z.string(), scopes: z.array(z.string()), created_at: timestamp, revoked_at: timestamp.nullable() })

@@ -4,14 +4,15 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Db } from '../store/db';
 import { ConflictError } from '../store/entries';
-import { getJob, getJobByKey } from '../store/jobs';
+import { decodeJobCursor, getJob, getJobByKey, listJobs } from '../store/jobs';
 import { insertWorkflow, type WorkflowView } from '../store/workflows';
 import { workflowInput } from '../transform/definition-schema';
 import { awaitJobSettled } from '../transform/await-job';
 import { JobRequestError, startJob, type JobServiceDeps } from '../transform/jobs';
+import { TemporalUnavailable, cancelJob } from '../transform/cancel-job';
 import { findWorkflow, isBuiltinWorkflow, listAllWorkflows } from '../transform/workflow-catalog';
 import { auth, requireScope } from './auth';
-import { HttpProblem, notFound } from './problem';
+import { HttpProblem, coded, notFound } from './problem';
 import { body, params, query } from './validate';
 
 export const idParam = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
@@ -27,6 +28,21 @@ export const jobBody = z.strictObject({
 
 export const createJobQuery = z.strictObject({
   wait: z.coerce.number({ error: 'a number of seconds' }).int('whole seconds').min(0).max(60, 'at most 60 seconds').optional(),
+});
+
+export const JOB_STATUSES = ['QUEUED', 'RUN', 'WAIT', 'OK', 'ERR', 'CANCEL'] as const;
+
+export const listJobsQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100, 'at most 100').default(20),
+  cursor: z.string().max(200).refine((c) => decodeJobCursor(c) !== undefined, 'not a cursor from a previous page').optional(),
+  created_at: z.iso.datetime({ offset: true, error: 'an ISO 8601 timestamp, e.g. 2026-11-27T00:00:00Z' }).optional(),
+  silo_entry_id: z.uuid({ error: 'must be a UUID' }).optional(),
+  status: z.enum(JOB_STATUSES, { error: `one of ${JOB_STATUSES.join(', ')}` }).optional(),
+  workflow_id: z.uuid({ error: 'must be a UUID' }).optional(),
+});
+
+export const cancelJobBody = z.strictObject({
+  reason: z.string().trim().min(1).max(500).optional().describe('why, as the job\'s journal and fault will say; "cancelled through the API" when not given'),
 });
 
 export const listWorkflowsQuery = z.strictObject({
@@ -74,7 +90,7 @@ export function transformRouter(deps: JobServiceDeps): Router {
       return await startJob(deps, workspaceId, { id, ...input });
     } catch (err) {
       if (err instanceof ConflictError) throw new HttpProblem(409, err.message);
-      if (err instanceof JobRequestError) throw new HttpProblem(err.status, err.message);
+      if (err instanceof JobRequestError) throw coded(err.status, err.code ?? 'refused', err.message);
       throw err;
     }
   };
@@ -96,6 +112,27 @@ export function transformRouter(deps: JobServiceDeps): Router {
   r.post('/jobs', (req, res) => answer(req, res, crypto.randomUUID()));
 
   r.put('/jobs/:id', (req, res) => answer(req, res, params(req, idParam).id));
+
+  r.get('/jobs', async (req, res) => {
+    const q = query(req, listJobsQuery);
+    const page = await listJobs(db, auth(res).workspaceId, {
+      limit: q.limit, cursor: q.cursor, createdAt: q.created_at, siloEntryId: q.silo_entry_id, status: q.status, workflowId: q.workflow_id,
+    });
+    res.json({ limit: q.limit, ...(q.cursor && { cursor: q.cursor }), ...(q.created_at && { created_at: q.created_at }), ...page });
+  });
+
+  // Until a step acting outside (the directory, Peppol) has started: then 409, and unregistration undoes it.
+  r.post('/jobs/:id/cancel', async (req, res) => {
+    const { id } = params(req, idParam);
+    const { reason } = req.body === undefined && !req.is('application/json') ? {} : body(req, cancelJobBody);
+    try {
+      res.json(await cancelJob(deps, auth(res).workspaceId, id, reason ?? 'cancelled through the API'));
+    } catch (err) {
+      if (err instanceof JobRequestError) throw coded(err.status, err.code ?? 'refused', err.message);
+      if (err instanceof TemporalUnavailable) throw coded(503, 'temporal-unavailable', err.message, { 'retry-after': '5' });
+      throw err;
+    }
+  });
 
   r.get('/jobs/key/:key', async (req, res) => {
     const { key } = params(req, keyParam);

@@ -26,3 +26,8 @@ export const newApprovalLink = (q: Queryable, entryId: string, jobId: string, wi
   putMeta(q, entryId, APPROVAL_LINK_KEY, freshLink(jobId, wizardUrl));
 
 export const revokeApprovalLink = (q: Queryable, entryId: string) => deleteMeta(q, entryId, APPROVAL_LINK_KEY);
+
+/** Revokes the link of one job (a cancelled registration), not a later job's. */
+export async function revokeJobApprovalLink(q: Queryable, entryId: string, jobId: string): Promise<void> {
+  await q.query(`DELETE FROM entry_meta WHERE entry_id = $1 AND key = $2 AND value->>'job_id' = $3`, [entryId, APPROVAL_LINK_KEY, jobId]);
+}

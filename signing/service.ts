@@ -31,7 +31,7 @@ import { recordDecided, recordSubmission, type WaitingJob } from './approval-jou
 /** Why a signing step was refused, for clients that show the reason in the signer's language (the wizard). */
 export type SigningErrorCode =
   | 'not-found' | 'no-mandate' | 'signer-missing' | 'under-review' | 'not-waiting' | 'not-yet' | 'not-running' | 'unavailable'
-  | 'incomplete' | 'nothing-to-decide' | 'decided' | 'details-locked' | 'invalid-details' | 'details-unconfirmed' | 'mandate-replaced';
+  | 'incomplete' | 'nothing-to-decide' | 'decided' | 'details-locked' | 'invalid-details' | 'details-unconfirmed' | 'mandate-replaced' | 'mandate-voided';
 
 export class SigningError extends Error {
   constructor(readonly status: 404 | 409 | 422 | 503, message: string, readonly code: SigningErrorCode) {
@@ -64,6 +64,9 @@ async function context(deps: SigningDeps, workspaceId: string, entryId: string) 
   if (!entry) throw new SigningError(404, `entry ${entryId} not found`, 'not-found');
   const agreement = await getAgreement(deps.db, entryId);
   if (!agreement) throw new SigningError(409, 'no mandate has been issued for this entry yet: start a registration job first', 'no-mandate');
+  if (agreement.voided_at) {
+    throw new SigningError(409, `mandate ${agreement.mandate_number} was voided: its registration (job ${agreement.job_id}) was cancelled. Start a new registration for a new mandate`, 'mandate-voided');
+  }
   return { entry, agreement, party: entry.data as Party };
 }
 

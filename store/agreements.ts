@@ -20,6 +20,8 @@ export interface AgreementRow {
   decision_id: string | null;
   signed_former_matricule: string | null;
   upload_evidence: UploadEvidence | null;
+  /** Set when its registration was cancelled: kept as evidence, no longer in force. */
+  voided_at: Date | null;
 }
 
 /** What showed an uploaded mandate was signed (untrusted/inspect-pdf.ts); null for in-app signatures. */
@@ -27,7 +29,7 @@ export type { UploadEvidence };
 
 // Without the signed mandate's bytes (tens of kilobytes): most readers only need to know it is there.
 const AGREEMENT_COLUMNS = `entry_id, job_id, mandate_number, to_char(issued_on, 'YYYY-MM-DD') AS issued_on, signed_pdf IS NOT NULL AS signed,
-  signed_via, signed_at, submitted_at, decision_id, signed_former_matricule, upload_evidence`;
+  signed_via, signed_at, submitted_at, decision_id, signed_former_matricule, upload_evidence, voided_at`;
 
 export async function getAgreement(db: Queryable, entryId: string): Promise<AgreementRow | undefined> {
   const { rows } = await db.query<AgreementRow>(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE entry_id = $1`, [entryId]);
@@ -74,7 +76,7 @@ export function issueMandateEffect(a: { entryId: string; jobId: string; matricul
        INSERT INTO agreements (entry_id, job_id, mandate_number, issued_on) SELECT ${entry}::uuid, ${job}::uuid, number, ${day}::date FROM mandate_numbered
        ON CONFLICT (entry_id) DO UPDATE SET job_id = EXCLUDED.job_id, mandate_number = EXCLUDED.mandate_number,
          issued_on = EXCLUDED.issued_on, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, submitted_at = NULL,
-         decision_id = NULL, signed_former_matricule = NULL, upload_evidence = NULL, updated_at = now()
+         decision_id = NULL, signed_former_matricule = NULL, upload_evidence = NULL, voided_at = NULL, updated_at = now()
        RETURNING mandate_number
      )`;
     },
@@ -108,6 +110,11 @@ export async function storeSignedPdf(
     [entryId, pdf, via, formerMatricule ?? null, evidence ?? null, mandateNumber],
   );
   return r.rowCount > 0;
+}
+
+/** Voids the mandate of a cancelled job (not a later job's): kept, with its signature if any, but no longer in force. */
+export async function voidJobMandate(q: Queryable, entryId: string, jobId: string): Promise<void> {
+  await q.query('UPDATE agreements SET voided_at = COALESCE(voided_at, now()), updated_at = now() WHERE entry_id = $1 AND job_id = $2', [entryId, jobId]);
 }
 
 /** The entry's mandate, locked until the transaction ends (a party change decides on it). */
@@ -186,7 +193,7 @@ export async function reopenAgreement(db: Queryable, entryId: string) {
 export async function approvedMandate(db: Queryable, entryId: string): Promise<{ number: string; formerMatricule?: string } | undefined> {
   const { rows } = await db.query<{ mandate_number: string; signed_former_matricule: string | null }>(
     `SELECT a.mandate_number, a.signed_former_matricule FROM agreements a JOIN approval_decisions d ON d.id = a.decision_id
-     WHERE a.entry_id = $1 AND a.signed_pdf IS NOT NULL AND a.submitted_at IS NOT NULL AND d.approved`,
+     WHERE a.entry_id = $1 AND a.signed_pdf IS NOT NULL AND a.submitted_at IS NOT NULL AND d.approved AND a.voided_at IS NULL`,
     [entryId],
   );
   const r = rows[0];
@@ -234,7 +241,7 @@ export async function pendingSubmissions(db: Queryable, workspaceId: string, lim
   }>(
     `SELECT a.entry_id, a.job_id, a.mandate_number, a.submitted_at, e.siren, e.data->>'name' AS name, a.upload_evidence
      FROM agreements a JOIN entries e ON e.id = a.entry_id
-     WHERE e.workspace_id = $1 AND a.submitted_at IS NOT NULL AND a.decision_id IS NULL
+     WHERE e.workspace_id = $1 AND a.submitted_at IS NOT NULL AND a.decision_id IS NULL AND a.voided_at IS NULL
      ORDER BY a.submitted_at LIMIT $2`,
     [workspaceId, limit],
   );

@@ -29,7 +29,24 @@ interface EntryRow {
   faults: unknown[];
   created_at: Date;
   updated_at: Date;
+  /** read with ENTRY_JOBS */
+  current_job?: JobRef | null;
+  last_job?: JobRef | null;
 }
+
+/** A job of the entry as its view names it. */
+export interface JobRef {
+  id: string;
+  workflow_id: string;
+  status: string;
+}
+
+/** The entry's running job and its last ended one, as columns of a query over `entries e`. */
+const ENTRY_JOBS = `,
+  (SELECT json_build_object('id', j.id, 'workflow_id', j.workflow_id, 'status', j.status) FROM jobs j
+   WHERE j.silo_entry_id = e.id AND j.completed_at IS NULL ORDER BY j.created_at DESC LIMIT 1) AS current_job,
+  (SELECT json_build_object('id', j.id, 'workflow_id', j.workflow_id, 'status', j.status) FROM jobs j
+   WHERE j.silo_entry_id = e.id AND j.completed_at IS NOT NULL ORDER BY j.created_at DESC, j.id DESC LIMIT 1) AS last_job`;
 
 interface MetaRow {
   entry_id: string;
@@ -73,6 +90,8 @@ function entryView(e: EntryRow, meta: MetaRow[], withData: boolean) {
     doc_schema: e.doc_schema,
     ...(e.state != null && { state: e.state }),
     faults: e.faults,
+    ...(e.current_job && { current_job: e.current_job }),
+    ...(e.last_job && { last_job: e.last_job }),
     meta: meta.map(metaView),
     ...(withData && { data: e.data }),
     created_at: iso(e.created_at),
@@ -129,12 +148,13 @@ export async function getEntryRow(db: Queryable, workspaceId: string, id: string
 }
 
 export async function getEntry(db: Queryable, workspaceId: string, id: string): Promise<EntryView | undefined> {
-  const row = await getEntryRow(db, workspaceId, id);
+  const { rows } = await db.query<EntryRow>(`SELECT e.*${ENTRY_JOBS} FROM entries e WHERE e.id = $1 AND e.workspace_id = $2`, [id, workspaceId]);
+  const row = rows[0];
   return row && entryView(row, await metaOf(db, [row.id]), true);
 }
 
 export async function getEntryByKey(db: Queryable, workspaceId: string, key: string): Promise<EntryView | undefined> {
-  const { rows } = await db.query<EntryRow>('SELECT * FROM entries WHERE key = $1 AND workspace_id = $2', [key, workspaceId]);
+  const { rows } = await db.query<EntryRow>(`SELECT e.*${ENTRY_JOBS} FROM entries e WHERE e.key = $1 AND e.workspace_id = $2`, [key, workspaceId]);
   const row = rows[0];
   return row && entryView(row, await metaOf(db, [row.id]), true);
 }
@@ -158,7 +178,7 @@ export async function listEntries(
     where += ` AND folder = $${params.length}`;
   }
   const { rows } = await db.query<EntryRow>(
-    `SELECT * FROM entries WHERE ${where} ORDER BY seq ${order} LIMIT $2`,
+    `SELECT e.*${ENTRY_JOBS} FROM entries e WHERE ${where} ORDER BY seq ${order} LIMIT $2`,
     params,
   );
   const page = rows.slice(0, opts.limit);
@@ -316,7 +336,7 @@ export async function writeEntryUpdate(
          faults = (SELECT COALESCE(jsonb_agg(f), '[]'::jsonb) FROM jsonb_array_elements(faults) f WHERE f->>'code' IS DISTINCT FROM '${INVALID_DATA}') || $5::jsonb
        WHERE id = $1 RETURNING *
      ), ${eventCtes('entry', 6)}
-     SELECT * FROM entry`,
+     SELECT e.*${ENTRY_JOBS} FROM entry e`,
     [u.id, JSON.stringify(u.data), u.siren, u.folder ?? null, JSON.stringify(u.faults), ...eventParams({ kind: 'party.updated', entryId: u.id, data: u.event })],
   );
   return entryView(rows[0]!, await metaOf(q, [u.id]), true);

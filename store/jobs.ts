@@ -1,9 +1,9 @@
 // Jobs: one run of a workflow definition on an entry, with its intents (one per step run) and their events.
 import crypto from 'node:crypto';
-import type { Definition, Fault, JobStatus, StepJournal } from '../workflows/types';
-import type { Queryable } from './db';
+import { CANCELLED, type Definition, type Fault, type JobStatus, type StepJournal } from '../workflows/types';
+import type { Db, Queryable } from './db';
 import { eventCtes } from './events';
-import { ConflictError, INVALID_DATA, RESERVED_IDS, idNotAvailable } from './entries';
+import { ConflictError, INVALID_DATA, RESERVED_IDS, idNotAvailable, recordState } from './entries';
 import { iso, isUniqueViolation } from './rows';
 
 interface JobRow {
@@ -159,8 +159,8 @@ export async function queuedJobs(db: Queryable, olderThanMs: number, limit: numb
  * The job with its intents and their events, read in one statement (clients poll this). Events are numbered across
  * the job in step order: each step numbers its own (store/job-journal.ts).
  */
-const JOB_VIEW_SQL = (where: string) => `
-  SELECT j.*,
+const JOB_VIEW_SQL = (where: string, extra = '') => `
+  SELECT j.*${extra},
     COALESCE((SELECT json_agg(i ORDER BY i.position, i.created_at)
               FROM (SELECT step_id, name, provider, completed, created_at, updated_at, position FROM job_intents WHERE job_id = j.id) i), '[]') AS intents,
     COALESCE((SELECT json_agg(e ORDER BY e.idx)
@@ -238,7 +238,7 @@ export async function journalStep(db: Queryable, j: StepJournal): Promise<void> 
 }
 
 /**
- * SQL for the CTEs `job` (its status set, unless it has ended already) and, the first time it ends (OK, ERR), its
+ * SQL for the CTEs `job` (its status set, unless it has ended already) and, the first time it ends (OK, ERR, CANCEL), its
  * `job.completed` event with the faults it ended with. Parameters from `$first`: jobStatusParams. The update also
  * needs `guard`; a null status changes nothing.
  */
@@ -246,7 +246,7 @@ export function jobStatusCtes(first: number, guard = 'true'): string {
   const [job, status, faults] = [first, first + 1, first + 2].map((n) => `$${n}`);
   return `job AS (
        UPDATE jobs SET status = ${status}::text, faults = COALESCE(${faults}::jsonb, faults), updated_at = now(),
-         completed_at = CASE WHEN ${status}::text IN ('OK', 'ERR') THEN COALESCE(completed_at, now()) ELSE completed_at END
+         completed_at = CASE WHEN ${status}::text IN ('OK', 'ERR', 'CANCEL') THEN COALESCE(completed_at, now()) ELSE completed_at END
        WHERE id = ${job}::uuid AND ${status}::text IS NOT NULL AND completed_at IS NULL AND ${guard}
        RETURNING silo_entry_id, status, faults, completed_at IS NOT NULL AS ended
      ), ended AS (
@@ -259,7 +259,7 @@ export function jobStatusParams(jobId: string, change?: { status: JobStatus; fau
   return [jobId, change?.status ?? null, change?.faults ? JSON.stringify(change.faults) : null, crypto.randomUUID(), 'job.completed', jobId];
 }
 
-/** Sets a job's status; the first time it ends (OK, ERR), its `job.completed` event too. One statement. */
+/** Sets a job's status; the first time it ends (OK, ERR, CANCEL), its `job.completed` event too. One statement. */
 export async function setJobStatus(db: Queryable, jobId: string, status: JobStatus, faults?: Fault[]): Promise<void> {
   await db.query(`WITH ${jobStatusCtes(1)} SELECT 1`, jobStatusParams(jobId, { status, faults }));
 }
@@ -274,3 +274,70 @@ export async function activeJobOf(db: Queryable, entryId: string) {
   const r = rows[0];
   return r && { id: r.id, status: r.status, workflowType: r.workflow_type, definition: r.definition };
 }
+
+/** Why the job is being cancelled, set by the API before it asks the workflow; the cancel activity reads it. */
+export async function setCancelReason(db: Queryable, jobId: string, reason: string): Promise<void> {
+  await db.query('UPDATE jobs SET cancel_reason = $2 WHERE id = $1 AND completed_at IS NULL', [jobId, reason]);
+}
+
+/**
+ * Cancels a job whose workflow never started (still QUEUED): the job ends CANCEL with its reason, the party is
+ * `cancelled`. False when it is no longer QUEUED.
+ */
+export async function cancelQueuedJob(db: Db, jobId: string): Promise<boolean> {
+  return db.tx(async (q) => {
+    const { rows } = await q.query<{ silo_entry_id: string; cancel_reason: string | null }>(
+      `SELECT silo_entry_id, cancel_reason FROM jobs WHERE id = $1 AND status = 'QUEUED' FOR UPDATE`, [jobId]);
+    const job = rows[0];
+    if (!job) return false;
+    const faults = [{ provider: 'transform', code: CANCELLED, message: job.cancel_reason ?? 'cancelled through the API' }];
+    await q.query(`WITH ${jobStatusCtes(1)} SELECT 1`, jobStatusParams(jobId, { status: 'CANCEL', faults }));
+    await recordState(q, { entryId: job.silo_entry_id, state: 'cancelled', jobId, stepId: 'queued' });
+    return true;
+  });
+}
+
+/** Filters of the jobs list; the page is newest first, after `cursor` (from a previous page). */
+export interface JobFilter {
+  limit: number;
+  cursor?: string;
+  siloEntryId?: string;
+  status?: JobStatus;
+  workflowId?: string;
+  /** jobs created at or before this time */
+  createdAt?: string;
+}
+
+/** An opaque position in the jobs list: the job's creation time (microseconds) and id. */
+const jobCursor = (micros: string, id: string) => Buffer.from(`j${micros}.${id}`).toString('base64url');
+
+export function decodeJobCursor(cursor: string): { micros: string; id: string } | undefined {
+  const m = /^j(\d{1,18})\.([0-9a-f-]{36})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return m ? { micros: m[1]!, id: m[2]! } : undefined;
+}
+
+export async function listJobs(db: Queryable, workspaceId: string, f: JobFilter): Promise<{ list: JobView[]; next_cursor?: string }> {
+  const params: unknown[] = [workspaceId, f.limit + 1];
+  const where = ['j.workspace_id = $1'];
+  const add = (sql: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(sql(`$${params.length}`));
+  };
+  if (f.siloEntryId) add((n) => `j.silo_entry_id = ${n}::uuid`, f.siloEntryId);
+  if (f.status) add((n) => `j.status = ${n}`, f.status);
+  if (f.workflowId) add((n) => `j.workflow_id = ${n}::uuid`, f.workflowId);
+  if (f.createdAt) add((n) => `j.created_at <= ${n}::timestamptz`, f.createdAt);
+  const after = f.cursor ? decodeJobCursor(f.cursor) : undefined;
+  if (after) {
+    params.push(after.micros, after.id);
+    where.push(`(j.created_at, j.id) < ('epoch'::timestamptz + $${params.length - 1}::bigint * interval '1 microsecond', $${params.length}::uuid)`);
+  }
+  const { rows } = await db.query<ViewRow & { micros: string }>(
+    `${JOB_VIEW_SQL(where.join(' AND '), ", (extract(epoch FROM j.created_at) * 1000000)::bigint::text AS micros")} ORDER BY j.created_at DESC, j.id DESC LIMIT $2`,
+    params,
+  );
+  const page = rows.slice(0, f.limit);
+  const last = page.at(-1);
+  return { list: page.map(view), ...(rows.length > f.limit && last && { next_cursor: jobCursor(last.micros, last.id) }) };
+}
+

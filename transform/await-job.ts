@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../store/db';
 import { getJobStatus } from '../store/jobs';
 
-const SETTLED = new Set(['OK', 'ERR', 'WAIT']);
+const SETTLED = new Set(['OK', 'ERR', 'CANCEL', 'WAIT']);
 
 /** Resolves when the job has settled or `seconds` have passed, or at once when `signal` aborts (the caller left). */
 export async function awaitJobSettled(db: Db, workspaceId: string, jobId: string, seconds: number, signal: AbortSignal): Promise<void> {

@@ -21,7 +21,7 @@ import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from './builtins
 import { findWorkflow } from './workflow-catalog';
 
 export class JobRequestError extends Error {
-  constructor(readonly status: 404 | 409 | 422, message: string) {
+  constructor(readonly status: 404 | 409 | 422, message: string, readonly code?: string) {
     super(message);
   }
 }
@@ -48,24 +48,24 @@ export async function startJob(
   req: { id: string; workflow_id: string; silo_entry_id: string; key?: string; args: Record<string, string>; tags: string[] },
 ): Promise<JobView> {
   const workflow = await findWorkflow(deps.db, workspaceId, req.workflow_id);
-  if (!workflow) throw new JobRequestError(404, `workflow ${req.workflow_id} not found`);
+  if (!workflow) throw new JobRequestError(404, `workflow ${req.workflow_id} not found`, 'not-found');
   const definition = { steps: workflow.steps, rescue: workflow.rescue };
   const workflowType = workflowTypeOf(workflow.id);
   const inserted = await insertJob(deps.db, {
     id: req.id, workspaceId, key: req.key, workflowId: workflow.id, workflowType, entryId: req.silo_entry_id, docSchema: workflow.schema,
     definition, args: req.args, tags: req.tags, registers: registersInDirectory(definition),
   });
-  if (inserted.outcome === 'no-entry') throw new JobRequestError(404, `silo entry ${req.silo_entry_id} not found`);
+  if (inserted.outcome === 'no-entry') throw new JobRequestError(404, `silo entry ${req.silo_entry_id} not found`, 'not-found');
   if (inserted.outcome === 'wrong-schema') {
-    throw new JobRequestError(422, `workflow ${workflow.id} processes ${workflow.schema} entries, not ${inserted.schema}`);
+    throw new JobRequestError(422, `workflow ${workflow.id} processes ${workflow.schema} entries, not ${inserted.schema}`, 'wrong-schema');
   }
   if (inserted.outcome === 'siren-registered') {
     throw new JobRequestError(409, inserted.entryId === req.silo_entry_id
       ? `entry ${req.silo_entry_id} is already registered (SIREN ${inserted.siren}): unregister it before registering it again`
-      : `SIREN ${inserted.siren} is already registered by entry ${inserted.entryId}: unregister that entry first`);
+      : `SIREN ${inserted.siren} is already registered by entry ${inserted.entryId}: unregister that entry first`, 'siren-registered');
   }
   if (inserted.outcome === 'invalid-data') {
-    throw new JobRequestError(422, `entry ${req.silo_entry_id} holds an invalid party (kept with allow_invalid): ${inserted.faults.map((f) => f.message).join('; ')}. Correct it with PATCH /silo/v1/entries/${req.silo_entry_id} first`);
+    throw new JobRequestError(422, `entry ${req.silo_entry_id} holds an invalid party (kept with allow_invalid): ${inserted.faults.map((f) => f.message).join('; ')}. Correct it with PATCH /silo/v1/entries/${req.silo_entry_id} first`, 'invalid-data');
   }
   const { job } = inserted;
   await launch(deps, { jobId: job.id, workspaceId, entryId: job.silo_entry_id, siren: inserted.siren, workflowType, definition, label: workflow.name });

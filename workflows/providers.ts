@@ -3,7 +3,8 @@ import type { ActivityOptions } from '@temporalio/workflow';
 import type { Step } from './types';
 
 export type ProviderSpec =
-  | { kind: 'activity'; options: ActivityOptions }
+  /** `outside`: acts on systems outside the store (the directory, Peppol): a job can no longer be cancelled */
+  | { kind: 'activity'; options: ActivityOptions; outside?: true }
   | { kind: 'approval-wait' };
 
 /** Activities heartbeat this often (activities/index.ts); a worker silent for HEARTBEAT_TIMEOUT is deemed dead. */
@@ -31,10 +32,10 @@ export const PROVIDERS: Record<string, ProviderSpec> = {
   'silo.state': { kind: 'activity', options: inStore },
   'gov-fr.agreement.sign': { kind: 'activity', options: inStore },
   'gov-fr.agreement.wait.approval': { kind: 'approval-wait' },
-  'gov-fr.directory.register': { kind: 'activity', options: external },
-  'gov-fr.directory.disable': { kind: 'activity', options: external },
-  'peppol.register': { kind: 'activity', options: external },
-  'peppol.unregister': { kind: 'activity', options: external },
+  'gov-fr.directory.register': { kind: 'activity', options: external, outside: true },
+  'gov-fr.directory.disable': { kind: 'activity', options: external, outside: true },
+  'peppol.register': { kind: 'activity', options: external, outside: true },
+  'peppol.unregister': { kind: 'activity', options: external, outside: true },
   webhook: { kind: 'activity', options: inStore }, // queues the delivery: a store write
 };
 
@@ -43,6 +44,9 @@ export const JOURNAL_ACTIVITY = {
   name: 'job.journal',
   options: { startToCloseTimeout: '30s', retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' } },
 } as const;
+
+/** Records a job's cancellation: the mandate voided, the wizard link revoked, the party cancelled, the job ended. */
+export const CANCEL_ACTIVITY = { name: 'job.cancel', options: JOURNAL_ACTIVITY.options } as const;
 
 export const isApprovalWait = (step: Step) => PROVIDERS[step.provider]?.kind === 'approval-wait';
 

@@ -39,7 +39,7 @@ export const INTERPRETER_REVISION = 2;
 
 /** How a job's workflow ends: OK, or ERR with the faults of the failed step and of any failed rescue step. */
 export interface JobResult {
-  status: 'OK' | 'ERR';
+  status: 'OK' | 'ERR' | 'CANCEL';
   faults: Fault[];
 }
 
@@ -49,7 +49,7 @@ export interface Fault {
   message: string;
 }
 
-export type JobStatus = 'QUEUED' | 'RUN' | 'WAIT' | 'OK' | 'ERR';
+export type JobStatus = 'QUEUED' | 'RUN' | 'WAIT' | 'OK' | 'ERR' | 'CANCEL';
 export type EventStatus = 'RUN' | 'WAIT' | 'OK' | 'KO';
 
 /** What every provider activity receives. */
@@ -78,7 +78,7 @@ export interface JournalLine {
   message?: string;
 }
 
-/** The job's status after a step, when it changes (the store ends the job on OK and ERR). */
+/** The job's status after a step, when it changes (the store ends the job on OK, ERR and CANCEL). */
 export interface JobStatusChange {
   status: Exclude<JobStatus, 'QUEUED'>;
   faults?: Fault[];
@@ -114,7 +114,21 @@ export interface StepJournal {
   completed: boolean;
 }
 
+/**
+ * What the cancel activity records: the cancelled step's lines and the job's end, with the party's state. The reason
+ * stays in the store (the API wrote it with the request): lines coded `cancelled` take it there.
+ */
+export interface CancelRecord {
+  jobId: string;
+  entryId: string;
+  stepId: string;
+  journal: OwedJournal;
+}
+
+/** The code of a cancelled job's fault and of its cancelled step's end. */
+export const CANCELLED = 'cancelled';
+
 export type ApprovalSignal = { kind: 'confirmed' } | { kind: 'decided'; approved: boolean; decisionId?: string };
 
-export const PARTY_STATES = ['processing', 'submitted', 'completed', 'registered', 'error', 'void'] as const;
+export const PARTY_STATES = ['processing', 'submitted', 'completed', 'registered', 'error', 'void', 'cancelled'] as const;
 export type PartyState = (typeof PARTY_STATES)[number];

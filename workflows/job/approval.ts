@@ -6,7 +6,7 @@ import { msToNumber } from '@temporalio/common/lib/time';
 import { PartyState } from '../search-attributes';
 import { approvalSignal } from '../signals';
 import type { Step } from '../types';
-import { WaitFailed } from './faults';
+import { Cancelled, WaitFailed } from './faults';
 import type { JobJournal, SearchAttributes } from './journal';
 
 export class ApprovalWait {
@@ -16,7 +16,11 @@ export class ApprovalWait {
   /** The party's state the last hint told of: it may arrive with the step before the wait, and must win over it. */
   private partyState?: string;
 
-  constructor(private readonly limit: string, private readonly journal: JobJournal, private readonly attributes: SearchAttributes) {
+  constructor(
+    private readonly limit: string, private readonly journal: JobJournal, private readonly attributes: SearchAttributes,
+    /** Whether the job has been asked to cancel: the wait ends at once. */
+    private readonly cancelled: () => boolean,
+  ) {
     setHandler(approvalSignal, (hint) => {
       if (hint.kind === 'decided' && hint.approved) {
         this.hinted = true;
@@ -48,7 +52,9 @@ export class ApprovalWait {
     this.journal.noApprovalExpected();
     this.attributes.flush();
     const remaining = this.deadline - Date.now();
-    if (!this.hinted && (remaining <= 0 || !(await condition(() => this.hinted, remaining)))) {
+    if (!this.hinted && remaining > 0) await condition(() => this.hinted || this.cancelled(), remaining);
+    if (this.cancelled()) throw new Cancelled(step);
+    if (!this.hinted) {
       const fault = { provider: step.provider, code: 'approval-timeout', message: `no approved submission within ${this.limit}` };
       this.journal.owe([{ step: step.id, at: 'end', status: 'KO', code: fault.code, message: fault.message }]); // its start is recorded
       throw new WaitFailed(fault);

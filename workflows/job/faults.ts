@@ -9,6 +9,13 @@ export class StepFailed extends Error {
   }
 }
 
+/** The job was cancelled (the cancel update) before `step` ran, or while it waited there. */
+export class Cancelled extends Error {
+  constructor(readonly step: Step) {
+    super(`cancelled at step ${step.id}`);
+  }
+}
+
 /** The approval wait failed (its deadline passed), possibly while the step after it was being refused. */
 export class WaitFailed extends StepFailed {}
 

@@ -5,7 +5,7 @@ import { JobStatus, PartyState } from '../search-attributes';
 import type { Fault, JobStatusChange, JournalLine, OwedJournal, StepJournalling } from '../types';
 
 /** Of two statuses owed, the job takes the one of higher rank (the second on a tie): an ending one over all. */
-const RANK: Record<JobStatusChange['status'], number> = { RUN: 0, WAIT: 1, OK: 2, ERR: 2 };
+const RANK: Record<JobStatusChange['status'], number> = { RUN: 0, WAIT: 1, OK: 2, ERR: 2, CANCEL: 2 };
 const higher = (a?: JobStatusChange, b?: JobStatusChange) => (!a || (b && RANK[b.status] >= RANK[a.status]) ? b : a);
 
 export class JobJournal {

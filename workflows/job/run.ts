@@ -1,11 +1,13 @@
 // Running a job's steps: each step is one activity, which records its journal lines with its effect; a failure
-// becomes the job's fault and the rescue steps run, each attempted, before the job ends ERR.
-import { proxyActivities, setCurrentDetails } from '@temporalio/workflow';
-import { JOURNAL_ACTIVITY, PROVIDERS, isApprovalWait } from '../providers';
+// becomes the job's fault and the rescue steps run, each attempted, before the job ends ERR. A cancellation (the
+// cancel update) is taken between steps or during the approval wait, until a step acting outside has started.
+import { ApplicationFailure, allHandlersFinished, condition, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
+import { CANCEL_ACTIVITY, JOURNAL_ACTIVITY, PROVIDERS, isApprovalWait } from '../providers';
 import { JobStatus, PartyState } from '../search-attributes';
-import type { Definition, Fault, JobInput, JobResult, JobStatusChange, Step, StepJournalling } from '../types';
+import { CANCEL_REFUSED, cancelUpdate } from '../signals';
+import { CANCELLED, type Definition, type Fault, type JobInput, type JobResult, type JobStatusChange, type Step, type StepJournalling } from '../types';
 import { ApprovalWait } from './approval';
-import { StepFailed, WaitFailed, refusedForApproval, toFault } from './faults';
+import { Cancelled, StepFailed, WaitFailed, refusedForApproval, toFault } from './faults';
 import { JobJournal, SearchAttributes } from './journal';
 
 export class JobRun {
@@ -15,15 +17,29 @@ export class JobRun {
   private readonly positions: Map<string, number>; // in the definition, rescue steps after the others
   private readonly faults: Fault[] = [];
   private opened?: string; // the approval wait whose start the last step recorded
+  private cancelRequested = false;
+  private outside = false; // a step acting outside the store has started: the job can no longer be cancelled
+  private ending = false; // rescuing, cancelling or ending: no cancellation taken from then on
+  private ended = false; // its end recorded
 
   constructor(private readonly job: JobInput, private readonly definition: Definition) {
-    if (definition.steps.some(isApprovalWait)) this.approval = new ApprovalWait(job.approvalDeadline, this.journal, this.attributes);
+    if (definition.steps.some(isApprovalWait)) this.approval = new ApprovalWait(job.approvalDeadline, this.journal, this.attributes, () => this.cancelRequested);
     const all = [...definition.steps, ...definition.rescue];
     this.positions = new Map(all.map((s, position) => [s.id, position]));
+    setHandler(cancelUpdate, async () => {
+      this.cancelRequested = true;
+      await condition(() => this.ended); // the caller reads the job's status from the store then
+    }, { validator: () => this.refuseCancel() });
+  }
+
+  private refuseCancel(): void {
+    if (this.ending) throw ApplicationFailure.create({ type: CANCEL_REFUSED.ended, message: 'the job has ended or is being rescued', nonRetryable: true });
+    if (this.outside) throw ApplicationFailure.create({ type: CANCEL_REFUSED.outside, message: 'a step acting outside the store has started', nonRetryable: true });
   }
 
   /** Runs a step's activity; a failure is the job's fault. */
   async step(step: Step): Promise<void> {
+    if (this.cancelRequested) throw new Cancelled(step);
     const i = this.definition.steps.indexOf(step);
     const next = this.definition.steps[i + 1];
     const opens = next && isApprovalWait(next) ? next.id : undefined;
@@ -40,6 +56,7 @@ export class JobRun {
 
   /** Waits for an approval; the step after it records the wait's end, once the approval is recorded. */
   async approvalWait(step: Step): Promise<void> {
+    if (this.cancelRequested) throw new Cancelled(step);
     if (this.opened !== step.id) { // no step before it recorded the wait's start
       this.journal.owe([{ step: step.id, at: 'start', status: 'RUN' }], { status: 'WAIT' });
       await this.record();
@@ -49,14 +66,21 @@ export class JobRun {
 
   /** The job ends OK: its last step recorded so, unless it was the approval wait. */
   async ok(): Promise<JobResult> {
+    this.ending = true;
     if (this.journal.owing) await this.record({ status: 'OK' });
     this.attributes.flush();
+    await this.end();
     return { status: 'OK', faults: [] };
   }
 
-  /** Runs every rescue step after a failure (their own failures are added to the faults); the job ends ERR. */
+  /**
+   * Runs every rescue step after a failure (their own failures are added to the faults); the job ends ERR. A
+   * cancellation ends it CANCEL instead, without the rescue.
+   */
   async rescue(err: unknown): Promise<JobResult> {
+    if (err instanceof Cancelled) return this.cancelled(err.step);
     if (!(err instanceof StepFailed)) throw err; // a bug in workflow code: the task retries once fixed
+    this.ending = true;
     this.faults.push(err.fault);
     setCurrentDetails(`Rescue after: ${err.fault.message}`);
     const steps = this.definition.rescue;
@@ -72,7 +96,30 @@ export class JobRun {
     }
     if (this.journal.owing) await this.record({ status: 'ERR', faults: [...this.faults] });
     this.attributes.flush();
+    await this.end();
     return { status: 'ERR', faults: this.faults };
+  }
+
+  /** The job cancelled at `step` (which did not run, or was the approval wait): one activity records it all. */
+  private async cancelled(step: Step): Promise<JobResult> {
+    this.ending = true;
+    const fault: Fault = { provider: 'transform', code: CANCELLED, message: 'cancelled through the API' }; // the reason is in the store
+    setCurrentDetails(`Cancelled at step ${this.positions.get(step.id)! + 1}: ${step.name}`);
+    this.journal.owe([{ step: step.id, at: 'start', status: 'RUN' }, { step: step.id, at: 'end', status: 'KO', code: CANCELLED }], { status: 'CANCEL', faults: [fault] });
+    const journal = this.journal.forOwed();
+    const { jobId, entryId } = this.job;
+    await proxyActivities(CANCEL_ACTIVITY.options)[CANCEL_ACTIVITY.name]!({ jobId, entryId, stepId: step.id, journal });
+    this.recorded(journal.status);
+    this.attributes.set(PartyState, 'cancelled');
+    this.attributes.flush();
+    await this.end();
+    return { status: 'CANCEL', faults: [fault] };
+  }
+
+  /** The job's end is recorded: a cancel update taken meanwhile answers before the run closes. */
+  private async end(): Promise<void> {
+    this.ended = true;
+    await condition(allHandlersFinished);
   }
 
   private async call(step: Step, journal: StepJournalling): Promise<void> {
@@ -80,6 +127,7 @@ export class JobRun {
     if (spec?.kind !== 'activity') {
       throw new StepFailed({ provider: step.provider, code: 'provider-unknown', message: `step "${step.name}" uses provider "${step.provider}", which this worker does not know` });
     }
+    if (spec.outside) this.outside = true;
     setCurrentDetails(`Step ${this.positions.get(step.id)! + 1}: ${step.name} (${step.provider})`);
     const run = proxyActivities({ ...spec.options, summary: step.summary ?? step.name })[step.provider]!;
     const faults = this.faults.length > 0 ? { faults: [...this.faults] } : {};
