@@ -6,8 +6,8 @@ import { z } from 'zod';
 import type { DataBox } from '../crypto/data-box';
 import { newWebhookSecret, webhookSecretContext } from '../events/signing';
 import type { Db } from '../store/db';
-import { EVENT_KINDS, deliveryLog, disableSubscription, getSubscription, insertSubscription, listSubscriptions, subscriptionView } from '../store/events';
-import { iso } from '../store/rows';
+import { EVENT_KINDS, deliveryLog, disableSubscription, getSubscription, insertSubscription, listEvents, listSubscriptions, subscriptionView } from '../store/events';
+import { decodeCursor } from '../store/rows';
 import { auth, requireScope } from './auth';
 import { HttpProblem, notFound } from './problem';
 import { refusedWebhookUrl } from '../events/url-guard';
@@ -20,6 +20,15 @@ export const subscriptionBody = z.strictObject({
 });
 export const subscriptionParam = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
 export const pageQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(100, 'at most 100').default(20) });
+
+export const eventsQuery = pageQuery.extend({
+  cursor: z.string().max(200).refine((c) => decodeCursor(c) !== undefined, 'not a cursor from a previous page').optional(),
+  entry_id: z.uuid({ error: 'must be a UUID' }).optional(),
+  kind: z.string().max(200).optional()
+    .transform((k) => k?.split(',').map((s) => s.trim()))
+    .pipe(z.array(z.enum(EVENT_KINDS, { error: `one or more of ${EVENT_KINDS.join(', ')}, separated by commas` })).optional())
+    .describe(`one kind, or several separated by commas: ${EVENT_KINDS.join(', ')}`),
+});
 
 export function eventsRouter(deps: { db: Db; box: DataBox; config: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: boolean } }): Router {
   const { db, box } = deps;
@@ -64,12 +73,9 @@ export function eventsRouter(deps: { db: Db; box: DataBox; config: { WEBHOOK_ALL
   });
 
   r.get('/events', async (req, res) => {
-    const { limit } = query(req, pageQuery);
-    const { rows } = await db.query<{ id: string; kind: string; entry_id: string | null; job_id: string | null; payload: unknown; at: Date }>(
-      'SELECT id, kind, entry_id, job_id, payload, at FROM events WHERE workspace_id = $1 ORDER BY at DESC, id LIMIT $2',
-      [auth(res).workspaceId, limit],
-    );
-    res.json({ list: rows.map((e) => ({ id: e.id, kind: e.kind, entry_id: e.entry_id, job_id: e.job_id, data: e.payload, at: iso(e.at) })) });
+    const q = query(req, eventsQuery);
+    const page = await listEvents(db, auth(res).workspaceId, { limit: q.limit, cursor: q.cursor, entryId: q.entry_id, kinds: q.kind });
+    res.json({ limit: q.limit, ...(q.cursor && { cursor: q.cursor }), ...page });
   });
 
   return r;

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { keyBody, keyParam as keyIdParam } from './admin-v1';
 import { credentialBody, credentialListParams, credentialParams } from './credentials';
-import { pageQuery, subscriptionBody, subscriptionParam } from './events-v1';
+import { eventsQuery, pageQuery, subscriptionBody, subscriptionParam } from './events-v1';
 import { identifierParam, sirenParam } from './gov-fr-directory-v1';
 import { agreementBody, decisionBody, entryParam, identityBody, langQuery, signBody, viewParam } from './gov-fr-v1';
 import { reviewEntryParam } from './review-v1';
@@ -84,7 +84,7 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/events/v1/subscriptions/:id', summary: 'A webhook subscription', scope: 'admin', params: subscriptionParam, responses: { 200: R.subscription } },
   { method: 'delete', path: '/events/v1/subscriptions/:id', summary: 'Disable a webhook subscription', scope: 'admin', params: subscriptionParam, responses: { 204: null } },
   { method: 'get', path: '/events/v1/subscriptions/:id/deliveries', summary: 'Delivery log: each delivery and its attempts', scope: 'admin', params: subscriptionParam, query: pageQuery, responses: { 200: R.deliveryList } },
-  { method: 'get', path: '/events/v1/events', summary: 'Recent events of the workspace', scope: 'admin', query: pageQuery, responses: { 200: R.eventList } },
+  { method: 'get', path: '/events/v1/events', summary: 'Events of the workspace, newest first (by entry, by kind)', scope: 'admin', query: eventsQuery, responses: { 200: R.eventList } },
 
   // apps/gov-fr/v1: the entry API
   { method: 'get', path: '/apps/gov-fr/v1/entry/:silo_entry_id/agreement', summary: 'The mandate PDF (pre-filled, or signed)', scope: 'entries:rw', params: entryParam, query: langQuery, responses: { 200: pdf } },

@@ -1,6 +1,7 @@
 // The shapes of our JSON responses, as zod schemas: the OpenAPI document is generated from them (with the request
 // schemas the routers validate with), and the API tests check every response they receive against it.
 import { z } from 'zod';
+import { WAITING_FOR } from '../store/waiting-for';
 
 const timestamp = z.iso.datetime({ offset: true });
 const uuid = z.uuid();
@@ -35,7 +36,11 @@ export const meta = z
   })
   .meta({ id: 'Meta' });
 
-const jobRef = z.object({ id: uuid, workflow_id: uuid, status: z.string() }).meta({ id: 'JobRef' });
+const waitingFor = z.enum(WAITING_FOR).describe(
+  'what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator\'s decision on the submission; ' +
+  'resubmission — a new submission, after the operator rejected one',
+);
+const jobRef = z.object({ id: uuid, workflow_id: uuid, status: z.string(), waiting_for: waitingFor.optional() }).meta({ id: 'JobRef' });
 
 export const entry = z
   .object({
@@ -45,6 +50,7 @@ export const entry = z
     doc_schema: z.string(),
     state: z.string().optional(),
     faults: z.array(fault),
+    waiting_for: waitingFor.optional(),
     current_job: jobRef.optional().describe('the job running on the entry, if any'),
     last_job: jobRef.optional().describe('the last job of the entry that ended'),
     meta: z.array(meta),
@@ -89,6 +95,7 @@ export const job = z
     workflow_id: uuid,
     silo_entry_id: uuid,
     status: z.enum(['QUEUED', 'RUN', 'WAIT', 'OK', 'ERR', 'CANCEL']),
+    waiting_for: waitingFor.optional(),
     args: z.record(z.string(), z.string()),
     tags: z.array(z.string()),
     faults: z.array(fault),
@@ -215,7 +222,12 @@ export const deliveryList = z
   })
   .meta({ id: 'WebhookDeliveryLog' });
 export const eventList = z
-  .object({ list: z.array(z.object({ id: uuid, kind: z.string(), entry_id: uuid.nullable(), job_id: uuid.nullable(), data: z.record(z.string(), z.unknown()), at: timestamp })) })
+  .object({
+    limit: z.number().int(),
+    cursor: z.string().optional(),
+    list: z.array(z.object({ id: uuid, kind: z.string(), entry_id: uuid.nullable(), job_id: uuid.nullable(), data: z.record(z.string(), z.unknown()), at: timestamp })),
+    next_cursor: z.string().optional().describe('the next page: pass it as cursor; absent on the last page'),
+  })
   .meta({ id: 'EventList' });
 
 export const credential = z

@@ -4,7 +4,8 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Db } from '../store/db';
 import { ConflictError } from '../store/entries';
-import { decodeJobCursor, getJob, getJobByKey, listJobs } from '../store/jobs';
+import { getJob, getJobByKey, listJobs } from '../store/jobs';
+import { decodeTimeCursor } from '../store/rows';
 import { insertWorkflow, type WorkflowView } from '../store/workflows';
 import { workflowInput } from '../transform/definition-schema';
 import { awaitJobSettled } from '../transform/await-job';
@@ -34,7 +35,7 @@ export const JOB_STATUSES = ['QUEUED', 'RUN', 'WAIT', 'OK', 'ERR', 'CANCEL'] as 
 
 export const listJobsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100, 'at most 100').default(20),
-  cursor: z.string().max(200).refine((c) => decodeJobCursor(c) !== undefined, 'not a cursor from a previous page').optional(),
+  cursor: z.string().max(200).refine((c) => decodeTimeCursor(c) !== undefined, 'not a cursor from a previous page').optional(),
   created_at: z.iso.datetime({ offset: true, error: 'an ISO 8601 timestamp, e.g. 2026-11-27T00:00:00Z' }).optional(),
   silo_entry_id: z.uuid({ error: 'must be a UUID' }).optional(),
   status: z.enum(JOB_STATUSES, { error: `one of ${JOB_STATUSES.join(', ')}` }).optional(),

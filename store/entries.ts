@@ -1,5 +1,6 @@
 // Silo entries (a GOBL party per entry), their meta rows and their state history.
 import type { Queryable } from './db';
+import { waitingForSql, type WaitingFor } from './waiting-for';
 import { eventCtes, eventParams } from './events';
 import { runEffect, type StatementEffect } from './statement-effect';
 import { decodeCursor, encodeCursor, iso, isUniqueViolation } from './rows';
@@ -39,11 +40,12 @@ export interface JobRef {
   id: string;
   workflow_id: string;
   status: string;
+  waiting_for?: WaitingFor;
 }
 
 /** The entry's running job and its last ended one, as columns of a query over `entries e`. */
 const ENTRY_JOBS = `,
-  (SELECT json_build_object('id', j.id, 'workflow_id', j.workflow_id, 'status', j.status) FROM jobs j
+  (SELECT json_strip_nulls(json_build_object('id', j.id, 'workflow_id', j.workflow_id, 'status', j.status, 'waiting_for', ${waitingForSql('j')})) FROM jobs j
    WHERE j.silo_entry_id = e.id AND j.completed_at IS NULL ORDER BY j.created_at DESC LIMIT 1) AS current_job,
   (SELECT json_build_object('id', j.id, 'workflow_id', j.workflow_id, 'status', j.status) FROM jobs j
    WHERE j.silo_entry_id = e.id AND j.completed_at IS NOT NULL ORDER BY j.created_at DESC, j.id DESC LIMIT 1) AS last_job`;
@@ -89,6 +91,7 @@ function entryView(e: EntryRow, meta: MetaRow[], withData: boolean) {
     ...(e.folder != null && { folder: e.folder }),
     doc_schema: e.doc_schema,
     ...(e.state != null && { state: e.state }),
+    ...(e.current_job?.waiting_for && { waiting_for: e.current_job.waiting_for }),
     faults: e.faults,
     ...(e.current_job && { current_job: e.current_job }),
     ...(e.last_job && { last_job: e.last_job }),

@@ -3,7 +3,7 @@
 // goes unannounced. The deliveries are then sent by Temporal workflows (workflows/webhook-delivery.ts).
 import crypto from 'node:crypto';
 import type { Queryable } from './db';
-import { iso } from './rows';
+import { decodeCursor, encodeCursor, iso } from './rows';
 
 export const EVENT_KINDS = ['party.state_changed', 'party.updated', 'job.completed'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
@@ -156,4 +156,35 @@ export async function recordAttempt(
 
 export async function markDeliveryFailed(q: Queryable, id: string, error: string): Promise<void> {
   await q.query(`UPDATE webhook_deliveries SET status = 'failed', last_error = $2, updated_at = now() WHERE id = $1 AND status = 'pending'`, [id, error]);
+}
+
+export interface EventFilter {
+  limit: number;
+  cursor?: string;
+  entryId?: string;
+  kinds?: EventKind[];
+}
+
+/** The workspace's events, newest first (in the order they were written), after `cursor` (from a previous page). */
+export async function listEvents(db: Queryable, workspaceId: string, f: EventFilter) {
+  const params: unknown[] = [workspaceId, f.limit + 1];
+  const where = ['workspace_id = $1'];
+  const add = (sql: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(sql(`$${params.length}`));
+  };
+  if (f.entryId) add((n) => `entry_id = ${n}::uuid`, f.entryId);
+  if (f.kinds?.length) add((n) => `kind = ANY (${n}::text[])`, f.kinds);
+  const after = f.cursor ? decodeCursor(f.cursor) : undefined;
+  if (after) add((n) => `seq < ${n}::bigint`, after);
+  const { rows } = await db.query<{ id: string; kind: string; entry_id: string | null; job_id: string | null; payload: unknown; at: Date; seq: string }>(
+    `SELECT id, kind, entry_id, job_id, payload, at, seq FROM events WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $2`,
+    params,
+  );
+  const page = rows.slice(0, f.limit);
+  const last = page.at(-1);
+  return {
+    list: page.map((e) => ({ id: e.id, kind: e.kind, entry_id: e.entry_id, job_id: e.job_id, data: e.payload, at: iso(e.at) })),
+    ...(rows.length > f.limit && last && { next_cursor: encodeCursor(last.seq) }),
+  };
 }

@@ -2,9 +2,10 @@
 import crypto from 'node:crypto';
 import { CANCELLED, type Definition, type Fault, type JobStatus, type StepJournal } from '../workflows/types';
 import type { Db, Queryable } from './db';
+import { waitingForSql, type WaitingFor } from './waiting-for';
 import { eventCtes } from './events';
 import { ConflictError, INVALID_DATA, RESERVED_IDS, idNotAvailable, recordState } from './entries';
-import { iso, isUniqueViolation } from './rows';
+import { afterTimeCursor, cursorMicros, decodeTimeCursor, encodeTimeCursor, iso, isUniqueViolation } from './rows';
 
 interface JobRow {
   id: string;
@@ -144,14 +145,15 @@ export async function approvedButWaiting(db: Queryable, olderThanMs: number, lim
 
 /** Jobs recorded but not yet picked up by a workflow run, oldest first. */
 export async function queuedJobs(db: Queryable, olderThanMs: number, limit: number) {
-  const { rows } = await db.query<{ id: string; workspace_id: string; silo_entry_id: string; siren: string | null; definition: Definition; workflow_type: string }>(
-    `SELECT j.id, j.workspace_id, j.silo_entry_id, e.siren, j.definition, j.workflow_type FROM jobs j JOIN entries e ON e.id = j.silo_entry_id
+  const { rows } = await db.query<{ id: string; workspace_id: string; silo_entry_id: string; siren: string | null; definition: Definition; workflow_type: string; workflow_id: string }>(
+    `SELECT j.id, j.workspace_id, j.silo_entry_id, e.siren, j.definition, j.workflow_type, j.workflow_id FROM jobs j JOIN entries e ON e.id = j.silo_entry_id
      WHERE j.status = 'QUEUED' AND j.created_at < now() - ($1::int * interval '1 millisecond')
      ORDER BY j.created_at LIMIT $2`,
     [olderThanMs, limit],
   );
   return rows.map((r) => ({
     jobId: r.id, workspaceId: r.workspace_id, entryId: r.silo_entry_id, siren: r.siren, definition: r.definition, workflowType: r.workflow_type,
+    workflowId: r.workflow_id,
   }));
 }
 
@@ -160,7 +162,7 @@ export async function queuedJobs(db: Queryable, olderThanMs: number, limit: numb
  * the job in step order: each step numbers its own (store/job-journal.ts).
  */
 const JOB_VIEW_SQL = (where: string, extra = '') => `
-  SELECT j.*${extra},
+  SELECT j.*${extra}, ${waitingForSql('j')} AS waiting_for,
     COALESCE((SELECT json_agg(i ORDER BY i.position, i.created_at)
               FROM (SELECT step_id, name, provider, completed, created_at, updated_at, position FROM job_intents WHERE job_id = j.id) i), '[]') AS intents,
     COALESCE((SELECT json_agg(e ORDER BY e.idx)
@@ -171,13 +173,14 @@ const JOB_VIEW_SQL = (where: string, extra = '') => `
 /** Timestamps arrive as JSON strings from the aggregates; iso() reads both. */
 type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
 
-function view(job: JobRow & { intents: Json<IntentRow>[]; events: Json<EventRow>[] }) {
+function view(job: JobRow & { intents: Json<IntentRow>[]; events: Json<EventRow>[]; waiting_for?: WaitingFor | null }) {
   return {
     id: job.id,
     ...(job.key != null && { key: job.key }),
     workflow_id: job.workflow_id,
     silo_entry_id: job.silo_entry_id,
     status: job.status,
+    ...(job.waiting_for && { waiting_for: job.waiting_for }),
     args: job.args,
     tags: job.tags,
     faults: job.faults,
@@ -308,14 +311,6 @@ export interface JobFilter {
   createdAt?: string;
 }
 
-/** An opaque position in the jobs list: the job's creation time (microseconds) and id. */
-const jobCursor = (micros: string, id: string) => Buffer.from(`j${micros}.${id}`).toString('base64url');
-
-export function decodeJobCursor(cursor: string): { micros: string; id: string } | undefined {
-  const m = /^j(\d{1,18})\.([0-9a-f-]{36})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  return m ? { micros: m[1]!, id: m[2]! } : undefined;
-}
-
 export async function listJobs(db: Queryable, workspaceId: string, f: JobFilter): Promise<{ list: JobView[]; next_cursor?: string }> {
   const params: unknown[] = [workspaceId, f.limit + 1];
   const where = ['j.workspace_id = $1'];
@@ -327,17 +322,17 @@ export async function listJobs(db: Queryable, workspaceId: string, f: JobFilter)
   if (f.status) add((n) => `j.status = ${n}`, f.status);
   if (f.workflowId) add((n) => `j.workflow_id = ${n}::uuid`, f.workflowId);
   if (f.createdAt) add((n) => `j.created_at <= ${n}::timestamptz`, f.createdAt);
-  const after = f.cursor ? decodeJobCursor(f.cursor) : undefined;
+  const after = f.cursor ? decodeTimeCursor(f.cursor) : undefined;
   if (after) {
     params.push(after.micros, after.id);
-    where.push(`(j.created_at, j.id) < ('epoch'::timestamptz + $${params.length - 1}::bigint * interval '1 microsecond', $${params.length}::uuid)`);
+    where.push(afterTimeCursor('j.created_at', 'j.id', `$${params.length - 1}`, `$${params.length}`));
   }
   const { rows } = await db.query<ViewRow & { micros: string }>(
-    `${JOB_VIEW_SQL(where.join(' AND '), ", (extract(epoch FROM j.created_at) * 1000000)::bigint::text AS micros")} ORDER BY j.created_at DESC, j.id DESC LIMIT $2`,
+    `${JOB_VIEW_SQL(where.join(' AND '), `, ${cursorMicros('j.created_at')} AS micros`)} ORDER BY j.created_at DESC, j.id DESC LIMIT $2`,
     params,
   );
   const page = rows.slice(0, f.limit);
   const last = page.at(-1);
-  return { list: page.map(view), ...(rows.length > f.limit && last && { next_cursor: jobCursor(last.micros, last.id) }) };
+  return { list: page.map(view), ...(rows.length > f.limit && last && { next_cursor: encodeTimeCursor(last.micros, last.id) }) };
 }
 

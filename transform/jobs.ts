@@ -121,7 +121,9 @@ async function launch(deps: JobServiceDeps, j: Launch): Promise<boolean> {
 export async function startQueuedJobs(deps: JobServiceDeps, olderThanMs = 10_000): Promise<number> {
   let started = 0;
   for (const j of await queuedJobs(deps.db, olderThanMs, 100)) {
-    if (await launch(deps, { ...j, label: 'Job' })) started++;
+    // The label the Temporal UI shows, as a job started at once has it (a workflow deleted since: its type).
+    const label = (await findWorkflow(deps.db, j.workspaceId, j.workflowId))?.name ?? j.workflowType;
+    if (await launch(deps, { ...j, label })) started++;
     else break; // still unreachable: try again next round
   }
   return started;

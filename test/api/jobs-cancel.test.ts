@@ -71,7 +71,7 @@ describe('an entry names its current and last job', () => {
     expect((await entry(entryId)).current_job).toBeUndefined();
     const jobId = await startRegistration(h, entryId);
     await jobWhen(h, jobId, ['WAIT']);
-    expect((await entry(entryId)).current_job).toEqual({ id: jobId, workflow_id: REGISTRATION_WORKFLOW_ID, status: 'WAIT' });
+    expect((await entry(entryId)).current_job).toEqual({ id: jobId, workflow_id: REGISTRATION_WORKFLOW_ID, status: 'WAIT', waiting_for: 'signer' });
     expect((await cancel(jobId)).status).toBe(200);
     const after = await entry(entryId);
     expect(after.current_job).toBeUndefined();

@@ -1,7 +1,7 @@
 // The approval wait: the API records the signer's submission and the operator's decision, then signals. Signals
 // are hints: an approval hint lets the next step run, and that step does nothing unless the store holds an
 // approved decision (otherwise the wait goes on). The deadline counts from the time the wait begins.
-import { condition, setHandler } from '@temporalio/workflow';
+import { condition, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { PartyState } from '../search-attributes';
 import { approvalSignal } from '../signals';
@@ -20,17 +20,28 @@ export class ApprovalWait {
     private readonly limit: string, private readonly journal: JobJournal, private readonly attributes: SearchAttributes,
     /** Whether the job has been asked to cancel: the wait ends at once. */
     private readonly cancelled: () => boolean,
+    /** The step as the Temporal UI names it. */
+    private readonly stepDetails: (step: Step) => string,
   ) {
     setHandler(approvalSignal, (hint) => {
       if (hint.kind === 'decided' && hint.approved) {
         this.hinted = true;
         return;
       }
+      this.waitingFor = hint.kind === 'confirmed' ? 'the operator\'s decision on the submission' : 'a new submission (the last one was rejected)';
+      this.showWait();
       // Operators filter parked registrations by the party's state: submitted awaits their decision.
       this.partyState = hint.kind === 'confirmed' ? 'submitted' : 'processing';
       attributes.set(PartyState, this.partyState);
       attributes.flush();
     });
+  }
+
+  /** What the Temporal UI shows the wait is for (the store's `waiting_for` is the API's). */
+  private waitingFor = 'the signer to sign and submit the mandate';
+
+  private showWait(): void {
+    if (this.step) setCurrentDetails(`${this.stepDetails(this.step)}: waiting for ${this.waitingFor}`);
   }
 
   /** Whether the job has reached its approval wait. */
@@ -49,6 +60,7 @@ export class ApprovalWait {
   /** Waits for an approval hint (taking it: a refused step waits for another); the wait fails past the deadline. */
   async next(): Promise<void> {
     const step = this.step!;
+    this.showWait();
     this.journal.noApprovalExpected();
     this.attributes.flush();
     const remaining = this.deadline - Date.now();

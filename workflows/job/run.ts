@@ -23,7 +23,9 @@ export class JobRun {
   private ended = false; // its end recorded
 
   constructor(private readonly job: JobInput, private readonly definition: Definition) {
-    if (definition.steps.some(isApprovalWait)) this.approval = new ApprovalWait(job.approvalDeadline, this.journal, this.attributes, () => this.cancelRequested);
+    if (definition.steps.some(isApprovalWait)) {
+      this.approval = new ApprovalWait(job.approvalDeadline, this.journal, this.attributes, () => this.cancelRequested, (s) => this.stepDetails(s));
+    }
     const all = [...definition.steps, ...definition.rescue];
     this.positions = new Map(all.map((s, position) => [s.id, position]));
     setHandler(cancelUpdate, async () => {
@@ -69,7 +71,7 @@ export class JobRun {
     this.ending = true;
     if (this.journal.owing) await this.record({ status: 'OK' });
     this.attributes.flush();
-    await this.end();
+    await this.end(`Ended OK: all ${this.definition.steps.length} steps done`);
     return { status: 'OK', faults: [] };
   }
 
@@ -96,7 +98,7 @@ export class JobRun {
     }
     if (this.journal.owing) await this.record({ status: 'ERR', faults: [...this.faults] });
     this.attributes.flush();
-    await this.end();
+    await this.end(`Ended ERR: ${this.faults[0]!.provider} failed (${this.faults[0]!.code}); the rescue ran`);
     return { status: 'ERR', faults: this.faults };
   }
 
@@ -104,7 +106,6 @@ export class JobRun {
   private async cancelled(step: Step): Promise<JobResult> {
     this.ending = true;
     const fault: Fault = { provider: 'transform', code: CANCELLED, message: 'cancelled through the API' }; // the reason is in the store
-    setCurrentDetails(`Cancelled at step ${this.positions.get(step.id)! + 1}: ${step.name}`);
     this.journal.owe([{ step: step.id, at: 'start', status: 'RUN' }, { step: step.id, at: 'end', status: 'KO', code: CANCELLED }], { status: 'CANCEL', faults: [fault] });
     const journal = this.journal.forOwed();
     const { jobId, entryId } = this.job;
@@ -112,12 +113,18 @@ export class JobRun {
     this.recorded(journal.status);
     this.attributes.set(PartyState, 'cancelled');
     this.attributes.flush();
-    await this.end();
+    await this.end(`Cancelled through the API at step ${this.positions.get(step.id)! + 1} of ${this.definition.steps.length}: ${step.name}`);
     return { status: 'CANCEL', faults: [fault] };
   }
 
+  /** The step as the Temporal UI shows the run's progress: which of the definition's steps, what it does. */
+  private stepDetails(step: Step): string {
+    return `Step ${this.positions.get(step.id)! + 1} of ${this.definition.steps.length}: ${step.name} (${step.provider})`;
+  }
+
   /** The job's end is recorded: a cancel update taken meanwhile answers before the run closes. */
-  private async end(): Promise<void> {
+  private async end(details?: string): Promise<void> {
+    if (details) setCurrentDetails(details); // nothing of a step stays shown once the run has ended
     this.ended = true;
     await condition(allHandlersFinished);
   }
@@ -128,7 +135,7 @@ export class JobRun {
       throw new StepFailed({ provider: step.provider, code: 'provider-unknown', message: `step "${step.name}" uses provider "${step.provider}", which this worker does not know` });
     }
     if (spec.outside) this.outside = true;
-    setCurrentDetails(`Step ${this.positions.get(step.id)! + 1}: ${step.name} (${step.provider})`);
+    setCurrentDetails(this.stepDetails(step));
     const run = proxyActivities({ ...spec.options, summary: step.summary ?? step.name })[step.provider]!;
     const faults = this.faults.length > 0 ? { faults: [...this.faults] } : {};
     const { jobId, workspaceId, entryId } = this.job;
