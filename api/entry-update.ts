@@ -1,11 +1,13 @@
 // PATCH /silo/v1/entries/{id}: the public API's update body `{content_type, data, allow_invalid?, folder?}`, or a
 // patch sent as the request's own content type. The patch formats are the libraries' (RFC 7396, RFC 6902).
 import express, { type Request } from 'express';
-import jsonPatch, { type Operation } from 'fast-json-patch';
+// index.mjs: the package also ships its TypeScript sources, which tsx (allowJs) would load instead of its build.
+import jsonPatch from 'fast-json-patch/index.mjs';
+import type { Operation } from 'fast-json-patch';
 import mergePatch from 'json-merge-patch';
 import { z } from 'zod';
 import { rejectNulCharacters } from './no-nul';
-import { HttpProblem } from './problem';
+import { coded } from './problem';
 import { body } from './validate';
 
 export const DOCUMENT = 'application/json';
@@ -57,11 +59,11 @@ export function entryUpdate(req: Request): EntryUpdate {
   const where = own ? 'body' : 'body.data';
   if (update.format === JSON_PATCH) {
     const ops = jsonPatchBody.safeParse(update.data);
-    if (!ops.success) throw new HttpProblem(400, `${where}: a JSON patch (RFC 6902) is an array of operations {op, path, from?, value?}`);
+    if (!ops.success) throw coded(400, 'invalid-request', `${where}: a JSON patch (RFC 6902) is an array of operations {op, path, from?, value?}`);
   } else if (!update.data || typeof update.data !== 'object' || Array.isArray(update.data)) {
-    throw new HttpProblem(400, `${where}: ${update.format === DOCUMENT ? 'the whole org/party document' : 'a merge patch (RFC 7396)'} must be a JSON object`);
+    throw coded(400, 'invalid-request', `${where}: ${update.format === DOCUMENT ? 'the whole org/party document' : 'a merge patch (RFC 7396)'} must be a JSON object`);
   }
-  if (PROTOTYPE_KEYS.test(JSON.stringify(update.data))) throw new HttpProblem(400, `${where}: the names __proto__, constructor and prototype are not allowed`);
+  if (PROTOTYPE_KEYS.test(JSON.stringify(update.data))) throw coded(400, 'invalid-request', `${where}: the names __proto__, constructor and prototype are not allowed`);
   return update;
 }
 
@@ -76,7 +78,7 @@ export function applyUpdate(current: Record<string, unknown>, update: EntryUpdat
     if (!(err instanceof jsonPatch.JsonPatchError)) throw err;
     const op = `operation ${err.index ?? 0} (${err.operation?.op} ${err.operation?.path})`;
     // A failed `test` is the precondition RFC 6902 §4.6 gives the client: the document is not as it expected.
-    if (err.name === 'TEST_OPERATION_FAILED') throw new HttpProblem(409, `the JSON patch's ${op} failed: the entry's data has changed; read it again`);
-    throw new HttpProblem(422, `the JSON patch's ${op} cannot apply: ${err.message.split('\n')[0]}`);
+    if (err.name === 'TEST_OPERATION_FAILED') throw coded(409, 'patch-test-failed', `the JSON patch's ${op} failed: the entry's data has changed; read it again`);
+    throw coded(422, 'patch-unappliable', `the JSON patch's ${op} cannot apply: ${err.message.split('\n')[0]}`);
   }
 }
