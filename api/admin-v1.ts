@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { SCOPES, createApiKey, listApiKeys, revokeWorkspaceKey } from '../store/workspaces';
 import type { Db } from '../store/db';
 import { auth, requireScope } from './auth';
-import { HttpProblem, notFound } from './problem';
+import { coded, notFound } from './problem';
 import { body, params } from './validate';
 
 export const keyBody = z.strictObject({
@@ -32,7 +32,7 @@ export function adminRouter(db: Db): Router {
 
   r.delete('/keys/:id', async (req, res) => {
     const { id } = params(req, keyParam);
-    if (id === auth(res).keyId) throw new HttpProblem(409, 'a key cannot revoke itself: use another admin key');
+    if (id === auth(res).keyId) throw coded(409, 'own-key', 'a key cannot revoke itself: use another admin key');
     const outcome = await revokeWorkspaceKey(db, auth(res).workspaceId, id);
     if (outcome === 'unknown') throw notFound(`API key ${id}`);
     res.status(204).end();

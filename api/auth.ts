@@ -2,15 +2,15 @@
 import type { RequestHandler, Response } from 'express';
 import type { Db } from '../store/db';
 import { findApiKey, type ApiKeyIdentity, type Scope } from '../store/workspaces';
-import { HttpProblem } from './problem';
+import { coded } from './problem';
 
 export function authenticate(db: Db): RequestHandler {
   return async (req, res, next) => {
     const header = req.get('authorization') ?? '';
     const m = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!m) throw new HttpProblem(401, 'missing API key: send "Authorization: Bearer <key>"');
+    if (!m) throw coded(401, 'unauthenticated', 'missing API key: send "Authorization: Bearer <key>"');
     const identity = await findApiKey(db, m[1]!);
-    if (!identity) throw new HttpProblem(401, 'unknown or revoked API key');
+    if (!identity) throw coded(401, 'unauthenticated', 'unknown or revoked API key');
     res.locals.auth = identity;
     next();
   };
@@ -18,7 +18,7 @@ export function authenticate(db: Db): RequestHandler {
 
 export function requireScope(scope: Scope): RequestHandler {
   return (_req, res, next) => {
-    if (!auth(res).scopes.includes(scope)) throw new HttpProblem(403, `this API key lacks the ${scope} scope`);
+    if (!auth(res).scopes.includes(scope)) throw coded(403, 'forbidden', `this API key lacks the ${scope} scope`);
     next();
   };
 }

@@ -38,7 +38,7 @@ export function eventsRouter(deps: { db: Db; box: DataBox; config: { WEBHOOK_ALL
   r.post('/subscriptions', async (req, res) => {
     const b = body(req, subscriptionBody);
     const refused = deps.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ? undefined : refusedWebhookUrl(b.url);
-    if (refused) throw new HttpProblem(400, `invalid body: url: ${refused}`, [{ path: 'body.url', message: refused }]);
+    if (refused) throw new HttpProblem(400, `invalid body: url: ${refused}`, [{ path: 'body.url', message: refused }], undefined, 'invalid-request');
     const id = crypto.randomUUID();
     const secret = newWebhookSecret();
     const row = await insertSubscription(db, {

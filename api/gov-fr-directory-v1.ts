@@ -7,7 +7,7 @@ import { annuaireClientFromConfig } from '../annuaire/from-config';
 import { AnnuaireError, today, type AnnuaireClient, type AnnuaireLine } from '../annuaire/client';
 import type { Config } from '../config';
 import { isSiren } from '../party/french-ids';
-import { HttpProblem } from './problem';
+import { coded } from './problem';
 import { params } from './validate';
 
 export const sirenParam = z.object({ siren: z.string().refine(isSiren, 'must be a 9-digit SIREN with a valid check digit') });
@@ -58,9 +58,9 @@ annuaireClientFromConfig(config);
       // Ours to retry later (503, with the directory's Retry-After) or the directory refusing us (502).
       if (err.retryable) {
         if (err.retryAfterMs !== undefined) res.set('retry-after', String(Math.ceil(err.retryAfterMs / 1000)));
-        throw new HttpProblem(503, `the PPF Annuaire is unavailable, try again later: ${err.message}`);
+        throw coded(503, 'annuaire-unavailable', `the PPF Annuaire is unavailable, try again later: ${err.message}`);
       }
-      throw new HttpProblem(502, `the PPF Annuaire refused the lookup: ${err.message}`);
+      throw coded(502, 'annuaire-refused', `the PPF Annuaire refused the lookup: ${err.message}`);
     }
   }
 

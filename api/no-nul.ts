@@ -3,7 +3,7 @@
 // step that walks a value recursively (zod, JSON.stringify, jsonb) would otherwise overflow the stack (a 500).
 // The walk below keeps its own stack, so no nesting can overflow it.
 import type { RequestHandler } from 'express';
-import { HttpProblem } from './problem';
+import { coded } from './problem';
 
 /** Levels of arrays and objects a request value may have (`{"a":[1]}` has 2). */
 export const MAX_JSON_DEPTH = 32;
@@ -67,12 +67,12 @@ function findUnstorable(value: unknown, root: string): string | undefined {
 /** Throws the 400 when `value` holds a character the store cannot keep or nests too deep. */
 export function assertStorable(value: unknown, where: string): void {
   const problem = findUnstorable(value, where);
-  if (problem) throw new HttpProblem(400, problem);
+  if (problem) throw coded(400, 'invalid-request', problem);
 }
 
 /** After every JSON body parser: the body, query and path values checked before any handler reads them. */
 export const rejectNulCharacters: RequestHandler = (req, _res, next) => {
   const problem = findUnstorable(req.body, 'body') ?? findUnstorable(req.query, 'query') ?? findUnstorable(req.params, 'path');
-  if (problem) throw new HttpProblem(400, problem);
+  if (problem) throw coded(400, 'invalid-request', problem);
   next();
 };

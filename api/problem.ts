@@ -45,19 +45,25 @@ export function zodProblem(err: ZodError, where: string): HttpProblem {
   const first = errors[0];
   const detail = `invalid ${where}: ${first ? `${first.path}: ${first.message}` : 'validation failed'}` +
     (errors.length > 1 ? ` (and ${errors.length - 1} more)` : '');
-  return new HttpProblem(400, detail, errors);
+  return new HttpProblem(400, detail, errors, undefined, 'invalid-request');
 }
 
-/** `extensions`: further members (RFC 9457 §3.2), e.g. a `code` for clients that translate the reason. */
+/** The code of a problem raised without one: by its status (api/problem-codes.ts lists every code). */
+const DEFAULT_CODES: Record<number, string> = {
+  400: 'invalid-request', 401: 'unauthenticated', 403: 'forbidden', 404: 'not-found', 409: 'conflict', 413: 'too-large',
+  415: 'unsupported-media-type', 422: 'unprocessable', 429: 'rate-limited', 500: 'internal', 502: 'bad-gateway', 503: 'unavailable',
+};
+
+/** `extensions`: further members (RFC 9457 §3.2), e.g. the `code` that says why, stable for clients to act on. */
 export function sendProblem(res: Response, status: number, detail: string, errors?: FieldError[], extensions?: Record<string, unknown>) {
   res
     .status(status)
     .type('application/problem+json')
-    .json({ type: 'about:blank', title: problemTitle(status), status, detail, ...(errors && { errors }), ...extensions });
+    .json({ type: 'about:blank', title: problemTitle(status), status, detail, ...(errors && { errors }), code: DEFAULT_CODES[status] ?? `http-${status}`, ...extensions });
 }
 
 export const routeNotFound: RequestHandler = (req, res) =>
-  sendProblem(res, 404, `no route for ${req.method} ${req.path}`);
+  sendProblem(res, 404, `no route for ${req.method} ${req.path}`, undefined, { code: 'no-route' });
 
 /** Body-parser errors are the client's; anything else unexpected is logged and answered 500. */
 export function errorHandler(log: Logger): ErrorRequestHandler {
@@ -68,13 +74,13 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       return sendProblem(res, err.status, err.detail, err.errors, err.code ? { code: err.code } : undefined);
     }
     const type = (err as { type?: string }).type;
-    if (type === 'entity.parse.failed') return sendProblem(res, 400, `malformed JSON body: ${(err as Error).message}`);
-    if (type === 'entity.too.large') return sendProblem(res, 413, 'request body too large');
-    if (type === 'encoding.unsupported' || type === 'charset.unsupported') return sendProblem(res, 415, (err as Error).message);
+    if (type === 'entity.parse.failed') return sendProblem(res, 400, `malformed JSON body: ${(err as Error).message}`, undefined, { code: 'malformed-json' });
+    if (type === 'entity.too.large') return sendProblem(res, 413, 'request body too large', undefined, { code: 'too-large' });
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported') return sendProblem(res, 415, (err as Error).message, undefined, { code: 'unsupported-media-type' });
     const status = (err as { status?: number }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) return sendProblem(res, status, (err as Error).message);
     // Wizard paths carry a credential (the link's ref): never in the logs.
     log.error({ err, method: req.method, path: redactPath(req.originalUrl.split('?')[0]!) }, 'unhandled error');
-    sendProblem(res, 500, 'internal error; it has been logged');
+    sendProblem(res, 500, 'internal error; it has been logged', undefined, { code: 'internal' });
   };
 }

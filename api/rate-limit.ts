@@ -32,7 +32,7 @@ function limiter({ perMinute, keyOf, refusal, advertise }: Limit): RequestHandle
       if (!(err instanceof RateLimiterRes)) throw err;
       const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
       res.set('retry-after', String(seconds)).set('ratelimit-limit', String(perMinute)).set('ratelimit-remaining', '0');
-      sendProblem(res, 429, refusal(seconds));
+      sendProblem(res, 429, refusal(seconds), undefined, { code: 'rate-limited' });
     }
   };
 }

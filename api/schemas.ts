@@ -2,6 +2,7 @@
 // schemas the routers validate with), and the API tests check every response they receive against it.
 import { z } from 'zod';
 import { WAITING_FOR } from '../store/waiting-for';
+import { PROBLEM_CODE_NAMES } from './problem-codes';
 
 const timestamp = z.iso.datetime({ offset: true });
 const uuid = z.uuid();
@@ -13,7 +14,7 @@ export const problem = z
     status: z.number().int(),
     detail: z.string(),
     errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-    code: z.string().optional().describe('a stable reason, for clients that translate it (wizard)'),
+    code: z.enum(PROBLEM_CODE_NAMES).describe('why, stable for clients to act on or translate: each code and its meaning are listed with the operations that answer it'),
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details' });
 

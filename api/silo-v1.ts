@@ -63,7 +63,7 @@ export function siloRouter({ db, box, log }: { db: Db; box: DataBox; log: Logger
   const create = async (workspaceId: string, id: string, input: z.infer<typeof entryBody>) => {
     const { $schema, ...rest } = input.data as { $schema?: unknown };
     if ($schema !== undefined && $schema !== PARTY_SCHEMA_URL) {
-      throw new HttpProblem(400, `unsupported document schema ${JSON.stringify($schema)}: only ${PARTY_SCHEMA_URL} (org/party) entries are accepted`);
+      throw coded(400, 'unsupported-schema', `unsupported document schema ${JSON.stringify($schema)}: only ${PARTY_SCHEMA_URL} (org/party) entries are accepted`);
     }
     const parsed = frenchParty.safeParse(rest);
     if (!parsed.success) throw zodProblem(parsed.error, 'body.data');
@@ -73,7 +73,7 @@ export function siloRouter({ db, box, log }: { db: Db; box: DataBox; log: Logger
         data: { $schema: PARTY_SCHEMA_URL, ...parsed.data }, siren: sirenOf(parsed.data),
       });
     } catch (err) {
-      if (err instanceof ConflictError) throw new HttpProblem(409, err.message);
+      if (err instanceof ConflictError) throw coded(409, err.code, err.message);
       throw err;
     }
   };
@@ -133,11 +133,11 @@ export function siloRouter({ db, box, log }: { db: Db; box: DataBox; log: Logger
     const { id, key } = params(req, metaParams);
     const input = body(req, metaBody);
     await ownEntry(auth(res).workspaceId, id);
-    if (SERVICE_META_KEYS.has(key)) throw new HttpProblem(409, `meta key "${key}" is managed by the service`);
+    if (SERVICE_META_KEYS.has(key)) throw coded(409, 'service-meta', `meta key "${key}" is managed by the service`);
     try {
       res.json(await putMeta(db, id, key, input));
     } catch (err) {
-      if (err instanceof ConflictError) throw new HttpProblem(409, err.message);
+      if (err instanceof ConflictError) throw coded(409, err.code, err.message);
       throw err;
     }
   });
@@ -153,7 +153,7 @@ export function siloRouter({ db, box, log }: { db: Db; box: DataBox; log: Logger
   r.delete('/entries/:id/meta/:key', async (req, res) => {
     const { id, key } = params(req, metaParams);
     await ownEntry(auth(res).workspaceId, id);
-    if (SERVICE_META_KEYS.has(key)) throw new HttpProblem(409, `meta key "${key}" is managed by the service`);
+    if (SERVICE_META_KEYS.has(key)) throw coded(409, 'service-meta', `meta key "${key}" is managed by the service`);
     if (!(await deleteMeta(db, id, key))) throw notFound(`meta "${key}" of entry ${id}`);
     res.status(204).end();
   });

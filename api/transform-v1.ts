@@ -65,11 +65,11 @@ export function transformRouter(deps: JobServiceDeps): Router {
   r.put('/workflows/:id', async (req, res) => {
     const { id } = params(req, idParam);
     const doc = body(req, workflowInput);
-    if (isBuiltinWorkflow(id)) throw new HttpProblem(409, `workflow ${id} is built in and cannot be replaced`);
+    if (isBuiltinWorkflow(id)) throw coded(409, 'builtin-workflow', `workflow ${id} is built in and cannot be replaced`);
     try {
       res.json(onWire(await insertWorkflow(db, auth(res).workspaceId, id, doc)));
     } catch (err) {
-      if (err instanceof ConflictError) throw new HttpProblem(409, err.message);
+      if (err instanceof ConflictError) throw coded(409, err.code, err.message);
       throw err;
     }
   });
@@ -90,8 +90,8 @@ export function transformRouter(deps: JobServiceDeps): Router {
     try {
       return await startJob(deps, workspaceId, { id, ...input });
     } catch (err) {
-      if (err instanceof ConflictError) throw new HttpProblem(409, err.message);
-      if (err instanceof JobRequestError) throw coded(err.status, err.code ?? 'refused', err.message);
+      if (err instanceof ConflictError) throw coded(409, err.code, err.message);
+      if (err instanceof JobRequestError) throw coded(err.status, err.code, err.message);
       throw err;
     }
   };
@@ -129,7 +129,7 @@ export function transformRouter(deps: JobServiceDeps): Router {
     try {
       res.json(await cancelJob(deps, auth(res).workspaceId, id, reason ?? 'cancelled through the API'));
     } catch (err) {
-      if (err instanceof JobRequestError) throw coded(err.status, err.code ?? 'refused', err.message);
+      if (err instanceof JobRequestError) throw coded(err.status, err.code, err.message);
       if (err instanceof TemporalUnavailable) throw coded(503, 'temporal-unavailable', err.message, { 'retry-after': '5' });
       throw err;
     }

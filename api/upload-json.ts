@@ -1,7 +1,7 @@
 // Upload bodies are a few fields around one long base64 string. JSON.parse of megabytes of `{}` or numbers holds the
 // event loop for a quarter of a second, so a body with more structure than an upload has is refused unparsed.
 import express from 'express';
-import { HttpProblem } from './problem';
+import { coded } from './problem';
 
 /** Commas, colons, brackets and braces an upload body may hold: `{"view": "front", "data": "…"}` has a handful. */
 const MAX_STRUCTURE = 64;
@@ -21,7 +21,7 @@ export const uploadJson = express.json({
   strict: true,
   verify: (_req, _res, buf) => {
     if (structureOver(buf, MAX_STRUCTURE)) {
-      throw new HttpProblem(400, `an upload body is an object of a few fields around a base64 string: this one has more than ${MAX_STRUCTURE} separators`);
+      throw coded(400, 'invalid-request', `an upload body is an object of a few fields around a base64 string: this one has more than ${MAX_STRUCTURE} separators`);
     }
   },
 });

@@ -2,7 +2,7 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
 import { assertStorable } from './no-nul';
-import { HttpProblem, zodProblem } from './problem';
+import { coded, zodProblem } from './problem';
 
 function check<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
   // Path and query values reach SQL too (a key lookup with %00 in it): the same rule as for bodies.
@@ -14,7 +14,7 @@ function check<S extends z.ZodType>(schema: S, value: unknown, where: string): z
 
 export function body<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
   if (!req.is('application/json')) {
-    throw new HttpProblem(415, 'send the body as application/json');
+    throw coded(415, 'unsupported-media-type', 'send the body as application/json');
   }
   return check(schema, req.body, 'body');
 }

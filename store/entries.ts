@@ -5,7 +5,12 @@ import { eventCtes, eventParams } from './events';
 import { runEffect, type StatementEffect } from './statement-effect';
 import { decodeCursor, encodeCursor, iso, isUniqueViolation } from './rows';
 
-export class ConflictError extends Error {}
+/** A request that conflicts with what is stored; `code` is its stable reason (api/problem-codes.ts). */
+export class ConflictError extends Error {
+  constructor(message: string, readonly code: 'key-taken' | 'id-taken' | 'id-not-available' | 'job-running' | 'registration-running' | 'meta-ref-taken') {
+    super(message);
+  }
+}
 
 export interface MetaInput {
   src: string;
@@ -127,13 +132,13 @@ export async function insertEntry(
       [e.id, e.workspaceId, e.key ?? null, e.folder ?? null, e.docSchema, JSON.stringify(e.data), e.siren ?? null, RESERVED_IDS],
     ));
   } catch (err) {
-    if (isUniqueViolation(err)) throw new ConflictError(`an entry with key "${e.key}" already exists`);
+    if (isUniqueViolation(err)) throw new ConflictError(`an entry with key "${e.key}" already exists`, 'key-taken');
     throw err;
   }
   if (rows[0]) return entryView(rows[0], [], true);
   // Only the caller's own workspace may learn that the id is taken.
-  if (await getEntryRow(db, e.workspaceId, e.id)) throw new ConflictError(`an entry with id ${e.id} already exists`);
-  throw new ConflictError(idNotAvailable(e.id));
+  if (await getEntryRow(db, e.workspaceId, e.id)) throw new ConflictError(`an entry with id ${e.id} already exists`, 'id-taken');
+  throw new ConflictError(idNotAvailable(e.id), 'id-not-available');
 }
 
 async function metaOf(db: Queryable, entryIds: string[]): Promise<MetaRow[]> {
@@ -233,7 +238,7 @@ export async function putMeta(db: Queryable, entryId: string, key: string, m: Me
   } catch (err) {
     const constraint = (err as { constraint?: string }).constraint;
     if (isUniqueViolation(err) && constraint === 'entry_meta_ref_per_workspace') {
-      throw new ConflictError(`meta ref "${m.ref}" is already used in this workspace`);
+      throw new ConflictError(`meta ref "${m.ref}" is already used in this workspace`, 'meta-ref-taken');
     }
     throw err;
   }

@@ -91,10 +91,10 @@ export async function insertJob(
     if (isUniqueViolation(err)) {
       const constraint = (err as { constraint?: string }).constraint;
       if (constraint === 'jobs_one_active_per_entry') {
-        throw new ConflictError(`entry ${j.entryId} already has a job running: wait for it to end`);
+        throw new ConflictError(`entry ${j.entryId} already has a job running: wait for it to end, or cancel it`, 'job-running');
       }
       if (constraint === 'jobs_one_registration_per_siren') throw await registrationRunning(db, j.workspaceId, j.entryId);
-      throw new ConflictError(`a job with key "${j.key}" already exists`);
+      throw new ConflictError(`a job with key "${j.key}" already exists`, 'key-taken');
     }
     throw err;
   }
@@ -104,8 +104,8 @@ export async function insertJob(
   if (row.entry_invalid) return { outcome: 'invalid-data', faults: row.entry_faults.filter((f) => f.code === INVALID_DATA) };
   if (!row.id) {
     // The id is reserved or taken: only the caller's own workspace may learn that a job has it.
-    if (await getJob(db, j.workspaceId, j.id)) throw new ConflictError(`a job with id ${j.id} already exists`);
-    throw new ConflictError(idNotAvailable(j.id));
+    if (await getJob(db, j.workspaceId, j.id)) throw new ConflictError(`a job with id ${j.id} already exists`, 'id-taken');
+    throw new ConflictError(idNotAvailable(j.id), 'id-not-available');
   }
   return { outcome: 'inserted', job: view({ ...(row as JobRow), intents: [], events: [] }), siren: row.entry_siren };
 }
@@ -122,6 +122,7 @@ async function registrationRunning(db: Queryable, workspaceId: string, entryId: 
   return new ConflictError(
     r ? `SIREN ${r.siren} is already being registered by job ${r.job_id} on entry ${r.entry_id}: wait for it to end`
       : 'a registration of this SIREN was running: try again',
+    'registration-running',
   );
 }
 

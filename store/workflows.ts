@@ -59,7 +59,7 @@ export async function insertWorkflow(db: Queryable, workspaceId: string, id: str
     );
     return fromRow(rows[0]!);
   } catch (err) {
-    if (isUniqueViolation(err)) throw new ConflictError(`a workflow with id ${id} already exists`);
+    if (isUniqueViolation(err)) throw new ConflictError(`a workflow with id ${id} already exists`, 'id-taken');
     throw err;
   }
 }

@@ -19,9 +19,10 @@ import { runDefinition } from '../workflows/run-definition';
 import { unregistration } from '../workflows/unregistration';
 import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from './builtins';
 import { findWorkflow } from './workflow-catalog';
+import type { ProblemCodeName } from '../api/problem-codes';
 
 export class JobRequestError extends Error {
-  constructor(readonly status: 404 | 409 | 422, message: string, readonly code?: string) {
+  constructor(readonly status: 404 | 409 | 422, message: string, readonly code: ProblemCodeName) {
     super(message);
   }
 }
