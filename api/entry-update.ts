@@ -28,8 +28,8 @@ export const jsonPatchBody = z.array(patchOperation).max(1000).describe('RFC 690
 
 export const updateBody = z.strictObject({
   content_type: z.enum(UPDATE_FORMATS, { error: `one of ${UPDATE_FORMATS.join(', ')}` }).default(DOCUMENT),
-  data: z.unknown().optional(),
-  allow_invalid: z.boolean().default(false),
+  data: z.unknown().optional().describe('the whole org/party document (content_type application/json), a merge patch (an object), or JSON-patch operations (an array)'),
+  allow_invalid: z.boolean().default(false).describe('keep a document that fails validation, its problems in the entry\'s faults: no registration starts until it is corrected'),
   folder: z.string().trim().min(1).max(100).optional(),
   // The public API signs GOBL envelopes; a party entry is a plain document.
   sign: z.literal(false, { error: 'entries are party documents, not envelopes: they are never signed' }).optional(),

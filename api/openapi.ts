@@ -3,9 +3,18 @@
 import { z } from 'zod';
 import { idempotencyKeyParameter } from './idempotency';
 import { OPERATIONS, type Operation } from './operations';
+import { OPERATION_DOCS, errorsOf } from './operation-docs';
+import { PROBLEM_CODES, type ProblemCodeName } from './problem-codes';
 import { problem } from './schemas';
+import { problemTitle } from './problem';
 
 type Json = Record<string, unknown>;
+
+const OVERVIEW = `Registers French companies with this e-invoicing platform (a Plateforme Agréée): their mandate signed, in the PPF Annuaire and on Peppol.
+
+**Onboarding a company**: create an entry with its party (\`POST /silo/v1/entries\`); start the registration (\`POST /transform/v1/jobs\` with the built-in registration's \`workflow_id\`); send the signer the wizard link in the entry's \`approval-link\` meta (or drive the signature through \`/apps/gov-fr/v1/entry/{id}/…\`); an operator decides (\`…/decision\`, scope \`approvals\`); the job ends \`OK\` and the entry is \`registered\`. Follow it by reading the entry and the job, \`GET /events/v1/events\`, or webhooks. Correct a party with \`PATCH /silo/v1/entries/{id}\`; stop a registration with \`POST /transform/v1/jobs/{id}/cancel\` (until its directory step); undo one with the built-in unregistration.
+
+**Conventions**: every error is \`application/problem+json\` with a stable \`code\` (each operation lists those it can answer) and a \`detail\` that names the fix; bad fields are listed in \`errors\` by path. Lists page with \`limit\` and \`next_cursor\`. Every authenticated POST takes an \`Idempotency-Key\`: the same key and body within 24 hours replays the first answer. Each service is versioned in its path (\`/<service>/v<N>/…\`); adding an operation changes no version.`;
 
 const toOpenApiPath = (p: string) => p.replace(/:(\w+)/g, '{$1}');
 
@@ -37,15 +46,28 @@ export function openApiDocument(serverUrl: string): Json {
       else if ('mediaType' in r && typeof r.mediaType === 'string') responses[status] = { description: 'OK', content: { [r.mediaType]: { schema: { type: 'string' } } } };
       else responses[status] = { description: 'OK', content: { 'application/json': { schema: convert(r as z.ZodType, 'output') } } };
     }
-    responses.default = { description: 'An error (4xx, 5xx) as problem details', content: { 'application/problem+json': { schema: problemRef } } };
+    for (const [status, codes] of byStatus(errorsOf(op))) {
+      if (responses[status]) continue; // a status the operation answers with its own body (readiness: 503)
+      responses[status] = {
+        description: codes.map((code) => `\`${code}\`: ${PROBLEM_CODES[code].meaning}`).join('; '),
+        content: { 'application/problem+json': { schema: problemRef, examples: Object.fromEntries(codes.map((code) => [code, { summary: PROBLEM_CODES[code].meaning, value: problemExample(status, code) }])) } },
+      };
+    }
+    responses.default = { description: 'Any other error, as problem details', content: { 'application/problem+json': { schema: problemRef } } };
+    const doc = OPERATION_DOCS[`${op.method} ${op.path}`];
+    const examplesOf = (type: string) => {
+      const named = doc?.bodyExamples?.[type] ?? (type === 'application/json' ? doc?.examples : undefined);
+      return named && { examples: Object.fromEntries(Object.entries(named).map(([name, value]) => [name.replaceAll(' ', '-'), { summary: name, value }])) };
+    };
     (paths[path] ??= {})[op.method] = {
       operationId: operationId(op),
       summary: op.summary,
+      ...(doc && { description: doc.description }),
       tags: [op.path.split('/')[1]],
       ...(op.scope ? { security: [{ apiKey: [] }], 'x-required-scope': op.scope } : { security: [] }),
       ...(parameters.length && { parameters }),
       ...(op.body && { requestBody: { required: true, content: Object.fromEntries(
-        Object.entries({ 'application/json': op.body, ...op.otherBodies }).map(([type, s]) => [type, { schema: convert(s, 'input') }]),
+        Object.entries({ 'application/json': op.body, ...op.otherBodies }).map(([type, s]) => [type, { schema: convert(s, 'input'), ...examplesOf(type) }]),
       ) } }),
       responses,
     };
@@ -55,7 +77,7 @@ export function openApiDocument(serverUrl: string): Json {
     info: {
       title: 'Party registration (French e-invoicing PA)',
       version: '1',
-      description: 'Each service is versioned in its path (`/<service>/v<N>/…`); adding an operation changes no version.',
+      description: OVERVIEW,
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
@@ -63,6 +85,17 @@ export function openApiDocument(serverUrl: string): Json {
     components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' } }, schemas: components },
   };
 }
+
+/** The codes by the status they come with. */
+function byStatus(codes: ProblemCodeName[]): Map<number, ProblemCodeName[]> {
+  const m = new Map<number, ProblemCodeName[]>();
+  for (const code of codes) m.set(PROBLEM_CODES[code].status, [...(m.get(PROBLEM_CODES[code].status) ?? []), code]);
+  return new Map([...m].sort(([a], [b]) => a - b));
+}
+
+const problemExample = (status: number, code: ProblemCodeName) => ({
+  type: 'about:blank', title: problemTitle(status), status, detail: `${PROBLEM_CODES[code].meaning} (the detail names the resource and the fix)`, code,
+});
 
 function operationId(op: Operation): string {
   const words = op.path.split('/').filter(Boolean).map((s) => (s.startsWith(':') ? `by-${s.slice(1)}` : s));

@@ -9,6 +9,7 @@ import { identifierParam, sirenParam } from './gov-fr-directory-v1';
 import { agreementBody, decisionBody, entryParam, identityBody, langQuery, signBody, viewParam } from './gov-fr-v1';
 import { reviewEntryParam } from './review-v1';
 import * as R from './schemas';
+import { partyDocument } from '../party';
 import { entryBody, idParam, keyParam, listQuery, metaBody, metaParams, metaRefParams, metaRefQuery } from './silo-v1';
 import { JSON_PATCH, MERGE_PATCH, jsonPatchBody, mergePatchBody, updateBody } from './entry-update';
 import { cancelJobBody, createJobQuery, jobBody, listJobsQuery, listWorkflowsQuery } from './transform-v1';
@@ -34,6 +35,8 @@ export interface Operation {
 }
 
 const pdf = { mediaType: 'application/pdf' };
+// The router reads `data` as any object and checks it as a French party after: the reference shows that party.
+const entryInput = entryBody.extend({ data: partyDocument });
 const wizardRef = z.object({ ref: z.string().describe('the wizard link\'s credential (43 base64url characters)') });
 const withRef = (p?: z.ZodObject) => (p ? wizardRef.extend(p.shape) : wizardRef);
 const smpParticipant = z.object({ participant: z.string().describe('iso6523-actorid-upis::0225:<SIREN>, percent-encoded') });
@@ -45,8 +48,8 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/utils/v1/health/ready', summary: 'Readiness: database and Temporal reachable', responses: { 200: R.ready, 503: R.ready } },
 
   // silo/v1
-  { method: 'post', path: '/silo/v1/entries', summary: 'Create an entry (a GOBL party)', scope: 'entries:rw', body: entryBody, responses: { 200: R.entry } },
-  { method: 'put', path: '/silo/v1/entries/:id', summary: 'Create an entry with a client-chosen id', scope: 'entries:rw', params: idParam, body: entryBody, responses: { 200: R.entry } },
+  { method: 'post', path: '/silo/v1/entries', summary: 'Create an entry (a GOBL party)', scope: 'entries:rw', body: entryInput, responses: { 200: R.entry } },
+  { method: 'put', path: '/silo/v1/entries/:id', summary: 'Create an entry with a client-chosen id', scope: 'entries:rw', params: idParam, body: entryInput, responses: { 200: R.entry } },
   {
     method: 'patch', path: '/silo/v1/entries/:id', summary: "Correct an entry's party: a whole document, a merge patch or a JSON patch", scope: 'entries:rw',
     params: idParam, body: updateBody, otherBodies: { [MERGE_PATCH]: mergePatchBody, [JSON_PATCH]: jsonPatchBody }, responses: { 200: R.updatedEntry },

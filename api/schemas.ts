@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import { WAITING_FOR } from '../store/waiting-for';
 import { PROBLEM_CODE_NAMES } from './problem-codes';
+import { partyDocument } from '../party';
+import { PARTY_STATES } from '../workflows/types';
 
 const timestamp = z.iso.datetime({ offset: true });
 const uuid = z.uuid();
@@ -41,7 +43,33 @@ const waitingFor = z.enum(WAITING_FOR).describe(
   'what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator\'s decision on the submission; ' +
   'resubmission — a new submission, after the operator rejected one',
 );
-const jobRef = z.object({ id: uuid, workflow_id: uuid, status: z.string(), waiting_for: waitingFor.optional() }).meta({ id: 'JobRef' });
+/** The party's state, as its registration and unregistration set it (DOMAIN.md §2). */
+export const partyState = z.enum(PARTY_STATES).meta({
+  id: 'PartyState',
+  description: [
+    'processing — a registration issued the mandate and waits for the signer, or for a new submission after a rejection (see waiting_for)',
+    'submitted — the signer submitted the signed mandate: the operator decides',
+    'completed — approved: being registered in the PPF Annuaire and on Peppol',
+    'registered — in the PPF Annuaire with this platform, and on Peppol: it receives its invoices here',
+    'error — a step failed: the job\'s faults say why; correct and start a job again',
+    'void — unregistered: off Peppol, its directory line ended',
+    'cancelled — its registration was cancelled before the directory step; a new one can start',
+  ].join('; '),
+});
+
+export const jobStatus = z.enum(['QUEUED', 'RUN', 'WAIT', 'OK', 'ERR', 'CANCEL']).meta({
+  id: 'JobStatus',
+  description: [
+    'QUEUED — recorded; its workflow starts as soon as Temporal is reachable',
+    'RUN — a step is running',
+    'WAIT — waiting at the approval step (see waiting_for)',
+    'OK — ended, every step done',
+    'ERR — a step failed and the rescue ran: faults say why',
+    'CANCEL — cancelled through the API: faults carry the reason',
+  ].join('; '),
+});
+
+const jobRef = z.object({ id: uuid, workflow_id: uuid, status: jobStatus, waiting_for: waitingFor.optional() }).meta({ id: 'JobRef' });
 
 export const entry = z
   .object({
@@ -49,13 +77,13 @@ export const entry = z
     key: z.string().optional(),
     folder: z.string().optional(),
     doc_schema: z.string(),
-    state: z.string().optional(),
+    state: partyState.optional(),
     faults: z.array(fault),
     waiting_for: waitingFor.optional(),
     current_job: jobRef.optional().describe('the job running on the entry, if any'),
     last_job: jobRef.optional().describe('the last job of the entry that ended'),
     meta: z.array(meta),
-    data: z.record(z.string(), z.unknown()).optional().describe('the GOBL org/party'),
+    data: partyDocument.optional().describe('the party (absent from lists); a draft kept with allow_invalid may break the rules, its faults say how'),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -95,7 +123,7 @@ export const job = z
     key: z.string().optional(),
     workflow_id: uuid,
     silo_entry_id: uuid,
-    status: z.enum(['QUEUED', 'RUN', 'WAIT', 'OK', 'ERR', 'CANCEL']),
+    status: jobStatus,
     waiting_for: waitingFor.optional(),
     args: z.record(z.string(), z.string()),
     tags: z.array(z.string()),

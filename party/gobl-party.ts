@@ -53,11 +53,12 @@ const personName = z.strictObject({
 const person = z.strictObject({
   uuid: z.uuid().optional(),
   label: text(255).optional(),
-  name: personName,
-  role: text(255).optional(),
+  name: personName.describe('the signer (people[0]) needs `given` and `surname`: printed on the mandate'),
+  role: text(255).optional().describe('the signer\'s role in the company (Présidente, Gérant…): printed on the mandate'),
   emails: z.array(email).max(20).optional(),
   telephones: z.array(telephone).max(20).optional(),
-  identities: z.array(identity).max(20).optional(),
+  identities: z.array(identity).max(20).optional()
+    .describe('the signer\'s identity document first: its number in `code` (checked against the document uploaded; never printed on the mandate), its kind in `label` (CNI, passport)'),
   addresses: z.array(address).max(20).optional(),
 });
 
@@ -83,13 +84,15 @@ const partyObject = z.strictObject({
   $regime: z.string().regex(/^[A-Z]{2}$/).optional(),
   uuid: z.uuid().optional(),
   label: text(255).optional(),
-  name: text(255),
+  name: text(255).describe('the company\'s legal name: printed on the mandate'),
   alias: text(255).optional(),
-  tax_id: taxId,
-  identities: z.array(identity).max(20).optional(),
-  people: z.array(person).max(20).optional(),
+  tax_id: taxId.describe('its French VAT number: country FR, code FR + key + SIREN (e.g. FR44552032534)'),
+  identities: z.array(identity).max(20).optional()
+    .describe('exactly one of type SIREN (9 digits, Luhn), equal to the SIREN in the VAT number; SIRETs (type SIRET) optional'),
+  people: z.array(person).max(20).optional()
+    .describe('people[0] signs the mandate: its name, role and identity document. Missing fields can be completed by the signer in the wizard, or here with PATCH'),
   inboxes: z.array(inbox).max(20).optional(),
-  addresses: z.array(address).max(20).optional(),
+  addresses: z.array(address).max(20).optional().describe('addresses[0], the registered office, is printed on the mandate ("Fait à <locality>")'),
   emails: z.array(email).max(20).optional(),
   websites: z.array(z.strictObject({ uuid: z.uuid().optional(), label: text(255).optional(), url: z.url() })).max(20).optional(),
   telephones: z.array(telephone).max(20).optional(),
@@ -124,6 +127,9 @@ export const frenchParty = partyObject.superRefine((party, ctx) => {
 });
 
 export type Party = z.infer<typeof partyObject>;
+
+/** The document as the API reference shows it (the checks across fields, VAT against SIREN, are in its descriptions). */
+export const partyDocument = partyObject.meta({ id: 'Party', description: 'A French company as a GOBL org/party document (https://gobl.org/draft-0/org/party)' });
 
 /** The SIREN of a party that passed `frenchParty`. */
 export function sirenOf(party: Party): string {

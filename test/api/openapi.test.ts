@@ -54,6 +54,35 @@ describe('OpenAPI document', () => {
     expect(identity.properties.view.enum).toEqual(['front', 'back', 'page']);
   });
 
+  it('documents every operation for a newcomer: a description, examples of its bodies, its errors with their codes', async () => {
+    const doc = (await h.api('GET', '/openapi.json', undefined, null)).body;
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const name = `${method} ${path}`;
+        expect(op.summary, name).toBeTruthy();
+        expect(op.description?.length ?? 0, name).toBeGreaterThan(20);
+        for (const [type, content] of Object.entries(op.requestBody?.content ?? {}) as [string, any][]) {
+          expect(Object.keys(content.examples ?? {}).length, `${name} ${type} examples`).toBeGreaterThan(0);
+        }
+        const problems = (Object.entries(op.responses) as [string, any][]).filter(([status, r]) => status !== 'default' && Number(status) >= 400 && r.content?.['application/problem+json']);
+        for (const [status, r] of problems) {
+          const examples = Object.values(r.content['application/problem+json'].examples) as any[];
+          expect(examples.length, `${name} ${status}`).toBeGreaterThan(0);
+          for (const e of examples) expect(e.value).toMatchObject({ status: Number(status), code: expect.any(String) });
+        }
+        if (op.security?.length) expect(problems.map(([s]) => s), name).toEqual(expect.arrayContaining(['401', '403']));
+      }
+    }
+    // The party is a documented schema, with the signer's fields; states and statuses are enums that say what each means.
+    const schemas = doc.components.schemas;
+    expect(schemas.Party.properties.people.description).toMatch(/people\[0\] signs the mandate/);
+    expect(doc.paths['/silo/v1/entries'].post.requestBody.content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/Party' });
+    expect(schemas.PartyState.enum).toEqual(['processing', 'submitted', 'completed', 'registered', 'error', 'void', 'cancelled']);
+    for (const s of schemas.PartyState.enum) expect(schemas.PartyState.description).toContain(`${s} — `);
+    for (const s of schemas.JobStatus.enum) expect(schemas.JobStatus.description).toContain(`${s} — `);
+    expect(schemas.Problem.properties.code.enum).toContain('past-directory');
+  });
+
   it('names every route the app serves, and nothing it does not', () => {
     const app = createApp({ db: h.db, log, temporal: h.client, config: h.config, box: h.box, sealKey: testSealKey() });
     const served = routesOf(app).filter((r) => !ASSETS.test(r)).sort();

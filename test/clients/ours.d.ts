@@ -9,7 +9,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Ping */
+        /**
+         * Ping
+         * @description Answers `{"ping":"pong"}` without a key: the service is up and reachable.
+         */
         get: operations["getUtilsV1Ping"];
         put?: never;
         post?: never;
@@ -26,7 +29,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness */
+        /**
+         * Liveness
+         * @description The process is alive (for an orchestrator's liveness probe).
+         */
         get: operations["getUtilsV1HealthLive"];
         put?: never;
         post?: never;
@@ -43,7 +49,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: database and Temporal reachable */
+        /**
+         * Readiness: database and Temporal reachable
+         * @description The database and Temporal answer: 200 when both do, 503 with the failing one otherwise (readiness probe).
+         */
         get: operations["getUtilsV1HealthReady"];
         put?: never;
         post?: never;
@@ -60,10 +69,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List entries, newest first */
+        /**
+         * List entries, newest first
+         * @description The workspace's entries, newest first (`ascending=true` for oldest first), `limit` at a time; pass `next_cursor` as `cursor` for the next page. `folder` filters. Entries are listed without their `data`.
+         */
         get: operations["getSiloV1Entries"];
         put?: never;
-        /** Create an entry (a GOBL party) */
+        /**
+         * Create an entry (a GOBL party)
+         * @description Stores a party (a GOBL `org/party` document) as a new entry of the caller's workspace and returns it with its id. The party is validated as a French company: its VAT code, its SIREN identity (`identities[type=SIREN]`, matching the VAT code). The mandate's signer is `people[0]`: their given name, surname and identity document number (`people[0].identities[0].code`); they can also be completed by the signer in the wizard. `key` makes the creation findable (and unique) by your own reference.
+         */
         post: operations["postSiloV1Entries"];
         delete?: never;
         options?: never;
@@ -78,15 +93,26 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Fetch an entry */
+        /**
+         * Fetch an entry
+         * @description The entry with its party (`data`), its `state` (see the Entry schema), what a waiting registration `waiting_for`, its `current_job` and `last_job`, its `faults` and meta rows — among them `approval-link`, the signer's wizard link.
+         */
         get: operations["getSiloV1EntriesById"];
-        /** Create an entry with a client-chosen id */
+        /**
+         * Create an entry with a client-chosen id
+         * @description As `POST /silo/v1/entries`, with the id chosen by the client (retrying it cannot create two entries). An id already used answers 409; an entry is never replaced by PUT: correct it with PATCH.
+         */
         put: operations["putSiloV1EntriesById"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Correct an entry's party: a whole document, a merge patch or a JSON patch */
+        /**
+         * Correct an entry's party: a whole document, a merge patch or a JSON patch
+         * @description Corrects the party. The body is `{content_type, data, allow_invalid?, folder?}`: `content_type` `application/json` (the default) for a whole document, `application/merge-patch+json` for an RFC 7396 merge patch (`null` removes a field), `application/json-patch+json` for RFC 6902 operations (all applied, or none). A patch may also be sent as the request's own body, with that media type. The result is validated as on creation; with `allow_invalid: true` an invalid document is kept, its problems in `faults` (code `invalid-data`), and no registration starts until it is corrected.
+         *
+         *     Against the mandate: until it is signed any field may change, and a change to what it says (name, SIREN, first address, signer) issues it again under the next number, returned as `mandate_number` (an upload of the old one is then refused as `superseded-mandate`). Once signed, or while the party is registered, such a change is refused (409); other fields (emails, telephones, websites…) may still change. The SIREN never changes once a registration has started.
+         */
         patch: operations["patchSiloV1EntriesById"];
         trace?: never;
     };
@@ -97,7 +123,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Fetch an entry by its key */
+        /**
+         * Fetch an entry by its key
+         * @description The entry created with this `key`, with its party, meta rows, state and jobs.
+         */
         get: operations["getSiloV1EntriesKeyByKey"];
         put?: never;
         post?: never;
@@ -114,7 +143,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Find a meta row by its key and ref, with its entry's id */
+        /**
+         * Find a meta row by its key and ref, with its entry's id
+         * @description The meta row of the workspace with this key and ref (a ref is unique in a workspace), as it appears in its entry's `meta`, with its `entry_id`. `owned=true` is accepted: every lookup is scoped to the caller's workspace.
+         */
         get: operations["getSiloV1EntriesMetaByKeyByRef"];
         put?: never;
         post?: never;
@@ -131,12 +163,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Fetch a meta entry */
+        /**
+         * Fetch a meta entry
+         * @description One meta row of the entry.
+         */
         get: operations["getSiloV1EntriesByIdMetaByKey"];
-        /** Set a meta entry */
+        /**
+         * Set a meta entry
+         * @description Sets a meta row of the entry (your own references, flags, links). `fr-former-matricule` is read by the registration: the matricule of the platform the company leaves (see the README).
+         */
         put: operations["putSiloV1EntriesByIdMetaByKey"];
         post?: never;
-        /** Remove a meta entry */
+        /**
+         * Remove a meta entry
+         * @description Removes a meta row (not those the service writes).
+         */
         delete: operations["deleteSiloV1EntriesByIdMetaByKey"];
         options?: never;
         head?: never;
@@ -151,10 +192,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Store a credential for the party (e.g. a portal's OAuth token); write-only */
+        /**
+         * Store a credential for the party (e.g. a portal's OAuth token); write-only
+         * @description Stores a secret for the party, encrypted at rest; never returned (only its kind and details).
+         */
         put: operations["putSiloV1EntriesByIdCredentialsByName"];
         post?: never;
-        /** Remove a stored credential */
+        /**
+         * Remove a stored credential
+         * @description Removes a stored credential.
+         */
         delete: operations["deleteSiloV1EntriesByIdCredentialsByName"];
         options?: never;
         head?: never;
@@ -168,7 +215,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The party's stored credentials, without their secrets */
+        /**
+         * The party's stored credentials, without their secrets
+         * @description The party's stored credentials, without their secrets.
+         */
         get: operations["getSiloV1EntriesByIdCredentials"];
         put?: never;
         post?: never;
@@ -185,9 +235,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Fetch a workflow definition */
+        /**
+         * Fetch a workflow definition
+         * @description A workflow definition, with its steps.
+         */
         get: operations["getTransformV1WorkflowsById"];
-        /** Create a workflow definition */
+        /**
+         * Create a workflow definition
+         * @description Stores a workflow definition of the workspace: its steps (each a `provider`, also named `action`) and its rescue steps, run when a step fails. The built-in registration and unregistration are listed by GET.
+         */
         put: operations["putTransformV1WorkflowsById"];
         post?: never;
         delete?: never;
@@ -203,7 +259,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List workflow definitions (built-ins included) */
+        /**
+         * List workflow definitions (built-ins included)
+         * @description The workspace's workflow definitions, and the built-in ones: the French party registration and unregistration.
+         */
         get: operations["getTransformV1Workflows"];
         put?: never;
         post?: never;
@@ -220,10 +279,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List jobs, newest first (by entry, status, workflow) */
+        /**
+         * List jobs, newest first (by entry, status, workflow)
+         * @description The workspace's jobs, newest first, `limit` at a time (`next_cursor` gives the next page); filter by `silo_entry_id`, `status`, `workflow_id`, or `created_at` (at or before).
+         */
         get: operations["getTransformV1Jobs"];
         put?: never;
-        /** Run a workflow on an entry */
+        /**
+         * Run a workflow on an entry
+         * @description Runs a workflow on an entry. The built-in registration issues the mandate, publishes the wizard link (`approval-link` meta) and waits for the signer and the operator; then it registers the party in the PPF Annuaire and on Peppol. The answer is 202 with the job as accepted; follow it with `GET /transform/v1/jobs/{id}`, the entry, or webhooks. With `?wait=N` (at most 60) it answers once the job ends or waits, or after N seconds. An entry runs one job at a time, and a SIREN is registered once per workspace.
+         */
         post: operations["postTransformV1Jobs"];
         delete?: never;
         options?: never;
@@ -238,9 +303,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Fetch a job, its steps and faults */
+        /**
+         * Fetch a job, its steps and faults
+         * @description The job: its `status` (see the Job schema), what it is `waiting_for` in WAIT, each step run (`intents`) with its events, and its faults once it ended in error.
+         */
         get: operations["getTransformV1JobsById"];
-        /** Run a workflow on an entry, with a client-chosen job id */
+        /**
+         * Run a workflow on an entry, with a client-chosen job id
+         * @description As `POST /transform/v1/jobs`, with the job id chosen by the client: a retry cannot start two jobs.
+         */
         put: operations["putTransformV1JobsById"];
         post?: never;
         delete?: never;
@@ -258,7 +329,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a job, until a step acting outside (directory, Peppol) has started */
+        /**
+         * Cancel a job, until a step acting outside (directory, Peppol) has started
+         * @description Cancels a job until a step acting outside the service has started (for a registration: the directory step). The job ends `CANCEL` with your reason in its journal and faults, its mandate is voided, its wizard link revoked, the party goes `cancelled`, and a new job can start on the entry. Once the directory step has started the answer is 409 `past-directory`: let the job end, then run the unregistration. The body is optional.
+         */
         post: operations["postTransformV1JobsByIdCancel"];
         delete?: never;
         options?: never;
@@ -273,7 +347,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Fetch a job by its key */
+        /**
+         * Fetch a job by its key
+         * @description The job created with this `key`.
+         */
         get: operations["getTransformV1JobsKeyByKey"];
         put?: never;
         post?: never;
@@ -290,10 +367,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the workspace's API keys (never their secrets) */
+        /**
+         * List the workspace's API keys (never their secrets)
+         * @description The workspace's API keys, their names and scopes; never their secrets.
+         */
         get: operations["getAdminV1Keys"];
         put?: never;
-        /** Create an API key (the secret is shown once) */
+        /**
+         * Create an API key (the secret is shown once)
+         * @description Creates an API key with the scopes given: `entries:rw` and `jobs:rw` for an integrator, `approvals` for an operator, `admin` for keys and webhooks. Its secret is in this answer only.
+         */
         post: operations["postAdminV1Keys"];
         delete?: never;
         options?: never;
@@ -311,7 +394,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key, at once */
+        /**
+         * Revoke an API key, at once
+         * @description Revokes a key at once (a key cannot revoke itself).
+         */
         delete: operations["deleteAdminV1KeysById"];
         options?: never;
         head?: never;
@@ -325,10 +411,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The workspace's webhook subscriptions */
+        /**
+         * The workspace's webhook subscriptions
+         * @description The workspace's webhook subscriptions.
+         */
         get: operations["getEventsV1Subscriptions"];
         put?: never;
-        /** Subscribe a URL to event kinds (the signing secret is shown once) */
+        /**
+         * Subscribe a URL to event kinds (the signing secret is shown once)
+         * @description Sends the workspace's events of the kinds given to a URL (Standard Webhooks signatures, retried with backoff). The signing secret is in this answer only.
+         */
         post: operations["postEventsV1Subscriptions"];
         delete?: never;
         options?: never;
@@ -343,11 +435,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A webhook subscription */
+        /**
+         * A webhook subscription
+         * @description A webhook subscription.
+         */
         get: operations["getEventsV1SubscriptionsById"];
         put?: never;
         post?: never;
-        /** Disable a webhook subscription */
+        /**
+         * Disable a webhook subscription
+         * @description Disables a subscription: no more deliveries.
+         */
         delete: operations["deleteEventsV1SubscriptionsById"];
         options?: never;
         head?: never;
@@ -361,7 +459,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Delivery log: each delivery and its attempts */
+        /**
+         * Delivery log: each delivery and its attempts
+         * @description Each delivery to the subscription, with its attempts (status code, error, duration).
+         */
         get: operations["getEventsV1SubscriptionsByIdDeliveries"];
         put?: never;
         post?: never;
@@ -378,7 +479,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Events of the workspace, newest first (by entry, by kind) */
+        /**
+         * Events of the workspace, newest first (by entry, by kind)
+         * @description The workspace's events, newest first in the order they happened: `party.state_changed`, `party.updated`, `job.completed`. Filter by `entry_id` and `kind` (several, comma-separated); `next_cursor` gives the next page.
+         */
         get: operations["getEventsV1Events"];
         put?: never;
         post?: never;
@@ -395,10 +499,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The mandate PDF (pre-filled, or signed) */
+        /**
+         * The mandate PDF (pre-filled, or signed)
+         * @description The mandate as a PDF: pre-filled until it is signed, then the signed one (sealed once submitted). `lang=en` for the English text. The entry must have a registration waiting at its approval step (a `gov-fr.agreement.sign` step has issued its mandate).
+         */
         get: operations["getAppsGovFrV1EntryBySiloEntryIdAgreement"];
         put?: never;
-        /** Upload a mandate signed elsewhere */
+        /**
+         * Upload a mandate signed elsewhere
+         * @description Uploads the mandate signed elsewhere (a PDF, base64): digitally signed, with a signature added, or printed, signed and scanned. It must be this entry's current mandate. The entry must have a registration waiting at its approval step (a `gov-fr.agreement.sign` step has issued its mandate).
+         */
         post: operations["postAppsGovFrV1EntryBySiloEntryIdAgreement"];
         delete?: never;
         options?: never;
@@ -415,7 +525,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload one face of an identity document */
+        /**
+         * Upload one face of an identity document
+         * @description Uploads one face of the signer's identity document (PNG or JPEG, base64): `front` and `back` of an identity card, or a passport `page`. The entry must have a registration waiting at its approval step (a `gov-fr.agreement.sign` step has issued its mandate).
+         */
         post: operations["postAppsGovFrV1EntryBySiloEntryIdIdentity"];
         delete?: never;
         options?: never;
@@ -432,7 +545,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign the mandate (drawn image, or typed name) */
+        /**
+         * Sign the mandate (drawn image, or typed name)
+         * @description Signs the mandate in the app: with a drawn signature (a PNG, base64) or, without one, the signer's typed name. The entry must have a registration waiting at its approval step (a `gov-fr.agreement.sign` step has issued its mandate).
+         */
         post: operations["postAppsGovFrV1EntryBySiloEntryIdSign"];
         delete?: never;
         options?: never;
@@ -449,7 +565,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit for the approval review */
+        /**
+         * Submit for the approval review
+         * @description Submits the signed mandate and the identity document for the operator's review; the entry goes `submitted`.
+         */
         post: operations["postAppsGovFrV1EntryBySiloEntryIdConfirm"];
         delete?: never;
         options?: never;
@@ -466,9 +585,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Issue a new wizard link for the waiting registration */
+        /**
+         * Issue a new wizard link for the waiting registration
+         * @description Issues a new wizard link for the waiting registration; the old one stops working.
+         */
         post: operations["postAppsGovFrV1EntryBySiloEntryIdApprovalLink"];
-        /** Revoke the wizard link */
+        /**
+         * Revoke the wizard link
+         * @description Revokes the signer's wizard link (a link sent to the wrong person): it opens nothing from now on.
+         */
         delete: operations["deleteAppsGovFrV1EntryBySiloEntryIdApprovalLink"];
         options?: never;
         head?: never;
@@ -484,7 +609,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve or reject a submission (operator) */
+        /**
+         * Approve or reject a submission (operator)
+         * @description The operator's decision on the submission (scope `approvals`). Approved, the registration goes on to the directory and Peppol; rejected, the signer is asked for a new submission, with your reason.
+         */
         post: operations["postAppsGovFrV1EntryBySiloEntryIdDecision"];
         delete?: never;
         options?: never;
@@ -499,7 +627,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An identity image, decrypted (operator) */
+        /**
+         * An identity image, decrypted (operator)
+         * @description An identity document image as uploaded, decrypted, for the operator (scope `approvals`).
+         */
         get: operations["getAppsGovFrV1EntryBySiloEntryIdIdentityByView"];
         put?: never;
         post?: never;
@@ -516,7 +647,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Submissions awaiting a decision (operator) */
+        /**
+         * Submissions awaiting a decision (operator)
+         * @description The submissions awaiting a decision, oldest first (scope `approvals`).
+         */
         get: operations["getAppsGovFrV1ReviewSubmissions"];
         put?: never;
         post?: never;
@@ -533,7 +667,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A submission as the operator reviews it: party, signer, identity images, Annuaire record (operator) */
+        /**
+         * A submission as the operator reviews it: party, signer, identity images, Annuaire record (operator)
+         * @description What the operator decides on: the party, the signer, the identity images, the mandate, the company's lines in the PPF Annuaire.
+         */
         get: operations["getAppsGovFrV1ReviewSubmissionsBySiloEntryId"];
         put?: never;
         post?: never;
@@ -550,7 +687,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed mandate under review (operator) */
+        /**
+         * The signed mandate under review (operator)
+         * @description The signed mandate under review, as a PDF.
+         */
         get: operations["getAppsGovFrV1ReviewSubmissionsBySiloEntryIdMandate"];
         put?: never;
         post?: never;
@@ -567,7 +707,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Directory lines of a SIREN (PPF Annuaire) */
+        /**
+         * Directory lines of a SIREN (PPF Annuaire)
+         * @description The company's lines in the PPF Annuaire: which platform receives its invoices today.
+         */
         get: operations["getAppsGovFrV1DirectorySirenBySiren"];
         put?: never;
         post?: never;
@@ -584,7 +727,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Directory lines of an addressing identifier */
+        /**
+         * Directory lines of an addressing identifier
+         * @description The lines of an addressing identifier in the PPF Annuaire.
+         */
         get: operations["getAppsGovFrV1DirectoryIdentifierByIdentifier"];
         put?: never;
         post?: never;
@@ -601,7 +747,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The registration wizard (HTML) */
+        /**
+         * The registration wizard (HTML)
+         * @description The signer's wizard: the link published in the entry's `approval-link` meta. Its ref is the only credential.
+         */
         get: operations["getRegByRefStart"];
         put?: never;
         post?: never;
@@ -618,7 +767,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Wizard: progress and the details shown */
+        /**
+         * Wizard: progress and the details shown
+         * @description The wizard's state: the details shown to the signer and the step reached.
+         */
         get: operations["getRegByRefApiState"];
         put?: never;
         post?: never;
@@ -637,7 +789,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Wizard: confirm the details, completing missing signer fields */
+        /**
+         * Wizard: confirm the details, completing missing signer fields
+         * @description The signer confirms the details, completing the missing signer fields.
+         */
         post: operations["postRegByRefApiDetails"];
         delete?: never;
         options?: never;
@@ -652,10 +807,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Wizard: the mandate PDF */
+        /**
+         * Wizard: the mandate PDF
+         * @description The mandate PDF, in the wizard.
+         */
         get: operations["getRegByRefApiAgreement"];
         put?: never;
-        /** Wizard: upload a mandate signed elsewhere */
+        /**
+         * Wizard: upload a mandate signed elsewhere
+         * @description The wizard's upload of a mandate signed elsewhere.
+         */
         post: operations["postRegByRefApiAgreement"];
         delete?: never;
         options?: never;
@@ -672,7 +833,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Wizard: upload one face of an identity document */
+        /**
+         * Wizard: upload one face of an identity document
+         * @description The wizard's identity upload.
+         */
         post: operations["postRegByRefApiIdentity"];
         delete?: never;
         options?: never;
@@ -689,7 +853,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Wizard: sign the mandate */
+        /**
+         * Wizard: sign the mandate
+         * @description The wizard's signature.
+         */
         post: operations["postRegByRefApiSign"];
         delete?: never;
         options?: never;
@@ -706,7 +873,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Wizard: submit for the approval review */
+        /**
+         * Wizard: submit for the approval review
+         * @description The wizard's submission for review.
+         */
         post: operations["postRegByRefApiConfirm"];
         delete?: never;
         options?: never;
@@ -721,7 +891,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** SMP ServiceGroup (XML) */
+        /**
+         * SMP ServiceGroup (XML)
+         * @description The participant's SMP ServiceGroup (Peppol SMP 1.x), read by Peppol access points.
+         */
         get: operations["getSmpByParticipant"];
         put?: never;
         post?: never;
@@ -738,7 +911,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** SMP SignedServiceMetadata (XML) */
+        /**
+         * SMP SignedServiceMetadata (XML)
+         * @description The signed ServiceMetadata of one document type.
+         */
         get: operations["getSmpByParticipantServicesByDoctype"];
         put?: never;
         post?: never;
@@ -755,7 +931,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Peppol Directory BusinessCard (XML) */
+        /**
+         * Peppol Directory BusinessCard (XML)
+         * @description The participant's business card, read by the Peppol Directory.
+         */
         get: operations["getSmpBusinesscardByParticipant"];
         put?: never;
         post?: never;
@@ -772,7 +951,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics */
+        /**
+         * Prometheus metrics
+         * @description Prometheus metrics (with `METRICS_TOKEN`, as a bearer token).
+         */
         get: operations["getMetrics"];
         put?: never;
         post?: never;
@@ -789,7 +971,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This reference, interactive (HTML) */
+        /**
+         * This reference, interactive (HTML)
+         * @description This reference, interactive.
+         */
         get: operations["getDocs"];
         put?: never;
         post?: never;
@@ -806,7 +991,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The operator review page (HTML; its data needs the approvals scope) */
+        /**
+         * The operator review page (HTML; its data needs the approvals scope)
+         * @description The operator's review page; its data needs a key with the `approvals` scope.
+         */
         get: operations["getAppsGovFrReview"];
         put?: never;
         post?: never;
@@ -823,7 +1011,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document */
+        /**
+         * This document
+         * @description This document: OpenAPI 3.1, generated from the schemas the API validates with.
+         */
         get: operations["getOpenapiJson"];
         put?: never;
         post?: never;
@@ -847,8 +1038,11 @@ export interface components {
                 path: string;
                 message: string;
             }[];
-            /** @description a stable reason, for clients that translate it (wizard) */
-            code?: string;
+            /**
+             * @description why, stable for clients to act on or translate: each code and its meaning are listed with the operations that answer it
+             * @enum {string}
+             */
+            code: "invalid-request" | "malformed-json" | "unauthenticated" | "forbidden" | "not-found" | "no-route" | "too-large" | "unsupported-media-type" | "rate-limited" | "internal" | "unavailable" | "idempotency-key-invalid" | "idempotency-key-reused" | "idempotency-key-in-flight" | "unsupported-schema" | "key-taken" | "id-taken" | "id-not-available" | "meta-ref-taken" | "service-meta" | "patch-test-failed" | "patch-unappliable" | "siren-locked" | "mandate-signed" | "registered" | "builtin-workflow" | "wrong-schema" | "invalid-data" | "job-running" | "registration-running" | "siren-registered" | "job-ended" | "past-directory" | "not-cancellable" | "temporal-unavailable" | "own-key" | "no-mandate" | "mandate-voided" | "mandate-replaced" | "signer-missing" | "under-review" | "not-waiting" | "not-yet" | "not-running" | "incomplete" | "nothing-to-decide" | "decided" | "details-locked" | "invalid-details" | "details-unconfirmed" | "bad-encoding" | "empty" | "busy" | "too-complex" | "image-too-large" | "not-a-pdf" | "unreadable-pdf" | "encrypted-pdf" | "active-content" | "not-signed" | "not-this-mandate" | "superseded-mandate" | "bad-signature" | "not-an-image" | "unreadable-image" | "annuaire-unavailable" | "annuaire-refused" | "link-unknown" | "link-finished";
         };
         Readiness: {
             /** @enum {string} */
@@ -864,7 +1058,7 @@ export interface components {
             key?: string;
             folder?: string;
             doc_schema: string;
-            state?: string;
+            state?: components["schemas"]["PartyState"];
             faults: ({
                 provider?: string;
                 code?: string;
@@ -882,27 +1076,35 @@ export interface components {
             /** @description the last job of the entry that ended */
             last_job?: components["schemas"]["JobRef"];
             meta: components["schemas"]["Meta"][];
-            /** @description the GOBL org/party */
-            data?: {
-                [key: string]: unknown;
-            };
+            /** @description the party (absent from lists); a draft kept with allow_invalid may break the rules, its faults say how */
+            data?: components["schemas"]["Party"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
         };
+        /**
+         * @description processing — a registration issued the mandate and waits for the signer, or for a new submission after a rejection (see waiting_for); submitted — the signer submitted the signed mandate: the operator decides; completed — approved: being registered in the PPF Annuaire and on Peppol; registered — in the PPF Annuaire with this platform, and on Peppol: it receives its invoices here; error — a step failed: the job's faults say why; correct and start a job again; void — unregistered: off Peppol, its directory line ended; cancelled — its registration was cancelled before the directory step; a new one can start
+         * @enum {string}
+         */
+        PartyState: "processing" | "submitted" | "completed" | "registered" | "error" | "void" | "cancelled";
         JobRef: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
             workflow_id: string;
-            status: string;
+            status: components["schemas"]["JobStatus"];
             /**
              * @description what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; resubmission — a new submission, after the operator rejected one
              * @enum {string}
              */
             waiting_for?: "signer" | "decision" | "resubmission";
         };
+        /**
+         * @description QUEUED — recorded; its workflow starts as soon as Temporal is reachable; RUN — a step is running; WAIT — waiting at the approval step (see waiting_for); OK — ended, every step done; ERR — a step failed and the rescue ran: faults say why; CANCEL — cancelled through the API: faults carry the reason
+         * @enum {string}
+         */
+        JobStatus: "QUEUED" | "RUN" | "WAIT" | "OK" | "ERR" | "CANCEL";
         Meta: {
             id: string;
             /** Format: uuid */
@@ -920,13 +1122,163 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description A French company as a GOBL org/party document (https://gobl.org/draft-0/org/party) */
+        Party: {
+            /** @constant */
+            $schema?: "https://gobl.org/draft-0/org/party";
+            $regime?: string;
+            /** Format: uuid */
+            uuid?: string;
+            label?: string;
+            /** @description the company's legal name: printed on the mandate */
+            name: string;
+            alias?: string;
+            /** @description its French VAT number: country FR, code FR + key + SIREN (e.g. FR44552032534) */
+            tax_id: {
+                country: string;
+                code?: string;
+                zone?: string;
+            };
+            /** @description exactly one of type SIREN (9 digits, Luhn), equal to the SIREN in the VAT number; SIRETs (type SIRET) optional */
+            identities?: {
+                /** Format: uuid */
+                uuid?: string;
+                label?: string;
+                type?: string;
+                key?: string;
+                country?: string;
+                code: string;
+                description?: string;
+                ext?: {
+                    [key: string]: string;
+                };
+            }[];
+            /** @description people[0] signs the mandate: its name, role and identity document. Missing fields can be completed by the signer in the wizard, or here with PATCH */
+            people?: {
+                /** Format: uuid */
+                uuid?: string;
+                label?: string;
+                /** @description the signer (people[0]) needs `given` and `surname`: printed on the mandate */
+                name: {
+                    /** Format: uuid */
+                    uuid?: string;
+                    alias?: string;
+                    prefix?: string;
+                    given?: string;
+                    middle?: string;
+                    surname?: string;
+                    surname2?: string;
+                    suffix?: string;
+                };
+                /** @description the signer's role in the company (Présidente, Gérant…): printed on the mandate */
+                role?: string;
+                emails?: {
+                    /** Format: uuid */
+                    uuid?: string;
+                    label?: string;
+                    /** Format: email */
+                    addr: string;
+                }[];
+                telephones?: {
+                    /** Format: uuid */
+                    uuid?: string;
+                    label?: string;
+                    num: string;
+                }[];
+                /** @description the signer's identity document first: its number in `code` (checked against the document uploaded; never printed on the mandate), its kind in `label` (CNI, passport) */
+                identities?: {
+                    /** Format: uuid */
+                    uuid?: string;
+                    label?: string;
+                    type?: string;
+                    key?: string;
+                    country?: string;
+                    code: string;
+                    description?: string;
+                    ext?: {
+                        [key: string]: string;
+                    };
+                }[];
+                addresses?: {
+                    /** Format: uuid */
+                    uuid?: string;
+                    label?: string;
+                    po_box?: string;
+                    num?: string;
+                    floor?: string;
+                    block?: string;
+                    door?: string;
+                    street?: string;
+                    street_extra?: string;
+                    locality?: string;
+                    region?: string;
+                    state?: string;
+                    code?: string;
+                    country?: string;
+                }[];
+            }[];
+            inboxes?: {
+                /** Format: uuid */
+                uuid?: string;
+                label?: string;
+                key?: string;
+                role?: string;
+                scheme?: string;
+                code?: string;
+                /** Format: uri */
+                url?: string;
+                /** Format: email */
+                email?: string;
+            }[];
+            /** @description addresses[0], the registered office, is printed on the mandate ("Fait à <locality>") */
+            addresses?: {
+                /** Format: uuid */
+                uuid?: string;
+                label?: string;
+                po_box?: string;
+                num?: string;
+                floor?: string;
+                block?: string;
+                door?: string;
+                street?: string;
+                street_extra?: string;
+                locality?: string;
+                region?: string;
+                state?: string;
+                code?: string;
+                country?: string;
+            }[];
+            emails?: {
+                /** Format: uuid */
+                uuid?: string;
+                label?: string;
+                /** Format: email */
+                addr: string;
+            }[];
+            websites?: {
+                /** Format: uuid */
+                uuid?: string;
+                label?: string;
+                /** Format: uri */
+                url: string;
+            }[];
+            telephones?: {
+                /** Format: uuid */
+                uuid?: string;
+                label?: string;
+                num: string;
+            }[];
+            ext?: {
+                [key: string]: string;
+            };
+        };
         UpdatedEntry: {
             /** Format: uuid */
             id: string;
             key?: string;
             folder?: string;
             doc_schema: string;
-            state?: string;
+            state?: components["schemas"]["PartyState"];
             faults: ({
                 provider?: string;
                 code?: string;
@@ -944,10 +1296,8 @@ export interface components {
             /** @description the last job of the entry that ended */
             last_job?: components["schemas"]["JobRef"];
             meta: components["schemas"]["Meta"][];
-            /** @description the GOBL org/party */
-            data?: {
-                [key: string]: unknown;
-            };
+            /** @description the party (absent from lists); a draft kept with allow_invalid may break the rules, its faults say how */
+            data?: components["schemas"]["Party"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1033,8 +1383,7 @@ export interface components {
             workflow_id: string;
             /** Format: uuid */
             silo_entry_id: string;
-            /** @enum {string} */
-            status: "QUEUED" | "RUN" | "WAIT" | "OK" | "ERR" | "CANCEL";
+            status: components["schemas"]["JobStatus"];
             /**
              * @description what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; resubmission — a new submission, after the operator rejected one
              * @enum {string}
@@ -1346,7 +1695,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1378,7 +1745,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1407,6 +1792,24 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description OK */
             503: {
                 headers: {
@@ -1416,7 +1819,7 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1450,7 +1853,52 @@ export interface operations {
                     "application/json": components["schemas"]["EntryPage"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1474,9 +1922,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    data: {
-                        [key: string]: unknown;
-                    };
+                    data: components["schemas"]["Party"];
                     key?: string;
                     folder?: string;
                 };
@@ -1492,7 +1938,88 @@ export interface operations {
                     "application/json": components["schemas"]["Entry"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters; `unsupported-schema`: the document is not an org/party ($schema) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `key-taken`: an entry or job with this key already exists in the workspace */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-reused`: this Idempotency-Key was used for another request (method, URL or body) within 24 hours */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1523,7 +2050,61 @@ export interface operations {
                     "application/json": components["schemas"]["Entry"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1546,9 +2127,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    data: {
-                        [key: string]: unknown;
-                    };
+                    data: components["schemas"]["Party"];
                     key?: string;
                     folder?: string;
                 };
@@ -1564,7 +2143,88 @@ export interface operations {
                     "application/json": components["schemas"]["Entry"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `unsupported-schema`: the document is not an org/party ($schema) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `key-taken`: an entry or job with this key already exists in the workspace; `id-taken`: a resource with this id already exists in the workspace; `id-not-available`: this id is reserved or used elsewhere: choose another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1592,8 +2252,12 @@ export interface operations {
                      * @enum {string}
                      */
                     content_type?: "application/json" | "application/merge-patch+json" | "application/json-patch+json";
+                    /** @description the whole org/party document (content_type application/json), a merge patch (an object), or JSON-patch operations (an array) */
                     data?: unknown;
-                    /** @default false */
+                    /**
+                     * @description keep a document that fails validation, its problems in the entry's faults: no registration starts until it is corrected
+                     * @default false
+                     */
                     allow_invalid?: boolean;
                     folder?: string;
                     /** @constant */
@@ -1621,7 +2285,97 @@ export interface operations {
                     "application/json": components["schemas"]["UpdatedEntry"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `unsupported-schema`: the document is not an org/party ($schema) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `patch-test-failed`: a `test` operation of the JSON patch failed: the entry changed since it was read; `siren-locked`: the SIREN of an entry cannot change once a registration of it has started; `mandate-signed`: the change would alter the signed mandate: cancel the job and register again; `registered`: the change would alter the mandate the party is registered under: unregister first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `patch-unappliable`: an operation of the JSON patch cannot apply to the document (a missing path) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1652,7 +2406,61 @@ export interface operations {
                     "application/json": components["schemas"]["Entry"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1686,7 +2494,61 @@ export interface operations {
                     "application/json": components["schemas"]["Meta"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1718,7 +2580,61 @@ export interface operations {
                     "application/json": components["schemas"]["Meta"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1765,7 +2681,88 @@ export interface operations {
                     "application/json": components["schemas"]["Meta"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service-meta`: this meta key is written by the service only; `meta-ref-taken`: another meta row of the workspace has this ref */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1795,7 +2792,70 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service-meta`: this meta key is written by the service only */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1848,7 +2908,79 @@ export interface operations {
                     "application/json": components["schemas"]["Credential"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1878,7 +3010,61 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1909,7 +3095,61 @@ export interface operations {
                     "application/json": components["schemas"]["CredentialList"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1940,7 +3180,61 @@ export interface operations {
                     "application/json": components["schemas"]["Workflow"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2013,7 +3307,88 @@ export interface operations {
                     "application/json": components["schemas"]["Workflow"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `builtin-workflow`: built-in workflows cannot be replaced; `id-taken`: a resource with this id already exists in the workspace; `id-not-available`: this id is reserved or used elsewhere: choose another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2045,7 +3420,52 @@ export interface operations {
                     "application/json": components["schemas"]["WorkflowList"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2081,7 +3501,52 @@ export interface operations {
                     "application/json": components["schemas"]["JobPage"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2131,7 +3596,97 @@ export interface operations {
                     "application/json": components["schemas"]["Job"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `job-running`: the entry already has a job running: wait for it to end, or cancel it; `registration-running`: another entry of the workspace is being registered with this SIREN; `siren-registered`: this SIREN is registered already (this entry or another): unregister it first; `key-taken`: an entry or job with this key already exists in the workspace; `id-not-available`: this id is reserved or used elsewhere: choose another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-reused`: this Idempotency-Key was used for another request (method, URL or body) within 24 hours; `wrong-schema`: the workflow processes another kind of document than the entry holds; `invalid-data`: the entry holds an invalid party (kept with allow_invalid): correct it first */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2162,7 +3717,61 @@ export interface operations {
                     "application/json": components["schemas"]["Job"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2211,7 +3820,97 @@ export interface operations {
                     "application/json": components["schemas"]["Job"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `job-running`: the entry already has a job running: wait for it to end, or cancel it; `registration-running`: another entry of the workspace is being registered with this SIREN; `siren-registered`: this SIREN is registered already (this entry or another): unregister it first; `key-taken`: an entry or job with this key already exists in the workspace; `id-taken`: a resource with this id already exists in the workspace; `id-not-available`: this id is reserved or used elsewhere: choose another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `wrong-schema`: the workflow processes another kind of document than the entry holds; `invalid-data`: the entry holds an invalid party (kept with allow_invalid): correct it first */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2252,7 +3951,106 @@ export interface operations {
                     "application/json": components["schemas"]["Job"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `job-ended`: the job has ended: there is nothing to cancel; `past-directory`: the job has started acting in the directory or on Peppol: let it end, then unregister; `not-cancellable`: the job's workflow takes no cancellation (recorded by an earlier version) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-reused`: this Idempotency-Key was used for another request (method, URL or body) within 24 hours */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `temporal-unavailable`: the workflow service could not be reached: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2283,7 +4081,61 @@ export interface operations {
                     "application/json": components["schemas"]["Job"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2312,7 +4164,43 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2351,7 +4239,88 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-reused`: this Idempotency-Key was used for another request (method, URL or body) within 24 hours */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2380,7 +4349,70 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `own-key`: an API key cannot revoke itself */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2409,7 +4441,43 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSubscriptionList"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2450,7 +4518,88 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookSubscription"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-reused`: this Idempotency-Key was used for another request (method, URL or body) within 24 hours */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2481,7 +4630,61 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2510,7 +4713,61 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2543,7 +4800,61 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryLog"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2577,7 +4888,52 @@ export interface operations {
                     "application/json": components["schemas"]["EventList"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2610,7 +4966,79 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `no-mandate`: no mandate has been issued for the entry yet: start a registration first; `mandate-voided`: the mandate was voided: its registration was cancelled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `signer-missing`: the party lacks the signer fields the mandate needs (people[0] name and identity document) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2648,7 +5076,106 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters; `bad-encoding`: the file is not valid base64; `empty`: the file is empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `no-mandate`: no mandate has been issued for the entry yet: start a registration first; `mandate-voided`: the mandate was voided: its registration was cancelled; `mandate-replaced`: the mandate was issued again (the party changed) while it was being signed: sign the new one; `under-review`: the submission is under review: wait for the decision */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads; `not-a-pdf`: the file is not a PDF */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-reused`: this Idempotency-Key was used for another request (method, URL or body) within 24 hours; `signer-missing`: the party lacks the signer fields the mandate needs (people[0] name and identity document); `too-complex`: the file is too complex to check within the limits; `unreadable-pdf`: the PDF cannot be read; `encrypted-pdf`: the PDF is encrypted; `active-content`: the PDF carries active content (scripts, actions, attachments); `not-signed`: no signature was found on the uploaded mandate; `not-this-mandate`: the PDF is not this entry's mandate; `superseded-mandate`: the PDF is an earlier mandate of the entry, replaced when its party changed: sign the current one; `bad-signature`: the PDF carries a digital signature that does not verify */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `busy`: file checks are saturated: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2688,7 +5215,106 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters; `bad-encoding`: the file is not valid base64; `empty`: the file is empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `no-mandate`: no mandate has been issued for the entry yet: start a registration first; `mandate-voided`: the mandate was voided: its registration was cancelled; `under-review`: the submission is under review: wait for the decision */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit; `image-too-large`: the image has more pixels than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads; `not-an-image`: the file is not a PNG or JPEG image */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-reused`: this Idempotency-Key was used for another request (method, URL or body) within 24 hours; `unreadable-image`: the image cannot be decoded; `too-complex`: the file is too complex to check within the limits */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `busy`: file checks are saturated: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2728,7 +5354,106 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters; `bad-encoding`: the file is not valid base64; `empty`: the file is empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `no-mandate`: no mandate has been issued for the entry yet: start a registration first; `mandate-voided`: the mandate was voided: its registration was cancelled; `mandate-replaced`: the mandate was issued again (the party changed) while it was being signed: sign the new one; `under-review`: the submission is under review: wait for the decision */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit; `image-too-large`: the image has more pixels than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads; `not-an-image`: the file is not a PNG or JPEG image */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-reused`: this Idempotency-Key was used for another request (method, URL or body) within 24 hours; `signer-missing`: the party lacks the signer fields the mandate needs (people[0] name and identity document); `unreadable-image`: the image cannot be decoded; `too-complex`: the file is too complex to check within the limits */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `busy`: file checks are saturated: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2762,7 +5487,88 @@ export interface operations {
                     "application/json": components["schemas"]["Submitted"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `no-mandate`: no mandate has been issued for the entry yet: start a registration first; `mandate-voided`: the mandate was voided: its registration was cancelled; `incomplete`: the submission lacks the identity document or the signature; `not-waiting`: no registration is waiting for this entry; `not-yet`: the registration has not reached its approval wait yet: retry shortly; `not-running`: the registration's workflow is not running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-reused`: this Idempotency-Key was used for another request (method, URL or body) within 24 hours */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: a system the operation needs is unavailable: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2796,7 +5602,79 @@ export interface operations {
                     "application/json": components["schemas"]["Meta"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `no-mandate`: no mandate has been issued for the entry yet: start a registration first; `mandate-voided`: the mandate was voided: its registration was cancelled; `not-waiting`: no registration is waiting for this entry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-reused`: this Idempotency-Key was used for another request (method, URL or body) within 24 hours */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2825,7 +5703,61 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2866,7 +5798,106 @@ export interface operations {
                     "application/json": components["schemas"]["Decision"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `no-mandate`: no mandate has been issued for the entry yet: start a registration first; `mandate-voided`: the mandate was voided: its registration was cancelled; `nothing-to-decide`: there is no submission to decide on; `decided`: the submission has been decided already; `not-waiting`: no registration is waiting for this entry; `not-running`: the registration's workflow is not running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-reused`: this Idempotency-Key was used for another request (method, URL or body) within 24 hours */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: a system the operation needs is unavailable: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2898,7 +5929,61 @@ export interface operations {
                     "image/*": string;
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2927,7 +6012,43 @@ export interface operations {
                     "application/json": components["schemas"]["Submissions"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2958,7 +6079,61 @@ export interface operations {
                     "application/json": components["schemas"]["ReviewSubmission"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2989,7 +6164,61 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3020,7 +6249,79 @@ export interface operations {
                     "application/json": components["schemas"]["DirectoryLookup"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `annuaire-refused`: the PPF Annuaire refused the lookup */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `annuaire-unavailable`: the PPF Annuaire is unavailable: retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3051,7 +6352,79 @@ export interface operations {
                     "application/json": components["schemas"]["DirectoryLookup"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `annuaire-refused`: the PPF Annuaire refused the lookup */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `annuaire-unavailable`: the PPF Annuaire is unavailable: retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3082,7 +6455,52 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-unknown`: the wizard link is not valid (revoked, or replaced by a newer one) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-finished`: the registration of this link is over */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3113,7 +6531,52 @@ export interface operations {
                     "application/json": components["schemas"]["WizardState"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-unknown`: the wizard link is not valid (revoked, or replaced by a newer one) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-finished`: the registration of this link is over */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3151,7 +6614,88 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-unknown`: the wizard link is not valid (revoked, or replaced by a newer one) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `details-locked`: a detail on record cannot be changed in the wizard (correct it through the API); `under-review`: the submission is under review: wait for the decision */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-finished`: the registration of this link is over */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid-details`: a detail given in the wizard is invalid; `signer-missing`: the party lacks the signer fields the mandate needs (people[0] name and identity document) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3184,7 +6728,70 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-unknown`: the wizard link is not valid (revoked, or replaced by a newer one) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `no-mandate`: no mandate has been issued for the entry yet: start a registration first; `mandate-voided`: the mandate was voided: its registration was cancelled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-finished`: the registration of this link is over */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `signer-missing`: the party lacks the signer fields the mandate needs (people[0] name and identity document) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3219,7 +6826,97 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `bad-encoding`: the file is not valid base64; `empty`: the file is empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-unknown`: the wizard link is not valid (revoked, or replaced by a newer one) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `under-review`: the submission is under review: wait for the decision; `mandate-replaced`: the mandate was issued again (the party changed) while it was being signed: sign the new one; `details-unconfirmed`: the signer has not confirmed the details yet */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-finished`: the registration of this link is over */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads; `not-a-pdf`: the file is not a PDF */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `signer-missing`: the party lacks the signer fields the mandate needs (people[0] name and identity document); `too-complex`: the file is too complex to check within the limits; `unreadable-pdf`: the PDF cannot be read; `encrypted-pdf`: the PDF is encrypted; `active-content`: the PDF carries active content (scripts, actions, attachments); `not-signed`: no signature was found on the uploaded mandate; `not-this-mandate`: the PDF is not this entry's mandate; `superseded-mandate`: the PDF is an earlier mandate of the entry, replaced when its party changed: sign the current one; `bad-signature`: the PDF carries a digital signature that does not verify */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `busy`: file checks are saturated: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3256,7 +6953,97 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `bad-encoding`: the file is not valid base64; `empty`: the file is empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-unknown`: the wizard link is not valid (revoked, or replaced by a newer one) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `under-review`: the submission is under review: wait for the decision; `details-unconfirmed`: the signer has not confirmed the details yet */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-finished`: the registration of this link is over */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit; `image-too-large`: the image has more pixels than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads; `not-an-image`: the file is not a PNG or JPEG image */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unreadable-image`: the image cannot be decoded; `too-complex`: the file is too complex to check within the limits */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `busy`: file checks are saturated: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3293,7 +7080,97 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `bad-encoding`: the file is not valid base64; `empty`: the file is empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-unknown`: the wizard link is not valid (revoked, or replaced by a newer one) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `under-review`: the submission is under review: wait for the decision; `mandate-replaced`: the mandate was issued again (the party changed) while it was being signed: sign the new one; `details-unconfirmed`: the signer has not confirmed the details yet */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-finished`: the registration of this link is over */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit; `image-too-large`: the image has more pixels than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads; `not-an-image`: the file is not a PNG or JPEG image */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `signer-missing`: the party lacks the signer fields the mandate needs (people[0] name and identity document); `unreadable-image`: the image cannot be decoded; `too-complex`: the file is too complex to check within the limits */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `busy`: file checks are saturated: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3324,7 +7201,70 @@ export interface operations {
                     "application/json": components["schemas"]["Submitted"];
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-unknown`: the wizard link is not valid (revoked, or replaced by a newer one) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `incomplete`: the submission lacks the identity document or the signature; `not-waiting`: no registration is waiting for this entry; `not-yet`: the registration has not reached its approval wait yet: retry shortly; `not-running`: the registration's workflow is not running; `details-unconfirmed`: the signer has not confirmed the details yet */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-finished`: the registration of this link is over */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: a system the operation needs is unavailable: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3362,7 +7302,43 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3401,7 +7377,43 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3432,7 +7444,43 @@ export interface operations {
                     "text/xml": string;
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3461,7 +7509,25 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3490,7 +7556,25 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3519,7 +7603,25 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3548,7 +7650,25 @@ export interface operations {
                     "application/json": string;
                 };
             };
-            /** @description An error (4xx, 5xx) as problem details */
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
             default: {
                 headers: {
                     [name: string]: unknown;

@@ -4,6 +4,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { openApiDocument } from '../../api/openapi';
 import { operationFor } from '../../api/operations';
+import { errorsOf } from '../../api/operation-docs';
+import type { ProblemCodeName } from '../../api/problem-codes';
 
 const doc = openApiDocument('http://localhost') as { paths: Record<string, Record<string, unknown>> };
 const ajv = new Ajv2020({ strict: false, allErrors: false });
@@ -25,7 +27,11 @@ export function contractViolation(method: string, url: string, status: number, c
   const json = /json/.test(contentType ?? '');
   if (status >= 400) {
     if (!json) return op && !op.path.startsWith('/smp') && !op.path.startsWith('/reg/:ref/start') && op.path !== '/metrics' ? `${status} without problem+json` : undefined;
-    return validate('openapi#/components/schemas/Problem', body);
+    const invalid = validate('openapi#/components/schemas/Problem', body);
+    if (invalid || !op) return invalid;
+    // The operation's reference lists the codes it answers: a client may rely on that list.
+    const code = (body as { code: ProblemCodeName }).code;
+    return errorsOf(op).includes(code) || op.responses[status] ? undefined : `${method} ${op.path} answered code ${code}, which its reference does not list`;
   }
   if (!op) return `${method} ${pathname} is not in the OpenAPI document`;
   const declared = op.responses[status];

@@ -28,7 +28,7 @@ export function makeSiren(seed = crypto.randomInt(0, 99_999_999)): string {
 
 export function party(siren: string = makeSiren(), overrides: Record<string, unknown> = {}) {
   return {
-    $schema: 'https://gobl.org/draft-0/org/party',
+    $schema: 'https://gobl.org/draft-0/org/party' as const,
     name: 'Boulangerie Exemple SAS',
     tax_id: { country: 'FR', code: `${frenchVatKey(siren)}${siren}` },
     identities: [{ type: 'SIREN', code: siren, ext: { 'iso-scheme-id': '0002' } }],
