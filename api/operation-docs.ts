@@ -18,7 +18,7 @@ export interface OperationDoc {
 export const EXAMPLE_PARTY = {
   $schema: 'https://gobl.org/draft-0/org/party',
   name: 'Boulangerie Exemple SAS',
-  tax_id: { country: 'FR', code: '44552032534' },
+  tax_id: { country: 'FR', code: 'FR27552032534' },
   identities: [{ type: 'SIREN', code: '552032534' }],
   addresses: [{ num: '12', street: 'rue de la Paix', locality: 'Paris', code: '75002', country: 'FR' }],
   emails: [{ addr: 'compta@boulangerie-exemple.fr' }],
@@ -85,14 +85,20 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'delete /silo/v1/entries/:id/meta/:key': { description: 'Removes a meta row (not those the service writes).', errors: ['service-meta'] },
   'put /silo/v1/entries/:id/credentials/:name': {
     description: 'Stores a secret for the party, encrypted at rest; never returned (only its kind and details).',
-    examples: { 'an API key': { kind: 'api-key', key: 'sk_live_…', description: 'ERP connector' } },
+    examples: { 'an API key': { kind: 'api-key', key: 'sk_live_…', portal: 'erp.example.com', account: 'ACME-001' } },
   },
   'get /silo/v1/entries/:id/credentials': { description: 'The party\'s stored credentials, without their secrets.' },
   'delete /silo/v1/entries/:id/credentials/:name': { description: 'Removes a stored credential.' },
 
   'put /transform/v1/workflows/:id': {
     description: 'Stores a workflow definition of the workspace: its steps (each a `provider`, also named `action`) and its rescue steps, run when a step fails. The built-in registration and unregistration are listed by GET.',
-    examples: { 'set a state': { name: 'Mark completed', schema: 'org/party', steps: [{ provider: 'silo.state', config: { state: 'completed' } }], rescue: [{ provider: 'silo.state', config: { state: 'error' } }] } },
+    examples: {
+      'set a state': {
+        name: 'Mark completed', schema: 'org/party',
+        steps: [{ id: 'b1f0c7de-8a3e-4c1e-9d5a-2f6b7c8d9e01', name: 'Set state', provider: 'silo.state', config: { state: 'completed' } }],
+        rescue: [{ id: 'b1f0c7de-8a3e-4c1e-9d5a-2f6b7c8d9e02', name: 'Set state', provider: 'silo.state', config: { state: 'error' } }],
+      },
+    },
     errors: ['builtin-workflow', 'id-taken', 'id-not-available'],
   },
   'get /transform/v1/workflows': { description: 'The workspace\'s workflow definitions, and the built-in ones: the French party registration and unregistration.' },

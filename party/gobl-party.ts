@@ -86,7 +86,7 @@ const partyObject = z.strictObject({
   label: text(255).optional(),
   name: text(255).describe('the company\'s legal name: printed on the mandate'),
   alias: text(255).optional(),
-  tax_id: taxId.describe('its French VAT number: country FR, code FR + key + SIREN (e.g. FR44552032534)'),
+  tax_id: taxId.describe('its French VAT number: country FR, code FR + key + SIREN (e.g. FR27552032534)'),
   identities: z.array(identity).max(20).optional()
     .describe('exactly one of type SIREN (9 digits, Luhn), equal to the SIREN in the VAT number; SIRETs (type SIRET) optional'),
   people: z.array(person).max(20).optional()

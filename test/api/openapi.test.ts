@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import { createApp } from '../../api/app';
 import { OPERATIONS, UNVERSIONED } from '../../api/operations';
+import { EXAMPLE_PARTY, OPERATION_DOCS } from '../../api/operation-docs';
+import { frenchParty } from '../../party';
 import { log, startHarness, type Harness } from '../support/harness';
 import { testSealKey } from '../support/seal-key';
 
@@ -81,6 +83,20 @@ describe('OpenAPI document', () => {
     for (const s of schemas.PartyState.enum) expect(schemas.PartyState.description).toContain(`${s} — `);
     for (const s of schemas.JobStatus.enum) expect(schemas.JobStatus.description).toContain(`${s} — `);
     expect(schemas.Problem.properties.code.enum).toContain('past-directory');
+  });
+
+  it('gives examples the API accepts: each body validates, and the example party is created', async () => {
+    for (const op of OPERATIONS) {
+      const doc = OPERATION_DOCS[`${op.method} ${op.path}`];
+      const named = { ...doc?.examples, ...doc?.bodyExamples?.['application/json'] };
+      for (const [name, value] of Object.entries(named)) {
+        const r = op.body!.safeParse(value);
+        expect(r.success, `${op.method} ${op.path} example "${name}": ${JSON.stringify(r.error?.issues)}`).toBe(true);
+      }
+    }
+    expect(frenchParty.safeParse(EXAMPLE_PARTY).success).toBe(true);
+    const created = await h.api('POST', '/silo/v1/entries', { data: EXAMPLE_PARTY });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
   });
 
   it('names every route the app serves, and nothing it does not', () => {

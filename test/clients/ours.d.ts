@@ -1133,7 +1133,7 @@ export interface components {
             /** @description the company's legal name: printed on the mandate */
             name: string;
             alias?: string;
-            /** @description its French VAT number: country FR, code FR + key + SIREN (e.g. FR44552032534) */
+            /** @description its French VAT number: country FR, code FR + key + SIREN (e.g. FR27552032534) */
             tax_id: {
                 country: string;
                 code?: string;
