@@ -1,10 +1,10 @@
-// `job.cancel`: a job cancelled through the API, recorded at once — its mandate voided, its wizard link revoked, the
+// `job.cancel`: a job cancelled through the API, recorded at once — its mandate voided, its wizard link retired, the
 // party `cancelled`, the cancelled step's end and the job's CANCEL with the reason the API stored. One transaction.
 import { voidJobMandate } from '../store/agreements';
 import { recordState } from '../store/entries';
 import { writeJournal } from '../store/job-journal';
-import { revokeJobApprovalLink } from '../signing/approval-link';
-import { CANCELLED, type CancelRecord, type JournalLine } from '../workflows/types';
+import { retireJobApprovalLink } from '../signing/approval-link';
+import { CANCELLED, CANCELLED_BEFORE_START, type CancelRecord, type JournalLine } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 import { byStepIds } from './journalled';
 
@@ -14,9 +14,10 @@ export function jobCancel({ db, log }: ActivityDeps) {
     await db.tx(async (q) => {
       const { rows } = await q.query<{ cancel_reason: string | null }>('SELECT cancel_reason FROM jobs WHERE id = $1', [c.jobId]);
       const reason = rows[0]?.cancel_reason ?? 'cancelled through the API';
-      const withReason = <T extends { code?: string; message?: string }>(l: T): T => (l.code === CANCELLED ? { ...l, message: reason } : l);
+      const withReason = <T extends { code?: string; message?: string }>(l: T): T =>
+        l.code !== CANCELLED ? l : { ...l, message: l.message === CANCELLED_BEFORE_START ? `cancelled before this step started: ${reason}` : reason };
       await voidJobMandate(q, c.entryId, c.jobId);
-      await revokeJobApprovalLink(q, c.entryId, c.jobId);
+      await retireJobApprovalLink(q, c.entryId, c.jobId);
       await recordState(q, { entryId: c.entryId, state: 'cancelled', jobId: c.jobId, stepId: c.stepId });
       const status = journal.status && { ...journal.status, ...(journal.status.faults && { faults: journal.status.faults.map(withReason) }) };
       await writeJournal(q, c.jobId, { lines: (journal.owed ?? []).map((l: JournalLine) => withReason(l)), ...(status && { status }) });

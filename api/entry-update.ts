@@ -6,7 +6,8 @@ import jsonPatch from 'fast-json-patch/index.mjs';
 import type { Operation } from 'fast-json-patch';
 import mergePatch from 'json-merge-patch';
 import { z } from 'zod';
-import { rejectNulCharacters } from './no-nul';
+import { assertStorable, rejectNulCharacters } from './no-nul';
+import { MAX_PARTY_BYTES } from '../party';
 import { coded } from './problem';
 import { body } from './validate';
 
@@ -16,6 +17,9 @@ export const JSON_PATCH = 'application/json-patch+json';
 export const UPDATE_FORMATS = [DOCUMENT, MERGE_PATCH, JSON_PATCH] as const;
 export type UpdateFormat = (typeof UPDATE_FORMATS)[number];
 
+/** A party is a small document: a correction takes a few operations (each may copy the whole document). */
+const MAX_OPERATIONS = 100;
+
 const patchOperation = z.strictObject({
   op: z.enum(['add', 'remove', 'replace', 'move', 'copy', 'test']),
   path: z.string().max(1000),
@@ -24,7 +28,7 @@ const patchOperation = z.strictObject({
 });
 
 export const mergePatchBody = z.record(z.string(), z.unknown()).describe('an RFC 7396 merge patch of the org/party document: null removes a field');
-export const jsonPatchBody = z.array(patchOperation).max(1000).describe('RFC 6902 operations on the org/party document, applied in order, all or none');
+export const jsonPatchBody = z.array(patchOperation).max(MAX_OPERATIONS, `at most ${MAX_OPERATIONS} operations`).describe('RFC 6902 operations on the org/party document, applied in order, all or none');
 
 export const updateBody = z.strictObject({
   content_type: z.enum(UPDATE_FORMATS, { error: `one of ${UPDATE_FORMATS.join(', ')}` }).default(DOCUMENT),
@@ -32,7 +36,8 @@ export const updateBody = z.strictObject({
   allow_invalid: z.boolean().default(false).describe('keep a document that fails validation, its problems in the entry\'s faults: no registration starts until it is corrected'),
   folder: z.string().trim().min(1).max(100).optional(),
   // The public API signs GOBL envelopes; a party entry is a plain document.
-  sign: z.literal(false, { error: 'entries are party documents, not envelopes: they are never signed' }).optional(),
+  sign: z.literal(false, { error: 'entries are party documents, not envelopes: they are never signed' }).optional()
+    .describe('accepted for the public API\'s clients, as false only: a party entry is never signed as a GOBL envelope'),
 }).refine((b) => b.data !== undefined || b.folder !== undefined, { error: 'send data (the document or a patch) or a folder', path: ['data'] });
 
 export interface EntryUpdate {
@@ -46,9 +51,29 @@ export interface EntryUpdate {
 /** Parses the patch media types too (the router's parser reads application/json only). */
 export const patchBodyParser = [express.json({ limit: '1mb', strict: true, type: [MERGE_PATCH, JSON_PATCH] }), rejectNulCharacters];
 
-// Keys that would reach an object's prototype: the merge-patch library skips the rest of an object holding one (the
-// JSON-patch library refuses such paths itself).
-const PROTOTYPE_KEYS = /"(__proto__|constructor|prototype)"\s*:/;
+// Names an object inherits (__proto__, constructor, hasOwnProperty…): as a key or a path segment they reach the
+// libraries' own objects — the merge-patch library calls `target.hasOwnProperty`, and skips the rest of an object
+// holding `__proto__`. No party field has such a name.
+const INHERITED = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
+/** The first inherited name among the update's keys (a merge patch, a document) or its operations' paths. */
+function inheritedName(data: unknown, format: UpdateFormat): string | undefined {
+  if (format === JSON_PATCH) {
+    const segments = (data as Operation[]).flatMap((op) => [op.path, 'from' in op ? op.from : ''].flatMap((p) => p.split('/')))
+      .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+    return segments.find((s) => INHERITED.has(s)) ?? (data as Array<{ value?: unknown }>).map((op) => inheritedName(op.value, DOCUMENT)).find(Boolean);
+  }
+  const stack: unknown[] = [data];
+  while (stack.length) {
+    const v = stack.pop();
+    if (!v || typeof v !== 'object') continue;
+    for (const [k, child] of Object.entries(v)) {
+      if (INHERITED.has(k)) return k;
+      stack.push(child);
+    }
+  }
+  return undefined;
+}
 
 export function entryUpdate(req: Request): EntryUpdate {
   const own = ([MERGE_PATCH, JSON_PATCH] as const).find((t) => req.is(t));
@@ -63,22 +88,52 @@ export function entryUpdate(req: Request): EntryUpdate {
   } else if (!update.data || typeof update.data !== 'object' || Array.isArray(update.data)) {
     throw coded(400, 'invalid-request', `${where}: ${update.format === DOCUMENT ? 'the whole org/party document' : 'a merge patch (RFC 7396)'} must be a JSON object`);
   }
-  if (PROTOTYPE_KEYS.test(JSON.stringify(update.data))) throw coded(400, 'invalid-request', `${where}: the names __proto__, constructor and prototype are not allowed`);
+  const inherited = inheritedName(update.data, update.format);
+  if (inherited) throw coded(400, 'invalid-request', `${where}: "${inherited}" is not a field of a party (names objects inherit are refused)`);
   return update;
 }
 
-/** The document once the update applies to `current`; a JSON patch that cannot apply is refused, naming its operation. */
+/**
+ * The document once the update applies to `current`; a JSON patch that cannot apply is refused, naming its operation.
+ * The document is checked after each operation (`copy` doubles it), and its depth and characters at the end.
+ */
 export function applyUpdate(current: Record<string, unknown>, update: EntryUpdate): unknown {
   if (update.data === undefined) return current;
-  if (update.format === DOCUMENT) return update.data;
-  if (update.format === MERGE_PATCH) return mergePatch.apply(structuredClone(current), update.data);
+  const result = update.format === DOCUMENT ? update.data
+    : update.format === MERGE_PATCH ? applyMergePatch(structuredClone(current), update.data)
+    : applyJsonPatch(structuredClone(current), update.data as Operation[]);
+  assertStorable(result, 'data');
+  assertPartySize(result);
+  return result;
+}
+
+function applyMergePatch(doc: unknown, patch: unknown): unknown {
   try {
-    return jsonPatch.applyPatch(structuredClone(current), update.data as Operation[], true, true).newDocument;
+    return mergePatch.apply(doc, patch);
   } catch (err) {
-    if (!(err instanceof jsonPatch.JsonPatchError)) throw err;
-    const op = `operation ${err.index ?? 0} (${err.operation?.op} ${err.operation?.path})`;
-    // A failed `test` is the precondition RFC 6902 §4.6 gives the client: the document is not as it expected.
-    if (err.name === 'TEST_OPERATION_FAILED') throw coded(409, 'patch-test-failed', `the JSON patch's ${op} failed: the entry's data has changed; read it again`);
-    throw coded(422, 'patch-unappliable', `the JSON patch's ${op} cannot apply: ${err.message.split('\n')[0]}`);
+    throw coded(422, 'patch-unappliable', `the merge patch cannot apply: ${String((err as Error).message).split('\n')[0]}`);
   }
+}
+
+/** A party is a small document: what makes it larger (an `ext` of thousands of keys, a doubling `copy`) is refused. */
+function assertPartySize(doc: unknown, after?: string): void {
+  const bytes = Buffer.byteLength(JSON.stringify(doc) ?? '');
+  if (bytes > MAX_PARTY_BYTES) {
+    throw coded(413, 'too-large', `the party document would be ${bytes} bytes${after ? ` after ${after}` : ''}: at most ${MAX_PARTY_BYTES}`);
+  }
+}
+
+function applyJsonPatch(doc: unknown, ops: Operation[]): unknown {
+  for (const [index, operation] of ops.entries()) {
+    const op = `operation ${index} (${operation.op} ${operation.path})`;
+    try {
+      doc = jsonPatch.applyOperation(doc, operation, true, true, true, index).newDocument;
+    } catch (err) {
+      // A failed `test` is the precondition RFC 6902 §4.6 gives the client: the document is not as it expected.
+      if ((err as Error).name === 'TEST_OPERATION_FAILED') throw coded(409, 'patch-test-failed', `the JSON patch's ${op} failed: the entry's data has changed; read it again`);
+      throw coded(422, 'patch-unappliable', `the JSON patch's ${op} cannot apply: ${String((err as Error).message).split('\n')[0]}`);
+    }
+    assertPartySize(doc, op);
+  }
+  return doc;
 }

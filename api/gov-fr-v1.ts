@@ -22,7 +22,11 @@ export const viewParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UU
 export const entryParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UUID' }) });
 
 export const identityBody = z.strictObject({ view: z.enum(['front', 'back', 'page']), data: z.string().min(1, 'data is required') });
-export const signBody = z.strictObject({ signature: z.string().optional() });
+export const signBody = z.strictObject({
+  signature: z.string().optional(),
+  mandate_number: z.string().max(100).optional()
+    .describe('the number of the mandate the signer read: refused (409 mandate-replaced) when the mandate has been issued again since'),
+});
 export const agreementBody = z.strictObject({ data: z.string().min(1, 'data is required') });
 export const decisionBody = z
   .strictObject({ approved: z.boolean(), reason: z.string().trim().min(1).max(2000).optional() })
@@ -84,7 +88,7 @@ export function govFrRouter(deps: SigningDeps): Router {
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
     const b = hasBody ? body(req, signBody) : {};
     const { lang } = query(req, langQuery);
-    await mapped(() => signInApp(deps, auth(res).workspaceId, entryId, b.signature || undefined, clientOf(req), lang));
+    await mapped(() => signInApp(deps, auth(res).workspaceId, entryId, b.signature || undefined, clientOf(req), lang, b.mandate_number));
     res.status(204).end();
   });
 

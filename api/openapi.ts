@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { idempotencyKeyParameter } from './idempotency';
 import { OPERATIONS, type Operation } from './operations';
 import { OPERATION_DOCS, errorsOf } from './operation-docs';
-import { PROBLEM_CODES, type ProblemCodeName } from './problem-codes';
+import { PROBLEM_CODES, statusesOf, type ProblemCodeName } from './problem-codes';
 import { problem } from './schemas';
 import { problemTitle } from './problem';
 
@@ -34,9 +34,9 @@ export function openApiDocument(serverUrl: string): Json {
   for (const op of OPERATIONS) {
     const path = toOpenApiPath(op.path);
     const parameters = [
-      ...Object.entries(op.params?.shape ?? {}).map(([name, s]) => ({ name, in: 'path', required: true, schema: convert(s as z.ZodType, 'input') })),
+      ...Object.entries(op.params?.shape ?? {}).map(([name, s]) => ({ name, in: 'path', required: true, ...described(name), schema: convert(s as z.ZodType, 'input') })),
       ...Object.entries(op.query?.shape ?? {}).map(([name, s]) => ({
-        name, in: 'query', required: !(s as z.ZodType).safeParse(undefined).success, schema: convert(s as z.ZodType, 'input'),
+        name, in: 'query', required: !(s as z.ZodType).safeParse(undefined).success, ...described(name), schema: convert(s as z.ZodType, 'input'),
       })),
       ...(op.method === 'post' && op.scope ? [idempotencyKeyParameter] : []), // every authenticated POST (api/idempotency.ts)
     ];
@@ -66,7 +66,7 @@ export function openApiDocument(serverUrl: string): Json {
       tags: [op.path.split('/')[1]],
       ...(op.scope ? { security: [{ apiKey: [] }], 'x-required-scope': op.scope } : { security: [] }),
       ...(parameters.length && { parameters }),
-      ...(op.body && { requestBody: { required: true, content: Object.fromEntries(
+      ...(op.body && { requestBody: { required: !op.body.safeParse(undefined).success && !op.body.safeParse({}).success, content: Object.fromEntries(
         Object.entries({ 'application/json': op.body, ...op.otherBodies }).map(([type, s]) => [type, { schema: convert(s, 'input'), ...examplesOf(type) }]),
       ) } }),
       responses,
@@ -86,10 +86,38 @@ export function openApiDocument(serverUrl: string): Json {
   };
 }
 
+/** What a parameter is, by its name (the same name means the same thing in every operation). */
+const PARAMETERS: Record<string, string> = {
+  id: 'the resource\'s id (a UUID)',
+  key: 'your own key for the resource, as given at its creation',
+  ref: 'the meta row\'s ref (unique in a workspace)',
+  silo_entry_id: 'the entry\'s id',
+  name: 'the credential\'s name',
+  view: 'the identity document face: front, back, or page (a passport)',
+  siren: 'a SIREN: 9 digits',
+  identifier: 'an addressing identifier of the PPF Annuaire',
+  participant: 'a Peppol participant id, percent-encoded',
+  doctype: 'a Peppol document type id, percent-encoded',
+  limit: 'how many per page (at most 100)',
+  cursor: 'the `next_cursor` of the previous page',
+  ascending: '`true` for oldest first',
+  folder: 'only the entries of this folder',
+  owned: 'accepted for the public API\'s clients: every lookup is scoped to the caller\'s workspace',
+  wait: 'answer once the job ends or waits, or after this many seconds (at most 60)',
+  schema: 'only the workflows of this document schema',
+  lang: 'the mandate\'s language: fr (default) or en',
+  created_at: 'only those created at or before this time (ISO 8601)',
+  status: 'only the jobs with this status',
+  workflow_id: 'only the jobs of this workflow',
+  entry_id: 'only the events of this entry',
+  kind: 'only the events of these kinds (comma-separated)',
+};
+const described = (name: string) => (PARAMETERS[name] ? { description: PARAMETERS[name] } : {});
+
 /** The codes by the status they come with. */
 function byStatus(codes: ProblemCodeName[]): Map<number, ProblemCodeName[]> {
   const m = new Map<number, ProblemCodeName[]>();
-  for (const code of codes) m.set(PROBLEM_CODES[code].status, [...(m.get(PROBLEM_CODES[code].status) ?? []), code]);
+  for (const code of codes) for (const status of statusesOf(PROBLEM_CODES[code])) m.set(status, [...(m.get(status) ?? []), code]);
   return new Map([...m].sort(([a], [b]) => a - b));
 }
 

@@ -66,7 +66,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       'application/merge-patch+json': { 'the signer completed': { people: [{ name: { given: 'Élodie', surname: 'Martin' }, role: 'Présidente', identities: [{ code: 'X4RTBPFW4' }] }] } },
       'application/json-patch+json': { 'one field replaced': [{ op: 'replace', path: '/people/0/role', value: 'Gérante' }] },
     },
-    errors: ['unsupported-schema', 'patch-test-failed', 'patch-unappliable', 'siren-locked', 'mandate-signed', 'registered'],
+    errors: ['unsupported-schema', 'patch-test-failed', 'patch-unappliable', 'siren-locked', 'mandate-signed', 'registered', 'draft-refused'],
   },
   'get /silo/v1/entries': {
     description: 'The workspace\'s entries, newest first (`ascending=true` for oldest first), `limit` at a time; pass `next_cursor` as `cursor` for the next page. `folder` filters. Entries are listed without their `data`.',
@@ -108,12 +108,12 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       + 'The answer is 202 with the job as accepted; follow it with `GET /transform/v1/jobs/{id}`, the entry, or webhooks. With `?wait=N` (at most 60) it answers once the job ends or waits, or after N seconds. '
       + 'An entry runs one job at a time, and a SIREN is registered once per workspace.',
     examples: { 'register an entry': { workflow_id: REGISTRATION, silo_entry_id: '0b8e0c4e-7f57-4ad5-9d8f-3f3c1b1f5a10', key: 'register-552032534' } },
-    errors: ['not-found', 'wrong-schema', 'invalid-data', 'job-running', 'registration-running', 'siren-registered', 'key-taken', 'id-not-available'],
+    errors: ['not-found', 'wrong-schema', 'invalid-data', 'job-running', 'registration-running', 'siren-registered', 'not-registered', 'key-taken', 'id-not-available'],
   },
   'put /transform/v1/jobs/:id': {
     description: 'As `POST /transform/v1/jobs`, with the job id chosen by the client: a retry cannot start two jobs.',
     examples: { 'register an entry': { workflow_id: REGISTRATION, silo_entry_id: '0b8e0c4e-7f57-4ad5-9d8f-3f3c1b1f5a10' } },
-    errors: ['wrong-schema', 'invalid-data', 'job-running', 'registration-running', 'siren-registered', 'key-taken', 'id-taken', 'id-not-available'],
+    errors: ['wrong-schema', 'invalid-data', 'job-running', 'registration-running', 'siren-registered', 'not-registered', 'key-taken', 'id-taken', 'id-not-available'],
   },
   'get /transform/v1/jobs': { description: 'The workspace\'s jobs, newest first, `limit` at a time (`next_cursor` gives the next page); filter by `silo_entry_id`, `status`, `workflow_id`, or `created_at` (at or before).' },
   'post /transform/v1/jobs/:id/cancel': {
@@ -182,14 +182,14 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'get /apps/gov-fr/v1/directory/siren/:siren': { description: 'The company\'s lines in the PPF Annuaire: which platform receives its invoices today.', errors: ['annuaire-unavailable', 'annuaire-refused'] },
   'get /apps/gov-fr/v1/directory/identifier/:identifier': { description: 'The lines of an addressing identifier in the PPF Annuaire.', errors: ['annuaire-unavailable', 'annuaire-refused'] },
 
-  'get /reg/:ref/start': { description: 'The signer\'s wizard: the link published in the entry\'s `approval-link` meta. Its ref is the only credential.', errors: ['link-unknown', 'link-finished'] },
-  'get /reg/:ref/api/state': { description: 'The wizard\'s state: the details shown to the signer and the step reached.', errors: ['link-unknown', 'link-finished'] },
-  'post /reg/:ref/api/details': { description: 'The signer confirms the details, completing the missing signer fields.', examples: { 'the signer completes their details': { given: 'Élodie', surname: 'Martin', role: 'Présidente', id_number: 'X4RTBPFW4' } }, errors: ['link-unknown', 'link-finished', 'details-locked', 'invalid-details', 'signer-missing', 'under-review'] },
-  'get /reg/:ref/api/agreement': { description: 'The mandate PDF, in the wizard.', errors: ['link-unknown', 'link-finished', 'no-mandate', 'mandate-voided', 'signer-missing'] },
-  'post /reg/:ref/api/identity': { description: 'The wizard\'s identity upload.', examples: { 'a passport page': { view: 'page', data: '<base64 of a JPEG>' } }, errors: ['link-unknown', 'link-finished', 'under-review', 'bad-encoding', 'empty', 'busy', 'image-too-large', 'not-an-image', 'unreadable-image', 'too-complex', 'details-unconfirmed'] },
-  'post /reg/:ref/api/sign': { description: 'The wizard\'s signature.', examples: { typed: {}, drawn: { signature: '<base64 of a PNG>' } }, errors: ['link-unknown', 'link-finished', 'under-review', 'mandate-replaced', 'signer-missing', 'bad-encoding', 'empty', 'busy', 'image-too-large', 'not-an-image', 'unreadable-image', 'too-complex', 'details-unconfirmed'] },
-  'post /reg/:ref/api/agreement': { description: 'The wizard\'s upload of a mandate signed elsewhere.', examples: { 'a signed PDF': { data: '<base64 of the signed PDF>' } }, errors: ['link-unknown', 'link-finished', 'under-review', 'mandate-replaced', 'signer-missing', 'bad-encoding', 'empty', 'busy', 'too-complex', 'not-a-pdf', 'unreadable-pdf', 'encrypted-pdf', 'active-content', 'not-signed', 'not-this-mandate', 'superseded-mandate', 'bad-signature', 'details-unconfirmed'] },
-  'post /reg/:ref/api/confirm': { description: 'The wizard\'s submission for review.', errors: ['link-unknown', 'link-finished', 'incomplete', 'not-waiting', 'not-yet', 'not-running', 'unavailable', 'details-unconfirmed'] },
+  'get /reg/:ref/start': { description: 'The signer\'s wizard: the link published in the entry\'s `approval-link` meta. Its ref is the only credential.', errors: ['link-unknown', 'link-finished', 'link-cancelled'] },
+  'get /reg/:ref/api/state': { description: 'The wizard\'s state: the details shown to the signer and the step reached.', errors: ['link-unknown', 'link-finished', 'link-cancelled'] },
+  'post /reg/:ref/api/details': { description: 'The signer confirms the details, completing the missing signer fields.', examples: { 'the signer completes their details': { given: 'Élodie', surname: 'Martin', role: 'Présidente', id_number: 'X4RTBPFW4' } }, errors: ['link-unknown', 'link-finished', 'link-cancelled', 'details-locked', 'invalid-details', 'signer-missing', 'under-review'] },
+  'get /reg/:ref/api/agreement': { description: 'The mandate PDF, in the wizard.', errors: ['link-unknown', 'link-finished', 'link-cancelled', 'no-mandate', 'mandate-voided', 'signer-missing'] },
+  'post /reg/:ref/api/identity': { description: 'The wizard\'s identity upload.', examples: { 'a passport page': { view: 'page', data: '<base64 of a JPEG>' } }, errors: ['link-unknown', 'link-finished', 'link-cancelled', 'under-review', 'bad-encoding', 'empty', 'busy', 'image-too-large', 'not-an-image', 'unreadable-image', 'too-complex', 'details-unconfirmed'] },
+  'post /reg/:ref/api/sign': { description: 'The wizard\'s signature.', examples: { typed: {}, drawn: { signature: '<base64 of a PNG>' } }, errors: ['link-unknown', 'link-finished', 'link-cancelled', 'under-review', 'mandate-replaced', 'signer-missing', 'bad-encoding', 'empty', 'busy', 'image-too-large', 'not-an-image', 'unreadable-image', 'too-complex', 'details-unconfirmed'] },
+  'post /reg/:ref/api/agreement': { description: 'The wizard\'s upload of a mandate signed elsewhere.', examples: { 'a signed PDF': { data: '<base64 of the signed PDF>' } }, errors: ['link-unknown', 'link-finished', 'link-cancelled', 'under-review', 'mandate-replaced', 'signer-missing', 'bad-encoding', 'empty', 'busy', 'too-complex', 'not-a-pdf', 'unreadable-pdf', 'encrypted-pdf', 'active-content', 'not-signed', 'not-this-mandate', 'superseded-mandate', 'bad-signature', 'details-unconfirmed'] },
+  'post /reg/:ref/api/confirm': { description: 'The wizard\'s submission for review.', errors: ['link-unknown', 'link-finished', 'link-cancelled', 'incomplete', 'not-waiting', 'not-yet', 'not-running', 'unavailable', 'details-unconfirmed'] },
 
   'get /smp/:participant': { description: 'The participant\'s SMP ServiceGroup (Peppol SMP 1.x), read by Peppol access points.' },
   'get /smp/:participant/services/:doctype': { description: 'The signed ServiceMetadata of one document type.' },

@@ -2,10 +2,15 @@
 // for people, and may change). The OpenAPI document lists, for each operation, the codes it can answer.
 export interface ProblemCode {
   status: number;
+  /** Other statuses the code comes with (a file too complex: 413 for its size, 422 for its structure). */
+  also?: number[];
   meaning: string;
 }
 
-const c = (status: number, meaning: string): ProblemCode => ({ status, meaning });
+const c = (status: number, meaning: string, also?: number[]): ProblemCode => ({ status, meaning, ...(also && { also }) });
+
+/** The statuses a code comes with. */
+export const statusesOf = (code: ProblemCode): number[] => [code.status, ...(code.also ?? [])];
 
 export const PROBLEM_CODES = {
   // Any operation
@@ -33,6 +38,7 @@ export const PROBLEM_CODES = {
   'service-meta': c(409, 'this meta key is written by the service only'),
   'patch-test-failed': c(409, 'a `test` operation of the JSON patch failed: the entry changed since it was read'),
   'patch-unappliable': c(422, 'an operation of the JSON patch cannot apply to the document (a missing path)'),
+  'draft-refused': c(409, 'an invalid draft (allow_invalid) cannot be kept while a registration runs or the party is registered'),
   'siren-locked': c(409, 'the SIREN of an entry cannot change once a registration of it has started'),
   'mandate-signed': c(409, 'the change would alter the signed mandate: cancel the job and register again'),
   registered: c(409, 'the change would alter the mandate the party is registered under: unregister first'),
@@ -42,6 +48,7 @@ export const PROBLEM_CODES = {
   'invalid-data': c(422, 'the entry holds an invalid party (kept with allow_invalid): correct it first'),
   'job-running': c(409, 'the entry already has a job running: wait for it to end, or cancel it'),
   'registration-running': c(409, 'another entry of the workspace is being registered with this SIREN'),
+  'not-registered': c(409, 'an unregistration of an entry that has nothing to undo (never registered, void, cancelled)'),
   'siren-registered': c(409, 'this SIREN is registered already (this entry or another): unregister it first'),
   'job-ended': c(409, 'the job has ended: there is nothing to cancel'),
   'past-directory': c(409, 'the job has started acting in the directory or on Peppol: let it end, then unregister'),
@@ -58,16 +65,16 @@ export const PROBLEM_CODES = {
   'not-waiting': c(409, 'no registration is waiting for this entry'),
   'not-yet': c(409, 'the registration has not reached its approval wait yet: retry shortly'),
   'not-running': c(409, 'the registration\'s workflow is not running'),
-  incomplete: c(409, 'the submission lacks the identity document or the signature'),
+  incomplete: c(422, 'the submission lacks the identity document or the signature'),
   'nothing-to-decide': c(409, 'there is no submission to decide on'),
   decided: c(409, 'the submission has been decided already'),
   'details-locked': c(409, 'a detail on record cannot be changed in the wizard (correct it through the API)'),
   'invalid-details': c(422, 'a detail given in the wizard is invalid'),
-  'details-unconfirmed': c(409, 'the signer has not confirmed the details yet'),
+  'details-unconfirmed': c(422, 'the signer has not confirmed the details yet'),
   'bad-encoding': c(400, 'the file is not valid base64'),
   empty: c(400, 'the file is empty'),
   busy: c(503, 'file checks are saturated: retry after Retry-After'),
-  'too-complex': c(422, 'the file is too complex to check within the limits'),
+  'too-complex': c(422, 'the file is too complex to check within the limits', [413]),
   'image-too-large': c(413, 'the image has more pixels than the limit'),
   'not-a-pdf': c(415, 'the file is not a PDF'),
   'unreadable-pdf': c(422, 'the PDF cannot be read'),
@@ -85,6 +92,7 @@ export const PROBLEM_CODES = {
   // The wizard
   'link-unknown': c(404, 'the wizard link is not valid (revoked, or replaced by a newer one)'),
   'link-finished': c(410, 'the registration of this link is over'),
+  'link-cancelled': c(410, 'the registration of this link was cancelled'),
 } satisfies Record<string, ProblemCode>;
 
 export type ProblemCodeName = keyof typeof PROBLEM_CODES;

@@ -36,7 +36,8 @@ export const JOB_STATUSES = ['QUEUED', 'RUN', 'WAIT', 'OK', 'ERR', 'CANCEL'] as 
 export const listJobsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100, 'at most 100').default(20),
   cursor: z.string().max(200).refine((c) => decodeTimeCursor(c) !== undefined, 'not a cursor from a previous page').optional(),
-  created_at: z.iso.datetime({ offset: true, error: 'an ISO 8601 timestamp, e.g. 2026-11-27T00:00:00Z' }).optional(),
+  created_at: z.iso.datetime({ offset: true, error: 'an ISO 8601 timestamp, e.g. 2026-11-27T00:00:00Z' })
+    .refine((t) => new Date(t).getUTCFullYear() >= 1970, 'a time from 1970 on').optional(),
   silo_entry_id: z.uuid({ error: 'must be a UUID' }).optional(),
   status: z.enum(JOB_STATUSES, { error: `one of ${JOB_STATUSES.join(', ')}` }).optional(),
   workflow_id: z.uuid({ error: 'must be a UUID' }).optional(),

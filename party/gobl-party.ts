@@ -6,7 +6,10 @@ import { checkFrenchVat, isSiren, isSiret } from './french-ids';
 export const PARTY_SCHEMA_URL = 'https://gobl.org/draft-0/org/party';
 
 const text = (max = 1000) => z.string().trim().min(1).max(max);
-const ext = z.record(z.string().max(64), z.string().max(255));
+const ext = z.record(z.string().max(64), z.string().max(255)).refine((e) => Object.keys(e).length <= 50, 'at most 50 extension keys');
+
+/** The largest party document stored: a company's record is a few kilobytes. */
+export const MAX_PARTY_BYTES = 64 * 1024;
 
 const identity = z.strictObject({
   uuid: z.uuid().optional(),

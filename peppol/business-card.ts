@@ -23,7 +23,8 @@ export function businessCardOf(participant: { scheme: string; value: string }, p
   const schemeId = (icd: string, fallback: string) => icdSchemes().get(icd)?.schemeId ?? fallback;
   const identifiers = [{ scheme: schemeId('0002', 'FR:SIRENE'), value: siren }];
   if (p.tax_id?.country === 'FR' && typeof p.tax_id.code === 'string' && p.tax_id.code) {
-    identifiers.push({ scheme: schemeId('9957', 'FR:VAT'), value: `FR${p.tax_id.code}` });
+    // The VAT number as the party gives it, with or without its country prefix (both are valid French VAT codes).
+    identifiers.push({ scheme: schemeId('9957', 'FR:VAT'), value: p.tax_id.code.startsWith('FR') ? p.tax_id.code : `FR${p.tax_id.code}` });
   }
   const addr = p.addresses?.[0];
   const geo = [addr?.code, addr?.locality].filter((s): s is string => typeof s === 'string' && s.length > 0).join(' ');

@@ -27,7 +27,14 @@ export const newApprovalLink = (q: Queryable, entryId: string, jobId: string, wi
 
 export const revokeApprovalLink = (q: Queryable, entryId: string) => deleteMeta(q, entryId, APPROVAL_LINK_KEY);
 
-/** Revokes the link of one job (a cancelled registration), not a later job's. */
-export async function revokeJobApprovalLink(q: Queryable, entryId: string, jobId: string): Promise<void> {
-  await q.query(`DELETE FROM entry_meta WHERE entry_id = $1 AND key = $2 AND value->>'job_id' = $3`, [entryId, APPROVAL_LINK_KEY, jobId]);
+/**
+ * Retires the link of one job (a cancelled registration), not a later job's: it opens nothing any more, but its ref
+ * still finds the entry, so the signer's page says the registration was cancelled rather than that the link is wrong.
+ */
+export async function retireJobApprovalLink(q: Queryable, entryId: string, jobId: string): Promise<void> {
+  await q.query(
+    `UPDATE entry_meta SET value = value || '{"cancelled": true}'::jsonb, updated_at = now()
+     WHERE entry_id = $1 AND key = $2 AND value->>'job_id' = $3`,
+    [entryId, APPROVAL_LINK_KEY, jobId],
+  );
 }

@@ -2,16 +2,17 @@
 // is signed any field may change, and a mandate already issued is issued again under the next number; once it is
 // signed (or the party registered under it), what it says cannot change; the SIREN never changes once a
 // registration has started. One transaction, the entry and its mandate locked: a signature cannot slip in between.
+import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import { PARTY_SCHEMA_URL, frenchParty, sirenOf } from '../party';
 import { changedMandateFacts, sirenInDocument } from '../party/mandate-facts';
-import { lockAgreement, reissueMandate } from '../store/agreements';
+import { dropIdentityDocuments, lockAgreement, reissueMandate } from '../store/agreements';
 import type { Db } from '../store/db';
-import { INVALID_DATA, lockEntryRow, registrationStarted, writeEntryUpdate, type EntryView } from '../store/entries';
+import { INVALID_DATA, getEntry, lockEntryRow, registrationStarted, writeEntryUpdate, type EntryView } from '../store/entries';
 import { activeJobOf } from '../store/jobs';
 import type { ZodError } from 'zod';
 
-export type PartyChangeCode = 'not-found' | 'unsupported-schema' | 'invalid-data' | 'siren-locked' | 'mandate-signed' | 'registered';
+export type PartyChangeCode = 'not-found' | 'unsupported-schema' | 'invalid-data' | 'siren-locked' | 'mandate-signed' | 'registered' | 'draft-refused';
 
 export class PartyChangeError extends Error {
   constructor(readonly status: 400 | 404 | 409, message: string, readonly code: PartyChangeCode, readonly validation?: ZodError) {
@@ -41,6 +42,12 @@ export async function changeParty(
     }
     const parsed = frenchParty.safeParse(rest);
     if (!parsed.success && !change.allowInvalid) throw new PartyChangeError(400, 'invalid party', 'invalid-data', parsed.error);
+    if (!parsed.success && (entry.state === 'registered' || (await activeJobOf(q, entryId)))) {
+      // What a registration signs, checks and publishes is the document as it is: no draft while one runs or holds.
+      throw new PartyChangeError(409,
+        `entry ${entryId} ${entry.state === 'registered' ? 'is registered' : 'has a job running'}: its party must stay valid (allow_invalid is for drafts). ${parsed.error.issues[0] ? `data.${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}` : ''}`,
+        'draft-refused');
+    }
     const data = { $schema: PARTY_SCHEMA_URL, ...(parsed.success ? parsed.data : rest) };
     const siren = parsed.success ? sirenOf(parsed.data) : sirenInDocument(rest) ?? null;
 
@@ -56,9 +63,13 @@ export async function changeParty(
     const faults = parsed.success ? [] : parsed.error.issues.map((i) => ({
       provider: 'silo', code: INVALID_DATA, message: `data.${i.path.map(String).join('.')}: ${i.message}`,
     }));
+    const fields = changedFields(entry.data as Record<string, unknown>, data);
+    const faultsBefore = entry.draft_faults ?? [];
+    const nothing = !fields.length && (change.folder ?? entry.folder) === entry.folder && isDeepStrictEqual(faultsBefore, faults);
+    if (nothing) return (await getEntry(q, workspaceId, entryId))!; // no write, no event
     const view = await writeEntryUpdate(q, {
       id: entryId, data, siren: parsed.success ? siren : entry.siren, folder: change.folder, faults,
-      event: { changed, ...(reissued && { mandate_number: reissued }) },
+      event: { changed: fields, ...(changed.length && { mandate_facts: changed }), ...(reissued && { mandate_number: reissued }) },
     });
     return { ...view, ...(reissued && { mandate_number: reissued }) };
   });
@@ -86,5 +97,15 @@ async function mandateAfterChange(
       `Cancel job ${job.id} (POST /transform/v1/jobs/${job.id}/cancel) and register the entry again to sign a new mandate`,
       'mandate-signed');
   }
-  return reissueMandate(q, agreement, new Date().toISOString().slice(0, 10));
+  const number = await reissueMandate(q, agreement, new Date().toISOString().slice(0, 10));
+  // Another signer shows their own identity document: the one uploaded was someone else's.
+  if (changed.some((f) => SIGNER_IDENTITY.includes(f))) await dropIdentityDocuments(q, entry.id);
+  return number;
+}
+
+const SIGNER_IDENTITY = ['people[0].name', 'people[0].identities[0].code'];
+
+/** The document's top-level fields that differ, as the `party.updated` event names them. */
+function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !isDeepStrictEqual(before[k], after[k])).sort();
 }

@@ -14,7 +14,7 @@ import { missingSignerFields } from '../mandate/signer';
 import type { Party } from '../party';
 import {
   claimDecision, finalizeSignedPdf, getAgreement, getIdentityDocument, getSignedPdf, identityViews, markSubmitted, putIdentityDocument, recordDecision,
-  reopenAgreement, storeSignedPdf, supersededMandates, type AgreementRow, type IdentityView,
+  lockAgreement, reopenAgreement, storeSignedPdf, supersededMandates, type AgreementRow, type IdentityView,
 } from '../store/agreements';
 import type { Db } from '../store/db';
 import { getEntryRow, getMeta, putMeta } from '../store/entries';
@@ -79,7 +79,9 @@ async function formerMatricule(deps: SigningDeps, entryId: string): Promise<stri
 
 function requireSigner(party: Party) {
   const missing = missingSignerFields(party);
-  if (missing.length) throw new SigningError(422, `the mandate needs these signer fields, missing from the party: ${missing.join(', ')}`, 'signer-missing');
+  if (missing.length) {
+    throw new SigningError(422, `the mandate needs these signer fields, missing from the party: ${missing.join(', ')}. Add them with PATCH /silo/v1/entries/{id}, or let the signer complete them in the wizard`, 'signer-missing');
+  }
 }
 
 /** What the mandate says, before a language and a signature are chosen. */
@@ -131,11 +133,15 @@ export async function uploadIdentity(deps: SigningDeps, workspaceId: string, ent
   });
 }
 
+/** `read`: the number of the mandate the signer read, when the client knows it (the wizard does). */
 export async function signInApp(
-  deps: SigningDeps, workspaceId: string, entryId: string, signature?: string, client: ClientInfo = {}, lang: Lang = 'fr',
+  deps: SigningDeps, workspaceId: string, entryId: string, signature?: string, client: ClientInfo = {}, lang: Lang = 'fr', read?: string,
 ) {
   const ctx = await context(deps, workspaceId, entryId);
   refuseIfSubmitted(ctx.agreement);
+  if (read !== undefined && read !== ctx.agreement.mandate_number) {
+    throw new SigningError(409, `mandate ${read} was replaced by mandate ${ctx.agreement.mandate_number} when the party's details changed: read the new one, then sign it`, 'mandate-replaced');
+  }
   requireSigner(ctx.party);
   const former = await formerMatricule(deps, entryId);
   let pdf: Uint8Array;
@@ -214,6 +220,11 @@ export async function confirm(deps: SigningDeps, workspaceId: string, entryId: s
   }
   const final = ctx.agreement.submitted_at ? undefined : await finalMandate(deps, ctx, client);
   await deps.db.tx(async (q) => {
+    // The mandate as it is now, locked: a cancellation (which voids it) or a correction (which issues it again) that
+    // committed meanwhile wins, and nothing of this submission is recorded.
+    const now = await lockAgreement(q, entryId);
+    if (now?.voided_at) throw new SigningError(409, `mandate ${now.mandate_number} was voided: its registration was cancelled`, 'mandate-voided');
+    if (now?.mandate_number !== ctx.agreement.mandate_number) throw mandateReplaced(ctx.agreement);
     if (final) {
       await recordAudit(q, { entryId, jobId: job.id, kind: 'confirmed', client });
       await finalizeSignedPdf(q, entryId, deps.box.seal(final, mandateContext(entryId)));

@@ -78,6 +78,9 @@ export function issueMandateEffect(a: { entryId: string; jobId: string; matricul
          issued_on = EXCLUDED.issued_on, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, submitted_at = NULL,
          decision_id = NULL, signed_former_matricule = NULL, upload_evidence = NULL, voided_at = NULL, updated_at = now()
        RETURNING mandate_number
+     ), earlier_identity AS (
+       -- A new registration's signer shows their identity document anew: an earlier job's does not count for it.
+       DELETE FROM identity_documents WHERE entry_id = ${entry}::uuid AND EXISTS (SELECT 1 FROM mandate_numbered)
      )`;
     },
   };
@@ -106,15 +109,25 @@ export async function storeSignedPdf(
   const r = await db.query(
     `UPDATE agreements SET signed_pdf = $2, signed_via = $3, signed_at = now(), submitted_at = NULL, signed_former_matricule = $4,
        upload_evidence = $5, updated_at = now()
-     WHERE entry_id = $1 AND submitted_at IS NULL AND mandate_number = $6`,
+     WHERE entry_id = $1 AND submitted_at IS NULL AND mandate_number = $6 AND voided_at IS NULL`,
     [entryId, pdf, via, formerMatricule ?? null, evidence ?? null, mandateNumber],
   );
   return r.rowCount > 0;
 }
 
-/** Voids the mandate of a cancelled job (not a later job's): kept, with its signature if any, but no longer in force. */
+/**
+ * Voids the mandate of a cancelled job (not a later job's): kept, with its signature if any, but no longer in force.
+ * The signer's identity document goes (personal data of a registration that will not happen; its hash stays in the
+ * audit trail).
+ */
 export async function voidJobMandate(q: Queryable, entryId: string, jobId: string): Promise<void> {
-  await q.query('UPDATE agreements SET voided_at = COALESCE(voided_at, now()), updated_at = now() WHERE entry_id = $1 AND job_id = $2', [entryId, jobId]);
+  const { rowCount } = await q.query('UPDATE agreements SET voided_at = COALESCE(voided_at, now()), updated_at = now() WHERE entry_id = $1 AND job_id = $2', [entryId, jobId]);
+  if (rowCount > 0) await dropIdentityDocuments(q, entryId);
+}
+
+/** Removes the signer's identity document images (their hashes stay in the audit trail). */
+export async function dropIdentityDocuments(q: Queryable, entryId: string): Promise<void> {
+  await q.query('DELETE FROM identity_documents WHERE entry_id = $1', [entryId]);
 }
 
 /** The entry's mandate, locked until the transaction ends (a party change decides on it). */
@@ -170,7 +183,7 @@ export async function markSubmitted(db: Queryable, entryId: string): Promise<boo
 export async function claimDecision(db: Queryable, entryId: string, jobId: string, decisionId: string): Promise<boolean> {
   const r = await db.query(
     `UPDATE agreements SET decision_id = $3, updated_at = now()
-     WHERE entry_id = $1 AND job_id = $2 AND submitted_at IS NOT NULL AND decision_id IS NULL`,
+     WHERE entry_id = $1 AND job_id = $2 AND submitted_at IS NOT NULL AND decision_id IS NULL AND voided_at IS NULL`,
     [entryId, jobId, decisionId],
   );
   return r.rowCount > 0;

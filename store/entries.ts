@@ -33,6 +33,8 @@ interface EntryRow {
   siren: string | null;
   state: string | null;
   faults: unknown[];
+  /** the problems of a document kept invalid (allow_invalid), null when it is valid */
+  draft_faults: unknown[] | null;
   created_at: Date;
   updated_at: Date;
   /** read with ENTRY_JOBS */
@@ -97,7 +99,7 @@ function entryView(e: EntryRow, meta: MetaRow[], withData: boolean) {
     doc_schema: e.doc_schema,
     ...(e.state != null && { state: e.state }),
     ...(e.current_job?.waiting_for && { waiting_for: e.current_job.waiting_for }),
-    faults: e.faults,
+    faults: [...e.faults, ...(e.draft_faults ?? [])],
     ...(e.current_job && { current_job: e.current_job }),
     ...(e.last_job && { last_job: e.last_job }),
     meta: meta.map(metaView),
@@ -332,7 +334,7 @@ export async function registrationStarted(q: Queryable, entryId: string): Promis
 
 /**
  * Writes a changed party document (checked by the caller) with its `party.updated` event, in one statement.
- * `faults`: the document's validation faults (a draft kept with allow_invalid), replacing earlier ones.
+ * `faults`: the document's validation faults (a draft kept with allow_invalid), replacing earlier ones; none when valid.
  */
 export async function writeEntryUpdate(
   q: Queryable,
@@ -340,12 +342,11 @@ export async function writeEntryUpdate(
 ): Promise<EntryView> {
   const { rows } = await q.query<EntryRow>(
     `WITH entry AS (
-       UPDATE entries SET data = $2, siren = $3, folder = COALESCE($4, folder), updated_at = now(),
-         faults = (SELECT COALESCE(jsonb_agg(f), '[]'::jsonb) FROM jsonb_array_elements(faults) f WHERE f->>'code' IS DISTINCT FROM '${INVALID_DATA}') || $5::jsonb
+       UPDATE entries SET data = $2, siren = $3, folder = COALESCE($4, folder), updated_at = now(), draft_faults = $5::jsonb
        WHERE id = $1 RETURNING *
      ), ${eventCtes('entry', 6)}
      SELECT e.*${ENTRY_JOBS} FROM entry e`,
-    [u.id, JSON.stringify(u.data), u.siren, u.folder ?? null, JSON.stringify(u.faults), ...eventParams({ kind: 'party.updated', entryId: u.id, data: u.event })],
+    [u.id, JSON.stringify(u.data), u.siren, u.folder ?? null, u.faults.length ? JSON.stringify(u.faults) : null, ...eventParams({ kind: 'party.updated', entryId: u.id, data: u.event })],
   );
   return entryView(rows[0]!, await metaOf(q, [u.id]), true);
 }

@@ -4,7 +4,7 @@ import { CANCELLED, type Definition, type Fault, type JobStatus, type StepJourna
 import type { Db, Queryable } from './db';
 import { waitingForSql, type WaitingFor } from './waiting-for';
 import { eventCtes } from './events';
-import { ConflictError, INVALID_DATA, RESERVED_IDS, idNotAvailable, recordState } from './entries';
+import { ConflictError, RESERVED_IDS, idNotAvailable, recordState } from './entries';
 import { afterTimeCursor, cursorMicros, decodeTimeCursor, encodeTimeCursor, iso, isUniqueViolation } from './rows';
 
 interface JobRow {
@@ -46,6 +46,7 @@ export type InsertJobResult =
   | { outcome: 'wrong-schema'; schema: string }
   | { outcome: 'siren-registered'; siren: string; entryId: string }
   | { outcome: 'invalid-data'; faults: Array<{ message: string }> }
+  | { outcome: 'not-registered'; state: string | null }
   | { outcome: 'inserted'; job: JobView; siren: string | null };
 
 /**
@@ -60,14 +61,18 @@ export async function insertJob(
   j: {
     id: string; workspaceId: string; key?: string; workflowId: string; workflowType: string; entryId: string; docSchema: string;
     definition: Definition; args: Record<string, string>; tags: string[]; registers: boolean;
+    /** an unregistration: refused on an entry that has nothing to undo (never registered, void, cancelled) */
+    unregisters?: boolean;
   },
 ): Promise<InsertJobResult> {
-  type Row = { entry_schema: string; entry_siren: string | null; registered_entry: string | null; entry_faults: Fault[]; entry_invalid: boolean } & Partial<JobRow>;
+  type Row = { entry_schema: string; entry_siren: string | null; registered_entry: string | null; entry_faults: Fault[]; entry_invalid: boolean; entry_state: string | null; nothing_to_undo: boolean } & Partial<JobRow>;
   let row: Row | undefined;
   try {
     const { rows } = await db.query<Row>(
       `WITH entry AS (
-         SELECT id, doc_schema, siren, faults, $12 AND faults @> '[{"code": "${INVALID_DATA}"}]' AS invalid FROM entries WHERE id = $5 AND workspace_id = $2
+         SELECT id, doc_schema, siren, draft_faults AS faults, state, $12 AND draft_faults IS NOT NULL AS invalid,
+           $13 AND (state IS NULL OR state IN ('void', 'cancelled')) AS nothing_to_undo
+         FROM entries WHERE id = $5 AND workspace_id = $2
        ),
        registered AS (
          SELECT e.id FROM entries e JOIN entry ON e.siren = entry.siren
@@ -76,15 +81,16 @@ export async function insertJob(
        job AS (
          INSERT INTO jobs (id, workspace_id, key, workflow_id, silo_entry_id, definition, args, tags, status, workflow_type, registers_siren)
          SELECT $1, $2, $3, $4, entry.id, $6, $7, $8, 'QUEUED', $11, CASE WHEN $12 THEN entry.siren END FROM entry
-         WHERE entry.doc_schema = $9 AND NOT ($1::uuid = ANY ($10::uuid[])) AND NOT EXISTS (SELECT 1 FROM registered) AND NOT entry.invalid
+         WHERE entry.doc_schema = $9 AND NOT ($1::uuid = ANY ($10::uuid[])) AND NOT EXISTS (SELECT 1 FROM registered) AND NOT entry.invalid AND NOT entry.nothing_to_undo
          ON CONFLICT (id) DO NOTHING
          RETURNING *
        )
        SELECT entry.doc_schema AS entry_schema, entry.siren AS entry_siren, entry.faults AS entry_faults, entry.invalid AS entry_invalid,
+         entry.state AS entry_state, entry.nothing_to_undo,
          (SELECT id FROM registered) AS registered_entry, job.*
        FROM entry LEFT JOIN job ON true`,
       [j.id, j.workspaceId, j.key ?? null, j.workflowId, j.entryId, JSON.stringify(j.definition), JSON.stringify(j.args), j.tags, j.docSchema,
-        RESERVED_IDS, j.workflowType, j.registers],
+        RESERVED_IDS, j.workflowType, j.registers, j.unregisters === true],
     );
     row = rows[0];
   } catch (err) {
@@ -101,7 +107,8 @@ export async function insertJob(
   if (!row) return { outcome: 'no-entry' };
   if (row.entry_schema !== j.docSchema) return { outcome: 'wrong-schema', schema: row.entry_schema };
   if (row.registered_entry) return { outcome: 'siren-registered', siren: row.entry_siren!, entryId: row.registered_entry };
-  if (row.entry_invalid) return { outcome: 'invalid-data', faults: row.entry_faults.filter((f) => f.code === INVALID_DATA) };
+  if (row.entry_invalid) return { outcome: 'invalid-data', faults: row.entry_faults };
+  if (row.nothing_to_undo) return { outcome: 'not-registered', state: row.entry_state };
   if (!row.id) {
     // The id is reserved or taken: only the caller's own workspace may learn that a job has it.
     if (await getJob(db, j.workspaceId, j.id)) throw new ConflictError(`a job with id ${j.id} already exists`, 'id-taken');
@@ -281,7 +288,13 @@ export async function activeJobOf(db: Queryable, entryId: string) {
 
 /** Why the job is being cancelled, set by the API before it asks the workflow; the cancel activity reads it. */
 export async function setCancelReason(db: Queryable, jobId: string, reason: string): Promise<void> {
-  await db.query('UPDATE jobs SET cancel_reason = $2 WHERE id = $1 AND completed_at IS NULL', [jobId, reason]);
+  // The first reason stays: of callers cancelling at once, the first is the one the workflow takes.
+  await db.query('UPDATE jobs SET cancel_reason = COALESCE(cancel_reason, $2) WHERE id = $1 AND completed_at IS NULL', [jobId, reason]);
+}
+
+/** The workflow refused the cancellation: the job goes on, without the reason this caller set. */
+export async function clearCancelReason(db: Queryable, jobId: string, reason: string): Promise<void> {
+  await db.query('UPDATE jobs SET cancel_reason = NULL WHERE id = $1 AND cancel_reason = $2 AND completed_at IS NULL', [jobId, reason]);
 }
 
 /**

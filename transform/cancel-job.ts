@@ -3,7 +3,7 @@
 // whose workflow never started (Temporal was unreachable) is cancelled in the store alone.
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { cancelQueuedJob, getJob, setCancelReason, type JobView } from '../store/jobs';
+import { cancelQueuedJob, clearCancelReason, getJob, setCancelReason, type JobView } from '../store/jobs';
 import { CANCEL_REFUSED, cancelUpdate } from '../workflows/signals';
 import { UNREGISTRATION_WORKFLOW_ID } from './builtins';
 import { JobRequestError, temporalWorkflowId, type JobServiceDeps } from './jobs';
@@ -25,7 +25,10 @@ export async function cancelJob(deps: JobServiceDeps, workspaceId: string, jobId
   try {
     await deps.temporal.withDeadline(Date.now() + CANCEL_DEADLINE_MS, () => handle.executeUpdate(cancelUpdate));
   } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError) throw refused(job, err.cause);
+    if (err instanceof WorkflowUpdateFailedError) {
+      await clearCancelReason(deps.db, jobId, reason); // the job goes on: no reason of a cancellation that did not happen
+      throw refused(job, err.cause);
+    }
     if (!(err instanceof WorkflowNotFoundError)) {
       deps.log.warn({ jobId, err }, 'could not cancel the job through Temporal');
       throw new TemporalUnavailable(`the job's workflow could not be reached (${(err as Error).message}): try again`);
@@ -49,7 +52,7 @@ function refused(job: JobView, cause: Error | undefined): JobRequestError {
       `Let it end; to undo a registration, run the unregistration (POST /transform/v1/jobs with workflow_id ${UNREGISTRATION_WORKFLOW_ID})`,
       'past-directory');
   }
-  if (type === CANCEL_REFUSED.ended) return ended({ id: job.id, status: 'ending' as never });
+  if (type === CANCEL_REFUSED.ended) return new JobRequestError(409, `job ${job.id} is ending (its last step or its rescue runs): there is nothing to cancel`, 'job-ended');
   // A workflow without the cancel update: a legacy runJob recorded before it existed.
   return new JobRequestError(409,
     `job ${job.id} cannot be cancelled: its workflow takes no cancellation (${cause?.message ?? 'refused'}). An operator can terminate it in the Temporal UI`,

@@ -13,7 +13,7 @@ import { approvalSignal } from '../workflows/signals';
 import { INTERPRETER_REVISION, type Definition, type JobInput } from '../workflows/types';
 import { runJob } from '../workflows/legacy/run-job';
 import { JobStatus, SiloEntryId, Siren } from '../workflows/search-attributes';
-import { REGISTRATION_STEPS } from '../workflows/builtin-steps';
+import { REGISTRATION_STEPS, UNREGISTRATION_STEPS } from '../workflows/builtin-steps';
 import { registration } from '../workflows/registration';
 import { runDefinition } from '../workflows/run-definition';
 import { unregistration } from '../workflows/unregistration';
@@ -42,6 +42,8 @@ export const workflowTypeOf = (workflowId: string): 'registration' | 'unregistra
 
 /** A registration: its definition (built in or a workspace's) registers the entry's SIREN in the directory. */
 const registersInDirectory = (d: Definition) => d.steps.some((s) => s.provider === REGISTRATION_STEPS.directory.provider);
+/** An unregistration: its definition ends the entry's directory line. */
+const unregistersFromDirectory = (d: Definition) => d.steps.some((s) => s.provider === UNREGISTRATION_STEPS.directory.provider);
 
 export async function startJob(
   deps: JobServiceDeps,
@@ -54,7 +56,7 @@ export async function startJob(
   const workflowType = workflowTypeOf(workflow.id);
   const inserted = await insertJob(deps.db, {
     id: req.id, workspaceId, key: req.key, workflowId: workflow.id, workflowType, entryId: req.silo_entry_id, docSchema: workflow.schema,
-    definition, args: req.args, tags: req.tags, registers: registersInDirectory(definition),
+    definition, args: req.args, tags: req.tags, registers: registersInDirectory(definition), unregisters: unregistersFromDirectory(definition),
   });
   if (inserted.outcome === 'no-entry') throw new JobRequestError(404, `silo entry ${req.silo_entry_id} not found`, 'not-found');
   if (inserted.outcome === 'wrong-schema') {
@@ -64,6 +66,9 @@ export async function startJob(
     throw new JobRequestError(409, inserted.entryId === req.silo_entry_id
       ? `entry ${req.silo_entry_id} is already registered (SIREN ${inserted.siren}): unregister it before registering it again`
       : `SIREN ${inserted.siren} is already registered by entry ${inserted.entryId}: unregister that entry first`, 'siren-registered');
+  }
+  if (inserted.outcome === 'not-registered') {
+    throw new JobRequestError(409, `entry ${req.silo_entry_id} has nothing to unregister: it ${inserted.state ? `is ${inserted.state}` : 'was never registered'}`, 'not-registered');
   }
   if (inserted.outcome === 'invalid-data') {
     throw new JobRequestError(422, `entry ${req.silo_entry_id} holds an invalid party (kept with allow_invalid): ${inserted.faults.map((f) => f.message).join('; ')}. Correct it with PATCH /silo/v1/entries/${req.silo_entry_id} first`, 'invalid-data');

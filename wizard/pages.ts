@@ -10,6 +10,7 @@ const TEXT = {
     finished: 'Cette inscription n’attend plus rien de votre part : le lien n’est plus actif.',
     registered: 'L’entreprise est inscrite : elle peut désormais recevoir ses factures électroniques.',
     error: 'Cette inscription a été interrompue. Contactez l’entreprise qui vous a envoyé le lien pour en recommencer une.',
+    cancelled: 'Cette inscription a été annulée : le mandat n’est plus valable et rien n’a été transmis à l’annuaire. Contactez l’entreprise qui vous a envoyé le lien si une nouvelle inscription est prévue.',
     switchTo: 'English',
   },
   en: {
@@ -19,6 +20,7 @@ const TEXT = {
     finished: 'This registration no longer needs anything from you: the link is no longer active.',
     registered: 'The company is registered: it can now receive its electronic invoices.',
     error: 'This registration was stopped. Contact the company that sent you the link to start a new one.',
+    cancelled: 'This registration was cancelled: the mandate is no longer valid and nothing was sent to the directory. Contact the company that sent you the link if a new registration is planned.',
     switchTo: 'Français',
   },
 } as const;
@@ -28,7 +30,7 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 export function linkPage(lang: WizardLang, reason: 'unknown' | 'finished', entryState?: string): string {
   const t = TEXT[lang];
   const title = reason === 'unknown' ? t.unknownTitle : t.finishedTitle;
-  const body = reason === 'unknown' ? t.unknown : entryState === 'registered' ? t.registered : entryState === 'error' ? t.error : t.finished;
+  const body = reason === 'unknown' ? t.unknown : entryState === 'registered' ? t.registered : entryState === 'error' ? t.error : entryState === 'cancelled' ? t.cancelled : t.finished;
   const other = lang === 'fr' ? 'en' : 'fr';
   return `<!doctype html>
 <html lang="${lang}">

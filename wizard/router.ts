@@ -107,7 +107,7 @@ export function wizardRouter(deps: SigningDeps): Router {
     const w = entryOf(req);
     const b = body(req, signBody);
     const { lang } = query(req, langQuery);
-    await signInApp(deps, w.workspaceId, w.entryId, b.signature || undefined, clientOf(req), lang);
+    await signInApp(deps, w.workspaceId, w.entryId, b.signature || undefined, clientOf(req), lang, b.mandate_number);
     res.status(204).end();
   });
 
@@ -129,7 +129,10 @@ export function wizardRouter(deps: SigningDeps): Router {
 
   // Domain refusals carry a code the page translates; the rest goes to the app's problem handler.
   api.use(((err, _req, res, next) => {
-    if (err instanceof WizardLinkError) return sendProblem(res, err.reason === 'unknown' ? 404 : 410, err.message, undefined, { code: `link-${err.reason}` });
+    if (err instanceof WizardLinkError) {
+      const code = err.reason === 'unknown' ? 'link-unknown' : err.entryState === 'cancelled' ? 'link-cancelled' : 'link-finished';
+      return sendProblem(res, err.reason === 'unknown' ? 404 : 410, code === 'link-cancelled' ? 'this registration was cancelled' : err.message, undefined, { code });
+    }
     if (err instanceof UploadError && err.retryAfterS) res.set('retry-after', String(err.retryAfterS));
     if (err instanceof SigningError || err instanceof UploadError) return sendProblem(res, err.status, err.message, undefined, { code: err.code });
     next(err);

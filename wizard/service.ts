@@ -48,6 +48,7 @@ function signerDetails(party: Party): SignerDetails {
 const MISSING_FIELD: Record<string, SignerField> = {
   'people[0].name.given': 'given',
   'people[0].name.surname': 'surname',
+  'people[0].role': 'role',
   'people[0].identities[0].code': 'id_number',
 };
 
@@ -76,7 +77,7 @@ export async function wizardState(deps: SigningDeps, w: WizardEntry) {
     signer: { given: signer.given, surname: signer.surname, role: signer.role, id_number_hint: hint(signer.id_number) },
     missing: missingSignerFields(party).map((path) => MISSING_FIELD[path]),
     take_over: Boolean(await getMeta(deps.db, w.entryId, 'fr-former-matricule')),
-    details_confirmed: trail.some((e) => e.kind === 'details-confirmed'),
+    details_confirmed: confirmedFor(trail, agreement.mandate_number),
     identity: { front: views.has('front'), back: views.has('back'), page: views.has('page') },
     signed: agreement.signed_via ?? null,
     submitted: Boolean(agreement.submitted_at),
@@ -89,8 +90,15 @@ export async function wizardState(deps: SigningDeps, w: WizardEntry) {
 export async function detailsConfirmed(deps: Pick<SigningDeps, 'db'>, w: WizardEntry): Promise<boolean> {
   const [entry, agreement] = await Promise.all([getEntryRow(deps.db, w.workspaceId, w.entryId), getAgreement(deps.db, w.entryId)]);
   if (!entry || !agreement || missingSignerFields(entry.data as Party).length) return false;
-  return (await auditTrail(deps.db, w.entryId, agreement.job_id)).some((e) => e.kind === 'details-confirmed');
+  return confirmedFor(await auditTrail(deps.db, w.entryId, agreement.job_id), agreement.mandate_number);
 }
+
+/**
+ * Whether the signer confirmed the details of this mandate: issued again (the party changed), it asks them again.
+ * Confirmations recorded before they named their mandate count for any.
+ */
+const confirmedFor = (trail: Array<{ kind: string; details: Record<string, unknown> }>, mandate: string) =>
+  trail.some((e) => e.kind === 'details-confirmed' && (e.details.mandate_number ?? mandate) === mandate);
 
 /**
  * The signer confirms the details shown, completing those the party lacks. Details already present are the
@@ -123,6 +131,6 @@ export async function confirmDetails(deps: SigningDeps, w: WizardEntry, given: S
   if (!valid.success) throw new SigningError(422, `invalid details: ${valid.error.issues[0]?.message}`, 'invalid-details');
   await deps.db.tx(async (q) => {
     if (filled.length) await updateEntryData(q, w.workspaceId, w.entryId, valid.data);
-    await recordAudit(q, { entryId: w.entryId, jobId: agreement.job_id, kind: 'details-confirmed', client, details: { completed: filled } });
+    await recordAudit(q, { entryId: w.entryId, jobId: agreement.job_id, kind: 'details-confirmed', client, details: { completed: filled, mandate_number: agreement.mandate_number } });
   });
 }

@@ -127,6 +127,8 @@ export interface CancelRecord {
 
 /** The code of a cancelled job's fault and of its cancelled step's end. */
 export const CANCELLED = 'cancelled';
+/** The message the workflow gives the end line of a step cancelled before it started (the activity words it). */
+export const CANCELLED_BEFORE_START = 'before-start';
 
 export type ApprovalSignal = { kind: 'confirmed' } | { kind: 'decided'; approved: boolean; decisionId?: string };
 

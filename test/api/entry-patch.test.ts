@@ -206,4 +206,97 @@ describe('against the mandate', () => {
     expect(r.body.detail).toMatch(new RegExp(`SIREN of entry ${id} \\(${other}\\) cannot change`));
     expect((await h.api('GET', `/silo/v1/entries/${id}`)).body.data.identities[0].code).toBe(other);
   });
+
+  it('refuses a signature of the mandate the signer read when it has been issued again since', async () => {
+    const id = await newEntry(party(makeSiren()));
+    const jobId = await startRegistration(h, id);
+    await jobWhen(h, jobId, ['WAIT']);
+    const read = pdfText(await agreement(id)).match(/\d{9}_\w+_\d{8}_01/)![0];
+    expect((await patch(id, { name: 'Autre Raison Sociale SAS' }, 'application/merge-patch+json')).status).toBe(200);
+    const stale = await h.api('POST', `${entryApi(id)}/sign`, { mandate_number: read });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ code: 'mandate-replaced', detail: expect.stringContaining(`mandate ${read} was replaced by mandate ${read.replace(/_01$/, '_02')}`) });
+    expect((await h.api('POST', `${entryApi(id)}/sign`, { mandate_number: read.replace(/_01$/, '_02') })).status).toBe(204);
+  });
+
+  it('a change of signer drops the identity document shown by the previous one', async () => {
+    const id = await newEntry(party(makeSiren()));
+    const jobId = await startRegistration(h, id);
+    await jobWhen(h, jobId, ['WAIT']);
+    expect((await h.api('POST', `${entryApi(id)}/identity`, { view: 'page', data: b64(png()) })).status).toBe(204);
+    const other = await patch(id, [{ op: 'replace', path: '/people/0/name', value: { given: 'Paul', surname: 'Durand' } }], 'application/json-patch+json');
+    expect(other.status).toBe(200);
+    const confirm = await h.api('POST', `${entryApi(id)}/confirm`);
+    expect(confirm.status).toBe(422);
+    expect(confirm.body.code).toBe('incomplete');
+  });
+});
+
+describe('what a correction reports', () => {
+  it('a party.updated event names the fields changed; a change of nothing writes nothing', async () => {
+    const id = await newEntry();
+    const before = (await h.api('GET', `/silo/v1/entries/${id}`)).body.updated_at;
+    const same = await patch(id, { name: 'Boulangerie Exemple SAS' }, 'application/merge-patch+json');
+    expect(same.status).toBe(200);
+    expect(same.body.updated_at).toBe(before);
+    expect((await patch(id, { emails: [{ addr: 'a@exemple.fr' }], telephones: [{ num: '+33 1 00 00 00 00' }] }, 'application/merge-patch+json')).status).toBe(200);
+    const events = (await h.api('GET', `/events/v1/events?entry_id=${id}`)).body.list;
+    expect(events.map((e: any) => e.data.changed)).toEqual([['emails', 'telephones']]);
+  });
+
+  it('the mandate needs the signer\'s role: 422 naming it, until a PATCH adds it', async () => {
+    const noRole = party(makeSiren());
+    delete (noRole.people[0] as { role?: string }).role;
+    const id = await newEntry(noRole);
+    const jobId = await startRegistration(h, id);
+    await jobWhen(h, jobId, ['WAIT']);
+    const refused = await h.api('GET', `${entryApi(id)}/agreement`);
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'signer-missing', detail: expect.stringContaining('people[0].role') });
+    expect((await patch(id, [{ op: 'add', path: '/people/0/role', value: 'Gérant' }], 'application/json-patch+json')).status).toBe(200);
+    expect((await h.api('GET', `${entryApi(id)}/agreement`)).status).toBe(200);
+  });
+});
+
+describe('what an attacker sends', () => {
+  it('a JSON patch that doubles the document stops at the size limit, at once, and the API keeps answering', async () => {
+    const id = await newEntry();
+    const doubling = Array.from({ length: 30 }, () => ({ op: 'copy', from: '/addresses', path: '/addresses/-' }));
+    const started = Date.now();
+    const [r, ping] = await Promise.all([patch(id, doubling, 'application/json-patch+json'), h.api('GET', '/utils/v1/ping', undefined, null)]);
+    expect(r.status).toBe(413);
+    expect(r.body.detail).toMatch(/after operation \d+ \(copy \/addresses\/-\)/);
+    expect(ping.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect((await patch(id, Array.from({ length: 101 }, () => ({ op: 'test', path: '/name', value: 'x' })), 'application/json-patch+json')).status).toBe(400);
+    const ext = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v']));
+    expect((await patch(id, { ext }, 'application/merge-patch+json')).status).toBe(400);
+  });
+
+  it('names objects inherit, as keys or as paths, are refused (400), never a 500', async () => {
+    const id = await newEntry();
+    for (const [body, type] of [
+      [{ hasOwnProperty: 1, alias: null }, 'application/merge-patch+json'],
+      [{ tax_id: { toString: 1 } }, 'application/merge-patch+json'],
+      [[{ op: 'add', path: '/__proto__/x', value: 1 }], 'application/json-patch+json'],
+      [[{ op: 'replace', path: '/constructor', value: { a: 1 } }], 'application/json-patch+json'],
+      [[{ op: 'copy', from: '/__proto__', path: '/alias' }], 'application/json-patch+json'],
+    ] as const) {
+      const r = await patch(id, body, type);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.detail).toMatch(/is not a field of a party/);
+    }
+    const intoItself = await patch(id, [{ op: 'move', from: '/people', path: '/people/0/x' }], 'application/json-patch+json');
+    expect(intoItself.status).toBe(422);
+    expect(intoItself.body.code).toBe('patch-unappliable');
+  });
+
+  it('no invalid draft while a registration runs', async () => {
+    const id = await newEntry(party(makeSiren()));
+    const jobId = await startRegistration(h, id);
+    await jobWhen(h, jobId, ['WAIT']);
+    const r = await patch(id, { content_type: 'application/merge-patch+json', data: { tax_id: { country: 'FR', code: 'FR00' } }, allow_invalid: true });
+    expect(r.status).toBe(409);
+    expect(r.body).toMatchObject({ code: 'draft-refused', detail: expect.stringContaining('data.tax_id.code') });
+  });
 });

@@ -113,7 +113,7 @@ describe('GET agreement', () => {
     const { entryId } = await parkedEntry(h, { ...party(makeSiren()), people: [{ name: { given: 'Élodie' } }] });
     const r = await h.api('GET', `${base(entryId)}/agreement`);
     expect(r.status).toBe(422);
-    expect(r.body.detail).toMatch(/people\[0\]\.name\.surname, people\[0\]\.identities\[0\]\.code/);
+    expect(r.body.detail).toMatch(/people\[0\]\.name\.surname, people\[0\]\.role, people\[0\]\.identities\[0\]\.code/);
     expect((await h.api('POST', `${base(entryId)}/sign`, {})).status).toBe(422);
   });
 

@@ -9,6 +9,7 @@ import { makeSiren } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { createEntry, createWorkflow, jobWhen, setState, startJob } from '../support/jobs';
 import { approve, entryApi, newParty, signInApp, startRegistration } from '../support/registration';
+import { b64, png } from '../support/images';
 
 let h: Harness;
 beforeAll(async () => {
@@ -57,7 +58,8 @@ describe('GET /transform/v1/jobs', () => {
   });
 
   it('refuses bad filters with the reason', async () => {
-    for (const [q, field] of [['status=DONE', 'query.status'], ['cursor=abc', 'query.cursor'], ['silo_entry_id=1', 'query.silo_entry_id'], ['limit=500', 'query.limit'], ['created_at=yesterday', 'query.created_at']]) {
+    const notUuid = Buffer.from(`t1.${'-'.repeat(36)}`).toString('base64url');
+    for (const [q, field] of [['status=DONE', 'query.status'], ['cursor=abc', 'query.cursor'], [`cursor=${notUuid}`, 'query.cursor'], ['created_at=0000-01-01T00:00:00Z', 'query.created_at'], ['silo_entry_id=1', 'query.silo_entry_id'], ['limit=500', 'query.limit'], ['created_at=yesterday', 'query.created_at']]) {
       const r = await h.api('GET', `/transform/v1/jobs?${q}`);
       expect(r.status, q).toBe(400);
       expect(r.body.errors[0].path).toBe(field);
@@ -88,6 +90,7 @@ describe('POST /transform/v1/jobs/{id}/cancel', () => {
     await jobWhen(h, jobId, ['WAIT']);
     const link = (await entry(entryId)).meta.find((m: any) => m.key === 'approval-link');
     expect((await fetch(`${h.baseUrl}/reg/${link.ref}/start`)).status).toBe(200);
+    expect((await h.api('POST', `${entryApi(entryId)}/identity`, { view: 'page', data: b64(png()) })).status).toBe(204);
 
     const r = await cancel(jobId, { reason: 'the customer signed with another platform' });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -100,8 +103,14 @@ describe('POST /transform/v1/jobs/{id}/cancel', () => {
 
     const after = await entry(entryId);
     expect(after.state).toBe('cancelled');
-    expect(after.meta.find((m: any) => m.key === 'approval-link')).toBeUndefined();
-    expect((await fetch(`${h.baseUrl}/reg/${link.ref}/start`)).status).toBe(404);
+    expect(after.meta.find((m: any) => m.key === 'approval-link').value).toEqual({ job_id: jobId, cancelled: true });
+    // The link opens nothing, and says why to the signer who follows it.
+    const page = await fetch(`${h.baseUrl}/reg/${link.ref}/start`);
+    expect(page.status).toBe(410);
+    expect(await page.text()).toContain('Cette inscription a été annulée');
+    const wizardApi = await fetch(`${h.baseUrl}/reg/${link.ref}/api/state`);
+    expect(wizardApi.status).toBe(410);
+    expect(((await wizardApi.json()) as { code: string }).code).toBe('link-cancelled');
     const agreement = await h.api('GET', `${entryApi(entryId)}/agreement`);
     expect(agreement.status).toBe(409);
     expect(agreement.body.code).toBe('mandate-voided');
@@ -116,11 +125,16 @@ describe('POST /transform/v1/jobs/{id}/cancel', () => {
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('job-ended');
 
-    // A new registration starts, with a new mandate.
+    // A new registration starts, with a new mandate and a new link; the identity document shown for the cancelled one
+    // does not count for it.
     const next = await startRegistration(h, entryId);
     await jobWhen(h, next, ['WAIT']);
     expect((await h.api('GET', `${entryApi(entryId)}/agreement`)).status).toBe(200);
     expect((await entry(entryId)).state).toBe('processing');
+    const nextLink = (await entry(entryId)).meta.find((m: any) => m.key === 'approval-link');
+    expect(nextLink.ref).not.toBe(link.ref);
+    const state = (await (await fetch(`${h.baseUrl}/reg/${nextLink.ref}/api/state`)).json()) as { identity: unknown };
+    expect(state.identity).toEqual({ front: false, back: false, page: false });
   });
 
   it('refuses once the directory step has started, pointing to unregistration; the job goes on', async () => {
@@ -174,5 +188,12 @@ describe('POST /transform/v1/jobs/{id}/cancel', () => {
     const ended = await cancel(jobId);
     expect(ended.status).toBe(409);
     expect(ended.body.detail).toMatch(/has ended \(OK\)/);
+  });
+
+  it('refuses an unregistration of an entry that has nothing to undo', async () => {
+    const entryId = await newParty(h);
+    const r = await h.api('POST', '/transform/v1/jobs', { workflow_id: UNREGISTRATION_WORKFLOW_ID, silo_entry_id: entryId });
+    expect(r.status).toBe(409);
+    expect(r.body).toMatchObject({ code: 'not-registered', detail: expect.stringContaining('was never registered') });
   });
 });

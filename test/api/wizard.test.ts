@@ -57,14 +57,14 @@ describe('wizard API', () => {
 
   it('completes missing signer details but never changes recorded ones', async () => {
     const { entryId, base } = await parked({ people: [{ name: { given: 'Jean' } }] });
-    expect((await call('GET', `${base}/state`)).body.missing).toEqual(['surname', 'id_number']);
+    expect((await call('GET', `${base}/state`)).body.missing).toEqual(['surname', 'role', 'id_number']);
     const locked = await call('POST', `${base}/details`, { given: 'Paul', surname: 'Martin', id_number: 'AB123' });
     expect(locked.status).toBe(409);
     expect(locked.body.code).toBe('details-locked');
     const incomplete = await call('POST', `${base}/details`, { surname: 'Martin' });
     expect(incomplete.body.code).toBe('signer-missing');
-    expect((await call('POST', `${base}/details`, { given: 'Jean', surname: 'Martin', id_number: 'AB123' })).status).toBe(204);
-    expect((await h.api('GET', `/silo/v1/entries/${entryId}`)).body.data.people[0]).toMatchObject({ name: { given: 'Jean', surname: 'Martin' }, identities: [{ code: 'AB123' }] });
+    expect((await call('POST', `${base}/details`, { given: 'Jean', surname: 'Martin', role: 'Gérant', id_number: 'AB123' })).status).toBe(204);
+    expect((await h.api('GET', `/silo/v1/entries/${entryId}`)).body.data.people[0]).toMatchObject({ name: { given: 'Jean', surname: 'Martin' }, role: 'Gérant', identities: [{ code: 'AB123' }] });
     expect((await call('GET', `${base}/state`)).body).toMatchObject({ missing: [], details_confirmed: true });
     expect((await call('POST', `${base}/details`, { nickname: 'x' })).status).toBe(400);
   });

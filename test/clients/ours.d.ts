@@ -1042,7 +1042,7 @@ export interface components {
              * @description why, stable for clients to act on or translate: each code and its meaning are listed with the operations that answer it
              * @enum {string}
              */
-            code: "invalid-request" | "malformed-json" | "unauthenticated" | "forbidden" | "not-found" | "no-route" | "too-large" | "unsupported-media-type" | "rate-limited" | "internal" | "unavailable" | "idempotency-key-invalid" | "idempotency-key-reused" | "idempotency-key-in-flight" | "unsupported-schema" | "key-taken" | "id-taken" | "id-not-available" | "meta-ref-taken" | "service-meta" | "patch-test-failed" | "patch-unappliable" | "siren-locked" | "mandate-signed" | "registered" | "builtin-workflow" | "wrong-schema" | "invalid-data" | "job-running" | "registration-running" | "siren-registered" | "job-ended" | "past-directory" | "not-cancellable" | "temporal-unavailable" | "own-key" | "no-mandate" | "mandate-voided" | "mandate-replaced" | "signer-missing" | "under-review" | "not-waiting" | "not-yet" | "not-running" | "incomplete" | "nothing-to-decide" | "decided" | "details-locked" | "invalid-details" | "details-unconfirmed" | "bad-encoding" | "empty" | "busy" | "too-complex" | "image-too-large" | "not-a-pdf" | "unreadable-pdf" | "encrypted-pdf" | "active-content" | "not-signed" | "not-this-mandate" | "superseded-mandate" | "bad-signature" | "not-an-image" | "unreadable-image" | "annuaire-unavailable" | "annuaire-refused" | "link-unknown" | "link-finished";
+            code: "invalid-request" | "malformed-json" | "unauthenticated" | "forbidden" | "not-found" | "no-route" | "too-large" | "unsupported-media-type" | "rate-limited" | "internal" | "unavailable" | "idempotency-key-invalid" | "idempotency-key-reused" | "idempotency-key-in-flight" | "unsupported-schema" | "key-taken" | "id-taken" | "id-not-available" | "meta-ref-taken" | "service-meta" | "patch-test-failed" | "patch-unappliable" | "draft-refused" | "siren-locked" | "mandate-signed" | "registered" | "builtin-workflow" | "wrong-schema" | "invalid-data" | "job-running" | "registration-running" | "not-registered" | "siren-registered" | "job-ended" | "past-directory" | "not-cancellable" | "temporal-unavailable" | "own-key" | "no-mandate" | "mandate-voided" | "mandate-replaced" | "signer-missing" | "under-review" | "not-waiting" | "not-yet" | "not-running" | "incomplete" | "nothing-to-decide" | "decided" | "details-locked" | "invalid-details" | "details-unconfirmed" | "bad-encoding" | "empty" | "busy" | "too-complex" | "image-too-large" | "not-a-pdf" | "unreadable-pdf" | "encrypted-pdf" | "active-content" | "not-signed" | "not-this-mandate" | "superseded-mandate" | "bad-signature" | "not-an-image" | "unreadable-image" | "annuaire-unavailable" | "annuaire-refused" | "link-unknown" | "link-finished" | "link-cancelled";
         };
         Readiness: {
             /** @enum {string} */
@@ -1407,9 +1407,14 @@ export interface components {
                 completed: boolean;
                 events: {
                     index: number;
-                    status: string;
+                    /**
+                     * @description RUN — the step started; WAIT — the approval wait took an event (a submission); OK — the step ended well; KO — it failed, or was cancelled (code cancelled)
+                     * @enum {string}
+                     */
+                    status: "RUN" | "WAIT" | "OK" | "KO";
                     /** Format: date-time */
                     at: string;
+                    /** @description why: a fault code, or the approval wait's event (submitted, approved, rejected, cancelled) */
                     code?: string;
                     message?: string;
                 }[];
@@ -1647,7 +1652,7 @@ export interface components {
                 role?: string;
                 id_number_hint?: string;
             };
-            missing: ("given" | "surname" | "id_number")[];
+            missing: ("given" | "surname" | "role" | "id_number")[];
             take_over: boolean;
             details_confirmed: boolean;
             identity: {
@@ -1833,9 +1838,13 @@ export interface operations {
     getSiloV1Entries: {
         parameters: {
             query?: {
+                /** @description how many per page (at most 100) */
                 limit?: number;
+                /** @description the `next_cursor` of the previous page */
                 cursor?: string;
+                /** @description `true` for oldest first */
                 ascending?: "true" | "false";
+                /** @description only the entries of this folder */
                 folder?: string;
             };
             header?: never;
@@ -2035,6 +2044,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the resource's id (a UUID) */
                 id: string;
             };
             cookie?: never;
@@ -2120,6 +2130,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the resource's id (a UUID) */
                 id: string;
             };
             cookie?: never;
@@ -2240,6 +2251,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the resource's id (a UUID) */
                 id: string;
             };
             cookie?: never;
@@ -2260,7 +2272,10 @@ export interface operations {
                      */
                     allow_invalid?: boolean;
                     folder?: string;
-                    /** @constant */
+                    /**
+                     * @description accepted for the public API's clients, as false only: a party entry is never signed as a GOBL envelope
+                     * @constant
+                     */
                     sign?: false;
                 };
                 "application/merge-patch+json": {
@@ -2321,7 +2336,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `patch-test-failed`: a `test` operation of the JSON patch failed: the entry changed since it was read; `siren-locked`: the SIREN of an entry cannot change once a registration of it has started; `mandate-signed`: the change would alter the signed mandate: cancel the job and register again; `registered`: the change would alter the mandate the party is registered under: unregister first */
+            /** @description `patch-test-failed`: a `test` operation of the JSON patch failed: the entry changed since it was read; `siren-locked`: the SIREN of an entry cannot change once a registration of it has started; `mandate-signed`: the change would alter the signed mandate: cancel the job and register again; `registered`: the change would alter the mandate the party is registered under: unregister first; `draft-refused`: an invalid draft (allow_invalid) cannot be kept while a registration runs or the party is registered */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2391,6 +2406,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description your own key for the resource, as given at its creation */
                 key: string;
             };
             cookie?: never;
@@ -2474,11 +2490,14 @@ export interface operations {
     getSiloV1EntriesMetaByKeyByRef: {
         parameters: {
             query?: {
+                /** @description accepted for the public API's clients: every lookup is scoped to the caller's workspace */
                 owned?: "true" | "false";
             };
             header?: never;
             path: {
+                /** @description your own key for the resource, as given at its creation */
                 key: string;
+                /** @description the meta row's ref (unique in a workspace) */
                 ref: string;
             };
             cookie?: never;
@@ -2564,7 +2583,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the resource's id (a UUID) */
                 id: string;
+                /** @description your own key for the resource, as given at its creation */
                 key: string;
             };
             cookie?: never;
@@ -2650,12 +2671,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the resource's id (a UUID) */
                 id: string;
+                /** @description your own key for the resource, as given at its creation */
                 key: string;
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @default api */
@@ -2778,7 +2801,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the resource's id (a UUID) */
                 id: string;
+                /** @description your own key for the resource, as given at its creation */
                 key: string;
             };
             cookie?: never;
@@ -2871,7 +2896,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the resource's id (a UUID) */
                 id: string;
+                /** @description the credential's name */
                 name: string;
             };
             cookie?: never;
@@ -2996,7 +3023,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the resource's id (a UUID) */
                 id: string;
+                /** @description the credential's name */
                 name: string;
             };
             cookie?: never;
@@ -3080,6 +3109,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the resource's id (a UUID) */
                 id: string;
             };
             cookie?: never;
@@ -3165,6 +3195,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the resource's id (a UUID) */
                 id: string;
             };
             cookie?: never;
@@ -3250,6 +3281,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the resource's id (a UUID) */
                 id: string;
             };
             cookie?: never;
@@ -3402,7 +3434,9 @@ export interface operations {
     getTransformV1Workflows: {
         parameters: {
             query?: {
+                /** @description how many per page (at most 100) */
                 limit?: number;
+                /** @description only the workflows of this document schema */
                 schema?: string;
             };
             header?: never;
@@ -3479,11 +3513,17 @@ export interface operations {
     getTransformV1Jobs: {
         parameters: {
             query?: {
+                /** @description how many per page (at most 100) */
                 limit?: number;
+                /** @description the `next_cursor` of the previous page */
                 cursor?: string;
+                /** @description only those created at or before this time (ISO 8601) */
                 created_at?: string;
+                /** @description the entry's id */
                 silo_entry_id?: string;
+                /** @description only the jobs with this status */
                 status?: "QUEUED" | "RUN" | "WAIT" | "OK" | "ERR" | "CANCEL";
+                /** @description only the jobs of this workflow */
                 workflow_id?: string;
             };
             header?: never;
@@ -3560,6 +3600,7 @@ export interface operations {
     postTransformV1Jobs: {
         parameters: {
             query?: {
+                /** @description answer once the job ends or waits, or after this many seconds (at most 60) */
                 wait?: number;
             };
             header?: {
@@ -3632,7 +3673,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `job-running`: the entry already has a job running: wait for it to end, or cancel it; `registration-running`: another entry of the workspace is being registered with this SIREN; `siren-registered`: this SIREN is registered already (this entry or another): unregister it first; `key-taken`: an entry or job with this key already exists in the workspace; `id-not-available`: this id is reserved or used elsewhere: choose another */
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `job-running`: the entry already has a job running: wait for it to end, or cancel it; `registration-running`: another entry of the workspace is being registered with this SIREN; `siren-registered`: this SIREN is registered already (this entry or another): unregister it first; `not-registered`: an unregistration of an entry that has nothing to undo (never registered, void, cancelled); `key-taken`: an entry or job with this key already exists in the workspace; `id-not-available`: this id is reserved or used elsewhere: choose another */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3702,6 +3743,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the resource's id (a UUID) */
                 id: string;
             };
             cookie?: never;
@@ -3785,10 +3827,12 @@ export interface operations {
     putTransformV1JobsById: {
         parameters: {
             query?: {
+                /** @description answer once the job ends or waits, or after this many seconds (at most 60) */
                 wait?: number;
             };
             header?: never;
             path: {
+                /** @description the resource's id (a UUID) */
                 id: string;
             };
             cookie?: never;
@@ -3856,7 +3900,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `job-running`: the entry already has a job running: wait for it to end, or cancel it; `registration-running`: another entry of the workspace is being registered with this SIREN; `siren-registered`: this SIREN is registered already (this entry or another): unregister it first; `key-taken`: an entry or job with this key already exists in the workspace; `id-taken`: a resource with this id already exists in the workspace; `id-not-available`: this id is reserved or used elsewhere: choose another */
+            /** @description `job-running`: the entry already has a job running: wait for it to end, or cancel it; `registration-running`: another entry of the workspace is being registered with this SIREN; `siren-registered`: this SIREN is registered already (this entry or another): unregister it first; `not-registered`: an unregistration of an entry that has nothing to undo (never registered, void, cancelled); `key-taken`: an entry or job with this key already exists in the workspace; `id-taken`: a resource with this id already exists in the workspace; `id-not-available`: this id is reserved or used elsewhere: choose another */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3929,11 +3973,12 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description the resource's id (a UUID) */
                 id: string;
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description why, as the job's journal and fault will say; "cancelled through the API" when not given */
@@ -4066,6 +4111,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description your own key for the resource, as given at its creation */
                 key: string;
             };
             cookie?: never;
@@ -4336,6 +4382,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the resource's id (a UUID) */
                 id: string;
             };
             cookie?: never;
@@ -4615,6 +4662,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the resource's id (a UUID) */
                 id: string;
             };
             cookie?: never;
@@ -4700,6 +4748,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the resource's id (a UUID) */
                 id: string;
             };
             cookie?: never;
@@ -4781,10 +4830,12 @@ export interface operations {
     getEventsV1SubscriptionsByIdDeliveries: {
         parameters: {
             query?: {
+                /** @description how many per page (at most 100) */
                 limit?: number;
             };
             header?: never;
             path: {
+                /** @description the resource's id (a UUID) */
                 id: string;
             };
             cookie?: never;
@@ -4868,9 +4919,13 @@ export interface operations {
     getEventsV1Events: {
         parameters: {
             query?: {
+                /** @description how many per page (at most 100) */
                 limit?: number;
+                /** @description the `next_cursor` of the previous page */
                 cursor?: string;
+                /** @description only the events of this entry */
                 entry_id?: string;
+                /** @description only the events of these kinds (comma-separated) */
                 kind?: string;
             };
             header?: never;
@@ -4947,10 +5002,12 @@ export interface operations {
     getAppsGovFrV1EntryBySiloEntryIdAgreement: {
         parameters: {
             query?: {
+                /** @description the mandate's language: fr (default) or en */
                 lang?: "fr" | "en";
             };
             header?: never;
             path: {
+                /** @description the entry's id */
                 silo_entry_id: string;
             };
             cookie?: never;
@@ -5057,6 +5114,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description the entry's id */
                 silo_entry_id: string;
             };
             cookie?: never;
@@ -5121,7 +5179,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit; `too-complex`: the file is too complex to check within the limits */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5194,6 +5252,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description the entry's id */
                 silo_entry_id: string;
             };
             cookie?: never;
@@ -5260,7 +5319,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit; `image-too-large`: the image has more pixels than the limit */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit; `image-too-large`: the image has more pixels than the limit; `too-complex`: the file is too complex to check within the limits */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5328,6 +5387,7 @@ export interface operations {
     postAppsGovFrV1EntryBySiloEntryIdSign: {
         parameters: {
             query?: {
+                /** @description the mandate's language: fr (default) or en */
                 lang?: "fr" | "en";
             };
             header?: {
@@ -5335,14 +5395,17 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description the entry's id */
                 silo_entry_id: string;
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     signature?: string;
+                    /** @description the number of the mandate the signer read: refused (409 mandate-replaced) when the mandate has been issued again since */
+                    mandate_number?: string;
                 };
             };
         };
@@ -5399,7 +5462,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit; `image-too-large`: the image has more pixels than the limit */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit; `image-too-large`: the image has more pixels than the limit; `too-complex`: the file is too complex to check within the limits */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5472,6 +5535,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description the entry's id */
                 silo_entry_id: string;
             };
             cookie?: never;
@@ -5523,7 +5587,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `no-mandate`: no mandate has been issued for the entry yet: start a registration first; `mandate-voided`: the mandate was voided: its registration was cancelled; `incomplete`: the submission lacks the identity document or the signature; `not-waiting`: no registration is waiting for this entry; `not-yet`: the registration has not reached its approval wait yet: retry shortly; `not-running`: the registration's workflow is not running */
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `no-mandate`: no mandate has been issued for the entry yet: start a registration first; `mandate-voided`: the mandate was voided: its registration was cancelled; `not-waiting`: no registration is waiting for this entry; `not-yet`: the registration has not reached its approval wait yet: retry shortly; `not-running`: the registration's workflow is not running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5532,7 +5596,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `idempotency-key-reused`: this Idempotency-Key was used for another request (method, URL or body) within 24 hours */
+            /** @description `idempotency-key-reused`: this Idempotency-Key was used for another request (method, URL or body) within 24 hours; `incomplete`: the submission lacks the identity document or the signature */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5587,6 +5651,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description the entry's id */
                 silo_entry_id: string;
             };
             cookie?: never;
@@ -5690,6 +5755,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the entry's id */
                 silo_entry_id: string;
             };
             cookie?: never;
@@ -5776,6 +5842,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description the entry's id */
                 silo_entry_id: string;
             };
             cookie?: never;
@@ -5913,7 +5980,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the entry's id */
                 silo_entry_id: string;
+                /** @description the identity document face: front, back, or page (a passport) */
                 view: "front" | "back" | "page";
             };
             cookie?: never;
@@ -6064,6 +6133,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the entry's id */
                 silo_entry_id: string;
             };
             cookie?: never;
@@ -6149,6 +6219,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the entry's id */
                 silo_entry_id: string;
             };
             cookie?: never;
@@ -6234,6 +6305,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description a SIREN: 9 digits */
                 siren: string;
             };
             cookie?: never;
@@ -6337,6 +6409,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description an addressing identifier of the PPF Annuaire */
                 identifier: string;
             };
             cookie?: never;
@@ -6440,6 +6513,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the meta row's ref (unique in a workspace) */
                 ref: string;
             };
             cookie?: never;
@@ -6473,7 +6547,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `link-finished`: the registration of this link is over */
+            /** @description `link-finished`: the registration of this link is over; `link-cancelled`: the registration of this link was cancelled */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -6516,6 +6590,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the meta row's ref (unique in a workspace) */
                 ref: string;
             };
             cookie?: never;
@@ -6549,7 +6624,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `link-finished`: the registration of this link is over */
+            /** @description `link-finished`: the registration of this link is over; `link-cancelled`: the registration of this link was cancelled */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -6592,11 +6667,12 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the meta row's ref (unique in a workspace) */
                 ref: string;
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     given?: string;
@@ -6641,7 +6717,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `link-finished`: the registration of this link is over */
+            /** @description `link-finished`: the registration of this link is over; `link-cancelled`: the registration of this link was cancelled */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -6709,10 +6785,12 @@ export interface operations {
     getRegByRefApiAgreement: {
         parameters: {
             query?: {
+                /** @description the mandate's language: fr (default) or en */
                 lang?: "fr" | "en";
             };
             header?: never;
             path: {
+                /** @description the meta row's ref (unique in a workspace) */
                 ref: string;
             };
             cookie?: never;
@@ -6755,7 +6833,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `link-finished`: the registration of this link is over */
+            /** @description `link-finished`: the registration of this link is over; `link-cancelled`: the registration of this link was cancelled */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -6807,6 +6885,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the meta row's ref (unique in a workspace) */
                 ref: string;
             };
             cookie?: never;
@@ -6844,7 +6923,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `under-review`: the submission is under review: wait for the decision; `mandate-replaced`: the mandate was issued again (the party changed) while it was being signed: sign the new one; `details-unconfirmed`: the signer has not confirmed the details yet */
+            /** @description `under-review`: the submission is under review: wait for the decision; `mandate-replaced`: the mandate was issued again (the party changed) while it was being signed: sign the new one */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6853,7 +6932,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `link-finished`: the registration of this link is over */
+            /** @description `link-finished`: the registration of this link is over; `link-cancelled`: the registration of this link was cancelled */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -6862,7 +6941,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit; `too-complex`: the file is too complex to check within the limits */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6880,7 +6959,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `signer-missing`: the party lacks the signer fields the mandate needs (people[0] name and identity document); `too-complex`: the file is too complex to check within the limits; `unreadable-pdf`: the PDF cannot be read; `encrypted-pdf`: the PDF is encrypted; `active-content`: the PDF carries active content (scripts, actions, attachments); `not-signed`: no signature was found on the uploaded mandate; `not-this-mandate`: the PDF is not this entry's mandate; `superseded-mandate`: the PDF is an earlier mandate of the entry, replaced when its party changed: sign the current one; `bad-signature`: the PDF carries a digital signature that does not verify */
+            /** @description `signer-missing`: the party lacks the signer fields the mandate needs (people[0] name and identity document); `too-complex`: the file is too complex to check within the limits; `unreadable-pdf`: the PDF cannot be read; `encrypted-pdf`: the PDF is encrypted; `active-content`: the PDF carries active content (scripts, actions, attachments); `not-signed`: no signature was found on the uploaded mandate; `not-this-mandate`: the PDF is not this entry's mandate; `superseded-mandate`: the PDF is an earlier mandate of the entry, replaced when its party changed: sign the current one; `bad-signature`: the PDF carries a digital signature that does not verify; `details-unconfirmed`: the signer has not confirmed the details yet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6932,6 +7011,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the meta row's ref (unique in a workspace) */
                 ref: string;
             };
             cookie?: never;
@@ -6971,7 +7051,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `under-review`: the submission is under review: wait for the decision; `details-unconfirmed`: the signer has not confirmed the details yet */
+            /** @description `under-review`: the submission is under review: wait for the decision */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6980,7 +7060,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `link-finished`: the registration of this link is over */
+            /** @description `link-finished`: the registration of this link is over; `link-cancelled`: the registration of this link was cancelled */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -6989,7 +7069,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit; `image-too-large`: the image has more pixels than the limit */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit; `image-too-large`: the image has more pixels than the limit; `too-complex`: the file is too complex to check within the limits */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7007,7 +7087,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `unreadable-image`: the image cannot be decoded; `too-complex`: the file is too complex to check within the limits */
+            /** @description `unreadable-image`: the image cannot be decoded; `too-complex`: the file is too complex to check within the limits; `details-unconfirmed`: the signer has not confirmed the details yet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7057,18 +7137,22 @@ export interface operations {
     postRegByRefApiSign: {
         parameters: {
             query?: {
+                /** @description the mandate's language: fr (default) or en */
                 lang?: "fr" | "en";
             };
             header?: never;
             path: {
+                /** @description the meta row's ref (unique in a workspace) */
                 ref: string;
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     signature?: string;
+                    /** @description the number of the mandate the signer read: refused (409 mandate-replaced) when the mandate has been issued again since */
+                    mandate_number?: string;
                 };
             };
         };
@@ -7098,7 +7182,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `under-review`: the submission is under review: wait for the decision; `mandate-replaced`: the mandate was issued again (the party changed) while it was being signed: sign the new one; `details-unconfirmed`: the signer has not confirmed the details yet */
+            /** @description `under-review`: the submission is under review: wait for the decision; `mandate-replaced`: the mandate was issued again (the party changed) while it was being signed: sign the new one */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7107,7 +7191,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `link-finished`: the registration of this link is over */
+            /** @description `link-finished`: the registration of this link is over; `link-cancelled`: the registration of this link was cancelled */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -7116,7 +7200,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit; `image-too-large`: the image has more pixels than the limit */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit; `image-too-large`: the image has more pixels than the limit; `too-complex`: the file is too complex to check within the limits */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7134,7 +7218,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `signer-missing`: the party lacks the signer fields the mandate needs (people[0] name and identity document); `unreadable-image`: the image cannot be decoded; `too-complex`: the file is too complex to check within the limits */
+            /** @description `signer-missing`: the party lacks the signer fields the mandate needs (people[0] name and identity document); `unreadable-image`: the image cannot be decoded; `too-complex`: the file is too complex to check within the limits; `details-unconfirmed`: the signer has not confirmed the details yet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7186,6 +7270,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the meta row's ref (unique in a workspace) */
                 ref: string;
             };
             cookie?: never;
@@ -7219,7 +7304,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `incomplete`: the submission lacks the identity document or the signature; `not-waiting`: no registration is waiting for this entry; `not-yet`: the registration has not reached its approval wait yet: retry shortly; `not-running`: the registration's workflow is not running; `details-unconfirmed`: the signer has not confirmed the details yet */
+            /** @description `not-waiting`: no registration is waiting for this entry; `not-yet`: the registration has not reached its approval wait yet: retry shortly; `not-running`: the registration's workflow is not running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7228,8 +7313,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `link-finished`: the registration of this link is over */
+            /** @description `link-finished`: the registration of this link is over; `link-cancelled`: the registration of this link was cancelled */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `incomplete`: the submission lacks the identity document or the signature; `details-unconfirmed`: the signer has not confirmed the details yet */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7280,6 +7374,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description a Peppol participant id, percent-encoded */
                 participant: string;
             };
             cookie?: never;
@@ -7354,7 +7449,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description a Peppol participant id, percent-encoded */
                 participant: string;
+                /** @description a Peppol document type id, percent-encoded */
                 doctype: string;
             };
             cookie?: never;
@@ -7429,6 +7526,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description a Peppol participant id, percent-encoded */
                 participant: string;
             };
             cookie?: never;

@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 import { openApiDocument } from '../../api/openapi';
 import { operationFor } from '../../api/operations';
 import { errorsOf } from '../../api/operation-docs';
-import type { ProblemCodeName } from '../../api/problem-codes';
+import { PROBLEM_CODES, statusesOf, type ProblemCodeName } from '../../api/problem-codes';
 
 const doc = openApiDocument('http://localhost') as { paths: Record<string, Record<string, unknown>> };
 const ajv = new Ajv2020({ strict: false, allErrors: false });
@@ -31,6 +31,7 @@ export function contractViolation(method: string, url: string, status: number, c
     if (invalid || !op) return invalid;
     // The operation's reference lists the codes it answers: a client may rely on that list.
     const code = (body as { code: ProblemCodeName }).code;
+    if (!statusesOf(PROBLEM_CODES[code]).includes(status)) return `code ${code} came with ${status}, which the reference does not give it`;
     return errorsOf(op).includes(code) || op.responses[status] ? undefined : `${method} ${op.path} answered code ${code}, which its reference does not list`;
   }
   if (!op) return `${method} ${pathname} is not in the OpenAPI document`;

@@ -343,12 +343,12 @@ $('sign-button').addEventListener('click', (e) => {
     try {
       if (mode === 'draw') {
         if (!pad || pad.isEmpty()) return setError('sign-error', 'drawFirst');
-        await api('POST', `sign?lang=${lang}`, { signature: pad.toDataURL('image/png').split(',')[1] });
+        await api('POST', `sign?lang=${lang}`, { signature: pad.toDataURL('image/png').split(',')[1], mandate_number: state.mandate_number });
       } else if (mode === 'type') {
         // Typing one's own name is the act of signing; the mandate then shows the recorded name in handwriting.
         if (normalised($('typed-name').value) !== normalised(signerName())) return setError('typed-error', 'typeMismatch', { name: signerName() });
         setError('typed-error');
-        await api('POST', `sign?lang=${lang}`, {});
+        await api('POST', `sign?lang=${lang}`, { mandate_number: state.mandate_number });
       } else {
         const file = $('file-pdf').files[0];
         if (!file) return setError('pdf-error', 'chooseFile');
@@ -364,6 +364,8 @@ $('sign-button').addEventListener('click', (e) => {
       go(4);
     } catch (err) {
       setError('sign-error', errorKey(err));
+      // The mandate was issued again (the company's details changed): show the new one, to be read and confirmed.
+      if (err.code === 'mandate-replaced') await refresh();
     }
   });
 });

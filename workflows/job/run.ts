@@ -5,7 +5,7 @@ import { ApplicationFailure, allHandlersFinished, condition, proxyActivities, se
 import { CANCEL_ACTIVITY, JOURNAL_ACTIVITY, PROVIDERS, isApprovalWait } from '../providers';
 import { JobStatus, PartyState } from '../search-attributes';
 import { CANCEL_REFUSED, cancelUpdate } from '../signals';
-import { CANCELLED, type Definition, type Fault, type JobInput, type JobResult, type JobStatusChange, type Step, type StepJournalling } from '../types';
+import { CANCELLED, CANCELLED_BEFORE_START, type Definition, type Fault, type JobInput, type JobResult, type JobStatusChange, type Step, type StepJournalling } from '../types';
 import { ApprovalWait } from './approval';
 import { Cancelled, StepFailed, WaitFailed, refusedForApproval, toFault } from './faults';
 import { JobJournal, SearchAttributes } from './journal';
@@ -106,7 +106,9 @@ export class JobRun {
   private async cancelled(step: Step): Promise<JobResult> {
     this.ending = true;
     const fault: Fault = { provider: 'transform', code: CANCELLED, message: 'cancelled through the API' }; // the reason is in the store
-    this.journal.owe([{ step: step.id, at: 'start', status: 'RUN' }, { step: step.id, at: 'end', status: 'KO', code: CANCELLED }], { status: 'CANCEL', faults: [fault] });
+    // The wait ends cancelled; a step that had not started shows it never ran (no start line).
+    const waited = isApprovalWait(step);
+    this.journal.owe([{ step: step.id, at: 'end', status: 'KO', code: CANCELLED, ...(!waited && { message: CANCELLED_BEFORE_START }) }], { status: 'CANCEL', faults: [fault] });
     const journal = this.journal.forOwed();
     const { jobId, entryId } = this.job;
     await proxyActivities(CANCEL_ACTIVITY.options)[CANCEL_ACTIVITY.name]!({ jobId, entryId, stepId: step.id, journal });
