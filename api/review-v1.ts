@@ -84,7 +84,8 @@ export function reviewRouter(deps: SigningDeps & { client?: AnnuaireClient }): R
         vat: vatId(party.tax_id),
         address: address ? [address.num, address.street, address.street_extra, address.code, address.locality].filter(Boolean).join(' ') || null : null,
       },
-      signer: { given: person?.name.given ?? null, surname: person?.name.surname ?? null, role: person?.role ?? null },
+      // The number declared, for the operator to compare with the document's image (the mandate no longer prints it).
+      signer: { given: person?.name.given ?? null, surname: person?.name.surname ?? null, role: person?.role ?? null, id_number: person?.identities?.[0]?.code ?? null },
       // uploaded_at: the last upload of that view; one older than a rejection was not replaced since.
       identity: views.map((v) => ({ view: v.view, mime: v.mime, size: v.size, uploaded_at: v.created_at })),
       // The last decision on this registration (an earlier registration's does not count).

@@ -201,7 +201,7 @@ export const reviewSubmission = z
     mandate_signed: z.boolean(),
     awaiting_decision: z.boolean(),
     party: z.object({ name: z.string().nullable(), siren: z.string().nullable(), vat: z.string().nullable(), address: z.string().nullable() }),
-    signer: z.object({ given: z.string().nullable(), surname: z.string().nullable(), role: z.string().nullable() }),
+    signer: z.object({ given: z.string().nullable(), surname: z.string().nullable(), role: z.string().nullable(), id_number: z.string().nullable().describe('the identity document number declared: compare it with the images') }),
     identity: z.array(z.object({ view: z.enum(['front', 'back', 'page']), mime: z.string(), size: z.number().int(), uploaded_at: timestamp.describe('when this view was last uploaded') })),
     decision: reviewDecision.nullable().describe('the last decision on this registration'),
     decisions: z.array(reviewDecision).describe("every decision on this registration's submissions, newest first (a rejection and its reason stay listed after a new submission)"),

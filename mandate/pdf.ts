@@ -108,8 +108,9 @@ export async function buildMandatePdf(m: MandateInput): Promise<Uint8Array> {
   const signer = signerOf(m.party);
   const doc = await PDFDocument.create({ updateMetadata: false }); // the metadata below, without pdf-lib's own
   const issued = new Date(`${m.issuedOn}T00:00:00Z`);
-  doc.setTitle(`Mandat ${m.mandateNumber}`);
-  doc.setSubject(`Mandat de réception des factures électroniques — entrée ${m.entryId}`);
+  // In the mandate's language, as its text.
+  doc.setTitle(`${m.lang === 'en' ? 'Mandate' : 'Mandat'} ${m.mandateNumber}`);
+  doc.setSubject(`${TEXTS[m.lang ?? 'fr'].title} — ${m.lang === 'en' ? 'entry' : 'entrée'} ${m.entryId}`);
   doc.setKeywords([m.mandateNumber, m.entryId]);
   doc.setProducer('pa-party-registration');
   doc.setCreationDate(issued);

@@ -372,17 +372,15 @@ describe('registration wizard', () => {
     expect((await h.api('POST', `${e}/decision`, { approved: false, reason: 'Le verso de la carte est illisible.' })).status).toBe(200);
     await expect.poll(() => entryState(h, p.entryId), { timeout: 15_000 }).toBe('processing');
 
-    // The representative opens the link again: the reason, then the signature step (the identity is kept).
+    // The representative opens the link again: the reason, then the identity step (the images are kept, and may be replaced).
     await page.reload();
     await page.locator('main[aria-busy="false"]').waitFor();
     expect(await page.textContent('#banner')).toBe(`${STRINGS.fr.rejectedLead}Le verso de la carte est illisible.${STRINGS.fr.rejectedNext}`);
     expect(await page.textContent('#banner-reason')).toBe('Le verso de la carte est illisible.');
     expect(await page.evaluate(() => document.querySelector('#banner').innerText)).not.toMatch(/[.!?…]\s*[»”"]?\s*[.]/);
-    expect(await heading(page)).toBe(STRINGS.fr.step3Title);
+    expect(await heading(page)).toBe(STRINGS.fr.step2Title);
     await shot(page, 'rejected');
-    // The mandate loads in its frame first (on a busy machine its PDF viewer opened mid-sequence and took the focus).
-    await (await (await page.$('#mandate-frame'))!.contentFrame())!.waitForLoadState('load');
-    // Keyboard only: back to step 2 to replace the back of the card, then sign (typed) and submit.
+    // Keyboard only: replace the back of the card, then sign (typed) and submit.
     const press = async (key: string, until: () => Promise<boolean>) => {
       const seen: string[] = [];
       for (let i = 0; i < 40 && !(await until()); i++) {
@@ -392,14 +390,13 @@ describe('registration wizard', () => {
       expect(await until(), seen.join(' ')).toBe(true);
     };
     const focused = (sel: string) => () => page.evaluate((s) => document.activeElement === document.querySelector(s), sel);
-    await press('Tab', focused('#step-3 button[data-back]'));
-    await page.keyboard.press('Enter');
-    await expect.poll(() => heading(page)).toBe(STRINGS.fr.step2Title);
     await page.setInputFiles('#file-back', file('b2.png', png(300, 200)));
     await expect.poll(() => page.textContent('#back-status')).toBe(STRINGS.fr.received);
     await press('Tab', focused('#identity-next'));
     await page.keyboard.press('Enter');
     await expect.poll(() => heading(page)).toBe(STRINGS.fr.step3Title);
+    // The mandate loads in its frame first (on a busy machine its PDF viewer opened mid-sequence and took the focus).
+    await (await (await page.$('#mandate-frame'))!.contentFrame())!.waitForLoadState('load');
     await press('Tab', focused('input[name="sign-mode"]:checked'));
     await page.keyboard.press('ArrowDown'); // draw → type
     expect(await page.isChecked('input[name="sign-mode"][value="type"]')).toBe(true);

@@ -1574,6 +1574,8 @@ export interface components {
                 given: string | null;
                 surname: string | null;
                 role: string | null;
+                /** @description the identity document number declared: compare it with the images */
+                id_number: string | null;
             };
             identity: {
                 /** @enum {string} */

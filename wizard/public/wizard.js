@@ -123,7 +123,8 @@ function stepFromState() {
   if (state.submitted || state.decision?.decision === 'approved') return 5;
   if (!state.details_confirmed || state.missing.length) return 1;
   const id = state.identity;
-  if (!(id.page || (id.front && id.back))) return 2;
+  // After a rejection the identity images are the first thing to look at again: they are kept, and may be replaced.
+  if (!(id.page || (id.front && id.back)) || (state.decision?.decision === 'rejected' && !state.signed)) return 2;
   if (!state.signed) return 3;
   return 4;
 }
