@@ -174,7 +174,7 @@ async function open(item) {
   $('reason').value = '';
   say('title', 'detailTitle', { name: item.name ?? '—', number: item.mandate_number });
   for (const id of ['detail-error', 'outcome', 'directory-message', 'mandate-message']) say(id, null);
-  for (const id of ['party-name', 'party-siren', 'party-vat', 'party-address', 'signer-name', 'signer-role']) say(id, 'loading');
+  for (const id of ['party-name', 'party-siren', 'party-vat', 'party-address', 'signer-name', 'signer-role', 'signer-id-number']) say(id, 'loading');
   say('directory-message', 'dirLoading');
   say('outcome', 'waitDocuments', {}, 'hint');
   $('directory-record').hidden = true;
@@ -196,7 +196,7 @@ async function open(item) {
   } catch (err) {
     if (stale()) return;
     sayError('detail-error', err);
-    for (const id of ['party-name', 'party-siren', 'party-vat', 'party-address', 'signer-name', 'signer-role', 'directory-message']) say(id, null);
+    for (const id of ['party-name', 'party-siren', 'party-vat', 'party-address', 'signer-name', 'signer-role', 'signer-id-number', 'directory-message']) say(id, null);
     say('outcome', null);
     return; // nothing shown: nothing to decide on
   }
@@ -226,6 +226,7 @@ function showParty(d) {
   fact('party-address', d.party.address, true); // l'adresse
   fact('signer-name', [d.signer.given, d.signer.surname].filter(Boolean).join(' '));
   fact('signer-role', d.signer.role, true); // la fonction
+  fact('signer-id-number', d.signer.id_number); // to compare with the document's images
 }
 
 /** The decisions already made on this registration (a rejection and its reason, before this new submission). */

@@ -104,6 +104,8 @@ describe('operator review page (approvals-only key)', () => {
     expect(await text(page, '#party-address')).toBe('12 rue de la Paix 75002 Paris');
     expect(await text(page, '#signer-name')).toBe("Élodie N'Guessan-Dupré");
     expect(await text(page, '#signer-role')).toBe('Présidente');
+    expect(await text(page, '#signer-id-number')).toBe('X4RTBPFW4'); // the number declared, beside the document's images
+    await page.screenshot({ path: 'test-artifacts/review-detail.png', fullPage: true });
     expect(await text(page, '#dir-name')).toBe('FROMAGERIE REVUE');
     expect(await text(page, '#dir-siren')).toBe(first.siren);
     expect(await text(page, '#dir-status')).toBe('Active');
