@@ -24,7 +24,8 @@ export const pageQuery = z.strictObject({ limit: z.coerce.number().int().min(1).
 export const eventsQuery = pageQuery.extend({
   cursor: z.string().max(200).refine((c) => decodeCursor(c) !== undefined, 'not a cursor from a previous page').optional(),
   entry_id: z.uuid({ error: 'must be a UUID' }).optional(),
-  kind: z.string().max(200).optional()
+  // `kind=a&kind=b` as well as `kind=a,b`.
+  kind: z.preprocess((v) => (Array.isArray(v) ? v.join(',') : v), z.string().max(200).optional())
     .transform((k) => k?.split(',').map((s) => s.trim()))
     .pipe(z.array(z.enum(EVENT_KINDS, { error: `one or more of ${EVENT_KINDS.join(', ')}, separated by commas` })).optional())
     .describe(`one kind, or several separated by commas: ${EVENT_KINDS.join(', ')}`),

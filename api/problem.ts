@@ -40,7 +40,9 @@ export const coded = (status: number, code: string, detail: string, headers?: Re
 export function zodProblem(err: ZodError, where: string): HttpProblem {
   const errors = err.issues.map((i) => ({
     path: [where, ...i.path.map(String)].join('.'),
-    message: i.code === 'unrecognized_keys' ? `unknown field(s): ${i.keys.join(', ')}` : i.message,
+    message: i.code === 'unrecognized_keys' ? `unknown field(s): ${i.keys.join(', ')}`
+      // A field left out reads as one, not as a type received: zod says "expected string, received undefined".
+      : i.code === 'invalid_type' && /received undefined$/.test(i.message) ? `required (${i.expected})` : i.message,
   }));
   const first = errors[0];
   const detail = `invalid ${where}: ${first ? `${first.path}: ${first.message}` : 'validation failed'}` +
@@ -75,7 +77,10 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     }
     const type = (err as { type?: string }).type;
     if (type === 'entity.parse.failed') return sendProblem(res, 400, `malformed JSON body: ${(err as Error).message}`, undefined, { code: 'malformed-json' });
-    if (type === 'entity.too.large') return sendProblem(res, 413, 'request body too large', undefined, { code: 'too-large' });
+    if (type === 'entity.too.large') {
+      const limit = (err as { limit?: number }).limit;
+      return sendProblem(res, 413, `request body too large${limit ? `: at most ${limit} bytes` : ''}`, undefined, { code: 'too-large' });
+    }
     if (type === 'encoding.unsupported' || type === 'charset.unsupported') return sendProblem(res, 415, (err as Error).message, undefined, { code: 'unsupported-media-type' });
     const status = (err as { status?: number }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) return sendProblem(res, status, (err as Error).message);

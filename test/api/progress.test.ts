@@ -82,6 +82,8 @@ describe('GET /events/v1/events', () => {
     expect(two.map((e: any) => e.kind)).toEqual(['party.updated', 'job.completed']);
     expect(two[1].data).toMatchObject({ job_id: jobId, status: 'CANCEL' });
 
+    const repeated = (await h.api('GET', `/events/v1/events?entry_id=${entryId}&kind=job.completed&kind=party.updated`)).body.list;
+    expect(repeated.map((e: any) => e.kind)).toEqual(['party.updated', 'job.completed']);
     const bad = await h.api('GET', '/events/v1/events?kind=party.deleted');
     expect(bad.status).toBe(400);
     expect(bad.body.detail).toMatch(/party\.state_changed/);

@@ -157,3 +157,12 @@ describe('meta', () => {
     expectProblem(await h.api('PUT', `/silo/v1/entries/${crypto.randomUUID()}/meta/k`, {}), 404, /not found/);
   });
 });
+
+describe('errors a newcomer reads', () => {
+  it('a field left out is "required", not a type received', async () => {
+    const { tax_id: _, ...noVat } = party();
+    const r = await h.api('POST', '/silo/v1/entries', { data: noVat });
+    expect(r.status).toBe(400);
+    expect(r.body.errors).toContainEqual({ path: 'body.data.tax_id', message: 'required (object)' });
+  });
+});
