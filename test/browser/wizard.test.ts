@@ -183,6 +183,10 @@ describe('registration wizard', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await shot(page, '5-submitted');
     await expect.poll(() => entryState(h, p.entryId), { timeout: 15_000 }).toBe('submitted');
+    // The signer keeps a copy of what they signed: the sealed mandate, from the done page.
+    const copy = await page.request.get(await page.evaluate(() => (document.querySelector('#signed-link') as unknown as { href: string }).href));
+    expect(copy.headers()['content-type']).toBe('application/pdf');
+    expect(Buffer.from(await copy.body()).subarray(0, 5).toString()).toBe('%PDF-');
 
     // The mandate the operator sees carries the drawn signature (an image in the signature box) and the audit page.
     const signed = await h.api('GET', `${entryApi(p.entryId)}/agreement`);

@@ -186,6 +186,8 @@ function render() {
   $('status').dataset.status = status;
   $('status').textContent = t(`status_${status}`);
   $('done-text').textContent = status === 'submitted' ? t('doneSubmitted') : t('doneApproved');
+  // The signer keeps a copy of what they signed (sealed, with its audit page).
+  $('signed-link').href = `${apiBase}/agreement?lang=${lang}&v=submitted`;
   if (current === 0) go(stepFromState(), false);
   else if (current === 3) showMandate();
 }
