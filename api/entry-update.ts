@@ -116,7 +116,7 @@ function applyMergePatch(doc: unknown, patch: unknown): unknown {
 }
 
 /** A party is a small document: what makes it larger (an `ext` of thousands of keys, a doubling `copy`) is refused. */
-function assertPartySize(doc: unknown, after?: string): void {
+export function assertPartySize(doc: unknown, after?: string): void {
   const bytes = Buffer.byteLength(JSON.stringify(doc) ?? '');
   if (bytes > MAX_PARTY_BYTES) {
     throw coded(413, 'too-large', `the party document would be ${bytes} bytes${after ? ` after ${after}` : ''}: at most ${MAX_PARTY_BYTES}`);

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { Router } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { MAX_PARTY_BYTES, PARTY_SCHEMA_URL, frenchParty, sirenOf } from '../party';
+import { PARTY_SCHEMA_URL, frenchParty, sirenOf } from '../party';
 import type { DataBox } from '../crypto/data-box';
 import type { Db } from '../store/db';
 import { credentialsRouter } from './credentials';
@@ -12,7 +12,7 @@ import { decodeCursor } from '../store/rows';
 import { auth, requireScope } from './auth';
 import { HttpProblem, coded, notFound, zodProblem } from './problem';
 import { body, params, query } from './validate';
-import { applyUpdate, entryUpdate, patchBodyParser } from './entry-update';
+import { applyUpdate, assertPartySize, entryUpdate, patchBodyParser } from './entry-update';
 import { changeParty, PartyChangeError } from '../signing/party-change';
 
 export const entryBody = z.strictObject({
@@ -67,8 +67,7 @@ export function siloRouter({ db, box, log }: { db: Db; box: DataBox; log: Logger
     }
     const parsed = frenchParty.safeParse(rest);
     if (!parsed.success) throw zodProblem(parsed.error, 'body.data');
-    const bytes = Buffer.byteLength(JSON.stringify(parsed.data));
-    if (bytes > MAX_PARTY_BYTES) throw coded(413, 'too-large', `the party document is ${bytes} bytes: at most ${MAX_PARTY_BYTES}`);
+    assertPartySize(parsed.data);
     try {
       return await insertEntry(db, {
         id, workspaceId, key: input.key, folder: input.folder, docSchema: 'org/party',
