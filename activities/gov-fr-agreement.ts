@@ -1,10 +1,10 @@
 // `gov-fr.agreement.sign`: issues the entry's mandate (its number) and publishes this registration's signing link
 // as the `approval-link` meta entry, with its journal lines, in one statement. Idempotent: a second run of the same
 // job finds both and changes nothing.
-import { mandateIssuer } from '../mandate/number';
-import { approvalLinkEffect } from '../signing/approval-link';
-import { issueMandateEffect } from '../store/agreements';
-import { bothEffects } from '../store/statement-effect';
+import { mandateIssuer } from '../domain/mandate/number';
+import { approvalLinkEffect } from '../domain/submission/approval-link';
+import { issueMandateEffect } from '../platform/store/agreements';
+import { bothEffects } from '../platform/store/statement-effect';
 import type { StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 

@@ -2,11 +2,11 @@
 // Both look before they write, so a retried or re-run step never creates a second line. The switch date is
 // today: lines handed over end on it and the new line starts on it (DSE rule, periods do not overlap).
 import { ApplicationFailure } from '@temporalio/activity';
-import { annuaireClientFromConfig } from '../annuaire/from-config';
-import { AnnuaireError, DEFAULT_MATRICULE, isSirenLevel, today, type AnnuaireClient, type AnnuaireLine } from '../annuaire/client';
-import { approvedMandate } from '../store/agreements';
-import { directoryHolder, holdDirectoryLine, releaseDirectoryLine } from '../store/directory-holdings';
-import { getEntryRow, getMeta } from '../store/entries';
+import { annuaireClientFromConfig } from '../integrations/annuaire/from-config';
+import { AnnuaireError, DEFAULT_MATRICULE, isSirenLevel, today, type AnnuaireClient, type AnnuaireLine } from '../integrations/annuaire/client';
+import { approvedMandate } from '../platform/store/agreements';
+import { directoryHolder, holdDirectoryLine, releaseDirectoryLine } from '../platform/store/directory-holdings';
+import { getEntryRow, getMeta } from '../platform/store/entries';
 import type { StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 import type { Commit } from './journalled';

@@ -2,7 +2,7 @@
 import { Context } from '@temporalio/activity';
 import { ACTIVITY_PROVIDERS, CANCEL_ACTIVITY, HEARTBEAT_EVERY_MS, JOURNAL_ACTIVITY } from '../workflows/providers';
 import type { OwedJournal } from '../workflows/types';
-import { activityOutcomes } from '../lib/metrics';
+import { activityOutcomes } from '../platform/observability/metrics';
 import type { ActivityDeps } from './deps';
 import { agreementSign } from './gov-fr-agreement';
 import { directoryActivities } from './gov-fr-directory';
@@ -10,7 +10,7 @@ import { jobCancel } from './job-cancel';
 import { journalActivities } from './journal';
 import { byStepIds, journalled, journalledStatement, recheckingApproval, recordJournal, type StepActivity } from './journalled';
 import { peppolActivities } from './peppol';
-import { siloState } from './silo-state';
+import { siloState } from './party-state';
 import { webhookActivities } from './webhooks';
 
 export type { ActivityDeps } from './deps';

@@ -1,9 +1,9 @@
 // `job.cancel`: a job cancelled through the API, recorded at once — its mandate voided, its wizard link retired, the
 // party `cancelled`, the cancelled step's end and the job's CANCEL with the reason the API stored. One transaction.
-import { voidJobMandate } from '../store/agreements';
-import { recordState } from '../store/entries';
-import { writeJournal } from '../store/job-journal';
-import { retireJobApprovalLink } from '../signing/approval-link';
+import { voidJobMandate } from '../platform/store/agreements';
+import { recordState } from '../platform/store/entries';
+import { writeJournal } from '../platform/store/job-journal';
+import { retireJobApprovalLink } from '../domain/submission/approval-link';
 import { CANCELLED, CANCELLED_BEFORE_START, type CancelRecord, type JournalLine } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 import { byStepIds } from './journalled';

@@ -1,7 +1,7 @@
 // LEGACY: the local activities the legacy runJob (workflows/legacy/run-job.ts) records its journal with. The
 // workflows of today record nothing themselves: their steps' activities do (activities/journalled.ts).
 import type { Fault, JobStatus, StepJournal } from '../workflows/types';
-import { journalStep as writeStep, setJobStatus } from '../store/jobs';
+import { journalStep as writeStep, setJobStatus } from '../platform/store/jobs';
 import type { ActivityDeps } from './deps';
 
 export function journalActivities({ db }: ActivityDeps) {

@@ -2,9 +2,9 @@
 // when its effect is one (journalledStatement), in the transaction of its last write, which the activity makes
 // through `commit`, or right after its effect when it makes none.
 import { ApplicationFailure } from '@temporalio/activity';
-import type { Db, Queryable } from '../store/db';
-import { NoApprovalRecorded, stepLines, writeJournal } from '../store/job-journal';
-import { EffectRefused, runEffect, type StatementEffect } from '../store/statement-effect';
+import type { Db, Queryable } from '../platform/store/db';
+import { NoApprovalRecorded, stepLines, writeJournal } from '../platform/store/job-journal';
+import { EffectRefused, runEffect, type StatementEffect } from '../platform/store/statement-effect';
 import { AWAITING_APPROVAL, type JournalLine, type StepInput, type StepJournalling } from '../workflows/types';
 
 /** Runs the step's last write in a transaction that also records its journal lines. */

@@ -2,17 +2,17 @@
 // Every step is idempotent (an activity may run twice): re-creating what exists and deleting what is gone succeed.
 import { ApplicationFailure } from '@temporalio/activity';
 import { z } from 'zod';
-import { createDirectoryClient, DirectoryError } from '../peppol/directory-client';
-import { DOC_GROUPS, isDocGroup } from '../peppol/doc-groups';
-import { formatParticipantId, frenchParticipantId, InvalidParticipantIdError, type ParticipantId } from '../peppol/participant-id';
-import { createSmlClient, SmlError } from '../peppol/sml-client';
+import { createDirectoryClient, DirectoryError } from '../integrations/peppol/directory-client';
+import { DOC_GROUPS, isDocGroup } from '../integrations/peppol/doc-groups';
+import { formatParticipantId, frenchParticipantId, InvalidParticipantIdError, type ParticipantId } from '../integrations/peppol/participant-id';
+import { createSmlClient, SmlError } from '../integrations/peppol/sml-client';
 import {
   disableParticipant, entryParticipants, markPublication, ParticipantTakenError, publishParticipant, VISIBILITIES,
   type SmpRecord, type Visibility,
-} from '../peppol/smp-store';
-import { approvedMandate } from '../store/agreements';
-import { smlDispatcher } from '../peppol/sml-tls';
-import { getEntryRow } from '../store/entries';
+} from '../integrations/peppol/smp-store';
+import { approvedMandate } from '../platform/store/agreements';
+import { smlDispatcher } from '../integrations/peppol/sml-tls';
+import { getEntryRow } from '../platform/store/entries';
 import type { StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 import type { Commit } from './journalled';

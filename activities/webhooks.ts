@@ -2,11 +2,11 @@
 // log; the workflow retries. Also the `webhook` step provider, which sends a definition's step to a subscription.
 import crypto from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { dataBoxFromConfig, type DataBox } from '../crypto/data-box';
-import { deliveryWork, getSubscription, markDeliveryFailed, recordAttempt } from '../store/events';
-import { getEntryRow } from '../store/entries';
-import { signedHeaders, webhookSecretContext } from '../events/signing';
-import { publicOnlyDispatcher } from '../events/url-guard';
+import { dataBoxFromConfig, type DataBox } from '../platform/crypto/data-box';
+import { deliveryWork, getSubscription, markDeliveryFailed, recordAttempt } from '../platform/store/events';
+import { getEntryRow } from '../platform/store/entries';
+import { signedHeaders, webhookSecretContext } from '../domain/events/webhook-signature';
+import { publicOnlyDispatcher } from '../domain/events/url-guard';
 import { fetch } from 'undici';
 import type { StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';

@@ -3,11 +3,11 @@
 // immediate, since every request looks its key up.
 import { Router } from 'express';
 import { z } from 'zod';
-import { SCOPES, createApiKey, listApiKeys, revokeWorkspaceKey } from '../store/workspaces';
-import type { Db } from '../store/db';
+import { SCOPES, createApiKey, listApiKeys, revokeWorkspaceKey } from '../platform/store/workspaces';
+import type { Db } from '../platform/store/db';
 import { auth, requireScope } from './auth';
-import { coded, notFound } from './problem';
-import { body, params } from './validate';
+import { coded, notFound } from '../web/http/problem';
+import { body, params } from '../web/http/validate';
 
 export const keyBody = z.strictObject({
   name: z.string().trim().min(1).max(100),

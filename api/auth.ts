@@ -1,8 +1,8 @@
 // Bearer API keys: each belongs to a workspace and carries scopes. Everything downstream is scoped to it.
 import type { RequestHandler, Response } from 'express';
-import type { Db } from '../store/db';
-import { findApiKey, type ApiKeyIdentity, type Scope } from '../store/workspaces';
-import { coded } from './problem';
+import type { Db } from '../platform/store/db';
+import { findApiKey, type ApiKeyIdentity, type Scope } from '../platform/store/workspaces';
+import { coded } from '../web/http/problem';
 
 export function authenticate(db: Db): RequestHandler {
   return async (req, res, next) => {

@@ -3,12 +3,12 @@
 // never logged; the API shows their kind and descriptive details only.
 import { Router } from 'express';
 import { z } from 'zod';
-import type { DataBox } from '../crypto/data-box';
-import type { Db } from '../store/db';
-import { credentialView, deleteCredential, listCredentials, putCredential } from '../store/credentials';
+import type { DataBox } from '../platform/crypto/data-box';
+import type { Db } from '../platform/store/db';
+import { credentialView, deleteCredential, listCredentials, putCredential } from '../platform/store/credentials';
 import { auth } from './auth';
-import { notFound } from './problem';
-import { body, params } from './validate';
+import { notFound } from '../web/http/problem';
+import { body, params } from '../web/http/validate';
 
 const secret = z.string().min(1).max(8000);
 const describing = { account: z.string().max(255).optional(), portal: z.string().max(255).optional() };

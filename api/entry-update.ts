@@ -6,10 +6,10 @@ import jsonPatch from 'fast-json-patch/index.mjs';
 import type { Operation } from 'fast-json-patch';
 import mergePatch from 'json-merge-patch';
 import { z } from 'zod';
-import { assertStorable, rejectNulCharacters } from './no-nul';
-import { MAX_PARTY_BYTES } from '../party';
-import { coded } from './problem';
-import { body } from './validate';
+import { assertStorable, rejectNulCharacters } from '../web/http/no-nul';
+import { MAX_PARTY_BYTES } from '../domain/party';
+import { coded } from '../web/http/problem';
+import { body } from '../web/http/validate';
 
 export const DOCUMENT = 'application/json';
 export const MERGE_PATCH = 'application/merge-patch+json';

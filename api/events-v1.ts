@@ -3,15 +3,15 @@
 import crypto from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
-import type { DataBox } from '../crypto/data-box';
-import { newWebhookSecret, webhookSecretContext } from '../events/signing';
-import type { Db } from '../store/db';
-import { EVENT_KINDS, deliveryLog, disableSubscription, getSubscription, insertSubscription, listEvents, listSubscriptions, subscriptionView } from '../store/events';
-import { decodeCursor } from '../store/rows';
+import type { DataBox } from '../platform/crypto/data-box';
+import { newWebhookSecret, webhookSecretContext } from '../domain/events/webhook-signature';
+import type { Db } from '../platform/store/db';
+import { EVENT_KINDS, deliveryLog, disableSubscription, getSubscription, insertSubscription, listEvents, listSubscriptions, subscriptionView } from '../platform/store/events';
+import { decodeCursor } from '../platform/store/rows';
 import { auth, requireScope } from './auth';
-import { HttpProblem, notFound } from './problem';
-import { refusedWebhookUrl } from '../events/url-guard';
-import { body, params, query } from './validate';
+import { HttpProblem, notFound } from '../web/http/problem';
+import { refusedWebhookUrl } from '../domain/events/url-guard';
+import { body, params, query } from '../web/http/validate';
 
 export const subscriptionBody = z.strictObject({
   url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000),

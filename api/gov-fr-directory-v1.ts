@@ -3,12 +3,12 @@
 import { Router, type Response } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { annuaireClientFromConfig } from '../annuaire/from-config';
-import { AnnuaireError, today, type AnnuaireClient, type AnnuaireLine } from '../annuaire/client';
-import type { Config } from '../config';
-import { isSiren } from '../party/french-ids';
-import { coded } from './problem';
-import { params } from './validate';
+import { annuaireClientFromConfig } from '../integrations/annuaire/from-config';
+import { AnnuaireError, today, type AnnuaireClient, type AnnuaireLine } from '../integrations/annuaire/client';
+import type { Config } from '../platform/config';
+import { isSiren } from '../domain/party/french-ids';
+import { coded } from '../web/http/problem';
+import { params } from '../web/http/validate';
 
 export const sirenParam = z.object({ siren: z.string().refine(isSiren, 'must be a 9-digit SIREN with a valid check digit') });
 // An addressing identifier (SIREN[_SIRET[_ROUTAGE]] or SIREN_SUFFIXE, ≤ 125 characters), optionally as a Peppol

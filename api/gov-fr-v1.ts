@@ -4,17 +4,17 @@ import { z } from 'zod';
 import {
   SigningError, agreementPdf, confirm, decide, identityImage, reissueLink, revokeLink, signInApp, uploadIdentity, uploadSignedAgreement,
   type SigningDeps,
-} from '../signing/service';
-import { pendingSubmissions } from '../store/agreements';
-import { UploadError } from '../signing/uploads';
-import { LANGS } from '../mandate/texts';
+} from '../domain/submission/service';
+import { pendingSubmissions } from '../platform/store/agreements';
+import { UploadError } from '../domain/submission/uploads';
+import { LANGS } from '../domain/mandate/texts';
 import { auth, requireScope } from './auth';
 import { directoryLookupRouter } from './gov-fr-directory-v1';
 import { reviewRouter } from './review-v1';
-import { rejectNulCharacters } from './no-nul';
-import { uploadJson } from './upload-json';
-import { HttpProblem, coded } from './problem';
-import { body, params, query } from './validate';
+import { rejectNulCharacters } from '../web/http/no-nul';
+import { uploadJson } from '../web/http/upload-json';
+import { HttpProblem, coded } from '../web/http/problem';
+import { body, params, query } from '../web/http/validate';
 
 const clientOf = (req: express.Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });
 export const langQuery = z.strictObject({ lang: z.enum(LANGS as ['fr', 'en']).default('fr') });

@@ -2,7 +2,7 @@
 // database and Temporal both reachable within a second. Load balancers and orchestrators poll these.
 import { Router } from 'express';
 import type { Client } from '@temporalio/client';
-import type { Db } from '../store/db';
+import type { Db } from '../platform/store/db';
 
 const TIMEOUT_MS = 1_000;
 

@@ -6,13 +6,13 @@
 import crypto from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import type { DataBox } from '../crypto/data-box';
-import type { Db } from '../store/db';
+import type { DataBox } from '../platform/crypto/data-box';
+import type { Db } from '../platform/store/db';
 import {
   claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, sweepIdempotencyKeys, type StoredAnswer,
-} from '../store/idempotency-keys';
+} from '../platform/store/idempotency-keys';
 import { auth } from './auth';
-import { sendProblem } from './problem';
+import { sendProblem } from '../web/http/problem';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';

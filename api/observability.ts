@@ -8,11 +8,11 @@ import { SpanStatusCode, trace } from '@opentelemetry/api';
 import express, { type RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
-import type { Config } from '../config';
-import { redactPath as redact } from '../lib/logger';
-import { httpDuration, registry } from '../lib/metrics';
+import type { Config } from '../platform/config';
+import { redactPath as redact } from '../platform/observability/logger';
+import { httpDuration, registry } from '../platform/observability/metrics';
 import { operationFor } from './operations';
-import type { ApiKeyIdentity } from '../store/workspaces';
+import type { ApiKeyIdentity } from '../platform/store/workspaces';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const QUIET = new Set(['/metrics', '/utils/v1/health/live', '/utils/v1/health/ready']);

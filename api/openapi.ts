@@ -6,7 +6,7 @@ import { OPERATIONS, type Operation } from './operations';
 import { OPERATION_DOCS, errorsOf } from './operation-docs';
 import { PROBLEM_CODES, statusesOf, type ProblemCodeName } from './problem-codes';
 import { problem } from './schemas';
-import { problemTitle } from './problem';
+import { problemTitle } from '../web/http/problem';
 
 type Json = Record<string, unknown>;
 

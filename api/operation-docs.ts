@@ -3,7 +3,7 @@
 // limits, validation) are added by `errorsOf`; the tests' contract check refuses a code an operation does not list.
 import type { ProblemCodeName } from './problem-codes';
 import type { Operation } from './operations';
-import { REGISTRATION_WORKFLOW_ID } from '../transform/builtins';
+import { REGISTRATION_WORKFLOW_ID } from '../domain/jobs/builtins';
 
 export interface OperationDoc {
   description: string;

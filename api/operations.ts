@@ -9,12 +9,12 @@ import { identifierParam, sirenParam } from './gov-fr-directory-v1';
 import { agreementBody, decisionBody, entryParam, identityBody, langQuery, signBody, viewParam } from './gov-fr-v1';
 import { reviewEntryParam } from './review-v1';
 import * as R from './schemas';
-import { partyDocument } from '../party';
-import { entryBody, idParam, keyParam, listQuery, metaBody, metaParams, metaRefParams, metaRefQuery } from './silo-v1';
+import { partyDocument } from '../domain/party';
+import { entryBody, idParam, keyParam, listQuery, metaBody, metaParams, metaRefParams, metaRefQuery } from './entries-v1';
 import { JSON_PATCH, MERGE_PATCH, jsonPatchBody, mergePatchBody, updateBody } from './entry-update';
-import { cancelJobBody, createJobQuery, jobBody, listJobsQuery, listWorkflowsQuery } from './transform-v1';
-import { workflowInput } from '../transform/definition-schema';
-import { detailsBody, langQuery as wizardLangQuery } from '../wizard/router';
+import { cancelJobBody, createJobQuery, jobBody, listJobsQuery, listWorkflowsQuery } from './jobs-v1';
+import { workflowInput } from '../domain/jobs/definition-schema';
+import { detailsBody, langQuery as wizardLangQuery } from '../web/wizard/router';
 
 export type Scope = 'entries:rw' | 'jobs:rw' | 'approvals' | 'admin';
 

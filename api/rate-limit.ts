@@ -8,7 +8,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import ipaddr from 'ipaddr.js';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { auth } from './auth';
-import { sendProblem } from './problem';
+import { sendProblem } from '../web/http/problem';
 
 interface Limit {
   perMinute: number;

@@ -3,15 +3,15 @@
 // Annuaire's own record for the SIREN beside the declared company. Mounted at /review inside the gov-fr router.
 import { Router } from 'express';
 import { z } from 'zod';
-import { AnnuaireError, type AnnuaireClient } from '../annuaire/client';
-import { annuaireClientFromConfig } from '../annuaire/from-config';
-import type { Party } from '../party';
-import { agreementPdf, type SigningDeps } from '../signing/service';
-import { decisionsOf, getAgreement, identityViews } from '../store/agreements';
-import { getEntryRow } from '../store/entries';
+import { AnnuaireError, type AnnuaireClient } from '../integrations/annuaire/client';
+import { annuaireClientFromConfig } from '../integrations/annuaire/from-config';
+import type { Party } from '../domain/party';
+import { agreementPdf, type SigningDeps } from '../domain/submission/service';
+import { decisionsOf, getAgreement, identityViews } from '../platform/store/agreements';
+import { getEntryRow } from '../platform/store/entries';
 import { auth, requireScope } from './auth';
-import { notFound } from './problem';
-import { params } from './validate';
+import { notFound } from '../web/http/problem';
+import { params } from '../web/http/validate';
 
 export const reviewEntryParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UUID' }) });
 

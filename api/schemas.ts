@@ -1,9 +1,9 @@
 // The shapes of our JSON responses, as zod schemas: the OpenAPI document is generated from them (with the request
 // schemas the routers validate with), and the API tests check every response they receive against it.
 import { z } from 'zod';
-import { WAITING_FOR } from '../store/waiting-for';
+import { WAITING_FOR } from '../platform/store/waiting-for';
 import { PROBLEM_CODE_NAMES } from './problem-codes';
-import { partyDocument } from '../party';
+import { partyDocument } from '../domain/party';
 import { PARTY_STATES } from '../workflows/types';
 
 const timestamp = z.iso.datetime({ offset: true });

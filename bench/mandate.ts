@@ -2,11 +2,11 @@
 // mandate, next to a floor measured in the same run — pdf-lib creating and saving a one-page PDF with one line of
 // text. Prints medians and the ratio (goal ≤ 3×). Env: BENCH_ITERATIONS (default 100).
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { addAuditPage, type AuditFacts } from '../mandate/audit-page';
-import { buildMandatePdf } from '../mandate/pdf';
-import { sealPdf } from '../mandate/seal';
-import { frenchParty } from '../party';
-import { generateSelfSigned } from '../crypto/dev-certificates';
+import { addAuditPage, type AuditFacts } from '../domain/mandate/audit-page';
+import { buildMandatePdf } from '../domain/mandate/pdf';
+import { sealPdf } from '../domain/mandate/seal';
+import { frenchParty } from '../domain/party';
+import { generateSelfSigned } from '../platform/crypto/dev-certificates';
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 100);
 const key = generateSelfSigned('Bench PA (mandate seal)');

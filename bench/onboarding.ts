@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
-import { temporalWorkflowId } from '../transform/jobs';
+import { temporalWorkflowId } from '../domain/jobs/jobs';
 import { ownDevServer, startCluster, type Cluster } from '../test/support/cluster';
 import { approve, createAndStart, jobCounts, pool, signAndConfirm, sirens, waitUntil } from '../test/support/onboard';
 import { countShape, formatShape } from './onboarding/shape';

@@ -1,16 +1,16 @@
 // Production API process (stateless; scale horizontally). Needs DATABASE_URL and a reachable Temporal.
-import { sealKeyFromConfig } from '../crypto/seal-key';
-import { dataBoxFromConfig } from '../crypto/data-box';
+import { sealKeyFromConfig } from '../platform/crypto/seal-key';
+import { dataBoxFromConfig } from '../platform/crypto/data-box';
 import { createApp } from '../api/app';
 import { serveInternalMetrics } from '../api/observability';
-import { runQueuedJobSweeper } from '../transform/jobs';
-import { runWebhookDispatcher } from '../events/dispatch';
-import { ConfigError, assertApiConfigSafe, loadConfig } from '../config';
-import { createLogger } from '../lib/logger';
+import { runQueuedJobSweeper } from '../domain/jobs/jobs';
+import { runWebhookDispatcher } from '../domain/events/dispatch';
+import { ConfigError, assertApiConfigSafe, loadConfig } from '../platform/config';
+import { createLogger } from '../platform/observability/logger';
 import { connectTemporal, openStore, untilReachable, withSecrets } from './context';
-import { tracingFromEnv } from '../lib/tracing';
+import { tracingFromEnv } from '../platform/observability/tracing';
 import { Runtime } from '@temporalio/worker';
-import { InspectionPool, poolOptions } from '../untrusted';
+import { InspectionPool, poolOptions } from '../domain/inspection';
 
 const baseConfig = (() => {
   try {

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
-import type { Tracing } from '../lib/tracing';
-import type { Config } from '../config';
-import { withStoredSecrets } from '../config/stored-secrets';
-import { dataBoxFromConfig } from '../crypto/data-box';
-import { openDb, type Db } from '../store/db';
-import { migrate } from '../store/migrate';
+import type { Tracing } from '../platform/observability/tracing';
+import type { Config } from '../platform/config';
+import { withStoredSecrets } from '../platform/config/stored-secrets';
+import { dataBoxFromConfig } from '../platform/crypto/data-box';
+import { openDb, type Db } from '../platform/store/db';
+import { migrate } from '../platform/store/migrate';
 
 export async function openStore(config: Config, log: (msg: string) => void): Promise<Db> {
   const db = await openDb(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: path.join(config.dataDir, 'pglite') });

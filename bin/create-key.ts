@@ -1,8 +1,8 @@
 // `npm run key:create -- --workspace <name> [--scopes entries:rw,jobs:rw]`: creates a workspace (or reuses
 // one by id with --workspace-id) and an API key, printing the secret once.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config';
-import { DEFAULT_SCOPES, SCOPES, createApiKey, createWorkspace, type Scope } from '../store/workspaces';
+import { loadConfig } from '../platform/config';
+import { DEFAULT_SCOPES, SCOPES, createApiKey, createWorkspace, type Scope } from '../platform/store/workspaces';
 import { openStore } from './context';
 
 const USAGE = `usage: npm run key:create -- --workspace <name> | --workspace-id <uuid> [--name <key name>] [--scopes ${SCOPES.join(',')}]`;

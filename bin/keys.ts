@@ -1,8 +1,8 @@
 // `npm run key:list -- --workspace-id <uuid>` and `npm run key:revoke -- --key-id <uuid>`: an operator's view of
 // API keys from the command line (the admin/v1 API does the same within a workspace). Secrets are never shown.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config';
-import { listApiKeys, revokeApiKey } from '../store/workspaces';
+import { loadConfig } from '../platform/config';
+import { listApiKeys, revokeApiKey } from '../platform/store/workspaces';
 import { openStore } from './context';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

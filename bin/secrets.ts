@@ -1,9 +1,9 @@
 // `npm run secret:set -- --name <name>` (value on standard input) and `npm run secret:list`: the platform's own
 // secrets in the encrypted store (config/stored-secrets.ts). Values never appear on the command line or in output.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config';
-import { PLATFORM_SECRETS, listPlatformSecrets, putPlatformSecret, type PlatformSecretName } from '../config/stored-secrets';
-import { dataBoxFromConfig } from '../crypto/data-box';
+import { loadConfig } from '../platform/config';
+import { PLATFORM_SECRETS, listPlatformSecrets, putPlatformSecret, type PlatformSecretName } from '../platform/config/stored-secrets';
+import { dataBoxFromConfig } from '../platform/crypto/data-box';
 import { openStore } from './context';
 
 const names = Object.keys(PLATFORM_SECRETS) as PlatformSecretName[];

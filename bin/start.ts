@@ -1,26 +1,26 @@
 // `npm start`: the whole embedded stack in one process tree — Temporal dev server (SQLite under data/, UI),
 // PGlite store, simulators, HTTP API and worker. Ctrl-C stops everything; data survives restarts.
-import { sealKeyFromConfig } from '../crypto/seal-key';
-import { dataBoxFromConfig } from '../crypto/data-box';
+import { sealKeyFromConfig } from '../platform/crypto/seal-key';
+import { dataBoxFromConfig } from '../platform/crypto/data-box';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
 import { createApp } from '../api/app';
-import { runQueuedJobSweeper } from '../transform/jobs';
-import { runWebhookDispatcher } from '../events/dispatch';
-import { assertApiConfigSafe, loadConfig } from '../config';
+import { runQueuedJobSweeper } from '../domain/jobs/jobs';
+import { runWebhookDispatcher } from '../domain/events/dispatch';
+import { assertApiConfigSafe, loadConfig } from '../platform/config';
 import { serveInternalMetrics } from '../api/observability';
-import { createLogger } from '../lib/logger';
+import { createLogger } from '../platform/observability/logger';
 import { simulatorFaultsFromEnv, startSimulators } from '../simulators';
-import { SCOPES, createApiKey, createWorkspace, findApiKey } from '../store/workspaces';
-import type { Db } from '../store/db';
-import { findTemporalCli } from '../temporal/cli';
-import { startDevServer } from '../temporal/dev-server';
+import { SCOPES, createApiKey, createWorkspace, findApiKey } from '../platform/store/workspaces';
+import type { Db } from '../platform/store/db';
+import { findTemporalCli } from '../platform/dev-stack/cli';
+import { startDevServer } from '../platform/dev-stack/dev-server';
 import { createWorker, installSdkMetrics } from '../worker/create-worker';
 import { connectTemporal, openStore, temporalConnectionOptions, withSecrets } from './context';
-import { tracingFromEnv } from '../lib/tracing';
-import { InspectionPool, poolOptions } from '../untrusted';
+import { tracingFromEnv } from '../platform/observability/tracing';
+import { InspectionPool, poolOptions } from '../domain/inspection';
 
 const say = (msg: string) => console.log(`[start] ${msg}`);
 

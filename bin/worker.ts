@@ -1,11 +1,11 @@
 // Production worker process (stateless; scale horizontally). Shuts down gracefully on SIGINT/SIGTERM.
 import { NativeConnection } from '@temporalio/worker';
-import { loadConfig } from '../config';
-import { createLogger } from '../lib/logger';
-import { serveMetrics } from '../lib/metrics';
+import { loadConfig } from '../platform/config';
+import { createLogger } from '../platform/observability/logger';
+import { serveMetrics } from '../platform/observability/metrics';
 import { createWorker, installSdkMetrics } from '../worker/create-worker';
 import { openStore, temporalConnectionOptions, untilReachable, withSecrets } from './context';
-import { tracingFromEnv } from '../lib/tracing';
+import { tracingFromEnv } from '../platform/observability/tracing';
 
 const baseConfig = loadConfig();
 const log = createLogger(baseConfig.LOG_LEVEL, 'pa-worker');

@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import { OpenTelemetryActivityInboundInterceptor, makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
 import { createActivities, type ActivityDeps } from '../activities';
-import type { Tracing } from '../lib/tracing';
-import type { Config } from '../config';
+import type { Tracing } from '../platform/observability/tracing';
+import type { Config } from '../platform/config';
 
 export const WORKFLOWS_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'workflows', 'index.ts');
 

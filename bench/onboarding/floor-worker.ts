@@ -3,7 +3,7 @@
 import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../../config';
+import { loadConfig } from '../../platform/config';
 import { workerTuning } from '../../worker/create-worker';
 import * as activities from './floor-activities';
 

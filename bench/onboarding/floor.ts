@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
-import { loadConfig } from '../../config';
+import { loadConfig } from '../../platform/config';
 import { memoryMb } from '../../test/support/cluster';
 import { pool, sirens, waitUntil } from '../../test/support/onboard';
 import { JobStatus, SiloEntryId, Siren } from '../../workflows/search-attributes';

@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { today } from '../../annuaire/types';
+import { today } from '../../integrations/annuaire/types';
 import { applyFault, faultInjector, loseResponse, type FaultSetting } from '../faults';
 import { search, wireLine, type SearchBody } from './search';
 import { KNOWN_COMPANIES } from './companies';

@@ -3,7 +3,7 @@
 // start on D (the DSE switch rule: the old line ends at the switch date, the new one starts on it).
 import fs from 'node:fs';
 import path from 'node:path';
-import { addressId, DEFAULT_MATRICULE, isSirenLevel, type AnnuaireLine } from '../../annuaire/types';
+import { addressId, DEFAULT_MATRICULE, isSirenLevel, type AnnuaireLine } from '../../integrations/annuaire/types';
 
 /** A line as the client sees it, plus what the directory keeps about its history. */
 export interface StoredLine extends Omit<AnnuaireLine, 'dateFinEffective'> {

@@ -4,9 +4,9 @@
 // The real Directory fetches later, in the background; the simulator does it before answering so that a card our
 // SMP cannot serve shows up as a failed step: unreachable SMP or 5xx → 503 (retried), 404 → 404, invalid → 422.
 import http from 'node:http';
-import { INDEXER_PATH } from '../../peppol/directory-client';
-import { InvalidParticipantIdError, normaliseParticipantId } from '../../peppol/participant-id';
-import { PEPPOL_XSD, xsdErrors } from '../../peppol/xsd';
+import { INDEXER_PATH } from '../../integrations/peppol/directory-client';
+import { InvalidParticipantIdError, normaliseParticipantId } from '../../integrations/peppol/participant-id';
+import { PEPPOL_XSD, xsdErrors } from '../../integrations/peppol/xsd';
 import { applyFault, faultInjector, loseResponse, type FaultSetting } from '../faults';
 import { closeServer, guarded, listen, loadState, readBody, saveState, sendText } from '../sml/http';
 

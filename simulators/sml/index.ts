@@ -1,6 +1,6 @@
 // SML simulator: ManageBusinessIdentifierService (SOAP 1.1) at the BDMSL path, participants kept per SMP id.
 import http from 'node:http';
-import { SML_SERVICE_PATH } from '../../peppol/sml-client';
+import { SML_SERVICE_PATH } from '../../integrations/peppol/sml-client';
 import { applyFault, faultInjector, loseResponse, type FaultSetting } from '../faults';
 import { closeServer, guarded, listen, readBody, sendText } from './http';
 import { SmlRegistry } from './registry';

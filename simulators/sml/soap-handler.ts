@@ -3,12 +3,12 @@
 // plain soap:Client fault); an SMP id outside the allow-list, when one is set, gets an UnauthorizedFault (BDMSL
 // ties each SMP id to the client certificate that created it).
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
-import { PEPPOL_XSD, xsdErrors } from '../../peppol/xsd';
-import { InvalidParticipantIdError, normaliseParticipantId, PARTICIPANT_SCHEME } from '../../peppol/participant-id';
+import { PEPPOL_XSD, xsdErrors } from '../../integrations/peppol/xsd';
+import { InvalidParticipantIdError, normaliseParticipantId, PARTICIPANT_SCHEME } from '../../integrations/peppol/participant-id';
 import {
   NS, SML_OPERATIONS, escapeXml, is, readSoapBody, soapEnvelope,
   type SmlFaultName, type SmlOperation, type XmlElement,
-} from '../../peppol/sml-client';
+} from '../../integrations/peppol/sml-client';
 import type { SmlRegistry } from './registry';
 
 export interface SoapResponse {

@@ -1,7 +1,7 @@
 // The Annuaire client against the simulator over real HTTP: spec paths and bodies, token handling, error classes.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AnnuaireError, createAnnuaireClient, today, type AnnuaireClient } from '../../annuaire/client';
-import { parseRetryAfter } from '../../annuaire/errors';
+import { AnnuaireError, createAnnuaireClient, today, type AnnuaireClient } from '../../integrations/annuaire/client';
+import { parseRetryAfter } from '../../integrations/annuaire/errors';
 import { startAnnuaireSimulator, type AnnuaireSimulator } from '../../simulators/annuaire';
 import { makeSiren } from '../support/fixtures';
 import { recordingProxy } from '../support/recording-proxy';

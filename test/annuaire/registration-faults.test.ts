@@ -2,7 +2,7 @@
 // directory misbehaves: bursts of 429/503 are retried by Temporal until it succeeds; a 422 ends the job in error
 // with the PPF detail as its fault.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { temporalWorkflowId } from '../../transform/jobs';
+import { temporalWorkflowId } from '../../domain/jobs/jobs';
 import { startHarness, type Harness } from '../support/harness';
 import { makeSiren } from '../support/fixtures';
 import { entryState, jobWhen } from '../support/jobs';

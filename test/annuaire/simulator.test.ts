@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { today } from '../../annuaire/types';
+import { today } from '../../integrations/annuaire/types';
 import { startAnnuaireSimulator, type AnnuaireSimulator } from '../../simulators/annuaire';
 import { makeSiren } from '../support/fixtures';
 

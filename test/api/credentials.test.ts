@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialContext } from '../../api/credentials';
-import { getCredential } from '../../store/credentials';
+import { getCredential } from '../../platform/store/credentials';
 import { startHarness, type Harness } from '../support/harness';
 import { makeSiren, party } from '../support/fixtures';
 

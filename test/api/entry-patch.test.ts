@@ -139,7 +139,7 @@ describe('allow_invalid', () => {
   });
 });
 
-const registrationWorkflowId = async () => (await import('../../transform/builtins')).REGISTRATION_WORKFLOW_ID;
+const registrationWorkflowId = async () => (await import('../../domain/jobs/builtins')).REGISTRATION_WORKFLOW_ID;
 
 describe('against the mandate', () => {
   it('before signature, issues the mandate again under the next number; an upload of the old one is refused naming the new', async () => {

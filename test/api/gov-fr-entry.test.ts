@@ -14,8 +14,8 @@ import { makeSiren, party } from '../support/fixtures';
 import { b64, gif, jpeg, png } from '../support/images';
 import { pdfText } from '../support/pdf-text';
 import { inkSigned } from '../support/signed-pdf';
-import { generateSelfSigned } from '../../crypto/dev-certificates';
-import { sealPdf } from '../../mandate/seal';
+import { generateSelfSigned } from '../../platform/crypto/dev-certificates';
+import { sealPdf } from '../../domain/mandate/seal';
 import { createWorkflow, entryState, jobWhen, setState, startJob, step } from '../support/jobs';
 
 let h: Harness;

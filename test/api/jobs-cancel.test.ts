@@ -1,9 +1,9 @@
 // Jobs listed, found from their entry, and cancelled — over HTTP, with the workflows on the real dev server.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertJob } from '../../store/jobs';
-import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../transform/builtins';
-import { temporalWorkflowId } from '../../transform/jobs';
+import { insertJob } from '../../platform/store/jobs';
+import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
+import { temporalWorkflowId } from '../../domain/jobs/jobs';
 import { REGISTRATION } from '../../workflows/builtin-steps';
 import { makeSiren } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';

@@ -6,7 +6,7 @@ import type { Express } from 'express';
 import { createApp } from '../../api/app';
 import { OPERATIONS, UNVERSIONED } from '../../api/operations';
 import { EXAMPLE_PARTY, OPERATION_DOCS } from '../../api/operation-docs';
-import { frenchParty } from '../../party';
+import { frenchParty } from '../../domain/party';
 import { log, startHarness, type Harness } from '../support/harness';
 import { testSealKey } from '../support/seal-key';
 

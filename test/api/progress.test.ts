@@ -1,7 +1,7 @@
 // Progress as a client and an operator read it: what a waiting job waits for (API and Temporal UI), nothing stale
 // once it ends, and the events page with its cursor and filters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { temporalWorkflowId } from '../../transform/jobs';
+import { temporalWorkflowId } from '../../domain/jobs/jobs';
 import { makeSiren } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { jobWhen } from '../support/jobs';

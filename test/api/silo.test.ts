@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness';
-import { frenchVatKey } from '../../party/french-ids';
+import { frenchVatKey } from '../../domain/party/french-ids';
 import { makeSiren, party } from '../support/fixtures';
 
 let h: Harness;

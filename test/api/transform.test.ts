@@ -6,10 +6,10 @@ import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app';
-import { closeAbandonedJobs, startQueuedJobs } from '../../transform/jobs';
-import { awaitJobSettled } from '../../transform/await-job';
-import { insertJob, setJobStatus } from '../../store/jobs';
-import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../transform/builtins';
+import { closeAbandonedJobs, startQueuedJobs } from '../../domain/jobs/jobs';
+import { awaitJobSettled } from '../../domain/jobs/await-job';
+import { insertJob, setJobStatus } from '../../platform/store/jobs';
+import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import { eventually, log, startHarness, type Harness } from '../support/harness';
 import { createEntry, createWorkflow, jobWhen, setState, step } from '../support/jobs';
 

@@ -150,7 +150,7 @@ describe('wizard API', () => {
   });
 
   it('refuses a frame-ancestors setting that is not a list of origins', async () => {
-    const { loadConfig } = await import('../../config');
+    const { loadConfig } = await import('../../platform/config');
     expect(() => loadConfig({ WIZARD_FRAME_ANCESTORS: "https://ok.example 'unsafe-inline'" })).toThrow(/origin/);
   });
 });

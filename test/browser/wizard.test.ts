@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { PDFDocument } from 'pdf-lib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STRINGS } from '../../wizard/public/i18n.js';
+import { STRINGS } from '../../web/wizard/public/i18n.js';
 import { startHarness, type Harness } from '../support/harness';
 import { makeSiren, party } from '../support/fixtures';
 import { jpeg, png } from '../support/images';

@@ -13,7 +13,7 @@ import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownDevServer, startCluster, type Cluster } from '../support/cluster';
 import { readHistory, type JobHistory } from '../support/histories';
-import { temporalWorkflowId } from '../../transform/jobs';
+import { temporalWorkflowId } from '../../domain/jobs/jobs';
 import { approve, createAndStart, jobCounts, pool, signAndConfirm, sirens, waitUntil, type Onboarding } from '../support/onboard';
 import type { Faults } from '../../simulators/faults';
 import { SIM_NAMES, startMonkey, type SimName } from './monkey';

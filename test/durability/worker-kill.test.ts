@@ -2,7 +2,7 @@
 // completes with exactly one directory line and one SML entry. The worker runs as its own process, as in
 // production, so the store is PostgreSQL (PGlite cannot be shared between processes).
 import { testSealKey } from '../support/seal-key';
-import { dataBoxFromConfig } from '../../crypto/data-box';
+import { dataBoxFromConfig } from '../../platform/crypto/data-box';
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import type { Server } from 'node:http';
@@ -13,11 +13,11 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { createApp } from '../../api/app';
-import { temporalWorkflowId } from '../../transform/jobs';
-import { loadConfig, type Config } from '../../config';
+import { temporalWorkflowId } from '../../domain/jobs/jobs';
+import { loadConfig, type Config } from '../../platform/config';
 import { startSimulators, type Simulators } from '../../simulators';
-import type { Db } from '../../store/db';
-import { SCOPES, createApiKey, createWorkspace } from '../../store/workspaces';
+import type { Db } from '../../platform/store/db';
+import { SCOPES, createApiKey, createWorkspace } from '../../platform/store/workspaces';
 import { makeSiren } from '../support/fixtures';
 import { eventually, freshDb, log, type Harness } from '../support/harness';
 import { jobWhen } from '../support/jobs';

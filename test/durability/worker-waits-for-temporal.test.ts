@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findTemporalCli } from '../../temporal/cli';
-import { startDevServer, type DevServer } from '../../temporal/dev-server';
+import { findTemporalCli } from '../../platform/dev-stack/cli';
+import { startDevServer, type DevServer } from '../../platform/dev-stack/dev-server';
 import { freePort, freshSchema, spawnService, type ServiceProcess } from '../support/cluster';
 
 const cleanup: (() => Promise<void>)[] = [];

@@ -13,7 +13,7 @@ import createClient, { type Middleware } from 'openapi-fetch';
 import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENTS_DIR, generateClients } from '../../scripts/generate-clients';
-import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../transform/builtins';
+import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import type { components, paths } from '../clients/ours';
 import type { components as SiloComponents, paths as SiloPaths } from '../clients/invopop-silo';
 import type { paths as TransformPaths } from '../clients/invopop-transform';

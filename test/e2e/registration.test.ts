@@ -2,7 +2,7 @@
 // → the Annuaire, SML and Peppol Directory simulators over HTTP.
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REGISTRATION_WORKFLOW_ID } from '../../transform/builtins';
+import { REGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import { startHarness, type Harness } from '../support/harness';
 import { makeSiren } from '../support/fixtures';
 import { b64, jpeg } from '../support/images';

@@ -12,8 +12,8 @@ import {
   popGraphicsState, pushGraphicsState,
 } from 'pdf-lib';
 import sharp from 'sharp';
-import { generateSelfSigned } from '../../crypto/dev-certificates';
-import { sealPdf } from '../../mandate/seal';
+import { generateSelfSigned } from '../../platform/crypto/dev-certificates';
+import { sealPdf } from '../../domain/mandate/seal';
 import type { Harness } from '../support/harness';
 import { png } from '../support/images';
 import { inkSigned } from '../support/signed-pdf';

@@ -5,11 +5,11 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { runner } from 'node-pg-migrate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entryByApprovalRef, putMeta, RESERVED_IDS } from '../../store/entries';
-import { openDb, type Db } from '../../store/db';
-import { migrate } from '../../store/migrate';
-import { SCOPES, createWorkspace } from '../../store/workspaces';
-import { REGISTRATION_WORKFLOW_ID } from '../../transform/builtins';
+import { entryByApprovalRef, putMeta, RESERVED_IDS } from '../../platform/store/entries';
+import { openDb, type Db } from '../../platform/store/db';
+import { migrate } from '../../platform/store/migrate';
+import { SCOPES, createWorkspace } from '../../platform/store/workspaces';
+import { REGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import { startHarness, type Harness } from '../support/harness';
 import { party } from '../support/fixtures';
 import { b64, png } from '../support/images';
@@ -203,7 +203,7 @@ describe("another workspace's ids answer exactly like unknown ones", () => {
 
 describe('the migration keeps the meta rows of an existing store valid', () => {
   const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])] as const;
-  const dir = path.join(process.cwd(), 'store', 'migrations');
+  const dir = path.join(process.cwd(), 'platform', 'store', 'migrations');
   const before = fs.readdirSync(dir).filter((f) => f.endsWith('.sql')).sort().indexOf('1763839100000_meta-ref-per-workspace.sql');
 
   it.each(engines)('%s: refs unique before stay valid, get their workspace, and may then repeat across workspaces', async (engine) => {

@@ -2,8 +2,8 @@
 // killed and replaced, and the pool goes on answering; closing it ends its children.
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildMandatePdf } from '../../mandate/pdf';
-import { BusyError, InspectionPool, RefusedFile } from '../../untrusted';
+import { buildMandatePdf } from '../../domain/mandate/pdf';
+import { BusyError, InspectionPool, RefusedFile } from '../../domain/inspection';
 import { party } from '../support/fixtures';
 
 const number = '552032534_0145_20261125_01';

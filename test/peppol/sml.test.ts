@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSmlClient, faultOf, NS, SML_OPERATIONS, SmlError, type SmlClient } from '../../peppol/sml-client';
-import { PEPPOL_XSD, xsdErrors } from '../../peppol/xsd';
+import { createSmlClient, faultOf, NS, SML_OPERATIONS, SmlError, type SmlClient } from '../../integrations/peppol/sml-client';
+import { PEPPOL_XSD, xsdErrors } from '../../integrations/peppol/xsd';
 import { startSmlSimulator, type SmlSimulator } from '../../simulators/sml';
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 

@@ -7,10 +7,10 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
-import { loadConfig, type Config } from '../../config';
-import { PEPPOL_SPEC_DIR } from '../../peppol/participant-id';
-import { resolveSmpOptions, smpRouter, type SmpOptions } from '../../peppol/smp-router';
-import type { Db } from '../../store/db';
+import { loadConfig, type Config } from '../../platform/config';
+import { PEPPOL_SPEC_DIR } from '../../integrations/peppol/participant-id';
+import { resolveSmpOptions, smpRouter, type SmpOptions } from '../../integrations/peppol/smp-router';
+import type { Db } from '../../platform/store/db';
 import { log } from '../support/harness';
 
 export interface SmpServer {

@@ -8,7 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
-import { REGISTRATION_WORKFLOW_ID } from '../../transform/builtins';
+import { REGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import { party } from '../support/fixtures';
 import { b64, png } from '../support/images';
 

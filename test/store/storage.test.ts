@@ -1,14 +1,14 @@
 // The storage suite, on embedded PGlite and, when TEST_DATABASE_URL is set (CI), on a real PostgreSQL.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openDb, type Db, type Queryable } from '../../store/db';
-import { getAgreement, issueMandate, startsWith } from '../../store/agreements';
-import { ConflictError, getEntry, insertEntry, listEntries, putMeta, recordState, stateHistory } from '../../store/entries';
-import { getJob, insertJob, journalStep, setJobStatus } from '../../store/jobs';
-import { recordWaitEvent, stepLines, writeJournal } from '../../store/job-journal';
-import { ApiKeyCache, KEY_REVOKED_CHANNEL } from '../../store/api-key-cache';
-import { migrate } from '../../store/migrate';
-import { createApiKey, createWorkspace, findApiKey, revokeApiKey, sha256Hex } from '../../store/workspaces';
+import { openDb, type Db, type Queryable } from '../../platform/store/db';
+import { getAgreement, issueMandate, startsWith } from '../../platform/store/agreements';
+import { ConflictError, getEntry, insertEntry, listEntries, putMeta, recordState, stateHistory } from '../../platform/store/entries';
+import { getJob, insertJob, journalStep, setJobStatus } from '../../platform/store/jobs';
+import { recordWaitEvent, stepLines, writeJournal } from '../../platform/store/job-journal';
+import { ApiKeyCache, KEY_REVOKED_CHANNEL } from '../../platform/store/api-key-cache';
+import { migrate } from '../../platform/store/migrate';
+import { createApiKey, createWorkspace, findApiKey, revokeApiKey, sha256Hex } from '../../platform/store/workspaces';
 import { freshDb } from '../support/harness';
 import { makeSiren, party } from '../support/fixtures';
 

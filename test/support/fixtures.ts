@@ -1,6 +1,6 @@
 // Real French companies' public identifiers (from the public SIRENE register) and a GOBL party around them.
 import crypto from 'node:crypto';
-import { frenchVatKey } from '../../party/french-ids';
+import { frenchVatKey } from '../../domain/party/french-ids';
 
 // SIREN of public, well-known companies: valid Luhn numbers used in the wild.
 export const REAL_SIRENS = {

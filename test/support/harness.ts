@@ -1,7 +1,7 @@
 // Per-file test harness: a fresh store (PGlite in memory, or a throw-away PostgreSQL schema), a worker on a
 // task queue of its own against the shared real dev server, and the HTTP API on an ephemeral port.
 import { testSealKey } from './seal-key';
-import { dataBoxFromConfig, type DataBox } from '../../crypto/data-box';
+import { dataBoxFromConfig, type DataBox } from '../../platform/crypto/data-box';
 import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -12,20 +12,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../api/app';
-import { loadConfig, type Config } from '../../config';
+import { loadConfig, type Config } from '../../platform/config';
 import { startSimulators, type Simulators } from '../../simulators';
-import { createLogger } from '../../lib/logger';
-import { openDb, type Db } from '../../store/db';
-import { migrate } from '../../store/migrate';
-import { SCOPES, createApiKey, createWorkspace, type Scope } from '../../store/workspaces';
+import { createLogger } from '../../platform/observability/logger';
+import { openDb, type Db } from '../../platform/store/db';
+import { migrate } from '../../platform/store/migrate';
+import { SCOPES, createApiKey, createWorkspace, type Scope } from '../../platform/store/workspaces';
 import { createWorker } from '../../worker/create-worker';
 
 import { contractViolation } from './contract';
-import { runWebhookDispatcher } from '../../events/dispatch';
+import { runWebhookDispatcher } from '../../domain/events/dispatch';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { installTracing } from '../../lib/tracing';
-import { InspectionPool, poolOptions } from '../../untrusted';
+import { installTracing } from '../../platform/observability/tracing';
+import { InspectionPool, poolOptions } from '../../domain/inspection';
 
 export const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
 

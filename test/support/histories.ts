@@ -1,7 +1,7 @@
 // What Temporal's histories say about how a registration's activities ran: which worker ran each, on which attempt,
 // and what made the previous attempt fail. Used by the chaos and scale-out tests; no vitest here.
 import type { Client } from '@temporalio/client';
-import { temporalWorkflowId } from '../../transform/jobs';
+import { temporalWorkflowId } from '../../domain/jobs/jobs';
 
 export interface ActivityRun {
   type: string;

@@ -1,7 +1,7 @@
 // Puts an entry in the state the directory and Peppol steps require: a signed, submitted and approved mandate.
 import crypto from 'node:crypto';
-import type { Queryable } from '../../store/db';
-import { claimDecision, issueMandate, markSubmitted, recordDecision, storeSignedPdf } from '../../store/agreements';
+import type { Queryable } from '../../platform/store/db';
+import { claimDecision, issueMandate, markSubmitted, recordDecision, storeSignedPdf } from '../../platform/store/agreements';
 
 export async function approveMandate(db: Queryable, a: { entryId: string; jobId?: string; formerMatricule?: string }) {
   const jobId = a.jobId ?? crypto.randomUUID();

@@ -1,7 +1,7 @@
 // A registration driven over HTTP as an integrator and an operator would, step by step, for many parties at once
 // against a cluster (test/support/cluster.ts). Each call checks its status and says which party failed; no vitest.
 import crypto from 'node:crypto';
-import { REGISTRATION_WORKFLOW_ID } from '../../transform/builtins';
+import { REGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import { callApi, type Cluster } from './cluster';
 import { makeSiren, party } from './fixtures';
 import { b64, jpeg, png } from './images';

@@ -1,7 +1,7 @@
 // Driving a whole registration through the public API, as an integrator and an operator would.
 import crypto from 'node:crypto';
 import { expect } from 'vitest';
-import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../transform/builtins';
+import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import type { Harness } from './harness';
 import { makeSiren, party } from './fixtures';
 import { b64, jpeg, png } from './images';

@@ -1,6 +1,6 @@
 // One throw-away sealing certificate per test process (generating RSA keys is slow).
-import { generateSelfSigned } from '../../crypto/dev-certificates';
-import type { SealKey } from '../../mandate/seal';
+import { generateSelfSigned } from '../../platform/crypto/dev-certificates';
+import type { SealKey } from '../../domain/mandate/seal';
 
 let key: SealKey | undefined;
 export const testSealKey = (): SealKey => (key ??= generateSelfSigned('Test PA (mandate seal)'));

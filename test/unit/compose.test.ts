@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { ENV_KEYS, loadConfig } from '../../config';
+import { ENV_KEYS, loadConfig } from '../../platform/config';
 import { ALL_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 
 interface Service {

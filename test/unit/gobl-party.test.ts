@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frenchParty, sirenOf } from '../../party/gobl-party';
+import { frenchParty, sirenOf } from '../../domain/party/gobl-party';
 import { party } from '../support/fixtures';
 
 const issues = (value: unknown) => {

@@ -2,8 +2,8 @@
 import { execFileSync } from 'node:child_process';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { buildMandatePdf } from '../../mandate/pdf';
-import { frenchParty } from '../../party';
+import { buildMandatePdf } from '../../domain/mandate/pdf';
+import { frenchParty } from '../../domain/party';
 import { party } from '../support/fixtures';
 
 const build = (overrides: Record<string, unknown>) => {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { temporalConnectionOptions } from '../../bin/context';
-import { loadConfig } from '../../config';
+import { loadConfig } from '../../platform/config';
 
 describe('Temporal connection options', () => {
   it('plain to the dev server, TLS with an API key or a client certificate for Temporal Cloud', () => {

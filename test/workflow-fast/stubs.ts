@@ -9,7 +9,7 @@ import { bundleWorkflows } from '../../worker/create-worker';
 import { ACTIVITY_PROVIDERS, JOURNAL_ACTIVITY } from '../../workflows/providers';
 import { JobStatus, SiloEntryId } from '../../workflows/search-attributes';
 import { approvalSignal } from '../../workflows/signals';
-import { stepLines } from '../../store/job-journal';
+import { stepLines } from '../../platform/store/job-journal';
 import { REGISTRATION, UNREGISTRATION } from '../../workflows/builtin-steps';
 import { AWAITING_APPROVAL, type Definition, type Fault, type JournalLine, type OwedJournal, type StepInput } from '../../workflows/types';
 

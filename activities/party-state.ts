@@ -1,0 +1,24 @@
+// `silo.state`: the only writer of a party's state. Its effect is one statement, which also records its journal.
+import { ApplicationFailure } from '@temporalio/activity';
+import { stateEffect } from '../platform/store/entries';
+import { PARTY_STATES, type StepInput } from '../workflows/types';
+import type { ActivityDeps } from './deps';
+
+export function siloState({ log }: ActivityDeps) {
+  return function siloStateStep(input: StepInput) {
+    const state = input.config.state;
+    if (typeof state !== 'string' || !(PARTY_STATES as readonly string[]).includes(state)) {
+      throw ApplicationFailure.nonRetryable(
+        `silo.state needs config.state, one of ${PARTY_STATES.join(', ')}; got ${JSON.stringify(state)}`,
+        'invalid-config',
+      );
+    }
+    return {
+      effect: stateEffect({ entryId: input.entryId, state, jobId: input.jobId, stepId: input.stepId, faults: input.faults }),
+      done(changed: unknown): { state: string; changed: boolean } {
+        log.info({ jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, state, changed }, 'party state set');
+        return { state, changed: changed === true };
+      },
+    };
+  };
+}

@@ -1,0 +1,163 @@
+// silo/v1: party entries and their meta rows.
+import crypto from 'node:crypto';
+import { Router } from 'express';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { PARTY_SCHEMA_URL, frenchParty, sirenOf } from '../domain/party';
+import type { DataBox } from '../platform/crypto/data-box';
+import type { Db } from '../platform/store/db';
+import { credentialsRouter } from './credentials';
+import { ConflictError, deleteMeta, getEntry, getEntryByKey, getEntryRow, getMeta, getMetaByRef, insertEntry, listEntries, putMeta } from '../platform/store/entries';
+import { decodeCursor } from '../platform/store/rows';
+import { auth, requireScope } from './auth';
+import { HttpProblem, coded, notFound, zodProblem } from '../web/http/problem';
+import { body, params, query } from '../web/http/validate';
+import { applyUpdate, assertPartySize, entryUpdate, patchBodyParser } from './entry-update';
+import { changeParty, PartyChangeError } from '../domain/submission/party-change';
+
+export const entryBody = z.strictObject({
+  data: z.record(z.string(), z.unknown(), { error: 'data must be a GOBL org/party object' }),
+  key: z.string().trim().min(1).max(255).optional(),
+  folder: z.string().trim().min(1).max(100).optional(),
+});
+
+export const idParam = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
+export const keyParam = z.object({ key: z.string().min(1).max(255) });
+export const metaParams = z.object({
+  id: z.uuid({ error: 'must be a UUID' }),
+  key: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'lowercase letters, digits, ".", "_" or "-", at most 64'),
+});
+
+export const metaRefParams = z.object({ key: metaParams.shape.key, ref: z.string().min(1).max(255) });
+// The public API's lookup takes `owned=true` to scope it to the caller's workspace: here every lookup is.
+export const metaRefQuery = z.strictObject({ owned: z.enum(['true', 'false']).optional() });
+
+export const listQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100, 'at most 100').default(20),
+  cursor: z.string().max(200).refine((c) => decodeCursor(c) !== undefined, 'not a cursor from a previous page').optional(),
+  ascending: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  folder: z.string().max(100).optional(),
+});
+
+export const metaBody = z.strictObject({
+  src: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/).default('api'),
+  ref: z.string().trim().min(1).max(255).optional(),
+  value: z.unknown().optional(),
+  link_url: z.url().max(2000).optional(),
+  link_scope: z.enum(['public', 'private']).optional(),
+  indexed: z.boolean().optional(),
+  shared: z.boolean().optional(),
+});
+
+// Meta keys the service writes itself: a caller may read them but not forge or remove them.
+const SERVICE_META_KEYS = new Set(['approval-link', 'approval-decision']);
+
+export function siloRouter({ db, box, log }: { db: Db; box: DataBox; log: Logger }): Router {
+  const r = Router();
+  r.use(requireScope('entries:rw'));
+  const ownEntry = async (workspaceId: string, id: string) => {
+    if (!(await getEntryRow(db, workspaceId, id))) throw notFound(`entry ${id}`);
+  };
+  r.use(credentialsRouter(db, box, ownEntry));
+
+  const create = async (workspaceId: string, id: string, input: z.infer<typeof entryBody>) => {
+    const { $schema, ...rest } = input.data as { $schema?: unknown };
+    if ($schema !== undefined && $schema !== PARTY_SCHEMA_URL) {
+      throw coded(400, 'unsupported-schema', `unsupported document schema ${JSON.stringify($schema)}: only ${PARTY_SCHEMA_URL} (org/party) entries are accepted`);
+    }
+    const parsed = frenchParty.safeParse(rest);
+    if (!parsed.success) throw zodProblem(parsed.error, 'body.data');
+    assertPartySize(parsed.data);
+    try {
+      return await insertEntry(db, {
+        id, workspaceId, key: input.key, folder: input.folder, docSchema: 'org/party',
+        data: { $schema: PARTY_SCHEMA_URL, ...parsed.data }, siren: sirenOf(parsed.data),
+      });
+    } catch (err) {
+      if (err instanceof ConflictError) throw coded(409, err.code, err.message);
+      throw err;
+    }
+  };
+
+  r.post('/entries', async (req, res) => {
+    res.status(200).json(await create(auth(res).workspaceId, crypto.randomUUID(), body(req, entryBody)));
+  });
+
+  r.put('/entries/:id', async (req, res) => {
+    const { id } = params(req, idParam);
+    res.status(200).json(await create(auth(res).workspaceId, id, body(req, entryBody)));
+  });
+
+  // A correction: a whole document, a merge patch or a JSON patch, checked against the mandate (signing/party-change.ts).
+  r.patch('/entries/:id', ...patchBodyParser, async (req, res) => {
+    const { id } = params(req, idParam);
+    const update = entryUpdate(req);
+    try {
+      res.json(await changeParty({ db, log }, auth(res).workspaceId, id, { apply: (current) => applyUpdate(current, update), allowInvalid: update.allowInvalid, folder: update.folder }));
+    } catch (err) {
+      if (!(err instanceof PartyChangeError)) throw err;
+      if (err.validation) throw zodProblem(err.validation, 'data');
+      throw coded(err.status, err.code, err.message);
+    }
+  });
+
+  r.get('/entries', async (req, res) => {
+    const q = query(req, listQuery);
+    const page = await listEntries(db, auth(res).workspaceId, q);
+    res.json({ limit: q.limit, ...(q.cursor && { cursor: q.cursor }), ...(q.folder && { folder: q.folder }), ...page });
+  });
+
+  r.get('/entries/key/:key', async (req, res) => {
+    const { key } = params(req, keyParam);
+    const entry = await getEntryByKey(db, auth(res).workspaceId, key);
+    if (!entry) throw notFound(`entry with key "${key}"`);
+    res.json(entry);
+  });
+
+  r.get('/entries/:id', async (req, res) => {
+    const { id } = params(req, idParam);
+    const entry = await getEntry(db, auth(res).workspaceId, id);
+    if (!entry) throw notFound(`entry ${id}`);
+    res.json(entry);
+  });
+
+  // Before the routes under /entries/:id: "meta" is not an entry id.
+  r.get('/entries/meta/:key/:ref', async (req, res) => {
+    const { key, ref } = params(req, metaRefParams);
+    query(req, metaRefQuery);
+    const meta = await getMetaByRef(db, auth(res).workspaceId, key, ref);
+    if (!meta) throw notFound(`meta "${key}" with ref "${ref}"`);
+    res.json(meta);
+  });
+
+  r.put('/entries/:id/meta/:key', async (req, res) => {
+    const { id, key } = params(req, metaParams);
+    const input = body(req, metaBody);
+    await ownEntry(auth(res).workspaceId, id);
+    if (SERVICE_META_KEYS.has(key)) throw coded(409, 'service-meta', `meta key "${key}" is managed by the service`);
+    try {
+      res.json(await putMeta(db, id, key, input));
+    } catch (err) {
+      if (err instanceof ConflictError) throw coded(409, err.code, err.message);
+      throw err;
+    }
+  });
+
+  r.get('/entries/:id/meta/:key', async (req, res) => {
+    const { id, key } = params(req, metaParams);
+    await ownEntry(auth(res).workspaceId, id);
+    const meta = await getMeta(db, id, key);
+    if (!meta) throw notFound(`meta "${key}" of entry ${id}`);
+    res.json(meta);
+  });
+
+  r.delete('/entries/:id/meta/:key', async (req, res) => {
+    const { id, key } = params(req, metaParams);
+    await ownEntry(auth(res).workspaceId, id);
+    if (SERVICE_META_KEYS.has(key)) throw coded(409, 'service-meta', `meta key "${key}" is managed by the service`);
+    if (!(await deleteMeta(db, id, key))) throw notFound(`meta "${key}" of entry ${id}`);
+    res.status(204).end();
+  });
+
+  return r;
+}

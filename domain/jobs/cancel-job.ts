@@ -1,0 +1,60 @@
+// Cancelling a job: the workflow decides (the cancel update), as only it knows whether a step acting outside — the
+// directory, Peppol — has started; until then it records the cancellation itself (activities/job-cancel.ts). A job
+// whose workflow never started (Temporal was unreachable) is cancelled in the store alone.
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { cancelQueuedJob, clearCancelReason, getJob, setCancelReason, type JobView } from '../../platform/store/jobs';
+import { CANCEL_REFUSED, cancelUpdate } from '../../workflows/signals';
+import { UNREGISTRATION_WORKFLOW_ID } from './builtins';
+import { JobRequestError, temporalWorkflowId, type JobServiceDeps } from './jobs';
+
+const ENDED = new Set(['OK', 'ERR', 'CANCEL']);
+
+/** How long the caller waits for the workflow to record the cancellation (one store write). */
+const CANCEL_DEADLINE_MS = 15_000;
+
+export class TemporalUnavailable extends Error {}
+
+export async function cancelJob(deps: JobServiceDeps, workspaceId: string, jobId: string, reason: string): Promise<JobView> {
+  const job = await getJob(deps.db, workspaceId, jobId);
+  if (!job) throw new JobRequestError(404, `job ${jobId} not found`, 'not-found');
+  if (ENDED.has(job.status)) throw ended(job);
+  // In the store first: the workflow's cancel activity takes it from there (free text never enters Temporal).
+  await setCancelReason(deps.db, jobId, reason);
+  const handle = deps.temporal.workflow.getHandle(temporalWorkflowId(jobId));
+  try {
+    await deps.temporal.withDeadline(Date.now() + CANCEL_DEADLINE_MS, () => handle.executeUpdate(cancelUpdate));
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) {
+      await clearCancelReason(deps.db, jobId, reason); // the job goes on: no reason of a cancellation that did not happen
+      throw refused(job, err.cause);
+    }
+    if (!(err instanceof WorkflowNotFoundError)) {
+      deps.log.warn({ jobId, err }, 'could not cancel the job through Temporal');
+      throw new TemporalUnavailable(`the job's workflow could not be reached (${(err as Error).message}): try again`);
+    }
+    if (!(await cancelQueuedJob(deps.db, jobId))) throw ended((await getJob(deps.db, workspaceId, jobId)) ?? job);
+  }
+  const now = (await getJob(deps.db, workspaceId, jobId))!;
+  if (now.status !== 'CANCEL') throw ended(now); // it ended on its own while the cancellation was on its way
+  return now;
+}
+
+const ended = (job: Pick<JobView, 'id' | 'status'>) =>
+  new JobRequestError(409, `job ${job.id} has ended (${job.status}): there is nothing to cancel`, 'job-ended');
+
+function refused(job: JobView, cause: Error | undefined): JobRequestError {
+  const type = cause instanceof ApplicationFailure ? cause.type : undefined;
+  if (type === CANCEL_REFUSED.outside) {
+    const step = job.intents.at(-1);
+    return new JobRequestError(409,
+      `job ${job.id} can no longer be cancelled: it has started acting outside (step "${step?.name ?? '?'}", ${step?.provider ?? '?'}), in the directory or on Peppol. ` +
+      `Let it end; to undo a registration, run the unregistration (POST /transform/v1/jobs with workflow_id ${UNREGISTRATION_WORKFLOW_ID})`,
+      'past-directory');
+  }
+  if (type === CANCEL_REFUSED.ended) return new JobRequestError(409, `job ${job.id} is ending (its last step or its rescue runs): there is nothing to cancel`, 'job-ended');
+  // A workflow without the cancel update: a legacy runJob recorded before it existed.
+  return new JobRequestError(409,
+    `job ${job.id} cannot be cancelled: its workflow takes no cancellation (${cause?.message ?? 'refused'}). An operator can terminate it in the Temporal UI`,
+    'not-cancellable');
+}

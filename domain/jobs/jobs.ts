@@ -1,0 +1,188 @@
+// Starting a job: record it, then start its Temporal workflow. The workflow id is derived from the job id and
+// may never be reused, so no job can run twice. A job recorded while Temporal is unreachable stays QUEUED and
+// is started by the sweeper (startQueuedJobs) — nothing the client was told was accepted is lost.
+import type { Client } from '@temporalio/client';
+import { runPeriodically } from '../../platform/periodic';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WorkflowIdReusePolicy } from '@temporalio/common';
+import type { Logger } from 'pino';
+import type { Config } from '../../platform/config';
+import type { Db } from '../../platform/store/db';
+import { approvedButWaiting, insertJob, markJobStarted, queuedJobs, setJobStatus, type JobView } from '../../platform/store/jobs';
+import { approvalSignal } from '../../workflows/signals';
+import { INTERPRETER_REVISION, type Definition, type JobInput } from '../../workflows/types';
+import { runJob } from '../../workflows/legacy/run-job';
+import { JobStatus, SiloEntryId, Siren } from '../../workflows/search-attributes';
+import { REGISTRATION_STEPS, UNREGISTRATION_STEPS } from '../../workflows/builtin-steps';
+import { registration } from '../../workflows/registration';
+import { runDefinition } from '../../workflows/run-definition';
+import { unregistration } from '../../workflows/unregistration';
+import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from './builtins';
+import { findWorkflow } from './workflow-catalog';
+import type { ProblemCodeName } from '../../api/problem-codes';
+
+export class JobRequestError extends Error {
+  constructor(readonly status: 404 | 409 | 422, message: string, readonly code: ProblemCodeName) {
+    super(message);
+  }
+}
+
+export interface JobServiceDeps {
+  db: Db;
+  temporal: Client;
+  log: Logger;
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'APPROVAL_DEADLINE'>;
+}
+
+export const temporalWorkflowId = (jobId: string) => `job-${jobId}`;
+
+/** The Temporal workflow a job runs: the built-ins their own, a workspace's definition interpreted. */
+export const workflowTypeOf = (workflowId: string): 'registration' | 'unregistration' | 'runDefinition' =>
+  workflowId === REGISTRATION_WORKFLOW_ID ? 'registration' : workflowId === UNREGISTRATION_WORKFLOW_ID ? 'unregistration' : 'runDefinition';
+
+/** A registration: its definition (built in or a workspace's) registers the entry's SIREN in the directory. */
+const registersInDirectory = (d: Definition) => d.steps.some((s) => s.provider === REGISTRATION_STEPS.directory.provider);
+/** An unregistration: its definition ends the entry's directory line. */
+const unregistersFromDirectory = (d: Definition) => d.steps.some((s) => s.provider === UNREGISTRATION_STEPS.directory.provider);
+
+export async function startJob(
+  deps: JobServiceDeps,
+  workspaceId: string,
+  req: { id: string; workflow_id: string; silo_entry_id: string; key?: string; args: Record<string, string>; tags: string[] },
+): Promise<JobView> {
+  const workflow = await findWorkflow(deps.db, workspaceId, req.workflow_id);
+  if (!workflow) throw new JobRequestError(404, `workflow ${req.workflow_id} not found`, 'not-found');
+  const definition = { steps: workflow.steps, rescue: workflow.rescue };
+  const workflowType = workflowTypeOf(workflow.id);
+  const inserted = await insertJob(deps.db, {
+    id: req.id, workspaceId, key: req.key, workflowId: workflow.id, workflowType, entryId: req.silo_entry_id, docSchema: workflow.schema,
+    definition, args: req.args, tags: req.tags, registers: registersInDirectory(definition), unregisters: unregistersFromDirectory(definition),
+  });
+  if (inserted.outcome === 'no-entry') throw new JobRequestError(404, `silo entry ${req.silo_entry_id} not found`, 'not-found');
+  if (inserted.outcome === 'wrong-schema') {
+    throw new JobRequestError(422, `workflow ${workflow.id} processes ${workflow.schema} entries, not ${inserted.schema}`, 'wrong-schema');
+  }
+  if (inserted.outcome === 'siren-registered') {
+    throw new JobRequestError(409, inserted.entryId === req.silo_entry_id
+      ? `entry ${req.silo_entry_id} is already registered (SIREN ${inserted.siren}): unregister it before registering it again`
+      : `SIREN ${inserted.siren} is already registered by entry ${inserted.entryId}: unregister that entry first`, 'siren-registered');
+  }
+  if (inserted.outcome === 'not-registered') {
+    throw new JobRequestError(409, `entry ${req.silo_entry_id} has nothing to unregister: it ${inserted.state ? `is ${inserted.state}` : 'was never registered'}`, 'not-registered');
+  }
+  if (inserted.outcome === 'invalid-data') {
+    throw new JobRequestError(422, `entry ${req.silo_entry_id} holds an invalid party (kept with allow_invalid): ${inserted.faults.map((f) => f.message).join('; ')}. Correct it with PATCH /silo/v1/entries/${req.silo_entry_id} first`, 'invalid-data');
+  }
+  const { job } = inserted;
+  await launch(deps, { jobId: job.id, workspaceId, entryId: job.silo_entry_id, siren: inserted.siren, workflowType, definition, label: workflow.name });
+  return job; // as accepted (QUEUED, no step run yet): clients follow it with GET /jobs/{id}
+}
+
+interface Launch {
+  jobId: string;
+  workspaceId: string;
+  entryId: string;
+  siren: string | null;
+  workflowType: string;
+  definition: Definition;
+  label: string;
+}
+
+/** Starts the job's workflow; false when Temporal could not be reached (the job stays QUEUED). */
+async function launch(deps: JobServiceDeps, j: Launch): Promise<boolean> {
+  const input: JobInput = { jobId: j.jobId, workspaceId: j.workspaceId, entryId: j.entryId, approvalDeadline: deps.config.APPROVAL_DEADLINE };
+  const options = {
+    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+    workflowId: temporalWorkflowId(j.jobId),
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    typedSearchAttributes: [
+      { key: SiloEntryId, value: j.entryId },
+      // Running once started: the workflow does not upsert it again (one visibility write less per run).
+      { key: JobStatus, value: 'RUN' },
+      ...(j.siren ? [{ key: Siren, value: j.siren }] : []),
+    ],
+    staticSummary: `${j.label} — entry ${j.entryId}`,
+  };
+  const start = <A extends unknown[]>(workflow: (...args: A) => Promise<unknown>, args: A) => deps.temporal.workflow.start(workflow, { ...options, args });
+  try {
+    // Bounded: when Temporal is down the client would otherwise keep retrying while the HTTP caller waits.
+    await deps.temporal.withDeadline(Date.now() + 5_000, () =>
+      j.workflowType === 'registration' ? start(registration, [input])
+      : j.workflowType === 'unregistration' ? start(unregistration, [input])
+      : j.workflowType === 'runDefinition' ? start(runDefinition, [{ ...input, definition: j.definition }])
+      // Recorded before the workflow types above, and never started: it runs as it was recorded to.
+      : start(runJob, [{ ...input, definition: j.definition, revision: INTERPRETER_REVISION, ...(j.siren && { siren: j.siren }) }]));
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
+      deps.log.warn({ jobId: j.jobId, err }, 'could not start the job workflow; it stays QUEUED for the sweeper');
+      return false;
+    }
+  }
+  // A failure here is not the caller's: the sweeper marks the job when it finds the workflow started.
+  await markJobStarted(deps.db, j.jobId).catch((err) => deps.log.warn({ jobId: j.jobId, err }, 'could not mark the job started'));
+  return true;
+}
+
+/** Starts the workflows of jobs left QUEUED (Temporal was unreachable). Safe to run anywhere, any number of times. */
+export async function startQueuedJobs(deps: JobServiceDeps, olderThanMs = 10_000): Promise<number> {
+  let started = 0;
+  for (const j of await queuedJobs(deps.db, olderThanMs, 100)) {
+    // The label the Temporal UI shows, as a job started at once has it (a workflow deleted since: its type).
+    const label = (await findWorkflow(deps.db, j.workspaceId, j.workflowId))?.name ?? j.workflowType;
+    if (await launch(deps, { ...j, label })) started++;
+    else break; // still unreachable: try again next round
+  }
+  return started;
+}
+
+/**
+ * Jobs whose workflow ended without saying so (terminated, cancelled or timed out in Temporal by an operator) are
+ * closed ERR, so that their entry is free for a new job. Found through the search attributes: cheap at any scale.
+ */
+export async function closeAbandonedJobs(deps: JobServiceDeps): Promise<number> {
+  let closed = 0;
+  const query = 'ExecutionStatus != "Running" AND JobStatus IN ("QUEUED", "RUN", "WAIT")';
+  for await (const wf of deps.temporal.workflow.list({ query, pageSize: 100 })) {
+    const jobId = wf.workflowId.replace(/^job-/, '');
+    const status = wf.status.name.toLowerCase().replaceAll('_', '-');
+    await setJobStatus(deps.db, jobId, 'ERR', [
+      { provider: 'temporal', code: `workflow-${status}`, message: `the job's workflow ended (${status}) before finishing its steps` },
+    ]);
+    deps.log.warn({ jobId, status }, 'closed a job whose workflow ended outside the interpreter');
+    if (++closed >= 100) break;
+  }
+  return closed;
+}
+
+/**
+ * Signals again the registrations still waiting long after their approval was recorded: the API signals inside
+ * the decision's transaction, and a step woken before the commit finds no approval and waits for another hint.
+ */
+export async function resumeApprovedJobs(deps: JobServiceDeps, olderThanMs = 30 * 60_000): Promise<number> {
+  let resumed = 0;
+  for (const { jobId, decisionId } of await approvedButWaiting(deps.db, olderThanMs, 100)) {
+    await deps.temporal.workflow.getHandle(temporalWorkflowId(jobId)).signal(approvalSignal, { kind: 'decided', approved: true, decisionId });
+    deps.log.warn({ jobId, decisionId }, 'signalled an approval again: the registration was still waiting');
+    resumed++;
+  }
+  return resumed;
+}
+
+/**
+ * Runs startQueuedJobs and resumeApprovedJobs (indexed store reads) every `everyMs`, and closeAbandonedJobs every
+ * `abandonedEveryMs`: a visibility query whose cost grows with every workflow the server holds, for an operator's
+ * rare termination, which can wait minutes. Returns a stop function.
+ */
+export function runQueuedJobSweeper(deps: JobServiceDeps, everyMs = 15_000, abandonedEveryMs = 5 * 60_000): () => void {
+  const failed = (err: unknown) => deps.log.warn({ err }, 'queued-job sweep failed');
+  const stopStore = runPeriodically(everyMs, async () => {
+    const n = await startQueuedJobs(deps);
+    if (n) deps.log.info({ started: n }, 'started queued jobs');
+    await resumeApprovedJobs(deps);
+  }, failed);
+  const stopAbandoned = runPeriodically(abandonedEveryMs, async () => void (await closeAbandonedJobs(deps)), failed);
+  return () => {
+    stopStore();
+    stopAbandoned();
+  };
+}

@@ -1,0 +1,111 @@
+// A change to a party's document (PATCH /silo/v1/entries/{id}), against its mandate's lifecycle: until the mandate
+// is signed any field may change, and a mandate already issued is issued again under the next number; once it is
+// signed (or the party registered under it), what it says cannot change; the SIREN never changes once a
+// registration has started. One transaction, the entry and its mandate locked: a signature cannot slip in between.
+import { isDeepStrictEqual } from 'node:util';
+import type { Logger } from 'pino';
+import { PARTY_SCHEMA_URL, frenchParty, sirenOf } from '../party';
+import { changedMandateFacts, sirenInDocument } from '../party/mandate-facts';
+import { dropIdentityDocuments, lockAgreement, reissueMandate } from '../../platform/store/agreements';
+import type { Db } from '../../platform/store/db';
+import { INVALID_DATA, getEntry, lockEntryRow, registrationStarted, writeEntryUpdate, type EntryView } from '../../platform/store/entries';
+import { activeJobOf } from '../../platform/store/jobs';
+import type { ZodError } from 'zod';
+
+export type PartyChangeCode = 'not-found' | 'unsupported-schema' | 'invalid-data' | 'siren-locked' | 'mandate-signed' | 'registered' | 'draft-refused';
+
+export class PartyChangeError extends Error {
+  constructor(readonly status: 400 | 404 | 409, message: string, readonly code: PartyChangeCode, readonly validation?: ZodError) {
+    super(message);
+  }
+}
+
+export interface PartyChange {
+  /** The new document from the current one (a whole document, or a patch applied). */
+  apply: (current: Record<string, unknown>) => unknown;
+  /** Keep a document that fails validation, with its faults; no registration starts until it is fixed. */
+  allowInvalid: boolean;
+  folder?: string;
+}
+
+/** The entry as changed, and the number of its mandate when the change issued it again. */
+export async function changeParty(
+  deps: { db: Db; log: Logger }, workspaceId: string, entryId: string, change: PartyChange,
+): Promise<EntryView & { mandate_number?: string }> {
+  return deps.db.tx(async (q) => {
+    const entry = await lockEntryRow(q, workspaceId, entryId);
+    if (!entry) throw new PartyChangeError(404, `entry ${entryId} not found`, 'not-found');
+    const next = change.apply(entry.data as Record<string, unknown>);
+    const { $schema, ...rest } = (next ?? {}) as Record<string, unknown>;
+    if ($schema !== undefined && $schema !== PARTY_SCHEMA_URL) {
+      throw new PartyChangeError(400, `unsupported document schema ${JSON.stringify($schema)}: only ${PARTY_SCHEMA_URL} (org/party) entries are accepted`, 'unsupported-schema');
+    }
+    const parsed = frenchParty.safeParse(rest);
+    if (!parsed.success && !change.allowInvalid) throw new PartyChangeError(400, 'invalid party', 'invalid-data', parsed.error);
+    if (!parsed.success && (entry.state === 'registered' || (await activeJobOf(q, entryId)))) {
+      // What a registration signs, checks and publishes is the document as it is: no draft while one runs or holds.
+      throw new PartyChangeError(409,
+        `entry ${entryId} ${entry.state === 'registered' ? 'is registered' : 'has a job running'}: its party must stay valid (allow_invalid is for drafts). ${parsed.error.issues[0] ? `data.${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}` : ''}`,
+        'draft-refused');
+    }
+    const data = { $schema: PARTY_SCHEMA_URL, ...(parsed.success ? parsed.data : rest) };
+    const siren = parsed.success ? sirenOf(parsed.data) : sirenInDocument(rest) ?? null;
+
+    if (siren !== entry.siren && (await registrationStarted(q, entryId))) {
+      throw new PartyChangeError(409,
+        `the SIREN of entry ${entryId} (${entry.siren}) cannot change: a registration of it has started. Register SIREN ${siren ?? '(none)'} as a new entry`,
+        'siren-locked');
+    }
+    const changed = changedMandateFacts(entry.data, data);
+    const reissued = changed.length ? await mandateAfterChange(q, entry, changed) : undefined;
+    if (reissued) deps.log.info({ entryId, mandate: reissued }, 'mandate issued again: the party changed before signing');
+
+    const faults = parsed.success ? [] : parsed.error.issues.map((i) => ({
+      provider: 'silo', code: INVALID_DATA, message: `data.${i.path.map(String).join('.')}: ${i.message}`,
+    }));
+    const fields = changedFields(entry.data as Record<string, unknown>, data);
+    const faultsBefore = entry.draft_faults ?? [];
+    const nothing = !fields.length && (change.folder ?? entry.folder) === entry.folder && isDeepStrictEqual(faultsBefore, faults);
+    if (nothing) return (await getEntry(q, workspaceId, entryId))!; // no write, no event
+    const view = await writeEntryUpdate(q, {
+      id: entryId, data, siren: parsed.success ? siren : entry.siren, folder: change.folder, faults,
+      event: { changed: fields, ...(changed.length && { mandate_facts: changed }), ...(reissued && { mandate_number: reissued }) },
+    });
+    return { ...view, ...(reissued && { mandate_number: reissued }) };
+  });
+}
+
+/**
+ * What a change to the mandate's facts does to the entry's mandate: nothing when none is in force, a new number
+ * when it is issued but unsigned; refused when it is signed or the party is registered under it.
+ */
+async function mandateAfterChange(
+  q: Parameters<Parameters<Db['tx']>[0]>[0], entry: { id: string; state: string | null }, changed: string[],
+): Promise<string | undefined> {
+  const fields = changed.join(', ');
+  if (entry.state === 'registered') {
+    throw new PartyChangeError(409,
+      `entry ${entry.id} is registered under its signed mandate, which names its ${fields}: these cannot change while it is registered. Unregister it, change them, and register it again`,
+      'registered');
+  }
+  const agreement = await lockAgreement(q, entry.id);
+  const job = agreement && (await activeJobOf(q, entry.id));
+  if (!agreement || job?.id !== agreement.job_id) return undefined; // a new registration issues a new mandate
+  if (agreement.signed || agreement.submitted_at) {
+    throw new PartyChangeError(409,
+      `mandate ${agreement.mandate_number} is signed and names the ${fields} as they are: changing them would alter it. ` +
+      `Cancel job ${job.id} (POST /transform/v1/jobs/${job.id}/cancel) and register the entry again to sign a new mandate`,
+      'mandate-signed');
+  }
+  const number = await reissueMandate(q, agreement, new Date().toISOString().slice(0, 10));
+  // Another signer shows their own identity document: the one uploaded was someone else's.
+  if (changed.some((f) => SIGNER_IDENTITY.includes(f))) await dropIdentityDocuments(q, entry.id);
+  return number;
+}
+
+const SIGNER_IDENTITY = ['people[0].name', 'people[0].identities[0].code'];
+
+/** The document's top-level fields that differ, as the `party.updated` event names them. */
+function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !isDeepStrictEqual(before[k], after[k])).sort();
+}

@@ -1,0 +1,284 @@
+// Mandates, identity documents and approval decisions of party entries.
+import crypto from 'node:crypto';
+import type { Queryable } from './db';
+import { iso } from './rows';
+import { runEffect, type StatementEffect } from './statement-effect';
+import type { UploadEvidence } from '../../domain/inspection/inspect-pdf';
+
+export type IdentityView = 'front' | 'back' | 'page';
+
+export interface AgreementRow {
+  entry_id: string;
+  job_id: string;
+  mandate_number: string;
+  issued_on: string;
+  /** Whether the signed mandate is stored (its bytes: getSignedPdf). */
+  signed: boolean;
+  signed_via: 'drawn' | 'typed' | 'upload' | null;
+  signed_at: Date | null;
+  submitted_at: Date | null;
+  decision_id: string | null;
+  signed_former_matricule: string | null;
+  upload_evidence: UploadEvidence | null;
+  /** Set when its registration was cancelled: kept as evidence, no longer in force. */
+  voided_at: Date | null;
+}
+
+/** What showed an uploaded mandate was signed (untrusted/inspect-pdf.ts); null for in-app signatures. */
+export type { UploadEvidence };
+
+// Without the signed mandate's bytes (tens of kilobytes): most readers only need to know it is there.
+const AGREEMENT_COLUMNS = `entry_id, job_id, mandate_number, to_char(issued_on, 'YYYY-MM-DD') AS issued_on, signed_pdf IS NOT NULL AS signed,
+  signed_via, signed_at, submitted_at, decision_id, signed_former_matricule, upload_evidence, voided_at`;
+
+export async function getAgreement(db: Queryable, entryId: string): Promise<AgreementRow | undefined> {
+  const { rows } = await db.query<AgreementRow>(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE entry_id = $1`, [entryId]);
+  return rows[0];
+}
+
+/** The signed mandate as stored (sealed), if any. */
+export async function getSignedPdf(db: Queryable, entryId: string): Promise<Uint8Array | undefined> {
+  const { rows } = await db.query<{ signed_pdf: Uint8Array | null }>('SELECT signed_pdf FROM agreements WHERE entry_id = $1', [entryId]);
+  return rows[0]?.signed_pdf ?? undefined;
+}
+
+/**
+ * Issues the mandate of a registration job, as a statement's effect: SIRENcompany_matriculePA_YYYYMMDD_NN, NN
+ * counting the mandates issued that day for that company, the SIREN read from the entry (which must have one). The
+ * same job gets the same mandate back (a retried step). A later job on the entry (a registration run again, e.g.
+ * with a take-over identifier) gets a new mandate to sign: its text may differ. One statement, so a number is never
+ * taken without its agreement. Two issues for the same prefix at once collide on the number's primary key, and the
+ * step's retry counts again. Its result is the mandate's number.
+ */
+export function issueMandateEffect(a: { entryId: string; jobId: string; matricule: string; day: string }): StatementEffect {
+  return {
+    params: [a.entryId, a.jobId, `_${a.matricule}_${a.day.replaceAll('-', '')}_`, a.day],
+    requires: {
+      holds: (first) => `EXISTS (SELECT 1 FROM entries WHERE id = $${first}::uuid AND siren IS NOT NULL)`,
+      type: 'entry-invalid',
+      message: `entry ${a.entryId} has no SIREN`,
+    },
+    result: '(SELECT mandate_number FROM mandate_issued UNION ALL SELECT mandate_number FROM mandate_current LIMIT 1)',
+    ctes(first, guard) {
+      const [entry, job, suffix, day] = [0, 1, 2, 3].map((i) => `$${first + i}`);
+      const prefix = '(SELECT prefix FROM mandate_prefix)';
+      return `mandate_prefix AS (
+       SELECT siren || ${suffix}::text AS prefix FROM entries WHERE id = ${entry}::uuid AND siren IS NOT NULL AND ${guard}
+     ), mandate_current AS (
+       SELECT mandate_number FROM agreements WHERE entry_id = ${entry}::uuid AND job_id = ${job}::uuid
+     ), mandate_numbered AS (
+       INSERT INTO mandate_numbers (number, entry_id, job_id)
+       SELECT ${prefix} || CASE WHEN count(*) < 9 THEN '0' ELSE '' END || (count(*) + 1), ${entry}::uuid, ${job}::uuid
+       FROM mandate_numbers WHERE ${startsWith('number', prefix)}
+       HAVING EXISTS (SELECT 1 FROM mandate_prefix) AND NOT EXISTS (SELECT 1 FROM mandate_current)
+       RETURNING number
+     ), mandate_issued AS (
+       INSERT INTO agreements (entry_id, job_id, mandate_number, issued_on) SELECT ${entry}::uuid, ${job}::uuid, number, ${day}::date FROM mandate_numbered
+       ON CONFLICT (entry_id) DO UPDATE SET job_id = EXCLUDED.job_id, mandate_number = EXCLUDED.mandate_number,
+         issued_on = EXCLUDED.issued_on, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, submitted_at = NULL,
+         decision_id = NULL, signed_former_matricule = NULL, upload_evidence = NULL, voided_at = NULL, updated_at = now()
+       RETURNING mandate_number
+     ), earlier_identity AS (
+       -- A new registration's signer shows their identity document anew: an earlier job's does not count for it.
+       DELETE FROM identity_documents WHERE entry_id = ${entry}::uuid AND EXISTS (SELECT 1 FROM mandate_numbered)
+     )`;
+    },
+  };
+}
+
+/** The mandate issued on its own (see issueMandateEffect); returns its number. */
+export async function issueMandate(db: Queryable, a: Parameters<typeof issueMandateEffect>[0]): Promise<string> {
+  return (await runEffect(db, issueMandateEffect(a))) as string;
+}
+
+/**
+ * `column` starts with the text parameter `param`, as bounds the prefix index (text_pattern_ops) answers even in a
+ * prepared statement's generic plan, where `LIKE $n` cannot use it (the pattern is unknown when it is planned). The
+ * numbers continue with digits, which sort before '~'.
+ */
+export const startsWith = (column: string, param: string) => `${column} ~>=~ ${param} AND ${column} ~<~ (${param} || '~')`;
+
+/**
+ * Stores the signed mandate (sealed by the caller) with the take-over identifier its text carried (the consent).
+ * False when `mandateNumber` is no longer the entry's mandate (its party changed while it was being signed).
+ */
+export async function storeSignedPdf(
+  db: Queryable, entryId: string, mandateNumber: string, pdf: Uint8Array, via: 'drawn' | 'typed' | 'upload', formerMatricule: string | undefined,
+  evidence?: UploadEvidence,
+): Promise<boolean> {
+  const r = await db.query(
+    `UPDATE agreements SET signed_pdf = $2, signed_via = $3, signed_at = now(), submitted_at = NULL, signed_former_matricule = $4,
+       upload_evidence = $5, updated_at = now()
+     WHERE entry_id = $1 AND submitted_at IS NULL AND mandate_number = $6 AND voided_at IS NULL`,
+    [entryId, pdf, via, formerMatricule ?? null, evidence ?? null, mandateNumber],
+  );
+  return r.rowCount > 0;
+}
+
+/**
+ * Voids the mandate of a cancelled job (not a later job's): kept, with its signature if any, but no longer in force.
+ * The signer's identity document goes (personal data of a registration that will not happen; its hash stays in the
+ * audit trail).
+ */
+export async function voidJobMandate(q: Queryable, entryId: string, jobId: string): Promise<void> {
+  const { rowCount } = await q.query('UPDATE agreements SET voided_at = COALESCE(voided_at, now()), updated_at = now() WHERE entry_id = $1 AND job_id = $2', [entryId, jobId]);
+  if (rowCount > 0) await dropIdentityDocuments(q, entryId);
+}
+
+/** Removes the signer's identity document images (their hashes stay in the audit trail). */
+export async function dropIdentityDocuments(q: Queryable, entryId: string): Promise<void> {
+  await q.query('DELETE FROM identity_documents WHERE entry_id = $1', [entryId]);
+}
+
+/** The entry's mandate, locked until the transaction ends (a party change decides on it). */
+export async function lockAgreement(q: Queryable, entryId: string): Promise<AgreementRow | undefined> {
+  const { rows } = await q.query<AgreementRow>(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE entry_id = $1 FOR UPDATE`, [entryId]);
+  return rows[0];
+}
+
+/**
+ * Issues the entry's unsigned mandate again under a new number, because its party changed: the same issuer, the
+ * day `day`, the next count of that day. The number it replaces stays in mandate_numbers (an upload carrying it is
+ * recognised as superseded). Call with the agreement locked (lockAgreement).
+ */
+export async function reissueMandate(q: Queryable, current: AgreementRow, day: string): Promise<string> {
+  const issuer = current.mandate_number.split('_').slice(0, -2).join('_'); // SIREN_issuer of SIREN_issuer_YYYYMMDD_NN
+  const prefix = `${issuer}_${day.replaceAll('-', '')}_`;
+  const { rows } = await q.query<{ number: string }>(
+    `INSERT INTO mandate_numbers (number, entry_id, job_id)
+     SELECT $1::text || CASE WHEN count(*) < 9 THEN '0' ELSE '' END || (count(*) + 1), $2::uuid, $3::uuid
+     FROM mandate_numbers WHERE ${startsWith('number', '$1::text')}
+     RETURNING number`,
+    [prefix, current.entry_id, current.job_id],
+  );
+  const number = rows[0]!.number;
+  await q.query('UPDATE agreements SET mandate_number = $2, issued_on = $3::date, updated_at = now() WHERE entry_id = $1', [current.entry_id, number, day]);
+  return number;
+}
+
+/** The entry's mandate numbers replaced by a later one, newest first. */
+export async function supersededMandates(db: Queryable, entryId: string, current: string): Promise<string[]> {
+  const { rows } = await db.query<{ number: string }>(
+    'SELECT number FROM mandate_numbers WHERE entry_id = $1 AND number <> $2 ORDER BY created_at DESC, number DESC LIMIT 50',
+    [entryId, current],
+  );
+  return rows.map((r) => r.number);
+}
+
+/** Replaces the signed mandate by its final form (audit page, seal) at confirmation. */
+export async function finalizeSignedPdf(db: Queryable, entryId: string, sealedPdf: Uint8Array) {
+  await db.query('UPDATE agreements SET signed_pdf = $2, updated_at = now() WHERE entry_id = $1 AND submitted_at IS NULL', [entryId, sealedPdf]);
+}
+
+/** False when the submission was marked already (two confirmations at once: one marks it). */
+export async function markSubmitted(db: Queryable, entryId: string): Promise<boolean> {
+  const r = await db.query('UPDATE agreements SET submitted_at = now(), updated_at = now() WHERE entry_id = $1 AND submitted_at IS NULL', [entryId]);
+  return r.rowCount > 0;
+}
+
+/**
+ * Claims the decision on the job's current submission; false when there is none to decide, or it is decided
+ * already (two operators at once: one wins).
+ */
+export async function claimDecision(db: Queryable, entryId: string, jobId: string, decisionId: string): Promise<boolean> {
+  const r = await db.query(
+    `UPDATE agreements SET decision_id = $3, updated_at = now()
+     WHERE entry_id = $1 AND job_id = $2 AND submitted_at IS NOT NULL AND decision_id IS NULL AND voided_at IS NULL`,
+    [entryId, jobId, decisionId],
+  );
+  return r.rowCount > 0;
+}
+
+/** A rejection asks for a new submission: the previous signature no longer counts. */
+export async function reopenAgreement(db: Queryable, entryId: string) {
+  await db.query(
+    `UPDATE agreements SET submitted_at = NULL, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, decision_id = NULL,
+       signed_former_matricule = NULL, upload_evidence = NULL, updated_at = now()
+     WHERE entry_id = $1`,
+    [entryId],
+  );
+}
+
+/**
+ * The entry's mandate as the directory and Peppol steps need it: signed, submitted and approved. Those steps act
+ * on a company's behalf, so no definition can reach them without its consent.
+ */
+export async function approvedMandate(db: Queryable, entryId: string): Promise<{ number: string; formerMatricule?: string } | undefined> {
+  const { rows } = await db.query<{ mandate_number: string; signed_former_matricule: string | null }>(
+    `SELECT a.mandate_number, a.signed_former_matricule FROM agreements a JOIN approval_decisions d ON d.id = a.decision_id
+     WHERE a.entry_id = $1 AND a.signed_pdf IS NOT NULL AND a.submitted_at IS NOT NULL AND d.approved AND a.voided_at IS NULL`,
+    [entryId],
+  );
+  const r = rows[0];
+  return r && { number: r.mandate_number, ...(r.signed_former_matricule && { formerMatricule: r.signed_former_matricule }) };
+}
+
+/** `sealed` is the image encrypted by the caller; sha256 and size are the plain image's, for the audit trail. */
+export async function putIdentityDocument(
+  db: Queryable, entryId: string, view: IdentityView, doc: { mime: string; sealed: Uint8Array; sha256: string; size: number },
+) {
+  const { mime, sealed: data, sha256 } = doc;
+  await db.query(
+    `INSERT INTO identity_documents (entry_id, view, mime, sha256, size, data) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (entry_id, view) DO UPDATE SET mime = EXCLUDED.mime, sha256 = EXCLUDED.sha256, size = EXCLUDED.size,
+       data = EXCLUDED.data, created_at = now()`,
+    [entryId, view, mime, sha256, doc.size, data],
+  );
+  return { view, mime, sha256, size: doc.size };
+}
+
+export async function identityViews(db: Queryable, entryId: string) {
+  const { rows } = await db.query<{ view: IdentityView; mime: string; sha256: string; size: number; created_at: Date }>(
+    'SELECT view, mime, sha256, size, created_at FROM identity_documents WHERE entry_id = $1 ORDER BY view',
+    [entryId],
+  );
+  return rows.map((r) => ({ ...r, created_at: iso(r.created_at) }));
+}
+
+export async function recordDecision(
+  db: Queryable,
+  d: { id?: string; entryId: string; jobId: string; approved: boolean; reason?: string; decidedBy?: string; /** ISO time, as the API answers it */ decidedAt?: string },
+) {
+  const id = d.id ?? crypto.randomUUID();
+  await db.query(
+    'INSERT INTO approval_decisions (id, entry_id, job_id, approved, reason, decided_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, coalesce($7::timestamptz, now()))',
+    [id, d.entryId, d.jobId, d.approved, d.reason ?? null, d.decidedBy ?? null, d.decidedAt ?? null],
+  );
+  return id;
+}
+
+/** Submissions awaiting a decision in a workspace, oldest first (the operator's review queue). */
+export async function pendingSubmissions(db: Queryable, workspaceId: string, limit = 100) {
+  const { rows } = await db.query<{
+    entry_id: string; job_id: string; mandate_number: string; submitted_at: Date; siren: string | null; name: string | null; upload_evidence: UploadEvidence | null;
+  }>(
+    `SELECT a.entry_id, a.job_id, a.mandate_number, a.submitted_at, e.siren, e.data->>'name' AS name, a.upload_evidence
+     FROM agreements a JOIN entries e ON e.id = a.entry_id
+     WHERE e.workspace_id = $1 AND a.submitted_at IS NOT NULL AND a.decision_id IS NULL AND a.voided_at IS NULL
+     ORDER BY a.submitted_at LIMIT $2`,
+    [workspaceId, limit],
+  );
+  return rows.map((r) => ({ ...r, submitted_at: iso(r.submitted_at) }));
+}
+
+export async function getIdentityDocument(db: Queryable, entryId: string, view: IdentityView) {
+  const { rows } = await db.query<{ mime: string; data: Uint8Array }>('SELECT mime, data FROM identity_documents WHERE entry_id = $1 AND view = $2', [entryId, view]);
+  return rows[0];
+}
+
+/**
+ * Every decision on this job's submissions, newest first: a rejected submission and its reason stay on record when
+ * the signer submits again, for the operator deciding on the new one.
+ */
+export async function decisionsOf(db: Queryable, entryId: string, jobId: string) {
+  const { rows } = await db.query<{ approved: boolean; reason: string | null; created_at: Date }>(
+    'SELECT approved, reason, created_at FROM approval_decisions WHERE entry_id = $1 AND job_id = $2 ORDER BY created_at DESC, id',
+    [entryId, jobId],
+  );
+  return rows.map((r) => ({ decision: r.approved ? ('approved' as const) : ('rejected' as const), reason: r.reason ?? undefined, decided_at: iso(r.created_at)! }));
+}
+
+/** The last decision on this job's submissions, if any (a new registration starts with none). */
+export async function latestDecision(db: Queryable, entryId: string, jobId: string) {
+  return (await decisionsOf(db, entryId, jobId))[0];
+}

@@ -1,0 +1,91 @@
+// RFC 9457 problem details: every error leaves the API as application/problem+json with a useful detail.
+import { STATUS_CODES } from 'node:http';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import type { ZodError } from 'zod';
+import { redactPath } from '../../platform/observability/logger';
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  409: 'Conflict', 410: 'Gone', 413: 'Content Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
+  429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
+};
+/** The status's own name (RFC 9110), never a bare "Error". */
+export const problemTitle = (status: number): string => TITLES[status] ?? STATUS_CODES[status] ?? `HTTP ${status}`;
+
+export class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+    /** e.g. Retry-After on a 503 */
+    readonly headers?: Record<string, string>,
+    /** a stable reason (the `code` member), for clients that act on it or translate it */
+    readonly code?: string,
+  ) {
+    super(detail);
+  }
+}
+
+export const notFound = (what: string) => new HttpProblem(404, `${what} not found`, undefined, undefined, 'not-found');
+
+/** A problem with its stable `code`. */
+export const coded = (status: number, code: string, detail: string, headers?: Record<string, string>) => new HttpProblem(status, detail, undefined, headers, code);
+
+export function zodProblem(err: ZodError, where: string): HttpProblem {
+  const errors = err.issues.map((i) => ({
+    path: [where, ...i.path.map(String)].join('.'),
+    message: i.code === 'unrecognized_keys' ? `unknown field(s): ${i.keys.join(', ')}`
+      // A field left out reads as one, not as a type received: zod says "expected string, received undefined".
+      : i.code === 'invalid_type' && /received undefined$/.test(i.message) ? `required (${i.expected})` : i.message,
+  }));
+  const first = errors[0];
+  const detail = `invalid ${where}: ${first ? `${first.path}: ${first.message}` : 'validation failed'}` +
+    (errors.length > 1 ? ` (and ${errors.length - 1} more)` : '');
+  return new HttpProblem(400, detail, errors, undefined, 'invalid-request');
+}
+
+/** The code of a problem raised without one: by its status (api/problem-codes.ts lists every code). */
+const DEFAULT_CODES: Record<number, string> = {
+  400: 'invalid-request', 401: 'unauthenticated', 403: 'forbidden', 404: 'not-found', 409: 'conflict', 413: 'too-large',
+  415: 'unsupported-media-type', 422: 'unprocessable', 429: 'rate-limited', 500: 'internal', 502: 'bad-gateway', 503: 'unavailable',
+};
+
+/** `extensions`: further members (RFC 9457 §3.2), e.g. the `code` that says why, stable for clients to act on. */
+export function sendProblem(res: Response, status: number, detail: string, errors?: FieldError[], extensions?: Record<string, unknown>) {
+  res
+    .status(status)
+    .type('application/problem+json')
+    .json({ type: 'about:blank', title: problemTitle(status), status, detail, ...(errors && { errors }), code: DEFAULT_CODES[status] ?? `http-${status}`, ...extensions });
+}
+
+export const routeNotFound: RequestHandler = (req, res) =>
+  sendProblem(res, 404, `no route for ${req.method} ${req.path}`, undefined, { code: 'no-route' });
+
+/** Body-parser errors are the client's; anything else unexpected is logged and answered 500. */
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    if (res.headersSent) return;
+    if (err instanceof HttpProblem) {
+      if (err.headers) res.set(err.headers);
+      return sendProblem(res, err.status, err.detail, err.errors, err.code ? { code: err.code } : undefined);
+    }
+    const type = (err as { type?: string }).type;
+    if (type === 'entity.parse.failed') return sendProblem(res, 400, `malformed JSON body: ${(err as Error).message}`, undefined, { code: 'malformed-json' });
+    if (type === 'entity.too.large') {
+      const limit = (err as { limit?: number }).limit;
+      return sendProblem(res, 413, `request body too large${limit ? `: at most ${limit} bytes` : ''}`, undefined, { code: 'too-large' });
+    }
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported') return sendProblem(res, 415, (err as Error).message, undefined, { code: 'unsupported-media-type' });
+    const status = (err as { status?: number }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) return sendProblem(res, status, (err as Error).message);
+    // Wizard paths carry a credential (the link's ref): never in the logs.
+    log.error({ err, method: req.method, path: redactPath(req.originalUrl.split('?')[0]!) }, 'unhandled error');
+    sendProblem(res, 500, 'internal error; it has been logged', undefined, { code: 'internal' });
+  };
+}

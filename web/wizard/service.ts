@@ -1,0 +1,136 @@
+// What the registration wizard may see and do, given only its link's ref (seed §4.3): the entry behind the ref,
+// the progress of its signing, and completing the signer's missing details. Everything else (uploads, signature,
+// confirmation) goes through the entry API's own service functions, with the same rules and limits.
+import { frenchParty, type Party } from '../../domain/party';
+import { missingSignerFields } from '../../domain/mandate/signer';
+import { getAgreement, identityViews, latestDecision } from '../../platform/store/agreements';
+import { auditTrail, recordAudit, type ClientInfo } from '../../platform/store/audit';
+import { entryByApprovalRef, getEntryRow, getMeta, updateEntryData } from '../../platform/store/entries';
+import { activeJobOf } from '../../platform/store/jobs';
+import { SigningError, type SigningDeps } from '../../domain/submission/service';
+
+/** Why a ref opens no wizard: unknown (or revoked) or its registration is over. */
+export class WizardLinkError extends Error {
+  constructor(readonly reason: 'unknown' | 'finished', readonly entryState?: string) {
+    super(reason === 'unknown' ? 'this link is not valid' : 'this registration is over');
+  }
+}
+
+export interface WizardEntry {
+  workspaceId: string;
+  entryId: string;
+}
+
+const REF = /^[A-Za-z0-9_-]{43}$/; // 32 random bytes, base64url
+
+/** The entry a ref opens, while its registration waits for the signer; WizardLinkError otherwise. */
+export async function openRef(deps: Pick<SigningDeps, 'db'>, ref: string): Promise<WizardEntry> {
+  const found = REF.test(ref) ? await entryByApprovalRef(deps.db, ref) : undefined;
+  if (!found) throw new WizardLinkError('unknown');
+  const [agreement, job, entry] = await Promise.all([
+    getAgreement(deps.db, found.entryId),
+    activeJobOf(deps.db, found.entryId),
+    getEntryRow(deps.db, found.workspaceId, found.entryId),
+  ]);
+  if (!agreement || !job || job.id !== agreement.job_id) throw new WizardLinkError('finished', entry?.state ?? undefined);
+  return found;
+}
+
+const SIGNER_FIELDS = ['given', 'surname', 'role', 'id_number'] as const;
+type SignerField = (typeof SIGNER_FIELDS)[number];
+export type SignerDetails = Partial<Record<SignerField, string>>;
+
+function signerDetails(party: Party): SignerDetails {
+  const p = party.people?.[0];
+  return { given: p?.name.given, surname: p?.name.surname, role: p?.role, id_number: p?.identities?.[0]?.code };
+}
+
+const MISSING_FIELD: Record<string, SignerField> = {
+  'people[0].name.given': 'given',
+  'people[0].name.surname': 'surname',
+  'people[0].role': 'role',
+  'people[0].identities[0].code': 'id_number',
+};
+
+/** The last characters of the ID document number: enough for its holder to recognise it, not to read it. */
+const hint = (v?: string) => (v ? `•••${v.slice(-3)}` : undefined);
+
+export async function wizardState(deps: SigningDeps, w: WizardEntry) {
+  const entry = (await getEntryRow(deps.db, w.workspaceId, w.entryId))!;
+  const agreement = (await getAgreement(deps.db, w.entryId))!;
+  const party = entry.data as Party;
+  const views = new Set((await identityViews(deps.db, w.entryId)).map((v) => v.view));
+  const trail = await auditTrail(deps.db, w.entryId, agreement.job_id);
+  // This registration's decision only: an earlier registration of the entry may have been approved or rejected.
+  const decision = await latestDecision(deps.db, w.entryId, agreement.job_id);
+  const address = party.addresses?.[0];
+  const signer = signerDetails(party);
+  return {
+    pa_name: deps.config.PA_NAME,
+    state: entry.state,
+    mandate_number: agreement.mandate_number,
+    company: {
+      name: party.name,
+      siren: entry.siren,
+      address: address ? [address.num, address.street, address.street_extra, address.code, address.locality].filter(Boolean).join(' ') : undefined,
+    },
+    signer: { given: signer.given, surname: signer.surname, role: signer.role, id_number_hint: hint(signer.id_number) },
+    missing: missingSignerFields(party).map((path) => MISSING_FIELD[path]),
+    take_over: Boolean(await getMeta(deps.db, w.entryId, 'fr-former-matricule')),
+    details_confirmed: confirmedFor(trail, agreement.mandate_number),
+    identity: { front: views.has('front'), back: views.has('back'), page: views.has('page') },
+    signed: agreement.signed_via ?? null,
+    submitted: Boolean(agreement.submitted_at),
+    // A rejection stays visible until the signer submits again; an approval for good.
+    decision: decision && (decision.decision === 'approved' || !agreement.submitted_at) ? decision : null,
+  };
+}
+
+/** Whether the signer has confirmed complete details (step 1) for this registration. */
+export async function detailsConfirmed(deps: Pick<SigningDeps, 'db'>, w: WizardEntry): Promise<boolean> {
+  const [entry, agreement] = await Promise.all([getEntryRow(deps.db, w.workspaceId, w.entryId), getAgreement(deps.db, w.entryId)]);
+  if (!entry || !agreement || missingSignerFields(entry.data as Party).length) return false;
+  return confirmedFor(await auditTrail(deps.db, w.entryId, agreement.job_id), agreement.mandate_number);
+}
+
+/**
+ * Whether the signer confirmed the details of this mandate: issued again (the party changed), it asks them again.
+ * Confirmations recorded before they named their mandate count for any.
+ */
+const confirmedFor = (trail: Array<{ kind: string; details: Record<string, unknown> }>, mandate: string) =>
+  trail.some((e) => e.kind === 'details-confirmed' && (e.details.mandate_number ?? mandate) === mandate);
+
+/**
+ * The signer confirms the details shown, completing those the party lacks. Details already present are the
+ * customer's record and are not changed here: a different value is refused.
+ */
+export async function confirmDetails(deps: SigningDeps, w: WizardEntry, given: SignerDetails, client: ClientInfo) {
+  const entry = (await getEntryRow(deps.db, w.workspaceId, w.entryId))!;
+  const agreement = (await getAgreement(deps.db, w.entryId))!;
+  if (agreement.submitted_at) throw new SigningError(409, 'the submission is under review: wait for the decision', 'under-review');
+  const party = structuredClone(entry.data as Party);
+  const current = signerDetails(party);
+  const filled: SignerField[] = [];
+  for (const f of SIGNER_FIELDS) {
+    const v = given[f]?.trim();
+    if (!v) continue;
+    if (current[f]) {
+      if (current[f] !== v) throw new SigningError(409, `${f} is already set for this company and cannot be changed here`, 'details-locked');
+      continue;
+    }
+    const person = (party.people ??= [{ name: {} }])[0] ?? (party.people[0] = { name: {} });
+    if (f === 'given') person.name.given = v;
+    if (f === 'surname') person.name.surname = v;
+    if (f === 'role') person.role = v;
+    if (f === 'id_number') (person.identities ??= []).unshift({ code: v });
+    filled.push(f);
+  }
+  const missing = missingSignerFields(party);
+  if (missing.length) throw new SigningError(422, `the mandate needs these signer fields: ${missing.join(', ')}`, 'signer-missing');
+  const valid = frenchParty.safeParse(party);
+  if (!valid.success) throw new SigningError(422, `invalid details: ${valid.error.issues[0]?.message}`, 'invalid-details');
+  await deps.db.tx(async (q) => {
+    if (filled.length) await updateEntryData(q, w.workspaceId, w.entryId, valid.data);
+    await recordAudit(q, { entryId: w.entryId, jobId: agreement.job_id, kind: 'details-confirmed', client, details: { completed: filled, mandate_number: agreement.mandate_number } });
+  });
+}
