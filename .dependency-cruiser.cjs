@@ -1,0 +1,81 @@
+// The layers the README's architecture section describes, checked in the test command (`npm run lint:layers`).
+// From the bottom: workflows (the deterministic code and the job contract everyone shares) < platform < domain <
+// integrations < web < activities, api < worker < bin. A folder imports only from the layers below it.
+const SERVICE = '^(workflows|platform|domain|integrations|web|activities|api|worker|bin|bench|scripts)/';
+
+/** A rule forbidding `from` to import any of `to` (folders at the top, or under them). */
+const below = (name, from, to, comment) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: `^(${from})/` },
+  to: { path: `^(${to.join('|')})/` },
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'workflow-sandbox',
+      comment:
+        'Workflow code runs in the deterministic sandbox: it imports only @temporalio/workflow (and the parts of ' +
+        '@temporalio/common and the tracing interceptors meant for it), and other workflow code.',
+      severity: 'error',
+      from: { path: '^workflows/' },
+      to: {
+        pathNot: [
+          '^workflows/',
+          '^node_modules/@temporalio/(workflow|common)/',
+          '^node_modules/@temporalio/interceptors-opentelemetry/lib/workflow',
+        ],
+      },
+    },
+    {
+      name: 'independent-simulators',
+      comment: 'A simulator is an independent implementation of its protocol: it shares no code with our clients.',
+      severity: 'error',
+      from: { path: '^simulators/' },
+      to: { path: SERVICE },
+    },
+    below('platform-is-lowest', 'platform', ['domain', 'integrations', 'web', 'activities', 'api', 'worker', 'bin', 'bench', 'simulators'],
+      'store, crypto, config, observability and the dev stack import no higher layer'),
+    below('domain-below-adapters', 'domain', ['integrations', 'web', 'activities', 'api', 'worker', 'bin', 'bench', 'simulators'],
+      'the domain knows no HTTP, no Temporal worker and no external client'),
+    below('integrations-below-entry-points', 'integrations', ['web', 'activities', 'api', 'worker', 'bin', 'bench', 'simulators'],
+      'clients of the outside world are used by activities and the API, never the reverse'),
+    below('web-below-api', 'web', ['activities', 'api', 'worker', 'bin', 'bench', 'simulators'],
+      'the shared HTTP module and the pages are mounted by the API, and import none of it'),
+    below('activities-apart', 'activities', ['api', 'web', 'worker', 'bin', 'bench', 'simulators'],
+      'activities are built by the worker over injected clients'),
+    below('api-apart', 'api', ['activities', 'worker', 'bin', 'bench', 'simulators'],
+      'the API starts and signals workflows through the Temporal client, never runs activities'),
+    below('worker-apart', 'worker', ['api', 'web', 'bin', 'bench', 'simulators'], 'the worker serves no HTTP'),
+    {
+      name: 'no-test-code-outside-tests',
+      comment: 'Benchmarks and the service import no test code.',
+      severity: 'error',
+      from: { path: SERVICE },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'no-module-cycles',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycles',
+      severity: 'error',
+      scope: 'folder',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|data|\\.tools|test-artifacts)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,56 @@
+// Lint of the whole tree (`npm run lint`, in the test command): typescript-eslint's recommended rules with type
+// information for the promise rules, the workflow sandbox's import bans, SQL only in the store. Layout rules
+// between folders are dependency-cruiser's (.dependency-cruiser.cjs); formatting is Prettier's.
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+import { builtinModules } from 'node:module';
+
+const NODE_MODULES = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'data/**', '.tools/**', 'test-artifacts/**', '**/public/**', 'api/docs/**', 'spec/**'] },
+  tseslint.configs.recommended,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    extends: [tseslint.configs.disableTypeChecked],
+  },
+  {
+    // As temporalio/samples-typescript's expense sample: workflow code cannot reach Node, the network or activities.
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: NODE_MODULES,
+          patterns: [
+            { group: ['@temporalio/activity', '@temporalio/client', '@temporalio/worker', '@temporalio/testing'], message: 'workflow code runs in the sandbox: use @temporalio/workflow' },
+            { group: ['../*', '!../**/workflows/**'], message: 'workflow code imports only other workflow code (see .dependency-cruiser.cjs)' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // All SQL lives in platform/store: elsewhere a query goes through one of its functions.
+    files: ['**/*.ts'],
+    ignores: ['platform/store/**', 'test/**', 'bench/**', 'simulators/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='query'][arguments.0.type=/^(Literal|TemplateLiteral)$/]",
+          message: 'SQL lives in platform/store: call one of its functions',
+        },
+      ],
+    },
+  },
+  prettier,
+);
