@@ -3,8 +3,9 @@
 import type { Fault, JobStatus, StepJournal } from '../workflows/types';
 import { journalStep as writeStep, setJobStatus } from '../platform/store/jobs';
 import type { ActivityDeps } from './deps';
+import type { JournalActivities } from '../workflows/legacy/run-job';
 
-export function journalActivities({ db }: ActivityDeps) {
+export function journalActivities({ db }: ActivityDeps): JournalActivities {
   return {
     async journalStep(j: StepJournal): Promise<void> {
       await writeStep(db, j); // a single statement: no transaction needed
@@ -14,5 +15,3 @@ export function journalActivities({ db }: ActivityDeps) {
     },
   };
 }
-
-export type JournalActivities = ReturnType<typeof journalActivities>;

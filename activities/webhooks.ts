@@ -9,6 +9,7 @@ import { signedHeaders, webhookSecretContext } from '../domain/events/webhook-si
 import { publicOnlyDispatcher } from '../domain/events/url-guard';
 import { fetch } from 'undici';
 import type { StepInput } from '../workflows/types';
+import type { WebhookActivities } from '../workflows/webhook-delivery';
 import type { ActivityDeps } from './deps';
 import type { Commit } from './journalled';
 
@@ -88,7 +89,6 @@ export function webhookActivities({ db, log, config }: ActivityDeps) {
     return { deliveryId };
   }
 
-  return { webhookAttempt, webhookGiveUp, webhook: webhookStep };
+  const delivery: WebhookActivities = { webhookAttempt, webhookGiveUp };
+  return { ...delivery, webhook: webhookStep };
 }
-
-export type WebhookActivities = Omit<ReturnType<typeof webhookActivities>, 'webhook'>;

@@ -14,6 +14,7 @@ import { healthRouter } from './health';
 import { metricsEndpoint, observability } from './observability';
 import { openApiDocument } from './openapi';
 import { watchJobs } from '../platform/observability/metrics';
+import { countJobsByStatus } from '../platform/store/jobs';
 import { authenticate } from './auth';
 import { idempotency, parsedWhenKeyed } from './idempotency';
 import { ipRateLimit, rateLimit, wizardRefRateLimit } from './rate-limit';
@@ -47,7 +48,7 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use('/smp', smpRouter({ db: deps.db, config: deps.config, log: deps.log }, { ...smpOptionsFromFiles(deps.config), recordCacheMs: deps.config.SMP_RECORD_CACHE_MS, httpMaxAgeS: deps.config.SMP_HTTP_MAX_AGE_S }));
   // Before anything else, authentication included: a flood of bad keys or wizard links is limited too.
   app.use(ipRateLimit(deps.config.ipRateLimitPerMinute));
-  watchJobs(deps.db);
+  watchJobs(() => countJobsByStatus(deps.db));
   // With METRICS_PORT, /metrics is served on that internal listener only (bin/), not here.
   if (deps.config.METRICS_PORT === undefined) app.get('/metrics', metricsEndpoint(deps.config.METRICS_TOKEN));
 

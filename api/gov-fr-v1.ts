@@ -8,6 +8,7 @@ import {
 import { pendingSubmissions } from '../platform/store/agreements';
 import { UploadError } from '../domain/submission/uploads';
 import { LANGS } from '../domain/mandate/texts';
+import { agreementBody, decisionBody, identityBody, signBody } from '../domain/submission/inputs';
 import { auth, requireScope } from './auth';
 import { directoryLookupRouter } from './gov-fr-directory-v1';
 import { reviewRouter } from './review-v1';
@@ -20,17 +21,6 @@ const clientOf = (req: express.Request) => ({ ip: req.ip, userAgent: req.get('us
 export const langQuery = z.strictObject({ lang: z.enum(LANGS as ['fr', 'en']).default('fr') });
 export const viewParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UUID' }), view: z.enum(['front', 'back', 'page']) });
 export const entryParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UUID' }) });
-
-export const identityBody = z.strictObject({ view: z.enum(['front', 'back', 'page']), data: z.string().min(1, 'data is required') });
-export const signBody = z.strictObject({
-  signature: z.string().optional(),
-  mandate_number: z.string().max(100).optional()
-    .describe('the number of the mandate the signer read: refused (409 mandate-replaced) when the mandate has been issued again since'),
-});
-export const agreementBody = z.strictObject({ data: z.string().min(1, 'data is required') });
-export const decisionBody = z
-  .strictObject({ approved: z.boolean(), reason: z.string().trim().min(1).max(2000).optional() })
-  .refine((d) => d.approved || d.reason, { path: ['reason'], message: 'a rejection needs a reason for the signer' });
 
 /** Domain errors become problems; anything else goes to the generic handler. */
 async function mapped<T>(fn: () => Promise<T>): Promise<T> {

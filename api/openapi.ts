@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { idempotencyKeyParameter } from './idempotency';
 import { OPERATIONS, type Operation } from './operations';
 import { OPERATION_DOCS, errorsOf } from './operation-docs';
-import { PROBLEM_CODES, statusesOf, type ProblemCodeName } from './problem-codes';
+import { PROBLEM_CODES, statusesOf, type ProblemCodeName } from '../web/http/problem-codes';
 import { problem } from './schemas';
 import { problemTitle } from '../web/http/problem';
 

@@ -2,7 +2,7 @@
 // schemas the routers validate with), and the API tests check every response they receive against it.
 import { z } from 'zod';
 import { WAITING_FOR } from '../platform/store/waiting-for';
-import { PROBLEM_CODE_NAMES } from './problem-codes';
+import { PROBLEM_CODE_NAMES } from '../web/http/problem-codes';
 import { partyDocument } from '../domain/party';
 import { PARTY_STATES } from '../workflows/types';
 

@@ -6,7 +6,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { Tracing } from '../platform/observability/tracing';
 import type { Config } from '../platform/config';
-import { withStoredSecrets } from '../platform/config/stored-secrets';
+import { withStoredSecrets } from '../platform/store/platform-secrets';
 import { dataBoxFromConfig } from '../platform/crypto/data-box';
 import { openDb, type Db } from '../platform/store/db';
 import { migrate } from '../platform/store/migrate';

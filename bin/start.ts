@@ -1,6 +1,6 @@
 // `npm start`: the whole embedded stack in one process tree — Temporal dev server (SQLite under data/, UI),
 // PGlite store, simulators, HTTP API and worker. Ctrl-C stops everything; data survives restarts.
-import { sealKeyFromConfig } from '../platform/crypto/seal-key';
+import { sealKeyFromConfig } from '../domain/mandate/seal-key';
 import { dataBoxFromConfig } from '../platform/crypto/data-box';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
@@ -15,8 +15,8 @@ import { createLogger } from '../platform/observability/logger';
 import { simulatorFaultsFromEnv, startSimulators } from '../simulators';
 import { SCOPES, createApiKey, createWorkspace, findApiKey } from '../platform/store/workspaces';
 import type { Db } from '../platform/store/db';
-import { findTemporalCli } from '../platform/dev-stack/cli';
-import { startDevServer } from '../platform/dev-stack/dev-server';
+import { findTemporalCli } from './stack/cli';
+import { startDevServer } from './stack/dev-server';
 import { createWorker, installSdkMetrics } from '../worker/create-worker';
 import { connectTemporal, openStore, temporalConnectionOptions, withSecrets } from './context';
 import { tracingFromEnv } from '../platform/observability/tracing';

@@ -1,7 +1,13 @@
 // One webhook delivery: the attempt is an activity retried with exponential backoff for up to 13 hours (the
 // subscriber may be down for a night); after that the delivery is marked failed. Deterministic, ids only.
 import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
-import type { WebhookActivities } from '../activities/webhooks';
+
+/** The activities a delivery calls; activities/webhooks.ts implements them. */
+export interface WebhookActivities {
+  /** One POST of the delivery; throws (to be retried) unless the subscriber answers 2xx. */
+  webhookAttempt(deliveryId: string): Promise<void>;
+  webhookGiveUp(deliveryId: string, reason: string): Promise<void>;
+}
 
 export interface DeliveryInput {
   deliveryId: string;

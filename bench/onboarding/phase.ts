@@ -1,5 +1,5 @@
 // A timed phase of the onboarding bench: each party's start time, and the rate and latencies once all arrived.
-import { pool } from '../../test/support/onboard';
+import { pool } from '../../bin/stack/onboard';
 
 export interface PhaseResult { rate: number; p50: number; p95: number; seconds: number }
 

@@ -8,7 +8,8 @@ import { signedRevision } from './pdf-signature';
 import { walkPdf, type PdfFacts } from './pdf-walk';
 import { refuse, RefusedFile } from './refusal';
 
-export type UploadEvidence = 'digital-signature' | 'visible-signature' | 'scan';
+import type { UploadEvidence } from '../../platform/store/agreements';
+export type { UploadEvidence };
 
 /** A page is an image when images cover at least this share of it. */
 const SCAN_COVERAGE = 0.5;

@@ -30,6 +30,17 @@ export const IMAGE_LIMITS = {
 export const SIGNATURE_FIT = { width: 900, height: 300 } as const;
 
 /** A file over a limit. `limit` names it, for the caller's message. */
+export interface PdfLimits {
+  streamBytes: number;
+  totalBytes: number;
+  objects: number;
+  values: number;
+  pages: number;
+  imagePixels: number;
+  totalPixels: number;
+  operators: number;
+}
+
 export class LimitError extends Error {
   constructor(readonly status: 413 | 422, message: string) {
     super(message);

@@ -1,10 +1,9 @@
 // What one page shows: how much of it images cover, how many images larger than a mark it draws, and which
 // annotations a reader would show on it — read from its content streams and forms under the walk's budgets.
 import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFDocument, type PDFObject, type PDFPageLeaf } from 'pdf-lib';
-import { LimitError } from './limits';
+import { LimitError, type PdfLimits } from './limits';
 import type { DecodeBudget } from './pdf-decode';
 import { IDENTITY, interpret, multiply, unitSquareBox, type Matrix } from './pdf-content';
-import type { PdfLimits } from './pdf-walk';
 
 const name = (o: PDFObject | undefined) => (o instanceof PDFName ? o.decodeText() : undefined);
 /** An image under 200 pt² (about 2.5 cm²) is a mark, not a signature. */

@@ -4,7 +4,8 @@
 import {
   PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFRawStream, PDFString, type PDFObject, type PDFPageLeaf,
 } from 'pdf-lib';
-import { LimitError, UnreadableError } from './limits';
+import { LimitError, UnreadableError, type PdfLimits } from './limits';
+export type { PdfLimits };
 import { DecodeBudget, filtersOf } from './pdf-decode';
 import { loadWithin } from './pdf-load';
 import { inlineImages } from './pdf-content';
@@ -13,18 +14,6 @@ import { pageFacts, type PageFacts } from './pdf-page';
 export type { PageFacts };
 import { imageCodecPixels } from './image-headers';
 import { findActive } from './pdf-actions';
-
-export interface PdfLimits {
-  streamBytes: number;
-  totalBytes: number;
-  objects: number;
-  values: number;
-  pages: number;
-  imagePixels: number;
-  totalPixels: number;
-  operators: number;
-}
-
 
 export interface PdfSignature {
   byteRange: number[];

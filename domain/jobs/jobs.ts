@@ -19,7 +19,7 @@ import { runDefinition } from '../../workflows/run-definition';
 import { unregistration } from '../../workflows/unregistration';
 import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from './builtins';
 import { findWorkflow } from './workflow-catalog';
-import type { ProblemCodeName } from '../../api/problem-codes';
+import type { ProblemCodeName } from '../../web/http/problem-codes';
 
 export class JobRequestError extends Error {
   constructor(readonly status: 404 | 409 | 422, message: string, readonly code: ProblemCodeName) {

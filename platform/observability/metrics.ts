@@ -3,7 +3,6 @@
 // Temporal's SDK metrics (task slots, polls, latencies) come from its Rust core on TEMPORAL_METRICS_ADDRESS.
 import http from 'node:http';
 import client from 'prom-client';
-import type { Db } from '../store/db';
 
 export const registry = client.register;
 client.collectDefaultMetrics({ register: registry });
@@ -22,17 +21,17 @@ export const activityOutcomes = new client.Counter({
 });
 
 // Jobs by status are read from the store at scrape time: the store, not a process, knows them all.
-const jobStores = new Set<Db>();
+export type JobCounter = () => Promise<{ status: string; n: number }[]>;
+const jobCounters = new Set<JobCounter>();
 new client.Gauge({
   name: 'jobs',
   help: 'Jobs by status (from the store)',
   labelNames: ['status'] as const,
   async collect() {
     this.reset();
-    for (const db of jobStores) {
+    for (const count of jobCounters) {
       try {
-        const { rows } = await db.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM jobs GROUP BY status');
-        for (const r of rows) this.inc({ status: r.status }, Number(r.n));
+        for (const r of await count()) this.inc({ status: r.status }, r.n);
       } catch {
         // This scrape goes without (a database failover, a store closed by its owner); the next one tries again.
       }
@@ -40,10 +39,10 @@ new client.Gauge({
   },
 });
 
-/** Counts this store's jobs in the `jobs` gauge; returns the undo. */
-export function watchJobs(db: Db): () => void {
-  jobStores.add(db);
-  return () => jobStores.delete(db);
+/** Counts a store's jobs in the `jobs` gauge (e.g. platform/store/jobs.ts countJobsByStatus); returns the undo. */
+export function watchJobs(count: JobCounter): () => void {
+  jobCounters.add(count);
+  return () => jobCounters.delete(count);
 }
 
 /** A bare metrics listener, for a worker running without the API. */

@@ -3,7 +3,6 @@ import crypto from 'node:crypto';
 import type { Queryable } from './db';
 import { iso } from './rows';
 import { runEffect, type StatementEffect } from './statement-effect';
-import type { UploadEvidence } from '../../domain/inspection/inspect-pdf';
 
 export type IdentityView = 'front' | 'back' | 'page';
 
@@ -25,7 +24,8 @@ export interface AgreementRow {
 }
 
 /** What showed an uploaded mandate was signed (untrusted/inspect-pdf.ts); null for in-app signatures. */
-export type { UploadEvidence };
+/** What an uploaded mandate proved, as the inspection found it. */
+export type UploadEvidence = 'digital-signature' | 'visible-signature' | 'scan';
 
 // Without the signed mandate's bytes (tens of kilobytes): most readers only need to know it is there.
 const AGREEMENT_COLUMNS = `entry_id, job_id, mandate_number, to_char(issued_on, 'YYYY-MM-DD') AS issued_on, signed_pdf IS NOT NULL AS signed,

@@ -350,3 +350,9 @@ export async function listJobs(db: Queryable, workspaceId: string, f: JobFilter)
   return { list: page.map(view), ...(rows.length > f.limit && last && { next_cursor: encodeTimeCursor(last.micros, last.id) }) };
 }
 
+
+/** How many jobs the store holds in each status (the `jobs` metric). */
+export async function countJobsByStatus(db: Queryable): Promise<{ status: string; n: number }[]> {
+  const { rows } = await db.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM jobs GROUP BY status');
+  return rows.map((r) => ({ status: r.status, n: Number(r.n) }));
+}

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnnuaireClient, today, type AnnuaireClient } from '../../integrations/annuaire/client';
 import { BASE_PATH, startAnnuaireSimulator, type AnnuaireSimulator } from '../../simulators/annuaire';
 import { ANNUAIRE_SPEC_FILE, openApiToJsonSchema } from '../../simulators/annuaire/spec';
-import { makeSiren } from '../support/fixtures';
+import { makeSiren } from '../../bin/stack/sample-parties';
 
 interface Recorded {
   method: string;

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AnnuaireError, createAnnuaireClient, today, type AnnuaireClient } from '../../integrations/annuaire/client';
 import { parseRetryAfter } from '../../integrations/annuaire/errors';
 import { startAnnuaireSimulator, type AnnuaireSimulator } from '../../simulators/annuaire';
-import { makeSiren } from '../support/fixtures';
+import { makeSiren } from '../../bin/stack/sample-parties';
 import { recordingProxy } from '../support/recording-proxy';
 
 describe('Annuaire client', () => {

@@ -12,7 +12,7 @@ import { insertEntry, putMeta } from '../../platform/store/entries';
 import { createWorkspace } from '../../platform/store/workspaces';
 import { startAnnuaireSimulator, type AnnuaireSimulator } from '../../simulators/annuaire';
 import type { StepInput } from '../../workflows/types';
-import { makeSiren, party } from '../support/fixtures';
+import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { freshDb, log } from '../support/harness';
 import { approveMandate } from '../support/mandate';
 

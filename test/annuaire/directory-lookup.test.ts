@@ -10,7 +10,7 @@ import { directoryLookupRouter } from '../../api/gov-fr-directory-v1';
 import { errorHandler } from '../../web/http/problem';
 import { loadConfig } from '../../platform/config';
 import { startAnnuaireSimulator, type AnnuaireSimulator } from '../../simulators/annuaire';
-import { makeSiren } from '../support/fixtures';
+import { makeSiren } from '../../bin/stack/sample-parties';
 import { log } from '../support/harness';
 
 const DIRECTORY_ENTRY_KEYS = [

@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { temporalWorkflowId } from '../../domain/jobs/jobs';
 import { startHarness, type Harness } from '../support/harness';
-import { makeSiren } from '../support/fixtures';
+import { makeSiren } from '../../bin/stack/sample-parties';
 import { entryState, jobWhen } from '../support/jobs';
 import { approve, linesInForce, newParty, signInApp, startRegistration } from '../support/registration';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { today } from '../../integrations/annuaire/types';
 import { startAnnuaireSimulator, type AnnuaireSimulator } from '../../simulators/annuaire';
-import { makeSiren } from '../support/fixtures';
+import { makeSiren } from '../../bin/stack/sample-parties';
 
 const CREDS = { client_id: 'pa-dev', client_secret: 'pa-dev-secret', grant_type: 'client_credentials' };
 

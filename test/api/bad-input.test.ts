@@ -8,8 +8,8 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../api/operations';
 import { startHarness, type Harness } from '../support/harness';
-import { makeSiren, party } from '../support/fixtures';
-import { jpeg, png } from '../support/images';
+import { makeSiren, party } from '../../bin/stack/sample-parties';
+import { jpeg, png } from '../../bin/stack/sample-images';
 import { jobWhen } from '../support/jobs';
 import { startRegistration } from '../support/registration';
 

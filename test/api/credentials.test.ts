@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialContext } from '../../api/credentials';
 import { getCredential } from '../../platform/store/credentials';
 import { startHarness, type Harness } from '../support/harness';
-import { makeSiren, party } from '../support/fixtures';
+import { makeSiren, party } from '../../bin/stack/sample-parties';
 
 let h: Harness;
 beforeAll(async () => {

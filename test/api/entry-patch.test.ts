@@ -3,13 +3,13 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractViolation } from '../support/contract';
-import { makeSiren, party } from '../support/fixtures';
+import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { startHarness, type Harness } from '../support/harness';
 import { jobWhen } from '../support/jobs';
 import { pdfText } from '../support/pdf-text';
 import { entryApi, startRegistration } from '../support/registration';
 import { inkSigned } from '../support/signed-pdf';
-import { b64, png } from '../support/images';
+import { b64, png } from '../../bin/stack/sample-images';
 
 let h: Harness;
 beforeAll(async () => {

@@ -12,7 +12,7 @@ import { claimIdempotencyKey, releaseIdempotencyKey, sweepIdempotencyKeys } from
 import { createWorkspace } from '../../platform/store/workspaces';
 import { contractViolation } from '../support/contract';
 import { eventually, freshDb, log, startHarness, type Harness } from '../support/harness';
-import { makeSiren, party } from '../support/fixtures';
+import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { createEntry, createWorkflow, setState } from '../support/jobs';
 import { testSealKey } from '../support/seal-key';
 

@@ -5,11 +5,11 @@ import { insertJob } from '../../platform/store/jobs';
 import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import { temporalWorkflowId } from '../../domain/jobs/jobs';
 import { REGISTRATION } from '../../workflows/builtin-steps';
-import { makeSiren } from '../support/fixtures';
+import { makeSiren } from '../../bin/stack/sample-parties';
 import { startHarness, type Harness } from '../support/harness';
 import { createEntry, createWorkflow, jobWhen, setState, startJob } from '../support/jobs';
 import { approve, entryApi, newParty, signInApp, startRegistration } from '../support/registration';
-import { b64, png } from '../support/images';
+import { b64, png } from '../../bin/stack/sample-images';
 
 let h: Harness;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type ApiDeps } from '../../api/app';
 import { startHarness, type Harness } from '../support/harness';
-import { makeSiren, party } from '../support/fixtures';
+import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { jobWhen } from '../support/jobs';
 import { startRegistration } from '../support/registration';
 import { testSealKey } from '../support/seal-key';

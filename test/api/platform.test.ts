@@ -7,7 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app';
 import { log, startHarness, type Harness } from '../support/harness';
-import { makeSiren, party } from '../support/fixtures';
+import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { testSealKey } from '../support/seal-key';
 
 let h: Harness;

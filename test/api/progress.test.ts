@@ -2,7 +2,7 @@
 // once it ends, and the events page with its cursor and filters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { temporalWorkflowId } from '../../domain/jobs/jobs';
-import { makeSiren } from '../support/fixtures';
+import { makeSiren } from '../../bin/stack/sample-parties';
 import { startHarness, type Harness } from '../support/harness';
 import { jobWhen } from '../support/jobs';
 import { approve, entryApi, newParty, signInApp, startRegistration } from '../support/registration';

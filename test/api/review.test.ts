@@ -3,8 +3,8 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness';
-import { makeSiren, party } from '../support/fixtures';
-import { b64, png } from '../support/images';
+import { makeSiren, party } from '../../bin/stack/sample-parties';
+import { b64, png } from '../../bin/stack/sample-images';
 import { submittedEntry, type Submission } from '../support/review-submission';
 
 let h: Harness;

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness';
 import { frenchVatKey } from '../../domain/party/french-ids';
-import { makeSiren, party } from '../support/fixtures';
+import { makeSiren, party } from '../../bin/stack/sample-parties';
 
 let h: Harness;
 beforeAll(async () => {

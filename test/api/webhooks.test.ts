@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERY_RETRY_WINDOW } from '../../workflows/webhook-delivery';
 import { eventually, startHarness, type Harness } from '../support/harness';
-import { makeSiren, party } from '../support/fixtures';
+import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { createWorkflow, jobWhen, setState, startJob, step } from '../support/jobs';
 
 interface Received {

@@ -14,8 +14,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRINGS } from '../../web/wizard/public/i18n.js';
 import { startHarness, type Harness } from '../support/harness';
-import { makeSiren, party } from '../support/fixtures';
-import { jpeg, png } from '../support/images';
+import { makeSiren, party } from '../../bin/stack/sample-parties';
+import { jpeg, png } from '../../bin/stack/sample-images';
 import { entryState, jobWhen } from '../support/jobs';
 import { entryApi, startRegistration } from '../support/registration';
 

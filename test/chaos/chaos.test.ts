@@ -11,10 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ownDevServer, startCluster, type Cluster } from '../support/cluster';
+import { ownDevServer, startCluster, type Cluster } from '../../bin/stack/cluster';
 import { readHistory, type JobHistory } from '../support/histories';
 import { temporalWorkflowId } from '../../domain/jobs/jobs';
-import { approve, createAndStart, jobCounts, pool, signAndConfirm, sirens, waitUntil, type Onboarding } from '../support/onboard';
+import { approve, createAndStart, jobCounts, pool, signAndConfirm, sirens, waitUntil, type Onboarding } from '../../bin/stack/onboard';
 import type { Faults } from '../../simulators/faults';
 import { SIM_NAMES, startMonkey, type SimName } from './monkey';
 

@@ -18,7 +18,7 @@ import { loadConfig, type Config } from '../../platform/config';
 import { startSimulators, type Simulators } from '../../simulators';
 import type { Db } from '../../platform/store/db';
 import { SCOPES, createApiKey, createWorkspace } from '../../platform/store/workspaces';
-import { makeSiren } from '../support/fixtures';
+import { makeSiren } from '../../bin/stack/sample-parties';
 import { eventually, freshDb, log, type Harness } from '../support/harness';
 import { jobWhen } from '../support/jobs';
 import { approve, linesInForce, newParty, signInApp, smlHas, startRegistration } from '../support/registration';

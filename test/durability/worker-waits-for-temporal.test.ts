@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findTemporalCli } from '../../platform/dev-stack/cli';
-import { startDevServer, type DevServer } from '../../platform/dev-stack/dev-server';
-import { freePort, freshSchema, spawnService, type ServiceProcess } from '../support/cluster';
+import { findTemporalCli } from '../../bin/stack/cli';
+import { startDevServer, type DevServer } from '../../bin/stack/dev-server';
+import { freePort, freshSchema, spawnService, type ServiceProcess } from '../../bin/stack/cluster';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterAll(async () => { for (const c of cleanup.reverse()) await c(); });

@@ -18,9 +18,9 @@ import type { components, paths } from '../clients/ours';
 import type { components as SiloComponents, paths as SiloPaths } from '../clients/invopop-silo';
 import type { paths as TransformPaths } from '../clients/invopop-transform';
 import { contractViolation } from '../support/contract';
-import { makeSiren, party } from '../support/fixtures';
+import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { eventually, startHarness, type Harness } from '../support/harness';
-import { b64, jpeg, png } from '../support/images';
+import { b64, jpeg, png } from '../../bin/stack/sample-images';
 import { directoryHas, linesInForce, smlHas } from '../support/registration';
 
 const root = path.resolve(import.meta.dirname, '../..');

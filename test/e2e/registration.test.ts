@@ -4,8 +4,8 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import { startHarness, type Harness } from '../support/harness';
-import { makeSiren } from '../support/fixtures';
-import { b64, jpeg } from '../support/images';
+import { makeSiren } from '../../bin/stack/sample-parties';
+import { b64, jpeg } from '../../bin/stack/sample-images';
 import { jobWhen } from '../support/jobs';
 import {
   approve, directoryHas, entryApi, linesInForce, newParty, register, signInApp, smlHas, startRegistration, startUnregistration,

@@ -15,10 +15,10 @@ import sharp from 'sharp';
 import { generateSelfSigned } from '../../platform/crypto/dev-certificates';
 import { sealPdf } from '../../domain/mandate/seal';
 import type { Harness } from '../support/harness';
-import { png } from '../support/images';
+import { png } from '../../bin/stack/sample-images';
 import { inkSigned } from '../support/signed-pdf';
 import { expect } from 'vitest';
-import { party, makeSiren } from '../support/fixtures';
+import { party, makeSiren } from '../../bin/stack/sample-parties';
 import { createWorkflow, jobWhen, setState, startJob, step } from '../support/jobs';
 
 /** Runs a tool from poppler-utils or qpdf on a file: `args` get the input and output paths. */

@@ -11,8 +11,8 @@ import { migrate } from '../../platform/store/migrate';
 import { SCOPES, createWorkspace } from '../../platform/store/workspaces';
 import { REGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import { startHarness, type Harness } from '../support/harness';
-import { party } from '../support/fixtures';
-import { b64, png } from '../support/images';
+import { party } from '../../bin/stack/sample-parties';
+import { b64, png } from '../../bin/stack/sample-images';
 import { jobWhen, setState } from '../support/jobs';
 import { entryApi, newParty } from '../support/registration';
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildMandatePdf } from '../../domain/mandate/pdf';
 import { BusyError, InspectionPool, RefusedFile } from '../../domain/inspection';
-import { party } from '../support/fixtures';
+import { party } from '../../bin/stack/sample-parties';
 
 const number = '552032534_0145_20261125_01';
 const reference = {

@@ -12,7 +12,7 @@ import { startSmlSimulator, type SmlSimulator } from '../../simulators/sml';
 import type { Db } from '../../platform/store/db';
 import { insertEntry } from '../../platform/store/entries';
 import { createWorkspace } from '../../platform/store/workspaces';
-import { makeSiren, party } from '../support/fixtures';
+import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { freshDb, log } from '../support/harness';
 import { approveMandate } from '../support/mandate';
 

@@ -11,7 +11,7 @@ import { disableParticipant, publishParticipant, type Visibility } from '../../i
 import type { Db } from '../../platform/store/db';
 import { insertEntry } from '../../platform/store/entries';
 import { createWorkspace } from '../../platform/store/workspaces';
-import { makeSiren, party } from '../support/fixtures';
+import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { freshDb } from '../support/harness';
 import { get, startSmpServer, xmllint, xmlsecVerify, type SmpServer } from './smp-support';
 

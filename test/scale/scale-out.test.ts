@@ -5,9 +5,9 @@
 // per entry; one `party.state_changed` event per state change and one `job.completed` per job.
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startCluster, type Cluster } from '../support/cluster';
+import { startCluster, type Cluster } from '../../bin/stack/cluster';
 import { readHistory } from '../support/histories';
-import { approve, createAndStart, jobCounts, pool, signAndConfirm, sirens, waitUntil, type Onboarding } from '../support/onboard';
+import { approve, createAndStart, jobCounts, pool, signAndConfirm, sirens, waitUntil, type Onboarding } from '../../bin/stack/onboard';
 
 const N = 20;
 let cluster: Cluster;

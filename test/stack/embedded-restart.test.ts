@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
 import { REGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
-import { party } from '../support/fixtures';
-import { b64, png } from '../support/images';
+import { party } from '../../bin/stack/sample-parties';
+import { b64, png } from '../../bin/stack/sample-images';
 
 const repo = path.join(__dirname, '..', '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-stack-'));

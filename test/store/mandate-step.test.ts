@@ -11,7 +11,7 @@ import { getEntry, insertEntry } from '../../platform/store/entries';
 import { getJob, insertJob, setJobStatus } from '../../platform/store/jobs';
 import { createWorkspace } from '../../platform/store/workspaces';
 import type { StepInput } from '../../workflows/types';
-import { makeSiren, party } from '../support/fixtures';
+import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { freshDb, log } from '../support/harness';
 
 const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres' as const] : [])] as const;

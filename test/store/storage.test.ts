@@ -10,7 +10,7 @@ import { ApiKeyCache, KEY_REVOKED_CHANNEL } from '../../platform/store/api-key-c
 import { migrate } from '../../platform/store/migrate';
 import { createApiKey, createWorkspace, findApiKey, revokeApiKey, sha256Hex } from '../../platform/store/workspaces';
 import { freshDb } from '../support/harness';
-import { makeSiren, party } from '../support/fixtures';
+import { makeSiren, party } from '../../bin/stack/sample-parties';
 
 const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres' as const] : [])] as const;
 console.info(`storage suite engines: ${engines.join(', ')}${engines.length === 1 ? ' (set TEST_DATABASE_URL to add PostgreSQL)' : ''}`);

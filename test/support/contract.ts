@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 import { openApiDocument } from '../../api/openapi';
 import { operationFor } from '../../api/operations';
 import { errorsOf } from '../../api/operation-docs';
-import { PROBLEM_CODES, statusesOf, type ProblemCodeName } from '../../api/problem-codes';
+import { PROBLEM_CODES, statusesOf, type ProblemCodeName } from '../../web/http/problem-codes';
 
 const doc = openApiDocument('http://localhost') as { paths: Record<string, Record<string, unknown>> };
 const ajv = new Ajv2020({ strict: false, allErrors: false });

@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { expect } from 'vitest';
 import { eventually, type Harness } from './harness';
-import { makeSiren, party } from './fixtures';
+import { makeSiren, party } from '../../bin/stack/sample-parties';
 
 export const step = (provider: string, config?: Record<string, unknown>, name = provider) => ({
   id: crypto.randomUUID(), name, provider, ...(config && { config }),

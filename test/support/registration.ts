@@ -3,8 +3,8 @@ import crypto from 'node:crypto';
 import { expect } from 'vitest';
 import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import type { Harness } from './harness';
-import { makeSiren, party } from './fixtures';
-import { b64, jpeg, png } from './images';
+import { makeSiren, party } from '../../bin/stack/sample-parties';
+import { b64, jpeg, png } from '../../bin/stack/sample-images';
 import { jobWhen } from './jobs';
 
 export const entryApi = (id: string) => `/apps/gov-fr/v1/entry/${id}`;

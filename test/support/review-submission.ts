@@ -2,8 +2,8 @@
 import crypto from 'node:crypto';
 import { expect } from 'vitest';
 import { eventually, type Harness } from './harness';
-import { makeSiren, party } from './fixtures';
-import { b64, png } from './images';
+import { makeSiren, party } from '../../bin/stack/sample-parties';
+import { b64, png } from '../../bin/stack/sample-images';
 import { createWorkflow, jobWhen, setState, startJob, step } from './jobs';
 
 export interface Submission {

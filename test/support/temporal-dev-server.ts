@@ -1,7 +1,7 @@
 // vitest global setup: the real Temporal dev server (the pinned CLI), with our search attributes registered.
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { TestProject } from 'vitest/node';
-import { findTemporalCli } from '../../platform/dev-stack/cli';
+import { findTemporalCli } from '../../bin/stack/cli';
 import { ALL_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 
 declare module 'vitest' {

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { LANGS } from '../../domain/mandate/texts';
 import { SigningError, agreementPdf, confirm, signInApp, uploadIdentity, uploadSignedAgreement, type SigningDeps } from '../../domain/submission/service';
 import { UploadError } from '../../domain/submission/uploads';
-import { agreementBody, identityBody, signBody } from '../../api/gov-fr-v1';
+import { agreementBody, identityBody, signBody } from '../../domain/submission/inputs';
 import { uploadJson } from '../http/upload-json';
 import { rejectNulCharacters } from '../http/no-nul';
 import { sendProblem } from '../http/problem';

@@ -18,17 +18,22 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import { msToNumber } from '@temporalio/common/lib/time';
-import type { JournalActivities } from '../../activities/journal';
 import { PROVIDERS } from '../providers';
 import { JobStatus, PartyState, SiloEntryId, Siren } from '../search-attributes';
 import { approvalSignal, progressQuery, type JobProgress } from '../signals';
-import { INTERPRETER_REVISION, type ApprovalSignal, type EventStatus, type Fault, type LegacyJobInput, type Step, type StepInput } from '../types';
+import { INTERPRETER_REVISION, type ApprovalSignal, type EventStatus, type Fault, type JobStatus as JobStatusValue, type LegacyJobInput, type Step, type StepInput, type StepJournal } from '../types';
 
 export { approvalSignal, progressQuery } from '../signals';
 
 export interface JobResult {
   status: 'OK' | 'ERR';
   faults: Fault[];
+}
+
+/** The local activities this legacy workflow journals with; activities/journal.ts implements them. */
+export interface JournalActivities {
+  journalStep(j: StepJournal): Promise<void>;
+  journalJob(j: { jobId: string; status: JobStatusValue; faults?: Fault[] }): Promise<void>;
 }
 
 const journal = proxyLocalActivities<JournalActivities>({

@@ -15,8 +15,8 @@ import { startSimulators, type SimulatorFaults, type Simulators } from '../../si
 import { openDb, type Db } from '../../platform/store/db';
 import { migrate } from '../../platform/store/migrate';
 import { SCOPES, createApiKey, createWorkspace } from '../../platform/store/workspaces';
-import { findTemporalCli } from '../../platform/dev-stack/cli';
-import { startDevServer, type DevServer } from '../../platform/dev-stack/dev-server';
+import { findTemporalCli } from './cli';
+import { startDevServer, type DevServer } from './dev-server';
 import { bundleWorkflows } from '../../worker/create-worker';
 
 const REPO = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -2,9 +2,9 @@
 // generated once under DATA_DIR/certs.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config';
-import type { SealKey } from '../../domain/mandate/seal';
-import { devCertificate } from './dev-certificates';
+import type { Config } from '../../platform/config';
+import type { SealKey } from './seal';
+import { devCertificate } from '../../platform/crypto/dev-certificates';
 
 export function sealKeyFromConfig(c: Pick<Config, 'SEAL_KEY_FILE' | 'SEAL_CERT_FILE' | 'dataDir' | 'PA_NAME'>): SealKey {
   if (c.SEAL_KEY_FILE && c.SEAL_CERT_FILE) {

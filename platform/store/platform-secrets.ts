@@ -2,8 +2,8 @@
 // environment: the PPF Annuaire client secret and the SML client key. Set with `npm run secret:set -- --name <name>`
 // (the value is read from standard input, never from the command line); they take precedence over the environment.
 import type { DataBox } from '../crypto/data-box';
-import type { Queryable } from '../store/db';
-import type { Config } from './index';
+import type { Queryable } from './db';
+import type { Config } from '../config/index';
 
 export const PLATFORM_SECRETS = {
   'ppf-client-secret': 'the OAuth client secret of the PPF Annuaire (PISTE)',

@@ -3,8 +3,8 @@
 import crypto from 'node:crypto';
 import { REGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import { callApi, type Cluster } from './cluster';
-import { makeSiren, party } from './fixtures';
-import { b64, jpeg, png } from './images';
+import { makeSiren, party } from './sample-parties';
+import { b64, jpeg, png } from './sample-images';
 
 export interface Onboarding {
   siren: string;
