@@ -1,6 +1,7 @@
 // `job.cancel`: a job cancelled through the API, recorded at once — its mandate voided, its wizard link retired, the
 // party `cancelled`, the cancelled step's end and the job's CANCEL with the reason the API stored. One transaction.
 import { voidJobMandate } from '../platform/store/agreements';
+import { cancelReasonOf } from '../platform/store/jobs';
 import { recordState } from '../platform/store/entries';
 import { writeJournal } from '../platform/store/job-journal';
 import { retireJobApprovalLink } from '../domain/submission/approval-link';
@@ -12,8 +13,7 @@ export function jobCancel({ db, log }: ActivityDeps) {
   return async function jobCancelled(c: CancelRecord): Promise<void> {
     const journal = byStepIds(c.journal);
     await db.tx(async (q) => {
-      const { rows } = await q.query<{ cancel_reason: string | null }>('SELECT cancel_reason FROM jobs WHERE id = $1', [c.jobId]);
-      const reason = rows[0]?.cancel_reason ?? 'cancelled through the API';
+      const reason = (await cancelReasonOf(q, c.jobId)) ?? 'cancelled through the API';
       const withReason = <T extends { code?: string; message?: string }>(l: T): T =>
         l.code !== CANCELLED ? l : { ...l, message: l.message === CANCELLED_BEFORE_START ? `cancelled before this step started: ${reason}` : reason };
       await voidJobMandate(q, c.entryId, c.jobId);

@@ -9,7 +9,7 @@ import { createSmlClient, SmlError } from '../integrations/peppol/sml-client';
 import {
   disableParticipant, entryParticipants, markPublication, ParticipantTakenError, publishParticipant, VISIBILITIES,
   type SmpRecord, type Visibility,
-} from '../integrations/peppol/smp-store';
+} from '../platform/store/peppol-participants';
 import { approvedMandate } from '../platform/store/agreements';
 import { smlDispatcher } from '../integrations/peppol/sml-tls';
 import { getEntryRow } from '../platform/store/entries';

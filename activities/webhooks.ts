@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { dataBoxFromConfig, type DataBox } from '../platform/crypto/data-box';
-import { deliveryWork, getSubscription, markDeliveryFailed, recordAttempt } from '../platform/store/events';
+import { deliveryWork, getSubscription, markDeliveryFailed, queueStepDelivery, recordAttempt } from '../platform/store/events';
 import { getEntryRow } from '../platform/store/entries';
 import { signedHeaders, webhookSecretContext } from '../domain/events/webhook-signature';
 import { publicOnlyDispatcher } from '../domain/events/url-guard';
@@ -75,16 +75,10 @@ export function webhookActivities({ db, log, config }: ActivityDeps) {
     const key = crypto.createHash('sha256').update(`${input.jobId}/${input.stepId}`).digest('hex');
     const eventId = `${key.slice(0, 8)}-${key.slice(8, 12)}-4${key.slice(13, 16)}-8${key.slice(17, 20)}-${key.slice(20, 32)}`;
     const deliveryId = `${key.slice(32, 40)}-${key.slice(40, 44)}-4${key.slice(45, 48)}-8${key.slice(49, 52)}-${key.slice(52, 64)}`;
-    await commit(async (q) => {
-      await q.query(
-        `INSERT INTO events (id, workspace_id, kind, entry_id, job_id, payload) VALUES ($1, $2, 'job.step', $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
-        [eventId, input.workspaceId, input.entryId, input.jobId, JSON.stringify({ entry_id: input.entryId, job_id: input.jobId, step_id: input.stepId, state: entry?.state ?? null, faults: input.faults ?? [] })],
-      );
-      await q.query(
-        `INSERT INTO webhook_deliveries (id, subscription_id, event_id) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING`,
-        [deliveryId, subscriptionId, eventId],
-      );
-    });
+    const payload = { entry_id: input.entryId, job_id: input.jobId, step_id: input.stepId, state: entry?.state ?? null, faults: input.faults ?? [] };
+    await commit((q) =>
+      queueStepDelivery(q, { eventId, deliveryId, subscriptionId, workspaceId: input.workspaceId, entryId: input.entryId, jobId: input.jobId, payload }),
+    );
     // Queued like every delivery: the dispatcher starts its workflow, which retries it for 13 hours.
     return { deliveryId };
   }

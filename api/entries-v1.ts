@@ -10,7 +10,7 @@ import { credentialsRouter } from './credentials';
 import { ConflictError, deleteMeta, getEntry, getEntryByKey, getEntryRow, getMeta, getMetaByRef, insertEntry, listEntries, putMeta } from '../platform/store/entries';
 import { decodeCursor } from '../platform/store/rows';
 import { auth, requireScope } from './auth';
-import { HttpProblem, coded, notFound, zodProblem } from '../web/http/problem';
+import { coded, notFound, zodProblem } from '../web/http/problem';
 import { body, params, query } from '../web/http/validate';
 import { applyUpdate, assertPartySize, entryUpdate, patchBodyParser } from './entry-update';
 import { changeParty, PartyChangeError } from '../domain/submission/party-change';

@@ -14,7 +14,7 @@ import { directoryLookupRouter } from './gov-fr-directory-v1';
 import { reviewRouter } from './review-v1';
 import { rejectNulCharacters } from '../web/http/no-nul';
 import { uploadJson } from '../web/http/upload-json';
-import { HttpProblem, coded } from '../web/http/problem';
+import { coded } from '../web/http/problem';
 import { body, params, query } from '../web/http/validate';
 
 const clientOf = (req: express.Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });

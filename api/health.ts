@@ -3,6 +3,7 @@
 import { Router } from 'express';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../platform/store/db';
+import { ping } from '../platform/store/db';
 
 const TIMEOUT_MS = 1_000;
 
@@ -26,7 +27,7 @@ export function healthRouter(deps: { db: Db; temporal: Client }): Router {
   r.get('/health/live', (_req, res) => void res.set('cache-control', 'no-store').json({ status: 'ok' }));
   r.get('/health/ready', async (_req, res) => {
     const [database, temporal] = await Promise.all([
-      probe(() => deps.db.query('SELECT 1')),
+      probe(() => ping(deps.db)),
       probe(() => deps.temporal.withDeadline(Date.now() + TIMEOUT_MS, () => deps.temporal.workflowService.getSystemInfo({}))),
     ]);
     const ok = database === 'ok' && temporal === 'ok';

@@ -13,7 +13,7 @@ import { JobRequestError, startJob, type JobServiceDeps } from '../domain/jobs/j
 import { TemporalUnavailable, cancelJob } from '../domain/jobs/cancel-job';
 import { findWorkflow, isBuiltinWorkflow, listAllWorkflows } from '../domain/jobs/workflow-catalog';
 import { auth, requireScope } from './auth';
-import { HttpProblem, coded, notFound } from '../web/http/problem';
+import { coded, notFound } from '../web/http/problem';
 import { body, params, query } from '../web/http/validate';
 
 export const idParam = z.object({ id: z.uuid({ error: 'must be a UUID' }) });

@@ -14,6 +14,7 @@
 // Temporal + worker + API + PostgreSQL; the load generator and simulators are left out) and the CPU ratio
 // floor/ours (goal ≥ 0.75) beside the rate ratio ours/floor, and each floor run's CPU per party; CPU seconds by
 // process; the worker's RSS with N parked (goal ≤ 512 MB) and its peaks.
+import { countEntriesInState, jobTimesInStatus, someFailedJobFaults } from '../platform/store/stats';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,11 +38,6 @@ const say = (msg: string) => console.error(`[bench ${new Date().toISOString().sl
 const phaseTimeoutMs = 120_000 + N * 300;
 const POLL_MS = 1000;
 
-async function epochMs(c: Cluster, sql: string): Promise<Map<string, number>> {
-  const rows = (await c.db.query<{ id: string; t: number }>(sql)).rows;
-  return new Map(rows.map((r) => [r.id, Number(r.t)]));
-}
-
 /**
  * The jobs counted by status, failing the run at the first ERR. Polled once a second: the phases' times come from
  * the jobs' own timestamps, and each count reads the whole jobs table (its PostgreSQL CPU is counted as ours).
@@ -49,8 +45,7 @@ async function epochMs(c: Cluster, sql: string): Promise<Map<string, number>> {
 async function countJobs(c: Cluster): Promise<Record<string, number>> {
   const counts = await jobCounts(c);
   if (counts.ERR) {
-    const { rows } = await c.db.query<{ faults: unknown }>(`SELECT faults FROM jobs WHERE status = 'ERR' LIMIT 3`);
-    throw new Error(`${counts.ERR} registrations failed, e.g. ${JSON.stringify(rows)}`);
+    throw new Error(`${counts.ERR} registrations failed, e.g. ${JSON.stringify(await someFailedJobFaults(c.db))}`);
   }
   return counts;
 }
@@ -68,14 +63,14 @@ async function ours(cluster: Cluster, earlier: number) {
     entryIds[i] = o.entryId;
   });
   await waitUntil(async () => ((await countJobs(cluster)).WAIT ?? 0) === N, phaseTimeoutMs, `${N} jobs to wait for approval`, POLL_MS);
-  const waitAt = await epochMs(cluster, `SELECT id, extract(epoch FROM updated_at) * 1000 AS t FROM jobs WHERE status = 'WAIT'`);
+  const waitAt = await jobTimesInStatus(cluster.db, 'WAIT');
   const parkedRss = { now: cluster.workers[0]!.rssMb(), peak: cluster.workers[0]!.peakRssMb() };
   const cpu1 = cpu();
   say(`${N} parked; signing and confirming`);
 
   const signStart = Date.now();
   await pool(entryIds, C, (id) => signAndConfirm(cluster, id));
-  await waitUntil(async () => Number((await cluster.db.query<{ n: string }>(`SELECT count(*) AS n FROM entries WHERE state = 'submitted'`)).rows[0]!.n) === N,
+  await waitUntil(async () => (await countEntriesInState(cluster.db, 'submitted')) === N,
     phaseTimeoutMs, `${N} submissions`);
   const signSeconds = (Date.now() - signStart) / 1000;
 
@@ -83,9 +78,9 @@ async function ours(cluster: Cluster, earlier: number) {
   const cpu2 = cpu();
   const approved = await timed(entryIds, C, async (id) => { await approve(cluster, id); });
   await waitUntil(async () => ((await countJobs(cluster)).OK ?? 0) === N + earlier, phaseTimeoutMs, `${N} jobs to finish`, POLL_MS);
-  const doneAt = await epochMs(cluster, `SELECT id, extract(epoch FROM completed_at) * 1000 AS t FROM jobs WHERE status = 'OK'`);
+  const doneAt = await jobTimesInStatus(cluster.db, 'OK');
   const cpu3 = cpu();
-  const registered = Number((await cluster.db.query<{ n: string }>(`SELECT count(*) AS n FROM entries WHERE state = 'registered'`)).rows[0]!.n);
+  const registered = await countEntriesInState(cluster.db, 'registered');
   if (registered !== N + earlier) throw new Error(`${registered} of ${N} parties registered`);
 
   return {
@@ -169,7 +164,7 @@ async function probeRegistration(c: Cluster): Promise<string> {
   const o = await createAndStart(c, siren!);
   await waitUntil(async () => ((await jobCounts(c)).WAIT ?? 0) === 1, 60_000, 'the probe to wait');
   await signAndConfirm(c, o.entryId);
-  await waitUntil(async () => Number((await c.db.query<{ n: string }>(`SELECT count(*) AS n FROM entries WHERE state = 'submitted'`)).rows[0]!.n) === 1, 60_000, 'the probe submission');
+  await waitUntil(async () => (await countEntriesInState(c.db, 'submitted')) === 1, 60_000, 'the probe submission');
   await approve(c, o.entryId);
   await waitUntil(async () => ((await jobCounts(c)).OK ?? 0) === 1, 60_000, 'the probe to finish');
   return o.jobId!;

@@ -16,7 +16,7 @@ import express from 'express';
 import { loadConfig } from '../platform/config';
 import { createLogger } from '../platform/observability/logger';
 import { resolveSmpOptions, smpRouter } from '../integrations/peppol/smp-router';
-import { publishParticipant } from '../integrations/peppol/smp-store';
+import { publishParticipant } from '../platform/store/peppol-participants';
 import { openDb } from '../platform/store/db';
 import { insertEntry } from '../platform/store/entries';
 import { migrate } from '../platform/store/migrate';

@@ -2,7 +2,7 @@
 // one by id with --workspace-id) and an API key, printing the secret once.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../platform/config';
-import { DEFAULT_SCOPES, SCOPES, createApiKey, createWorkspace, type Scope } from '../platform/store/workspaces';
+import { DEFAULT_SCOPES, SCOPES, createApiKey, createWorkspace, workspaceExists, type Scope } from '../platform/store/workspaces';
 import { openStore } from './context';
 
 const USAGE = `usage: npm run key:create -- --workspace <name> | --workspace-id <uuid> [--name <key name>] [--scopes ${SCOPES.join(',')}]`;
@@ -40,7 +40,7 @@ const db = await openStore(loadConfig(), (m) => console.error(m)).catch((err: Er
 try {
   let workspaceId = values['workspace-id'];
   if (!workspaceId) workspaceId = (await createWorkspace(db, values.workspace!)).id;
-  else if (!(await db.query('SELECT 1 FROM workspaces WHERE id = $1', [workspaceId])).rows.length) {
+  else if (!(await workspaceExists(db, workspaceId))) {
     console.error(`workspace ${workspaceId} does not exist`);
     process.exit(1);
   }

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { devCertificate } from '../../platform/crypto/dev-certificates';
 import { loadConfig, type Config } from '../../platform/config';
 import { startSimulators, type SimulatorFaults, type Simulators } from '../../simulators';
-import { openDb, type Db } from '../../platform/store/db';
+import { dropSchema, openDb, type Db } from '../../platform/store/db';
 import { migrate } from '../../platform/store/migrate';
 import { SCOPES, createApiKey, createWorkspace } from '../../platform/store/workspaces';
 import { findTemporalCli } from './cli';
@@ -89,7 +89,7 @@ export async function freshSchema(): Promise<{ db: Db; url: string; drop(): Prom
   await migrate(db);
   const url = new URL(base);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  return { db, url: url.toString(), drop: async () => { await db.query(`DROP SCHEMA ${schema} CASCADE`); await db.close(); } };
+  return { db, url: url.toString(), drop: async () => { await dropSchema(db, schema); await db.close(); } };
 }
 
 /** A field of /proc/<pid>/status in MB; undefined once the process has exited. */
@@ -203,6 +203,7 @@ export async function startCluster(opts: {
 }
 
 /** A JSON call to one of the cluster's APIs with its key. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API's JSON answers, read by the drivers
 export async function callApi(c: Cluster, method: string, p: string, body?: unknown, apiIndex = 0): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(c.apiUrls[apiIndex]! + p, {
     method,

@@ -1,6 +1,7 @@
 // A registration driven over HTTP as an integrator and an operator would, step by step, for many parties at once
 // against a cluster (test/support/cluster.ts). Each call checks its status and says which party failed; no vitest.
 import crypto from 'node:crypto';
+import { countJobsByStatus } from '../../platform/store/jobs';
 import { REGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import { callApi, type Cluster } from './cluster';
 import { makeSiren, party } from './sample-parties';
@@ -22,6 +23,7 @@ export function sirens(n: number): string[] {
   return Array.from({ length: n }, (_, i) => makeSiren((start + i) % 100_000_000));
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API's JSON answers
 async function expectStatus(c: Cluster, expected: number, method: string, p: string, body?: unknown, api = 0): Promise<any> {
   let r = await callApi(c, method, p, body, api);
   // Busy file checks answer 503 with Retry-After: a client comes back then, as the README says.
@@ -71,8 +73,7 @@ export async function pool<T, R>(items: T[], concurrency: number, fn: (item: T, 
 
 /** Job statuses counted straight from the store, cheaper than asking the API for each of thousands. */
 export async function jobCounts(c: Cluster): Promise<Record<string, number>> {
-  const rows = (await c.db.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM jobs GROUP BY status')).rows;
-  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  return Object.fromEntries((await countJobsByStatus(c.db)).map((r) => [r.status, r.n]));
 }
 
 /** Polls `fn` every `everyMs` until it returns true; throws with `what` after `timeoutMs`. */

@@ -3,7 +3,7 @@
 // earlier registration opens nothing later. Integrators can revoke it and issue a new one.
 import crypto from 'node:crypto';
 import type { Queryable } from '../../platform/store/db';
-import { deleteMeta, putMeta, putMetaUnlessHeld, type MetaInput, type MetaView } from '../../platform/store/entries';
+import { deleteMeta, markJobMetaCancelled, putMeta, putMetaUnlessHeld, type MetaInput, type MetaView } from '../../platform/store/entries';
 import type { StatementEffect } from '../../platform/store/statement-effect';
 
 export const APPROVAL_LINK_KEY = 'approval-link';
@@ -32,9 +32,5 @@ export const revokeApprovalLink = (q: Queryable, entryId: string) => deleteMeta(
  * still finds the entry, so the signer's page says the registration was cancelled rather than that the link is wrong.
  */
 export async function retireJobApprovalLink(q: Queryable, entryId: string, jobId: string): Promise<void> {
-  await q.query(
-    `UPDATE entry_meta SET value = value || '{"cancelled": true}'::jsonb, updated_at = now()
-     WHERE entry_id = $1 AND key = $2 AND value->>'job_id' = $3`,
-    [entryId, APPROVAL_LINK_KEY, jobId],
-  );
+  await markJobMetaCancelled(q, entryId, APPROVAL_LINK_KEY, jobId);
 }

@@ -48,8 +48,10 @@ function codeLists() {
     parseTagValue: false,
     isArray: (n) => ['document-type', 'process-id', 'process'].includes(n),
   });
+  /** A document type as the code list's XML writes it. */
+  type CodeListEntry = Record<'name' | 'scheme' | 'value' | 'state' | 'domain-community', string> & { 'process-id'?: ProcessRef[] };
   const read = (file: string) => parser.parse(fs.readFileSync(path.join(PEPPOL_SPEC_DIR, file), 'utf8'));
-  const types = read('Peppol_Code_Lists_-_Document_types_v9.7.xml')['document-types']['document-type'] as Record<string, any>[];
+  const types = read('Peppol_Code_Lists_-_Document_types_v9.7.xml')['document-types']['document-type'] as CodeListEntry[];
   const procs = read('Peppol_Code_Lists_-_Processes_v9.7.xml').processes.process as Record<string, string>[];
   cache = {
     docs: types.map((d) => ({
@@ -58,7 +60,7 @@ function codeLists() {
       value: d.value,
       state: d.state,
       community: d['domain-community'],
-      processes: ((d['process-id'] ?? []) as ProcessRef[]).map((p) => ({ scheme: p.scheme, value: p.value })),
+      processes: (d['process-id'] ?? []).map((p) => ({ scheme: p.scheme, value: p.value })),
     })),
     activeProcesses: new Set(procs.filter((p) => p.state === 'active').map((p) => `${p.scheme}::${p.value}`)),
   };

@@ -22,7 +22,7 @@ import { businessCardOf, businessCardXml } from './business-card';
 import { certificateBase64, devCertificate } from '../../platform/crypto/dev-certificates';
 import { InvalidParticipantIdError, parseParticipantId, type ParticipantId } from './participant-id';
 import { createXmlSigner } from './smp-signing';
-import { findEnabledParticipant, smpRecordChanges, type SmpRecord } from './smp-store';
+import { findEnabledParticipant, smpRecordChanges, type SmpRecord } from '../../platform/store/peppol-participants';
 import { documentTypes, serviceGroupXml, serviceMetadataXml, type EndpointInfo } from './smp-xml';
 
 export interface SmpOptions {

@@ -234,3 +234,13 @@ export function quoteIdent(name: string): string {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsafe SQL identifier: ${name}`);
   return `"${name}"`;
 }
+
+/** A round trip to the database (the readiness probe). */
+export async function ping(db: Queryable): Promise<void> {
+  await db.query('SELECT 1');
+}
+
+/** Drops a schema and all it holds (a test's or a benchmark's own schema). */
+export async function dropSchema(db: Queryable, schema: string): Promise<void> {
+  await db.query(`DROP SCHEMA ${quoteIdent(schema)} CASCADE`);
+}

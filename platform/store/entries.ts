@@ -367,3 +367,12 @@ export async function entryByApprovalRef(db: Queryable, ref: string): Promise<{ 
   );
   return rows[0] && { workspaceId: rows[0].workspace_id, entryId: rows[0].entry_id };
 }
+
+/** Marks the meta row `key` of one job (its `value.job_id`) cancelled, leaving a later job's row alone. */
+export async function markJobMetaCancelled(q: Queryable, entryId: string, key: string, jobId: string): Promise<void> {
+  await q.query(
+    `UPDATE entry_meta SET value = value || '{"cancelled": true}'::jsonb, updated_at = now()
+     WHERE entry_id = $1 AND key = $2 AND value->>'job_id' = $3`,
+    [entryId, key, jobId],
+  );
+}

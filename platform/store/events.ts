@@ -188,3 +188,19 @@ export async function listEvents(db: Queryable, workspaceId: string, f: EventFil
     ...(rows.length > f.limit && last && { next_cursor: encodeCursor(last.seq) }),
   };
 }
+
+/** A `job.step` event and its delivery to one subscription, each once whatever the retries (ids fixed by the caller). */
+export async function queueStepDelivery(
+  q: Queryable,
+  d: { eventId: string; deliveryId: string; subscriptionId: string; workspaceId: string; entryId: string; jobId: string; payload: unknown },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO events (id, workspace_id, kind, entry_id, job_id, payload) VALUES ($1, $2, 'job.step', $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
+    [d.eventId, d.workspaceId, d.entryId, d.jobId, JSON.stringify(d.payload)],
+  );
+  await q.query(`INSERT INTO webhook_deliveries (id, subscription_id, event_id) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING`, [
+    d.deliveryId,
+    d.subscriptionId,
+    d.eventId,
+  ]);
+}

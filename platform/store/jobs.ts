@@ -356,3 +356,9 @@ export async function countJobsByStatus(db: Queryable): Promise<{ status: string
   const { rows } = await db.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM jobs GROUP BY status');
   return rows.map((r) => ({ status: r.status, n: Number(r.n) }));
 }
+
+/** The reason given with a cancellation request, if any. */
+export async function cancelReasonOf(q: Queryable, jobId: string): Promise<string | null> {
+  const { rows } = await q.query<{ cancel_reason: string | null }>('SELECT cancel_reason FROM jobs WHERE id = $1', [jobId]);
+  return rows[0]?.cancel_reason ?? null;
+}

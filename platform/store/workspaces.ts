@@ -91,3 +91,7 @@ export async function revokeWorkspaceKey(db: Queryable, workspaceId: string, key
   if (rows[0].revoked_at) return 'already';
   return (await revokeApiKey(db, keyId)) ? 'revoked' : 'already';
 }
+
+export async function workspaceExists(db: Queryable, id: string): Promise<boolean> {
+  return (await db.query('SELECT 1 FROM workspaces WHERE id = $1', [id])).rows.length > 0;
+}

@@ -13,7 +13,7 @@ import { startHarness, type Harness } from '../support/harness';
 import { submittedEntry, type Submission } from '../support/review-submission';
 
 // Code passed to page.evaluate runs in the browser.
-declare const document: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+declare const document: any;
 type Canvas = { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 

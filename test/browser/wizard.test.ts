@@ -20,7 +20,7 @@ import { entryState, jobWhen } from '../support/jobs';
 import { entryApi, startRegistration } from '../support/registration';
 
 // Code passed to page.evaluate runs in the browser.
-declare const document: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+declare const document: any;
 
 const require = createRequire(import.meta.url);
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');

@@ -22,7 +22,7 @@ import { OPERATIONS } from '../../api/operations';
 import { HttpProblem, problemTitle } from '../../web/http/problem';
 import { assertApiConfigSafe, loadConfig } from '../../platform/config';
 import { redactPath } from '../../platform/observability/logger';
-import { publishParticipant } from '../../integrations/peppol/smp-store';
+import { publishParticipant } from '../../platform/store/peppol-participants';
 import { startHarness, type Harness } from '../support/harness';
 import { makeSiren } from '../../bin/stack/sample-parties';
 import { b64, png } from '../../bin/stack/sample-images';

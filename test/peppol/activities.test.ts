@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { peppolActivities } from '../../activities/peppol';
 import { loadConfig } from '../../platform/config';
 import { createSmlClient } from '../../integrations/peppol/sml-client';
-import { entryParticipants } from '../../integrations/peppol/smp-store';
+import { entryParticipants } from '../../platform/store/peppol-participants';
 import { startPeppolDirectorySimulator, type PeppolDirectorySimulator } from '../../simulators/peppol-directory';
 import { startSmlSimulator, type SmlSimulator } from '../../simulators/sml';
 import type { Db } from '../../platform/store/db';

@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { peppolActivities } from '../../activities/peppol';
-import { entryParticipants } from '../../integrations/peppol/smp-store';
+import { entryParticipants } from '../../platform/store/peppol-participants';
 import { startPeppolDirectorySimulator, type PeppolDirectorySimulator } from '../../simulators/peppol-directory';
 import { startSmlSimulator, type SmlSimulator } from '../../simulators/sml';
 import { loadConfig } from '../../platform/config';

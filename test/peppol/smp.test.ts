@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { certificateBase64, generateSelfSigned } from '../../platform/crypto/dev-certificates';
 import { resolveSmpOptions, smpOptionsFromFiles } from '../../integrations/peppol/smp-router';
-import { disableParticipant, publishParticipant, type Visibility } from '../../integrations/peppol/smp-store';
+import { disableParticipant, publishParticipant, type Visibility } from '../../platform/store/peppol-participants';
 import type { Db } from '../../platform/store/db';
 import { insertEntry } from '../../platform/store/entries';
 import { createWorkspace } from '../../platform/store/workspaces';

@@ -1,7 +1,6 @@
 // The embedded stack as `npm start` runs it: it starts, prints its URLs and where its key is (never the key), stops
 // cleanly on SIGINT, and on restart keeps its data — a registration parked on the approval wait before the restart
 // finishes after it.
-import crypto from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';

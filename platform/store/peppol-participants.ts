@@ -1,7 +1,7 @@
 // Our SMP records (table peppol_participants): which entry a participant id is published for, and where.
 import { EventEmitter } from 'node:events';
-import type { Db, Queryable } from '../../platform/store/db';
-import { iso, isUniqueViolation } from '../../platform/store/rows';
+import type { Db, Queryable } from './db';
+import { iso, isUniqueViolation } from './rows';
 
 export const VISIBILITIES = ['smp', 'smp+sml', 'smp+sml+peppol'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];

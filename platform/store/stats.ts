@@ -1,0 +1,24 @@
+// Read-only counts and timings over the whole store, for the onboarding benchmark and the stack's drivers (never
+// workspace-scoped: they measure a run, they answer no user).
+import type { Queryable } from './db';
+
+export async function countEntriesInState(db: Queryable, state: string): Promise<number> {
+  const { rows } = await db.query<{ n: string }>('SELECT count(*) AS n FROM entries WHERE state = $1', [state]);
+  return Number(rows[0]!.n);
+}
+
+/** When each job in `status` reached it, in epoch ms: its last update (WAIT) or its completion (OK, ERR). */
+export async function jobTimesInStatus(db: Queryable, status: 'WAIT' | 'OK' | 'ERR'): Promise<Map<string, number>> {
+  const column = status === 'WAIT' ? 'updated_at' : 'completed_at';
+  const { rows } = await db.query<{ id: string; t: number }>(
+    `SELECT id, extract(epoch FROM ${column}) * 1000 AS t FROM jobs WHERE status = $1`,
+    [status],
+  );
+  return new Map(rows.map((r) => [r.id, Number(r.t)]));
+}
+
+/** The faults of a few failed jobs, to say why a run failed. */
+export async function someFailedJobFaults(db: Queryable, n = 3): Promise<unknown[]> {
+  const { rows } = await db.query<{ faults: unknown }>(`SELECT faults FROM jobs WHERE status = 'ERR' LIMIT $1`, [n]);
+  return rows.map((r) => r.faults);
+}
