@@ -4,11 +4,14 @@
 // The real Directory fetches later, in the background; the simulator does it before answering so that a card our
 // SMP cannot serve shows up as a failed step: unreachable SMP or 5xx → 503 (retried), 404 → 404, invalid → 422.
 import http from 'node:http';
-import { INDEXER_PATH } from '../../integrations/peppol/directory-client';
-import { InvalidParticipantIdError, normaliseParticipantId } from '../../integrations/peppol/participant-id';
-import { PEPPOL_XSD, xsdErrors } from '../../integrations/peppol/xsd';
 import { applyFault, faultInjector, loseResponse, type FaultSetting } from '../faults';
+import { BadParticipantId, parseParticipant } from '../peppol-participant';
+import { xmlSchemaErrors } from '../peppol-xsd';
 import { closeServer, guarded, listen, loadState, readBody, saveState, sendText } from '../sml/http';
+
+/** The indexer's REST interface (Peppol Directory specification): PUT here, GET and DELETE here + participant id. */
+export const INDEXER_PATH = '/indexer/1.0/';
+const BUSINESS_CARD_XSD = 'peppol-directory-business-card-20180621.xsd';
 
 export interface PeppolDirectorySimulatorOptions {
   host?: string;
@@ -56,7 +59,7 @@ async function fetchCard(smpUrl: string, id: string): Promise<string> {
   }
   if (res.status === 404) throw new CardError(404, `the SMP has no business card for ${id} (${url})`);
   if (!res.ok) throw new CardError(503, `the SMP answered HTTP ${res.status} for ${url}`);
-  const errors = await xsdErrors(xml, PEPPOL_XSD.businessCard);
+  const errors = xmlSchemaErrors(xml, BUSINESS_CARD_XSD);
   if (errors.length) throw new CardError(422, `the business card of ${id} is invalid: ${errors.join('; ')}`);
   return xml;
 }
@@ -81,15 +84,15 @@ export async function startPeppolDirectorySimulator(opts: PeppolDirectorySimulat
     try {
       if (req.method === 'PUT' && tail === '') {
         if (!body.includes('::')) return sendText(res, 400, 'the body is a participant id with its scheme: iso6523-actorid-upis::ICD:code');
-        const id = normaliseParticipantId(body);
+        const id = parseParticipant(body);
         if (smpUrl) cards.set(id, await fetchCard(smpUrl, id));
         indexed.add(id);
         save();
         if (loseResponse(fault, res)) return;
         return sendText(res, 204, '');
       }
-      if (tail === '' || tail.includes('/')) return sendText(res, 405, 'PUT /indexer/1.0/, GET or DELETE /indexer/1.0/{participant id}');
-      const id = normaliseParticipantId(decodeURIComponent(tail));
+      if (tail === '' || tail.includes('/')) return sendText(res, 405, `PUT ${INDEXER_PATH}, GET or DELETE ${INDEXER_PATH}{participant id}`);
+      const id = parseParticipant(decodeURIComponent(tail));
       if (req.method === 'DELETE') {
         cards.delete(id);
         if (!indexed.delete(id)) return sendText(res, 404, `${id} is not indexed`);
@@ -101,7 +104,7 @@ export async function startPeppolDirectorySimulator(opts: PeppolDirectorySimulat
       return sendText(res, 405, 'method not allowed');
     } catch (err) {
       if (err instanceof CardError) return sendText(res, err.status, err.message);
-      if (err instanceof InvalidParticipantIdError || err instanceof URIError) return sendText(res, 400, err.message);
+      if (err instanceof BadParticipantId || err instanceof URIError) return sendText(res, 400, err.message);
       return sendText(res, 500, `simulator error: ${(err as Error).message}`);
     }
   }));
@@ -110,7 +113,7 @@ export async function startPeppolDirectorySimulator(opts: PeppolDirectorySimulat
     url,
     close: () => closeServer(server),
     indexed: () => [...indexed].sort(),
-    businessCard: (id) => cards.get(normaliseParticipantId(id)),
+    businessCard: (id) => cards.get(parseParticipant(id)),
     setFaults: (f) => faults.set(f),
     faultsSeen: () => faults.seen(),
     setSmpUrl(u) {

@@ -1,10 +1,10 @@
 // SML simulator: ManageBusinessIdentifierService (SOAP 1.1) at the BDMSL path, participants kept per SMP id.
 import http from 'node:http';
-import { SML_SERVICE_PATH } from '../../integrations/peppol/sml-client';
 import { applyFault, faultInjector, loseResponse, type FaultSetting } from '../faults';
 import { closeServer, guarded, listen, readBody, sendText } from './http';
 import { SmlRegistry } from './registry';
 import { handleSoap } from './soap-handler';
+import { SML_SERVICE_PATH } from './wsdl';
 
 export interface SmlSimulatorOptions {
   host?: string;
@@ -43,7 +43,7 @@ export async function startSmlSimulator(opts: SmlSimulatorOptions = {}): Promise
     const fault = faults.decide({ target: `POST ${path}`, body: xml });
     if (await applyFault(fault, req, res, (status, detail) => sendText(res, status, detail))) return;
     if (!/^text\/xml\b/i.test(req.headers['content-type'] ?? '')) return sendText(res, 415, 'SOAP 1.1 messages are text/xml');
-    const out = await handleSoap(registry, xml, req.headers.soapaction as string | undefined, { pageSize: opts.pageSize ?? 100, allowedSmpIds: opts.allowedSmpIds });
+    const out = handleSoap(registry, xml, req.headers.soapaction as string | undefined, { pageSize: opts.pageSize ?? 100, allowedSmpIds: opts.allowedSmpIds });
     if (loseResponse(fault, res)) return;
     sendText(res, out.status, out.body, 'text/xml; charset=utf-8');
   }));
