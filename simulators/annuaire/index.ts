@@ -4,14 +4,16 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { today } from '../../integrations/annuaire/types';
 import { applyFault, faultInjector, loseResponse, type FaultSetting } from '../faults';
 import { search, wireLine, type SearchBody } from './search';
 import { KNOWN_COMPANIES } from './companies';
 import { loadSpecValidators, type BodySchema } from './spec';
-import { DEFAULT_SINCE, LineStore, Refusal, type SeedLine, type StoredLine } from './store';
+import { DEFAULT_SINCE, LineStore, Refusal, today, type SeedLine, type StoredLine } from './store';
 
+/** The path of the OpenAPI's server URL, https://aife.economie.gouv.fr/ppf/annuaire-public/v1. */
 export const BASE_PATH = '/ppf/annuaire-public/v1';
+/** Stands in for PISTE's OAuth2 token endpoint; served beside the API, outside the base path. */
+const TOKEN_PATH = '/oauth/token';
 
 export interface AnnuaireSimulatorOptions {
   host: string;
@@ -88,9 +90,9 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
 
     // Read before deciding: a fault may target the requests whose body names, say, one SIREN.
     const raw = await readText(req);
-    const fault = faults.decide({ target: `${method} ${p}`, body: raw, exempt: p === '/oauth/token' });
+    const fault = faults.decide({ target: `${method} ${p}`, body: raw, exempt: p === TOKEN_PATH });
     if (await applyFault(fault, req, res, (status, detail) => problem(res, status, detail))) return;
-    if (p === '/oauth/token') return issueToken(req, res, raw);
+    if (p === TOKEN_PATH) return issueToken(req, res, raw);
 
     const caller = authenticate(req);
     if (!caller) {
@@ -235,7 +237,7 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
   const origin = `http://${o.host}:${(server.address() as AddressInfo).port}`;
   return {
     url: origin + BASE_PATH,
-    tokenUrl: `${origin}/oauth/token`,
+    tokenUrl: origin + TOKEN_PATH,
     close: () => new Promise((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();

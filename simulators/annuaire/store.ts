@@ -3,10 +3,16 @@
 // start on D (the DSE switch rule: the old line ends at the switch date, the new one starts on it).
 import fs from 'node:fs';
 import path from 'node:path';
-import { addressId, DEFAULT_MATRICULE, isSirenLevel, type AnnuaireLine } from '../../integrations/annuaire/types';
+import { addressId, DEFAULT_MATRICULE, isSirenLevel, type Addressing } from './addressing';
 
-/** A line as the client sees it, plus what the directory keeps about its history. */
-export interface StoredLine extends Omit<AnnuaireLine, 'dateFinEffective'> {
+/** A line with what the directory keeps about its history. */
+export interface StoredLine extends Addressing {
+  idInstance: number;
+  identifiantAdressage: string;
+  matriculePlateforme: string;
+  dateDebutEffet: string;
+  /** Exclusive: the line is no longer in force on this day. */
+  dateFinEffet: string | null;
   /** When the line was written (historisation.dateDefinition) and by whom. */
   dateDefinition: string;
   creePar: string;
@@ -30,6 +36,9 @@ export class Refusal extends Error {
 /** Since when the fictive platform holds every company (the directory's initial load). */
 export const DEFAULT_SINCE = '2024-09-01';
 const END_OF_TIME = '9999-12-31';
+
+/** Today as the simulator counts days (UTC), YYYY-MM-DD. */
+export const today = (): string => new Date().toISOString().slice(0, 10);
 
 export const inForceOn = (l: StoredLine, day: string) => l.dateDebutEffet <= day && (l.dateFinEffet === null || day < l.dateFinEffet);
 const overlap = (a: { dateDebutEffet: string; dateFinEffet: string | null }, b: typeof a) =>
