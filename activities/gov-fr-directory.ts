@@ -2,16 +2,16 @@
 // Both look before they write, so a retried or re-run step never creates a second line. The switch date is
 // today: lines handed over end on it and the new line starts on it (DSE rule, periods do not overlap).
 import { ApplicationFailure } from '@temporalio/activity';
-import { annuaireClientFromConfig } from '../integrations/annuaire/from-config';
 import { AnnuaireError, DEFAULT_MATRICULE, isSirenLevel, today, type AnnuaireClient, type AnnuaireLine } from '../integrations/annuaire/client';
 import { approvedMandate } from '../platform/store/agreements';
 import { directoryHolder, holdDirectoryLine, releaseDirectoryLine } from '../platform/store/directory-holdings';
-import { getEntryRow, getMeta } from '../platform/store/entries';
 import type { StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 import type { Commit } from './journalled';
+import { entrySiren } from './entry-siren';
+import { FORMER_MATRICULE_META, formerMatriculeOf } from '../domain/party/take-over';
 
-export const FORMER_MATRICULE_META = 'fr-former-matricule';
+import { remoteCall } from './remote-failure';
 
 export interface RegisterResult {
   idInstance: number;
@@ -26,26 +26,12 @@ export interface DisableResult {
   restoredIdInstance?: number;
 }
 
-export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient = clientFor(deps)) {
+export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) {
   const { db, log, config } = deps;
   const us = config.PA_MATRICULE;
 
-  async function sirenOf(input: StepInput): Promise<string> {
-    const row = await getEntryRow(db, input.workspaceId, input.entryId);
-    if (!row) throw ApplicationFailure.nonRetryable(`entry ${input.entryId} not found`, 'entry-not-found');
-    if (!row.siren) throw ApplicationFailure.nonRetryable(`entry ${input.entryId} has no SIREN`, 'siren-missing');
-    return row.siren;
-  }
-
-  /** The caller-set take-over identifier: meta value "0042" or { matricule: "0042" }. */
-  async function metaFormerMatricule(entryId: string): Promise<string | undefined> {
-    const v = (await getMeta(db, entryId, FORMER_MATRICULE_META))?.value;
-    const m = typeof v === 'string' ? v : typeof v === 'object' && v !== null ? (v as { matricule?: unknown }).matricule : undefined;
-    return typeof m === 'string' && m.trim() ? m.trim() : undefined;
-  }
-
   async function register(input: StepInput, commit: Commit = (write) => db.tx(write)): Promise<RegisterResult> {
-    const siren = await sirenOf(input);
+    const siren = await entrySiren(db, input);
     const ids = { jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, siren };
     // We act on the company's behalf only with its signed, approved mandate.
     const mandate = await approvedMandate(db, input.entryId);
@@ -58,7 +44,7 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
     const holder = await directoryHolder(db, siren);
     if (holder && holder !== input.entryId) throw ApplicationFailure.nonRetryable(`0225:${siren} is already registered`, 'already-registered');
     const ourLine = (lines: AnnuaireLine[]) => lines.find((l) => l.matriculePlateforme === us && isSirenLevel(l));
-    const result = await annuaireCall(async () => {
+    const result = await remoteCall(async () => {
       const day = today();
       const inForce = await client.searchLines({ siren, dateObservation: day });
       const mine = ourLine(inForce);
@@ -109,7 +95,7 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
   /** The take-over consent is the one in the signed mandate, not whatever the meta says now. */
   async function requireConsent(entryId: string, siren: string, holders: string[], named: string | undefined) {
     const held = `SIREN ${siren} is held in the Annuaire by platform ${holders.join(', ')}`;
-    if (!named && (await metaFormerMatricule(entryId))) {
+    if (!named && (await formerMatriculeOf(db, entryId))) {
       throw ApplicationFailure.nonRetryable(
         `${held}: the signed mandate carries no take-over consent (${FORMER_MATRICULE_META} was set after signing): run the registration again to sign the new mandate`,
         'takeover-consent-missing',
@@ -130,7 +116,7 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
   }
 
   async function disable(input: StepInput, commit: Commit = (write) => db.tx(write)): Promise<DisableResult> {
-    const siren = await sirenOf(input);
+    const siren = await entrySiren(db, input);
     const ids = { jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, siren };
     // Another entry's registration of the same SIREN is not this entry's to end.
     const holder = await directoryHolder(db, siren);
@@ -138,7 +124,7 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
       log.info({ ...ids, holder }, 'directory line held by another entry: left in place');
       return { ended: [] };
     }
-    const result = await annuaireCall(async () => {
+    const result = await remoteCall(async () => {
       const day = today();
       const inForce = await client.searchLines({ siren, dateObservation: day });
       const mine = inForce.filter((l) => l.matriculePlateforme === us);
@@ -156,31 +142,5 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient =
   return { 'gov-fr.directory.register': register, 'gov-fr.directory.disable': disable };
 }
 
-function clientFor({ config }: ActivityDeps): AnnuaireClient {
-  return annuaireClientFromConfig(config);
-}
-
 const idsOf = (lines: AnnuaireLine[]) => lines.map((l) => l.idInstance);
 
-/**
- * Annuaire errors → Temporal failures. Retryable ones (408, 429, 5xx, no answer) are retried by the activity's
- * policy, sooner or later as the server's Retry-After asks; the others (400, 401 after a fresh token, 403, 404, 422)
- * fail the step. The message keeps the PPF `detail`: it becomes the job's fault.
- */
-export function annuaireFailure(err: AnnuaireError): ApplicationFailure {
-  return ApplicationFailure.create({
-    message: err.message,
-    type: `annuaire-${err.status ?? 'unreachable'}`,
-    nonRetryable: !err.retryable,
-    ...(err.retryable && err.retryAfterMs !== undefined && { nextRetryDelay: err.retryAfterMs }),
-    details: [{ status: err.status, titre: err.titre, detail: err.detail }],
-  });
-}
-
-async function annuaireCall<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    throw err instanceof AnnuaireError ? annuaireFailure(err) : err;
-  }
-}

@@ -4,6 +4,7 @@ import { ACTIVITY_PROVIDERS, CANCEL_ACTIVITY, HEARTBEAT_EVERY_MS, JOURNAL_ACTIVI
 import type { OwedJournal } from '../workflows/types';
 import { activityOutcomes } from '../platform/observability/metrics';
 import type { ActivityDeps } from './deps';
+import type { Clients } from '../integrations/clients';
 import { agreementSign } from './gov-fr-agreement';
 import { directoryActivities } from './gov-fr-directory';
 import { jobCancel } from './job-cancel';
@@ -15,10 +16,11 @@ import { webhookActivities } from './webhooks';
 
 export type { ActivityDeps } from './deps';
 
-export function createActivities(deps: ActivityDeps): Record<string, (...args: never[]) => Promise<unknown>> {
-  const webhooks = webhookActivities(deps);
-  const directory = directoryActivities(deps);
-  const peppol = peppolActivities(deps);
+/** The activities over clients built once by the worker (integrations/clients.ts createClients). */
+export function createActivities(deps: ActivityDeps, clients: Clients): Record<string, (...args: never[]) => Promise<unknown>> {
+  const webhooks = webhookActivities(deps, clients.webhooks);
+  const directory = directoryActivities(deps, clients.annuaire);
+  const peppol = peppolActivities(deps, clients);
   const step = journalled.bind(null, deps.db);
   // Remote steps may take minutes: their start is recorded at once, and they heartbeat (workflows/providers.ts).
   const remote = <R>(activity: StepActivity<R>) => withHeartbeat(step(activity, { announced: true }));

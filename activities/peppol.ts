@@ -2,20 +2,20 @@
 // Every step is idempotent (an activity may run twice): re-creating what exists and deleting what is gone succeed.
 import { ApplicationFailure } from '@temporalio/activity';
 import { z } from 'zod';
-import { createDirectoryClient, DirectoryError } from '../integrations/peppol/directory-client';
 import { DOC_GROUPS, isDocGroup } from '../integrations/peppol/doc-groups';
 import { formatParticipantId, frenchParticipantId, InvalidParticipantIdError, type ParticipantId } from '../integrations/peppol/participant-id';
-import { createSmlClient, SmlError } from '../integrations/peppol/sml-client';
+import { SmlError } from '../integrations/peppol/sml-client';
+import type { Clients } from '../integrations/clients';
 import {
   disableParticipant, entryParticipants, markPublication, ParticipantTakenError, publishParticipant, VISIBILITIES,
   type SmpRecord, type Visibility,
 } from '../platform/store/peppol-participants';
 import { approvedMandate } from '../platform/store/agreements';
-import { smlDispatcher } from '../integrations/peppol/sml-tls';
-import { getEntryRow } from '../platform/store/entries';
 import type { StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 import type { Commit } from './journalled';
+import { rethrowRemote } from './remote-failure';
+import { entrySiren } from './entry-siren';
 
 const registerConfig = z.strictObject({
   // Every party here is French (it has a SIREN), hence `france` by default.
@@ -36,28 +36,15 @@ export interface PeppolStepResult {
 const wantsSml = (v: Visibility) => v !== 'smp';
 const wantsDirectory = (r: Pick<SmpRecord, 'visibility' | 'directory'>) => r.visibility === 'smp+sml+peppol' && r.directory;
 
-/** Transport trouble is retried by Temporal (when the server's Retry-After asks, then); an answer saying no is final. */
-function remoteFailure(err: unknown, what: string): never {
-  if (err instanceof SmlError || err instanceof DirectoryError) {
-    const system = err instanceof SmlError ? 'sml' : 'directory';
-    const message = `${what}: ${err.message}`;
-    if (!err.retryable) throw ApplicationFailure.nonRetryable(message, `${system}-rejected`);
-    throw ApplicationFailure.create({ message, type: `${system}-unavailable`, ...(err.retryAfterMs !== undefined && { nextRetryDelay: err.retryAfterMs }) });
-  }
-  throw err;
-}
-
-export function peppolActivities({ db, log, config }: ActivityDeps) {
-  const sml = createSmlClient({ url: config.smlUrl, smpId: config.SMP_ID, dispatcher: smlDispatcher(config), timeoutMs: config.PEPPOL_TIMEOUT_MS });
-  const directory = createDirectoryClient({ url: config.peppolDirectoryUrl, timeoutMs: config.PEPPOL_TIMEOUT_MS });
+export function peppolActivities({ db, log, config }: ActivityDeps, { sml, directory }: Pick<Clients, 'sml' | 'directory'>) {
 
   async function smlCreate(id: string): Promise<void> {
     try {
       await sml.create(id);
     } catch (err) {
       // "Already exists" is success only if it is ours (a previous run); otherwise another SMP holds it.
-      if (!(err instanceof SmlError && err.alreadyExists)) remoteFailure(err, `SML registration of ${id}`);
-      const ours = await sml.list().catch((e) => remoteFailure(e, 'SML list'));
+      if (!(err instanceof SmlError && err.alreadyExists)) rethrowRemote(err, `SML registration of ${id}`);
+      const ours = await sml.list().catch((e) => rethrowRemote(e, 'SML list'));
       if (!ours.includes(id)) throw ApplicationFailure.nonRetryable(`${id} is registered at the SML by another SMP`, 'sml-conflict');
     }
   }
@@ -66,23 +53,21 @@ export function peppolActivities({ db, log, config }: ActivityDeps) {
     try {
       await sml.delete(id);
     } catch (err) {
-      if (!(err instanceof SmlError && err.kind === 'NotFoundFault')) remoteFailure(err, `SML removal of ${id}`);
+      if (!(err instanceof SmlError && err.kind === 'NotFoundFault')) rethrowRemote(err, `SML removal of ${id}`);
     }
   }
 
   /** Directory first (it must stop pointing at us), then the SML, then our record (kept, disabled). */
   async function unpublish(r: SmpRecord): Promise<void> {
-    if (r.directoryRegistered || wantsDirectory(r)) await directory.remove(r.participantId).catch((e) => remoteFailure(e, `Directory removal of ${r.participantId}`));
+    if (r.directoryRegistered || wantsDirectory(r)) await directory.remove(r.participantId).catch((e) => rethrowRemote(e, `Directory removal of ${r.participantId}`));
     if (r.smlRegistered || wantsSml(r.visibility)) await smlDelete(r.participantId);
     await disableParticipant(db, r.participantId, r.entryId);
   }
 
   async function participantOf(input: StepInput): Promise<ParticipantId> {
-    const entry = await getEntryRow(db, input.workspaceId, input.entryId);
-    if (!entry) throw ApplicationFailure.nonRetryable(`entry ${input.entryId} not found`, 'entry-not-found');
-    if (!entry.siren) throw ApplicationFailure.nonRetryable(`entry ${input.entryId} has no SIREN`, 'missing-siren');
+    const siren = await entrySiren(db, input);
     try {
-      return frenchParticipantId(entry.siren);
+      return frenchParticipantId(siren);
     } catch (err) {
       if (err instanceof InvalidParticipantIdError) throw ApplicationFailure.nonRetryable(err.message, 'invalid-participant-id');
       throw err;
@@ -124,7 +109,7 @@ export function peppolActivities({ db, log, config }: ActivityDeps) {
     }
     // Narrowing a visibility withdraws what is no longer wanted, Directory before SML.
     if (!wantsDirectory(rec) && rec.directoryRegistered) {
-      await directory.remove(id).catch((e) => remoteFailure(e, `Directory removal of ${id}`));
+      await directory.remove(id).catch((e) => rethrowRemote(e, `Directory removal of ${id}`));
       await markPublication(db, id, input.entryId, { directoryRegistered: false });
     }
     if (wantsSml(rec.visibility)) {
@@ -135,7 +120,7 @@ export function peppolActivities({ db, log, config }: ActivityDeps) {
       await markPublication(db, id, input.entryId, { smlRegistered: false });
     }
     if (wantsDirectory(rec)) {
-      await directory.index(id).catch((e) => remoteFailure(e, `Directory indexing of ${id}`));
+      await directory.index(id).catch((e) => rethrowRemote(e, `Directory indexing of ${id}`));
       await commit((q) => markPublication(q, id, input.entryId, { directoryRegistered: true }));
     }
     const result = { participantId: id, visibility: rec.visibility, enabled: true, sml: wantsSml(rec.visibility), directory: wantsDirectory(rec) };

@@ -6,7 +6,7 @@ import { dataBoxFromConfig, type DataBox } from '../platform/crypto/data-box';
 import { deliveryWork, getSubscription, markDeliveryFailed, queueStepDelivery, recordAttempt } from '../platform/store/events';
 import { getEntryRow } from '../platform/store/entries';
 import { signedHeaders, webhookSecretContext } from '../domain/events/webhook-signature';
-import { publicOnlyDispatcher } from '../domain/events/url-guard';
+import type { Clients } from '../integrations/clients';
 import { fetch } from 'undici';
 import type { StepInput } from '../workflows/types';
 import type { WebhookActivities } from '../workflows/webhook-delivery';
@@ -16,9 +16,8 @@ import type { Commit } from './journalled';
 const TIMEOUT_MS = 10_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function webhookActivities({ db, log, config }: ActivityDeps) {
+export function webhookActivities({ db, log, config }: ActivityDeps, dispatcher: Clients['webhooks']) {
   let box: DataBox | undefined;
-  const dispatcher = config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ? undefined : publicOnlyDispatcher();
   const secretOf = (subscriptionId: string, sealed: Uint8Array) =>
     (box ??= dataBoxFromConfig(config)).open(sealed, webhookSecretContext(subscriptionId)).toString('utf8');
 

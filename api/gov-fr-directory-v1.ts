@@ -3,7 +3,7 @@
 import { Router, type Response } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { annuaireClientFromConfig } from '../integrations/annuaire/from-config';
+import { annuaireClient } from '../integrations/clients';
 import { AnnuaireError, today, type AnnuaireClient, type AnnuaireLine } from '../integrations/annuaire/client';
 import type { Config } from '../platform/config';
 import { isSiren } from '../domain/party/french-ids';
@@ -46,7 +46,7 @@ export function directoryLookupRouter(deps: { config: Config; log: Logger; clien
   // One client per router: its token is shared by every lookup.
   const client =
     deps.client ??
-annuaireClientFromConfig(config);
+annuaireClient(config);
 
   /** Lines in force today or starting later (lines ended in the past are history, not addresses). */
   async function lookup(res: Response, filters: { siren: string; identifiantAdressage?: string }): Promise<AnnuaireLine[]> {

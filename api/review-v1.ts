@@ -4,7 +4,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { AnnuaireError, type AnnuaireClient } from '../integrations/annuaire/client';
-import { annuaireClientFromConfig } from '../integrations/annuaire/from-config';
+import { annuaireClient } from '../integrations/clients';
 import type { Party } from '../domain/party';
 import { agreementPdf, type SigningDeps } from '../domain/submission/service';
 import { decisionsOf, getAgreement, identityViews } from '../platform/store/agreements';
@@ -28,7 +28,7 @@ const vatId = (t: { country?: string; code?: string } | undefined): string | nul
 
 export function reviewRouter(deps: SigningDeps & { client?: AnnuaireClient }): Router {
   const { config, log } = deps;
-  const client = deps.client ?? annuaireClientFromConfig(config, { timeoutMs: DIRECTORY_TIMEOUT_MS });
+  const client = deps.client ?? annuaireClient(config, { timeoutMs: DIRECTORY_TIMEOUT_MS });
 
   /** The Annuaire's record for the SIREN, or why there is none: the page says it in words, it never fails for it. */
   async function directoryRecord(siren: string | null): Promise<DirectoryRecord> {

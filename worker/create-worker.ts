@@ -7,6 +7,7 @@ import { OpenTelemetryActivityInboundInterceptor, makeWorkflowExporter } from '@
 import { createActivities, type ActivityDeps } from '../activities';
 import type { Tracing } from '../platform/observability/tracing';
 import type { Config } from '../platform/config';
+import { createClients, type Clients } from '../integrations/clients';
 
 export const WORKFLOWS_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'workflows', 'index.ts');
 
@@ -15,9 +16,11 @@ export interface WorkerOptions {
   namespace: string;
   taskQueue: string;
   deps: ActivityDeps;
+  /** The clients of the outside world; built here from the configuration when not given (tests pass their own). */
+  clients?: Clients;
   /** A prebuilt bundle (tests share one); otherwise the workflows are bundled at start. */
   workflowBundle?: WorkflowBundle;
-  /** OpenTelemetry tracing (lib/tracing.ts): workflow and activity spans continuing the caller's trace. */
+  /** OpenTelemetry tracing (platform/observability/tracing.ts): workflow and activity spans continuing the caller's trace. */
   tracing?: Tracing;
 }
 
@@ -41,7 +44,7 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     taskQueue: opts.taskQueue,
     // Tracing needs its interceptors inside the bundle: built here, whatever was prebuilt.
     workflowBundle: opts.tracing ? await bundleWorkflows(true) : (opts.workflowBundle ?? prebuiltBundle(opts.deps.config) ?? (await bundleWorkflows())),
-    activities: createActivities(opts.deps),
+    activities: createActivities(opts.deps, opts.clients ?? createClients(opts.deps.config)),
     ...(opts.tracing && {
       interceptors: { activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx) })] },
       sinks: { exporter: makeWorkflowExporter(opts.tracing.exporter, opts.tracing.resource) },

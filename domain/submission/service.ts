@@ -1,5 +1,6 @@
 // The entry API's rules (seed §4.1–4.2): mandate download, identity upload, in-app or pre-signed signature,
 // confirmation, and the operator's approval decision. The waiting workflow is resumed by signals.
+import { formerMatriculeOf } from '../party/take-over';
 import crypto from 'node:crypto';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Logger } from 'pino';
@@ -17,7 +18,7 @@ import {
   lockAgreement, reopenAgreement, storeSignedPdf, supersededMandates, type AgreementRow, type IdentityView,
 } from '../../platform/store/agreements';
 import type { Db } from '../../platform/store/db';
-import { getEntryRow, getMeta, putMeta } from '../../platform/store/entries';
+import { getEntryRow, putMeta } from '../../platform/store/entries';
 import { activeJobOf } from '../../platform/store/jobs';
 import { temporalWorkflowId } from '../jobs/jobs';
 import { approvalSignal } from '../../workflows/signals';
@@ -70,13 +71,6 @@ async function context(deps: SigningDeps, workspaceId: string, entryId: string) 
   return { entry, agreement, party: entry.data as Party };
 }
 
-async function formerMatricule(deps: SigningDeps, entryId: string): Promise<string | undefined> {
-  const v = (await getMeta(deps.db, entryId, 'fr-former-matricule'))?.value as unknown;
-  if (typeof v === 'string') return v;
-  if (v && typeof v === 'object' && typeof (v as { matricule?: unknown }).matricule === 'string') return (v as { matricule: string }).matricule;
-  return undefined;
-}
-
 function requireSigner(party: Party) {
   const missing = missingSignerFields(party);
   if (missing.length) {
@@ -94,7 +88,7 @@ async function mandateReference(deps: SigningDeps, ctx: Awaited<ReturnType<typeo
     mandateNumber: ctx.agreement.mandate_number,
     issuedOn: ctx.agreement.issued_on,
     entryId: ctx.entry.id,
-    formerMatricule: await formerMatricule(deps, ctx.entry.id),
+    formerMatricule: await formerMatriculeOf(deps.db, ctx.entry.id),
   };
 }
 
@@ -143,7 +137,7 @@ export async function signInApp(
     throw new SigningError(409, `mandate ${read} was replaced by mandate ${ctx.agreement.mandate_number} when the party's details changed: read the new one, then sign it`, 'mandate-replaced');
   }
   requireSigner(ctx.party);
-  const former = await formerMatricule(deps, entryId);
+  const former = await formerMatriculeOf(deps.db, entryId);
   let pdf: Uint8Array;
   if (signature) {
     // Decoded and scaled down in a child process: the mandate embeds a small PNG.

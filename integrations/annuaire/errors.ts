@@ -1,36 +1,24 @@
 // Errors of the PPF Annuaire, classified once so callers only ask `retryable` (and, when told, `retryAfterMs`).
 import { TransportError, type Answer } from '../outbound-http';
+import { isRetryableStatus, parseRetryAfter, RemoteFailure } from '../remote-failure';
 
-/** Statuses worth trying again later: timeouts, throttling, server faults. 401 is not: the client already got a fresh token. */
-export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
-}
+// Kept for the clients and tests that read them from here.
+export { isRetryableStatus, parseRetryAfter };
 
-/** Longest wait we accept from a Retry-After: beyond it, our own backoff decides. */
-const MAX_RETRY_AFTER_MS = 10 * 60_000;
-
-export class AnnuaireError extends Error {
+export class AnnuaireError extends RemoteFailure {
   override readonly name = 'AnnuaireError';
   constructor(
     /** HTTP status; null when no answer came back (network error, timeout). */
-    readonly status: number | null,
+    status: number | null,
     /** The PPF problem's `detail` (or the best description we have). */
     readonly detail: string,
-    readonly retryable: boolean = status === null || isRetryableStatus(status),
+    retryable: boolean = status === null || isRetryableStatus(status),
     readonly titre?: string,
     /** The server's Retry-After, when it sent one with a retryable answer. */
-    readonly retryAfterMs?: number,
+    retryAfterMs?: number,
   ) {
-    super(status === null ? `Annuaire unreachable: ${detail}` : `Annuaire ${status}: ${detail}`);
+    super('annuaire', status === null ? `Annuaire unreachable: ${detail}` : `Annuaire ${status}: ${detail}`, retryable, status ?? undefined, retryAfterMs, { titre, detail });
   }
-}
-
-/** Retry-After is delta-seconds or an HTTP date (RFC 9110 §10.2.3); anything else is ignored. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const v = value.trim();
-  const ms = /^\d+$/.test(v) ? Number(v) * 1000 : Date.parse(v) - now;
-  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : undefined;
 }
 
 /** Builds an AnnuaireError from a non-2xx answer; the body is problem+json with French members (titre, statut, detail). */

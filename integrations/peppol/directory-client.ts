@@ -1,15 +1,15 @@
 // Client of the Peppol Directory indexer API: we ask it to (re)index or drop a participant of our SMP; it then
 // reads the participant's business card from our SMP by itself.
 import type { Dispatcher } from 'undici';
-import { isRetryableStatus, parseRetryAfter } from '../annuaire/errors';
+import { isRetryableStatus, parseRetryAfter, RemoteFailure } from '../remote-failure';
 import { send as sendHttp, type OutboundRequest } from '../outbound-http';
 import { normaliseParticipantId } from './participant-id';
 
 export const INDEXER_PATH = '/indexer/1.0/';
 
-export class DirectoryError extends Error {
-  constructor(message: string, readonly retryable: boolean, readonly status?: number, /** The server's Retry-After. */ readonly retryAfterMs?: number) {
-    super(message);
+export class DirectoryError extends RemoteFailure {
+  constructor(message: string, retryable: boolean, status?: number, retryAfterMs?: number) {
+    super('directory', message, retryable, status, retryAfterMs);
     this.name = 'DirectoryError';
   }
 }

@@ -2,7 +2,7 @@
 // ManageBusinessIdentifierService-1.0.wsdl. The wire helpers are exported for the simulator, which speaks the same.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Dispatcher } from 'undici';
-import { isRetryableStatus, parseRetryAfter } from '../annuaire/errors';
+import { isRetryableStatus, parseRetryAfter, RemoteFailure } from '../remote-failure';
 import { send } from '../outbound-http';
 import { PARTICIPANT_SCHEME, formatParticipantId, parseParticipantId } from './participant-id';
 
@@ -105,12 +105,9 @@ export function readSoapBody(xml: string): XmlElement | undefined {
 
 export type SmlErrorKind = 'BadRequestFault' | 'NotFoundFault' | 'UnauthorizedFault' | 'InternalErrorFault' | 'SoapFault' | 'http' | 'network' | 'protocol';
 
-export class SmlError extends Error {
-  constructor(
-    message: string, readonly kind: SmlErrorKind, readonly retryable: boolean, readonly status?: number,
-    /** The server's Retry-After, on an HTTP error worth retrying. */ readonly retryAfterMs?: number,
-  ) {
-    super(message);
+export class SmlError extends RemoteFailure {
+  constructor(message: string, readonly kind: SmlErrorKind, retryable: boolean, status?: number, retryAfterMs?: number) {
+    super('sml', message, retryable, status, retryAfterMs);
     this.name = 'SmlError';
   }
 

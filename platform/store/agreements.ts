@@ -55,7 +55,7 @@ export function issueMandateEffect(a: { entryId: string; jobId: string; matricul
     params: [a.entryId, a.jobId, `_${a.matricule}_${a.day.replaceAll('-', '')}_`, a.day],
     requires: {
       holds: (first) => `EXISTS (SELECT 1 FROM entries WHERE id = $${first}::uuid AND siren IS NOT NULL)`,
-      type: 'entry-invalid',
+      type: 'siren-missing',
       message: `entry ${a.entryId} has no SIREN`,
     },
     result: '(SELECT mandate_number FROM mandate_issued UNION ALL SELECT mandate_number FROM mandate_current LIMIT 1)',

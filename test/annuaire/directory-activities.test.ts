@@ -15,6 +15,7 @@ import type { StepInput } from '../../workflows/types';
 import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { freshDb, log } from '../support/harness';
 import { approveMandate } from '../support/mandate';
+import { createClients } from '../../integrations/clients';
 
 describe('directory activities', () => {
   let sim: AnnuaireSimulator;
@@ -28,7 +29,7 @@ describe('directory activities', () => {
     ({ db, drop } = await freshDb());
     workspaceId = (await createWorkspace(db, 'directory')).id;
     const config = loadConfig({ DATA_DIR: path.join(os.tmpdir(), 'pa-test'), ANNUAIRE_URL: sim.url, PA_MATRICULE: '0145' });
-    acts = directoryActivities({ db, log, config });
+    acts = directoryActivities({ db, log, config }, createClients(config).annuaire);
   });
   afterEach(() => sim.setFaults(undefined));
   afterAll(async () => {
@@ -117,11 +118,11 @@ describe('directory activities', () => {
   it('an unavailable Annuaire is a retryable failure; a refused request is not', async () => {
     const { input } = await newParty();
     sim.setFaults({ status: 503 });
-    expect(await failure(register(input))).toMatchObject({ type: 'annuaire-503', nonRetryable: false });
+    expect(await failure(register(input))).toMatchObject({ type: 'annuaire-unavailable', nonRetryable: false });
     sim.setFaults(undefined);
 
     const bad = await newParty('12345678X'); // not what the directory accepts as a SIREN
-    expect(await failure(register(bad.input))).toMatchObject({ type: 'annuaire-400', nonRetryable: true });
+    expect(await failure(register(bad.input))).toMatchObject({ type: 'annuaire-rejected', nonRetryable: true });
   });
 
   it('refuses to act without a signed, approved mandate', async () => {
@@ -157,18 +158,18 @@ describe('directory activities', () => {
     const { siren, input } = await newParty();
     sim.setFaults({ status: 429, retryAfterSeconds: 3, detail: 'trop de requêtes pour ce client' });
     expect(await failure(register(input))).toMatchObject({
-      type: 'annuaire-429', nonRetryable: false, nextRetryDelay: 3000, message: expect.stringContaining('trop de requêtes pour ce client'),
+      type: 'annuaire-unavailable', nonRetryable: false, nextRetryDelay: 3000, message: expect.stringContaining('trop de requêtes pour ce client'),
     });
     sim.setFaults({ status: 503 });
     const unavailable = await failure(register(input));
-    expect(unavailable).toMatchObject({ type: 'annuaire-503', nonRetryable: false });
+    expect(unavailable).toMatchObject({ type: 'annuaire-unavailable', nonRetryable: false });
     expect(unavailable.nextRetryDelay).toBeUndefined(); // the activity's own backoff
 
     const detail = "la date de début d'effet doit être postérieure à la date du jour";
     sim.setFaults({ status: 422, only: 'POST /ligne-annuaire', detail });
     const refused = await failure(register(input));
-    expect(refused).toMatchObject({ type: 'annuaire-422', nonRetryable: true, message: `Annuaire 422: ${detail}` });
-    expect(refused.details).toEqual([{ status: 422, titre: 'Erreur de validation des données', detail }]);
+    expect(refused).toMatchObject({ type: 'annuaire-rejected', nonRetryable: true, message: `Annuaire 422: ${detail}` });
+    expect(refused.details).toEqual([{ system: 'annuaire', status: 422, titre: 'Erreur de validation des données', detail }]);
     // The 9998 line was ended before the refusal; a later run picks up from there (no line of ours yet).
     sim.setFaults(undefined);
     expect(await register(input)).toMatchObject({ created: true });
@@ -179,7 +180,7 @@ describe('directory activities', () => {
     const { siren, input } = await newParty();
     const ours = `"siren":"${siren}","matriculePlateforme":"0145"`;
     sim.setFaults({ status: 422, only: 'POST /ligne-annuaire', bodyIncludes: ours, detail: 'SIREN fermé' });
-    expect(await failure(register(input))).toMatchObject({ type: 'annuaire-422', nonRetryable: true });
+    expect(await failure(register(input))).toMatchObject({ type: 'annuaire-rejected', nonRetryable: true });
     expect(inForce(siren)).toEqual([expect.objectContaining({ matriculePlateforme: '9998' })]);
 
     // A retry that finds nothing in force (an earlier attempt ended 9998, then failed transiently) restores it too.
@@ -188,10 +189,10 @@ describe('directory activities', () => {
     await disable(input); // nothing of ours: 9998 already covers it, left alone
     expect(inForce(siren)).toEqual([restored]);
     sim.setFaults([{ status: 503, only: 'POST /ligne-annuaire', count: 1 }]);
-    expect(await failure(register(input))).toMatchObject({ type: 'annuaire-503', nonRetryable: false });
+    expect(await failure(register(input))).toMatchObject({ type: 'annuaire-unavailable', nonRetryable: false });
     expect(inForce(siren)).toEqual([]); // 9998 ended, ours not created
     sim.setFaults({ status: 422, only: 'POST /ligne-annuaire', bodyIncludes: ours, detail: 'SIREN fermé' });
-    expect(await failure(register(input))).toMatchObject({ type: 'annuaire-422', nonRetryable: true });
+    expect(await failure(register(input))).toMatchObject({ type: 'annuaire-rejected', nonRetryable: true });
     expect(inForce(siren)).toEqual([expect.objectContaining({ matriculePlateforme: '9998' })]);
   });
 

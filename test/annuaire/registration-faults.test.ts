@@ -52,7 +52,7 @@ describe('directory step under faults', () => {
     await approve(h, entryId);
     const job = await jobWhen(h, jobId, ['OK', 'ERR'], 60_000);
     expect(job.status).toBe('ERR');
-    expect(job.faults[0]).toMatchObject({ provider: 'gov-fr.directory.register', code: 'annuaire-422', message: expect.stringContaining(detail) });
+    expect(job.faults[0]).toMatchObject({ provider: 'gov-fr.directory.register', code: 'annuaire-rejected', message: expect.stringContaining(detail) });
     expect(await entryState(h, entryId)).toBe('error');
     expect(await activityAttempts(jobId)).not.toContain(2); // not retried
   });

@@ -17,6 +17,7 @@ import { inkSigned } from '../support/signed-pdf';
 import { generateSelfSigned } from '../../platform/crypto/dev-certificates';
 import { sealPdf } from '../../domain/mandate/seal';
 import { createWorkflow, entryState, jobWhen, setState, startJob, step } from '../support/jobs';
+import { createClients } from '../../integrations/clients';
 
 let h: Harness;
 beforeAll(async () => {
@@ -57,7 +58,7 @@ describe('gov-fr.agreement.sign', () => {
   it('run again for the same job (a retried activity), it keeps the one link and the one mandate number', async () => {
     const { entryId, jobId } = await parkedEntry();
     const before = (await h.api('GET', `/silo/v1/entries/${entryId}`)).body.meta;
-    const sign = createActivities({ db: h.db, log, config: h.config })['gov-fr.agreement.sign'] as (i: StepInput) => Promise<{ mandateNumber: string; linkCreated: boolean }>;
+    const sign = createActivities({ db: h.db, log, config: h.config }, createClients(h.config))['gov-fr.agreement.sign'] as (i: StepInput) => Promise<{ mandateNumber: string; linkCreated: boolean }>;
     const again: { mandateNumber: string; linkCreated: boolean } = await new MockActivityEnvironment().run(sign, { jobId, workspaceId: h.workspaceId, entryId, stepId: 'retry', config: {} });
     expect(again.linkCreated).toBe(false);
     expect(again.mandateNumber).toMatch(/_01$/);

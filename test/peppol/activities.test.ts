@@ -15,6 +15,7 @@ import type { StepInput } from '../../workflows/types';
 import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { freshDb, log } from '../support/harness';
 import { approveMandate } from '../support/mandate';
+import { createClients } from '../../integrations/clients';
 
 const SMP = 'TEST-SMP';
 const REGISTER = { doc_groups: ['france'], visibility: 'smp+sml+peppol', directory: true, disable: false };
@@ -32,7 +33,7 @@ describe('peppol activities', () => {
     sml = await startSmlSimulator({ port: 0 });
     pd = await startPeppolDirectorySimulator({ port: 0 });
     const config = loadConfig({ SML_URL: sml.url, PEPPOL_DIRECTORY_URL: pd.url, SMP_ID: SMP });
-    acts = peppolActivities({ db, log, config });
+    acts = peppolActivities({ db, log, config }, createClients(config));
     ws = (await createWorkspace(db, 'acme')).id;
   });
   afterAll(async () => {
@@ -175,6 +176,6 @@ describe('peppol activities', () => {
   it('fails for good for an entry without a SIREN', async () => {
     const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party() });
     const err = await failure(acts['peppol.register'](step({ entryId: e.id, workspaceId: ws })));
-    expect(err).toMatchObject({ type: 'missing-siren', nonRetryable: true });
+    expect(err).toMatchObject({ type: 'siren-missing', nonRetryable: true });
   });
 });

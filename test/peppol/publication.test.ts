@@ -17,6 +17,7 @@ import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { freshDb, log } from '../support/harness';
 import { approveMandate } from '../support/mandate';
 import { get, startSmpServer, xmllint, type SmpServer } from './smp-support';
+import { createClients } from '../../integrations/clients';
 
 const SMP = 'TEST-SMP';
 
@@ -34,7 +35,8 @@ describe('Peppol publication with our SMP: order and retries', () => {
     smp = await startSmpServer(db);
     sml = await startSmlSimulator({ port: 0, allowedSmpIds: [SMP] });
     pd = await startPeppolDirectorySimulator({ port: 0, smpUrl: smp.smpUrl });
-    acts = peppolActivities({ db, log, config: loadConfig({ SML_URL: sml.url, PEPPOL_DIRECTORY_URL: pd.url, SMP_ID: SMP }) });
+    const config = loadConfig({ SML_URL: sml.url, PEPPOL_DIRECTORY_URL: pd.url, SMP_ID: SMP });
+    acts = peppolActivities({ db, log, config }, createClients(config));
     ws = (await createWorkspace(db, 'pub')).id;
   });
   afterEach(() => {
@@ -142,7 +144,8 @@ describe('Peppol publication with our SMP: order and retries', () => {
 
   it('the SML answers UnauthorizedFault for an SMP id outside its allow-list: a final failure', async () => {
     const e = await newParty();
-    const other = peppolActivities({ db, log, config: loadConfig({ SML_URL: sml.url, PEPPOL_DIRECTORY_URL: pd.url, SMP_ID: 'STRANGER-SMP' }) });
+    const strangerConfig = loadConfig({ SML_URL: sml.url, PEPPOL_DIRECTORY_URL: pd.url, SMP_ID: 'STRANGER-SMP' });
+    const other = peppolActivities({ db, log, config: strangerConfig }, createClients(strangerConfig));
     const err = await failure(other['peppol.register'](step(e)));
     expect(err).toMatchObject({ type: 'sml-rejected', nonRetryable: true });
     expect(err.message).toMatch(/not authorized/);

@@ -15,6 +15,7 @@ import { createWorkspace } from '../../platform/store/workspaces';
 import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { freshDb, log } from '../support/harness';
 import { approveMandate } from '../support/mandate';
+import { createClients } from '../../integrations/clients';
 
 const SMP = 'RETRY-SMP';
 
@@ -47,7 +48,8 @@ describe('Retry-After of the SML and the Peppol Directory', () => {
   });
 
   it('peppol.register asks Temporal to retry after that delay', async () => {
-    const acts = peppolActivities({ db, log, config: loadConfig({ SML_URL: sml.url, PEPPOL_DIRECTORY_URL: pd.url, SMP_ID: SMP }) });
+    const config = loadConfig({ SML_URL: sml.url, PEPPOL_DIRECTORY_URL: pd.url, SMP_ID: SMP });
+    const acts = peppolActivities({ db, log, config }, createClients(config));
     const siren = makeSiren();
     const workspaceId = (await createWorkspace(db, 'retry')).id;
     const entry = await insertEntry(db, { id: crypto.randomUUID(), workspaceId, docSchema: 'org/party', data: party(siren), siren });

@@ -13,6 +13,7 @@ import { createWorkspace } from '../../platform/store/workspaces';
 import type { StepInput } from '../../workflows/types';
 import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { freshDb, log } from '../support/harness';
+import { createClients } from '../../integrations/clients';
 
 const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres' as const] : [])] as const;
 const definition = {
@@ -30,7 +31,8 @@ describe.each(engines)('the mandate step on %s', (engine) => {
   beforeAll(async () => {
     ({ db, drop } = await freshDb(engine));
     ws = (await createWorkspace(db, 'acme')).id;
-    const activities = createActivities({ db, log, config: loadConfig({ PA_SIREN: '987654325', PA_MATRICULE: '0145', WIZARD_URL: 'https://wizard.test' }) });
+    const config = loadConfig({ PA_SIREN: '987654325', PA_MATRICULE: '0145', WIZARD_URL: 'https://wizard.test' });
+    const activities = createActivities({ db, log, config }, createClients(config));
     sign = activities['gov-fr.agreement.sign'] as unknown as typeof sign;
   });
   afterAll(() => drop());
@@ -85,7 +87,7 @@ describe.each(engines)('the mandate step on %s', (engine) => {
     for (const run of [input(e.id, jobId), { ...input(e.id, jobId), journal: undefined }]) { // a registration; a legacy runJob
       const err = await sign(run).then(() => undefined, (x: unknown) => x);
       expect(err).toBeInstanceOf(ApplicationFailure);
-      expect(err).toMatchObject({ type: 'entry-invalid', nonRetryable: true, message: `entry ${e.id} has no SIREN` });
+      expect(err).toMatchObject({ type: 'siren-missing', nonRetryable: true, message: `entry ${e.id} has no SIREN` });
     }
     const job = await getJob(db, ws, jobId);
     expect(job).toMatchObject({ status: 'QUEUED', intents: [] });

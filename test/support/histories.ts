@@ -9,7 +9,7 @@ export interface ActivityRun {
   attempt: number;
   /** The worker that ran that attempt: "pid@host" unless the worker was given another identity. */
   identity: string;
-  /** Why the attempt before failed: a failure type (e.g. "annuaire-503"), or "timeout" when its worker went silent. */
+  /** Why the attempt before failed: a failure type (e.g. "annuaire-unavailable"), or "timeout" when its worker went silent. */
   lastFailure?: string;
 }
 

@@ -57,10 +57,10 @@ describe('registration', () => {
 
   it('runs the rescue when the directory refuses for good: the party state error, the job ERR with the fault', async () => {
     const { handle, job } = await parked();
-    job.failures.set(DIR, ApplicationFailure.nonRetryable('SIREN unknown to the PPF', 'annuaire-400'));
+    job.failures.set(DIR, ApplicationFailure.nonRetryable('SIREN unknown to the PPF', 'annuaire-rejected'));
     job.approved = true;
     await hint.decided(handle, true);
-    const fault = { provider: DIR, code: 'annuaire-400', message: 'SIREN unknown to the PPF' };
+    const fault = { provider: DIR, code: 'annuaire-rejected', message: 'SIREN unknown to the PPF' };
     expect(await handle.result()).toEqual({ status: 'ERR', faults: [fault] });
     await maybeRecordHistory(handle, 'registration.rescue');
 
@@ -68,7 +68,7 @@ describe('registration', () => {
     expect(job.calls.map((c) => c.state ?? c.provider)).toEqual(['gov-fr.agreement.sign', 'processing', 'completed', DIR, 'error']);
     expect(job.calls.at(-1)).toEqual({
       provider: 'silo.state', state: 'error', status: 'ERR', faults: [fault], requiresApproval: false, refused: false,
-      lines: [`${DIR} start RUN`, `${DIR} end KO annuaire-400`, 'silo.state start RUN', 'silo.state end OK'],
+      lines: [`${DIR} start RUN`, `${DIR} end KO annuaire-rejected`, 'silo.state start RUN', 'silo.state end OK'],
     });
     expect(await count(handle, 'activityTaskFailedEventAttributes')).toBe(1); // non-retryable: one attempt
     expect(await attribute(handle, PartyState)).toBe('error');

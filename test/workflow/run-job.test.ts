@@ -12,6 +12,7 @@ import { eventually, log, startHarness, type Harness } from '../support/harness'
 import { maybeRecordHistory } from '../support/record-history';
 import { createEntry, createWorkflow, entryState, jobWhen, setState, startJob, step } from '../support/jobs';
 import { entryApi, signInApp } from '../support/registration';
+import { createClients } from '../../integrations/clients';
 
 let h: Harness;
 beforeAll(async () => {
@@ -191,7 +192,7 @@ describe('a run started before journal lines named their steps by id', () => {
     });
     expect(inserted.outcome).toBe('inserted');
     const ref = (s: typeof processing, position: number) => ({ id: s.id, position, name: s.name, provider: s.provider });
-    const state = createActivities({ db: h.db, log, config: h.config })['silo.state'] as (input: unknown) => Promise<unknown>;
+    const state = createActivities({ db: h.db, log, config: h.config }, createClients(h.config))['silo.state'] as (input: unknown) => Promise<unknown>;
     const run = (s: typeof processing, journal: unknown) =>
       new MockActivityEnvironment().run(state, { jobId, workspaceId: h.workspaceId, entryId, stepId: s.id, config: s.config, journal });
 

@@ -1,11 +1,12 @@
 // What the registration wizard may see and do, given only its link's ref (seed §4.3): the entry behind the ref,
 // the progress of its signing, and completing the signer's missing details. Everything else (uploads, signature,
 // confirmation) goes through the entry API's own service functions, with the same rules and limits.
+import { formerMatriculeOf } from '../../domain/party/take-over';
 import { frenchParty, type Party } from '../../domain/party';
 import { missingSignerFields } from '../../domain/mandate/signer';
 import { getAgreement, identityViews, latestDecision } from '../../platform/store/agreements';
 import { auditTrail, recordAudit, type ClientInfo } from '../../platform/store/audit';
-import { entryByApprovalRef, getEntryRow, getMeta, updateEntryData } from '../../platform/store/entries';
+import { entryByApprovalRef, getEntryRow, updateEntryData } from '../../platform/store/entries';
 import { activeJobOf } from '../../platform/store/jobs';
 import { SigningError, type SigningDeps } from '../../domain/submission/service';
 
@@ -76,7 +77,7 @@ export async function wizardState(deps: SigningDeps, w: WizardEntry) {
     },
     signer: { given: signer.given, surname: signer.surname, role: signer.role, id_number_hint: hint(signer.id_number) },
     missing: missingSignerFields(party).map((path) => MISSING_FIELD[path]),
-    take_over: Boolean(await getMeta(deps.db, w.entryId, 'fr-former-matricule')),
+    take_over: (await formerMatriculeOf(deps.db, w.entryId)) !== undefined,
     details_confirmed: confirmedFor(trail, agreement.mandate_number),
     identity: { front: views.has('front'), back: views.has('back'), page: views.has('page') },
     signed: agreement.signed_via ?? null,

@@ -1,0 +1,38 @@
+// The clients of the outside world, as the configuration describes them: built once per process (the worker for its
+// activities, the API for its lookups) and injected, so a test can hand in clients pointed at its simulators.
+import type { Dispatcher } from 'undici';
+import type { Config } from '../platform/config';
+import { publicOnlyDispatcher } from '../domain/events/url-guard';
+import { createAnnuaireClient, type AnnuaireClient } from './annuaire/client';
+import { createDirectoryClient, type DirectoryClient } from './peppol/directory-client';
+import { createSmlClient, type SmlClient } from './peppol/sml-client';
+import { smlDispatcher } from './peppol/sml-tls';
+
+export interface Clients {
+  annuaire: AnnuaireClient;
+  sml: SmlClient;
+  directory: DirectoryClient;
+  /** How webhook deliveries connect: to public addresses only, unless WEBHOOK_ALLOW_PRIVATE_NETWORKS. */
+  webhooks: Dispatcher | undefined;
+}
+
+/** `timeoutMs` shortens the configured timeout (an operator's page waits less than a registration step). */
+export function annuaireClient(config: Config, opts: { timeoutMs?: number } = {}): AnnuaireClient {
+  return createAnnuaireClient({
+    baseUrl: config.annuaireUrl,
+    tokenUrl: config.annuaireTokenUrl,
+    clientId: config.ANNUAIRE_CLIENT_ID,
+    clientSecret: config.ANNUAIRE_CLIENT_SECRET,
+    rattachements: [config.PA_SIREN],
+    timeoutMs: Math.min(config.ANNUAIRE_TIMEOUT_MS, opts.timeoutMs ?? Infinity),
+  });
+}
+
+export function createClients(config: Config): Clients {
+  return {
+    annuaire: annuaireClient(config),
+    sml: createSmlClient({ url: config.smlUrl, smpId: config.SMP_ID, dispatcher: smlDispatcher(config), timeoutMs: config.PEPPOL_TIMEOUT_MS }),
+    directory: createDirectoryClient({ url: config.peppolDirectoryUrl, timeoutMs: config.PEPPOL_TIMEOUT_MS }),
+    webhooks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ? undefined : publicOnlyDispatcher(),
+  };
+}
