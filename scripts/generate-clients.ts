@@ -1,6 +1,6 @@
 // The typed API clients the end-to-end tests drive the API through, generated with openapi-typescript (types) for
-// openapi-fetch (runtime): test/clients/ours.d.ts from our own OpenAPI document (api/openapi.ts, as served at
-// /openapi.json), and test/clients/invopop-*.d.ts from the public API's files we stay wire-compatible with
+// openapi-fetch (runtime): test/support/clients/ours.d.ts from our own OpenAPI document (api/openapi.ts, as served at
+// /openapi.json), and test/support/clients/invopop-*.d.ts from the public API's files we stay wire-compatible with
 // (spec/invopop/, copied unchanged). Run `npx tsx scripts/generate-clients.ts` after changing the API;
 // test/e2e/generated-clients.test.ts fails while a committed file differs from what this generates.
 import fs from 'node:fs';
@@ -10,7 +10,7 @@ import openapiTS, { astToString, type OpenAPI3, type OpenAPITSOptions } from 'op
 import { openApiDocument } from '../api/openapi';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const CLIENTS_DIR = path.join(root, 'test/clients');
+export const CLIENTS_DIR = path.join(root, 'test/support/clients');
 
 // `type: object` without properties (the public files' `data`, `args`, `config`, …) means any object: typed as
 // Record<string, unknown>, not the generator's default Record<string, never>, which would accept no party at all.
@@ -48,6 +48,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   for (const [file, text] of Object.entries(await generateClients())) {
     fs.mkdirSync(CLIENTS_DIR, { recursive: true });
     fs.writeFileSync(path.join(CLIENTS_DIR, file), text);
-    console.log(`test/clients/${file}`);
+    console.log(`test/support/clients/${file}`);
   }
 }

@@ -97,11 +97,11 @@ describe('Annuaire client', () => {
       expect(await failure(client.searchLines({ siren: makeSiren() }))).toMatchObject({ status, retryable: true, detail: expect.stringContaining(String(status)) });
     }
     sim.setFaults({ latencyMs: 500 });
-    expect(await failure(make({ timeoutMs: 100 }).searchLines({ siren: makeSiren() }))).toMatchObject({ status: null, retryable: true });
+    expect(await failure(make({ timeoutMs: 100 }).searchLines({ siren: makeSiren() }))).toMatchObject({ status: undefined, retryable: true });
     sim.setFaults(undefined);
 
     const unreachable = createAnnuaireClient({ baseUrl: 'http://127.0.0.1:9/x', tokenUrl: 'http://127.0.0.1:9/token', clientId: 'a', clientSecret: 'b' });
-    expect(await failure(unreachable.searchLines({ siren: makeSiren() }))).toMatchObject({ status: null, retryable: true });
+    expect(await failure(unreachable.searchLines({ siren: makeSiren() }))).toMatchObject({ status: undefined, retryable: true });
 
     const invalid = await failure(client.createLine({ siren: 'ABC', matriculePlateforme: '0145', dateDebutEffet: today() }));
     expect(invalid).toMatchObject({ status: 400, retryable: false, titre: 'Mauvaise requête' });
@@ -154,7 +154,7 @@ describe('Annuaire client', () => {
     sim.setFaults({ timeoutRate: 1, timeoutMs: 5_000 });
     const t0 = Date.now();
     const err = await make({ timeoutMs: 300 }).searchLines({ siren: makeSiren() }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ status: null, retryable: true, detail: expect.stringContaining('timed out') });
+    expect(err).toMatchObject({ status: undefined, retryable: true, detail: expect.stringContaining('timed out') });
     expect(Date.now() - t0).toBeLessThan(2_000);
   });
 

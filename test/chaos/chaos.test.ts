@@ -16,7 +16,7 @@ import { readHistory, type JobHistory } from '../support/histories';
 import { temporalWorkflowId } from '../../domain/jobs/jobs';
 import { approve, createAndStart, jobCounts, pool, signAndConfirm, sirens, waitUntil, type Onboarding } from '../../bin/stack/onboard';
 import type { Faults } from '../../simulators/faults';
-import { SIM_NAMES, startMonkey, type SimName } from './monkey';
+import { SIM_NAMES, startMonkey, type SimName } from '../support/chaos-monkey';
 
 const N = Number(process.env.CHAOS_PARTIES ?? 12);
 const CONCURRENCY = 8;

@@ -14,9 +14,9 @@ import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENTS_DIR, generateClients } from '../../scripts/generate-clients';
 import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
-import type { components, paths } from '../clients/ours';
-import type { components as SiloComponents, paths as SiloPaths } from '../clients/invopop-silo';
-import type { paths as TransformPaths } from '../clients/invopop-transform';
+import type { components, paths } from '../support/clients/ours';
+import type { components as SiloComponents, paths as SiloPaths } from '../support/clients/invopop-silo';
+import type { paths as TransformPaths } from '../support/clients/invopop-transform';
 import { contractViolation } from '../support/contract';
 import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { eventually, startHarness, type Harness } from '../support/harness';
@@ -30,7 +30,7 @@ describe('the committed clients', () => {
     const fresh = await generateClients();
     expect(fs.readdirSync(CLIENTS_DIR).sort()).toEqual(Object.keys(fresh).sort());
     for (const [file, text] of Object.entries(fresh)) {
-      expect(fs.readFileSync(path.join(CLIENTS_DIR, file), 'utf8') === text, `test/clients/${file} is stale: run npx tsx scripts/generate-clients.ts`).toBe(true);
+      expect(fs.readFileSync(path.join(CLIENTS_DIR, file), 'utf8') === text, `test/support/clients/${file} is stale: run npx tsx scripts/generate-clients.ts`).toBe(true);
     }
   });
 

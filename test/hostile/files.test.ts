@@ -11,7 +11,7 @@ import {
   appendObject, deflatedZeros, digitallySigned, flateObject, inkSigned, pageWithImage, passwordProtected, phonePhoto, whilePinging,
   withInlineImage, withPageTreeLoop, withSplitInlineImages,
   parked as parkedIn,
-} from './files-support';
+} from '../support/hostile-files';
 
 let h: Harness;
 beforeAll(async () => {

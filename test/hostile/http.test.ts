@@ -29,7 +29,7 @@ import { b64, png } from '../../bin/stack/sample-images';
 import { jobWhen } from '../support/jobs';
 import { approve, entryApi, newParty, signInApp, startRegistration } from '../support/registration';
 import { testSealKey } from '../support/seal-key';
-import { whilePinging } from './files-support';
+import { whilePinging } from '../support/hostile-files';
 
 const repo = path.join(__dirname, '..', '..');
 let h: Harness;

@@ -8,7 +8,7 @@ import { b64, jpeg } from '../../bin/stack/sample-images';
 import {
   cairoRerendered, digitallySigned, imageSigned, inkSigned, qpdfResaved, scanned, withActiveContent, withUnseenAnnotation, withWebLink,
   parked as parkedIn,
-} from './files-support';
+} from '../support/hostile-files';
 
 let h: Harness;
 beforeAll(async () => {

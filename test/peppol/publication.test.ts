@@ -16,7 +16,7 @@ import type { StepInput } from '../../workflows/types';
 import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { freshDb, log } from '../support/harness';
 import { approveMandate } from '../support/mandate';
-import { get, startSmpServer, xmllint, type SmpServer } from './smp-support';
+import { get, startSmpServer, xmllint, type SmpServer } from '../support/smp';
 import { createClients } from '../../integrations/clients';
 
 const SMP = 'TEST-SMP';

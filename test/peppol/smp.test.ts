@@ -13,7 +13,7 @@ import { insertEntry } from '../../platform/store/entries';
 import { createWorkspace } from '../../platform/store/workspaces';
 import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { freshDb } from '../support/harness';
-import { get, startSmpServer, xmllint, xmlsecVerify, type SmpServer } from './smp-support';
+import { get, startSmpServer, xmllint, xmlsecVerify, type SmpServer } from '../support/smp';
 
 const SMP_XSD = 'peppol-smp-types-v1-ext.xsd';
 const CARD_XSD = 'peppol-directory-business-card-20180621.xsd';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registration } from '../../workflows/registration';
 import { JobStatus, PartyState } from '../../workflows/search-attributes';
 import { maybeRecordHistory } from '../support/record-history';
-import { attribute, count, hint, poll, startFastWorker, status } from './stubs';
+import { attribute, count, hint, poll, startFastWorker, status } from '../support/workflow-stubs';
 
 let h: Awaited<ReturnType<typeof startFastWorker>>;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { runDefinition } from '../../workflows/run-definition';
 import { unregistration } from '../../workflows/unregistration';
 import { JobStatus, PartyState } from '../../workflows/search-attributes';
 import type { Definition, Step } from '../../workflows/types';
-import { attribute, count, hint, poll, startFastWorker } from './stubs';
+import { attribute, count, hint, poll, startFastWorker } from '../support/workflow-stubs';
 
 let h: Awaited<ReturnType<typeof startFastWorker>>;
 beforeAll(async () => {

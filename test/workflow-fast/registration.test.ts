@@ -5,7 +5,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { registration } from '../../workflows/registration';
 import { JobStatus, PartyState } from '../../workflows/search-attributes';
 import { maybeRecordHistory } from '../support/record-history';
-import { attribute, count, hint, poll, startFastWorker, status } from './stubs';
+import { attribute, count, hint, poll, startFastWorker, status } from '../support/workflow-stubs';
 
 let h: Awaited<ReturnType<typeof startFastWorker>>;
 beforeAll(async () => {

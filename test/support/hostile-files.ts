@@ -14,12 +14,12 @@ import {
 import sharp from 'sharp';
 import { generateSelfSigned } from '../../platform/crypto/dev-certificates';
 import { sealPdf } from '../../domain/mandate/seal';
-import type { Harness } from '../support/harness';
+import type { Harness } from './harness';
 import { png } from '../../bin/stack/sample-images';
-import { inkSigned } from '../support/signed-pdf';
+import { inkSigned } from './signed-pdf';
 import { expect } from 'vitest';
 import { party, makeSiren } from '../../bin/stack/sample-parties';
-import { createWorkflow, jobWhen, setState, startJob, step } from '../support/jobs';
+import { createWorkflow, jobWhen, setState, startJob, step } from './jobs';
 
 /** Runs a tool from poppler-utils or qpdf on a file: `args` get the input and output paths. */
 export function tool(cmd: string, pdf: Uint8Array, args: (input: string, output: string) => string[], outputName = 'out.pdf'): Buffer {

@@ -11,7 +11,7 @@ import { loadConfig, type Config } from '../../platform/config';
 import { PEPPOL_SPEC_DIR } from '../../integrations/peppol/participant-id';
 import { resolveSmpOptions, smpRouter, type SmpOptions } from '../../integrations/peppol/smp-router';
 import type { Db } from '../../platform/store/db';
-import { log } from '../support/harness';
+import { log } from './harness';
 
 export interface SmpServer {
   baseUrl: string;
