@@ -1,12 +1,11 @@
-// Replays recorded histories (test/replay/histories, recorded with RECORD_HISTORIES=1 from test/workflow and
-// test/workflow-fast)
+// Replays recorded histories (test/workflows/replay/histories, recorded with RECORD_HISTORIES=1 from test/workflows)
 // against today's workflow code: a change that would break running registrations fails here.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { describe, expect, it } from 'vitest';
-import { WORKFLOWS_PATH } from '../../worker/create-worker';
+import { WORKFLOWS_PATH } from '../../../worker/create-worker';
 
 const dir = path.join(__dirname, 'histories');
 const histories = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
