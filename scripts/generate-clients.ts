@@ -2,7 +2,7 @@
 // openapi-fetch (runtime): test/support/clients/ours.d.ts from our own OpenAPI document (api/openapi.ts, as served at
 // /openapi.json), and test/support/clients/invopop-*.d.ts from the public API's files we stay wire-compatible with
 // (spec/invopop/, copied unchanged). Run `npx tsx scripts/generate-clients.ts` after changing the API;
-// test/e2e/generated-clients.test.ts fails while a committed file differs from what this generates.
+// test/system/generated-clients.test.ts fails while a committed file differs from what this generates.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
