@@ -2,15 +2,15 @@
 // parsing every object; files this cannot trust are loaded whole. Either way poppler and qpdf accept the result.
 import { PDFDict, PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { addAuditPage } from '../../domain/mandate/audit-page';
-import { buildMandatePdf } from '../../domain/mandate/pdf';
-import { openLazily } from '../../domain/mandate/pdf-lazy';
-import { sealPdf } from '../../domain/mandate/seal';
-import { frenchParty } from '../../domain/party';
-import { testSealKey } from '../support/seal-key';
-import { pdfText } from '../support/pdf-text';
-import { qpdfCheckedPdfsig } from '../support/pdf-check';
-import { SEAL_INFO, auditFacts } from '../support/seal-facts';
+import { addAuditPage } from '../../../domain/mandate/audit-page';
+import { buildMandatePdf } from '../../../domain/mandate/pdf';
+import { openLazily } from '../../../domain/mandate/pdf-lazy';
+import { sealPdf } from '../../../domain/mandate/seal';
+import { frenchParty } from '../../../domain/party';
+import { testSealKey } from '../../support/seal-key';
+import { pdfText } from '../../support/pdf-text';
+import { qpdfCheckedPdfsig } from '../../support/pdf-check';
+import { SEAL_INFO, auditFacts } from '../../support/seal-facts';
 
 const INFO = SEAL_INFO;
 const FACTS = auditFacts('typed');

@@ -12,12 +12,12 @@ import { createRequire } from 'node:module';
 import { PDFDocument } from 'pdf-lib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STRINGS } from '../../web/wizard/public/i18n.js';
-import { startHarness, type Harness } from '../support/harness';
-import { makeSiren, party } from '../../bin/stack/sample-parties';
-import { jpeg, png } from '../../bin/stack/sample-images';
-import { entryState, jobWhen } from '../support/jobs';
-import { entryApi, startRegistration } from '../support/registration';
+import { STRINGS } from '../../../web/wizard/public/i18n.js';
+import { startHarness, type Harness } from '../../support/harness';
+import { makeSiren, party } from '../../../bin/stack/sample-parties';
+import { jpeg, png } from '../../../bin/stack/sample-images';
+import { entryState, jobWhen } from '../../support/jobs';
+import { entryApi, startRegistration } from '../../support/registration';
 
 // Code passed to page.evaluate runs in the browser.
 declare const document: any;

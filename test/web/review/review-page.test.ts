@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness';
-import { submittedEntry, type Submission } from '../support/review-submission';
+import { startHarness, type Harness } from '../../support/harness';
+import { submittedEntry, type Submission } from '../../support/review-submission';
 
 // Code passed to page.evaluate runs in the browser.
 declare const document: any;

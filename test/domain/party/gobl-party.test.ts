@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { frenchParty, sirenOf } from '../../domain/party/gobl-party';
-import { party } from '../../bin/stack/sample-parties';
+import { frenchParty, sirenOf } from '../../../domain/party/gobl-party';
+import { party } from '../../../bin/stack/sample-parties';
 
 const issues = (value: unknown) => {
   const r = frenchParty.safeParse(value);

@@ -6,10 +6,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELIVERY_RETRY_WINDOW } from '../../workflows/webhook-delivery';
-import { eventually, startHarness, type Harness } from '../support/harness';
-import { makeSiren, party } from '../../bin/stack/sample-parties';
-import { createWorkflow, jobWhen, setState, startJob, step } from '../support/jobs';
+import { DELIVERY_RETRY_WINDOW } from '../../../workflows/webhook-delivery';
+import { eventually, startHarness, type Harness } from '../../support/harness';
+import { makeSiren, party } from '../../../bin/stack/sample-parties';
+import { createWorkflow, jobWhen, setState, startJob, step } from '../../support/jobs';
 
 interface Received {
   headers: Record<string, string>;
@@ -147,9 +147,9 @@ describe('webhooks', () => {
   });
 
   it('refuses subscription URLs on private networks unless allowed', async () => {
-    const { createApp } = await import('../../api/app');
-    const { log } = await import('../support/harness');
-    const { testSealKey } = await import('../support/seal-key');
+    const { createApp } = await import('../../../api/app');
+    const { log } = await import('../../support/harness');
+    const { testSealKey } = await import('../../support/seal-key');
     const app = createApp({ db: h.db, log, temporal: h.client, config: { ...h.config, WEBHOOK_ALLOW_PRIVATE_NETWORKS: false }, box: h.box, sealKey: testSealKey() });
     const server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));

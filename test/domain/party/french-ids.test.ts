@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkFrenchVat, frenchVatKey, isSiren, isSiret, luhnValid } from '../../domain/party/french-ids';
+import { checkFrenchVat, frenchVatKey, isSiren, isSiret, luhnValid } from '../../../domain/party/french-ids';
 
 describe('SIREN', () => {
   it.each([

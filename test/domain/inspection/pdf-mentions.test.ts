@@ -1,7 +1,7 @@
 // Finding our mandate number in an uploaded PDF: in the text a reader shows (pdf.js), not in raw bytes or metadata.
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { pdfText, textCarries } from '../../domain/inspection/pdf-text';
+import { pdfText, textCarries } from '../../../domain/inspection/pdf-text';
 
 async function pdf(text: string, title?: string) {
   const doc = await PDFDocument.create();

@@ -10,10 +10,10 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import fontkit, { type Font } from '@pdf-lib/fontkit';
 import { describe, expect, it } from 'vitest';
-import { makeSubset, REPERTOIRE } from '../../domain/mandate/font-subset';
-import { buildMandatePdf } from '../../domain/mandate/pdf';
-import { ligatureShaper } from '../../domain/mandate/shaping';
-import { frenchParty } from '../../domain/party';
+import { makeSubset, REPERTOIRE } from '../../../domain/mandate/font-subset';
+import { buildMandatePdf } from '../../../domain/mandate/pdf';
+import { ligatureShaper } from '../../../domain/mandate/shaping';
+import { frenchParty } from '../../../domain/party';
 
 const typed = (given: string, surname: string) =>
   buildMandatePdf({

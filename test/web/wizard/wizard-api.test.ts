@@ -2,11 +2,11 @@
 // codes the page translates, and the headers that keep the page embeddable only where configured.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness';
-import { makeSiren, party } from '../../bin/stack/sample-parties';
-import { b64, png } from '../../bin/stack/sample-images';
-import { createWorkflow, jobWhen, setState, startJob, step } from '../support/jobs';
-import { startRegistration } from '../support/registration';
+import { startHarness, type Harness } from '../../support/harness';
+import { makeSiren, party } from '../../../bin/stack/sample-parties';
+import { b64, png } from '../../../bin/stack/sample-images';
+import { createWorkflow, jobWhen, setState, startJob, step } from '../../support/jobs';
+import { startRegistration } from '../../support/registration';
 
 let h: Harness;
 beforeAll(async () => {
@@ -150,7 +150,7 @@ describe('wizard API', () => {
   });
 
   it('refuses a frame-ancestors setting that is not a list of origins', async () => {
-    const { loadConfig } = await import('../../platform/config');
+    const { loadConfig } = await import('../../../platform/config');
     expect(() => loadConfig({ WIZARD_FRAME_ANCESTORS: "https://ok.example 'unsafe-inline'" })).toThrow(/origin/);
   });
 });

@@ -5,13 +5,13 @@ import fc from 'fast-check';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness';
-import { b64, jpeg, png } from '../../bin/stack/sample-images';
+import { startHarness, type Harness } from '../../support/harness';
+import { b64, jpeg, png } from '../../../bin/stack/sample-images';
 import {
   appendObject, deflatedZeros, digitallySigned, flateObject, inkSigned, pageWithImage, passwordProtected, phonePhoto, whilePinging,
   withInlineImage, withPageTreeLoop, withSplitInlineImages,
   parked as parkedIn,
-} from '../support/hostile-files';
+} from '../../support/hostile-files';
 
 let h: Harness;
 beforeAll(async () => {

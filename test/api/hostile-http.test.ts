@@ -2,7 +2,7 @@
 // of any shape: never a 5xx), security and cache headers on responses with personal data, limits before
 // authentication and per wizard link (behind a trusted proxy too), the wizard's ref kept out of the logs whatever
 // the path's case or encoding, the production start refused with /metrics open, problem titles, and the directory
-// identifier length. The SSRF forms are in test/unit/webhook-url-guard.test.ts.
+// identifier length. The SSRF forms are in test/domain/events/url-guard.test.ts.
 import crypto from 'node:crypto';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';

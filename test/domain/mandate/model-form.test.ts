@@ -6,17 +6,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { addAuditPage } from '../../domain/mandate/audit-page';
-import { mandateIssuer } from '../../domain/mandate/number';
-import { buildMandatePdf, type MandateInput } from '../../domain/mandate/pdf';
-import { sealPdf } from '../../domain/mandate/seal';
-import type { Lang } from '../../domain/mandate/texts';
-import { frenchParty } from '../../domain/party';
-import { party } from '../../bin/stack/sample-parties';
-import { png } from '../../bin/stack/sample-images';
-import { pdfText } from '../support/pdf-text';
-import { SEAL_INFO, auditFacts } from '../support/seal-facts';
-import { testSealKey } from '../support/seal-key';
+import { addAuditPage } from '../../../domain/mandate/audit-page';
+import { mandateIssuer } from '../../../domain/mandate/number';
+import { buildMandatePdf, type MandateInput } from '../../../domain/mandate/pdf';
+import { sealPdf } from '../../../domain/mandate/seal';
+import type { Lang } from '../../../domain/mandate/texts';
+import { frenchParty } from '../../../domain/party';
+import { party } from '../../../bin/stack/sample-parties';
+import { png } from '../../../bin/stack/sample-images';
+import { pdfText } from '../../support/pdf-text';
+import { SEAL_INFO, auditFacts } from '../../support/seal-facts';
+import { testSealKey } from '../../support/seal-key';
 
 const ID_NUMBER = 'X4RTBPFW4'; // the signer's identity document, in the party (fixtures.ts)
 const NUMBER = '552032534_987654325_20261122_01';

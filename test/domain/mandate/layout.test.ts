@@ -2,9 +2,9 @@
 import { execFileSync } from 'node:child_process';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { buildMandatePdf } from '../../domain/mandate/pdf';
-import { frenchParty } from '../../domain/party';
-import { party } from '../../bin/stack/sample-parties';
+import { buildMandatePdf } from '../../../domain/mandate/pdf';
+import { frenchParty } from '../../../domain/party';
+import { party } from '../../../bin/stack/sample-parties';
 
 const build = (overrides: Record<string, unknown>) => {
   const { $schema: _s, ...p } = party('552032534', overrides);

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fetch } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { isPrivateAddress, publicOnlyDispatcher, refusedWebhookUrl } from '../../domain/events/url-guard';
+import { isPrivateAddress, publicOnlyDispatcher, refusedWebhookUrl } from '../../../domain/events/url-guard';
 
 describe('webhook URL guard', () => {
   it('knows private addresses from public ones', () => {

@@ -3,12 +3,12 @@
 import { execFileSync } from 'node:child_process';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness';
-import { b64, jpeg } from '../../bin/stack/sample-images';
+import { startHarness, type Harness } from '../../support/harness';
+import { b64, jpeg } from '../../../bin/stack/sample-images';
 import {
   cairoRerendered, digitallySigned, imageSigned, inkSigned, qpdfResaved, scanned, withActiveContent, withUnseenAnnotation, withWebLink,
   parked as parkedIn,
-} from '../support/hostile-files';
+} from '../../support/hostile-files';
 
 let h: Harness;
 beforeAll(async () => {

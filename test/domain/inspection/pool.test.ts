@@ -1,10 +1,10 @@
-// The inspection pool's own budgets (untrusted/pool.ts): a job over its time or memory budget is stopped, its child
+// The inspection pool's own budgets (domain/inspection/pool.ts): a job over its time or memory budget is stopped, its child
 // killed and replaced, and the pool goes on answering; closing it ends its children.
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildMandatePdf } from '../../domain/mandate/pdf';
-import { BusyError, InspectionPool, RefusedFile } from '../../domain/inspection';
-import { party } from '../../bin/stack/sample-parties';
+import { buildMandatePdf } from '../../../domain/mandate/pdf';
+import { BusyError, InspectionPool, RefusedFile } from '../../../domain/inspection';
+import { party } from '../../../bin/stack/sample-parties';
 
 const number = '552032534_0145_20261125_01';
 const reference = {
