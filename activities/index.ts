@@ -11,7 +11,7 @@ import { jobCancel } from './job-cancel';
 import { journalActivities } from './journal';
 import { byStepIds, journalled, journalledStatement, recheckingApproval, recordJournal, type StepActivity } from './journalled';
 import { peppolActivities } from './peppol';
-import { siloState } from './party-state';
+import { partyState } from './party-state';
 import { webhookActivities } from './webhooks';
 
 export type { ActivityDeps } from './deps';
@@ -25,7 +25,7 @@ export function createActivities(deps: ActivityDeps, clients: Clients): Record<s
   // Remote steps may take minutes: their start is recorded at once, and they heartbeat (workflows/providers.ts).
   const remote = <R>(activity: StepActivity<R>) => withHeartbeat(step(activity, { announced: true }));
   const providers: Record<string, (...args: never[]) => Promise<unknown>> = {
-    'silo.state': journalledStatement(deps.db, siloState(deps)),
+    'silo.state': journalledStatement(deps.db, partyState(deps)),
     'gov-fr.agreement.sign': journalledStatement(deps.db, agreementSign(deps)),
     'gov-fr.directory.register': remote(directory['gov-fr.directory.register']),
     'gov-fr.directory.disable': remote(directory['gov-fr.directory.disable']),

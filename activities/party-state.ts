@@ -4,8 +4,8 @@ import { stateEffect } from '../platform/store/entries';
 import { PARTY_STATES, type StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 
-export function siloState({ log }: ActivityDeps) {
-  return function siloStateStep(input: StepInput) {
+export function partyState({ log }: ActivityDeps) {
+  return function partyStateStep(input: StepInput) {
     const state = input.config.state;
     if (typeof state !== 'string' || !(PARTY_STATES as readonly string[]).includes(state)) {
       throw ApplicationFailure.nonRetryable(

@@ -36,7 +36,7 @@ export interface PeppolStepResult {
 const wantsSml = (v: Visibility) => v !== 'smp';
 const wantsDirectory = (r: Pick<SmpRecord, 'visibility' | 'directory'>) => r.visibility === 'smp+sml+peppol' && r.directory;
 
-export function peppolActivities({ db, log, config }: ActivityDeps, { sml, directory }: Pick<Clients, 'sml' | 'directory'>) {
+export function peppolActivities({ db, log }: ActivityDeps, { sml, directory }: Pick<Clients, 'sml' | 'directory'>) {
 
   async function smlCreate(id: string): Promise<void> {
     try {

@@ -23,9 +23,9 @@ import { rejectNulCharacters } from '../web/http/no-nul';
 import { uploadJson } from '../web/http/upload-json';
 import { errorHandler, routeNotFound } from '../web/http/problem';
 import { govFrRouter } from './gov-fr-v1';
-import { siloRouter } from './entries-v1';
+import { entriesRouter } from './entries-v1';
 import { smpOptionsFromFiles, smpRouter } from '../integrations/peppol/smp-router';
-import { transformRouter } from './jobs-v1';
+import { jobsRouter } from './jobs-v1';
 import { wizardRouter } from '../web/wizard/router';
 import { reviewPageRouter } from '../web/review/router';
 
@@ -70,11 +70,11 @@ export function createApp(deps: ApiDeps): express.Express {
   const authed = [authenticate(deps.db), rateLimit(deps.config.RATE_LIMIT_PER_MINUTE)];
   // Idempotency-Key on POSTs: after the body parser (a request is identified by its body too), before the router.
   const idempotent = idempotency(deps);
-  app.use('/silo/v1', ...authed, ...json, idempotent, siloRouter(deps));
-  app.use('/transform/v1', ...authed, ...json, idempotent, transformRouter(deps));
+  app.use('/silo/v1', ...authed, ...json, idempotent, entriesRouter(deps));
+  app.use('/transform/v1', ...authed, ...json, idempotent, jobsRouter(deps));
   app.use('/events/v1', ...authed, express.json({ limit: '16kb', strict: true }), rejectNulCharacters, idempotent, eventsRouter(deps));
   app.use('/admin/v1', ...authed, express.json({ limit: '16kb', strict: true }), rejectNulCharacters, idempotent, adminRouter(deps.db));
-  // The operator's review page and its assets (pdf.js included): static, public, its own strict CSP (review/router.ts).
+  // The operator's review page and its assets (pdf.js included): static, public, its own strict CSP (web/review/router.ts).
   app.use('/apps/gov-fr/review', reviewPageRouter());
   // Uploads: the router sets its own body limits per route. With an Idempotency-Key the body is read first by the
   // upload parser (6 MB, a few separators: cheap to parse), the decision's included.

@@ -3,17 +3,19 @@ import crypto from 'node:crypto';
 import { Router } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { PARTY_SCHEMA_URL, frenchParty, sirenOf } from '../domain/party';
+import { assertCallerMeta, createPartyEntry } from '../domain/party/entries';
 import type { DataBox } from '../platform/crypto/data-box';
 import type { Db } from '../platform/store/db';
 import { credentialsRouter } from './credentials';
-import { ConflictError, deleteMeta, getEntry, getEntryByKey, getEntryRow, getMeta, getMetaByRef, insertEntry, listEntries, putMeta } from '../platform/store/entries';
+import { deleteMeta, getEntry, getEntryByKey, getEntryRow, getMeta, getMetaByRef, listEntries, putMeta } from '../platform/store/entries';
 import { decodeCursor } from '../platform/store/rows';
 import { auth, requireScope } from './auth';
-import { coded, notFound, zodProblem } from '../web/http/problem';
+import { notFound } from '../web/http/problem';
 import { body, params, query } from '../web/http/validate';
-import { applyUpdate, assertPartySize, entryUpdate, patchBodyParser } from './entry-update';
-import { changeParty, PartyChangeError } from '../domain/submission/party-change';
+import { entryUpdate, patchBodyParser } from './entry-update';
+import { applyUpdate } from '../domain/party/document-update';
+import { assertStorable } from '../web/http/no-nul';
+import { changeParty } from '../domain/submission/party-change';
 
 export const entryBody = z.strictObject({
   data: z.record(z.string(), z.unknown(), { error: 'data must be a GOBL org/party object' }),
@@ -49,10 +51,7 @@ export const metaBody = z.strictObject({
   shared: z.boolean().optional(),
 });
 
-// Meta keys the service writes itself: a caller may read them but not forge or remove them.
-const SERVICE_META_KEYS = new Set(['approval-link', 'approval-decision']);
-
-export function siloRouter({ db, box, log }: { db: Db; box: DataBox; log: Logger }): Router {
+export function entriesRouter({ db, box, log }: { db: Db; box: DataBox; log: Logger }): Router {
   const r = Router();
   r.use(requireScope('entries:rw'));
   const ownEntry = async (workspaceId: string, id: string) => {
@@ -60,23 +59,10 @@ export function siloRouter({ db, box, log }: { db: Db; box: DataBox; log: Logger
   };
   r.use(credentialsRouter(db, box, ownEntry));
 
-  const create = async (workspaceId: string, id: string, input: z.infer<typeof entryBody>) => {
-    const { $schema, ...rest } = input.data as { $schema?: unknown };
-    if ($schema !== undefined && $schema !== PARTY_SCHEMA_URL) {
-      throw coded(400, 'unsupported-schema', `unsupported document schema ${JSON.stringify($schema)}: only ${PARTY_SCHEMA_URL} (org/party) entries are accepted`);
-    }
-    const parsed = frenchParty.safeParse(rest);
-    if (!parsed.success) throw zodProblem(parsed.error, 'body.data');
-    assertPartySize(parsed.data);
-    try {
-      return await insertEntry(db, {
-        id, workspaceId, key: input.key, folder: input.folder, docSchema: 'org/party',
-        data: { $schema: PARTY_SCHEMA_URL, ...parsed.data }, siren: sirenOf(parsed.data),
-      });
-    } catch (err) {
-      if (err instanceof ConflictError) throw coded(409, err.code, err.message);
-      throw err;
-    }
+  const create = (workspaceId: string, id: string, input: z.infer<typeof entryBody>) => createPartyEntry(db, workspaceId, id, input);
+  const storable = (doc: unknown) => {
+    assertStorable(doc, 'data');
+    return doc;
   };
 
   r.post('/entries', async (req, res) => {
@@ -88,17 +74,11 @@ export function siloRouter({ db, box, log }: { db: Db; box: DataBox; log: Logger
     res.status(200).json(await create(auth(res).workspaceId, id, body(req, entryBody)));
   });
 
-  // A correction: a whole document, a merge patch or a JSON patch, checked against the mandate (signing/party-change.ts).
+  // A correction: a whole document, a merge patch or a JSON patch, checked against the mandate (domain/submission/party-change.ts).
   r.patch('/entries/:id', ...patchBodyParser, async (req, res) => {
     const { id } = params(req, idParam);
     const update = entryUpdate(req);
-    try {
-      res.json(await changeParty({ db, log }, auth(res).workspaceId, id, { apply: (current) => applyUpdate(current, update), allowInvalid: update.allowInvalid, folder: update.folder }));
-    } catch (err) {
-      if (!(err instanceof PartyChangeError)) throw err;
-      if (err.validation) throw zodProblem(err.validation, 'data');
-      throw coded(err.status, err.code, err.message);
-    }
+    res.json(await changeParty({ db, log }, auth(res).workspaceId, id, { apply: (current) => storable(applyUpdate(current, update)), allowInvalid: update.allowInvalid, folder: update.folder }));
   });
 
   r.get('/entries', async (req, res) => {
@@ -134,13 +114,8 @@ export function siloRouter({ db, box, log }: { db: Db; box: DataBox; log: Logger
     const { id, key } = params(req, metaParams);
     const input = body(req, metaBody);
     await ownEntry(auth(res).workspaceId, id);
-    if (SERVICE_META_KEYS.has(key)) throw coded(409, 'service-meta', `meta key "${key}" is managed by the service`);
-    try {
-      res.json(await putMeta(db, id, key, input));
-    } catch (err) {
-      if (err instanceof ConflictError) throw coded(409, err.code, err.message);
-      throw err;
-    }
+    assertCallerMeta(key);
+    res.json(await putMeta(db, id, key, input));
   });
 
   r.get('/entries/:id/meta/:key', async (req, res) => {
@@ -154,7 +129,7 @@ export function siloRouter({ db, box, log }: { db: Db; box: DataBox; log: Logger
   r.delete('/entries/:id/meta/:key', async (req, res) => {
     const { id, key } = params(req, metaParams);
     await ownEntry(auth(res).workspaceId, id);
-    if (SERVICE_META_KEYS.has(key)) throw coded(409, 'service-meta', `meta key "${key}" is managed by the service`);
+    assertCallerMeta(key);
     if (!(await deleteMeta(db, id, key))) throw notFound(`meta "${key}" of entry ${id}`);
     res.status(204).end();
   });

@@ -1,21 +1,16 @@
 // PATCH /silo/v1/entries/{id}: the public API's update body `{content_type, data, allow_invalid?, folder?}`, or a
 // patch sent as the request's own content type. The patch formats are the libraries' (RFC 7396, RFC 6902).
 import express, { type Request } from 'express';
-// index.mjs: the package also ships its TypeScript sources, which tsx (allowJs) would load instead of its build.
-import jsonPatch from 'fast-json-patch/index.mjs';
 import type { Operation } from 'fast-json-patch';
-import mergePatch from 'json-merge-patch';
 import { z } from 'zod';
-import { assertStorable, rejectNulCharacters } from '../web/http/no-nul';
-import { MAX_PARTY_BYTES } from '../domain/party';
+import { rejectNulCharacters } from '../web/http/no-nul';
+import {
+  DOCUMENT, JSON_PATCH, MERGE_PATCH, UPDATE_FORMATS, type EntryUpdate, type UpdateFormat,
+} from '../domain/party/document-update';
 import { coded } from '../web/http/problem';
 import { body } from '../web/http/validate';
 
-export const DOCUMENT = 'application/json';
-export const MERGE_PATCH = 'application/merge-patch+json';
-export const JSON_PATCH = 'application/json-patch+json';
-export const UPDATE_FORMATS = [DOCUMENT, MERGE_PATCH, JSON_PATCH] as const;
-export type UpdateFormat = (typeof UPDATE_FORMATS)[number];
+export { DOCUMENT, JSON_PATCH, MERGE_PATCH, UPDATE_FORMATS, type EntryUpdate, type UpdateFormat };
 
 /** A party is a small document: a correction takes a few operations (each may copy the whole document). */
 const MAX_OPERATIONS = 100;
@@ -40,13 +35,6 @@ export const updateBody = z.strictObject({
     .describe('accepted for the public API\'s clients, as false only: a party entry is never signed as a GOBL envelope'),
 }).refine((b) => b.data !== undefined || b.folder !== undefined, { error: 'send data (the document or a patch) or a folder', path: ['data'] });
 
-export interface EntryUpdate {
-  format: UpdateFormat;
-  /** The whole document, a merge patch or a JSON patch, as `format` says; none when only the folder moves. */
-  data?: unknown;
-  allowInvalid: boolean;
-  folder?: string;
-}
 
 /** Parses the patch media types too (the router's parser reads application/json only). */
 export const patchBodyParser = [express.json({ limit: '1mb', strict: true, type: [MERGE_PATCH, JSON_PATCH] }), rejectNulCharacters];
@@ -93,47 +81,3 @@ export function entryUpdate(req: Request): EntryUpdate {
   return update;
 }
 
-/**
- * The document once the update applies to `current`; a JSON patch that cannot apply is refused, naming its operation.
- * The document is checked after each operation (`copy` doubles it), and its depth and characters at the end.
- */
-export function applyUpdate(current: Record<string, unknown>, update: EntryUpdate): unknown {
-  if (update.data === undefined) return current;
-  const result = update.format === DOCUMENT ? update.data
-    : update.format === MERGE_PATCH ? applyMergePatch(structuredClone(current), update.data)
-    : applyJsonPatch(structuredClone(current), update.data as Operation[]);
-  assertStorable(result, 'data');
-  assertPartySize(result);
-  return result;
-}
-
-function applyMergePatch(doc: unknown, patch: unknown): unknown {
-  try {
-    return mergePatch.apply(doc, patch);
-  } catch (err) {
-    throw coded(422, 'patch-unappliable', `the merge patch cannot apply: ${String((err as Error).message).split('\n')[0]}`);
-  }
-}
-
-/** A party is a small document: what makes it larger (an `ext` of thousands of keys, a doubling `copy`) is refused. */
-export function assertPartySize(doc: unknown, after?: string): void {
-  const bytes = Buffer.byteLength(JSON.stringify(doc) ?? '');
-  if (bytes > MAX_PARTY_BYTES) {
-    throw coded(413, 'too-large', `the party document would be ${bytes} bytes${after ? ` after ${after}` : ''}: at most ${MAX_PARTY_BYTES}`);
-  }
-}
-
-function applyJsonPatch(doc: unknown, ops: Operation[]): unknown {
-  for (const [index, operation] of ops.entries()) {
-    const op = `operation ${index} (${operation.op} ${operation.path})`;
-    try {
-      doc = jsonPatch.applyOperation(doc, operation, true, true, true, index).newDocument;
-    } catch (err) {
-      // A failed `test` is the precondition RFC 6902 §4.6 gives the client: the document is not as it expected.
-      if ((err as Error).name === 'TEST_OPERATION_FAILED') throw coded(409, 'patch-test-failed', `the JSON patch's ${op} failed: the entry's data has changed; read it again`);
-      throw coded(422, 'patch-unappliable', `the JSON patch's ${op} cannot apply: ${String((err as Error).message).split('\n')[0]}`);
-    }
-    assertPartySize(doc, op);
-  }
-  return doc;
-}

@@ -1,16 +1,14 @@
 // events/v1: webhook subscriptions of the caller's workspace (scope admin), their delivery log, and the recent
 // events. A subscription's secret (Standard Webhooks `whsec_…`) is shown once, at creation, and kept encrypted.
-import crypto from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { DataBox } from '../platform/crypto/data-box';
-import { newWebhookSecret, webhookSecretContext } from '../domain/events/webhook-signature';
 import type { Db } from '../platform/store/db';
-import { EVENT_KINDS, deliveryLog, disableSubscription, getSubscription, insertSubscription, listEvents, listSubscriptions, subscriptionView } from '../platform/store/events';
+import { EVENT_KINDS, deliveryLog, disableSubscription, getSubscription, listEvents, listSubscriptions, subscriptionView } from '../platform/store/events';
 import { decodeCursor } from '../platform/store/rows';
 import { auth, requireScope } from './auth';
-import { HttpProblem, notFound } from '../web/http/problem';
-import { refusedWebhookUrl } from '../domain/events/url-guard';
+import { notFound } from '../web/http/problem';
+import { subscribe } from '../domain/events/subscriptions';
 import { body, params, query } from '../web/http/validate';
 
 export const subscriptionBody = z.strictObject({
@@ -37,16 +35,8 @@ export function eventsRouter(deps: { db: Db; box: DataBox; config: { WEBHOOK_ALL
   r.use(requireScope('admin'));
 
   r.post('/subscriptions', async (req, res) => {
-    const b = body(req, subscriptionBody);
-    const refused = deps.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ? undefined : refusedWebhookUrl(b.url);
-    if (refused) throw new HttpProblem(400, `invalid body: url: ${refused}`, [{ path: 'body.url', message: refused }], undefined, 'invalid-request');
-    const id = crypto.randomUUID();
-    const secret = newWebhookSecret();
-    const row = await insertSubscription(db, {
-      id, workspaceId: auth(res).workspaceId, url: b.url, kinds: b.kinds, description: b.description,
-      secretSealed: box.seal(Buffer.from(secret), webhookSecretContext(id)),
-    });
-    res.status(201).json({ ...subscriptionView(row), secret });
+    const subscriber = { db, box, allowPrivateNetworks: deps.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS };
+    res.status(201).json(await subscribe(subscriber, auth(res).workspaceId, body(req, subscriptionBody)));
   });
 
   r.get('/subscriptions', async (_req, res) => {

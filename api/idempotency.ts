@@ -1,7 +1,7 @@
 // Idempotency-Key on the authenticated API's POSTs (issue 21, point 6; the convention of payment APIs, as Stripe's):
 // a retry with the same key and the same request replays the first answer, marked `Idempotent-Replayed: true`, for 24
 // hours. The same key on another request is 422; while the first request still runs, 409. Keys are per workspace.
-// 5xx (and 429) answers are not kept: the retry runs again. The keys live in the store (store/idempotency-keys.ts), so
+// 5xx (and 429) answers are not kept: the retry runs again. The keys live in the store (platform/store/idempotency-keys.ts), so
 // every API replica sees them.
 import crypto from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';

@@ -3,13 +3,12 @@ import crypto from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Db } from '../platform/store/db';
-import { ConflictError } from '../platform/store/entries';
 import { getJob, getJobByKey, listJobs } from '../platform/store/jobs';
 import { decodeTimeCursor } from '../platform/store/rows';
 import { insertWorkflow, type WorkflowView } from '../platform/store/workflows';
 import { workflowInput } from '../domain/jobs/definition-schema';
 import { awaitJobSettled } from '../domain/jobs/await-job';
-import { JobRequestError, startJob, type JobServiceDeps } from '../domain/jobs/jobs';
+import { startJob, type JobServiceDeps } from '../domain/jobs/jobs';
 import { TemporalUnavailable, cancelJob } from '../domain/jobs/cancel-job';
 import { findWorkflow, isBuiltinWorkflow, listAllWorkflows } from '../domain/jobs/workflow-catalog';
 import { auth, requireScope } from './auth';
@@ -58,7 +57,7 @@ const onWire = (wf: WorkflowView) => {
   return { ...wf, steps: wf.steps.map(withAction), rescue: wf.rescue.map(withAction) };
 };
 
-export function transformRouter(deps: JobServiceDeps): Router {
+export function jobsRouter(deps: JobServiceDeps): Router {
   const db: Db = deps.db;
   const r = Router();
   r.use(requireScope('jobs:rw'));
@@ -67,12 +66,7 @@ export function transformRouter(deps: JobServiceDeps): Router {
     const { id } = params(req, idParam);
     const doc = body(req, workflowInput);
     if (isBuiltinWorkflow(id)) throw coded(409, 'builtin-workflow', `workflow ${id} is built in and cannot be replaced`);
-    try {
-      res.json(onWire(await insertWorkflow(db, auth(res).workspaceId, id, doc)));
-    } catch (err) {
-      if (err instanceof ConflictError) throw coded(409, err.code, err.message);
-      throw err;
-    }
+    res.json(onWire(await insertWorkflow(db, auth(res).workspaceId, id, doc)));
   });
 
   r.get('/workflows', async (req, res) => {
@@ -87,15 +81,7 @@ export function transformRouter(deps: JobServiceDeps): Router {
     res.json(onWire(wf));
   });
 
-  const create = async (workspaceId: string, id: string, input: z.infer<typeof jobBody>) => {
-    try {
-      return await startJob(deps, workspaceId, { id, ...input });
-    } catch (err) {
-      if (err instanceof ConflictError) throw coded(409, err.code, err.message);
-      if (err instanceof JobRequestError) throw coded(err.status, err.code, err.message);
-      throw err;
-    }
-  };
+  const create = (workspaceId: string, id: string, input: z.infer<typeof jobBody>) => startJob(deps, workspaceId, { id, ...input });
 
   /** The job as accepted, or with `?wait=N` as it is once it ends or parks, or after N seconds. */
   const answer = async (req: Request, res: Response, id: string) => {
@@ -118,7 +104,7 @@ export function transformRouter(deps: JobServiceDeps): Router {
   r.get('/jobs', async (req, res) => {
     const q = query(req, listJobsQuery);
     const page = await listJobs(db, auth(res).workspaceId, {
-      limit: q.limit, cursor: q.cursor, createdAt: q.created_at, siloEntryId: q.silo_entry_id, status: q.status, workflowId: q.workflow_id,
+      limit: q.limit, cursor: q.cursor, createdAt: q.created_at, entryId: q.silo_entry_id, status: q.status, workflowId: q.workflow_id,
     });
     res.json({ limit: q.limit, ...(q.cursor && { cursor: q.cursor }), ...(q.created_at && { created_at: q.created_at }), ...page });
   });
@@ -130,7 +116,6 @@ export function transformRouter(deps: JobServiceDeps): Router {
     try {
       res.json(await cancelJob(deps, auth(res).workspaceId, id, reason ?? 'cancelled through the API'));
     } catch (err) {
-      if (err instanceof JobRequestError) throw coded(err.status, err.code, err.message);
       if (err instanceof TemporalUnavailable) throw coded(503, 'temporal-unavailable', err.message, { 'retry-after': '5' });
       throw err;
     }

@@ -1,6 +1,6 @@
 // One structured log line per request (request id, route, status, time, workspace and key ids; no headers, no
 // bodies, no query strings) and the HTTP latency histogram. The wizard's ref is a credential: it never appears,
-// whatever the case or encoding of the path (lib/logger.ts redactPath). And /metrics: on the API's port (behind
+// whatever the case or encoding of the path (platform/observability/logger.ts redactPath). And /metrics: on the API's port (behind
 // METRICS_TOKEN when set), or on an internal listener of its own (METRICS_PORT).
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -45,7 +45,7 @@ export function observability(log: Logger): RequestHandler[] {
     },
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
   });
-  const tracer = trace.getTracer('pa-api'); // a no-op unless lib/tracing.ts installed a provider
+  const tracer = trace.getTracer('pa-api'); // a no-op unless platform/observability/tracing.ts installed a provider
   const timing: RequestHandler = (req, res, next) => {
     const end = httpDuration.startTimer();
     tracer.startActiveSpan(`${req.method} ${redact(req.path)}`, { attributes: { 'http.request.method': req.method } }, (span) => {

@@ -1,5 +1,5 @@
 // What the reference says of each operation beyond its schemas: a description, request examples, and the problem
-// codes it can answer (api/problem-codes.ts). The codes an operation shares with all others of its kind (auth,
+// codes it can answer (web/http/problem-codes.ts). The codes an operation shares with all others of its kind (auth,
 // limits, validation) are added by `errorsOf`; the tests' contract check refuses a code an operation does not list.
 import type { ProblemCodeName } from '../web/http/problem-codes';
 import type { Operation } from './operations';

@@ -65,7 +65,7 @@ export async function untilReachable<T>(connect: () => Promise<T>, log: (msg: st
   }
 }
 
-/** The configuration with the platform secrets kept in the encrypted store (config/stored-secrets.ts) applied. */
+/** The configuration with the platform secrets kept in the encrypted store (platform/store/platform-secrets.ts) applied. */
 export async function withSecrets(config: Config, db: Db, log: (msg: string) => void): Promise<Config> {
   const { config: effective, used } = await withStoredSecrets(config, db, dataBoxFromConfig(config));
   if (used.length) log(`secrets from the encrypted store: ${used.join(', ')}`);

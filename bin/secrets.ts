@@ -1,5 +1,5 @@
 // `npm run secret:set -- --name <name>` (value on standard input) and `npm run secret:list`: the platform's own
-// secrets in the encrypted store (config/stored-secrets.ts). Values never appear on the command line or in output.
+// secrets in the encrypted store (platform/store/platform-secrets.ts). Values never appear on the command line or in output.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../platform/config';
 import { PLATFORM_SECRETS, listPlatformSecrets, putPlatformSecret, type PlatformSecretName } from '../platform/store/platform-secrets';

@@ -1,5 +1,5 @@
 // The steps of the specification's registration (§3.1) and unregistration (§3.2). Their ids are fixed: the job
-// journal names them, and clients read them in the built-in definitions (transform/builtins.ts). Running
+// journal names them, and clients read them in the built-in definitions (domain/jobs/builtins.ts). Running
 // registrations replay against them: a different list of steps is a new workflow type, not an edit here.
 import type { Definition, Step } from './types';
 

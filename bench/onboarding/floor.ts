@@ -45,7 +45,7 @@ export async function runFloor(o: FloorOptions) {
   const cpu = () => cpuSnapshot({ temporal: [o.temporalPid], worker: [worker.pid!], bench: [process.pid] });
   try {
     const cpu0 = cpu();
-    // Started as transform/jobs.ts starts ours: the same search attributes and a summary of the same form.
+    // Started as domain/jobs/jobs.ts starts ours: the same search attributes and a summary of the same form.
     const started = await timed(ids, C, async (workflowId, i) => {
       const entryId = crypto.randomUUID();
       await client.workflow.start('floorRegistration', {

@@ -1,5 +1,5 @@
 // A registration driven over HTTP as an integrator and an operator would, step by step, for many parties at once
-// against a cluster (test/support/cluster.ts). Each call checks its status and says which party failed; no vitest.
+// against a cluster (bin/stack/cluster.ts). Each call checks its status and says which party failed; no vitest.
 import crypto from 'node:crypto';
 import { countJobsByStatus } from '../../platform/store/jobs';
 import { REGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';

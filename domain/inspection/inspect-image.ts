@@ -21,17 +21,17 @@ export async function inspectImage(bytes: Uint8Array, claimed: ImageMime, purpos
   } catch (err) {
     // Not even a header: text behind an image's signature (HTML, say) is not an image; other bytes, a damaged one.
     if (looksLikeText(bytes.subarray(claimed === 'image/png' ? 8 : 2, 520))) {
-      return refuse(415, 'not-an-image', `starts like a ${FORMAT[claimed].toUpperCase()} image but is not one (text follows its signature)`);
+      return refuse('not-an-image', `starts like a ${FORMAT[claimed].toUpperCase()} image but is not one (text follows its signature)`);
     }
-    return refuse(422, 'unreadable-image', `cannot be decoded as an image (${firstLine(err)})`);
+    return refuse('unreadable-image', `cannot be decoded as an image (${firstLine(err)})`);
   }
-  if (meta.format !== FORMAT[claimed]) refuse(415, 'not-an-image', `starts like a ${FORMAT[claimed].toUpperCase()} image but is not one (${meta.format ?? 'unknown'} content)`);
+  if (meta.format !== FORMAT[claimed]) refuse('not-an-image', `starts like a ${FORMAT[claimed].toUpperCase()} image but is not one (${meta.format ?? 'unknown'} content)`);
   const { width = 0, height = 0 } = meta;
   if (Math.max(width, height) > IMAGE_LIMITS.side) {
-    refuse(413, 'image-too-large', `is ${width}×${height} pixels, over the limit of ${IMAGE_LIMITS.side} pixels on a side`);
+    refuse('image-too-large', `is ${width}×${height} pixels, over the limit of ${IMAGE_LIMITS.side} pixels on a side`);
   }
   if (width * height > maxPixels) {
-    refuse(413, 'image-too-large', `is ${width}×${height} pixels, over the limit of ${maxPixels / 1e6} megapixels for ${purpose === 'identity' ? 'an identity image' : 'a signature'}`);
+    refuse('image-too-large', `is ${width}×${height} pixels, over the limit of ${maxPixels / 1e6} megapixels for ${purpose === 'identity' ? 'an identity image' : 'a signature'}`);
   }
   try {
     if (purpose === 'signature') {
@@ -42,7 +42,7 @@ export async function inspectImage(bytes: Uint8Array, claimed: ImageMime, purpos
     await sharp(bytes, options).resize({ width: 256, height: 256, fit: 'inside' }).raw().toBuffer();
     return { width, height };
   } catch (err) {
-    return refuse(422, 'unreadable-image', `cannot be decoded as an image (${firstLine(err)})`);
+    return refuse('unreadable-image', `cannot be decoded as an image (${firstLine(err)})`);
   }
 }
 

@@ -42,8 +42,12 @@ export interface PdfLimits {
 }
 
 export class LimitError extends Error {
-  constructor(readonly status: 413 | 422, message: string) {
+  constructor(readonly kind: 'size' | 'structure', message: string) {
     super(message);
+  }
+
+  get sizeLimit(): boolean {
+    return this.kind === 'size';
   }
 }
 

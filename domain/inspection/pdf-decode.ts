@@ -60,8 +60,8 @@ export class DecodeBudget {
 
   private over(what: string): never {
     if (this.total - this.used < this.perStream) {
-      throw new LimitError(413, `its streams decode to more than ${MB(this.total)} together (the limit)`);
+      throw new LimitError('size', `its streams decode to more than ${MB(this.total)} together (the limit)`);
     }
-    throw new LimitError(413, `${what} decodes to more than ${MB(this.perStream)} (the limit for one stream)`);
+    throw new LimitError('size', `${what} decodes to more than ${MB(this.perStream)} (the limit for one stream)`);
   }
 }

@@ -19,7 +19,7 @@ export async function loadWithin(bytes: Uint8Array, budget: DecodeBudget, maxObj
     try {
       // An object stream says how many objects it holds: count them before pdf-lib makes them.
       packed += raw.dict.lookupMaybe(PDFName.of('N'), PDFNumber)?.asNumber() ?? 0;
-      if (packed > maxObjects) throw new LimitError(422, `it has more than ${maxObjects} objects (the limit)`);
+      if (packed > maxObjects) throw new LimitError('structure', `it has more than ${maxObjects} objects (the limit)`);
       return ByteStream.of(budget.decode(raw, 'an object stream') ?? new Uint8Array());
     } catch (err) {
       throw (failure ??= err as Error);
@@ -33,7 +33,7 @@ export async function loadWithin(bytes: Uint8Array, budget: DecodeBudget, maxObj
     // EncryptedPDFError, compiled to ES5, is no `instanceof` and keeps the name "Error": known by its message.) First:
     // an encrypted object stream does not decode, which is no reason to give.
     if (/PDFDocument\.load` is encrypted/.test((err as Error).message ?? '') && !(failure instanceof LimitError)) {
-      refuse(422, 'encrypted-pdf', 'is an encrypted PDF: upload it without a password');
+      refuse('encrypted-pdf', 'is an encrypted PDF: upload it without a password');
     }
     // pdf-lib walks the page tree recursively while it loads: a tree that loops overflows the stack.
     if (!failure && err instanceof RangeError) throw new UnreadableError('its structure loops or is nested too deeply');

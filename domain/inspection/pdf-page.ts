@@ -48,7 +48,7 @@ export function pageFacts(
   const run = (content: Uint8Array, resources: PDFDict | undefined, ctm: Matrix, depth: number, paint?: () => void) => {
     interpret(content, ctm, {
       operator(op) {
-        if (++operators > limits.operators) throw new LimitError(422, `a page has more than ${limits.operators} drawing operations (the limit)`);
+        if (++operators > limits.operators) throw new LimitError('structure', `a page has more than ${limits.operators} drawing operations (the limit)`);
         if (paint && PAINTING.has(op)) paint();
       },
       inlineImage: (m) => (paint ? undefined : drawn(m)), // in an annotation's appearance: not the page's images

@@ -227,7 +227,7 @@ export class InspectionPool {
   }
 }
 
-const tooComplex = (why: string) => new RefusedFile({ status: 422, code: 'too-complex', reason: `is too complex to check: it ${why}` });
+const tooComplex = (why: string) => new RefusedFile({ code: 'too-complex', reason: `is too complex to check: it ${why}` });
 
 /** The resident size of a process (Linux); 0 where /proc is not there (the heap cap still applies). */
 function residentMb(pid: number | undefined): number {

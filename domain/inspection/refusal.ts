@@ -4,8 +4,9 @@ export type RefusalCode =
   | 'superseded-mandate' | 'bad-signature' | 'not-an-image' | 'unreadable-image';
 
 export interface Refusal {
-  status: 413 | 415 | 422;
   code: RefusalCode;
+  /** A size limit crossed (too many bytes or pixels), rather than a structure refused. */
+  sizeLimit?: boolean;
   /** what is wrong with the file, without the field's name (the caller adds it) */
   reason: string;
 }
@@ -16,6 +17,6 @@ export class RefusedFile extends Error {
   }
 }
 
-export const refuse = (status: Refusal['status'], code: RefusalCode, reason: string): never => {
-  throw new RefusedFile({ status, code, reason });
+export const refuse = (code: RefusalCode, reason: string): never => {
+  throw new RefusedFile({ code, reason });
 };

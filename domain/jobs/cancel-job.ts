@@ -17,7 +17,7 @@ export class TemporalUnavailable extends Error {}
 
 export async function cancelJob(deps: JobServiceDeps, workspaceId: string, jobId: string, reason: string): Promise<JobView> {
   const job = await getJob(deps.db, workspaceId, jobId);
-  if (!job) throw new JobRequestError(404, `job ${jobId} not found`, 'not-found');
+  if (!job) throw new JobRequestError('not-found', `job ${jobId} not found`);
   if (ENDED.has(job.status)) throw ended(job);
   // In the store first: the workflow's cancel activity takes it from there (free text never enters Temporal).
   await setCancelReason(deps.db, jobId, reason);
@@ -41,20 +41,16 @@ export async function cancelJob(deps: JobServiceDeps, workspaceId: string, jobId
 }
 
 const ended = (job: Pick<JobView, 'id' | 'status'>) =>
-  new JobRequestError(409, `job ${job.id} has ended (${job.status}): there is nothing to cancel`, 'job-ended');
+  new JobRequestError('job-ended', `job ${job.id} has ended (${job.status}): there is nothing to cancel`);
 
 function refused(job: JobView, cause: Error | undefined): JobRequestError {
   const type = cause instanceof ApplicationFailure ? cause.type : undefined;
   if (type === CANCEL_REFUSED.outside) {
     const step = job.intents.at(-1);
-    return new JobRequestError(409,
-      `job ${job.id} can no longer be cancelled: it has started acting outside (step "${step?.name ?? '?'}", ${step?.provider ?? '?'}), in the directory or on Peppol. ` +
-      `Let it end; to undo a registration, run the unregistration (POST /transform/v1/jobs with workflow_id ${UNREGISTRATION_WORKFLOW_ID})`,
-      'past-directory');
+    return new JobRequestError('past-directory', `job ${job.id} can no longer be cancelled: it has started acting outside (step "${step?.name ?? '?'}", ${step?.provider ?? '?'}), in the directory or on Peppol. ` +
+      `Let it end; to undo a registration, run the unregistration (POST /transform/v1/jobs with workflow_id ${UNREGISTRATION_WORKFLOW_ID})`);
   }
-  if (type === CANCEL_REFUSED.ended) return new JobRequestError(409, `job ${job.id} is ending (its last step or its rescue runs): there is nothing to cancel`, 'job-ended');
+  if (type === CANCEL_REFUSED.ended) return new JobRequestError('job-ended', `job ${job.id} is ending (its last step or its rescue runs): there is nothing to cancel`);
   // A workflow without the cancel update: a legacy runJob recorded before it existed.
-  return new JobRequestError(409,
-    `job ${job.id} cannot be cancelled: its workflow takes no cancellation (${cause?.message ?? 'refused'}). An operator can terminate it in the Temporal UI`,
-    'not-cancellable');
+  return new JobRequestError('not-cancellable', `job ${job.id} cannot be cancelled: its workflow takes no cancellation (${cause?.message ?? 'refused'}). An operator can terminate it in the Temporal UI`);
 }

@@ -1,6 +1,7 @@
 // Starting a job: record it, then start its Temporal workflow. The workflow id is derived from the job id and
 // may never be reused, so no job can run twice. A job recorded while Temporal is unreachable stays QUEUED and
 // is started by the sweeper (startQueuedJobs) — nothing the client was told was accepted is lost.
+import { DomainError } from '../errors';
 import type { Client } from '@temporalio/client';
 import { runPeriodically } from '../../platform/periodic';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
@@ -19,13 +20,8 @@ import { runDefinition } from '../../workflows/run-definition';
 import { unregistration } from '../../workflows/unregistration';
 import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from './builtins';
 import { findWorkflow } from './workflow-catalog';
-import type { ProblemCodeName } from '../../web/http/problem-codes';
 
-export class JobRequestError extends Error {
-  constructor(readonly status: 404 | 409 | 422, message: string, readonly code: ProblemCodeName) {
-    super(message);
-  }
-}
+export class JobRequestError extends DomainError {}
 
 export interface JobServiceDeps {
   db: Db;
@@ -51,27 +47,27 @@ export async function startJob(
   req: { id: string; workflow_id: string; silo_entry_id: string; key?: string; args: Record<string, string>; tags: string[] },
 ): Promise<JobView> {
   const workflow = await findWorkflow(deps.db, workspaceId, req.workflow_id);
-  if (!workflow) throw new JobRequestError(404, `workflow ${req.workflow_id} not found`, 'not-found');
+  if (!workflow) throw new JobRequestError('not-found', `workflow ${req.workflow_id} not found`);
   const definition = { steps: workflow.steps, rescue: workflow.rescue };
   const workflowType = workflowTypeOf(workflow.id);
   const inserted = await insertJob(deps.db, {
     id: req.id, workspaceId, key: req.key, workflowId: workflow.id, workflowType, entryId: req.silo_entry_id, docSchema: workflow.schema,
     definition, args: req.args, tags: req.tags, registers: registersInDirectory(definition), unregisters: unregistersFromDirectory(definition),
   });
-  if (inserted.outcome === 'no-entry') throw new JobRequestError(404, `silo entry ${req.silo_entry_id} not found`, 'not-found');
+  if (inserted.outcome === 'no-entry') throw new JobRequestError('not-found', `silo entry ${req.silo_entry_id} not found`);
   if (inserted.outcome === 'wrong-schema') {
-    throw new JobRequestError(422, `workflow ${workflow.id} processes ${workflow.schema} entries, not ${inserted.schema}`, 'wrong-schema');
+    throw new JobRequestError('wrong-schema', `workflow ${workflow.id} processes ${workflow.schema} entries, not ${inserted.schema}`);
   }
   if (inserted.outcome === 'siren-registered') {
-    throw new JobRequestError(409, inserted.entryId === req.silo_entry_id
+    throw new JobRequestError('siren-registered', inserted.entryId === req.silo_entry_id
       ? `entry ${req.silo_entry_id} is already registered (SIREN ${inserted.siren}): unregister it before registering it again`
-      : `SIREN ${inserted.siren} is already registered by entry ${inserted.entryId}: unregister that entry first`, 'siren-registered');
+      : `SIREN ${inserted.siren} is already registered by entry ${inserted.entryId}: unregister that entry first`);
   }
   if (inserted.outcome === 'not-registered') {
-    throw new JobRequestError(409, `entry ${req.silo_entry_id} has nothing to unregister: it ${inserted.state ? `is ${inserted.state}` : 'was never registered'}`, 'not-registered');
+    throw new JobRequestError('not-registered', `entry ${req.silo_entry_id} has nothing to unregister: it ${inserted.state ? `is ${inserted.state}` : 'was never registered'}`);
   }
   if (inserted.outcome === 'invalid-data') {
-    throw new JobRequestError(422, `entry ${req.silo_entry_id} holds an invalid party (kept with allow_invalid): ${inserted.faults.map((f) => f.message).join('; ')}. Correct it with PATCH /silo/v1/entries/${req.silo_entry_id} first`, 'invalid-data');
+    throw new JobRequestError('invalid-data', `entry ${req.silo_entry_id} holds an invalid party (kept with allow_invalid): ${inserted.faults.map((f) => f.message).join('; ')}. Correct it with PATCH /silo/v1/entries/${req.silo_entry_id} first`);
   }
   const { job } = inserted;
   await launch(deps, { jobId: job.id, workspaceId, entryId: job.silo_entry_id, siren: inserted.siren, workflowType, definition, label: workflow.name });

@@ -2,6 +2,7 @@
 // is signed any field may change, and a mandate already issued is issued again under the next number; once it is
 // signed (or the party registered under it), what it says cannot change; the SIREN never changes once a
 // registration has started. One transaction, the entry and its mandate locked: a signature cannot slip in between.
+import { DomainError } from '../errors';
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import { PARTY_SCHEMA_URL, frenchParty, sirenOf } from '../party';
@@ -10,15 +11,10 @@ import { dropIdentityDocuments, lockAgreement, reissueMandate } from '../../plat
 import type { Db } from '../../platform/store/db';
 import { INVALID_DATA, getEntry, lockEntryRow, registrationStarted, writeEntryUpdate, type EntryView } from '../../platform/store/entries';
 import { activeJobOf } from '../../platform/store/jobs';
-import type { ZodError } from 'zod';
 
 export type PartyChangeCode = 'not-found' | 'unsupported-schema' | 'invalid-data' | 'siren-locked' | 'mandate-signed' | 'registered' | 'draft-refused';
 
-export class PartyChangeError extends Error {
-  constructor(readonly status: 400 | 404 | 409, message: string, readonly code: PartyChangeCode, readonly validation?: ZodError) {
-    super(message);
-  }
-}
+export class PartyChangeError extends DomainError<PartyChangeCode> {}
 
 export interface PartyChange {
   /** The new document from the current one (a whole document, or a patch applied). */
@@ -34,27 +30,23 @@ export async function changeParty(
 ): Promise<EntryView & { mandate_number?: string }> {
   return deps.db.tx(async (q) => {
     const entry = await lockEntryRow(q, workspaceId, entryId);
-    if (!entry) throw new PartyChangeError(404, `entry ${entryId} not found`, 'not-found');
+    if (!entry) throw new PartyChangeError('not-found', `entry ${entryId} not found`);
     const next = change.apply(entry.data as Record<string, unknown>);
     const { $schema, ...rest } = (next ?? {}) as Record<string, unknown>;
     if ($schema !== undefined && $schema !== PARTY_SCHEMA_URL) {
-      throw new PartyChangeError(400, `unsupported document schema ${JSON.stringify($schema)}: only ${PARTY_SCHEMA_URL} (org/party) entries are accepted`, 'unsupported-schema');
+      throw new PartyChangeError('unsupported-schema', `unsupported document schema ${JSON.stringify($schema)}: only ${PARTY_SCHEMA_URL} (org/party) entries are accepted`);
     }
     const parsed = frenchParty.safeParse(rest);
-    if (!parsed.success && !change.allowInvalid) throw new PartyChangeError(400, 'invalid party', 'invalid-data', parsed.error);
+    if (!parsed.success && !change.allowInvalid) throw new PartyChangeError('invalid-data', 'invalid party', { invalid: { error: parsed.error, at: 'data' } });
     if (!parsed.success && (entry.state === 'registered' || (await activeJobOf(q, entryId)))) {
       // What a registration signs, checks and publishes is the document as it is: no draft while one runs or holds.
-      throw new PartyChangeError(409,
-        `entry ${entryId} ${entry.state === 'registered' ? 'is registered' : 'has a job running'}: its party must stay valid (allow_invalid is for drafts). ${parsed.error.issues[0] ? `data.${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}` : ''}`,
-        'draft-refused');
+      throw new PartyChangeError('draft-refused', `entry ${entryId} ${entry.state === 'registered' ? 'is registered' : 'has a job running'}: its party must stay valid (allow_invalid is for drafts). ${parsed.error.issues[0] ? `data.${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}` : ''}`);
     }
     const data = { $schema: PARTY_SCHEMA_URL, ...(parsed.success ? parsed.data : rest) };
     const siren = parsed.success ? sirenOf(parsed.data) : sirenInDocument(rest) ?? null;
 
     if (siren !== entry.siren && (await registrationStarted(q, entryId))) {
-      throw new PartyChangeError(409,
-        `the SIREN of entry ${entryId} (${entry.siren}) cannot change: a registration of it has started. Register SIREN ${siren ?? '(none)'} as a new entry`,
-        'siren-locked');
+      throw new PartyChangeError('siren-locked', `the SIREN of entry ${entryId} (${entry.siren}) cannot change: a registration of it has started. Register SIREN ${siren ?? '(none)'} as a new entry`);
     }
     const changed = changedMandateFacts(entry.data, data);
     const reissued = changed.length ? await mandateAfterChange(q, entry, changed) : undefined;
@@ -84,18 +76,14 @@ async function mandateAfterChange(
 ): Promise<string | undefined> {
   const fields = changed.join(', ');
   if (entry.state === 'registered') {
-    throw new PartyChangeError(409,
-      `entry ${entry.id} is registered under its signed mandate, which names its ${fields}: these cannot change while it is registered. Unregister it, change them, and register it again`,
-      'registered');
+    throw new PartyChangeError('registered', `entry ${entry.id} is registered under its signed mandate, which names its ${fields}: these cannot change while it is registered. Unregister it, change them, and register it again`);
   }
   const agreement = await lockAgreement(q, entry.id);
   const job = agreement && (await activeJobOf(q, entry.id));
   if (!agreement || job?.id !== agreement.job_id) return undefined; // a new registration issues a new mandate
   if (agreement.signed || agreement.submitted_at) {
-    throw new PartyChangeError(409,
-      `mandate ${agreement.mandate_number} is signed and names the ${fields} as they are: changing them would alter it. ` +
-      `Cancel job ${job.id} (POST /transform/v1/jobs/${job.id}/cancel) and register the entry again to sign a new mandate`,
-      'mandate-signed');
+    throw new PartyChangeError('mandate-signed', `mandate ${agreement.mandate_number} is signed and names the ${fields} as they are: changing them would alter it. ` +
+      `Cancel job ${job.id} (POST /transform/v1/jobs/${job.id}/cancel) and register the entry again to sign a new mandate`);
   }
   const number = await reissueMandate(q, agreement, new Date().toISOString().slice(0, 10));
   // Another signer shows their own identity document: the one uploaded was someone else's.

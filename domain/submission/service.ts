@@ -1,5 +1,6 @@
 // The entry API's rules (seed §4.1–4.2): mandate download, identity upload, in-app or pre-signed signature,
 // confirmation, and the operator's approval decision. The waiting workflow is resumed by signals.
+import { DomainError } from '../errors';
 import { formerMatriculeOf } from '../party/take-over';
 import crypto from 'node:crypto';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
@@ -34,11 +35,7 @@ export type SigningErrorCode =
   | 'not-found' | 'no-mandate' | 'signer-missing' | 'under-review' | 'not-waiting' | 'not-yet' | 'not-running' | 'unavailable'
   | 'incomplete' | 'nothing-to-decide' | 'decided' | 'details-locked' | 'invalid-details' | 'details-unconfirmed' | 'mandate-replaced' | 'mandate-voided';
 
-export class SigningError extends Error {
-  constructor(readonly status: 404 | 409 | 422 | 503, message: string, readonly code: SigningErrorCode) {
-    super(message);
-  }
-}
+export class SigningError extends DomainError<SigningErrorCode> {}
 
 export interface SigningDeps {
   db: Db;
@@ -62,11 +59,11 @@ export const DECISION_META_KEY = 'approval-decision';
 
 async function context(deps: SigningDeps, workspaceId: string, entryId: string) {
   const entry = await getEntryRow(deps.db, workspaceId, entryId);
-  if (!entry) throw new SigningError(404, `entry ${entryId} not found`, 'not-found');
+  if (!entry) throw new SigningError('not-found', `entry ${entryId} not found`);
   const agreement = await getAgreement(deps.db, entryId);
-  if (!agreement) throw new SigningError(409, 'no mandate has been issued for this entry yet: start a registration job first', 'no-mandate');
+  if (!agreement) throw new SigningError('no-mandate', 'no mandate has been issued for this entry yet: start a registration job first');
   if (agreement.voided_at) {
-    throw new SigningError(409, `mandate ${agreement.mandate_number} was voided: its registration (job ${agreement.job_id}) was cancelled. Start a new registration for a new mandate`, 'mandate-voided');
+    throw new SigningError('mandate-voided', `mandate ${agreement.mandate_number} was voided: its registration (job ${agreement.job_id}) was cancelled. Start a new registration for a new mandate`);
   }
   return { entry, agreement, party: entry.data as Party };
 }
@@ -74,7 +71,7 @@ async function context(deps: SigningDeps, workspaceId: string, entryId: string) 
 function requireSigner(party: Party) {
   const missing = missingSignerFields(party);
   if (missing.length) {
-    throw new SigningError(422, `the mandate needs these signer fields, missing from the party: ${missing.join(', ')}. Add them with PATCH /silo/v1/entries/{id}, or let the signer complete them in the wizard`, 'signer-missing');
+    throw new SigningError('signer-missing', `the mandate needs these signer fields, missing from the party: ${missing.join(', ')}. Add them with PATCH /silo/v1/entries/{id}, or let the signer complete them in the wizard`);
   }
 }
 
@@ -107,12 +104,10 @@ export async function agreementPdf(deps: SigningDeps, workspaceId: string, entry
 }
 
 /** The signature of a mandate issued again meanwhile (the party changed): it must be signed as it is now. */
-const mandateReplaced = (signed: Pick<AgreementRow, 'mandate_number'>) => new SigningError(409,
-  `mandate ${signed.mandate_number} was replaced while it was being signed (the party's details changed): download the new mandate (GET agreement) and sign it`,
-  'mandate-replaced');
+const mandateReplaced = (signed: Pick<AgreementRow, 'mandate_number'>) => new SigningError('mandate-replaced', `mandate ${signed.mandate_number} was replaced while it was being signed (the party's details changed): download the new mandate (GET agreement) and sign it`);
 
 function refuseIfSubmitted(agreement: { submitted_at: Date | null }) {
-  if (agreement.submitted_at) throw new SigningError(409, 'the submission is under review: wait for the decision', 'under-review');
+  if (agreement.submitted_at) throw new SigningError('under-review', 'the submission is under review: wait for the decision');
 }
 
 export async function uploadIdentity(deps: SigningDeps, workspaceId: string, entryId: string, view: IdentityView, data: string, client: ClientInfo = {}) {
@@ -134,7 +129,7 @@ export async function signInApp(
   const ctx = await context(deps, workspaceId, entryId);
   refuseIfSubmitted(ctx.agreement);
   if (read !== undefined && read !== ctx.agreement.mandate_number) {
-    throw new SigningError(409, `mandate ${read} was replaced by mandate ${ctx.agreement.mandate_number} when the party's details changed: read the new one, then sign it`, 'mandate-replaced');
+    throw new SigningError('mandate-replaced', `mandate ${read} was replaced by mandate ${ctx.agreement.mandate_number} when the party's details changed: read the new one, then sign it`);
   }
   requireSigner(ctx.party);
   const former = await formerMatriculeOf(deps.db, entryId);
@@ -145,7 +140,7 @@ export async function signInApp(
     try {
       pdf = await render(deps, ctx, { kind: 'drawn', image, mime: 'image/png' }, lang);
     } catch (err) {
-      throw new UploadError(422, `signature: the image cannot be decoded (${(err as Error).message.split('\n')[0]})`, 'unreadable-image');
+      throw new UploadError('unreadable-image', `signature: the image cannot be decoded (${(err as Error).message.split('\n')[0]})`);
     }
   } else {
     pdf = await render(deps, ctx, { kind: 'typed' }, lang);
@@ -178,8 +173,8 @@ export async function uploadSignedAgreement(deps: SigningDeps, workspaceId: stri
 /** The running job whose mandate this is: a confirmation or a decision counts for that mandate only. */
 async function currentJob(deps: SigningDeps, agreement: { job_id: string }, entryId: string): Promise<WaitingJob> {
   const job = await activeJobOf(deps.db, entryId);
-  if (!job) throw new SigningError(409, 'no registration is waiting for this entry', 'not-waiting');
-  if (job.id !== agreement.job_id) throw new SigningError(409, "the running registration has not issued its mandate yet: retry in a moment", 'not-yet');
+  if (!job) throw new SigningError('not-waiting', 'no registration is waiting for this entry');
+  if (job.id !== agreement.job_id) throw new SigningError('not-yet', "the running registration has not issued its mandate yet: retry in a moment");
   return job;
 }
 
@@ -188,9 +183,9 @@ async function signal(deps: SigningDeps, jobId: string, s: ApprovalSignal) {
   try {
     await deps.temporal.withDeadline(Date.now() + 5_000, () => deps.temporal.workflow.getHandle(temporalWorkflowId(jobId)).signal(approvalSignal, s));
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new SigningError(409, 'the registration is not running any more', 'not-running');
+    if (err instanceof WorkflowNotFoundError) throw new SigningError('not-running', 'the registration is not running any more');
     deps.log.warn({ jobId, err }, 'could not signal the registration');
-    throw new SigningError(503, 'the workflow engine is unavailable: nothing was changed, retry later', 'unavailable');
+    throw new SigningError('unavailable', 'the workflow engine is unavailable: nothing was changed, retry later');
   }
 }
 
@@ -202,7 +197,7 @@ export async function confirm(deps: SigningDeps, workspaceId: string, entryId: s
   const ctx = await context(deps, workspaceId, entryId);
   const job = await currentJob(deps, ctx.agreement, entryId);
   // Until the registration waits (its state set to processing), a submission would be overwritten by that state.
-  if (job.status !== 'WAIT') throw new SigningError(409, 'the registration is still preparing the mandate: retry in a moment', 'not-yet');
+  if (job.status !== 'WAIT') throw new SigningError('not-yet', 'the registration is still preparing the mandate: retry in a moment');
   if (!ctx.agreement.submitted_at) {
     const views = new Set((await identityViews(deps.db, entryId)).map((v) => v.view));
     const missing: string[] = [];
@@ -210,14 +205,14 @@ export async function confirm(deps: SigningDeps, workspaceId: string, entryId: s
       missing.push(views.has('front') ? 'the back of the ID card' : views.has('back') ? 'the front of the ID card' : 'an identity document (ID card front and back, or passport page)');
     }
     if (!ctx.agreement.signed) missing.push('a signature (POST sign) or a pre-signed mandate (POST agreement)');
-    if (missing.length) throw new SigningError(422, `cannot confirm yet: missing ${missing.join('; ')}`, 'incomplete');
+    if (missing.length) throw new SigningError('incomplete', `cannot confirm yet: missing ${missing.join('; ')}`);
   }
   const final = ctx.agreement.submitted_at ? undefined : await finalMandate(deps, ctx, client);
   await deps.db.tx(async (q) => {
     // The mandate as it is now, locked: a cancellation (which voids it) or a correction (which issues it again) that
     // committed meanwhile wins, and nothing of this submission is recorded.
     const now = await lockAgreement(q, entryId);
-    if (now?.voided_at) throw new SigningError(409, `mandate ${now.mandate_number} was voided: its registration was cancelled`, 'mandate-voided');
+    if (now?.voided_at) throw new SigningError('mandate-voided', `mandate ${now.mandate_number} was voided: its registration was cancelled`);
     if (now?.mandate_number !== ctx.agreement.mandate_number) throw mandateReplaced(ctx.agreement);
     if (final) {
       await recordAudit(q, { entryId, jobId: job.id, kind: 'confirmed', client });
@@ -228,7 +223,7 @@ export async function confirm(deps: SigningDeps, workspaceId: string, entryId: s
   });
   if (deps.config.AUTO_APPROVE && !ctx.agreement.decision_id) {
     await decide(deps, workspaceId, entryId, { approved: true, reason: 'auto-approved (sandbox)' }).catch((err) => {
-      if (!(err instanceof SigningError && err.status === 409)) throw err; // decided meanwhile
+      if (!(err instanceof SigningError && ['decided', 'nothing-to-decide', 'no-mandate', 'mandate-voided'].includes(err.code))) throw err; // decided or cancelled meanwhile
     });
   }
   deps.log.info({ entryId, jobId: job.id }, 'submission confirmed');
@@ -257,7 +252,7 @@ async function finalMandate(deps: SigningDeps, ctx: Awaited<ReturnType<typeof co
   };
   const info = { name: deps.config.PA_NAME, reason: `Mandat ${ctx.agreement.mandate_number}`, location: 'France', contact: deps.config.PA_SIREN };
   const sealed = await getSignedPdf(deps.db, entryId);
-  if (!sealed) throw new SigningError(422, 'cannot confirm yet: missing a signature (POST sign) or a pre-signed mandate (POST agreement)', 'incomplete');
+  if (!sealed) throw new SigningError('incomplete', 'cannot confirm yet: missing a signature (POST sign) or a pre-signed mandate (POST agreement)');
   return sealedInPool(inspectorOf(deps).ownedBy(entryId), { pdf: deps.box.open(sealed, mandateContext(entryId)), key: deps.sealKey, info, facts });
 }
 
@@ -269,13 +264,13 @@ export async function decide(
   d: { approved: boolean; reason?: string; /** the deciding API key; none for auto-approval */ decidedBy?: string },
 ) {
   const ctx = await context(deps, workspaceId, entryId);
-  if (!ctx.agreement.submitted_at) throw new SigningError(409, 'there is no submission to decide on: the signer has not confirmed', 'nothing-to-decide');
+  if (!ctx.agreement.submitted_at) throw new SigningError('nothing-to-decide', 'there is no submission to decide on: the signer has not confirmed');
   const job = await currentJob(deps, ctx.agreement, entryId);
   const decisionId = crypto.randomUUID();
   const decidedAt = new Date().toISOString();
   await deps.db.tx(async (q) => {
     await recordDecision(q, { id: decisionId, entryId, jobId: job.id, approved: d.approved, reason: d.reason, decidedBy: d.decidedBy, decidedAt });
-    if (!(await claimDecision(q, entryId, job.id, decisionId))) throw new SigningError(409, 'this submission has been decided already', 'decided');
+    if (!(await claimDecision(q, entryId, job.id, decisionId))) throw new SigningError('decided', 'this submission has been decided already');
     await putMeta(q, entryId, DECISION_META_KEY, {
       src: 'gov-fr',
       value: { decision: d.approved ? 'approved' : 'rejected', ...(d.reason && { reason: d.reason }), decided_at: decidedAt, id: decisionId },
@@ -290,16 +285,16 @@ export async function decide(
 
 /** An identity image, decrypted, for the operator reviewing the submission. */
 export async function identityImage(deps: SigningDeps, workspaceId: string, entryId: string, view: IdentityView) {
-  if (!(await getEntryRow(deps.db, workspaceId, entryId))) throw new SigningError(404, `entry ${entryId} not found`, 'not-found');
+  if (!(await getEntryRow(deps.db, workspaceId, entryId))) throw new SigningError('not-found', `entry ${entryId} not found`);
   const doc = await getIdentityDocument(deps.db, entryId, view);
-  if (!doc) throw new SigningError(404, `no ${view} image for entry ${entryId}`, 'not-found');
+  if (!doc) throw new SigningError('not-found', `no ${view} image for entry ${entryId}`);
   return { mime: doc.mime, data: deps.box.open(doc.data, identityContext(entryId, view)) };
 }
 
 /** Revokes the entry's wizard link: its ref stops working at once (the wizard shows a clear page). */
 export async function revokeLink(deps: SigningDeps, workspaceId: string, entryId: string) {
-  if (!(await getEntryRow(deps.db, workspaceId, entryId))) throw new SigningError(404, `entry ${entryId} not found`, 'not-found');
-  if (!(await revokeApprovalLink(deps.db, entryId))) throw new SigningError(404, `entry ${entryId} has no approval link`, 'not-found');
+  if (!(await getEntryRow(deps.db, workspaceId, entryId))) throw new SigningError('not-found', `entry ${entryId} not found`);
+  if (!(await revokeApprovalLink(deps.db, entryId))) throw new SigningError('not-found', `entry ${entryId} has no approval link`);
   deps.log.info({ entryId }, 'approval link revoked');
 }
 

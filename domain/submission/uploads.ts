@@ -1,5 +1,6 @@
 // Checks of uploaded files by their content, never by a name or a declared type. The cheap checks (base64, size,
 // the first bytes) run here; decoding the file runs in the inspection pool's child processes (untrusted/).
+import { DomainError } from '../errors';
 import { BusyError, RefusedFile, type FileChecker, type ImageMime, type RefusalCode, type UploadEvidence } from '../inspection';
 import type { Job } from '../inspection/jobs';
 import type { MandateReference } from '../inspection/mandate-text';
@@ -9,28 +10,18 @@ export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
 /** Why an upload was refused, for clients that show the reason in the signer's language (the wizard). */
 export type UploadErrorCode = 'bad-encoding' | 'empty' | 'too-large' | 'busy' | RefusalCode;
 
-export class UploadError extends Error {
-  constructor(
-    readonly status: 400 | 413 | 415 | 422 | 503,
-    message: string,
-    readonly code: UploadErrorCode,
-    /** for 503 'busy': when to try again */
-    readonly retryAfterS?: number,
-  ) {
-    super(message);
-  }
-}
+export class UploadError extends DomainError<UploadErrorCode> {}
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** Decodes strict base64 and enforces the 4 MB limit on the decoded bytes. */
 export function decodeBase64(field: string, value: string): Buffer {
   const compact = value.replace(/\s+/g, '');
-  if (compact.length % 4 !== 0 || !BASE64.test(compact)) throw new UploadError(400, `${field} is not valid base64`, 'bad-encoding');
-  if ((compact.length / 4) * 3 > MAX_UPLOAD_BYTES + 2) throw new UploadError(413, `${field} is larger than 4 MB`, 'too-large');
+  if (compact.length % 4 !== 0 || !BASE64.test(compact)) throw new UploadError('bad-encoding', `${field} is not valid base64`);
+  if ((compact.length / 4) * 3 > MAX_UPLOAD_BYTES + 2) throw new UploadError('too-large', `${field} is larger than 4 MB`);
   const bytes = Buffer.from(compact, 'base64');
-  if (bytes.length > MAX_UPLOAD_BYTES) throw new UploadError(413, `${field} is larger than 4 MB`, 'too-large');
-  if (bytes.length === 0) throw new UploadError(400, `${field} is empty`, 'empty');
+  if (bytes.length > MAX_UPLOAD_BYTES) throw new UploadError('too-large', `${field} is larger than 4 MB`);
+  if (bytes.length === 0) throw new UploadError('empty', `${field} is empty`);
   return bytes;
 }
 
@@ -41,7 +32,7 @@ export function imageMime(field: string, bytes: Uint8Array): ImageMime {
   const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
   if (png.every((b, i) => bytes[i] === b)) return 'image/png';
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  throw new UploadError(415, `${field} must be a PNG or JPEG image (its content is neither)`, 'not-an-image');
+  throw new UploadError('not-an-image', `${field} must be a PNG or JPEG image (its content is neither)`);
 }
 
 /** Refusals and a full pool, as the caller's UploadError naming the field. */
@@ -49,8 +40,8 @@ async function inspected<T>(field: string, check: Promise<T>): Promise<T> {
   try {
     return await check;
   } catch (err) {
-    if (err instanceof RefusedFile) throw new UploadError(err.refusal.status, `${field} ${err.refusal.reason}`, err.refusal.code);
-    if (err instanceof BusyError) throw new UploadError(503, `${field} cannot be checked now: ${err.message}`, 'busy', err.retryAfterS);
+    if (err instanceof RefusedFile) throw new UploadError(err.refusal.code, `${field} ${err.refusal.reason}`, { sizeLimit: err.refusal.sizeLimit });
+    if (err instanceof BusyError) throw new UploadError('busy', `${field} cannot be checked now: ${err.message}`, { retryAfterS: err.retryAfterS });
     throw err;
   }
 }

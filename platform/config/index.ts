@@ -133,7 +133,7 @@ export const ENV_KEYS = Object.keys(envSchema.shape);
 
 export interface Config extends Env {
   dataDir: string;
-  /** The SML client key from the encrypted store (config/stored-secrets.ts), preferred to SML_TLS_KEY_FILE. */
+  /** The SML client key from the encrypted store (platform/store/platform-secrets.ts), preferred to SML_TLS_KEY_FILE. */
   smlTlsKeyPem?: string;
   publicBaseUrl: string;
   wizardUrl: string;

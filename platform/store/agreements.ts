@@ -23,7 +23,7 @@ export interface AgreementRow {
   voided_at: Date | null;
 }
 
-/** What showed an uploaded mandate was signed (untrusted/inspect-pdf.ts); null for in-app signatures. */
+/** What showed an uploaded mandate was signed (domain/inspection/inspect-pdf.ts); null for in-app signatures. */
 /** What an uploaded mandate proved, as the inspection found it. */
 export type UploadEvidence = 'digital-signature' | 'visible-signature' | 'scan';
 

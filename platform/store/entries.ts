@@ -1,11 +1,11 @@
-// Silo entries (a GOBL party per entry), their meta rows and their state history.
+// Entries (a GOBL party per entry), their meta rows and their state history.
 import type { Queryable } from './db';
 import { waitingForSql, type WaitingFor } from './waiting-for';
 import { eventCtes, eventParams } from './events';
 import { runEffect, type StatementEffect } from './statement-effect';
 import { decodeCursor, encodeCursor, iso, isUniqueViolation } from './rows';
 
-/** A request that conflicts with what is stored; `code` is its stable reason (api/problem-codes.ts). */
+/** A request that conflicts with what is stored; `code` is its stable reason (web/http/problem-codes.ts). */
 export class ConflictError extends Error {
   constructor(message: string, readonly code: 'key-taken' | 'id-taken' | 'id-not-available' | 'job-running' | 'registration-running' | 'meta-ref-taken') {
     super(message);

@@ -167,7 +167,7 @@ export async function queuedJobs(db: Queryable, olderThanMs: number, limit: numb
 
 /**
  * The job with its intents and their events, read in one statement (clients poll this). Events are numbered across
- * the job in step order: each step numbers its own (store/job-journal.ts).
+ * the job in step order: each step numbers its own (platform/store/job-journal.ts).
  */
 const JOB_VIEW_SQL = (where: string, extra = '') => `
   SELECT j.*${extra}, ${waitingForSql('j')} AS waiting_for,
@@ -318,7 +318,7 @@ export async function cancelQueuedJob(db: Db, jobId: string): Promise<boolean> {
 export interface JobFilter {
   limit: number;
   cursor?: string;
-  siloEntryId?: string;
+  entryId?: string;
   status?: JobStatus;
   workflowId?: string;
   /** jobs created at or before this time */
@@ -332,7 +332,7 @@ export async function listJobs(db: Queryable, workspaceId: string, f: JobFilter)
     params.push(value);
     where.push(sql(`$${params.length}`));
   };
-  if (f.siloEntryId) add((n) => `j.silo_entry_id = ${n}::uuid`, f.siloEntryId);
+  if (f.entryId) add((n) => `j.silo_entry_id = ${n}::uuid`, f.entryId);
   if (f.status) add((n) => `j.status = ${n}`, f.status);
   if (f.workflowId) add((n) => `j.workflow_id = ${n}::uuid`, f.workflowId);
   if (f.createdAt) add((n) => `j.created_at <= ${n}::timestamptz`, f.createdAt);

@@ -1,4 +1,4 @@
-// Workflow definitions stored per workspace. The built-in ones live in code (transform/builtins.ts).
+// Workflow definitions stored per workspace. The built-in ones live in code (domain/jobs/builtins.ts).
 import crypto from 'node:crypto';
 import type { Step } from '../../workflows/types';
 import type { Queryable } from './db';

@@ -4,6 +4,9 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { ZodError } from 'zod';
 import { redactPath } from '../../platform/observability/logger';
+import { ConflictError } from '../../platform/store/entries';
+import { DomainError, type DomainErrorFacts } from '../../domain/errors';
+import { PROBLEM_CODES, statusesOf, type ProblemCode, type ProblemCodeName } from './problem-codes';
 
 export interface FieldError {
   path: string;
@@ -37,6 +40,20 @@ export const notFound = (what: string) => new HttpProblem(404, `${what} not foun
 /** A problem with its stable `code`. */
 export const coded = (status: number, code: string, detail: string, headers?: Record<string, string>) => new HttpProblem(status, detail, undefined, headers, code);
 
+/**
+ * The one mapping of the domain's refusals (and the store's conflicts) to problems: the status is the code's, from
+ * the registry (web/http/problem-codes.ts); a size limit answers 413 where the code allows it.
+ */
+export function domainProblem(err: DomainError | ConflictError): HttpProblem {
+  const facts: DomainErrorFacts = err instanceof DomainError ? err.facts : {};
+  if (facts.invalid) return zodProblem(facts.invalid.error, facts.invalid.at);
+  const known: ProblemCode | undefined = PROBLEM_CODES[err.code as ProblemCodeName];
+  if (!known) throw new Error(`the code ${err.code} is missing from the problem registry`);
+  const status = facts.sizeLimit && statusesOf(known).includes(413) ? 413 : known.status;
+  const headers = facts.retryAfterS ? { 'retry-after': String(facts.retryAfterS) } : undefined;
+  return new HttpProblem(status, err.message, facts.field && [facts.field], headers, err.code);
+}
+
 export function zodProblem(err: ZodError, where: string): HttpProblem {
   const errors = err.issues.map((i) => ({
     path: [where, ...i.path.map(String)].join('.'),
@@ -50,7 +67,7 @@ export function zodProblem(err: ZodError, where: string): HttpProblem {
   return new HttpProblem(400, detail, errors, undefined, 'invalid-request');
 }
 
-/** The code of a problem raised without one: by its status (api/problem-codes.ts lists every code). */
+/** The code of a problem raised without one: by its status (web/http/problem-codes.ts lists every code). */
 const DEFAULT_CODES: Record<number, string> = {
   400: 'invalid-request', 401: 'unauthenticated', 403: 'forbidden', 404: 'not-found', 409: 'conflict', 413: 'too-large',
   415: 'unsupported-media-type', 422: 'unprocessable', 429: 'rate-limited', 500: 'internal', 502: 'bad-gateway', 503: 'unavailable',
@@ -71,6 +88,7 @@ export const routeNotFound: RequestHandler = (req, res) =>
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) return;
+    if (err instanceof DomainError || err instanceof ConflictError) err = domainProblem(err);
     if (err instanceof HttpProblem) {
       if (err.headers) res.set(err.headers);
       return sendProblem(res, err.status, err.detail, err.errors, err.code ? { code: err.code } : undefined);

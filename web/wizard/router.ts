@@ -14,7 +14,6 @@ import express, { Router } from 'express';
 import { z } from 'zod';
 import { LANGS } from '../../domain/mandate/texts';
 import { SigningError, agreementPdf, confirm, signInApp, uploadIdentity, uploadSignedAgreement, type SigningDeps } from '../../domain/submission/service';
-import { UploadError } from '../../domain/submission/uploads';
 import { agreementBody, identityBody, signBody } from '../../domain/submission/inputs';
 import { uploadJson } from '../http/upload-json';
 import { rejectNulCharacters } from '../http/no-nul';
@@ -122,19 +121,17 @@ export function wizardRouter(deps: SigningDeps): Router {
     const w = entryOf(req);
     // The wizard's first step is the signer reviewing the details: a submission through it needs that done.
     if (!(await detailsConfirmed(deps, w))) {
-      throw new SigningError(422, 'confirm the party details first (step 1)', 'details-unconfirmed');
+      throw new SigningError('details-unconfirmed', 'confirm the party details first (step 1)');
     }
     res.json(await confirm(deps, w.workspaceId, w.entryId, clientOf(req)));
   });
 
-  // Domain refusals carry a code the page translates; the rest goes to the app's problem handler.
+  // A link that opens nothing any more; the domain's refusals go to the app's problem handler, with the code the page translates.
   api.use(((err, _req, res, next) => {
     if (err instanceof WizardLinkError) {
       const code = err.reason === 'unknown' ? 'link-unknown' : err.entryState === 'cancelled' ? 'link-cancelled' : 'link-finished';
       return sendProblem(res, err.reason === 'unknown' ? 404 : 410, code === 'link-cancelled' ? 'this registration was cancelled' : err.message, undefined, { code });
     }
-    if (err instanceof UploadError && err.retryAfterS) res.set('retry-after', String(err.retryAfterS));
-    if (err instanceof SigningError || err instanceof UploadError) return sendProblem(res, err.status, err.message, undefined, { code: err.code });
     next(err);
   }) as express.ErrorRequestHandler);
 

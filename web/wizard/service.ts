@@ -108,7 +108,7 @@ const confirmedFor = (trail: Array<{ kind: string; details: Record<string, unkno
 export async function confirmDetails(deps: SigningDeps, w: WizardEntry, given: SignerDetails, client: ClientInfo) {
   const entry = (await getEntryRow(deps.db, w.workspaceId, w.entryId))!;
   const agreement = (await getAgreement(deps.db, w.entryId))!;
-  if (agreement.submitted_at) throw new SigningError(409, 'the submission is under review: wait for the decision', 'under-review');
+  if (agreement.submitted_at) throw new SigningError('under-review', 'the submission is under review: wait for the decision');
   const party = structuredClone(entry.data as Party);
   const current = signerDetails(party);
   const filled: SignerField[] = [];
@@ -116,7 +116,7 @@ export async function confirmDetails(deps: SigningDeps, w: WizardEntry, given: S
     const v = given[f]?.trim();
     if (!v) continue;
     if (current[f]) {
-      if (current[f] !== v) throw new SigningError(409, `${f} is already set for this company and cannot be changed here`, 'details-locked');
+      if (current[f] !== v) throw new SigningError('details-locked', `${f} is already set for this company and cannot be changed here`);
       continue;
     }
     const person = (party.people ??= [{ name: {} }])[0] ?? (party.people[0] = { name: {} });
@@ -127,9 +127,9 @@ export async function confirmDetails(deps: SigningDeps, w: WizardEntry, given: S
     filled.push(f);
   }
   const missing = missingSignerFields(party);
-  if (missing.length) throw new SigningError(422, `the mandate needs these signer fields: ${missing.join(', ')}`, 'signer-missing');
+  if (missing.length) throw new SigningError('signer-missing', `the mandate needs these signer fields: ${missing.join(', ')}`);
   const valid = frenchParty.safeParse(party);
-  if (!valid.success) throw new SigningError(422, `invalid details: ${valid.error.issues[0]?.message}`, 'invalid-details');
+  if (!valid.success) throw new SigningError('invalid-details', `invalid details: ${valid.error.issues[0]?.message}`);
   await deps.db.tx(async (q) => {
     if (filled.length) await updateEntryData(q, w.workspaceId, w.entryId, valid.data);
     await recordAudit(q, { entryId: w.entryId, jobId: agreement.job_id, kind: 'details-confirmed', client, details: { completed: filled, mandate_number: agreement.mandate_number } });

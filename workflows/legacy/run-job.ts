@@ -86,7 +86,7 @@ export async function runJob(input: LegacyJobInput): Promise<JobResult> {
     return journal.journalJob({ jobId: input.jobId, status, faults }); // not async: one promise less (see runSteps)
   };
 
-  // The start already set these (transform/jobs.ts); older histories upserted them again.
+  // The start already set these (domain/jobs/jobs.ts); older histories upserted them again.
   if (!batchAttributes) {
     upsertSearchAttributes([
       { key: SiloEntryId, value: input.entryId },

@@ -1,0 +1,34 @@
+// Entries: the party documents a workspace stores. A document is an org/party, validated as a French party, no larger
+// than a party is; its SIREN is derived from it. Some meta keys are the service's own.
+import type { Db } from '../../platform/store/db';
+import { insertEntry } from '../../platform/store/entries';
+import { DomainError } from '../errors';
+import { assertPartySize } from './document-update';
+import { PARTY_SCHEMA_URL, frenchParty, sirenOf } from './index';
+
+export interface NewEntry {
+  data: Record<string, unknown>;
+  key?: string;
+  folder?: string;
+}
+
+export async function createPartyEntry(db: Db, workspaceId: string, id: string, input: NewEntry) {
+  const { $schema, ...rest } = input.data as { $schema?: unknown };
+  if ($schema !== undefined && $schema !== PARTY_SCHEMA_URL) {
+    throw new DomainError('unsupported-schema', `unsupported document schema ${JSON.stringify($schema)}: only ${PARTY_SCHEMA_URL} (org/party) entries are accepted`);
+  }
+  const parsed = frenchParty.safeParse(rest);
+  if (!parsed.success) throw new DomainError('invalid-request', 'invalid party', { invalid: { error: parsed.error, at: 'body.data' } });
+  assertPartySize(parsed.data);
+  return insertEntry(db, {
+    id, workspaceId, key: input.key, folder: input.folder, docSchema: 'org/party',
+    data: { $schema: PARTY_SCHEMA_URL, ...parsed.data }, siren: sirenOf(parsed.data),
+  });
+}
+
+/** Meta keys the service writes itself: a caller may read them, never forge or remove them. */
+const SERVICE_META_KEYS = new Set(['approval-link', 'approval-decision']);
+
+export function assertCallerMeta(key: string): void {
+  if (SERVICE_META_KEYS.has(key)) throw new DomainError('service-meta', `meta key "${key}" is managed by the service`);
+}
