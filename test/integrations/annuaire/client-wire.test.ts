@@ -7,10 +7,10 @@ import type { AddressInfo } from 'node:net';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAnnuaireClient, today, type AnnuaireClient } from '../../integrations/annuaire/client';
-import { BASE_PATH, startAnnuaireSimulator, type AnnuaireSimulator } from '../../simulators/annuaire';
-import { ANNUAIRE_SPEC_FILE, openApiToJsonSchema } from '../../simulators/annuaire/spec';
-import { makeSiren } from '../../bin/stack/sample-parties';
+import { createAnnuaireClient, today, type AnnuaireClient } from '../../../integrations/annuaire/client';
+import { BASE_PATH, startAnnuaireSimulator, type AnnuaireSimulator } from '../../../simulators/annuaire';
+import { ANNUAIRE_SPEC_FILE, openApiToJsonSchema } from '../../../simulators/annuaire/spec';
+import { makeSiren } from '../../../bin/stack/sample-parties';
 
 interface Recorded {
   method: string;

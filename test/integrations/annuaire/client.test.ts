@@ -1,10 +1,10 @@
 // The Annuaire client against the simulator over real HTTP: spec paths and bodies, token handling, error classes.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AnnuaireError, createAnnuaireClient, today, type AnnuaireClient } from '../../integrations/annuaire/client';
-import { parseRetryAfter } from '../../integrations/annuaire/errors';
-import { startAnnuaireSimulator, type AnnuaireSimulator } from '../../simulators/annuaire';
-import { makeSiren } from '../../bin/stack/sample-parties';
-import { recordingProxy } from '../support/recording-proxy';
+import { AnnuaireError, createAnnuaireClient, today, type AnnuaireClient } from '../../../integrations/annuaire/client';
+import { parseRetryAfter } from '../../../integrations/annuaire/errors';
+import { startAnnuaireSimulator, type AnnuaireSimulator } from '../../../simulators/annuaire';
+import { makeSiren } from '../../../bin/stack/sample-parties';
+import { recordingProxy } from '../../support/recording-proxy';
 
 describe('Annuaire client', () => {
   let sim: AnnuaireSimulator;

@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDirectoryClient, DirectoryError, type DirectoryClient } from '../../integrations/peppol/directory-client';
-import { startPeppolDirectorySimulator, type PeppolDirectorySimulator } from '../../simulators/peppol-directory';
+import { createDirectoryClient, DirectoryError, type DirectoryClient } from '../../../integrations/peppol/directory-client';
+import { startPeppolDirectorySimulator, type PeppolDirectorySimulator } from '../../../simulators/peppol-directory';
 
 const ID = 'iso6523-actorid-upis::0225:552032534';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { docGroup, isDocGroup } from '../../integrations/peppol/doc-groups';
+import { docGroup, isDocGroup } from '../../../integrations/peppol/doc-groups';
 
 describe('doc groups (code list v9.7)', () => {
   it('france: the eight France document types, each with the regulated and non-regulated processes', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkParticipantId, formatParticipantId, frenchParticipantId, icdSchemes, InvalidParticipantIdError,
   normaliseParticipantId, parseParticipantId, smlDnsLabel, smlDnsName,
-} from '../../integrations/peppol/participant-id';
+} from '../../../integrations/peppol/participant-id';
 
 describe('participant identifiers', () => {
   it('parses the full and the bare form, lowercasing the value', () => {

@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateSelfSigned } from '../../platform/crypto/dev-certificates';
-import { createSmlClient } from '../../integrations/peppol/sml-client';
-import { smlDispatcher } from '../../integrations/peppol/sml-tls';
+import { generateSelfSigned } from '../../../platform/crypto/dev-certificates';
+import { createSmlClient } from '../../../integrations/peppol/sml-client';
+import { smlDispatcher } from '../../../integrations/peppol/sml-tls';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sml-tls-'));
 const server = generateSelfSigned('localhost');

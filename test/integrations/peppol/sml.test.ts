@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSmlClient, faultOf, NS, SML_OPERATIONS, SmlError, type SmlClient } from '../../integrations/peppol/sml-client';
-import { PEPPOL_XSD, xsdErrors } from '../../integrations/peppol/xsd';
-import { startSmlSimulator, type SmlSimulator } from '../../simulators/sml';
+import { createSmlClient, faultOf, NS, SML_OPERATIONS, SmlError, type SmlClient } from '../../../integrations/peppol/sml-client';
+import { PEPPOL_XSD, xsdErrors } from '../../../integrations/peppol/xsd';
+import { startSmlSimulator, type SmlSimulator } from '../../../simulators/sml';
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 
 const SMP = 'TEST-SMP';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createDataBox, parseKeyRing } from '../../platform/crypto/data-box';
+import { createDataBox, parseKeyRing } from '../../../platform/crypto/data-box';
 
 const key = () => crypto.randomBytes(32).toString('base64');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeError } from '../../platform/observability/logger';
+import { safeError } from '../../../platform/observability/logger';
 
 describe('error logging', () => {
   it('keeps the error name, code and message, and drops the query parameters and data a driver attaches', () => {

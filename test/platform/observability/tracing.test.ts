@@ -3,9 +3,9 @@
 import crypto from 'node:crypto';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness';
-import { makeSiren, party } from '../../bin/stack/sample-parties';
-import { createWorkflow, jobWhen, setState, startJob } from '../support/jobs';
+import { startHarness, type Harness } from '../../support/harness';
+import { makeSiren, party } from '../../../bin/stack/sample-parties';
+import { createWorkflow, jobWhen, setState, startJob } from '../../support/jobs';
 
 const spans = new InMemorySpanExporter();
 let h: Harness;

@@ -2,8 +2,8 @@
 // ones wait for the first and find nothing left to apply; none fails.
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { openDb } from '../../platform/store/db';
-import { migrate } from '../../platform/store/migrate';
+import { openDb } from '../../../platform/store/db';
+import { migrate } from '../../../platform/store/migrate';
 
 describe('migrations started by several processes at once', () => {
   it('all succeed, and the schema is migrated once', async () => {

@@ -1,16 +1,16 @@
 // The storage suite, on embedded PGlite and, when TEST_DATABASE_URL is set (CI), on a real PostgreSQL.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openDb, type Db, type Queryable } from '../../platform/store/db';
-import { getAgreement, issueMandate, startsWith } from '../../platform/store/agreements';
-import { ConflictError, getEntry, insertEntry, listEntries, putMeta, recordState, stateHistory } from '../../platform/store/entries';
-import { getJob, insertJob, journalStep, setJobStatus } from '../../platform/store/jobs';
-import { recordWaitEvent, stepLines, writeJournal } from '../../platform/store/job-journal';
-import { ApiKeyCache, KEY_REVOKED_CHANNEL } from '../../platform/store/api-key-cache';
-import { migrate } from '../../platform/store/migrate';
-import { createApiKey, createWorkspace, findApiKey, revokeApiKey, sha256Hex } from '../../platform/store/workspaces';
-import { freshDb } from '../support/harness';
-import { makeSiren, party } from '../../bin/stack/sample-parties';
+import { openDb, type Db, type Queryable } from '../../../platform/store/db';
+import { getAgreement, issueMandate, startsWith } from '../../../platform/store/agreements';
+import { ConflictError, getEntry, insertEntry, listEntries, putMeta, recordState, stateHistory } from '../../../platform/store/entries';
+import { getJob, insertJob, journalStep, setJobStatus } from '../../../platform/store/jobs';
+import { recordWaitEvent, stepLines, writeJournal } from '../../../platform/store/job-journal';
+import { ApiKeyCache, KEY_REVOKED_CHANNEL } from '../../../platform/store/api-key-cache';
+import { migrate } from '../../../platform/store/migrate';
+import { createApiKey, createWorkspace, findApiKey, revokeApiKey, sha256Hex } from '../../../platform/store/workspaces';
+import { freshDb } from '../../support/harness';
+import { makeSiren, party } from '../../../bin/stack/sample-parties';
 
 const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres' as const] : [])] as const;
 console.info(`storage suite engines: ${engines.join(', ')}${engines.length === 1 ? ' (set TEST_DATABASE_URL to add PostgreSQL)' : ''}`);

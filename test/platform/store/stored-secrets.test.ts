@@ -3,12 +3,12 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../api/app';
-import type { Config } from '../../platform/config';
-import { listPlatformSecrets, putPlatformSecret, withStoredSecrets } from '../../platform/store/platform-secrets';
-import { log, startHarness, type Harness } from '../support/harness';
-import { makeSiren } from '../../bin/stack/sample-parties';
-import { testSealKey } from '../support/seal-key';
+import { createApp } from '../../../api/app';
+import type { Config } from '../../../platform/config';
+import { listPlatformSecrets, putPlatformSecret, withStoredSecrets } from '../../../platform/store/platform-secrets';
+import { log, startHarness, type Harness } from '../../support/harness';
+import { makeSiren } from '../../../bin/stack/sample-parties';
+import { testSealKey } from '../../support/seal-key';
 
 let h: Harness;
 beforeAll(async () => {
