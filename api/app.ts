@@ -32,7 +32,7 @@ import { reviewPageRouter } from '../web/review/router';
 const DOCS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'docs');
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
-/** `inspector`: the pool checking uploaded files (untrusted/); the caller closes it with the server. */
+/** `inspector`: the pool checking uploaded files (domain/inspection/); the caller closes it with the server. */
 export type ApiDeps = JobServiceDeps & { config: Config; box: DataBox; sealKey: SealKey; inspector?: InspectionPool };
 
 export function createApp(deps: ApiDeps): express.Express {
@@ -48,7 +48,7 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use('/smp', smpRouter({ db: deps.db, config: deps.config, log: deps.log }, { ...smpOptionsFromFiles(deps.config), recordCacheMs: deps.config.SMP_RECORD_CACHE_MS, httpMaxAgeS: deps.config.SMP_HTTP_MAX_AGE_S }));
   // Before anything else, authentication included: a flood of bad keys or wizard links is limited too.
   app.use(ipRateLimit(deps.config.ipRateLimitPerMinute));
-  watchJobs(() => countJobsByStatus(deps.db));
+  watchJobs(deps.db, () => countJobsByStatus(deps.db));
   // With METRICS_PORT, /metrics is served on that internal listener only (bin/), not here.
   if (deps.config.METRICS_PORT === undefined) app.get('/metrics', metricsEndpoint(deps.config.METRICS_TOKEN));
 

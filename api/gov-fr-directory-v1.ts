@@ -7,7 +7,6 @@ import { annuaireClient } from '../integrations/clients';
 import { AnnuaireError, today, type AnnuaireClient, type AnnuaireLine } from '../integrations/annuaire/client';
 import type { Config } from '../platform/config';
 import { isSiren } from '../domain/party/french-ids';
-import { coded } from '../web/http/problem';
 import { params } from '../web/http/validate';
 
 export const sirenParam = z.object({ siren: z.string().refine(isSiren, 'must be a 9-digit SIREN with a valid check digit') });
@@ -53,14 +52,9 @@ annuaireClient(config);
     try {
       return await client.searchLines({ ...filters, dateDebutRecherche: today() });
     } catch (err) {
-      if (!(err instanceof AnnuaireError)) throw err;
-      log.warn({ status: err.status, detail: err.detail, siren: filters.siren }, 'directory lookup failed');
-      // Ours to retry later (503, with the directory's Retry-After) or the directory refusing us (502).
-      if (err.retryable) {
-        if (err.retryAfterMs !== undefined) res.set('retry-after', String(Math.ceil(err.retryAfterMs / 1000)));
-        throw coded(503, 'annuaire-unavailable', `the PPF Annuaire is unavailable, try again later: ${err.message}`);
-      }
-      throw coded(502, 'annuaire-refused', `the PPF Annuaire refused the lookup: ${err.message}`);
+      // Answered 503 (with the directory's Retry-After) or 502 by web/http/problem.ts.
+      if (err instanceof AnnuaireError) log.warn({ status: err.status ?? null, detail: err.detail, siren: filters.siren }, 'directory lookup failed');
+      throw err;
     }
   }
 

@@ -5,14 +5,14 @@ import { z } from 'zod';
 import type { Db } from '../platform/store/db';
 import { getJob, getJobByKey, listJobs } from '../platform/store/jobs';
 import { decodeTimeCursor } from '../platform/store/rows';
-import { insertWorkflow, type WorkflowView } from '../platform/store/workflows';
+import { type WorkflowView } from '../platform/store/workflows';
 import { workflowInput } from '../domain/jobs/definition-schema';
 import { awaitJobSettled } from '../domain/jobs/await-job';
 import { startJob, type JobServiceDeps } from '../domain/jobs/jobs';
-import { TemporalUnavailable, cancelJob } from '../domain/jobs/cancel-job';
-import { findWorkflow, isBuiltinWorkflow, listAllWorkflows } from '../domain/jobs/workflow-catalog';
+import { cancelJob } from '../domain/jobs/cancel-job';
+import { findWorkflow, listAllWorkflows, saveWorkflow } from '../domain/jobs/workflow-catalog';
 import { auth, requireScope } from './auth';
-import { coded, notFound } from '../web/http/problem';
+import { notFound } from '../web/http/problem';
 import { body, params, query } from '../web/http/validate';
 
 export const idParam = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
@@ -65,8 +65,7 @@ export function jobsRouter(deps: JobServiceDeps): Router {
   r.put('/workflows/:id', async (req, res) => {
     const { id } = params(req, idParam);
     const doc = body(req, workflowInput);
-    if (isBuiltinWorkflow(id)) throw coded(409, 'builtin-workflow', `workflow ${id} is built in and cannot be replaced`);
-    res.json(onWire(await insertWorkflow(db, auth(res).workspaceId, id, doc)));
+    res.json(onWire(await saveWorkflow(db, auth(res).workspaceId, id, doc)));
   });
 
   r.get('/workflows', async (req, res) => {
@@ -113,12 +112,7 @@ export function jobsRouter(deps: JobServiceDeps): Router {
   r.post('/jobs/:id/cancel', async (req, res) => {
     const { id } = params(req, idParam);
     const { reason } = req.body === undefined && !req.is('application/json') ? {} : body(req, cancelJobBody);
-    try {
-      res.json(await cancelJob(deps, auth(res).workspaceId, id, reason ?? 'cancelled through the API'));
-    } catch (err) {
-      if (err instanceof TemporalUnavailable) throw coded(503, 'temporal-unavailable', err.message, { 'retry-after': '5' });
-      throw err;
-    }
+    res.json(await cancelJob(deps, auth(res).workspaceId, id, reason ?? 'cancelled through the API'));
   });
 
   r.get('/jobs/key/:key', async (req, res) => {

@@ -178,7 +178,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'get /apps/gov-fr/v1/entry/:silo_entry_id/identity/:view': { description: 'An identity document image as uploaded, decrypted, for the operator (scope `approvals`).' },
   'get /apps/gov-fr/v1/review/submissions': { description: 'The submissions awaiting a decision, oldest first (scope `approvals`).' },
   'get /apps/gov-fr/v1/review/submissions/:silo_entry_id': { description: 'What the operator decides on: the party, the signer, the identity images, the mandate, the company\'s lines in the PPF Annuaire.' },
-  'get /apps/gov-fr/v1/review/submissions/:silo_entry_id/mandate': { description: 'The signed mandate under review, as a PDF.' },
+  'get /apps/gov-fr/v1/review/submissions/:silo_entry_id/mandate': { description: 'The signed mandate under review, as a PDF.', errors: ['mandate-voided'] },
   'get /apps/gov-fr/v1/directory/siren/:siren': { description: 'The company\'s lines in the PPF Annuaire: which platform receives its invoices today.', errors: ['annuaire-unavailable', 'annuaire-refused'] },
   'get /apps/gov-fr/v1/directory/identifier/:identifier': { description: 'The lines of an addressing identifier in the PPF Annuaire.', errors: ['annuaire-unavailable', 'annuaire-refused'] },
 

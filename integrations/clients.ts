@@ -1,5 +1,5 @@
-// The clients of the outside world, as the configuration describes them: built once per process (the worker for its
-// activities, the API for its lookups) and injected, so a test can hand in clients pointed at its simulators.
+// The clients of the outside world, as the configuration describes them: the worker builds them once for its
+// activities and injects them (a test hands in its own); the API's directory lookups use the same factory.
 import type { Dispatcher } from 'undici';
 import type { Config } from '../platform/config';
 import { publicOnlyDispatcher } from '../domain/events/url-guard';

@@ -29,7 +29,7 @@ export const IMAGE_LIMITS = {
 /** The drawn signature is stored at most this size (the signature box is 220 × 80 pt). */
 export const SIGNATURE_FIT = { width: 900, height: 300 } as const;
 
-/** A file over a limit. `limit` names it, for the caller's message. */
+/** What a PDF may hold before its inspection stops (PDF_LIMITS). */
 export interface PdfLimits {
   streamBytes: number;
   totalBytes: number;
@@ -41,6 +41,7 @@ export interface PdfLimits {
   operators: number;
 }
 
+/** A file over a limit; the message names it, for the caller's. */
 export class LimitError extends Error {
   constructor(readonly kind: 'size' | 'structure', message: string) {
     super(message);

@@ -13,7 +13,7 @@ const ENDED = new Set(['OK', 'ERR', 'CANCEL']);
 /** How long the caller waits for the workflow to record the cancellation (one store write). */
 const CANCEL_DEADLINE_MS = 15_000;
 
-export class TemporalUnavailable extends Error {}
+
 
 export async function cancelJob(deps: JobServiceDeps, workspaceId: string, jobId: string, reason: string): Promise<JobView> {
   const job = await getJob(deps.db, workspaceId, jobId);
@@ -31,7 +31,7 @@ export async function cancelJob(deps: JobServiceDeps, workspaceId: string, jobId
     }
     if (!(err instanceof WorkflowNotFoundError)) {
       deps.log.warn({ jobId, err }, 'could not cancel the job through Temporal');
-      throw new TemporalUnavailable(`the job's workflow could not be reached (${(err as Error).message}): try again`);
+      throw new JobRequestError('temporal-unavailable', `the job's workflow could not be reached (${(err as Error).message}): try again`, { retryAfterS: 5 });
     }
     if (!(await cancelQueuedJob(deps.db, jobId))) throw ended((await getJob(deps.db, workspaceId, jobId)) ?? job);
   }

@@ -37,6 +37,9 @@ export type SigningErrorCode =
 
 export class SigningError extends DomainError<SigningErrorCode> {}
 
+/** Why a decision cannot be taken any more: taken meanwhile, or the registration moved on (the sandbox's auto-approval then does nothing). */
+const DECIDED_MEANWHILE: SigningErrorCode[] = ['decided', 'nothing-to-decide', 'no-mandate', 'mandate-voided', 'not-waiting', 'not-yet', 'not-running'];
+
 export interface SigningDeps {
   db: Db;
   temporal: Client;
@@ -46,7 +49,7 @@ export interface SigningDeps {
   box: DataBox;
   /** The service's certificate, sealing confirmed mandates. */
   sealKey: SealKey;
-  /** Where uploaded files are decoded and checked (untrusted/); a process-wide one when not given. */
+  /** Where uploaded files are decoded and checked (domain/inspection/); a process-wide one when not given. */
   inspector?: InspectionPool;
 }
 
@@ -223,7 +226,7 @@ export async function confirm(deps: SigningDeps, workspaceId: string, entryId: s
   });
   if (deps.config.AUTO_APPROVE && !ctx.agreement.decision_id) {
     await decide(deps, workspaceId, entryId, { approved: true, reason: 'auto-approved (sandbox)' }).catch((err) => {
-      if (!(err instanceof SigningError && ['decided', 'nothing-to-decide', 'no-mandate', 'mandate-voided'].includes(err.code))) throw err; // decided or cancelled meanwhile
+      if (!(err instanceof SigningError && DECIDED_MEANWHILE.includes(err.code))) throw err; // decided or cancelled meanwhile
     });
   }
   deps.log.info({ entryId, jobId: job.id }, 'submission confirmed');

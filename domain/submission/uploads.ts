@@ -1,5 +1,5 @@
 // Checks of uploaded files by their content, never by a name or a declared type. The cheap checks (base64, size,
-// the first bytes) run here; decoding the file runs in the inspection pool's child processes (untrusted/).
+// the first bytes) run here; decoding the file runs in the inspection pool's child processes (domain/inspection/).
 import { DomainError } from '../errors';
 import { BusyError, RefusedFile, type FileChecker, type ImageMime, type RefusalCode, type UploadEvidence } from '../inspection';
 import type { Job } from '../inspection/jobs';

@@ -22,14 +22,15 @@ export const activityOutcomes = new client.Counter({
 
 // Jobs by status are read from the store at scrape time: the store, not a process, knows them all.
 export type JobCounter = () => Promise<{ status: string; n: number }[]>;
-const jobCounters = new Set<JobCounter>();
+/** One counter per store (keyed by it): two apps on one database count its jobs once. */
+const jobCounters = new Map<object, JobCounter>();
 new client.Gauge({
   name: 'jobs',
   help: 'Jobs by status (from the store)',
   labelNames: ['status'] as const,
   async collect() {
     this.reset();
-    for (const count of jobCounters) {
+    for (const count of jobCounters.values()) {
       try {
         for (const r of await count()) this.inc({ status: r.status }, r.n);
       } catch {
@@ -40,9 +41,9 @@ new client.Gauge({
 });
 
 /** Counts a store's jobs in the `jobs` gauge (e.g. platform/store/jobs.ts countJobsByStatus); returns the undo. */
-export function watchJobs(count: JobCounter): () => void {
-  jobCounters.add(count);
-  return () => jobCounters.delete(count);
+export function watchJobs(store: object, count: JobCounter): () => void {
+  jobCounters.set(store, count);
+  return () => jobCounters.delete(store);
 }
 
 /** A bare metrics listener, for a worker running without the API. */

@@ -23,8 +23,7 @@ export interface AgreementRow {
   voided_at: Date | null;
 }
 
-/** What showed an uploaded mandate was signed (domain/inspection/inspect-pdf.ts); null for in-app signatures. */
-/** What an uploaded mandate proved, as the inspection found it. */
+/** What showed an uploaded mandate was signed, as the inspection found it (domain/inspection/inspect-pdf.ts). */
 export type UploadEvidence = 'digital-signature' | 'visible-signature' | 'scan';
 
 // Without the signed mandate's bytes (tens of kilobytes): most readers only need to know it is there.

@@ -1,4 +1,4 @@
-// A party's stored credentials: the secret sealed by the caller (crypto/data-box), descriptive details in clear.
+// A party's stored credentials: the secret sealed by the caller (platform/crypto/data-box), descriptive details in clear.
 import crypto from 'node:crypto';
 import type { Queryable } from './db';
 import { iso } from './rows';

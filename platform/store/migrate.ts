@@ -1,4 +1,4 @@
-// Versioned schema migrations (node-pg-migrate, plain SQL files in store/migrations).
+// Versioned schema migrations (node-pg-migrate, plain SQL files in platform/store/migrations).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runner } from 'node-pg-migrate';

@@ -1,4 +1,4 @@
-// The platform's own secrets kept encrypted in the store (AES-256-GCM, crypto/data-box) rather than in the
+// The platform's own secrets kept encrypted in the store (AES-256-GCM, platform/crypto/data-box) rather than in the
 // environment: the PPF Annuaire client secret and the SML client key. Set with `npm run secret:set -- --name <name>`
 // (the value is read from standard input, never from the command line); they take precedence over the environment.
 import type { DataBox } from '../crypto/data-box';

@@ -20,7 +20,7 @@ export interface AnnuaireSimulatorOptions {
   port: number;
   stateFile?: string;
   faults?: FaultSetting;
-  /** Accepted client credentials (client_id → secret); defaults to the development ones of config/. */
+  /** Accepted client credentials (client_id → secret); defaults to the development ones of the service's configuration. */
   clients?: Record<string, string>;
   tokenTtlSeconds?: number;
   specFile?: string;

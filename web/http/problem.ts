@@ -6,6 +6,7 @@ import type { ZodError } from 'zod';
 import { redactPath } from '../../platform/observability/logger';
 import { ConflictError } from '../../platform/store/entries';
 import { DomainError, type DomainErrorFacts } from '../../domain/errors';
+import { RemoteFailure } from '../../integrations/remote-failure';
 import { PROBLEM_CODES, statusesOf, type ProblemCode, type ProblemCodeName } from './problem-codes';
 
 export interface FieldError {
@@ -48,11 +49,20 @@ export function domainProblem(err: DomainError | ConflictError): HttpProblem {
   const facts: DomainErrorFacts = err instanceof DomainError ? err.facts : {};
   if (facts.invalid) return zodProblem(facts.invalid.error, facts.invalid.at);
   const known: ProblemCode | undefined = PROBLEM_CODES[err.code as ProblemCodeName];
-  if (!known) throw new Error(`the code ${err.code} is missing from the problem registry`);
+  if (!known) return new HttpProblem(500, `internal error: the refusal code ${err.code} is not in the registry; it has been logged`, undefined, undefined, 'internal');
   const status = facts.sizeLimit && statusesOf(known).includes(413) ? 413 : known.status;
   const headers = facts.retryAfterS ? { 'retry-after': String(facts.retryAfterS) } : undefined;
   return new HttpProblem(status, err.message, facts.field && [facts.field], headers, err.code);
 }
+
+/** A remote system's failure met while answering (the API's directory lookups): 503 to retry later, 502 if it refused. */
+export function remoteProblem(err: RemoteFailure): HttpProblem {
+  if (!err.retryable) return coded(502, `${err.system}-refused`, `the ${SYSTEM_NAMES[err.system]} refused the lookup: ${err.message}`);
+  const headers = err.retryAfterMs !== undefined ? { 'retry-after': String(Math.ceil(err.retryAfterMs / 1000)) } : undefined;
+  return coded(503, `${err.system}-unavailable`, `the ${SYSTEM_NAMES[err.system]} is unavailable, try again later: ${err.message}`, headers);
+}
+
+const SYSTEM_NAMES: Record<RemoteFailure['system'], string> = { annuaire: 'PPF Annuaire', sml: 'SML', directory: 'Peppol Directory' };
 
 export function zodProblem(err: ZodError, where: string): HttpProblem {
   const errors = err.issues.map((i) => ({
@@ -88,7 +98,12 @@ export const routeNotFound: RequestHandler = (req, res) =>
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) return;
-    if (err instanceof DomainError || err instanceof ConflictError) err = domainProblem(err);
+    if (err instanceof DomainError || err instanceof ConflictError) {
+      const problem = domainProblem(err);
+      if (problem.status === 500) log.error({ err, code: err.code }, 'refusal code missing from the problem registry');
+      err = problem;
+    }
+    if (err instanceof RemoteFailure) err = remoteProblem(err);
     if (err instanceof HttpProblem) {
       if (err.headers) res.set(err.headers);
       return sendProblem(res, err.status, err.detail, err.errors, err.code ? { code: err.code } : undefined);
