@@ -8,14 +8,22 @@ import { builtinModules } from 'node:module';
 const NODE_MODULES = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', '.tools/**', 'test-artifacts/**', '**/public/**', 'api/docs/**', 'spec/**'] },
+  {
+    ignores: ['node_modules/**', 'data/**', '.tools/**', 'test-artifacts/**', '**/public/**', 'api/docs/**', 'spec/**'],
+  },
   tseslint.configs.recommended,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { arguments: false, attributes: false } },
+      ],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {
@@ -31,7 +39,10 @@ export default tseslint.config(
         {
           paths: NODE_MODULES,
           patterns: [
-            { group: ['@temporalio/activity', '@temporalio/client', '@temporalio/worker', '@temporalio/testing'], message: 'workflow code runs in the sandbox: use @temporalio/workflow' },
+            {
+              group: ['@temporalio/activity', '@temporalio/client', '@temporalio/worker', '@temporalio/testing'],
+              message: 'workflow code runs in the sandbox: use @temporalio/workflow',
+            },
           ],
         },
       ],

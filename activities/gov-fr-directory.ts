@@ -2,7 +2,14 @@
 // Both look before they write, so a retried or re-run step never creates a second line. The switch date is
 // today: lines handed over end on it and the new line starts on it (DSE rule, periods do not overlap).
 import { ApplicationFailure } from '@temporalio/activity';
-import { AnnuaireError, DEFAULT_MATRICULE, isSirenLevel, today, type AnnuaireClient, type AnnuaireLine } from '../integrations/annuaire/client';
+import {
+  AnnuaireError,
+  DEFAULT_MATRICULE,
+  isSirenLevel,
+  today,
+  type AnnuaireClient,
+  type AnnuaireLine,
+} from '../integrations/annuaire/client';
 import { approvedMandate } from '../platform/store/agreements';
 import { directoryHolder, holdDirectoryLine, releaseDirectoryLine } from '../platform/store/directory-holdings';
 import type { StepInput } from '../workflows/types';
@@ -42,7 +49,8 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
       );
     }
     const holder = await directoryHolder(db, siren);
-    if (holder && holder !== input.entryId) throw ApplicationFailure.nonRetryable(`0225:${siren} is already registered`, 'already-registered');
+    if (holder && holder !== input.entryId)
+      throw ApplicationFailure.nonRetryable(`0225:${siren} is already registered`, 'already-registered');
     const ourLine = (lines: AnnuaireLine[]) => lines.find((l) => l.matriculePlateforme === us && isSirenLevel(l));
     const result = await remoteCall(async () => {
       const day = today();
@@ -52,37 +60,74 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
         log.info({ ...ids, idInstance: mine.idInstance }, 'directory line already ours');
         return { idInstance: mine.idInstance, created: false };
       }
-      const foreign = inForce.filter((l) => l.matriculePlateforme !== us && l.matriculePlateforme !== DEFAULT_MATRICULE);
+      const foreign = inForce.filter(
+        (l) => l.matriculePlateforme !== us && l.matriculePlateforme !== DEFAULT_MATRICULE,
+      );
       const holders = [...new Set(foreign.map((l) => l.matriculePlateforme))];
       if (holders.length > 0) await requireConsent(input.entryId, siren, holders, mandate.formerMatricule);
-      const handedOver = [...foreign, ...inForce.filter((l) => l.matriculePlateforme === DEFAULT_MATRICULE && isSirenLevel(l))];
+      const handedOver = [
+        ...foreign,
+        ...inForce.filter((l) => l.matriculePlateforme === DEFAULT_MATRICULE && isSirenLevel(l)),
+      ];
       for (const l of handedOver) await client.endLine(l.idInstance, day);
-      const created = await client.createLine({ siren, matriculePlateforme: us, dateDebutEffet: day }).catch(async (err) => {
-        // Refused because our line is there after all: created by an earlier attempt whose answer was lost (the PPF
-        // carried it out after our timeout) or by an attempt running beside this one. Then the step is done.
-        const since = err instanceof AnnuaireError && !err.retryable ? ourLine(await client.searchLines({ siren, dateObservation: day })) : undefined;
-        if (since) {
-          log.info({ ...ids, idInstance: since.idInstance, status: err.status }, 'directory line refused as already there: ours, created by another attempt');
-          return { ...since, existing: true as const };
-        }
-        // Refused for good: the SIREN must not stay without a line, so unless another still covers it, it goes back
-        // to the fictive platform (as on disable) before the refusal ends the step. (On a retry after a transient
-        // failure the lines were ended by the earlier attempt: nothing is in force, and the same holds.)
-        const stillCovered = inForce.some((l) => !handedOver.includes(l) && isSirenLevel(l));
-        if (err instanceof AnnuaireError && !err.retryable && !stillCovered) {
-          try {
-            const restored = await client.createLine({ siren, matriculePlateforme: DEFAULT_MATRICULE, dateDebutEffet: day });
-            log.warn({ ...ids, status: err.status, restoredIdInstance: restored.idInstance }, 'directory line refused: the SIREN is back on the fictive platform');
-          } catch (restoreErr) {
-            if (restoreErr instanceof AnnuaireError && restoreErr.retryable) throw restoreErr; // the retry tries both again
-            log.error({ ...ids, status: err.status, err: restoreErr }, 'directory line refused, and the fictive platform line could not be restored');
+      const created = await client
+        .createLine({ siren, matriculePlateforme: us, dateDebutEffet: day })
+        .catch(async (err) => {
+          // Refused because our line is there after all: created by an earlier attempt whose answer was lost (the PPF
+          // carried it out after our timeout) or by an attempt running beside this one. Then the step is done.
+          const since =
+            err instanceof AnnuaireError && !err.retryable
+              ? ourLine(await client.searchLines({ siren, dateObservation: day }))
+              : undefined;
+          if (since) {
+            log.info(
+              { ...ids, idInstance: since.idInstance, status: err.status },
+              'directory line refused as already there: ours, created by another attempt',
+            );
+            return { ...since, existing: true as const };
           }
-        }
-        throw err;
-      });
+          // Refused for good: the SIREN must not stay without a line, so unless another still covers it, it goes back
+          // to the fictive platform (as on disable) before the refusal ends the step. (On a retry after a transient
+          // failure the lines were ended by the earlier attempt: nothing is in force, and the same holds.)
+          const stillCovered = inForce.some((l) => !handedOver.includes(l) && isSirenLevel(l));
+          if (err instanceof AnnuaireError && !err.retryable && !stillCovered) {
+            try {
+              const restored = await client.createLine({
+                siren,
+                matriculePlateforme: DEFAULT_MATRICULE,
+                dateDebutEffet: day,
+              });
+              log.warn(
+                { ...ids, status: err.status, restoredIdInstance: restored.idInstance },
+                'directory line refused: the SIREN is back on the fictive platform',
+              );
+            } catch (restoreErr) {
+              if (restoreErr instanceof AnnuaireError && restoreErr.retryable) throw restoreErr; // the retry tries both again
+              log.error(
+                { ...ids, status: err.status, err: restoreErr },
+                'directory line refused, and the fictive platform line could not be restored',
+              );
+            }
+          }
+          throw err;
+        });
       const fresh = !('existing' in created);
-      if (fresh) log.info({ ...ids, matricule: us, idInstance: created.idInstance, ended: idsOf(handedOver), takenOverFrom: holders[0] }, 'directory line created');
-      return { idInstance: created.idInstance, created: fresh, ...(holders[0] && { takenOverFrom: holders[0] }) } as RegisterResult;
+      if (fresh)
+        log.info(
+          {
+            ...ids,
+            matricule: us,
+            idInstance: created.idInstance,
+            ended: idsOf(handedOver),
+            takenOverFrom: holders[0],
+          },
+          'directory line created',
+        );
+      return {
+        idInstance: created.idInstance,
+        created: fresh,
+        ...(holders[0] && { takenOverFrom: holders[0] }),
+      } as RegisterResult;
     });
     await commit(async (q) => {
       if (!(await holdDirectoryLine(q, siren, input.entryId, result.idInstance))) {
@@ -131,8 +176,13 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
       for (const l of mine) await client.endLine(l.idInstance, day);
       // Back to the fictive platform, unless another line already covers the SIREN (another PA's, or 9998's).
       const covered = inForce.some((l) => l.matriculePlateforme !== us && isSirenLevel(l));
-      const restored = covered ? undefined : await client.createLine({ siren, matriculePlateforme: DEFAULT_MATRICULE, dateDebutEffet: day });
-      log.info({ ...ids, matricule: us, ended: idsOf(mine), restoredIdInstance: restored?.idInstance }, 'directory lines ended');
+      const restored = covered
+        ? undefined
+        : await client.createLine({ siren, matriculePlateforme: DEFAULT_MATRICULE, dateDebutEffet: day });
+      log.info(
+        { ...ids, matricule: us, ended: idsOf(mine), restoredIdInstance: restored?.idInstance },
+        'directory lines ended',
+      );
       return { ended: idsOf(mine), ...(restored && { restoredIdInstance: restored.idInstance }) } as DisableResult;
     });
     await commit((q) => releaseDirectoryLine(q, siren, input.entryId));
@@ -143,4 +193,3 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
 }
 
 const idsOf = (lines: AnnuaireLine[]) => lines.map((l) => l.idInstance);
-

@@ -9,7 +9,14 @@ import { agreementSign } from './gov-fr-agreement';
 import { directoryActivities } from './gov-fr-directory';
 import { jobCancel } from './job-cancel';
 import { journalActivities } from './journal';
-import { byStepIds, journalled, journalledStatement, recheckingApproval, recordJournal, type StepActivity } from './journalled';
+import {
+  byStepIds,
+  journalled,
+  journalledStatement,
+  recheckingApproval,
+  recordJournal,
+  type StepActivity,
+} from './journalled';
 import { peppolActivities } from './peppol';
 import { partyState } from './party-state';
 import { webhookActivities } from './webhooks';
@@ -17,7 +24,10 @@ import { webhookActivities } from './webhooks';
 export type { ActivityDeps } from './deps';
 
 /** The activities over clients built once by the worker (integrations/clients.ts createClients). */
-export function createActivities(deps: ActivityDeps, clients: Clients): Record<string, (...args: never[]) => Promise<unknown>> {
+export function createActivities(
+  deps: ActivityDeps,
+  clients: Clients,
+): Record<string, (...args: never[]) => Promise<unknown>> {
   const webhooks = webhookActivities(deps, clients.webhooks);
   const directory = directoryActivities(deps, clients.annuaire);
   const peppol = peppolActivities(deps, clients);
@@ -39,14 +49,22 @@ export function createActivities(deps: ActivityDeps, clients: Clients): Record<s
   const counting = Object.fromEntries(Object.entries(providers).map(([name, fn]) => [name, counted(name, fn)]));
   const journal = ({ jobId, journal }: { jobId: string; journal: OwedJournal }) => {
     const j = byStepIds(journal);
-    return recheckingApproval(() => recordJournal(deps.db, jobId, { lines: j.owed ?? [], ...(j.status && { status: j.status }), requiresApproval: j.requiresApproval }));
+    return recheckingApproval(() =>
+      recordJournal(deps.db, jobId, {
+        lines: j.owed ?? [],
+        ...(j.status && { status: j.status }),
+        requiresApproval: j.requiresApproval,
+      }),
+    );
   };
   return {
     ...counting,
     [JOURNAL_ACTIVITY.name]: journal,
     [CANCEL_ACTIVITY.name]: jobCancel(deps),
     ...journalActivities(deps), // the legacy runJob's local activities
-    webhookAttempt: counted('webhook.attempt', webhooks.webhookAttempt), webhookGiveUp: webhooks.webhookGiveUp };
+    webhookAttempt: counted('webhook.attempt', webhooks.webhookAttempt),
+    webhookGiveUp: webhooks.webhookGiveUp,
+  };
 }
 
 /**

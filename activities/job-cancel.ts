@@ -15,12 +15,23 @@ export function jobCancel({ db, log }: ActivityDeps) {
     await db.tx(async (q) => {
       const reason = (await cancelReasonOf(q, c.jobId)) ?? 'cancelled through the API';
       const withReason = <T extends { code?: string; message?: string }>(l: T): T =>
-        l.code !== CANCELLED ? l : { ...l, message: l.message === CANCELLED_BEFORE_START ? `cancelled before this step started: ${reason}` : reason };
+        l.code !== CANCELLED
+          ? l
+          : {
+              ...l,
+              message: l.message === CANCELLED_BEFORE_START ? `cancelled before this step started: ${reason}` : reason,
+            };
       await voidJobMandate(q, c.entryId, c.jobId);
       await retireJobApprovalLink(q, c.entryId, c.jobId);
       await recordState(q, { entryId: c.entryId, state: 'cancelled', jobId: c.jobId, stepId: c.stepId });
-      const status = journal.status && { ...journal.status, ...(journal.status.faults && { faults: journal.status.faults.map(withReason) }) };
-      await writeJournal(q, c.jobId, { lines: (journal.owed ?? []).map((l: JournalLine) => withReason(l)), ...(status && { status }) });
+      const status = journal.status && {
+        ...journal.status,
+        ...(journal.status.faults && { faults: journal.status.faults.map(withReason) }),
+      };
+      await writeJournal(q, c.jobId, {
+        lines: (journal.owed ?? []).map((l: JournalLine) => withReason(l)),
+        ...(status && { status }),
+      });
     });
     log.info({ jobId: c.jobId, entryId: c.entryId, stepId: c.stepId }, 'job cancelled');
   };

@@ -42,12 +42,19 @@ export function journalled<R>(db: Db, activity: StepActivity<R>, opts: { announc
  * journal's approval guard, so it needs neither a transaction nor a check of its own (a legacy runJob, which
  * journals by itself, gets the effect alone). `done` turns the effect's result into the step's.
  */
-export function journalledStatement<R>(db: Db, step: (input: StepInput) => { effect: StatementEffect; done(result: unknown): R }) {
+export function journalledStatement<R>(
+  db: Db,
+  step: (input: StepInput) => { effect: StatementEffect; done(result: unknown): R },
+) {
   return async (input: StepInput): Promise<R> => {
     const { effect, done } = step(input);
     if (!input.journal) return done(await refusedAsFailure(() => runEffect(db, effect)));
     const journal = byStepIds(input.journal);
-    const end = { lines: stepLines(input.stepId, journal), ...(journal.status && { status: journal.status }), requiresApproval: journal.requiresApproval };
+    const end = {
+      lines: stepLines(input.stepId, journal),
+      ...(journal.status && { status: journal.status }),
+      requiresApproval: journal.requiresApproval,
+    };
     return done(await recheckingApproval(() => recordJournal(db, input.jobId, end, effect)));
   };
 }
@@ -56,18 +63,27 @@ export function journalledStatement<R>(db: Db, step: (input: StepInput) => { eff
 async function announce(db: Db, input: StepInput, j: StepJournalling): Promise<void> {
   const lines: JournalLine[] = [...(j.owed ?? []), { step: input.stepId, at: 'start', status: 'RUN' }];
   const status = j.status?.status === 'RUN' ? j.status : undefined; // an ending status waits for the end
-  await recheckingApproval(() => recordJournal(db, input.jobId, { lines, ...(status && { status }), requiresApproval: j.requiresApproval }));
+  await recheckingApproval(() =>
+    recordJournal(db, input.jobId, { lines, ...(status && { status }), requiresApproval: j.requiresApproval }),
+  );
 }
 
 /** A step as runs started before 2026-11-26 name it in their journal lines: with its name, provider and position. */
 type Named = string | { id: string };
-type AnyJournalling = Omit<StepJournalling, 'owed' | 'opens'> & { owed?: (Omit<JournalLine, 'step'> & { step: Named })[]; opens?: Named };
+type AnyJournalling = Omit<StepJournalling, 'owed' | 'opens'> & {
+  owed?: (Omit<JournalLine, 'step'> & { step: Named })[];
+  opens?: Named;
+};
 
 /** The journal with its steps named by id, whichever run sent it (such runs may wait for their signer for days). */
 export function byStepIds<J extends AnyJournalling>(j: J): Omit<J, 'owed' | 'opens'> & StepJournalling {
   const id = (s: Named) => (typeof s === 'string' ? s : s.id);
   const { owed, opens, ...rest } = j;
-  return { ...rest, ...(owed && { owed: owed.map((l) => ({ ...l, step: id(l.step) })) }), ...(opens && { opens: id(opens) }) };
+  return {
+    ...rest,
+    ...(owed && { owed: owed.map((l) => ({ ...l, step: id(l.step) })) }),
+    ...(opens && { opens: id(opens) }),
+  };
 }
 
 /**
@@ -87,7 +103,12 @@ export async function recheckingApproval<T>(write: () => Promise<T>): Promise<T>
 }
 
 /** The journal activity's work, and a step's lines written on their own. */
-export async function recordJournal(db: Db, jobId: string, journal: Parameters<typeof writeJournal>[2], effect?: StatementEffect): Promise<unknown> {
+export async function recordJournal(
+  db: Db,
+  jobId: string,
+  journal: Parameters<typeof writeJournal>[2],
+  effect?: StatementEffect,
+): Promise<unknown> {
   try {
     return await refusedAsFailure(() => writeJournal(db, jobId, journal, effect)); // one statement
   } catch (err) {

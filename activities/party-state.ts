@@ -14,9 +14,18 @@ export function partyState({ log }: ActivityDeps) {
       );
     }
     return {
-      effect: stateEffect({ entryId: input.entryId, state, jobId: input.jobId, stepId: input.stepId, faults: input.faults }),
+      effect: stateEffect({
+        entryId: input.entryId,
+        state,
+        jobId: input.jobId,
+        stepId: input.stepId,
+        faults: input.faults,
+      }),
       done(changed: unknown): { state: string; changed: boolean } {
-        log.info({ jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, state, changed }, 'party state set');
+        log.info(
+          { jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, state, changed },
+          'party state set',
+        );
         return { state, changed: changed === true };
       },
     };

@@ -3,7 +3,13 @@
 import crypto from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { dataBoxFromConfig, type DataBox } from '../platform/crypto/data-box';
-import { deliveryWork, getSubscription, markDeliveryFailed, queueStepDelivery, recordAttempt } from '../platform/store/events';
+import {
+  deliveryWork,
+  getSubscription,
+  markDeliveryFailed,
+  queueStepDelivery,
+  recordAttempt,
+} from '../platform/store/events';
 import { getEntryRow } from '../platform/store/entries';
 import { signedHeaders, webhookSecretContext } from '../domain/events/webhook-signature';
 import type { Clients } from '../integrations/clients';
@@ -34,17 +40,31 @@ export function webhookActivities({ db, log, config }: ActivityDeps, dispatcher:
     let error: string | undefined;
     try {
       const res = await fetch(work.url, {
-        method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'pa-party-registration-webhooks' }, body,
-        redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS), ...(dispatcher && { dispatcher }),
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'pa-party-registration-webhooks' },
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+        ...(dispatcher && { dispatcher }),
       });
       statusCode = res.status;
       await res.body?.cancel();
       if (res.status < 200 || res.status >= 300) error = `the subscriber answered HTTP ${res.status}`;
     } catch (err) {
       const cause = (err as { cause?: Error }).cause?.message;
-      error = (err as Error).name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS / 1000} s` : `cannot reach the subscriber: ${cause ?? (err as Error).message}`;
+      error =
+        (err as Error).name === 'TimeoutError'
+          ? `no answer within ${TIMEOUT_MS / 1000} s`
+          : `cannot reach the subscriber: ${cause ?? (err as Error).message}`;
     }
-    await recordAttempt(db, { deliveryId, attempt, statusCode, error, durationMs: Date.now() - started, delivered: !error });
+    await recordAttempt(db, {
+      deliveryId,
+      attempt,
+      statusCode,
+      error,
+      durationMs: Date.now() - started,
+      delivered: !error,
+    });
     if (error) {
       log.warn({ deliveryId, attempt, statusCode }, 'webhook attempt failed');
       throw ApplicationFailure.retryable(error, 'webhook-attempt-failed');
@@ -62,21 +82,45 @@ export function webhookActivities({ db, log, config }: ActivityDeps, dispatcher:
    * `config.subscription_id` (its URL and secret; secrets never travel in definitions), delivered durably like
    * every event. Idempotent per step.
    */
-  async function webhookStep(input: StepInput, commit: Commit = (write) => db.tx(write)): Promise<{ deliveryId: string }> {
+  async function webhookStep(
+    input: StepInput,
+    commit: Commit = (write) => db.tx(write),
+  ): Promise<{ deliveryId: string }> {
     const subscriptionId = input.config.subscription_id;
     if (typeof subscriptionId !== 'string' || !UUID.test(subscriptionId)) {
-      throw ApplicationFailure.nonRetryable('the webhook step needs config.subscription_id, a subscription id', 'invalid-config');
+      throw ApplicationFailure.nonRetryable(
+        'the webhook step needs config.subscription_id, a subscription id',
+        'invalid-config',
+      );
     }
     const sub = await getSubscription(db, input.workspaceId, subscriptionId);
-    if (!sub || sub.disabled_at) throw ApplicationFailure.nonRetryable(`webhook subscription ${subscriptionId} does not exist or is disabled`, 'invalid-config');
+    if (!sub || sub.disabled_at)
+      throw ApplicationFailure.nonRetryable(
+        `webhook subscription ${subscriptionId} does not exist or is disabled`,
+        'invalid-config',
+      );
     const entry = await getEntryRow(db, input.workspaceId, input.entryId);
     // One event and one delivery per (job, step): a retried step sends the same message again, never a new one.
     const key = crypto.createHash('sha256').update(`${input.jobId}/${input.stepId}`).digest('hex');
     const eventId = `${key.slice(0, 8)}-${key.slice(8, 12)}-4${key.slice(13, 16)}-8${key.slice(17, 20)}-${key.slice(20, 32)}`;
     const deliveryId = `${key.slice(32, 40)}-${key.slice(40, 44)}-4${key.slice(45, 48)}-8${key.slice(49, 52)}-${key.slice(52, 64)}`;
-    const payload = { entry_id: input.entryId, job_id: input.jobId, step_id: input.stepId, state: entry?.state ?? null, faults: input.faults ?? [] };
+    const payload = {
+      entry_id: input.entryId,
+      job_id: input.jobId,
+      step_id: input.stepId,
+      state: entry?.state ?? null,
+      faults: input.faults ?? [],
+    };
     await commit((q) =>
-      queueStepDelivery(q, { eventId, deliveryId, subscriptionId, workspaceId: input.workspaceId, entryId: input.entryId, jobId: input.jobId, payload }),
+      queueStepDelivery(q, {
+        eventId,
+        deliveryId,
+        subscriptionId,
+        workspaceId: input.workspaceId,
+        entryId: input.entryId,
+        jobId: input.jobId,
+        payload,
+      }),
     );
     // Queued like every delivery: the dispatcher starts its workflow, which retries it for 13 hours.
     return { deliveryId };

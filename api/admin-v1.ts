@@ -11,7 +11,11 @@ import { body, params } from '../web/http/validate';
 
 export const keyBody = z.strictObject({
   name: z.string().trim().min(1).max(100),
-  scopes: z.array(z.enum(SCOPES)).min(1, 'at least one scope').max(SCOPES.length).refine((s) => new Set(s).size === s.length, 'scopes must not repeat'),
+  scopes: z
+    .array(z.enum(SCOPES))
+    .min(1, 'at least one scope')
+    .max(SCOPES.length)
+    .refine((s) => new Set(s).size === s.length, 'scopes must not repeat'),
 });
 export const keyParam = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
 

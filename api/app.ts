@@ -45,7 +45,17 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use(...observability(deps.log), ...securityHeaders());
   // Our SMP: public, read by every Peppol access point and the Peppol Directory. Many access points read from behind
   // one address (a cloud's NAT), and its answers come from a record cache: its reads are not counted per address.
-  app.use('/smp', smpRouter({ db: deps.db, config: deps.config, log: deps.log }, { ...smpOptionsFromFiles(deps.config), recordCacheMs: deps.config.SMP_RECORD_CACHE_MS, httpMaxAgeS: deps.config.SMP_HTTP_MAX_AGE_S }));
+  app.use(
+    '/smp',
+    smpRouter(
+      { db: deps.db, config: deps.config, log: deps.log },
+      {
+        ...smpOptionsFromFiles(deps.config),
+        recordCacheMs: deps.config.SMP_RECORD_CACHE_MS,
+        httpMaxAgeS: deps.config.SMP_HTTP_MAX_AGE_S,
+      },
+    ),
+  );
   // Before anything else, authentication included: a flood of bad keys or wizard links is limited too.
   app.use(ipRateLimit(deps.config.ipRateLimitPerMinute));
   watchJobs(deps.db, () => countJobsByStatus(deps.db));
@@ -61,8 +71,14 @@ export function createApp(deps: ApiDeps): express.Express {
     if (!req.originalUrl.split('?')[0]!.endsWith('/')) return res.redirect(301, '/docs/');
     res.set('content-security-policy', docsCsp).sendFile(path.join(DOCS_DIR, 'index.html'));
   });
-  app.get('/docs/init.js', (_req, res) => res.set('content-security-policy', docsCsp).sendFile(path.join(DOCS_DIR, 'init.js')));
-  app.use('/docs', (_req, res, next) => void (res.set('content-security-policy', docsCsp), next()), express.static(SWAGGER_UI_DIR, { index: false }));
+  app.get('/docs/init.js', (_req, res) =>
+    res.set('content-security-policy', docsCsp).sendFile(path.join(DOCS_DIR, 'init.js')),
+  );
+  app.use(
+    '/docs',
+    (_req, res, next) => void (res.set('content-security-policy', docsCsp), next()),
+    express.static(SWAGGER_UI_DIR, { index: false }),
+  );
 
   app.get('/utils/v1/ping', (_req, res) => void res.json({ ping: 'pong' }));
   app.use('/utils/v1', healthRouter({ db: deps.db, temporal: deps.temporal }));
@@ -72,16 +88,41 @@ export function createApp(deps: ApiDeps): express.Express {
   const idempotent = idempotency(deps);
   app.use('/silo/v1', ...authed, ...json, idempotent, entriesRouter(deps));
   app.use('/transform/v1', ...authed, ...json, idempotent, jobsRouter(deps));
-  app.use('/events/v1', ...authed, express.json({ limit: '16kb', strict: true }), rejectNulCharacters, idempotent, eventsRouter(deps));
-  app.use('/admin/v1', ...authed, express.json({ limit: '16kb', strict: true }), rejectNulCharacters, idempotent, adminRouter(deps.db));
+  app.use(
+    '/events/v1',
+    ...authed,
+    express.json({ limit: '16kb', strict: true }),
+    rejectNulCharacters,
+    idempotent,
+    eventsRouter(deps),
+  );
+  app.use(
+    '/admin/v1',
+    ...authed,
+    express.json({ limit: '16kb', strict: true }),
+    rejectNulCharacters,
+    idempotent,
+    adminRouter(deps.db),
+  );
   // The operator's review page and its assets (pdf.js included): static, public, its own strict CSP (web/review/router.ts).
   app.use('/apps/gov-fr/review', reviewPageRouter());
   // Uploads: the router sets its own body limits per route. With an Idempotency-Key the body is read first by the
   // upload parser (6 MB, a few separators: cheap to parse), the decision's included.
-  app.use('/apps/gov-fr/v1', ...authed, ...parsedWhenKeyed(uploadJson, rejectNulCharacters), idempotent, govFrRouter(deps));
+  app.use(
+    '/apps/gov-fr/v1',
+    ...authed,
+    ...parsedWhenKeyed(uploadJson, rejectNulCharacters),
+    idempotent,
+    govFrRouter(deps),
+  );
 
   // The registration wizard: public, its link's ref is the credential.
-  app.use('/reg', wizardRefRateLimit(deps.config.WIZARD_RATE_LIMIT_PER_REF_PER_MINUTE), framingByCspOnly, wizardRouter(deps));
+  app.use(
+    '/reg',
+    wizardRefRateLimit(deps.config.WIZARD_RATE_LIMIT_PER_REF_PER_MINUTE),
+    framingByCspOnly,
+    wizardRouter(deps),
+  );
 
   app.use(routeNotFound);
   app.use(errorHandler(deps.log));

@@ -14,8 +14,13 @@ const secret = z.string().min(1).max(8000);
 const describing = { account: z.string().max(255).optional(), portal: z.string().max(255).optional() };
 export const credentialBody = z.discriminatedUnion('kind', [
   z.strictObject({
-    kind: z.literal('oauth-token'), access_token: secret, refresh_token: secret.optional(), token_type: z.string().max(40).optional(),
-    expires_at: z.iso.datetime({ offset: true }).optional(), scope: z.string().max(1000).optional(), ...describing,
+    kind: z.literal('oauth-token'),
+    access_token: secret,
+    refresh_token: secret.optional(),
+    token_type: z.string().max(40).optional(),
+    expires_at: z.iso.datetime({ offset: true }).optional(),
+    scope: z.string().max(1000).optional(),
+    ...describing,
   }),
   z.strictObject({ kind: z.literal('api-key'), key: secret, ...describing }),
 ]);
@@ -29,18 +34,30 @@ const SECRET_FIELDS = ['access_token', 'refresh_token', 'key'] as const;
 export const credentialContext = (entryId: string, name: string) => `credential:${entryId}:${name}`;
 
 /** `ownEntry` is silo/v1's check that the entry exists in the caller's workspace (404 otherwise). */
-export function credentialsRouter(db: Db, box: DataBox, ownEntry: (workspaceId: string, id: string) => Promise<void>): Router {
+export function credentialsRouter(
+  db: Db,
+  box: DataBox,
+  ownEntry: (workspaceId: string, id: string) => Promise<void>,
+): Router {
   const r = Router();
 
   r.put('/entries/:id/credentials/:name', async (req, res) => {
     const { id, name } = params(req, credentialParams);
     const input = body(req, credentialBody);
     await ownEntry(auth(res).workspaceId, id);
-    const secrets = Object.fromEntries(SECRET_FIELDS.filter((f) => f in input).map((f) => [f, (input as Record<string, unknown>)[f]]));
-    const details = Object.fromEntries(Object.entries(input).filter(([k]) => k !== 'kind' && !(SECRET_FIELDS as readonly string[]).includes(k)));
+    const secrets = Object.fromEntries(
+      SECRET_FIELDS.filter((f) => f in input).map((f) => [f, (input as Record<string, unknown>)[f]]),
+    );
+    const details = Object.fromEntries(
+      Object.entries(input).filter(([k]) => k !== 'kind' && !(SECRET_FIELDS as readonly string[]).includes(k)),
+    );
     const row = await putCredential(db, {
-      workspaceId: auth(res).workspaceId, entryId: id, name, kind: input.kind,
-      sealed: box.seal(Buffer.from(JSON.stringify(secrets)), credentialContext(id, name)), details,
+      workspaceId: auth(res).workspaceId,
+      entryId: id,
+      name,
+      kind: input.kind,
+      sealed: box.seal(Buffer.from(JSON.stringify(secrets)), credentialContext(id, name)),
+      details,
     });
     res.json(credentialView(row));
   });

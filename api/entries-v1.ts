@@ -7,7 +7,16 @@ import { assertCallerMeta, createPartyEntry } from '../domain/party/entries';
 import type { DataBox } from '../platform/crypto/data-box';
 import type { Db } from '../platform/store/db';
 import { credentialsRouter } from './credentials';
-import { deleteMeta, getEntry, getEntryByKey, getEntryRow, getMeta, getMetaByRef, listEntries, putMeta } from '../platform/store/entries';
+import {
+  deleteMeta,
+  getEntry,
+  getEntryByKey,
+  getEntryRow,
+  getMeta,
+  getMetaByRef,
+  listEntries,
+  putMeta,
+} from '../platform/store/entries';
 import { decodeCursor } from '../platform/store/rows';
 import { auth, requireScope } from './auth';
 import { notFound } from '../web/http/problem';
@@ -36,13 +45,23 @@ export const metaRefQuery = z.strictObject({ owned: z.enum(['true', 'false']).op
 
 export const listQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100, 'at most 100').default(20),
-  cursor: z.string().max(200).refine((c) => decodeCursor(c) !== undefined, 'not a cursor from a previous page').optional(),
-  ascending: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  cursor: z
+    .string()
+    .max(200)
+    .refine((c) => decodeCursor(c) !== undefined, 'not a cursor from a previous page')
+    .optional(),
+  ascending: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
   folder: z.string().max(100).optional(),
 });
 
 export const metaBody = z.strictObject({
-  src: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/).default('api'),
+  src: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/)
+    .default('api'),
   ref: z.string().trim().min(1).max(255).optional(),
   value: z.unknown().optional(),
   link_url: z.url().max(2000).optional(),
@@ -59,7 +78,8 @@ export function entriesRouter({ db, box, log }: { db: Db; box: DataBox; log: Log
   };
   r.use(credentialsRouter(db, box, ownEntry));
 
-  const create = (workspaceId: string, id: string, input: z.infer<typeof entryBody>) => createPartyEntry(db, workspaceId, id, input);
+  const create = (workspaceId: string, id: string, input: z.infer<typeof entryBody>) =>
+    createPartyEntry(db, workspaceId, id, input);
   const storable = (doc: unknown) => {
     assertStorable(doc, 'data');
     return doc;
@@ -78,7 +98,13 @@ export function entriesRouter({ db, box, log }: { db: Db; box: DataBox; log: Log
   r.patch('/entries/:id', ...patchBodyParser, async (req, res) => {
     const { id } = params(req, idParam);
     const update = entryUpdate(req);
-    res.json(await changeParty({ db, log }, auth(res).workspaceId, id, { apply: (current) => storable(applyUpdate(current, update)), allowInvalid: update.allowInvalid, folder: update.folder }));
+    res.json(
+      await changeParty({ db, log }, auth(res).workspaceId, id, {
+        apply: (current) => storable(applyUpdate(current, update)),
+        allowInvalid: update.allowInvalid,
+        folder: update.folder,
+      }),
+    );
   });
 
   r.get('/entries', async (req, res) => {

@@ -9,7 +9,9 @@ import type { Config } from '../platform/config';
 import { isSiren } from '../domain/party/french-ids';
 import { params } from '../web/http/validate';
 
-export const sirenParam = z.object({ siren: z.string().refine(isSiren, 'must be a 9-digit SIREN with a valid check digit') });
+export const sirenParam = z.object({
+  siren: z.string().refine(isSiren, 'must be a 9-digit SIREN with a valid check digit'),
+});
 // An addressing identifier (SIREN[_SIRET[_ROUTAGE]] or SIREN_SUFFIXE, ≤ 125 characters), optionally as a Peppol
 // participant value with its ICD (`0225:…`).
 const ADDRESS = /^(?:\d{4}:)?((\d{9})(?:_[-_.@a-zA-Z0-9]+)?)$/;
@@ -18,8 +20,14 @@ export const identifierParam = z.object({
   identifier: z
     .string()
     .max(MAX_ADDRESS_LENGTH + 5, `must be at most ${MAX_ADDRESS_LENGTH} characters (after an optional 0225: prefix)`)
-    .refine((v) => (ADDRESS.exec(v)?.[1] ?? v).length <= MAX_ADDRESS_LENGTH, `must be at most ${MAX_ADDRESS_LENGTH} characters (after an optional 0225: prefix)`)
-    .regex(ADDRESS, 'must be an addressing identifier: SIREN, SIREN_SIRET, SIREN_SIRET_ROUTAGE or SIREN_SUFFIXE, optionally prefixed by an ICD (0225:)')
+    .refine(
+      (v) => (ADDRESS.exec(v)?.[1] ?? v).length <= MAX_ADDRESS_LENGTH,
+      `must be at most ${MAX_ADDRESS_LENGTH} characters (after an optional 0225: prefix)`,
+    )
+    .regex(
+      ADDRESS,
+      'must be an addressing identifier: SIREN, SIREN_SIRET, SIREN_SIRET_ROUTAGE or SIREN_SUFFIXE, optionally prefixed by an ICD (0225:)',
+    )
     .refine((v) => isSiren(ADDRESS.exec(v)?.[2] ?? ''), 'must start with a valid SIREN'),
 });
 
@@ -43,17 +51,19 @@ export function directoryEntry(l: AnnuaireLine) {
 export function directoryLookupRouter(deps: { config: Config; log: Logger; client?: AnnuaireClient }): Router {
   const { config, log } = deps;
   // One client per router: its token is shared by every lookup.
-  const client =
-    deps.client ??
-annuaireClient(config);
+  const client = deps.client ?? annuaireClient(config);
 
   /** Lines in force today or starting later (lines ended in the past are history, not addresses). */
-  async function lookup(res: Response, filters: { siren: string; identifiantAdressage?: string }): Promise<AnnuaireLine[]> {
+  async function lookup(
+    res: Response,
+    filters: { siren: string; identifiantAdressage?: string },
+  ): Promise<AnnuaireLine[]> {
     try {
       return await client.searchLines({ ...filters, dateDebutRecherche: today() });
     } catch (err) {
       // Answered 503 (with the directory's Retry-After) or 502 by web/http/problem.ts.
-      if (err instanceof AnnuaireError) log.warn({ status: err.status ?? null, detail: err.detail, siren: filters.siren }, 'directory lookup failed');
+      if (err instanceof AnnuaireError)
+        log.warn({ status: err.status ?? null, detail: err.detail, siren: filters.siren }, 'directory lookup failed');
       throw err;
     }
   }

@@ -1,7 +1,18 @@
 // apps/gov-fr/v1: the entry API for signing the mandate (seed §4.1) and the operator's approval decision.
 import express, { Router } from 'express';
 import { z } from 'zod';
-import { agreementPdf, confirm, decide, identityImage, reissueLink, revokeLink, signInApp, uploadIdentity, uploadSignedAgreement, type SigningDeps } from '../domain/submission/service';
+import {
+  agreementPdf,
+  confirm,
+  decide,
+  identityImage,
+  reissueLink,
+  revokeLink,
+  signInApp,
+  uploadIdentity,
+  uploadSignedAgreement,
+  type SigningDeps,
+} from '../domain/submission/service';
 import { pendingSubmissions } from '../platform/store/agreements';
 import { LANGS } from '../domain/mandate/texts';
 import { agreementBody, decisionBody, identityBody, signBody } from '../domain/submission/inputs';
@@ -14,7 +25,10 @@ import { body, params, query } from '../web/http/validate';
 
 const clientOf = (req: express.Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });
 export const langQuery = z.strictObject({ lang: z.enum(LANGS as ['fr', 'en']).default('fr') });
-export const viewParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UUID' }), view: z.enum(['front', 'back', 'page']) });
+export const viewParam = z.object({
+  silo_entry_id: z.uuid({ error: 'must be a UUID' }),
+  view: z.enum(['front', 'back', 'page']),
+});
 export const entryParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UUID' }) });
 
 export function govFrRouter(deps: SigningDeps): Router {
@@ -28,31 +42,40 @@ export function govFrRouter(deps: SigningDeps): Router {
   });
   r.get('/entry/:silo_entry_id/identity/:view', requireScope('approvals'), async (req, res) => {
     const { view } = params(req, viewParam);
-    const img = await (identityImage(deps, auth(res).workspaceId, id(req), view));
+    const img = await identityImage(deps, auth(res).workspaceId, id(req), view);
     // Checked as that type at upload (no-store and nosniff come with every response); never run as a document.
     res.type(img.mime).set('content-security-policy', "default-src 'none'; sandbox").send(img.data);
   });
 
   // Operators (scope `approvals`) approve or reject a confirmed submission.
-  r.post('/entry/:silo_entry_id/decision', requireScope('approvals'), express.json({ limit: '16kb' }), rejectNulCharacters, async (req, res) => {
-    const entryId = id(req);
-    const b = body(req, decisionBody);
-    res.json(await (decide(deps, auth(res).workspaceId, entryId, { ...b, decidedBy: auth(res).keyId })));
-  });
+  r.post(
+    '/entry/:silo_entry_id/decision',
+    requireScope('approvals'),
+    express.json({ limit: '16kb' }),
+    rejectNulCharacters,
+    async (req, res) => {
+      const entryId = id(req);
+      const b = body(req, decisionBody);
+      res.json(await decide(deps, auth(res).workspaceId, entryId, { ...b, decidedBy: auth(res).keyId }));
+    },
+  );
 
   r.use('/entry/:silo_entry_id', requireScope('entries:rw'));
   r.use('/directory', requireScope('entries:rw'), directoryLookupRouter(deps));
 
   r.get('/entry/:silo_entry_id/agreement', async (req, res) => {
     const { lang } = query(req, langQuery);
-    const { pdf, number } = await (agreementPdf(deps, auth(res).workspaceId, id(req), lang));
-    res.type('application/pdf').set('content-disposition', `inline; filename="mandat-${number}.pdf"`).send(Buffer.from(pdf));
+    const { pdf, number } = await agreementPdf(deps, auth(res).workspaceId, id(req), lang);
+    res
+      .type('application/pdf')
+      .set('content-disposition', `inline; filename="mandat-${number}.pdf"`)
+      .send(Buffer.from(pdf));
   });
 
   r.post('/entry/:silo_entry_id/identity', uploadJson, rejectNulCharacters, async (req, res) => {
     const entryId = id(req);
     const b = body(req, identityBody);
-    await (uploadIdentity(deps, auth(res).workspaceId, entryId, b.view, b.data, clientOf(req)));
+    await uploadIdentity(deps, auth(res).workspaceId, entryId, b.view, b.data, clientOf(req));
     res.status(204).end();
   });
 
@@ -62,28 +85,36 @@ export function govFrRouter(deps: SigningDeps): Router {
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
     const b = hasBody ? body(req, signBody) : {};
     const { lang } = query(req, langQuery);
-    await (signInApp(deps, auth(res).workspaceId, entryId, b.signature || undefined, clientOf(req), lang, b.mandate_number));
+    await signInApp(
+      deps,
+      auth(res).workspaceId,
+      entryId,
+      b.signature || undefined,
+      clientOf(req),
+      lang,
+      b.mandate_number,
+    );
     res.status(204).end();
   });
 
   r.post('/entry/:silo_entry_id/agreement', uploadJson, rejectNulCharacters, async (req, res) => {
     const entryId = id(req);
     const b = body(req, agreementBody);
-    await (uploadSignedAgreement(deps, auth(res).workspaceId, entryId, b.data, clientOf(req)));
+    await uploadSignedAgreement(deps, auth(res).workspaceId, entryId, b.data, clientOf(req));
     res.status(204).end();
   });
 
   // The wizard link: revoke it (a forwarded link must stop working), or issue a new one for the waiting registration.
   r.delete('/entry/:silo_entry_id/approval-link', async (req, res) => {
-    await (revokeLink(deps, auth(res).workspaceId, id(req)));
+    await revokeLink(deps, auth(res).workspaceId, id(req));
     res.status(204).end();
   });
   r.post('/entry/:silo_entry_id/approval-link', async (req, res) => {
-    res.status(201).json(await (reissueLink(deps, auth(res).workspaceId, id(req))));
+    res.status(201).json(await reissueLink(deps, auth(res).workspaceId, id(req)));
   });
 
   r.post('/entry/:silo_entry_id/confirm', async (req, res) => {
-    res.json(await (confirm(deps, auth(res).workspaceId, id(req), clientOf(req))));
+    res.json(await confirm(deps, auth(res).workspaceId, id(req), clientOf(req)));
   });
 
   return r;

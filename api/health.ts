@@ -12,7 +12,9 @@ async function probe(check: () => Promise<unknown>): Promise<'ok' | string> {
   try {
     await Promise.race([
       check(),
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS))),
+      new Promise(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS)),
+      ),
     ]);
     return 'ok';
   } catch (err) {
@@ -28,10 +30,15 @@ export function healthRouter(deps: { db: Db; temporal: Client }): Router {
   r.get('/health/ready', async (_req, res) => {
     const [database, temporal] = await Promise.all([
       probe(() => ping(deps.db)),
-      probe(() => deps.temporal.withDeadline(Date.now() + TIMEOUT_MS, () => deps.temporal.workflowService.getSystemInfo({}))),
+      probe(() =>
+        deps.temporal.withDeadline(Date.now() + TIMEOUT_MS, () => deps.temporal.workflowService.getSystemInfo({})),
+      ),
     ]);
     const ok = database === 'ok' && temporal === 'ok';
-    res.status(ok ? 200 : 503).set('cache-control', 'no-store').json({ status: ok ? 'ok' : 'unavailable', checks: { database, temporal } });
+    res
+      .status(ok ? 200 : 503)
+      .set('cache-control', 'no-store')
+      .json({ status: ok ? 'ok' : 'unavailable', checks: { database, temporal } });
   });
   return r;
 }

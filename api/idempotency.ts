@@ -9,7 +9,11 @@ import type { Logger } from 'pino';
 import type { DataBox } from '../platform/crypto/data-box';
 import type { Db } from '../platform/store/db';
 import {
-  claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, sweepIdempotencyKeys, type StoredAnswer,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  sweepIdempotencyKeys,
+  type StoredAnswer,
 } from '../platform/store/idempotency-keys';
 import { auth } from './auth';
 import { sendProblem } from '../web/http/problem';
@@ -53,8 +57,14 @@ export const parsedWhenKeyed = (...parsers: RequestHandler[]): RequestHandler[] 
  */
 export function requestSha256(method: string, url: string, body: unknown): string {
   const sorted = (_key: string, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v;
-  return crypto.createHash('sha256').update(`${method} ${url}\n`).update(JSON.stringify(body, sorted) ?? '').digest('hex');
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v;
+  return crypto
+    .createHash('sha256')
+    .update(`${method} ${url}\n`)
+    .update(JSON.stringify(body, sorted) ?? '')
+    .digest('hex');
 }
 
 const bodyContext = (workspaceId: string, key: string) => `idempotency:${workspaceId}:${key}`;
@@ -69,19 +79,42 @@ export function idempotency(deps: { db: Db; box: DataBox; log: Logger }): Reques
     if (!keyed(req)) return next();
     const key = req.get(IDEMPOTENCY_HEADER)!;
     if (!VALID_KEY.test(key)) {
-      return sendProblem(res, 400, 'the Idempotency-Key header must be 1 to 255 printable ASCII characters', undefined, { code: 'idempotency-key-invalid' });
+      return sendProblem(
+        res,
+        400,
+        'the Idempotency-Key header must be 1 to 255 printable ASCII characters',
+        undefined,
+        { code: 'idempotency-key-invalid' },
+      );
     }
     if (Date.now() - lastSweep > SWEEP_EVERY_MS) {
       lastSweep = Date.now();
       sweepIdempotencyKeys(deps.db).catch((err) => deps.log.warn({ err }, 'could not sweep expired idempotency keys'));
     }
     const workspaceId = auth(res).workspaceId;
-    const claimed = await claimIdempotencyKey(deps.db, workspaceId, key, requestSha256(req.method, req.originalUrl, req.body));
+    const claimed = await claimIdempotencyKey(
+      deps.db,
+      workspaceId,
+      key,
+      requestSha256(req.method, req.originalUrl, req.body),
+    );
     switch (claimed.outcome) {
       case 'reused':
-        return sendProblem(res, 422, 'this Idempotency-Key was used for another request (method, URL or body): use a new key for a new request', undefined, { code: 'idempotency-key-reused' });
+        return sendProblem(
+          res,
+          422,
+          'this Idempotency-Key was used for another request (method, URL or body): use a new key for a new request',
+          undefined,
+          { code: 'idempotency-key-reused' },
+        );
       case 'in-flight':
-        return sendProblem(res, 409, 'a request with this Idempotency-Key is still being processed: retry once it has been answered', undefined, { code: 'idempotency-key-in-flight' });
+        return sendProblem(
+          res,
+          409,
+          'a request with this Idempotency-Key is still being processed: retry once it has been answered',
+          undefined,
+          { code: 'idempotency-key-in-flight' },
+        );
       case 'replay': {
         const { status, headers, bodySealed } = claimed.answer;
         res.status(status).set(headers).set(REPLAYED_HEADER, 'true');
@@ -89,15 +122,27 @@ export function idempotency(deps: { db: Db; box: DataBox; log: Logger }): Reques
       }
     }
     const { claim } = claimed;
-    onAnswer(res, async (answer) => {
-      if (answer.body === undefined) deps.log.warn({ status: answer.status }, 'an answer too large to keep for its idempotency key: the key is released');
-      const kept = answer.status < 500 && answer.status !== 429 && answer.body !== undefined;
-      if (!kept) return releaseIdempotencyKey(deps.db, workspaceId, key, claim);
-      const stored: StoredAnswer = { status: answer.status, headers: answer.headers, bodySealed: deps.box.seal(answer.body!, bodyContext(workspaceId, key)) };
-      if (!(await completeIdempotencyKey(deps.db, workspaceId, key, claim, stored))) {
-        deps.log.warn({ status: answer.status }, 'an idempotency key was taken over before its request was answered');
-      }
-    }, deps.log);
+    onAnswer(
+      res,
+      async (answer) => {
+        if (answer.body === undefined)
+          deps.log.warn(
+            { status: answer.status },
+            'an answer too large to keep for its idempotency key: the key is released',
+          );
+        const kept = answer.status < 500 && answer.status !== 429 && answer.body !== undefined;
+        if (!kept) return releaseIdempotencyKey(deps.db, workspaceId, key, claim);
+        const stored: StoredAnswer = {
+          status: answer.status,
+          headers: answer.headers,
+          bodySealed: deps.box.seal(answer.body!, bodyContext(workspaceId, key)),
+        };
+        if (!(await completeIdempotencyKey(deps.db, workspaceId, key, claim, stored))) {
+          deps.log.warn({ status: answer.status }, 'an idempotency key was taken over before its request was answered');
+        }
+      },
+      deps.log,
+    );
     next();
   };
 }
@@ -110,7 +155,11 @@ interface Answer {
 }
 
 const toBuffer = (chunk: unknown, encoding: unknown): Buffer =>
-  Buffer.isBuffer(chunk) ? chunk : typeof chunk === 'string' ? Buffer.from(chunk, (typeof encoding === 'string' ? encoding : 'utf8') as BufferEncoding) : Buffer.from(chunk as Uint8Array);
+  Buffer.isBuffer(chunk)
+    ? chunk
+    : typeof chunk === 'string'
+      ? Buffer.from(chunk, (typeof encoding === 'string' ? encoding : 'utf8') as BufferEncoding)
+      : Buffer.from(chunk as Uint8Array);
 
 /**
  * Calls `keep` with the answer once the handler ends the response, and lets the response go only after it: a client

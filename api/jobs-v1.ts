@@ -27,23 +27,40 @@ export const jobBody = z.strictObject({
 });
 
 export const createJobQuery = z.strictObject({
-  wait: z.coerce.number({ error: 'a number of seconds' }).int('whole seconds').min(0).max(60, 'at most 60 seconds').optional(),
+  wait: z.coerce
+    .number({ error: 'a number of seconds' })
+    .int('whole seconds')
+    .min(0)
+    .max(60, 'at most 60 seconds')
+    .optional(),
 });
 
 export const JOB_STATUSES = ['QUEUED', 'RUN', 'WAIT', 'OK', 'ERR', 'CANCEL'] as const;
 
 export const listJobsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100, 'at most 100').default(20),
-  cursor: z.string().max(200).refine((c) => decodeTimeCursor(c) !== undefined, 'not a cursor from a previous page').optional(),
-  created_at: z.iso.datetime({ offset: true, error: 'an ISO 8601 timestamp, e.g. 2026-11-27T00:00:00Z' })
-    .refine((t) => new Date(t).getUTCFullYear() >= 1970, 'a time from 1970 on').optional(),
+  cursor: z
+    .string()
+    .max(200)
+    .refine((c) => decodeTimeCursor(c) !== undefined, 'not a cursor from a previous page')
+    .optional(),
+  created_at: z.iso
+    .datetime({ offset: true, error: 'an ISO 8601 timestamp, e.g. 2026-11-27T00:00:00Z' })
+    .refine((t) => new Date(t).getUTCFullYear() >= 1970, 'a time from 1970 on')
+    .optional(),
   silo_entry_id: z.uuid({ error: 'must be a UUID' }).optional(),
   status: z.enum(JOB_STATUSES, { error: `one of ${JOB_STATUSES.join(', ')}` }).optional(),
   workflow_id: z.uuid({ error: 'must be a UUID' }).optional(),
 });
 
 export const cancelJobBody = z.strictObject({
-  reason: z.string().trim().min(1).max(500).optional().describe('why, as the job\'s journal and fault will say; "cancelled through the API" when not given'),
+  reason: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('why, as the job\'s journal and fault will say; "cancelled through the API" when not given'),
 });
 
 export const listWorkflowsQuery = z.strictObject({
@@ -70,7 +87,11 @@ export function jobsRouter(deps: JobServiceDeps): Router {
 
   r.get('/workflows', async (req, res) => {
     const q = query(req, listWorkflowsQuery);
-    res.json({ limit: q.limit, ...(q.schema && { schema: q.schema }), list: (await listAllWorkflows(db, auth(res).workspaceId, q)).map(onWire) });
+    res.json({
+      limit: q.limit,
+      ...(q.schema && { schema: q.schema }),
+      list: (await listAllWorkflows(db, auth(res).workspaceId, q)).map(onWire),
+    });
   });
 
   r.get('/workflows/:id', async (req, res) => {
@@ -80,7 +101,8 @@ export function jobsRouter(deps: JobServiceDeps): Router {
     res.json(onWire(wf));
   });
 
-  const create = (workspaceId: string, id: string, input: z.infer<typeof jobBody>) => startJob(deps, workspaceId, { id, ...input });
+  const create = (workspaceId: string, id: string, input: z.infer<typeof jobBody>) =>
+    startJob(deps, workspaceId, { id, ...input });
 
   /** The job as accepted, or with `?wait=N` as it is once it ends or parks, or after N seconds. */
   const answer = async (req: Request, res: Response, id: string) => {
@@ -103,9 +125,19 @@ export function jobsRouter(deps: JobServiceDeps): Router {
   r.get('/jobs', async (req, res) => {
     const q = query(req, listJobsQuery);
     const page = await listJobs(db, auth(res).workspaceId, {
-      limit: q.limit, cursor: q.cursor, createdAt: q.created_at, entryId: q.silo_entry_id, status: q.status, workflowId: q.workflow_id,
+      limit: q.limit,
+      cursor: q.cursor,
+      createdAt: q.created_at,
+      entryId: q.silo_entry_id,
+      status: q.status,
+      workflowId: q.workflow_id,
     });
-    res.json({ limit: q.limit, ...(q.cursor && { cursor: q.cursor }), ...(q.created_at && { created_at: q.created_at }), ...page });
+    res.json({
+      limit: q.limit,
+      ...(q.cursor && { cursor: q.cursor }),
+      ...(q.created_at && { created_at: q.created_at }),
+      ...page,
+    });
   });
 
   // Until a step acting outside (the directory, Peppol) has started: then 409, and unregistration undoes it.

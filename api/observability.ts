@@ -43,23 +43,28 @@ export function observability(log: Logger): RequestHandler[] {
       const auth = (res as unknown as { locals?: { auth?: ApiKeyIdentity } }).locals?.auth;
       return auth ? { workspaceId: auth.workspaceId, keyId: auth.keyId } : {};
     },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    customLogLevel: (_req, res, err) =>
+      err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
   });
   const tracer = trace.getTracer('pa-api'); // a no-op unless platform/observability/tracing.ts installed a provider
   const timing: RequestHandler = (req, res, next) => {
     const end = httpDuration.startTimer();
-    tracer.startActiveSpan(`${req.method} ${redact(req.path)}`, { attributes: { 'http.request.method': req.method } }, (span) => {
-      // 'close' also fires for requests the client aborted: every span ends, every request is measured.
-      res.once('close', () => {
-        const route = routeOf(req);
-        end({ method: req.method, route, status: String(res.statusCode) });
-        span.updateName(`${req.method} ${route}`);
-        span.setAttributes({ 'http.route': route, 'http.response.status_code': res.statusCode });
-        if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-        span.end();
-      });
-      next();
-    });
+    tracer.startActiveSpan(
+      `${req.method} ${redact(req.path)}`,
+      { attributes: { 'http.request.method': req.method } },
+      (span) => {
+        // 'close' also fires for requests the client aborted: every span ends, every request is measured.
+        res.once('close', () => {
+          const route = routeOf(req);
+          end({ method: req.method, route, status: String(res.statusCode) });
+          span.updateName(`${req.method} ${route}`);
+          span.setAttributes({ 'http.route': route, 'http.response.status_code': res.statusCode });
+          if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+          span.end();
+        });
+        next();
+      },
+    );
   };
   return [logging as unknown as RequestHandler, timing];
 }

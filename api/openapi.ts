@@ -34,30 +34,64 @@ export function openApiDocument(serverUrl: string): Json {
   for (const op of OPERATIONS) {
     const path = toOpenApiPath(op.path);
     const parameters = [
-      ...Object.entries(op.params?.shape ?? {}).map(([name, s]) => ({ name, in: 'path', required: true, ...described(name), schema: convert(s as z.ZodType, 'input') })),
+      ...Object.entries(op.params?.shape ?? {}).map(([name, s]) => ({
+        name,
+        in: 'path',
+        required: true,
+        ...described(name),
+        schema: convert(s as z.ZodType, 'input'),
+      })),
       ...Object.entries(op.query?.shape ?? {}).map(([name, s]) => ({
-        name, in: 'query', required: !(s as z.ZodType).safeParse(undefined).success, ...described(name), schema: convert(s as z.ZodType, 'input'),
+        name,
+        in: 'query',
+        required: !(s as z.ZodType).safeParse(undefined).success,
+        ...described(name),
+        schema: convert(s as z.ZodType, 'input'),
       })),
       ...(op.method === 'post' && op.scope ? [idempotencyKeyParameter] : []), // every authenticated POST (api/idempotency.ts)
     ];
     const responses: Record<string, unknown> = {};
     for (const [status, r] of Object.entries(op.responses)) {
       if (r === null) responses[status] = { description: Number(status) === 304 ? 'Not modified' : 'No content' };
-      else if ('mediaType' in r && typeof r.mediaType === 'string') responses[status] = { description: 'OK', content: { [r.mediaType]: { schema: { type: 'string' } } } };
-      else responses[status] = { description: 'OK', content: { 'application/json': { schema: convert(r as z.ZodType, 'output') } } };
+      else if ('mediaType' in r && typeof r.mediaType === 'string')
+        responses[status] = { description: 'OK', content: { [r.mediaType]: { schema: { type: 'string' } } } };
+      else
+        responses[status] = {
+          description: 'OK',
+          content: { 'application/json': { schema: convert(r as z.ZodType, 'output') } },
+        };
     }
     for (const [status, codes] of byStatus(errorsOf(op))) {
       if (responses[status]) continue; // a status the operation answers with its own body (readiness: 503)
       responses[status] = {
         description: codes.map((code) => `\`${code}\`: ${PROBLEM_CODES[code].meaning}`).join('; '),
-        content: { 'application/problem+json': { schema: problemRef, examples: Object.fromEntries(codes.map((code) => [code, { summary: PROBLEM_CODES[code].meaning, value: problemExample(status, code) }])) } },
+        content: {
+          'application/problem+json': {
+            schema: problemRef,
+            examples: Object.fromEntries(
+              codes.map((code) => [
+                code,
+                { summary: PROBLEM_CODES[code].meaning, value: problemExample(status, code) },
+              ]),
+            ),
+          },
+        },
       };
     }
-    responses.default = { description: 'Any other error, as problem details', content: { 'application/problem+json': { schema: problemRef } } };
+    responses.default = {
+      description: 'Any other error, as problem details',
+      content: { 'application/problem+json': { schema: problemRef } },
+    };
     const doc = OPERATION_DOCS[`${op.method} ${op.path}`];
     const examplesOf = (type: string) => {
       const named = doc?.bodyExamples?.[type] ?? (type === 'application/json' ? doc?.examples : undefined);
-      return named && { examples: Object.fromEntries(Object.entries(named).map(([name, value]) => [name.replaceAll(' ', '-'), { summary: name, value }])) };
+      return (
+        named && {
+          examples: Object.fromEntries(
+            Object.entries(named).map(([name, value]) => [name.replaceAll(' ', '-'), { summary: name, value }]),
+          ),
+        }
+      );
     };
     (paths[path] ??= {})[op.method] = {
       operationId: operationId(op),
@@ -66,9 +100,17 @@ export function openApiDocument(serverUrl: string): Json {
       tags: [op.path.split('/')[1]],
       ...(op.scope ? { security: [{ apiKey: [] }], 'x-required-scope': op.scope } : { security: [] }),
       ...(parameters.length && { parameters }),
-      ...(op.body && { requestBody: { required: !op.body.safeParse(undefined).success && !op.body.safeParse({}).success, content: Object.fromEntries(
-        Object.entries({ 'application/json': op.body, ...op.otherBodies }).map(([type, s]) => [type, { schema: convert(s, 'input'), ...examplesOf(type) }]),
-      ) } }),
+      ...(op.body && {
+        requestBody: {
+          required: !op.body.safeParse(undefined).success && !op.body.safeParse({}).success,
+          content: Object.fromEntries(
+            Object.entries({ 'application/json': op.body, ...op.otherBodies }).map(([type, s]) => [
+              type,
+              { schema: convert(s, 'input'), ...examplesOf(type) },
+            ]),
+          ),
+        },
+      }),
       responses,
     };
   }
@@ -82,17 +124,20 @@ export function openApiDocument(serverUrl: string): Json {
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
     paths,
-    components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' } }, schemas: components },
+    components: {
+      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' } },
+      schemas: components,
+    },
   };
 }
 
 /** What a parameter is, by its name (the same name means the same thing in every operation). */
 const PARAMETERS: Record<string, string> = {
-  id: 'the resource\'s id (a UUID)',
+  id: "the resource's id (a UUID)",
   key: 'your own key for the resource, as given at its creation',
-  ref: 'the meta row\'s ref (unique in a workspace)',
-  silo_entry_id: 'the entry\'s id',
-  name: 'the credential\'s name',
+  ref: "the meta row's ref (unique in a workspace)",
+  silo_entry_id: "the entry's id",
+  name: "the credential's name",
   view: 'the identity document face: front, back, or page (a passport)',
   siren: 'a SIREN: 9 digits',
   identifier: 'an addressing identifier of the PPF Annuaire',
@@ -102,10 +147,10 @@ const PARAMETERS: Record<string, string> = {
   cursor: 'the `next_cursor` of the previous page',
   ascending: '`true` for oldest first',
   folder: 'only the entries of this folder',
-  owned: 'accepted for the public API\'s clients: every lookup is scoped to the caller\'s workspace',
+  owned: "accepted for the public API's clients: every lookup is scoped to the caller's workspace",
   wait: 'answer once the job ends or waits, or after this many seconds (at most 60)',
   schema: 'only the workflows of this document schema',
-  lang: 'the mandate\'s language: fr (default) or en',
+  lang: "the mandate's language: fr (default) or en",
   created_at: 'only those created at or before this time (ISO 8601)',
   status: 'only the jobs with this status',
   workflow_id: 'only the jobs of this workflow',
@@ -117,15 +162,23 @@ const described = (name: string) => (PARAMETERS[name] ? { description: PARAMETER
 /** The codes by the status they come with. */
 function byStatus(codes: ProblemCodeName[]): Map<number, ProblemCodeName[]> {
   const m = new Map<number, ProblemCodeName[]>();
-  for (const code of codes) for (const status of statusesOf(PROBLEM_CODES[code])) m.set(status, [...(m.get(status) ?? []), code]);
+  for (const code of codes)
+    for (const status of statusesOf(PROBLEM_CODES[code])) m.set(status, [...(m.get(status) ?? []), code]);
   return new Map([...m].sort(([a], [b]) => a - b));
 }
 
 const problemExample = (status: number, code: ProblemCodeName) => ({
-  type: 'about:blank', title: problemTitle(status), status, detail: `${PROBLEM_CODES[code].meaning} (the detail names the resource and the fix)`, code,
+  type: 'about:blank',
+  title: problemTitle(status),
+  status,
+  detail: `${PROBLEM_CODES[code].meaning} (the detail names the resource and the fix)`,
+  code,
 });
 
 function operationId(op: Operation): string {
-  const words = op.path.split('/').filter(Boolean).map((s) => (s.startsWith(':') ? `by-${s.slice(1)}` : s));
+  const words = op.path
+    .split('/')
+    .filter(Boolean)
+    .map((s) => (s.startsWith(':') ? `by-${s.slice(1)}` : s));
   return [op.method, ...words].join('-').replace(/[^a-zA-Z0-9]+(.)/g, (_, c: string) => c.toUpperCase());
 }

@@ -26,7 +26,8 @@ function limiter({ perMinute, keyOf, refusal, advertise }: Limit): RequestHandle
     if (key === undefined) return next();
     try {
       const r = await buckets.consume(key);
-      if (advertise) res.set('ratelimit-limit', String(perMinute)).set('ratelimit-remaining', String(r.remainingPoints));
+      if (advertise)
+        res.set('ratelimit-limit', String(perMinute)).set('ratelimit-remaining', String(r.remainingPoints));
       next();
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;
@@ -39,7 +40,9 @@ function limiter({ perMinute, keyOf, refusal, advertise }: Limit): RequestHandle
 
 export function rateLimit(perMinute: number): RequestHandler {
   return limiter({
-    perMinute, advertise: true, keyOf: (_req, res) => auth(res).keyId,
+    perMinute,
+    advertise: true,
+    keyOf: (_req, res) => auth(res).keyId,
     refusal: (s) => `rate limit of ${perMinute} requests per minute reached for this API key: retry in ${s} s`,
   });
 }
@@ -58,7 +61,8 @@ export function clientKey(ip: string | undefined): string {
 
 export function ipRateLimit(perMinute: number): RequestHandler {
   return limiter({
-    perMinute, keyOf: (req) => clientKey(req.ip),
+    perMinute,
+    keyOf: (req) => clientKey(req.ip),
     refusal: (s) => `rate limit of ${perMinute} requests per minute reached for your address: retry in ${s} s`,
   });
 }
@@ -86,6 +90,7 @@ export function wizardRefRateLimit(perMinute: number): RequestHandler {
       const ref = firstSegment(req.path);
       return ref === undefined || ref.toLowerCase() === 'assets' ? undefined : ref; // the wizard's static files
     },
-    refusal: (s) => `rate limit of ${perMinute} requests per minute reached for this registration link: retry in ${s} s`,
+    refusal: (s) =>
+      `rate limit of ${perMinute} requests per minute reached for this registration link: retry in ${s} s`,
   });
 }

@@ -24,7 +24,11 @@ type DirectoryRecord =
 
 /** The VAT id as written on invoices (FR27552032534): GOBL keeps the country apart, and a code may already carry it. */
 const vatId = (t: { country?: string; code?: string } | undefined): string | null =>
-  !t?.code ? null : t.country && !t.code.toUpperCase().startsWith(t.country.toUpperCase()) ? `${t.country}${t.code}` : t.code;
+  !t?.code
+    ? null
+    : t.country && !t.code.toUpperCase().startsWith(t.country.toUpperCase())
+      ? `${t.country}${t.code}`
+      : t.code;
 
 export function reviewRouter(deps: SigningDeps & { client?: AnnuaireClient }): Router {
   const { config, log } = deps;
@@ -38,7 +42,12 @@ export function reviewRouter(deps: SigningDeps & { client?: AnnuaireClient }): R
       if (!c) return { outcome: 'not-found', reason: `the PPF Annuaire has no company with SIREN ${siren}` };
       return {
         outcome: 'found',
-        record: { siren: c.siren, name: c.raisonSociale, status: c.etatAdministratif === 'A' ? 'active' : 'ceased', ...(c.typeEntite && { entity_type: c.typeEntite }) },
+        record: {
+          siren: c.siren,
+          name: c.raisonSociale,
+          status: c.etatAdministratif === 'A' ? 'active' : 'ceased',
+          ...(c.typeEntite && { entity_type: c.typeEntite }),
+        },
       };
     } catch (err) {
       if (!(err instanceof AnnuaireError)) throw err;
@@ -82,10 +91,19 @@ export function reviewRouter(deps: SigningDeps & { client?: AnnuaireClient }): R
         name: party.name ?? null,
         siren: entry.siren,
         vat: vatId(party.tax_id),
-        address: address ? [address.num, address.street, address.street_extra, address.code, address.locality].filter(Boolean).join(' ') || null : null,
+        address: address
+          ? [address.num, address.street, address.street_extra, address.code, address.locality]
+              .filter(Boolean)
+              .join(' ') || null
+          : null,
       },
       // The number declared, for the operator to compare with the document's image (the mandate no longer prints it).
-      signer: { given: person?.name.given ?? null, surname: person?.name.surname ?? null, role: person?.role ?? null, id_number: person?.identities?.[0]?.code ?? null },
+      signer: {
+        given: person?.name.given ?? null,
+        surname: person?.name.surname ?? null,
+        role: person?.role ?? null,
+        id_number: person?.identities?.[0]?.code ?? null,
+      },
       // uploaded_at: the last upload of that view; one older than a rejection was not replaced since.
       identity: views.map((v) => ({ view: v.view, mime: v.mime, size: v.size, uploaded_at: v.created_at })),
       // The last decision on this registration (an earlier registration's does not count).
@@ -106,10 +124,11 @@ export function reviewRouter(deps: SigningDeps & { client?: AnnuaireClient }): R
     // For a script (the page renders it with pdf.js); opened directly, it is a download, never a viewer page.
     res
       .type('application/pdf')
-      .set({ 'content-disposition': `attachment; filename="mandat-${number}.pdf"`, 'content-security-policy': "sandbox; default-src 'none'" })
+      .set({
+        'content-disposition': `attachment; filename="mandat-${number}.pdf"`,
+        'content-security-policy': "sandbox; default-src 'none'",
+      })
       .send(Buffer.from(pdf));
   });
   return r;
 }
-
-

@@ -16,7 +16,11 @@ export const problem = z
     status: z.number().int(),
     detail: z.string(),
     errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-    code: z.enum(PROBLEM_CODE_NAMES).describe('why, stable for clients to act on or translate: each code and its meaning are listed with the operations that answer it'),
+    code: z
+      .enum(PROBLEM_CODE_NAMES)
+      .describe(
+        'why, stable for clients to act on or translate: each code and its meaning are listed with the operations that answer it',
+      ),
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details' });
 
@@ -39,10 +43,12 @@ export const meta = z
   })
   .meta({ id: 'Meta' });
 
-const waitingFor = z.enum(WAITING_FOR).describe(
-  'what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator\'s decision on the submission; ' +
-  'resubmission — a new submission, after the operator rejected one',
-);
+const waitingFor = z
+  .enum(WAITING_FOR)
+  .describe(
+    "what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; " +
+      'resubmission — a new submission, after the operator rejected one',
+  );
 /** The party's state, as its registration and unregistration set it (DOMAIN.md §2). */
 export const partyState = z.enum(PARTY_STATES).meta({
   id: 'PartyState',
@@ -51,7 +57,7 @@ export const partyState = z.enum(PARTY_STATES).meta({
     'submitted — the signer submitted the signed mandate: the operator decides',
     'completed — approved: being registered in the PPF Annuaire and on Peppol',
     'registered — in the PPF Annuaire with this platform, and on Peppol: it receives its invoices here',
-    'error — a step failed: the job\'s faults say why; correct and start a job again',
+    "error — a step failed: the job's faults say why; correct and start a job again",
     'void — unregistered: off Peppol, its directory line ended',
     'cancelled — its registration was cancelled before the directory step; a new one can start',
   ].join('; '),
@@ -69,7 +75,9 @@ export const jobStatus = z.enum(['QUEUED', 'RUN', 'WAIT', 'OK', 'ERR', 'CANCEL']
   ].join('; '),
 });
 
-const jobRef = z.object({ id: uuid, workflow_id: uuid, status: jobStatus, waiting_for: waitingFor.optional() }).meta({ id: 'JobRef' });
+const jobRef = z
+  .object({ id: uuid, workflow_id: uuid, status: jobStatus, waiting_for: waitingFor.optional() })
+  .meta({ id: 'JobRef' });
 
 export const entry = z
   .object({
@@ -83,21 +91,45 @@ export const entry = z
     current_job: jobRef.optional().describe('the job running on the entry, if any'),
     last_job: jobRef.optional().describe('the last job of the entry that ended'),
     meta: z.array(meta),
-    data: partyDocument.optional().describe('the party (absent from lists); a draft kept with allow_invalid may break the rules, its faults say how'),
+    data: partyDocument
+      .optional()
+      .describe(
+        'the party (absent from lists); a draft kept with allow_invalid may break the rules, its faults say how',
+      ),
     created_at: timestamp,
     updated_at: timestamp,
   })
   .meta({ id: 'Entry' });
 
 export const updatedEntry = entry
-  .extend({ mandate_number: z.string().optional().describe('set when the change issued the mandate again: the number the signer must now sign') })
+  .extend({
+    mandate_number: z
+      .string()
+      .optional()
+      .describe('set when the change issued the mandate again: the number the signer must now sign'),
+  })
   .meta({ id: 'UpdatedEntry' });
 
 export const entryPage = z
-  .object({ limit: z.number().int(), cursor: z.string().optional(), folder: z.string().optional(), list: z.array(entry), next_cursor: z.string().optional() })
+  .object({
+    limit: z.number().int(),
+    cursor: z.string().optional(),
+    folder: z.string().optional(),
+    list: z.array(entry),
+    next_cursor: z.string().optional(),
+  })
   .meta({ id: 'EntryPage' });
 
-const step = z.object({ id: z.string(), name: z.string(), provider: z.string(), action: z.string().meta({ description: 'the provider, under the public API\'s name' }), summary: z.string().optional(), config: z.record(z.string(), z.unknown()).optional() }).loose();
+const step = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    provider: z.string(),
+    action: z.string().meta({ description: "the provider, under the public API's name" }),
+    summary: z.string().optional(),
+    config: z.record(z.string(), z.unknown()).optional(),
+  })
+  .loose();
 
 export const workflow = z
   .object({
@@ -115,7 +147,10 @@ export const workflow = z
   })
   .meta({ id: 'Workflow' });
 
-export const workflowList = z.object({ limit: z.number().int(), list: z.array(workflow) }).loose().meta({ id: 'WorkflowList' });
+export const workflowList = z
+  .object({ limit: z.number().int(), list: z.array(workflow) })
+  .loose()
+  .meta({ id: 'WorkflowList' });
 
 export const job = z
   .object({
@@ -134,13 +169,22 @@ export const job = z
         name: z.string(),
         provider: z.string(),
         completed: z.boolean(),
-        events: z.array(z.object({
-          index: z.number().int(),
-          status: z.enum(['RUN', 'WAIT', 'OK', 'KO']).describe('RUN — the step started; WAIT — the approval wait took an event (a submission); OK — the step ended well; KO — it failed, or was cancelled (code cancelled)'),
-          at: timestamp,
-          code: z.string().optional().describe('why: a fault code, or the approval wait\'s event (submitted, approved, rejected, cancelled)'),
-          message: z.string().optional(),
-        })),
+        events: z.array(
+          z.object({
+            index: z.number().int(),
+            status: z
+              .enum(['RUN', 'WAIT', 'OK', 'KO'])
+              .describe(
+                'RUN — the step started; WAIT — the approval wait took an event (a submission); OK — the step ended well; KO — it failed, or was cancelled (code cancelled)',
+              ),
+            at: timestamp,
+            code: z
+              .string()
+              .optional()
+              .describe("why: a fault code, or the approval wait's event (submitted, approved, rejected, cancelled)"),
+            message: z.string().optional(),
+          }),
+        ),
         created_at: timestamp,
         updated_at: timestamp,
       }),
@@ -152,28 +196,55 @@ export const job = z
   .meta({ id: 'Job' });
 
 export const jobPage = z
-  .object({ limit: z.number().int(), cursor: z.string().optional(), created_at: z.string().optional(), list: z.array(job), next_cursor: z.string().optional() })
+  .object({
+    limit: z.number().int(),
+    cursor: z.string().optional(),
+    created_at: z.string().optional(),
+    list: z.array(job),
+    next_cursor: z.string().optional(),
+  })
   .meta({ id: 'JobPage' });
 
 export const apiKey = z
-  .object({ id: uuid, name: z.string(), prefix: z.string(), scopes: z.array(z.string()), created_at: timestamp, revoked_at: timestamp.nullable() })
+  .object({
+    id: uuid,
+    name: z.string(),
+    prefix: z.string(),
+    scopes: z.array(z.string()),
+    created_at: timestamp,
+    revoked_at: timestamp.nullable(),
+  })
   .meta({ id: 'ApiKey' });
 export const apiKeyList = z.object({ list: z.array(apiKey) }).meta({ id: 'ApiKeyList' });
-export const createdApiKey = apiKey.extend({ api_key: z.string().describe('the secret: shown this once') }).meta({ id: 'CreatedApiKey' });
+export const createdApiKey = apiKey
+  .extend({ api_key: z.string().describe('the secret: shown this once') })
+  .meta({ id: 'CreatedApiKey' });
 
 export const ping = z.object({ ping: z.literal('pong') });
 export const live = z.object({ status: z.literal('ok') });
-export const ready = z.object({ status: z.enum(['ok', 'unavailable']), checks: z.object({ database: z.string(), temporal: z.string() }) }).meta({ id: 'Readiness' });
+export const ready = z
+  .object({ status: z.enum(['ok', 'unavailable']), checks: z.object({ database: z.string(), temporal: z.string() }) })
+  .meta({ id: 'Readiness' });
 
 export const submitted = z.object({ status: z.literal('submitted') }).meta({ id: 'Submitted' });
 export const decision = z
-  .object({ id: uuid, decision: z.enum(['approved', 'rejected']), reason: z.string().optional(), decided_at: timestamp })
+  .object({
+    id: uuid,
+    decision: z.enum(['approved', 'rejected']),
+    reason: z.string().optional(),
+    decided_at: timestamp,
+  })
   .meta({ id: 'Decision' });
 export const submissions = z
   .object({
     list: z.array(
       z.object({
-        entry_id: uuid, job_id: uuid, mandate_number: z.string(), submitted_at: timestamp, siren: z.string().nullable(), name: z.string().nullable(),
+        entry_id: uuid,
+        job_id: uuid,
+        mandate_number: z.string(),
+        submitted_at: timestamp,
+        siren: z.string().nullable(),
+        name: z.string().nullable(),
         // What showed an uploaded mandate was signed; 'scan': check the mandate number and the signature by eye. Null for in-app signatures.
         upload_evidence: z.enum(['digital-signature', 'visible-signature', 'scan']).nullable(),
       }),
@@ -185,12 +256,21 @@ const directoryRecord = z
   .discriminatedUnion('outcome', [
     z.object({
       outcome: z.literal('found'),
-      record: z.object({ siren: z.string(), name: z.string(), status: z.enum(['active', 'ceased']), entity_type: z.string().optional() }),
+      record: z.object({
+        siren: z.string(),
+        name: z.string(),
+        status: z.enum(['active', 'ceased']),
+        entity_type: z.string().optional(),
+      }),
     }),
     z.object({ outcome: z.enum(['not-found', 'unavailable', 'refused', 'no-siren']), reason: z.string() }),
   ])
   .describe("the PPF Annuaire's own record for the SIREN (unité légale), or why it cannot be shown");
-const reviewDecision = z.object({ decision: z.enum(['approved', 'rejected']), reason: z.string().optional(), decided_at: timestamp });
+const reviewDecision = z.object({
+  decision: z.enum(['approved', 'rejected']),
+  reason: z.string().optional(),
+  decided_at: timestamp,
+});
 export const reviewSubmission = z
   .object({
     entry_id: uuid,
@@ -200,23 +280,57 @@ export const reviewSubmission = z
     signed_via: z.enum(['drawn', 'typed', 'upload']).nullable(),
     mandate_signed: z.boolean(),
     awaiting_decision: z.boolean(),
-    party: z.object({ name: z.string().nullable(), siren: z.string().nullable(), vat: z.string().nullable(), address: z.string().nullable() }),
-    signer: z.object({ given: z.string().nullable(), surname: z.string().nullable(), role: z.string().nullable(), id_number: z.string().nullable().describe('the identity document number declared: compare it with the images') }),
-    identity: z.array(z.object({ view: z.enum(['front', 'back', 'page']), mime: z.string(), size: z.number().int(), uploaded_at: timestamp.describe('when this view was last uploaded') })),
+    party: z.object({
+      name: z.string().nullable(),
+      siren: z.string().nullable(),
+      vat: z.string().nullable(),
+      address: z.string().nullable(),
+    }),
+    signer: z.object({
+      given: z.string().nullable(),
+      surname: z.string().nullable(),
+      role: z.string().nullable(),
+      id_number: z.string().nullable().describe('the identity document number declared: compare it with the images'),
+    }),
+    identity: z.array(
+      z.object({
+        view: z.enum(['front', 'back', 'page']),
+        mime: z.string(),
+        size: z.number().int(),
+        uploaded_at: timestamp.describe('when this view was last uploaded'),
+      }),
+    ),
     decision: reviewDecision.nullable().describe('the last decision on this registration'),
-    decisions: z.array(reviewDecision).describe("every decision on this registration's submissions, newest first (a rejection and its reason stay listed after a new submission)"),
+    decisions: z
+      .array(reviewDecision)
+      .describe(
+        "every decision on this registration's submissions, newest first (a rejection and its reason stay listed after a new submission)",
+      ),
     directory: directoryRecord,
   })
   .meta({ id: 'ReviewSubmission' });
 
 const directoryEntry = z
   .object({
-    id_instance: z.string(), siren: z.string(), siret: z.string(), routing_code: z.string(), platform_id: z.string(), identifier: z.string(),
-    suffix: z.string(), start_date: z.string(), end_date: z.string(), effective_end_date: z.string(),
+    id_instance: z.string(),
+    siren: z.string(),
+    siret: z.string(),
+    routing_code: z.string(),
+    platform_id: z.string(),
+    identifier: z.string(),
+    suffix: z.string(),
+    start_date: z.string(),
+    end_date: z.string(),
+    effective_end_date: z.string(),
   })
   .meta({ id: 'DirectoryEntry' });
 export const directoryLookup = z
-  .object({ siren: z.string().optional(), identifier: z.string().optional(), count: z.number().int(), results: z.array(directoryEntry) })
+  .object({
+    siren: z.string().optional(),
+    identifier: z.string().optional(),
+    count: z.number().int(),
+    results: z.array(directoryEntry),
+  })
   .meta({ id: 'DirectoryLookup' });
 
 export const wizardState = z
@@ -225,21 +339,37 @@ export const wizardState = z
     state: z.string().nullable(),
     mandate_number: z.string(),
     company: z.object({ name: z.string(), siren: z.string().nullable(), address: z.string().optional() }),
-    signer: z.object({ given: z.string().optional(), surname: z.string().optional(), role: z.string().optional(), id_number_hint: z.string().optional() }),
+    signer: z.object({
+      given: z.string().optional(),
+      surname: z.string().optional(),
+      role: z.string().optional(),
+      id_number_hint: z.string().optional(),
+    }),
     missing: z.array(z.enum(['given', 'surname', 'role', 'id_number'])),
     take_over: z.boolean(),
     details_confirmed: z.boolean(),
     identity: z.object({ front: z.boolean(), back: z.boolean(), page: z.boolean() }),
     signed: z.enum(['drawn', 'typed', 'upload']).nullable(),
     submitted: z.boolean(),
-    decision: z.object({ decision: z.enum(['approved', 'rejected']), reason: z.string().optional(), decided_at: timestamp }).nullable(),
+    decision: z
+      .object({ decision: z.enum(['approved', 'rejected']), reason: z.string().optional(), decided_at: timestamp })
+      .nullable(),
   })
   .meta({ id: 'WizardState' });
 
 export const subscription = z
-  .object({ id: uuid, url: z.string(), kinds: z.array(z.string()), description: z.string().optional(), created_at: timestamp, disabled_at: timestamp.nullable() })
+  .object({
+    id: uuid,
+    url: z.string(),
+    kinds: z.array(z.string()),
+    description: z.string().optional(),
+    created_at: timestamp,
+    disabled_at: timestamp.nullable(),
+  })
   .meta({ id: 'WebhookSubscription' });
-export const createdSubscription = subscription.extend({ secret: z.string().describe('whsec_…: shown this once') }).meta({ id: 'CreatedWebhookSubscription' });
+export const createdSubscription = subscription
+  .extend({ secret: z.string().describe('whsec_…: shown this once') })
+  .meta({ id: 'CreatedWebhookSubscription' });
 export const subscriptionList = z.object({ list: z.array(subscription) }).meta({ id: 'WebhookSubscriptionList' });
 export const deliveryList = z
   .object({
@@ -249,7 +379,15 @@ export const deliveryList = z
         event_id: uuid,
         kind: z.string(),
         status: z.enum(['pending', 'delivered', 'failed', 'cancelled']),
-        attempts: z.array(z.object({ attempt: z.number().int(), at: timestamp, status_code: z.number().int().optional(), error: z.string().optional(), duration_ms: z.number().int() })),
+        attempts: z.array(
+          z.object({
+            attempt: z.number().int(),
+            at: timestamp,
+            status_code: z.number().int().optional(),
+            error: z.string().optional(),
+            duration_ms: z.number().int(),
+          }),
+        ),
         created_at: timestamp,
         delivered_at: timestamp.nullable(),
       }),
@@ -260,12 +398,27 @@ export const eventList = z
   .object({
     limit: z.number().int(),
     cursor: z.string().optional(),
-    list: z.array(z.object({ id: uuid, kind: z.string(), entry_id: uuid.nullable(), job_id: uuid.nullable(), data: z.record(z.string(), z.unknown()), at: timestamp })),
+    list: z.array(
+      z.object({
+        id: uuid,
+        kind: z.string(),
+        entry_id: uuid.nullable(),
+        job_id: uuid.nullable(),
+        data: z.record(z.string(), z.unknown()),
+        at: timestamp,
+      }),
+    ),
     next_cursor: z.string().optional().describe('the next page: pass it as cursor; absent on the last page'),
   })
   .meta({ id: 'EventList' });
 
 export const credential = z
-  .object({ name: z.string(), kind: z.enum(['oauth-token', 'api-key']), details: z.record(z.string(), z.unknown()), created_at: timestamp, updated_at: timestamp })
+  .object({
+    name: z.string(),
+    kind: z.enum(['oauth-token', 'api-key']),
+    details: z.record(z.string(), z.unknown()),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
   .meta({ id: 'Credential', description: 'a stored credential: its secret is never returned' });
 export const credentialList = z.object({ list: z.array(credential) }).meta({ id: 'CredentialList' });

@@ -15,7 +15,9 @@ const party = frenchParty.parse({
   tax_id: { country: 'FR', code: '27552032534' },
   identities: [{ type: 'SIREN', code: '552032534' }],
   addresses: [{ street: '12 rue de la Paix', locality: 'Paris', code: '75002', country: 'FR' }],
-  people: [{ name: { given: 'Élodie', surname: "N'Guessan-Dupré" }, role: 'Présidente', identities: [{ code: 'X4RTBPFW4' }] }],
+  people: [
+    { name: { given: 'Élodie', surname: "N'Guessan-Dupré" }, role: 'Présidente', identities: [{ code: 'X4RTBPFW4' }] },
+  ],
 });
 
 async function floor(): Promise<void> {
@@ -26,16 +28,29 @@ async function floor(): Promise<void> {
 
 async function mandate(): Promise<void> {
   const signed = await buildMandatePdf({
-    party, siren: '552032534', pa: { name: 'Plateforme Exemple SAS', siren: '552032534', matricule: '0145' },
-    mandateNumber: '552032534_0145_20261122_01', issuedOn: '2026-11-22', entryId: 'bench', signature: { kind: 'typed' },
+    party,
+    siren: '552032534',
+    pa: { name: 'Plateforme Exemple SAS', siren: '552032534', matricule: '0145' },
+    mandateNumber: '552032534_0145_20261122_01',
+    issuedOn: '2026-11-22',
+    entryId: 'bench',
+    signature: { kind: 'typed' },
   });
   const facts: AuditFacts = {
-    mandateNumber: '552032534_0145_20261122_01', entryId: 'bench', documentSha256: '0'.repeat(64),
-    signer: { name: "Élodie N'Guessan-Dupré", role: 'Présidente' }, signedAt: new Date().toISOString(), signedVia: 'typed',
-    signedFrom: { ip: '127.0.0.1', userAgent: 'bench' }, identity: [{ view: 'page', sha256: '1'.repeat(64) }],
-    confirmedAt: new Date().toISOString(), confirmedFrom: { ip: '127.0.0.1', userAgent: 'bench' },
+    mandateNumber: '552032534_0145_20261122_01',
+    entryId: 'bench',
+    documentSha256: '0'.repeat(64),
+    signer: { name: "Élodie N'Guessan-Dupré", role: 'Présidente' },
+    signedAt: new Date().toISOString(),
+    signedVia: 'typed',
+    signedFrom: { ip: '127.0.0.1', userAgent: 'bench' },
+    identity: [{ view: 'page', sha256: '1'.repeat(64) }],
+    confirmedAt: new Date().toISOString(),
+    confirmedFrom: { ip: '127.0.0.1', userAgent: 'bench' },
   };
-  await sealPdf(signed, key, { name: 'Bench', reason: 'bench', location: 'France', contact: 'bench' }, (doc) => addAuditPage(doc, facts));
+  await sealPdf(signed, key, { name: 'Bench', reason: 'bench', location: 'France', contact: 'bench' }, (doc) =>
+    addAuditPage(doc, facts),
+  );
 }
 
 const sample = async (fn: () => Promise<void>): Promise<number> => {

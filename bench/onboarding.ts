@@ -29,11 +29,16 @@ import { meanFloor, runFloor } from './onboarding/floor';
 import { phaseResult, timed, type PhaseResult } from './onboarding/phase';
 
 const { values } = parseArgs({
-  options: { parties: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '32' }, persisted: { type: 'boolean', default: false } },
+  options: {
+    parties: { type: 'string', default: '1000' },
+    concurrency: { type: 'string', default: '32' },
+    persisted: { type: 'boolean', default: false },
+  },
 });
 const N = Number(values.parties);
 const C = Number(values.concurrency);
-if (!Number.isInteger(N) || N < 1 || !Number.isInteger(C) || C < 1) throw new Error('--parties and --concurrency take positive integers');
+if (!Number.isInteger(N) || N < 1 || !Number.isInteger(C) || C < 1)
+  throw new Error('--parties and --concurrency take positive integers');
 const say = (msg: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
 const phaseTimeoutMs = 120_000 + N * 300;
 const POLL_MS = 1000;
@@ -52,7 +57,14 @@ async function countJobs(c: Cluster): Promise<Record<string, number>> {
 
 /** `earlier`: registrations already finished before this run (the probe), counted out. */
 async function ours(cluster: Cluster, earlier: number) {
-  const cpu = () => cpuSnapshot({ temporal: [temporal.pid], api: withChildren(cluster.apis.map((a) => a.child.pid!)), worker: cluster.workers.map((w) => w.child.pid!), 'bench+simulators': [process.pid], postgres: 'postgres' });
+  const cpu = () =>
+    cpuSnapshot({
+      temporal: [temporal.pid],
+      api: withChildren(cluster.apis.map((a) => a.child.pid!)),
+      worker: cluster.workers.map((w) => w.child.pid!),
+      'bench+simulators': [process.pid],
+      postgres: 'postgres',
+    });
   const cpu0 = cpu();
   const parties = sirens(N);
   const jobIds: string[] = new Array(N);
@@ -62,7 +74,12 @@ async function ours(cluster: Cluster, earlier: number) {
     jobIds[i] = o.jobId!;
     entryIds[i] = o.entryId;
   });
-  await waitUntil(async () => ((await countJobs(cluster)).WAIT ?? 0) === N, phaseTimeoutMs, `${N} jobs to wait for approval`, POLL_MS);
+  await waitUntil(
+    async () => ((await countJobs(cluster)).WAIT ?? 0) === N,
+    phaseTimeoutMs,
+    `${N} jobs to wait for approval`,
+    POLL_MS,
+  );
   const waitAt = await jobTimesInStatus(cluster.db, 'WAIT');
   const parkedRss = { now: cluster.workers[0]!.rssMb(), peak: cluster.workers[0]!.peakRssMb() };
   const cpu1 = cpu();
@@ -70,14 +87,24 @@ async function ours(cluster: Cluster, earlier: number) {
 
   const signStart = Date.now();
   await pool(entryIds, C, (id) => signAndConfirm(cluster, id));
-  await waitUntil(async () => (await countEntriesInState(cluster.db, 'submitted')) === N,
-    phaseTimeoutMs, `${N} submissions`);
+  await waitUntil(
+    async () => (await countEntriesInState(cluster.db, 'submitted')) === N,
+    phaseTimeoutMs,
+    `${N} submissions`,
+  );
   const signSeconds = (Date.now() - signStart) / 1000;
 
   say('approving');
   const cpu2 = cpu();
-  const approved = await timed(entryIds, C, async (id) => { await approve(cluster, id); });
-  await waitUntil(async () => ((await countJobs(cluster)).OK ?? 0) === N + earlier, phaseTimeoutMs, `${N} jobs to finish`, POLL_MS);
+  const approved = await timed(entryIds, C, async (id) => {
+    await approve(cluster, id);
+  });
+  await waitUntil(
+    async () => ((await countJobs(cluster)).OK ?? 0) === N + earlier,
+    phaseTimeoutMs,
+    `${N} jobs to finish`,
+    POLL_MS,
+  );
   const doneAt = await jobTimesInStatus(cluster.db, 'OK');
   const cpu3 = cpu();
   const registered = await countEntriesInState(cluster.db, 'registered');
@@ -85,9 +112,17 @@ async function ours(cluster: Cluster, earlier: number) {
 
   return {
     jobIds,
-    toWait: phaseResult(started, jobIds.map((id) => waitAt.get(id)!)),
-    toRegistered: phaseResult(approved, jobIds.map((id) => doneAt.get(id)!)),
-    signSeconds, parkedRss, peakRss: cluster.workers[0]!.peakRssMb(),
+    toWait: phaseResult(
+      started,
+      jobIds.map((id) => waitAt.get(id)!),
+    ),
+    toRegistered: phaseResult(
+      approved,
+      jobIds.map((id) => doneAt.get(id)!),
+    ),
+    signSeconds,
+    parkedRss,
+    peakRss: cluster.workers[0]!.peakRssMb(),
     cpu: { toWait: cpuDelta(cpu0, cpu1), toRegistered: cpuDelta(cpu2, cpu3) },
   };
 }
@@ -109,7 +144,16 @@ try {
   // The dev server's cost per workflow grows with the workflows it holds (+55 % for the same workflow after 4000
   // others): the floor runs before and after ours, and ours is compared with the mean of the two.
   say(`floor, before ours: ${N} workflows`);
-  const floor = () => runFloor({ client, env: cluster.env, temporalPid: temporal.pid, parties: N, concurrency: C, timeoutMs: phaseTimeoutMs, say });
+  const floor = () =>
+    runFloor({
+      client,
+      env: cluster.env,
+      temporalPid: temporal.pid,
+      parties: N,
+      concurrency: C,
+      timeoutMs: phaseTimeoutMs,
+      say,
+    });
   const before = await floor();
   say(`ours: ${N} registrations`);
   const o = await ours(cluster, 1);
@@ -117,11 +161,16 @@ try {
   const after = await floor();
   const f = meanFloor(before, after);
   const mb = (x?: number) => (x === undefined ? '?' : `${x.toFixed(0)} MB`);
-  const row = (name: string, r: PhaseResult) => `${name.padEnd(36)} ${r.rate.toFixed(1).padStart(8)}/s ${String(Math.round(r.p50)).padStart(8)} ms ${String(Math.round(r.p95)).padStart(8)} ms ${r.seconds.toFixed(1).padStart(8)} s`;
-  console.log(`\nnpm run bench:onboarding -- --parties ${N} --concurrency ${C}${values.persisted ? ' --persisted' : ''}   (Node ${process.version}, ${os.cpus().length} CPUs, dev server ${values.persisted ? 'on its SQLite file' : 'in memory'})`);
+  const row = (name: string, r: PhaseResult) =>
+    `${name.padEnd(36)} ${r.rate.toFixed(1).padStart(8)}/s ${String(Math.round(r.p50)).padStart(8)} ms ${String(Math.round(r.p95)).padStart(8)} ms ${r.seconds.toFixed(1).padStart(8)} s`;
+  console.log(
+    `\nnpm run bench:onboarding -- --parties ${N} --concurrency ${C}${values.persisted ? ' --persisted' : ''}   (Node ${process.version}, ${os.cpus().length} CPUs, dev server ${values.persisted ? 'on its SQLite file' : 'in memory'})`,
+  );
   console.log(`shape  ours:  ${formatShape(shape)}`);
   console.log(`shape  floor: ${formatShape(before.shape)}`);
-  console.log(`${'phase'.padEnd(36)} ${'rate'.padStart(10)} ${'p50'.padStart(11)} ${'p95'.padStart(11)} ${'span'.padStart(10)}`);
+  console.log(
+    `${'phase'.padEnd(36)} ${'rate'.padStart(10)} ${'p50'.padStart(11)} ${'p95'.padStart(11)} ${'span'.padStart(10)}`,
+  );
   console.log(row('floor before: start → wait', before.toWait));
   console.log(row('floor after:  start → wait', after.toWait));
   console.log(row('ours: create + start → approval wait', o.toWait));
@@ -138,7 +187,9 @@ try {
     const [a, b] = [msPerParty(fc, FLOOR, N), msPerParty(oc, OURS, N)];
     return `  ${name.padEnd(15)} floor ${a.toFixed(1)} ms, ours ${b.toFixed(1)} ms: CPU ratio floor/ours ${(a / b).toFixed(3)} (goal ≥ 0.75), rate ratio ours/floor ${(or.rate / fr.rate).toFixed(3)}`;
   };
-  console.log('CPU per party (floor: Temporal + worker, mean of its two runs; ours: Temporal + worker + API + PostgreSQL):');
+  console.log(
+    'CPU per party (floor: Temporal + worker, mean of its two runs; ours: Temporal + worker + API + PostgreSQL):',
+  );
   console.log(cpuLine('to the wait:', f.cpu.toWait, o.cpu.toWait, f.toWait, o.toWait));
   console.log(cpuLine('to registered:', f.cpu.toRegistered, o.cpu.toRegistered, f.toRegistered, o.toRegistered));
   // The mean hides how far apart the floor's two runs were: the spread a single run's ratio carries.
@@ -150,8 +201,12 @@ try {
   console.log(`                 ours  ${formatCpu(o.cpu.toWait)}`);
   console.log(`  to registered: floor ${formatCpu(f.cpu.toRegistered)}`);
   console.log(`                 ours  ${formatCpu(o.cpu.toRegistered)}`);
-  console.log(`untimed phase for ${N}: ours signing and confirming ${o.signSeconds.toFixed(1)} s; floor confirmed signal ${f.confirmSeconds.toFixed(1)} s`);
-  console.log(`worker RSS with ${N} parked: ours ${mb(o.parkedRss.now)} (goal ≤ 512 MB), peak so far ${mb(o.parkedRss.peak)}, peak at the end ${mb(o.peakRss)}; floor peak ${mb(f.parkedRss)} parked, ${mb(f.peakRss)} at the end`);
+  console.log(
+    `untimed phase for ${N}: ours signing and confirming ${o.signSeconds.toFixed(1)} s; floor confirmed signal ${f.confirmSeconds.toFixed(1)} s`,
+  );
+  console.log(
+    `worker RSS with ${N} parked: ours ${mb(o.parkedRss.now)} (goal ≤ 512 MB), peak so far ${mb(o.parkedRss.peak)}, peak at the end ${mb(o.peakRss)}; floor peak ${mb(f.parkedRss)} parked, ${mb(f.peakRss)} at the end`,
+  );
 } finally {
   await cluster.close();
   await connection.close();

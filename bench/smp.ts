@@ -37,7 +37,12 @@ if (process.argv[2] === '--load') {
   const { default: autocannon } = await import('autocannon');
   process.on('message', async (m: { url: string; duration: number }) => {
     const r = await autocannon({ url: m.url, connections, duration: m.duration });
-    process.send!({ rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx } satisfies Run);
+    process.send!({
+      rps: r.requests.average,
+      p99: r.latency.p99,
+      errors: r.errors + r.timeouts,
+      non2xx: r.non2xx,
+    } satisfies Run);
   });
 } else {
   await main();
@@ -49,9 +54,22 @@ async function main() {
   await migrate(db);
   const ws = await createWorkspace(db, 'bench');
   const siren = '552032534';
-  const entry = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws.id, docSchema: 'org/party', data: { name: 'Danone', tax_id: { country: 'FR', code: '27552032534' } }, siren });
+  const entry = await insertEntry(db, {
+    id: crypto.randomUUID(),
+    workspaceId: ws.id,
+    docSchema: 'org/party',
+    data: { name: 'Danone', tax_id: { country: 'FR', code: '27552032534' } },
+    siren,
+  });
   const participantId = `iso6523-actorid-upis::0225:${siren}`;
-  await publishParticipant(db, { participantId, workspaceId: ws.id, entryId: entry.id, docGroups: ['france'], visibility: 'smp+sml+peppol', directory: true });
+  await publishParticipant(db, {
+    participantId,
+    workspaceId: ws.id,
+    entryId: entry.id,
+    docGroups: ['france'],
+    visibility: 'smp+sml+peppol',
+    directory: true,
+  });
 
   const app = express();
   const server = http.createServer(app);
@@ -84,7 +102,9 @@ async function main() {
   const signed = await load(signedUrl);
   const cached = await load(cachedUrl);
   const line = (name: string, r: Run) =>
-    console.log(`${name.padEnd(40)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  ratio ${(r.rps / bare.rps).toFixed(2)}${r.errors || r.non2xx ? `  (errors ${r.errors}, non-2xx ${r.non2xx})` : ''}`);
+    console.log(
+      `${name.padEnd(40)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  ratio ${(r.rps / bare.rps).toFixed(2)}${r.errors || r.non2xx ? `  (errors ${r.errors}, non-2xx ${r.non2xx})` : ''}`,
+    );
   line('bare constant XML handler', bare);
   line('GET /smp/{participant}', group);
   line('GET /smp/{participant}/services/{doc}', signed);

@@ -29,10 +29,21 @@ const config = await withSecrets(baseConfig, db, (m) => log.info(m));
 const tracing = tracingFromEnv('pa-api');
 // The client's native runtime, with no worker to stop on signals: this process stops itself (below).
 Runtime.install({ shutdownSignals: [] });
-const temporal = await untilReachable(() => connectTemporal(config, tracing), (m) => log.warn(m));
+const temporal = await untilReachable(
+  () => connectTemporal(config, tracing),
+  (m) => log.warn(m),
+);
 // Uploaded files are decoded and checked in these child processes, off the event loop.
 const inspector = new InspectionPool(poolOptions(config));
-const jobDeps = { db, log, temporal, config, box: dataBoxFromConfig(config), sealKey: sealKeyFromConfig(config), inspector };
+const jobDeps = {
+  db,
+  log,
+  temporal,
+  config,
+  box: dataBoxFromConfig(config),
+  sealKey: sealKeyFromConfig(config),
+  inspector,
+};
 const app = createApp(jobDeps);
 const stopSweeper = runQueuedJobSweeper(jobDeps);
 const stopDispatcher = runWebhookDispatcher(jobDeps);

@@ -12,10 +12,14 @@ import { openDb, type Db } from '../platform/store/db';
 import { migrate } from '../platform/store/migrate';
 
 export async function openStore(config: Config, log: (msg: string) => void): Promise<Db> {
-  const db = await openDb(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: path.join(config.dataDir, 'pglite') });
+  const db = await openDb(
+    config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: path.join(config.dataDir, 'pglite') },
+  );
   const applied = await migrate(db);
-  log(`store: ${db.engine === 'pglite' ? `PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}` +
-    (applied.length ? `, applied migrations ${applied.join(', ')}` : ', schema up to date'));
+  log(
+    `store: ${db.engine === 'pglite' ? `PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}` +
+      (applied.length ? `, applied migrations ${applied.join(', ')}` : ', schema up to date'),
+  );
   return db;
 }
 
@@ -23,7 +27,11 @@ export async function openStore(config: Config, log: (msg: string) => void): Pro
  * How to reach Temporal: plain gRPC to the dev server or a private cluster; TLS with an API key or a client
  * certificate for Temporal Cloud. The same options serve the client and the worker's native connection.
  */
-export function temporalConnectionOptions(config: Config): { address: string; tls?: { clientCertPair?: { crt: Buffer; key: Buffer } }; apiKey?: string } {
+export function temporalConnectionOptions(config: Config): {
+  address: string;
+  tls?: { clientCertPair?: { crt: Buffer; key: Buffer } };
+  apiKey?: string;
+} {
   const { TEMPORAL_TLS_CERT_FILE: cert, TEMPORAL_TLS_KEY_FILE: key, TEMPORAL_API_KEY: apiKey } = config;
   if (!cert !== !key) throw new Error('TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE go together');
   const clientCertPair = cert && key ? { crt: fs.readFileSync(cert), key: fs.readFileSync(key) } : undefined;
@@ -42,7 +50,8 @@ export function temporalConnectionOptions(config: Config): { address: string; tl
 export async function connectTemporal(config: Config, tracing?: Tracing): Promise<Client> {
   const connection = await NativeConnection.connect(temporalConnectionOptions(config));
   return new Client({
-    connection, namespace: config.TEMPORAL_NAMESPACE,
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
     ...(tracing && { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } }),
   });
 }
@@ -51,7 +60,11 @@ export async function connectTemporal(config: Config, tracing?: Tracing): Promis
  * Retries `connect` while Temporal is unreachable (a worker started before the server, or during a restart), for
  * up to `forMs`, backing off to 10 s between attempts; then gives up with the last error.
  */
-export async function untilReachable<T>(connect: () => Promise<T>, log: (msg: string) => void, forMs = 120_000): Promise<T> {
+export async function untilReachable<T>(
+  connect: () => Promise<T>,
+  log: (msg: string) => void,
+  forMs = 120_000,
+): Promise<T> {
   const deadline = Date.now() + forMs;
   for (let attempt = 1; ; attempt++) {
     try {

@@ -2,7 +2,14 @@
 // one by id with --workspace-id) and an API key, printing the secret once.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../platform/config';
-import { DEFAULT_SCOPES, SCOPES, createApiKey, createWorkspace, workspaceExists, type Scope } from '../platform/store/workspaces';
+import {
+  DEFAULT_SCOPES,
+  SCOPES,
+  createApiKey,
+  createWorkspace,
+  workspaceExists,
+  type Scope,
+} from '../platform/store/workspaces';
 import { openStore } from './context';
 
 const USAGE = `usage: npm run key:create -- --workspace <name> | --workspace-id <uuid> [--name <key name>] [--scopes ${SCOPES.join(',')}]`;

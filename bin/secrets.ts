@@ -2,7 +2,12 @@
 // secrets in the encrypted store (platform/store/platform-secrets.ts). Values never appear on the command line or in output.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../platform/config';
-import { PLATFORM_SECRETS, listPlatformSecrets, putPlatformSecret, type PlatformSecretName } from '../platform/store/platform-secrets';
+import {
+  PLATFORM_SECRETS,
+  listPlatformSecrets,
+  putPlatformSecret,
+  type PlatformSecretName,
+} from '../platform/store/platform-secrets';
 import { dataBoxFromConfig } from '../platform/crypto/data-box';
 import { openStore } from './context';
 

@@ -48,7 +48,11 @@ async function main() {
 
   const simulators = await startSimulators({
     host: config.SIMULATORS_HOST,
-    ports: { annuaire: config.ANNUAIRE_SIM_PORT, sml: config.SML_SIM_PORT, directory: config.PEPPOL_DIRECTORY_SIM_PORT },
+    ports: {
+      annuaire: config.ANNUAIRE_SIM_PORT,
+      sml: config.SML_SIM_PORT,
+      directory: config.PEPPOL_DIRECTORY_SIM_PORT,
+    },
     stateDir: path.join(config.dataDir, 'simulators'),
     faults: simulatorFaultsFromEnv(),
     smpUrl: config.smpPublicUrl,
@@ -59,7 +63,15 @@ async function main() {
   const temporal = await connectTemporal(config, tracing);
   // Uploaded files are decoded and checked in these child processes, off the event loop.
   const inspector = new InspectionPool(poolOptions(config));
-  const jobDeps = { db, log, temporal, config, box: dataBoxFromConfig(config), sealKey: sealKeyFromConfig(config), inspector };
+  const jobDeps = {
+    db,
+    log,
+    temporal,
+    config,
+    box: dataBoxFromConfig(config),
+    sealKey: sealKeyFromConfig(config),
+    inspector,
+  };
   const app = createApp(jobDeps);
   const stopSweeper = runQueuedJobSweeper(jobDeps);
   const stopDispatcher = runWebhookDispatcher(jobDeps);
@@ -72,7 +84,11 @@ async function main() {
   say('bundling workflows and starting the worker…');
   const workerConnection = await NativeConnection.connect(temporalConnectionOptions(config));
   const worker = await createWorker({
-    connection: workerConnection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps: { db, log, config }, tracing,
+    connection: workerConnection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    deps: { db, log, config },
+    tracing,
   });
   const running = worker.run();
 

@@ -14,9 +14,18 @@ const config = await withSecrets(baseConfig, db, (m) => log.info(m));
 installSdkMetrics(config.TEMPORAL_METRICS_ADDRESS);
 // Activity outcomes and process metrics; the API process serves its own at /metrics.
 const metrics = config.WORKER_METRICS_PORT ? serveMetrics(config.WORKER_METRICS_PORT) : undefined;
-const connection = await untilReachable(() => NativeConnection.connect(temporalConnectionOptions(config)), (m) => log.warn(m));
+const connection = await untilReachable(
+  () => NativeConnection.connect(temporalConnectionOptions(config)),
+  (m) => log.warn(m),
+);
 const tracing = tracingFromEnv('pa-worker');
-const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps: { db, log, config }, tracing });
+const worker = await createWorker({
+  connection,
+  namespace: config.TEMPORAL_NAMESPACE,
+  taskQueue: config.TEMPORAL_TASK_QUEUE,
+  deps: { db, log, config },
+  tracing,
+});
 log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
 log.flush(); // what supervisors wait for
 await worker.run(); // the SDK stops it on SIGINT/SIGTERM, after in-flight tasks complete

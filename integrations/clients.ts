@@ -31,7 +31,12 @@ export function annuaireClient(config: Config, opts: { timeoutMs?: number } = {}
 export function createClients(config: Config): Clients {
   return {
     annuaire: annuaireClient(config),
-    sml: createSmlClient({ url: config.smlUrl, smpId: config.SMP_ID, dispatcher: smlDispatcher(config), timeoutMs: config.PEPPOL_TIMEOUT_MS }),
+    sml: createSmlClient({
+      url: config.smlUrl,
+      smpId: config.SMP_ID,
+      dispatcher: smlDispatcher(config),
+      timeoutMs: config.PEPPOL_TIMEOUT_MS,
+    }),
     directory: createDirectoryClient({ url: config.peppolDirectoryUrl, timeoutMs: config.PEPPOL_TIMEOUT_MS }),
     webhooks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ? undefined : publicOnlyDispatcher(),
   };

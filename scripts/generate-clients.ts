@@ -24,12 +24,28 @@ interface Source {
 
 const SOURCES: Source[] = [
   // Our document does not depend on the server URL for types: any fixed one keeps the output stable.
-  { file: 'ours.d.ts', from: 'api/openapi.ts openApiDocument() (served at GET /openapi.json)', document: () => structuredClone(openApiDocument('http://localhost:8080')) as unknown as OpenAPI3 },
-  { file: 'invopop-silo.d.ts', from: 'spec/invopop/silo_v1.yaml', document: () => new URL(`file://${path.join(root, 'spec/invopop/silo_v1.yaml')}`) },
-  { file: 'invopop-transform.d.ts', from: 'spec/invopop/transform_v1.yaml', document: () => new URL(`file://${path.join(root, 'spec/invopop/transform_v1.yaml')}`) },
+  {
+    file: 'ours.d.ts',
+    from: 'api/openapi.ts openApiDocument() (served at GET /openapi.json)',
+    document: () => structuredClone(openApiDocument('http://localhost:8080')) as unknown as OpenAPI3,
+  },
+  {
+    file: 'invopop-silo.d.ts',
+    from: 'spec/invopop/silo_v1.yaml',
+    document: () => new URL(`file://${path.join(root, 'spec/invopop/silo_v1.yaml')}`),
+  },
+  {
+    file: 'invopop-transform.d.ts',
+    from: 'spec/invopop/transform_v1.yaml',
+    document: () => new URL(`file://${path.join(root, 'spec/invopop/transform_v1.yaml')}`),
+  },
 ];
 
-const version = (JSON.parse(fs.readFileSync(path.join(root, 'node_modules/openapi-typescript/package.json'), 'utf8')) as { version: string }).version;
+const version = (
+  JSON.parse(fs.readFileSync(path.join(root, 'node_modules/openapi-typescript/package.json'), 'utf8')) as {
+    version: string;
+  }
+).version;
 
 /** Every generated client, file name → contents, as they must be committed. */
 export async function generateClients(): Promise<Record<string, string>> {

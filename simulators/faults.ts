@@ -45,13 +45,22 @@ export type Faults = z.infer<typeof faultsSchema>;
 /** One rule set, or several stacked (the first that applies to a request decides it). */
 export type FaultSetting = Faults | Faults[];
 /** Checks a setting read from JSON; each issue names its path. */
-export function parseFaultSetting(json: unknown): { ok: true; setting: FaultSetting } | { ok: false; issues: string[] } {
+export function parseFaultSetting(
+  json: unknown,
+): { ok: true; setting: FaultSetting } | { ok: false; issues: string[] } {
   const r = Array.isArray(json) ? z.array(faultsSchema).safeParse(json) : faultsSchema.safeParse(json);
-  return r.success ? { ok: true, setting: r.data } : { ok: false, issues: r.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`) };
+  return r.success
+    ? { ok: true, setting: r.data }
+    : { ok: false, issues: r.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`) };
 }
 
 export type FaultAction =
-  | { kind: 'none'; latencyMs: number; loseResponse: boolean; /** hold the lost answer this long before dropping */ holdMs?: number }
+  | {
+      kind: 'none';
+      latencyMs: number;
+      loseResponse: boolean;
+      /** hold the lost answer this long before dropping */ holdMs?: number;
+    }
   | { kind: 'hold'; latencyMs: number; ms: number }
   | { kind: 'error'; latencyMs: number; status: number; retryAfterSeconds?: number; detail: string };
 
@@ -66,7 +75,10 @@ export interface FaultRequest {
 const NONE: FaultAction = { kind: 'none', latencyMs: 0, loseResponse: false };
 
 /** `describe` words the injected errors that have no `detail`. */
-export function faultInjector(initial?: FaultSetting, describe = (status: number) => `injected fault (simulator): ${status}`) {
+export function faultInjector(
+  initial?: FaultSetting,
+  describe = (status: number) => `injected fault (simulator): ${status}`,
+) {
   let layers: { f: Faults; left?: number }[] = [];
   /** What was injected since the start: counts by status and "timeout". */
   const seen: Record<string, number> = {};
@@ -82,12 +94,20 @@ export function faultInjector(initial?: FaultSetting, describe = (status: number
     if (f.status !== undefined || f.rate !== undefined) rates.push([f.status ?? 503, f.rate ?? 1]);
     let draw = random();
     if (f.timeoutRate && (draw -= f.timeoutRate) < 0) return { kind: 'hold', latencyMs, ms: f.timeoutMs ?? 30_000 };
-    if (f.timeoutAfterWorkRate && (draw -= f.timeoutAfterWorkRate) < 0) return { kind: 'none', latencyMs, loseResponse: true, holdMs: f.timeoutMs ?? 30_000 };
+    if (f.timeoutAfterWorkRate && (draw -= f.timeoutAfterWorkRate) < 0)
+      return { kind: 'none', latencyMs, loseResponse: true, holdMs: f.timeoutMs ?? 30_000 };
     for (const [status, rate] of rates) {
       if ((draw -= rate) < 0) {
-        const retryAfterSeconds = status === 429 ? (f.retryAfterSeconds ?? 1) : status === 503 ? f.retryAfterSeconds : undefined;
+        const retryAfterSeconds =
+          status === 429 ? (f.retryAfterSeconds ?? 1) : status === 503 ? f.retryAfterSeconds : undefined;
         const detail = f.detail ?? describe(status);
-        return { kind: 'error', latencyMs, status, detail, ...(retryAfterSeconds !== undefined && { retryAfterSeconds }) };
+        return {
+          kind: 'error',
+          latencyMs,
+          status,
+          detail,
+          ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
+        };
       }
     }
     return { kind: 'none', latencyMs, loseResponse: f.loseResponses ?? false };
@@ -100,10 +120,12 @@ export function faultInjector(initial?: FaultSetting, describe = (status: number
     seen: () => ({ ...seen }),
     /** What to do with a request. */
     decide(req: FaultRequest, random: () => number = Math.random): FaultAction {
-      const layer = layers.find(({ f, left }) =>
-        (left === undefined || left > 0) &&
-        (f.only ? matches(f.only, req.target) : !req.exempt) &&
-        (f.bodyIncludes === undefined || (req.body ?? '').includes(f.bodyIncludes)));
+      const layer = layers.find(
+        ({ f, left }) =>
+          (left === undefined || left > 0) &&
+          (f.only ? matches(f.only, req.target) : !req.exempt) &&
+          (f.bodyIncludes === undefined || (req.body ?? '').includes(f.bodyIncludes)),
+      );
       if (!layer) return NONE;
       if (layer.left !== undefined) layer.left--;
       const action = decideBy(layer.f, random);
@@ -117,7 +139,8 @@ export function faultInjector(initial?: FaultSetting, describe = (status: number
 
 export type FaultInjector = ReturnType<typeof faultInjector>;
 
-const matches = (only: string, target: string) => (only.endsWith('*') ? target.startsWith(only.slice(0, -1)) : target === only);
+const matches = (only: string, target: string) =>
+  only.endsWith('*') ? target.startsWith(only.slice(0, -1)) : target === only;
 
 /**
  * Carries out a decision: the latency, then either a held request (no status line; the connection is dropped after

@@ -38,7 +38,11 @@ export function simulatorFaultsFromEnv(env: NodeJS.ProcessEnv = process.env): Si
     if (!r.ok) throw new Error(`${name} is not a fault setting: ${r.issues.join('; ')}`);
     return r.setting;
   };
-  return { annuaire: parse('SIM_FAULTS_ANNUAIRE'), sml: parse('SIM_FAULTS_SML'), directory: parse('SIM_FAULTS_PEPPOL_DIRECTORY') };
+  return {
+    annuaire: parse('SIM_FAULTS_ANNUAIRE'),
+    sml: parse('SIM_FAULTS_SML'),
+    directory: parse('SIM_FAULTS_PEPPOL_DIRECTORY'),
+  };
 }
 
 export async function startSimulators(opts: {
@@ -52,15 +56,36 @@ export async function startSimulators(opts: {
 }): Promise<Simulators> {
   const state = (name: string) => (opts.stateDir ? path.join(opts.stateDir, `${name}.json`) : undefined);
   const [annuaire, sml, directory] = await Promise.all([
-    startAnnuaireSimulator({ host: opts.host, port: opts.ports?.annuaire ?? 0, stateFile: state('annuaire'), faults: opts.faults?.annuaire }),
-    startSmlSimulator({ host: opts.host, port: opts.ports?.sml ?? 0, stateFile: state('sml'), faults: opts.faults?.sml }),
-    startPeppolDirectorySimulator({ host: opts.host, port: opts.ports?.directory ?? 0, stateFile: state('peppol-directory'), faults: opts.faults?.directory, smpUrl: opts.smpUrl }),
+    startAnnuaireSimulator({
+      host: opts.host,
+      port: opts.ports?.annuaire ?? 0,
+      stateFile: state('annuaire'),
+      faults: opts.faults?.annuaire,
+    }),
+    startSmlSimulator({
+      host: opts.host,
+      port: opts.ports?.sml ?? 0,
+      stateFile: state('sml'),
+      faults: opts.faults?.sml,
+    }),
+    startPeppolDirectorySimulator({
+      host: opts.host,
+      port: opts.ports?.directory ?? 0,
+      stateFile: state('peppol-directory'),
+      faults: opts.faults?.directory,
+      smpUrl: opts.smpUrl,
+    }),
   ]);
   return {
     annuaire,
     sml,
     directory,
-    env: { ANNUAIRE_URL: annuaire.url, ANNUAIRE_TOKEN_URL: annuaire.tokenUrl, SML_URL: sml.url, PEPPOL_DIRECTORY_URL: directory.url },
+    env: {
+      ANNUAIRE_URL: annuaire.url,
+      ANNUAIRE_TOKEN_URL: annuaire.tokenUrl,
+      SML_URL: sml.url,
+      PEPPOL_DIRECTORY_URL: directory.url,
+    },
     close: async () => {
       await Promise.all([annuaire.close(), sml.close(), directory.close()]);
     },

@@ -7,7 +7,8 @@ export class BadParticipantId extends Error {}
 
 /** The canonical `scheme::value` of a participant; throws BadParticipantId for another scheme or a malformed value. */
 export function participantKey(scheme: string, value: string): string {
-  if (scheme !== PEPPOL_PARTICIPANT_SCHEME) throw new BadParticipantId(`unsupported participant identifier scheme "${scheme}"`);
+  if (scheme !== PEPPOL_PARTICIPANT_SCHEME)
+    throw new BadParticipantId(`unsupported participant identifier scheme "${scheme}"`);
   const v = value.trim().toLowerCase();
   if (!/^\d{4}:\S+$/.test(v)) throw new BadParticipantId(`participant identifier value must be ICD:code, got "${v}"`);
   return `${scheme}::${v}`;

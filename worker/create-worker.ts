@@ -2,7 +2,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
+import {
+  NativeConnection,
+  Runtime,
+  Worker,
+  bundleWorkflowCode,
+  type WorkflowBundle,
+  type WorkflowBundleOption,
+} from '@temporalio/worker';
 import { OpenTelemetryActivityInboundInterceptor, makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
 import { createActivities, type ActivityDeps } from '../activities';
 import type { Tracing } from '../platform/observability/tracing';
@@ -24,16 +31,26 @@ export interface WorkerOptions {
   tracing?: Tracing;
 }
 
-const TRACING_INTERCEPTORS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'workflows', 'tracing-interceptors.ts');
+const TRACING_INTERCEPTORS = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'workflows',
+  'tracing-interceptors.ts',
+);
 
 export function bundleWorkflows(tracing = false): Promise<WorkflowBundle> {
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger, ...(tracing && { workflowInterceptorModules: [TRACING_INTERCEPTORS] }) });
+  return bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    logger: quietBundlerLogger,
+    ...(tracing && { workflowInterceptorModules: [TRACING_INTERCEPTORS] }),
+  });
 }
 
 /** The prebuilt bundle named by WORKFLOW_BUNDLE_FILE (npm run build:workflows), if any. */
 export function prebuiltBundle(c: Pick<Config, 'WORKFLOW_BUNDLE_FILE'>): WorkflowBundleOption | undefined {
   if (!c.WORKFLOW_BUNDLE_FILE) return undefined;
-  if (!fs.existsSync(c.WORKFLOW_BUNDLE_FILE)) throw new Error(`WORKFLOW_BUNDLE_FILE ${c.WORKFLOW_BUNDLE_FILE} does not exist: run npm run build:workflows`);
+  if (!fs.existsSync(c.WORKFLOW_BUNDLE_FILE))
+    throw new Error(`WORKFLOW_BUNDLE_FILE ${c.WORKFLOW_BUNDLE_FILE} does not exist: run npm run build:workflows`);
   return { codePath: path.resolve(c.WORKFLOW_BUNDLE_FILE) };
 }
 
@@ -43,7 +60,9 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     // Tracing needs its interceptors inside the bundle: built here, whatever was prebuilt.
-    workflowBundle: opts.tracing ? await bundleWorkflows(true) : (opts.workflowBundle ?? prebuiltBundle(opts.deps.config) ?? (await bundleWorkflows())),
+    workflowBundle: opts.tracing
+      ? await bundleWorkflows(true)
+      : (opts.workflowBundle ?? prebuiltBundle(opts.deps.config) ?? (await bundleWorkflows())),
     activities: createActivities(opts.deps, opts.clients ?? createClients(opts.deps.config)),
     ...(opts.tracing && {
       interceptors: { activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx) })] },
@@ -54,7 +73,12 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
 }
 
 /** Cache and concurrency of a worker (WORKER_* settings); the onboarding benchmark's floor worker uses the same. */
-export function workerTuning(c: Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS' | 'WORKER_MAX_CONCURRENT_ACTIVITIES' | 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS'>) {
+export function workerTuning(
+  c: Pick<
+    Config,
+    'WORKER_MAX_CACHED_WORKFLOWS' | 'WORKER_MAX_CONCURRENT_ACTIVITIES' | 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS'
+  >,
+) {
   return {
     // A registration spends most of its life parked on the approval wait: the cache holds the active ones only.
     maxCachedWorkflows: c.WORKER_MAX_CACHED_WORKFLOWS,
@@ -64,7 +88,9 @@ export function workerTuning(c: Pick<Config, 'WORKER_MAX_CACHED_WORKFLOWS' | 'WO
 }
 
 const quietBundlerLogger = {
-  trace() {}, debug() {}, info() {},
+  trace() {},
+  debug() {},
+  info() {},
   warn: (m: string, meta?: unknown) => console.warn(m, meta ?? ''),
   error: (m: string, meta?: unknown) => console.error(m, meta ?? ''),
   log() {},

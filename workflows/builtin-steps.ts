@@ -3,14 +3,28 @@
 // registrations replay against them: a different list of steps is a new workflow type, not an edit here.
 import type { Definition, Step } from './types';
 
-const setState = (id: string, state: string): Step => ({ id, name: 'Set state', provider: 'silo.state', summary: `Set state to ${state}`, config: { state } });
+const setState = (id: string, state: string): Step => ({
+  id,
+  name: 'Set state',
+  provider: 'silo.state',
+  summary: `Set state to ${state}`,
+  config: { state },
+});
 
 export const REGISTRATION_STEPS = {
   sign: { id: '45bbab5e-08a8-4dd5-a730-b28a675a8bd8', name: 'Sign PPF agreement', provider: 'gov-fr.agreement.sign' },
   processing: setState('58bc7dba-f818-4776-80e6-dca4ac000493', 'processing'),
-  approval: { id: '98473fe8-09d9-4bc6-9d72-ec0792ae3de3', name: 'Wait for PPF agreement upload', provider: 'gov-fr.agreement.wait.approval' },
+  approval: {
+    id: '98473fe8-09d9-4bc6-9d72-ec0792ae3de3',
+    name: 'Wait for PPF agreement upload',
+    provider: 'gov-fr.agreement.wait.approval',
+  },
   completed: setState('3ba0a0e3-591b-4abe-8e52-467dd429d2be', 'completed'),
-  directory: { id: 'b8d84cca-bf2c-4d9c-8ded-0deff2ff0842', name: 'Register party in Directory', provider: 'gov-fr.directory.register' },
+  directory: {
+    id: 'b8d84cca-bf2c-4d9c-8ded-0deff2ff0842',
+    name: 'Register party in Directory',
+    provider: 'gov-fr.directory.register',
+  },
   peppol: {
     id: '2725ccc3-1803-440b-b8c8-b569c969bb1c',
     name: 'Register party on Peppol',
@@ -23,8 +37,16 @@ export const REGISTRATION_STEPS = {
 } satisfies Record<string, Step>;
 
 export const UNREGISTRATION_STEPS = {
-  peppol: { id: '23b7ad9d-6cb0-4214-989e-84b252ac5c0f', name: 'Unregister supplier from Peppol', provider: 'peppol.unregister' },
-  directory: { id: '4a7864e7-1bd7-4e67-b138-750192bf0824', name: 'Disable party in Directory', provider: 'gov-fr.directory.disable' },
+  peppol: {
+    id: '23b7ad9d-6cb0-4214-989e-84b252ac5c0f',
+    name: 'Unregister supplier from Peppol',
+    provider: 'peppol.unregister',
+  },
+  directory: {
+    id: '4a7864e7-1bd7-4e67-b138-750192bf0824',
+    name: 'Disable party in Directory',
+    provider: 'gov-fr.directory.disable',
+  },
   void: setState('24b1da69-aa87-418a-aa83-63022676b9ee', 'void'),
   error: setState('a7d29fc7-57e9-47c5-bb62-3c6e3ede9413', 'error'),
 } satisfies Record<string, Step>;
@@ -32,5 +54,8 @@ export const UNREGISTRATION_STEPS = {
 const r = REGISTRATION_STEPS;
 const u = UNREGISTRATION_STEPS;
 /** In the order the stories run them (workflows/registration.ts, workflows/unregistration.ts). */
-export const REGISTRATION: Definition = { steps: [r.sign, r.processing, r.approval, r.completed, r.directory, r.peppol, r.registered], rescue: [r.error] };
+export const REGISTRATION: Definition = {
+  steps: [r.sign, r.processing, r.approval, r.completed, r.directory, r.peppol, r.registered],
+  rescue: [r.error],
+};
 export const UNREGISTRATION: Definition = { steps: [u.peppol, u.directory, u.void], rescue: [u.error] };

@@ -4,8 +4,7 @@ import type { Step } from './types';
 
 export type ProviderSpec =
   /** `outside`: acts on systems outside the store (the directory, Peppol): a job can no longer be cancelled */
-  | { kind: 'activity'; options: ActivityOptions; outside?: true }
-  | { kind: 'approval-wait' };
+  { kind: 'activity'; options: ActivityOptions; outside?: true } | { kind: 'approval-wait' };
 
 /** Activities heartbeat this often (activities/index.ts); a worker silent for HEARTBEAT_TIMEOUT is deemed dead. */
 export const HEARTBEAT_EVERY_MS = 3_000;
@@ -42,7 +41,10 @@ export const PROVIDERS: Record<string, ProviderSpec> = {
 /** Records a job's journal lines when no step's activity carries them (workflows/job/run.ts): until the store answers. */
 export const JOURNAL_ACTIVITY = {
   name: 'job.journal',
-  options: { startToCloseTimeout: '30s', retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' } },
+  options: {
+    startToCloseTimeout: '30s',
+    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  },
 } as const;
 
 /** Records a job's cancellation: the mandate voided, the wizard link revoked, the party cancelled, the job ended. */

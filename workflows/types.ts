@@ -132,5 +132,13 @@ export const CANCELLED_BEFORE_START = 'before-start';
 
 export type ApprovalSignal = { kind: 'confirmed' } | { kind: 'decided'; approved: boolean; decisionId?: string };
 
-export const PARTY_STATES = ['processing', 'submitted', 'completed', 'registered', 'error', 'void', 'cancelled'] as const;
+export const PARTY_STATES = [
+  'processing',
+  'submitted',
+  'completed',
+  'registered',
+  'error',
+  'void',
+  'cancelled',
+] as const;
 export type PartyState = (typeof PARTY_STATES)[number];

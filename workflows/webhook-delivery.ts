@@ -25,7 +25,10 @@ export async function deliverWebhook(input: DeliveryInput): Promise<'delivered' 
     // No attempt limit: the schedule-to-close window bounds the retries.
     retry: { initialInterval: input.initialInterval ?? '10s', backoffCoefficient: 2, maximumInterval: '1 hour' },
   });
-  const { webhookGiveUp } = proxyActivities<WebhookActivities>({ startToCloseTimeout: '30s', retry: { maximumInterval: '1 minute' } });
+  const { webhookGiveUp } = proxyActivities<WebhookActivities>({
+    startToCloseTimeout: '30s',
+    retry: { maximumInterval: '1 minute' },
+  });
   try {
     await webhookAttempt(input.deliveryId);
     return 'delivered';

@@ -15,9 +15,17 @@ function cpuOfPid(pid: number): number {
 
 /** Every process whose command name is `comm` (e.g. the PostgreSQL backends). */
 function pidsNamed(comm: string): number[] {
-  return fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
-    try { return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === comm; } catch { return false; }
-  });
+  return fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === comm;
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** The processes and their children (the API's file-inspection children count as the API's work). */
@@ -30,7 +38,10 @@ export function withChildren(pids: number[]): number[] {
       return -1;
     }
   };
-  const all = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
+  const all = fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number);
   return [...pids, ...all.filter((pid) => pids.includes(parentOf(pid)))];
 }
 
@@ -41,8 +52,12 @@ export type CpuReading = Record<string, Map<number, number>>;
 
 /** Reads each named group; `postgres` is every backend (they come and go). */
 export function cpuSnapshot(groups: Record<string, number[] | 'postgres'>): CpuReading {
-  return Object.fromEntries(Object.entries(groups).map(([name, pids]) =>
-    [name, new Map((pids === 'postgres' ? pidsNamed('postgres') : pids).map((pid) => [pid, cpuOfPid(pid)]))]));
+  return Object.fromEntries(
+    Object.entries(groups).map(([name, pids]) => [
+      name,
+      new Map((pids === 'postgres' ? pidsNamed('postgres') : pids).map((pid) => [pid, cpuOfPid(pid)])),
+    ]),
+  );
 }
 
 /**
@@ -50,14 +65,19 @@ export function cpuSnapshot(groups: Record<string, number[] | 'postgres'>): CpuR
  * in between is left out (its last seconds are lost, rather than its whole life counted against the phase).
  */
 export function cpuDelta(a: CpuReading, b: CpuReading): CpuSnapshot {
-  return Object.fromEntries(Object.entries(b).map(([name, now]) => {
-    let sum = 0;
-    for (const [pid, s] of now) if (s > 0) sum += s - (a[name]?.get(pid) ?? 0);
-    return [name, sum];
-  }));
+  return Object.fromEntries(
+    Object.entries(b).map(([name, now]) => {
+      let sum = 0;
+      for (const [pid, s] of now) if (s > 0) sum += s - (a[name]?.get(pid) ?? 0);
+      return [name, sum];
+    }),
+  );
 }
 
-export const formatCpu = (d: CpuSnapshot) => Object.entries(d).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ');
+export const formatCpu = (d: CpuSnapshot) =>
+  Object.entries(d)
+    .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
+    .join(', ');
 
 /** CPU milliseconds per party of the groups named (those left out, e.g. the load generator, are not summed). */
 export function msPerParty(d: CpuSnapshot, groups: string[], parties: number): number {

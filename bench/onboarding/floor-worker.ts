@@ -10,8 +10,13 @@ import * as activities from './floor-activities';
 const config = loadConfig();
 const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
 const worker = await Worker.create({
-  connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE,
-  workflowBundle: await bundleWorkflowCode({ workflowsPath: path.join(path.dirname(fileURLToPath(import.meta.url)), 'floor-workflow.ts'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } }),
+  connection,
+  namespace: config.TEMPORAL_NAMESPACE,
+  taskQueue: config.TEMPORAL_TASK_QUEUE,
+  workflowBundle: await bundleWorkflowCode({
+    workflowsPath: path.join(path.dirname(fileURLToPath(import.meta.url)), 'floor-workflow.ts'),
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} },
+  }),
   activities: { noop: activities.noop, mark: activities.mark },
   ...workerTuning(config),
 });

@@ -19,12 +19,21 @@ export async function floorRegistration(approvalDeadline: string): Promise<void>
   });
   await noop();
   await mark('waiting'); // the 2nd activity notes the phase's end: a mark must not add an activity
-  upsertSearchAttributes([{ key: PartyState, value: 'processing' }, { key: JobStatus, value: 'WAIT' }]);
+  upsertSearchAttributes([
+    { key: PartyState, value: 'processing' },
+    { key: JobStatus, value: 'WAIT' },
+  ]);
   if (!(await condition(() => decided, approvalDeadline))) throw new Error('approval deadline passed');
   await noop();
-  upsertSearchAttributes([{ key: PartyState, value: 'completed' }, { key: JobStatus, value: 'RUN' }]);
+  upsertSearchAttributes([
+    { key: PartyState, value: 'completed' },
+    { key: JobStatus, value: 'RUN' },
+  ]);
   await noop();
   await noop();
   await mark('done');
-  upsertSearchAttributes([{ key: PartyState, value: 'registered' }, { key: JobStatus, value: 'OK' }]);
+  upsertSearchAttributes([
+    { key: PartyState, value: 'registered' },
+    { key: JobStatus, value: 'OK' },
+  ]);
 }

@@ -30,13 +30,19 @@ export async function runFloor(o: FloorOptions) {
   const { client, parties: N, concurrency: C } = o;
   const taskQueue = `floor-${Date.now()}`;
   const worker = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), 'floor-worker.ts'), [], {
-    env: { ...process.env, ...o.env, TEMPORAL_TASK_QUEUE: taskQueue }, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    env: { ...process.env, ...o.env, TEMPORAL_TASK_QUEUE: taskQueue },
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   await new Promise<void>((resolve, reject) => {
     worker.stdout!.on('data', (d) => String(d).includes('floor worker running') && resolve());
     worker.once('exit', (code) => reject(new Error(`floor worker exited (${code})`)));
   });
-  const ask = <T>(what: 'counts' | 'marks') => new Promise<T>((resolve) => { worker.once('message', (m) => resolve(m as T)); worker.send({ ask: what }); });
+  const ask = <T>(what: 'counts' | 'marks') =>
+    new Promise<T>((resolve) => {
+      worker.once('message', (m) => resolve(m as T));
+      worker.send({ ask: what });
+    });
   const ids = Array.from({ length: N }, (_, i) => `${taskQueue}-${i}`);
   const deadline = loadConfig(o.env).APPROVAL_DEADLINE; // ours waits as long
   const parties = sirens(N);
@@ -49,11 +55,22 @@ export async function runFloor(o: FloorOptions) {
     const started = await timed(ids, C, async (workflowId, i) => {
       const entryId = crypto.randomUUID();
       await client.workflow.start('floorRegistration', {
-        args: [deadline], taskQueue, workflowId, staticSummary: `French party registration — entry ${entryId}`,
-        typedSearchAttributes: [{ key: SiloEntryId, value: entryId }, { key: JobStatus, value: 'RUN' }, { key: Siren, value: parties[i]! }],
+        args: [deadline],
+        taskQueue,
+        workflowId,
+        staticSummary: `French party registration — entry ${entryId}`,
+        typedSearchAttributes: [
+          { key: SiloEntryId, value: entryId },
+          { key: JobStatus, value: 'RUN' },
+          { key: Siren, value: parties[i]! },
+        ],
       });
     });
-    await waitUntil(async () => (await ask<{ waiting: number }>('counts')).waiting === N, o.timeoutMs, `${N} floor workflows to wait`);
+    await waitUntil(
+      async () => (await ask<{ waiting: number }>('counts')).waiting === N,
+      o.timeoutMs,
+      `${N} floor workflows to wait`,
+    );
     const parkedRss = memoryMb(worker.pid!, 'VmHWM');
     const cpu1 = cpu();
     o.say(`floor: ${N} parked; confirming`);
@@ -61,20 +78,38 @@ export async function runFloor(o: FloorOptions) {
     const confirmStart = Date.now();
     await pool(ids, C, (id) => signal(id, { kind: 'confirmed' }));
     const submitted = `TaskQueue = '${taskQueue}' AND PartyState = 'submitted'`;
-    await waitUntil(async () => (await client.workflow.count(submitted)).count === N, o.timeoutMs, `${N} floor confirmations`);
+    await waitUntil(
+      async () => (await client.workflow.count(submitted)).count === N,
+      o.timeoutMs,
+      `${N} floor confirmations`,
+    );
     const confirmSeconds = (Date.now() - confirmStart) / 1000;
     o.say(`floor: ${N} confirmed; deciding`);
     const cpu2 = cpu();
-    const decided = await timed(ids, C, (id) => signal(id, { kind: 'decided', approved: true, decisionId: crypto.randomUUID() }));
-    await waitUntil(async () => (await ask<{ done: number }>('counts')).done === N, o.timeoutMs, `${N} floor workflows to finish`);
+    const decided = await timed(ids, C, (id) =>
+      signal(id, { kind: 'decided', approved: true, decisionId: crypto.randomUUID() }),
+    );
+    await waitUntil(
+      async () => (await ask<{ done: number }>('counts')).done === N,
+      o.timeoutMs,
+      `${N} floor workflows to finish`,
+    );
     const cpu3 = cpu();
     const marks = await ask<{ waiting: [string, number][]; done: [string, number][] }>('marks');
     const waiting = new Map(marks.waiting);
     const done = new Map(marks.done);
     return {
-      toWait: phaseResult(started, ids.map((id) => waiting.get(id)!)),
-      toRegistered: phaseResult(decided, ids.map((id) => done.get(id)!)),
-      confirmSeconds, parkedRss, peakRss: memoryMb(worker.pid!, 'VmHWM'),
+      toWait: phaseResult(
+        started,
+        ids.map((id) => waiting.get(id)!),
+      ),
+      toRegistered: phaseResult(
+        decided,
+        ids.map((id) => done.get(id)!),
+      ),
+      confirmSeconds,
+      parkedRss,
+      peakRss: memoryMb(worker.pid!, 'VmHWM'),
       cpu: { toWait: cpuDelta(cpu0, cpu1), toRegistered: cpuDelta(cpu2, cpu3) },
       shape: countShape(await client.workflow.getHandle(ids[0]!).fetchHistory()),
     };
@@ -87,8 +122,14 @@ export type FloorResult = Awaited<ReturnType<typeof runFloor>>;
 
 /** The floor run before ours and the one after, averaged: rates, latencies, CPU; memory and shape from the first. */
 export function meanFloor(a: FloorResult, b: FloorResult): FloorResult {
-  const phase = (x: PhaseResult, y: PhaseResult): PhaseResult => ({ rate: (x.rate + y.rate) / 2, p50: (x.p50 + y.p50) / 2, p95: (x.p95 + y.p95) / 2, seconds: (x.seconds + y.seconds) / 2 });
-  const cpu = (x: CpuSnapshot, y: CpuSnapshot) => Object.fromEntries(Object.keys(x).map((k) => [k, (x[k]! + (y[k] ?? 0)) / 2]));
+  const phase = (x: PhaseResult, y: PhaseResult): PhaseResult => ({
+    rate: (x.rate + y.rate) / 2,
+    p50: (x.p50 + y.p50) / 2,
+    p95: (x.p95 + y.p95) / 2,
+    seconds: (x.seconds + y.seconds) / 2,
+  });
+  const cpu = (x: CpuSnapshot, y: CpuSnapshot) =>
+    Object.fromEntries(Object.keys(x).map((k) => [k, (x[k]! + (y[k] ?? 0)) / 2]));
   return {
     ...a,
     confirmSeconds: (a.confirmSeconds + b.confirmSeconds) / 2,

@@ -1,7 +1,12 @@
 // A timed phase of the onboarding bench: each party's start time, and the rate and latencies once all arrived.
 import { pool } from '../../bin/stack/onboard';
 
-export interface PhaseResult { rate: number; p50: number; p95: number; seconds: number }
+export interface PhaseResult {
+  rate: number;
+  p50: number;
+  p95: number;
+  seconds: number;
+}
 
 /** Rate over the whole phase (first start to last arrival) and per-party latency percentiles. */
 export function phaseResult(starts: number[], ends: number[]): PhaseResult {
@@ -12,7 +17,11 @@ export function phaseResult(starts: number[], ends: number[]): PhaseResult {
 }
 
 /** `fn` on every item, `concurrency` at a time; returns when each call began. */
-export async function timed<T>(items: T[], concurrency: number, fn: (item: T, i: number) => Promise<void>): Promise<number[]> {
+export async function timed<T>(
+  items: T[],
+  concurrency: number,
+  fn: (item: T, i: number) => Promise<void>,
+): Promise<number[]> {
   const at: number[] = new Array(items.length);
   await pool(items, concurrency, async (item, i) => {
     at[i] = Date.now();

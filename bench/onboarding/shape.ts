@@ -2,8 +2,19 @@
 // before the first signal (to the approval wait), between the signals, and after the last one (→ registered).
 import type { temporal } from '@temporalio/proto';
 
-interface Part { activities: number; local: number; upserts: number; timers: number }
-export interface Shape { startAttributes: number; before: Part; signals: number; between: Part; after: Part }
+interface Part {
+  activities: number;
+  local: number;
+  upserts: number;
+  timers: number;
+}
+export interface Shape {
+  startAttributes: number;
+  before: Part;
+  signals: number;
+  between: Part;
+  after: Part;
+}
 
 export function countShape(history: temporal.api.history.v1.IHistory): Shape {
   const events = history.events ?? [];
@@ -30,12 +41,18 @@ export function countShape(history: temporal.api.history.v1.IHistory): Shape {
 }
 
 const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
-const part = (p: Part) => `${n(p.activities, 'activity', 'activities')}, ${p.local} local, ${n(p.upserts, 'upsert', 'upserts')}, ${n(p.timers, 'timer', 'timers')}`;
+const part = (p: Part) =>
+  `${n(p.activities, 'activity', 'activities')}, ${p.local} local, ${n(p.upserts, 'upsert', 'upserts')}, ${n(p.timers, 'timer', 'timers')}`;
 
 /** One line, e.g. `before the wait 2 activities, 0 local, 1 upsert; signals 2 (1 upsert); after 4 activities, …`. */
 export function formatShape(s: Shape): string {
   // Between the signals, activities and local activities only when there are some (the specification has none).
-  const between = [s.between.activities ? n(s.between.activities, 'activity', 'activities') : '', s.between.local ? `${s.between.local} local` : '',
-    n(s.between.upserts, 'upsert', 'upserts')].filter(Boolean).join(', ');
+  const between = [
+    s.between.activities ? n(s.between.activities, 'activity', 'activities') : '',
+    s.between.local ? `${s.between.local} local` : '',
+    n(s.between.upserts, 'upsert', 'upserts'),
+  ]
+    .filter(Boolean)
+    .join(', ');
   return `started with ${s.startAttributes} search attributes; before the wait ${part(s.before)}; signals ${s.signals} (${between}); after ${part(s.after)}`;
 }

@@ -21,7 +21,10 @@ export function findTemporalCli(explicit = process.env.TEMPORAL_CLI): string {
   const candidates = [
     explicit,
     path.join(REPO_ROOT, '.tools', 'bin', 'temporal'),
-    ...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((d) => path.join(d, 'temporal')),
+    ...(process.env.PATH ?? '')
+      .split(path.delimiter)
+      .filter(Boolean)
+      .map((d) => path.join(d, 'temporal')),
   ].filter((c): c is string => !!c && fs.existsSync(c));
   for (const c of candidates) if (cliVersion(c) === TEMPORAL_CLI_VERSION) return c;
   throw new Error(

@@ -63,16 +63,29 @@ export const freePort = (): Promise<number> =>
  * A Temporal dev server of our own, persisted to a file (so it can be restarted without losing anything) unless
  * `inMemory`.
  */
-export async function ownDevServer(dir: string, o: { inMemory?: boolean } = {}): Promise<DevServer & { restart(): Promise<void> }> {
+export async function ownDevServer(
+  dir: string,
+  o: { inMemory?: boolean } = {},
+): Promise<DevServer & { restart(): Promise<void> }> {
   const opts = {
-    cli: findTemporalCli(), ...(!o.inMemory && { dbFile: path.join(dir, 'temporal.db') }), address: `127.0.0.1:${await freePort()}`,
-    uiPort: await freePort(), namespace: 'default', logFile: path.join(dir, 'temporal.log'),
+    cli: findTemporalCli(),
+    ...(!o.inMemory && { dbFile: path.join(dir, 'temporal.db') }),
+    address: `127.0.0.1:${await freePort()}`,
+    uiPort: await freePort(),
+    namespace: 'default',
+    logFile: path.join(dir, 'temporal.log'),
   };
   let server = await startDevServer(opts);
   return {
-    get address() { return opts.address; },
-    get uiUrl() { return server.uiUrl; },
-    get pid() { return server.pid; },
+    get address() {
+      return opts.address;
+    },
+    get uiUrl() {
+      return server.uiUrl;
+    },
+    get pid() {
+      return server.pid;
+    },
     stop: () => server.stop(),
     async restart() {
       await server.stop();
@@ -89,7 +102,14 @@ export async function freshSchema(): Promise<{ db: Db; url: string; drop(): Prom
   await migrate(db);
   const url = new URL(base);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  return { db, url: url.toString(), drop: async () => { await dropSchema(db, schema); await db.close(); } };
+  return {
+    db,
+    url: url.toString(),
+    drop: async () => {
+      await dropSchema(db, schema);
+      await db.close();
+    },
+  };
 }
 
 /** A field of /proc/<pid>/status in MB; undefined once the process has exited. */
@@ -103,16 +123,25 @@ export function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number | undefi
 }
 
 /** Starts `script` and resolves once it has printed `ready` (an info log line: keep LOG_LEVEL at info or lower). */
-export function spawnService(name: string, script: 'bin/api.ts' | 'bin/worker.ts', env: Record<string, string>, ready: string): Promise<ServiceProcess> {
+export function spawnService(
+  name: string,
+  script: 'bin/api.ts' | 'bin/worker.ts',
+  env: Record<string, string>,
+  ready: string,
+): Promise<ServiceProcess> {
   // CLUSTER_NODE_ARGS: extra node flags for every service process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.CLUSTER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
-    cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: REPO,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let tail = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const proc: ServiceProcess = {
-    name, child, exited,
+    name,
+    child,
+    exited,
     output: () => tail,
     peakRssMb: () => memoryMb(child.pid!, 'VmHWM'),
     rssMb: () => memoryMb(child.pid!, 'VmRSS'),
@@ -131,8 +160,15 @@ export function spawnService(name: string, script: 'bin/api.ts' | 'bin/worker.ts
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    void exited.then(() => reject(new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before "${ready}":\n${tail.slice(-4000)}`)));
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${name} did not print "${ready}" within 120 s:\n${tail.slice(-4000)}`)); }, 120_000);
+    void exited.then(() =>
+      reject(
+        new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before "${ready}":\n${tail.slice(-4000)}`),
+      ),
+    );
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name} did not print "${ready}" within 120 s:\n${tail.slice(-4000)}`));
+    }, 120_000);
     void exited.then(() => clearTimeout(timer));
     child.stdout!.on('data', () => tail.includes(ready) && clearTimeout(timer));
   });
@@ -183,16 +219,38 @@ export async function startCluster(opts: {
 
   const workers: ServiceProcess[] = [];
   const startWorker = async (extraEnv: Record<string, string> = {}) => {
-    const w = await spawnService(`worker-${workers.length + 1}`, 'bin/worker.ts', { ...env, ...extraEnv }, 'worker running');
+    const w = await spawnService(
+      `worker-${workers.length + 1}`,
+      'bin/worker.ts',
+      { ...env, ...extraEnv },
+      'worker running',
+    );
     workers.push(w);
     return w;
   };
-  const apis = await Promise.all(apiPorts.map((port, i) =>
-    spawnService(`api-${i + 1}`, 'bin/api.ts', { ...env, API_PORT: String(port), PUBLIC_BASE_URL: apiUrls[i]! }, 'API listening')));
+  const apis = await Promise.all(
+    apiPorts.map((port, i) =>
+      spawnService(
+        `api-${i + 1}`,
+        'bin/api.ts',
+        { ...env, API_PORT: String(port), PUBLIC_BASE_URL: apiUrls[i]! },
+        'API listening',
+      ),
+    ),
+  );
   for (let i = 0; i < (opts.workers ?? 1); i++) await startWorker();
 
   return {
-    db, dbUrl, sims, config, env, apiKey, apiUrls, apis, workers, startWorker,
+    db,
+    dbUrl,
+    sims,
+    config,
+    env,
+    apiKey,
+    apiUrls,
+    apis,
+    workers,
+    startWorker,
     async close() {
       await Promise.all([...apis, ...workers].map((p) => p.kill('SIGTERM'))); // SIGKILL after 15 s
       await sims.close();
@@ -202,9 +260,18 @@ export async function startCluster(opts: {
   };
 }
 
+/** The API's JSON answers, as the drivers read them (any shape). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ApiJson = any;
+
 /** A JSON call to one of the cluster's APIs with its key. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API's JSON answers, read by the drivers
-export async function callApi(c: Cluster, method: string, p: string, body?: unknown, apiIndex = 0): Promise<{ status: number; body: any; headers: Headers }> {
+export async function callApi(
+  c: Cluster,
+  method: string,
+  p: string,
+  body?: unknown,
+  apiIndex = 0,
+): Promise<{ status: number; body: ApiJson; headers: Headers }> {
   const res = await fetch(c.apiUrls[apiIndex]! + p, {
     method,
     headers: { authorization: `Bearer ${c.apiKey}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
@@ -212,6 +279,10 @@ export async function callApi(c: Cluster, method: string, p: string, body?: unkn
   });
   const text = await res.text();
   let parsed: unknown = text;
-  try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON */
+  }
   return { status: res.status, body: parsed, headers: res.headers };
 }

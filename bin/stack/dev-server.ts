@@ -14,7 +14,10 @@ export interface DevServer {
 }
 
 export const searchAttributeFlags = () =>
-  ALL_SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=${k.type === 'KEYWORD' ? 'Keyword' : k.type}`]);
+  ALL_SEARCH_ATTRIBUTES.flatMap((k) => [
+    '--search-attribute',
+    `${k.name}=${k.type === 'KEYWORD' ? 'Keyword' : k.type}`,
+  ]);
 
 export async function startDevServer(opts: {
   cli: string;
@@ -31,12 +34,19 @@ export async function startDevServer(opts: {
   const child = spawn(
     opts.cli,
     [
-      'server', 'start-dev',
+      'server',
+      'start-dev',
       ...(opts.dbFile ? ['--db-filename', opts.dbFile] : []),
-      '--ip', ip, '--port', port,
-      '--ui-port', String(opts.uiPort),
-      '--namespace', opts.namespace,
-      '--log-level', 'warn',
+      '--ip',
+      ip,
+      '--port',
+      port,
+      '--ui-port',
+      String(opts.uiPort),
+      '--namespace',
+      opts.namespace,
+      '--log-level',
+      'warn',
       ...searchAttributeFlags(),
     ],
     // Own process group: Ctrl-C reaches us only, and we stop the server last, after the worker has drained.

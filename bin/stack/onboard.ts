@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import { countJobsByStatus } from '../../platform/store/jobs';
 import { REGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
-import { callApi, type Cluster } from './cluster';
+import { callApi, type ApiJson, type Cluster } from './cluster';
 import { makeSiren, party } from './sample-parties';
 import { b64, jpeg, png } from './sample-images';
 
@@ -23,15 +23,22 @@ export function sirens(n: number): string[] {
   return Array.from({ length: n }, (_, i) => makeSiren((start + i) % 100_000_000));
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API's JSON answers
-async function expectStatus(c: Cluster, expected: number, method: string, p: string, body?: unknown, api = 0): Promise<any> {
+async function expectStatus(
+  c: Cluster,
+  expected: number,
+  method: string,
+  p: string,
+  body?: unknown,
+  api = 0,
+): Promise<ApiJson> {
   let r = await callApi(c, method, p, body, api);
   // Busy file checks answer 503 with Retry-After: a client comes back then, as the README says.
   for (let tries = 1; r.status === 503 && r.headers.get('retry-after') && tries < 10; tries++) {
     await new Promise((res) => setTimeout(res, Number(r.headers.get('retry-after')) * 1000));
     r = await callApi(c, method, p, body, api);
   }
-  if (r.status !== expected) throw new Error(`${method} ${p} → ${r.status} (expected ${expected}): ${JSON.stringify(r.body).slice(0, 300)}`);
+  if (r.status !== expected)
+    throw new Error(`${method} ${p} → ${r.status} (expected ${expected}): ${JSON.stringify(r.body).slice(0, 300)}`);
   return r.body;
 }
 
@@ -39,7 +46,14 @@ async function expectStatus(c: Cluster, expected: number, method: string, p: str
 export async function createAndStart(c: Cluster, siren: string, api = 0): Promise<Onboarding> {
   const entryId = crypto.randomUUID();
   await expectStatus(c, 200, 'PUT', `/silo/v1/entries/${entryId}`, { data: party(siren) }, api);
-  const job = await expectStatus(c, 202, 'POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId }, api);
+  const job = await expectStatus(
+    c,
+    202,
+    'POST',
+    '/transform/v1/jobs',
+    { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId },
+    api,
+  );
   return { siren, entryId, jobId: job.id };
 }
 
@@ -55,19 +69,27 @@ export async function signAndConfirm(c: Cluster, entryId: string, api = 0): Prom
 export const approve = (c: Cluster, entryId: string, api = 0) =>
   expectStatus(c, 200, 'POST', `${entry(entryId)}/decision`, { approved: true }, api);
 
-export const jobStatus = async (c: Cluster, jobId: string) => (await expectStatus(c, 200, 'GET', `/transform/v1/jobs/${jobId}`)).status as string;
-export const entryState = async (c: Cluster, entryId: string) => (await expectStatus(c, 200, 'GET', `/silo/v1/entries/${entryId}`)).state as string;
+export const jobStatus = async (c: Cluster, jobId: string) =>
+  (await expectStatus(c, 200, 'GET', `/transform/v1/jobs/${jobId}`)).status as string;
+export const entryState = async (c: Cluster, entryId: string) =>
+  (await expectStatus(c, 200, 'GET', `/silo/v1/entries/${entryId}`)).state as string;
 
 /** Runs `fn` over `items` with at most `concurrency` in flight; resolves with results in order. */
-export async function pool<T, R>(items: T[], concurrency: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(
+  items: T[],
+  concurrency: number,
+  fn: (item: T, i: number) => Promise<R>,
+): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!, i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!, i);
+      }
+    }),
+  );
   return out;
 }
 
@@ -77,7 +99,12 @@ export async function jobCounts(c: Cluster): Promise<Record<string, number>> {
 }
 
 /** Polls `fn` every `everyMs` until it returns true; throws with `what` after `timeoutMs`. */
-export async function waitUntil(fn: () => Promise<boolean>, timeoutMs: number, what: string, everyMs = 500): Promise<void> {
+export async function waitUntil(
+  fn: () => Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+  everyMs = 500,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await fn())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);

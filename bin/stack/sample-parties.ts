@@ -18,7 +18,10 @@ export function makeSiren(seed = crypto.randomInt(0, 99_999_999)): string {
     let sum = 0;
     for (let i = 0; i < 9; i++) {
       let n = Number(candidate[8 - i]);
-      if (i % 2 === 1) { n *= 2; if (n > 9) n -= 9; }
+      if (i % 2 === 1) {
+        n *= 2;
+        if (n > 9) n -= 9;
+      }
       sum += n;
     }
     if (sum % 10 === 0) return candidate;
@@ -34,7 +37,13 @@ export function party(siren: string = makeSiren(), overrides: Record<string, unk
     identities: [{ type: 'SIREN', code: siren, ext: { 'iso-scheme-id': '0002' } }],
     addresses: [{ street: '12 rue de la Paix', locality: 'Paris', code: '75002', country: 'FR' }],
     emails: [{ addr: 'compta@boulangerie-exemple.fr' }],
-    people: [{ name: { given: 'Élodie', surname: "N'Guessan-Dupré" }, role: 'Présidente', identities: [{ label: 'CNI', code: 'X4RTBPFW4' }] }],
+    people: [
+      {
+        name: { given: 'Élodie', surname: "N'Guessan-Dupré" },
+        role: 'Présidente',
+        identities: [{ label: 'CNI', code: 'X4RTBPFW4' }],
+      },
+    ],
     inboxes: [{ key: 'peppol', scheme: '0225', code: siren }],
     ...overrides,
   };

@@ -21,7 +21,9 @@ export async function dispatchDeliveries(deps: DispatchDeps): Promise<number> {
     const args: [DeliveryInput] = [{ deliveryId, initialInterval: deps.config.WEBHOOK_RETRY_INITIAL }];
     try {
       await deps.temporal.workflow.start('deliverWebhook', {
-        workflowId: `webhook-${deliveryId}`, taskQueue: deps.config.TEMPORAL_TASK_QUEUE, args,
+        workflowId: `webhook-${deliveryId}`,
+        taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+        args,
         // A delivery runs once, whichever API process starts it, even after its first run has closed.
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       });

@@ -20,11 +20,18 @@ export async function subscribe(
   input: NewSubscription,
 ): Promise<ReturnType<typeof subscriptionView> & { secret: string }> {
   const refused = deps.allowPrivateNetworks ? undefined : refusedWebhookUrl(input.url);
-  if (refused) throw new DomainError('invalid-request', `invalid body: url: ${refused}`, { field: { path: 'body.url', message: refused } });
+  if (refused)
+    throw new DomainError('invalid-request', `invalid body: url: ${refused}`, {
+      field: { path: 'body.url', message: refused },
+    });
   const id = crypto.randomUUID();
   const secret = newWebhookSecret();
   const row = await insertSubscription(deps.db, {
-    id, workspaceId, url: input.url, kinds: input.kinds, description: input.description,
+    id,
+    workspaceId,
+    url: input.url,
+    kinds: input.kinds,
+    description: input.description,
     secretSealed: deps.box.seal(Buffer.from(secret), webhookSecretContext(id)),
   });
   return { ...subscriptionView(row), secret };

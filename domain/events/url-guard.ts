@@ -42,7 +42,10 @@ export function isPrivateAddress(address: string): boolean {
 /** Why a subscription URL is refused up front (a literal non-public address or a local name), or undefined. */
 export function refusedWebhookUrl(url: string): string | undefined {
   // The URL parser has already normalised IPv4 forms (0x7f.1, 2130706433) to dotted quads.
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase(); // `localhost.` is localhost
+  const host = new URL(url).hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '')
+    .toLowerCase(); // `localhost.` is localhost
   if (host === '' || host === 'localhost' || host.endsWith('.localhost') || isPrivateAddress(host)) {
     return `${host || url} is a private or local address: webhooks go to public addresses only`;
   }
@@ -61,14 +64,16 @@ export function publicOnlyDispatcher(): Agent {
         const usable = (addresses as dns.LookupAddress[]).filter((a) => !isPrivateAddress(a.address));
         if (!usable.length) return callback(new Error(`${hostname} resolves to a private address: refused`), '', 0);
         // Node asks for one address or, for happy eyeballs, all of them.
-        if ((options as { all?: boolean }).all) (callback as unknown as (e: null, all: dns.LookupAddress[]) => void)(null, usable);
+        if ((options as { all?: boolean }).all)
+          (callback as unknown as (e: null, all: dns.LookupAddress[]) => void)(null, usable);
         else callback(null, usable[0]!.address, usable[0]!.family);
       });
     },
   } as buildConnector.BuildOptions);
   return new Agent({
     connect(options, callback) {
-      if (isPrivateAddress(options.hostname)) return callback(new Error(`${options.hostname} is a private address: refused`), null);
+      if (isPrivateAddress(options.hostname))
+        return callback(new Error(`${options.hostname} is a private address: refused`), null);
       connector(options, callback);
     },
   });

@@ -7,7 +7,12 @@ export const newWebhookSecret = () => `whsec_${crypto.randomBytes(24).toString('
 /** The encryption context of a subscription's secret at rest. */
 export const webhookSecretContext = (subscriptionId: string) => `webhook-secret:${subscriptionId}`;
 
-export function signedHeaders(secret: string, messageId: string, body: string, now = new Date()): Record<string, string> {
+export function signedHeaders(
+  secret: string,
+  messageId: string,
+  body: string,
+  now = new Date(),
+): Record<string, string> {
   const timestamp = String(Math.floor(now.getTime() / 1000));
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   const signature = crypto.createHmac('sha256', key).update(`${messageId}.${timestamp}.${body}`).digest('base64');

@@ -22,7 +22,12 @@ async function run(job: Job): Promise<unknown> {
 process.on('message', (msg: { id: number; job: Job }) => {
   run(msg.job).then(
     (result) => send({ id: msg.id, ok: true, result } as Answer),
-    (err) => send(err instanceof RefusedFile ? { id: msg.id, ok: false, refusal: err.refusal } : { id: msg.id, ok: false, error: String((err as Error)?.stack ?? err) }),
+    (err) =>
+      send(
+        err instanceof RefusedFile
+          ? { id: msg.id, ok: false, refusal: err.refusal }
+          : { id: msg.id, ok: false, error: String((err as Error)?.stack ?? err) },
+      ),
   );
 });
 const send = (a: Answer) => process.send!(a);
@@ -34,5 +39,7 @@ await loadPdfjs();
 const blank = await PDFDocument.create();
 blank.addPage();
 await pdfText(await blank.save(), 1).catch(() => undefined);
-await sharp({ create: { width: 1, height: 1, channels: 3, background: '#fff' } }).png().toBuffer();
+await sharp({ create: { width: 1, height: 1, channels: 3, background: '#fff' } })
+  .png()
+  .toBuffer();
 process.send!('ready');

@@ -9,9 +9,15 @@ export function imageCodecPixels(codec: string, data: Uint8Array): number {
 export function jpegPixels(d: Uint8Array): number {
   let i = 2;
   while (i + 9 < d.length) {
-    if (d[i] !== 0xff) { i++; continue; }
+    if (d[i] !== 0xff) {
+      i++;
+      continue;
+    }
     const marker = d[i + 1]!;
-    if (marker === 0xff || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) { i += marker === 0xff ? 1 : 2; continue; }
+    if (marker === 0xff || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      i += marker === 0xff ? 1 : 2;
+      continue;
+    }
     // SOF0–SOF15, except DHT (C4), JPG (C8) and DAC (CC)
     if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
       return ((d[i + 5]! << 8) | d[i + 6]!) * ((d[i + 7]! << 8) | d[i + 8]!);

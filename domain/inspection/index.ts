@@ -10,7 +10,10 @@ export type { ImageMime } from './inspect-image';
 type PoolConfig = Pick<Config, 'INSPECT_POOL_SIZE' | 'INSPECT_QUEUE' | 'INSPECT_TIMEOUT_MS' | 'INSPECT_MEMORY_MB'>;
 
 export const poolOptions = (c: PoolConfig): PoolOptions => ({
-  size: c.INSPECT_POOL_SIZE, queue: c.INSPECT_QUEUE, timeMs: c.INSPECT_TIMEOUT_MS, memoryMb: c.INSPECT_MEMORY_MB,
+  size: c.INSPECT_POOL_SIZE,
+  queue: c.INSPECT_QUEUE,
+  timeMs: c.INSPECT_TIMEOUT_MS,
+  memoryMb: c.INSPECT_MEMORY_MB,
 });
 
 let shared: InspectionPool | undefined;

@@ -12,7 +12,11 @@ export type ImagePurpose = 'identity' | 'signature';
 
 const FORMAT: Record<ImageMime, string> = { 'image/png': 'png', 'image/jpeg': 'jpeg' };
 
-export async function inspectImage(bytes: Uint8Array, claimed: ImageMime, purpose: ImagePurpose): Promise<{ width: number; height: number; png?: Uint8Array }> {
+export async function inspectImage(
+  bytes: Uint8Array,
+  claimed: ImageMime,
+  purpose: ImagePurpose,
+): Promise<{ width: number; height: number; png?: Uint8Array }> {
   const maxPixels = purpose === 'identity' ? IMAGE_LIMITS.identityPixels : IMAGE_LIMITS.signaturePixels;
   const options = { limitInputPixels: maxPixels, failOn: 'error' as const };
   let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
@@ -21,21 +25,35 @@ export async function inspectImage(bytes: Uint8Array, claimed: ImageMime, purpos
   } catch (err) {
     // Not even a header: text behind an image's signature (HTML, say) is not an image; other bytes, a damaged one.
     if (looksLikeText(bytes.subarray(claimed === 'image/png' ? 8 : 2, 520))) {
-      return refuse('not-an-image', `starts like a ${FORMAT[claimed].toUpperCase()} image but is not one (text follows its signature)`);
+      return refuse(
+        'not-an-image',
+        `starts like a ${FORMAT[claimed].toUpperCase()} image but is not one (text follows its signature)`,
+      );
     }
     return refuse('unreadable-image', `cannot be decoded as an image (${firstLine(err)})`);
   }
-  if (meta.format !== FORMAT[claimed]) refuse('not-an-image', `starts like a ${FORMAT[claimed].toUpperCase()} image but is not one (${meta.format ?? 'unknown'} content)`);
+  if (meta.format !== FORMAT[claimed])
+    refuse(
+      'not-an-image',
+      `starts like a ${FORMAT[claimed].toUpperCase()} image but is not one (${meta.format ?? 'unknown'} content)`,
+    );
   const { width = 0, height = 0 } = meta;
   if (Math.max(width, height) > IMAGE_LIMITS.side) {
     refuse('image-too-large', `is ${width}×${height} pixels, over the limit of ${IMAGE_LIMITS.side} pixels on a side`);
   }
   if (width * height > maxPixels) {
-    refuse('image-too-large', `is ${width}×${height} pixels, over the limit of ${maxPixels / 1e6} megapixels for ${purpose === 'identity' ? 'an identity image' : 'a signature'}`);
+    refuse(
+      'image-too-large',
+      `is ${width}×${height} pixels, over the limit of ${maxPixels / 1e6} megapixels for ${purpose === 'identity' ? 'an identity image' : 'a signature'}`,
+    );
   }
   try {
     if (purpose === 'signature') {
-      const png = await sharp(bytes, options).rotate().resize({ ...SIGNATURE_FIT, fit: 'inside', withoutEnlargement: true }).png().toBuffer();
+      const png = await sharp(bytes, options)
+        .rotate()
+        .resize({ ...SIGNATURE_FIT, fit: 'inside', withoutEnlargement: true })
+        .png()
+        .toBuffer();
       return { width, height, png };
     }
     // Decoded to the end (a JPEG shrinks on load: every block is still read), nothing kept.

@@ -15,12 +15,19 @@ export type { UploadEvidence };
 const SCAN_COVERAGE = 0.5;
 
 /** `superseded`: the entry's earlier mandate numbers; an upload of one of those is refused naming the current one. */
-export async function inspectMandate(bytes: Uint8Array, reference: MandateReference, superseded: string[] = []): Promise<{ evidence: UploadEvidence }> {
+export async function inspectMandate(
+  bytes: Uint8Array,
+  reference: MandateReference,
+  superseded: string[] = [],
+): Promise<{ evidence: UploadEvidence }> {
   const { mandateNumber } = reference;
   if (Buffer.from(bytes.subarray(0, 1024)).indexOf('%PDF-') === -1) refuse('not-a-pdf', 'is not a PDF document');
   const facts = await walk(bytes);
   if (facts.active.length) {
-    refuse('active-content', `is a PDF with active content (${facts.active.join(', ')}): save or print it again as a plain PDF`);
+    refuse(
+      'active-content',
+      `is a PDF with active content (${facts.active.join(', ')}): save or print it again as a plain PDF`,
+    );
   }
   let badSignature = false;
   const ours = await referenceWords(reference);
@@ -34,15 +41,24 @@ export async function inspectMandate(bytes: Uint8Array, reference: MandateRefere
   if (!isOurMandate(plain, mandateNumber, ours)) {
     const old = textCarries(plain, mandateNumber) ? undefined : superseded.find((n) => textCarries(plain, n));
     if (old) {
-      refuse('superseded-mandate',
-        `is mandate ${old}, which was replaced by mandate ${mandateNumber} when the party's details changed: download mandate ${mandateNumber} (GET agreement), sign it and upload it`);
+      refuse(
+        'superseded-mandate',
+        `is mandate ${old}, which was replaced by mandate ${mandateNumber} when the party's details changed: download mandate ${mandateNumber} (GET agreement), sign it and upload it`,
+      );
     }
-    refuse('not-this-mandate', `is not the mandate of this entry: it must be mandate ${mandateNumber} (download it with GET agreement)`);
+    refuse(
+      'not-this-mandate',
+      `is not the mandate of this entry: it must be mandate ${mandateNumber} (download it with GET agreement)`,
+    );
   }
-  if (facts.pages.some((p) => p.images > 0 || p.annotations.some((a) => a === 'Ink' || a === 'Stamp'))) return { evidence: 'visible-signature' };
-  if (badSignature) refuse('bad-signature', 'carries a digital signature that does not verify over the document it signed');
-  return refuse('not-signed',
-    `is mandate ${mandateNumber}, but no signature could be found on it (a signature drawn as vector paths, printed to PDF or flattened, cannot be recognised): sign it in the app, sign it digitally, add the signature as an image or an ink or stamp annotation, or print it, sign it and upload a scan`);
+  if (facts.pages.some((p) => p.images > 0 || p.annotations.some((a) => a === 'Ink' || a === 'Stamp')))
+    return { evidence: 'visible-signature' };
+  if (badSignature)
+    refuse('bad-signature', 'carries a digital signature that does not verify over the document it signed');
+  return refuse(
+    'not-signed',
+    `is mandate ${mandateNumber}, but no signature could be found on it (a signature drawn as vector paths, printed to PDF or flattened, cannot be recognised): sign it in the app, sign it digitally, add the signature as an image or an ink or stamp annotation, or print it, sign it and upload a scan`,
+  );
 }
 
 async function walk(bytes: Uint8Array): Promise<PdfFacts> {
@@ -63,15 +79,27 @@ async function text(bytes: Uint8Array): Promise<string> {
 
 function asRefusal(err: unknown): RefusedFile {
   if (err instanceof RefusedFile) return err;
-  if (err instanceof LimitError) return new RefusedFile({ sizeLimit: err.sizeLimit, code: 'too-complex', reason: `is too complex to check: ${err.message}` });
+  if (err instanceof LimitError)
+    return new RefusedFile({
+      sizeLimit: err.sizeLimit,
+      code: 'too-complex',
+      reason: `is too complex to check: ${err.message}`,
+    });
   // pdf-lib's EncryptedPDFError keeps the name "Error" (its message speaks of `ignoreEncryption`): known by its message too.
-  if ((err as Error).name === 'EncryptedPDFError' || (err as Error).name === 'PasswordException' || /PDFDocument\.load` is encrypted/.test((err as Error).message ?? '')) {
+  if (
+    (err as Error).name === 'EncryptedPDFError' ||
+    (err as Error).name === 'PasswordException' ||
+    /PDFDocument\.load` is encrypted/.test((err as Error).message ?? '')
+  ) {
     return new RefusedFile({ code: 'encrypted-pdf', reason: 'is an encrypted PDF: upload it without a password' });
   }
   // A structure that loops or nests without end overflows a recursive reader's stack (pdf-lib's page tree, pdf.js).
   if (err instanceof RangeError && /call stack/i.test(err.message)) {
-    return new RefusedFile({ code: 'unreadable-pdf', reason: 'is not a readable PDF (its structure loops or is nested too deeply)' });
+    return new RefusedFile({
+      code: 'unreadable-pdf',
+      reason: 'is not a readable PDF (its structure loops or is nested too deeply)',
+    });
   }
-  const why = err instanceof UnreadableError ? err.message : (err as Error).message?.split('\n')[0] ?? String(err);
+  const why = err instanceof UnreadableError ? err.message : ((err as Error).message?.split('\n')[0] ?? String(err));
   return new RefusedFile({ code: 'unreadable-pdf', reason: `is not a readable PDF (${why})` });
 }

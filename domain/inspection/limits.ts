@@ -43,7 +43,10 @@ export interface PdfLimits {
 
 /** A file over a limit; the message names it, for the caller's. */
 export class LimitError extends Error {
-  constructor(readonly kind: 'size' | 'structure', message: string) {
+  constructor(
+    readonly kind: 'size' | 'structure',
+    message: string,
+  ) {
     super(message);
   }
 

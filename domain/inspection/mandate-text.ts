@@ -10,10 +10,21 @@ export type MandateReference = Omit<MandateInput, 'lang' | 'signature'>;
 const COVERAGE = 0.9;
 
 const words = (text: string) =>
-  new Set(text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 2));
+  new Set(
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length >= 2),
+  );
 
 export async function referenceWords(reference: MandateReference): Promise<Set<string>[]> {
-  return Promise.all((['fr', 'en'] as const).map(async (lang) => words(await pdfText(await buildMandatePdf({ ...reference, lang }), 10))));
+  return Promise.all(
+    (['fr', 'en'] as const).map(async (lang) =>
+      words(await pdfText(await buildMandatePdf({ ...reference, lang }), 10)),
+    ),
+  );
 }
 
 export function isOurMandate(text: string, mandateNumber: string, references: Set<string>[]): boolean {

@@ -16,19 +16,30 @@ export function findActive(d: PDFDict, found: Set<string>) {
   if (s === 'Rendition' || s === 'Sound' || s === 'Movie') found.add(`media (${s})`);
   if (s === 'URI') {
     const uri = d.lookup(PDFName.of('URI'));
-    const text = uri instanceof PDFString || uri instanceof PDFHexString ? Buffer.from(uri.asBytes()).toString('latin1') : undefined;
+    const text =
+      uri instanceof PDFString || uri instanceof PDFHexString
+        ? Buffer.from(uri.asBytes()).toString('latin1')
+        : undefined;
     // A web address opens in a browser; anything else (javascript:, file:, a UNC path, data:…) is refused.
-    if (text === undefined || !/^https?:\/\//i.test(text)) found.add(`a link that is not a web address (${uriKind(text)})`);
+    if (text === undefined || !/^https?:\/\//i.test(text))
+      found.add(`a link that is not a web address (${uriKind(text)})`);
   }
-  if (d.has(PDFName.of('EmbeddedFiles')) || d.has(PDFName.of('EF')) || name(d.get(PDFName.of('Type'))) === 'EmbeddedFile') found.add('an embedded file');
-  if (name(d.get(PDFName.of('Subtype'))) === 'FileAttachment') found.add('an embedded file (file attachment annotation)');
+  if (
+    d.has(PDFName.of('EmbeddedFiles')) ||
+    d.has(PDFName.of('EF')) ||
+    name(d.get(PDFName.of('Type'))) === 'EmbeddedFile'
+  )
+    found.add('an embedded file');
+  if (name(d.get(PDFName.of('Subtype'))) === 'FileAttachment')
+    found.add('an embedded file (file attachment annotation)');
   if (d.has(PDFName.of('XFA'))) found.add('an XFA form');
   if (name(d.get(PDFName.of('Subtype'))) === 'RichMedia') found.add('rich media');
   // Actions that run by themselves, on opening or on a page's or a field's events: only a plain GoTo is allowed.
   const open = d.lookup(PDFName.of('OpenAction'));
   if (open instanceof PDFDict) automatic(open, 'an action on opening', found);
   const aa = d.lookup(PDFName.of('AA'));
-  if (aa instanceof PDFDict) for (const [, a] of aa.entries()) automatic(aa.context.lookup(a), 'an automatic action', found);
+  if (aa instanceof PDFDict)
+    for (const [, a] of aa.entries()) automatic(aa.context.lookup(a), 'an automatic action', found);
 }
 
 /** An action run without a click, and the actions it chains (/Next): refused unless all are GoTo. */
@@ -48,7 +59,17 @@ function automatic(action: PDFObject | undefined, what: string, found: Set<strin
 }
 
 /** Actions refused wherever they are, named for what they do. */
-const NAMED = new Set(['JavaScript', 'Launch', 'SubmitForm', 'ImportData', 'GoToR', 'GoToE', 'Rendition', 'Sound', 'Movie']);
+const NAMED = new Set([
+  'JavaScript',
+  'Launch',
+  'SubmitForm',
+  'ImportData',
+  'GoToR',
+  'GoToE',
+  'Rendition',
+  'Sound',
+  'Movie',
+]);
 
 const uriKind = (uri: string | undefined) => {
   if (!uri) return 'no address';

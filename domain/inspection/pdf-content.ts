@@ -5,9 +5,12 @@ export const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 
 export function multiply(m: Matrix, c: Matrix): Matrix {
   return [
-    m[0] * c[0] + m[1] * c[2], m[0] * c[1] + m[1] * c[3],
-    m[2] * c[0] + m[3] * c[2], m[2] * c[1] + m[3] * c[3],
-    m[4] * c[0] + m[5] * c[2] + c[4], m[4] * c[1] + m[5] * c[3] + c[5],
+    m[0] * c[0] + m[1] * c[2],
+    m[0] * c[1] + m[1] * c[3],
+    m[2] * c[0] + m[3] * c[2],
+    m[2] * c[1] + m[3] * c[3],
+    m[4] * c[0] + m[5] * c[2] + c[4],
+    m[4] * c[1] + m[5] * c[3] + c[5],
   ];
 }
 
@@ -43,33 +46,68 @@ export function interpret(content: Uint8Array, start: Matrix, visit: ContentVisi
   };
   while (i < s.length) {
     const c = s[i]!;
-    if (WHITE.has(c)) { i++; continue; }
-    if (c === 0x25) { while (i < s.length && s[i] !== 0x0a && s[i] !== 0x0d) i++; continue; } // % comment
-    if (c === 0x2f) { i++; operands.push(`/${regular()}`); continue; } // name
-    if (c === 0x28) { // (string), nested parentheses, backslash escapes
+    if (WHITE.has(c)) {
+      i++;
+      continue;
+    }
+    if (c === 0x25) {
+      while (i < s.length && s[i] !== 0x0a && s[i] !== 0x0d) i++;
+      continue;
+    } // % comment
+    if (c === 0x2f) {
+      i++;
+      operands.push(`/${regular()}`);
+      continue;
+    } // name
+    if (c === 0x28) {
+      // (string), nested parentheses, backslash escapes
       let depth = 0;
       for (; i < s.length; i++) {
-        if (s[i] === 0x5c) { i++; continue; }
+        if (s[i] === 0x5c) {
+          i++;
+          continue;
+        }
         if (s[i] === 0x28) depth++;
-        else if (s[i] === 0x29 && --depth === 0) { i++; break; }
+        else if (s[i] === 0x29 && --depth === 0) {
+          i++;
+          break;
+        }
       }
       operands.push(null);
       continue;
     }
-    if (c === 0x3c && s[i + 1] !== 0x3c) { while (i < s.length && s[i] !== 0x3e) i++; i++; operands.push(null); continue; } // <hex>
-    if (c === 0x3c || c === 0x3e) { i += 2; continue; } // << >>: a dictionary operand (marked content), not needed
-    if (DELIM.has(c)) { i++; continue; } // [ ] { } and stray delimiters
+    if (c === 0x3c && s[i + 1] !== 0x3c) {
+      while (i < s.length && s[i] !== 0x3e) i++;
+      i++;
+      operands.push(null);
+      continue;
+    } // <hex>
+    if (c === 0x3c || c === 0x3e) {
+      i += 2;
+      continue;
+    } // << >>: a dictionary operand (marked content), not needed
+    if (DELIM.has(c)) {
+      i++;
+      continue;
+    } // [ ] { } and stray delimiters
     const word = regular();
-    if (word === '') { i++; continue; }
+    if (word === '') {
+      i++;
+      continue;
+    }
     const n = Number(word);
-    if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(word) && Number.isFinite(n)) { operands.push(n); continue; }
+    if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(word) && Number.isFinite(n)) {
+      operands.push(n);
+      continue;
+    }
     visit.operator(word);
     if (word === 'q') stack.push(ctm);
     else if (word === 'Q') ctm = stack.pop() ?? ctm;
     else if (word === 'cm' && operands.length >= 6) {
       const m = operands.slice(-6);
       if (m.every((x) => typeof x === 'number')) ctm = multiply(m as Matrix, ctm);
-    } else if (word === 'Do' && typeof operands.at(-1) === 'string') visit.xobject((operands.at(-1) as string).slice(1), ctm);
+    } else if (word === 'Do' && typeof operands.at(-1) === 'string')
+      visit.xobject((operands.at(-1) as string).slice(1), ctm);
     else if (word === 'BI') i = inlineImage(s, i, ctm, visit);
     operands = [];
   }
@@ -132,8 +170,14 @@ function inlineImageAt(s: Uint8Array, from: number, end: number, seen?: Uint8Arr
   let h = 0;
   while (i < end) {
     const c = s[i]!;
-    if (isWhite(c)) { i++; continue; }
-    if (c === 0x25) { while (i < end && s[i] !== 0x0a && s[i] !== 0x0d) i++; continue; }
+    if (isWhite(c)) {
+      i++;
+      continue;
+    }
+    if (c === 0x25) {
+      while (i < end && s[i] !== 0x0a && s[i] !== 0x0d) i++;
+      continue;
+    }
     if (seen && key === undefined && w === 0 && h === 0) {
       if (seen[i >> 3]! & (1 << (i & 7))) return { id: i, pixels: 0 };
       seen[i >> 3]! |= 1 << (i & 7);
@@ -147,18 +191,31 @@ function inlineImageAt(s: Uint8Array, from: number, end: number, seen?: Uint8Arr
       else {
         let n = '/';
         for (let k = start; k < i; k++) n += String.fromCharCode(s[k]!);
-        value = n.includes('#') ? n.replace(/#([0-9a-fA-F]{2})/g, (_, x: string) => String.fromCharCode(parseInt(x, 16))) : n;
+        value = n.includes('#')
+          ? n.replace(/#([0-9a-fA-F]{2})/g, (_, x: string) => String.fromCharCode(parseInt(x, 16)))
+          : n;
       }
     } else if (c === 0x28) {
       let depth = 0;
       for (; i < end; i++) {
-        if (s[i] === 0x5c) { i++; continue; }
+        if (s[i] === 0x5c) {
+          i++;
+          continue;
+        }
         if (s[i] === 0x28) depth++;
-        else if (s[i] === 0x29 && --depth === 0) { i++; break; }
+        else if (s[i] === 0x29 && --depth === 0) {
+          i++;
+          break;
+        }
       }
-    } else if (c === 0x3c && s[i + 1] !== 0x3c) { while (i < end && s[i] !== 0x3e) i++; i++; }
-    else if (isDelim(c)) { i += (c === 0x3c || c === 0x3e) && s[i + 1] === c ? 2 : 1; key = undefined; continue; }
-    else {
+    } else if (c === 0x3c && s[i + 1] !== 0x3c) {
+      while (i < end && s[i] !== 0x3e) i++;
+      i++;
+    } else if (isDelim(c)) {
+      i += (c === 0x3c || c === 0x3e) && s[i + 1] === c ? 2 : 1;
+      key = undefined;
+      continue;
+    } else {
       const start = i;
       while (i < end && !isWhite(s[i]) && !isDelim(s[i])) i++;
       if (i - start === 2 && s[start] === 0x49 && s[start + 1] === 0x44) return { id: i, pixels: w * h }; // ID
@@ -167,9 +224,13 @@ function inlineImageAt(s: Uint8Array, from: number, end: number, seen?: Uint8Arr
         if (NUMBER.test(word) && Number.isFinite(Number(word))) value = Number(word);
       }
     }
-    if (key === '/W' || key === '/Width') { if (typeof value === 'number') w = Math.max(w, Math.floor(value)); key = undefined; }
-    else if (key === '/H' || key === '/Height') { if (typeof value === 'number') h = Math.max(h, Math.floor(value)); key = undefined; }
-    else key = typeof value === 'string' && key === undefined ? value : undefined;
+    if (key === '/W' || key === '/Width') {
+      if (typeof value === 'number') w = Math.max(w, Math.floor(value));
+      key = undefined;
+    } else if (key === '/H' || key === '/Height') {
+      if (typeof value === 'number') h = Math.max(h, Math.floor(value));
+      key = undefined;
+    } else key = typeof value === 'string' && key === undefined ? value : undefined;
   }
   return { id: Math.min(i, end), pixels: w * h };
 }

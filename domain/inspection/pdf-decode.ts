@@ -6,21 +6,39 @@ import { PDFArray, PDFDict, PDFName, PDFRawStream, decodePDFRawStream } from 'pd
 import { LimitError, UnreadableError } from './limits';
 
 const IMAGE_CODECS = new Set(['DCTDecode', 'DCT', 'JPXDecode', 'CCITTFaxDecode', 'CCF', 'JBIG2Decode']);
-const GENERAL = new Map([['LZWDecode', 'LZWDecode'], ['LZW', 'LZWDecode'], ['ASCII85Decode', 'ASCII85Decode'], ['A85', 'ASCII85Decode'],
-  ['ASCIIHexDecode', 'ASCIIHexDecode'], ['AHx', 'ASCIIHexDecode'], ['RunLengthDecode', 'RunLengthDecode'], ['RL', 'RunLengthDecode']]);
+const GENERAL = new Map([
+  ['LZWDecode', 'LZWDecode'],
+  ['LZW', 'LZWDecode'],
+  ['ASCII85Decode', 'ASCII85Decode'],
+  ['A85', 'ASCII85Decode'],
+  ['ASCIIHexDecode', 'ASCIIHexDecode'],
+  ['AHx', 'ASCIIHexDecode'],
+  ['RunLengthDecode', 'RunLengthDecode'],
+  ['RL', 'RunLengthDecode'],
+]);
 const MB = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
 
 export function filtersOf(stream: PDFRawStream): string[] {
   const f = stream.dict.lookup(PDFName.of('Filter'));
   if (f instanceof PDFName) return [f.decodeText()];
-  if (f instanceof PDFArray) return f.asArray().map((x) => (stream.dict.context.lookup(x) instanceof PDFName ? (stream.dict.context.lookup(x) as PDFName).decodeText() : '?'));
+  if (f instanceof PDFArray)
+    return f
+      .asArray()
+      .map((x) =>
+        stream.dict.context.lookup(x) instanceof PDFName
+          ? (stream.dict.context.lookup(x) as PDFName).decodeText()
+          : '?',
+      );
   return [];
 }
 
 /** Decodes streams within a per-stream and a per-document budget of decoded bytes. */
 export class DecodeBudget {
   used = 0;
-  constructor(readonly perStream: number, readonly total: number) {}
+  constructor(
+    readonly perStream: number,
+    readonly total: number,
+  ) {}
 
   /**
    * The decoded bytes, or `undefined` when the stream ends in an image codec (its bytes are then an image, not

@@ -8,7 +8,11 @@ import { refuse } from './refusal';
 import type { DecodeBudget } from './pdf-decode';
 
 const require = createRequire(import.meta.url);
-const ByteStream = (require('pdf-lib/cjs/core/parser/ByteStream.js') as { default: { of(b: Uint8Array): unknown; fromPDFRawStream(s: PDFRawStream): unknown } }).default;
+const ByteStream = (
+  require('pdf-lib/cjs/core/parser/ByteStream.js') as {
+    default: { of(b: Uint8Array): unknown; fromPDFRawStream(s: PDFRawStream): unknown };
+  }
+).default;
 
 export async function loadWithin(bytes: Uint8Array, budget: DecodeBudget, maxObjects: number): Promise<PDFDocument> {
   const original = ByteStream.fromPDFRawStream;

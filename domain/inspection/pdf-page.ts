@@ -1,6 +1,16 @@
 // What one page shows: how much of it images cover, how many images larger than a mark it draws, and which
 // annotations a reader would show on it — read from its content streams and forms under the walk's budgets.
-import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFDocument, type PDFObject, type PDFPageLeaf } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFName,
+  PDFNumber,
+  PDFRawStream,
+  PDFRef,
+  type PDFDocument,
+  type PDFObject,
+  type PDFPageLeaf,
+} from 'pdf-lib';
 import { LimitError, type PdfLimits } from './limits';
 import type { DecodeBudget } from './pdf-decode';
 import { IDENTITY, interpret, multiply, unitSquareBox, type Matrix } from './pdf-content';
@@ -22,13 +32,24 @@ export interface PageFacts {
 }
 
 export function pageFacts(
-  doc: PDFDocument, node: PDFPageLeaf,
-  decoded: Map<PDFRawStream, Uint8Array | undefined>, budget: DecodeBudget, limits: PdfLimits,
+  doc: PDFDocument,
+  node: PDFPageLeaf,
+  decoded: Map<PDFRawStream, Uint8Array | undefined>,
+  budget: DecodeBudget,
+  limits: PdfLimits,
   countInline: (content: Uint8Array, what: string, only?: (img: { at: number; id: number }) => boolean) => void,
 ): PageFacts {
   const ctx = doc.context;
-  const box = node.MediaBox().asArray().map((n) => (ctx.lookup(n) instanceof PDFNumber ? (ctx.lookup(n) as PDFNumber).asNumber() : 0));
-  const [bx0, by0, bx1, by1] = [Math.min(box[0]!, box[2]!), Math.min(box[1]!, box[3]!), Math.max(box[0]!, box[2]!), Math.max(box[1]!, box[3]!)];
+  const box = node
+    .MediaBox()
+    .asArray()
+    .map((n) => (ctx.lookup(n) instanceof PDFNumber ? (ctx.lookup(n) as PDFNumber).asNumber() : 0));
+  const [bx0, by0, bx1, by1] = [
+    Math.min(box[0]!, box[2]!),
+    Math.min(box[1]!, box[3]!),
+    Math.max(box[0]!, box[2]!),
+    Math.max(box[1]!, box[3]!),
+  ];
   const pageArea = Math.max(1, (bx1 - bx0) * (by1 - by0));
   let covered = 0;
   let images = 0;
@@ -48,7 +69,8 @@ export function pageFacts(
   const run = (content: Uint8Array, resources: PDFDict | undefined, ctm: Matrix, depth: number, paint?: () => void) => {
     interpret(content, ctm, {
       operator(op) {
-        if (++operators > limits.operators) throw new LimitError('structure', `a page has more than ${limits.operators} drawing operations (the limit)`);
+        if (++operators > limits.operators)
+          throw new LimitError('structure', `a page has more than ${limits.operators} drawing operations (the limit)`);
         if (paint && PAINTING.has(op)) paint();
       },
       inlineImage: (m) => (paint ? undefined : drawn(m)), // in an annotation's appearance: not the page's images
@@ -57,18 +79,31 @@ export function pageFacts(
         const x = xobjects && ctx.lookup(xobjects.get(PDFName.of(xname)));
         if (!(x instanceof PDFRawStream)) return;
         const subtype = name(x.dict.lookup(PDFName.of('Subtype')));
-        if (subtype === 'Image') { if (!paint) drawn(m); }
-        else if (subtype === 'Form' && depth < 12) {
-          const fm = x.dict.lookupMaybe(PDFName.of('Matrix'), PDFArray)?.asArray().map((n) => (n instanceof PDFNumber ? n.asNumber() : 0));
+        if (subtype === 'Image') {
+          if (!paint) drawn(m);
+        } else if (subtype === 'Form' && depth < 12) {
+          const fm = x.dict
+            .lookupMaybe(PDFName.of('Matrix'), PDFArray)
+            ?.asArray()
+            .map((n) => (n instanceof PDFNumber ? n.asNumber() : 0));
           const formMatrix = fm?.length === 6 ? (fm as Matrix) : IDENTITY;
           const body = bytesOf(x);
-          if (body) run(body, x.dict.lookupMaybe(PDFName.of('Resources'), PDFDict) ?? resources, multiply(formMatrix, m), depth + 1, paint);
+          if (body)
+            run(
+              body,
+              x.dict.lookupMaybe(PDFName.of('Resources'), PDFDict) ?? resources,
+              multiply(formMatrix, m),
+              depth + 1,
+              paint,
+            );
         }
       },
     });
   };
   const contents = node.Contents();
-  const parts = (contents instanceof PDFArray ? contents.asArray() : [contents]).map((p) => bytesOf(p)).filter((b): b is Uint8Array => !!b);
+  const parts = (contents instanceof PDFArray ? contents.asArray() : [contents])
+    .map((p) => bytesOf(p))
+    .filter((b): b is Uint8Array => !!b);
   const content = Buffer.concat(parts.flatMap((b) => [b, Buffer.from('\n')]));
   if (parts.length > 1) {
     // Each part's inline images are counted with its stream; here those that begin in one part and end in another.
@@ -81,7 +116,12 @@ export function pageFacts(
 
   /** Whether a reader shows an Ink or Stamp annotation: not hidden, large enough on the page, drawing something. */
   const numbers = (o: PDFObject | undefined) =>
-    o instanceof PDFArray ? o.asArray().map((n) => { const v = ctx.lookup(n); return v instanceof PDFNumber ? v.asNumber() : NaN; }) : undefined;
+    o instanceof PDFArray
+      ? o.asArray().map((n) => {
+          const v = ctx.lookup(n);
+          return v instanceof PDFNumber ? v.asNumber() : NaN;
+        })
+      : undefined;
   const shown = (a: PDFDict, subtype: string): boolean => {
     const f = a.lookup(PDFName.of('F'));
     const flags = f instanceof PDFNumber ? f.asNumber() : 0;
@@ -94,7 +134,8 @@ export function pageFacts(
     const ap = a.lookup(PDFName.of('AP'));
     if (ap instanceof PDFDict) {
       let normal = ap.lookup(PDFName.of('N'));
-      if (normal instanceof PDFDict) { // appearance states: the one /AS names
+      if (normal instanceof PDFDict) {
+        // appearance states: the one /AS names
         const state = a.lookup(PDFName.of('AS'));
         normal = state instanceof PDFName ? normal.lookup(state) : undefined;
       }
@@ -105,13 +146,17 @@ export function pageFacts(
       if (!body) return false;
       const res = normal.dict.lookup(PDFName.of('Resources'));
       let painted = false;
-      run(body, res instanceof PDFDict ? res : undefined, IDENTITY, 1, () => { painted = true; });
+      run(body, res instanceof PDFDict ? res : undefined, IDENTITY, 1, () => {
+        painted = true;
+      });
       return painted;
     }
     if (flags & 1) return false; // Invisible, with no appearance of its own
     if (subtype !== 'Ink') return false; // a Stamp draws only its appearance
     const inkList = a.lookup(PDFName.of('InkList'));
-    return inkList instanceof PDFArray && inkList.asArray().some((path) => (numbers(ctx.lookup(path))?.length ?? 0) >= 2);
+    return (
+      inkList instanceof PDFArray && inkList.asArray().some((path) => (numbers(ctx.lookup(path))?.length ?? 0) >= 2)
+    );
   };
   const annotations = (node.Annots()?.asArray() ?? []).map((ref) => {
     const a = ctx.lookup(ref);

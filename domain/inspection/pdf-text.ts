@@ -14,8 +14,16 @@ export async function pdfText(bytes: Uint8Array, maxPages: number): Promise<stri
   const lib = await loadPdfjs();
   // pdf.js takes the buffer it is given: a copy.
   const task = lib.getDocument({
-    data: new Uint8Array(bytes), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, enableXfa: false,
-    verbosity: 0, stopAtErrors: false, useWorkerFetch: false, isOffscreenCanvasSupported: false, isImageDecoderSupported: false,
+    data: new Uint8Array(bytes),
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    enableXfa: false,
+    verbosity: 0,
+    stopAtErrors: false,
+    useWorkerFetch: false,
+    isOffscreenCanvasSupported: false,
+    isImageDecoderSupported: false,
   });
   let doc: PDFDocumentProxy | undefined;
   try {
@@ -34,4 +42,5 @@ export async function pdfText(bytes: Uint8Array, maxPages: number): Promise<stri
 }
 
 /** Whether `text` carries `needle`, whatever the spacing a producer put between its characters. */
-export const textCarries = (text: string, needle: string) => text.replace(/\s+/g, '').includes(needle.replace(/\s+/g, ''));
+export const textCarries = (text: string, needle: string) =>
+  text.replace(/\s+/g, '').includes(needle.replace(/\s+/g, ''));

@@ -2,7 +2,15 @@
 // pixels (also those we do not decode), active content found, where images are drawn on each page, which
 // annotations each page carries, and the digital signatures it holds.
 import {
-  PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFRawStream, PDFString, type PDFObject, type PDFPageLeaf,
+  PDFArray,
+  PDFDict,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  PDFRawStream,
+  PDFString,
+  type PDFObject,
+  type PDFPageLeaf,
 } from 'pdf-lib';
 import { LimitError, UnreadableError, type PdfLimits } from './limits';
 export type { PdfLimits };
@@ -33,7 +41,8 @@ export async function walkPdf(bytes: Uint8Array, limits: PdfLimits): Promise<Pdf
   const budget = new DecodeBudget(limits.streamBytes, limits.totalBytes);
   const doc = await loadWithin(bytes, budget, limits.objects);
   const objects = doc.context.enumerateIndirectObjects();
-  if (objects.length > limits.objects) throw new LimitError('structure', `it has more than ${limits.objects} objects (the limit)`);
+  if (objects.length > limits.objects)
+    throw new LimitError('structure', `it has more than ${limits.objects} objects (the limit)`);
 
   const active = new Set<string>();
   const signatures: PdfSignature[] = [];
@@ -41,15 +50,24 @@ export async function walkPdf(bytes: Uint8Array, limits: PdfLimits): Promise<Pdf
   let pixels = 0;
   const countPixels = (n: number) => {
     pixels += n;
-    if (pixels > limits.totalPixels) throw new LimitError('size', `its images have more than ${limits.totalPixels / 1e6} megapixels together (the limit)`);
+    if (pixels > limits.totalPixels)
+      throw new LimitError(
+        'size',
+        `its images have more than ${limits.totalPixels / 1e6} megapixels together (the limit)`,
+      );
   };
   /** Inline images (BI … ID … EI, in any content stream: a page's, a form's, a pattern's, a glyph's) count as images. */
   const countInline = (content: Uint8Array, what: string, only?: (img: { at: number; id: number }) => boolean) => {
-    const tooMuch = (): never => { throw new LimitError('structure', `${what} has more inline-image markers (BI) than can be checked`); };
+    const tooMuch = (): never => {
+      throw new LimitError('structure', `${what} has more inline-image markers (BI) than can be checked`);
+    };
     for (const img of inlineImages(content, tooMuch)) {
       if (only && !only(img)) continue;
       if (img.pixels > limits.imagePixels) {
-        throw new LimitError('size', `${what} has an inline image of ${(img.pixels / 1e6).toFixed(1)} megapixels, over the limit of ${limits.imagePixels / 1e6}`);
+        throw new LimitError(
+          'size',
+          `${what} has an inline image of ${(img.pixels / 1e6).toFixed(1)} megapixels, over the limit of ${limits.imagePixels / 1e6}`,
+        );
       }
       countPixels(img.pixels);
     }
@@ -57,7 +75,8 @@ export async function walkPdf(bytes: Uint8Array, limits: PdfLimits): Promise<Pdf
   let values = 0;
   const visit = (o: PDFObject, depth: number) => {
     if (depth > 64) throw new UnreadableError('its objects are nested too deeply');
-    if (++values > limits.values) throw new LimitError('structure', `its objects hold more than ${limits.values} values (the limit)`);
+    if (++values > limits.values)
+      throw new LimitError('structure', `its objects hold more than ${limits.values} values (the limit)`);
     const dict = o instanceof PDFRawStream ? o.dict : o instanceof PDFDict ? o : undefined;
     if (dict) {
       findActive(dict, active);
@@ -84,7 +103,8 @@ export async function walkPdf(bytes: Uint8Array, limits: PdfLimits): Promise<Pdf
   try {
     pageCount = doc.getPageCount();
     if (pageCount === 0) throw new UnreadableError('it has no page');
-    if (pageCount > limits.pages) throw new LimitError('structure', `it has more than ${limits.pages} pages (the limit)`);
+    if (pageCount > limits.pages)
+      throw new LimitError('structure', `it has more than ${limits.pages} pages (the limit)`);
     leaves = doc.getPages().map((page) => page.node);
   } catch (err) {
     // pdf-lib walks the page tree recursively: a tree that loops (a page's parent among its kids) overflows the stack.
@@ -122,6 +142,10 @@ function imagePixels(img: PDFRawStream, max: number, what: string): number {
   const codec = filters.at(-1) ?? '';
   const inner = filters.length === 1 ? imageCodecPixels(codec, img.contents) : 0;
   const pixels = Math.max(declared, inner);
-  if (pixels > max) throw new LimitError('size', `${what} is an image of ${(pixels / 1e6).toFixed(1)} megapixels, over the limit of ${max / 1e6}`);
+  if (pixels > max)
+    throw new LimitError(
+      'size',
+      `${what} is an image of ${(pixels / 1e6).toFixed(1)} megapixels, over the limit of ${max / 1e6}`,
+    );
   return pixels;
 }

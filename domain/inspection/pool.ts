@@ -76,7 +76,10 @@ export class InspectionPool {
   run<K extends Job['kind']>(job: Extract<Job, { kind: K }>, owner?: string): Promise<JobResults[K]> {
     if (this.closed) return Promise.reject(new Error('the inspection pool is closed'));
     const free = this.slots.some((s) => s.ready && !s.job);
-    if ((!free && this.waiting.length >= this.options.queue) || (owner !== undefined && this.jobsOf(owner) >= PER_OWNER)) {
+    if (
+      (!free && this.waiting.length >= this.options.queue) ||
+      (owner !== undefined && this.jobsOf(owner) >= PER_OWNER)
+    ) {
       return Promise.reject(new BusyError(this.expectedWaitS()));
     }
     return new Promise((resolve, reject) => {
@@ -140,7 +143,9 @@ export class InspectionPool {
   }
 
   private jobsOf(owner: string): number {
-    return this.waiting.filter((p) => p.owner === owner).length + this.slots.filter((s) => s.job?.owner === owner).length;
+    return (
+      this.waiting.filter((p) => p.owner === owner).length + this.slots.filter((s) => s.job?.owner === owner).length
+    );
   }
 
   /** The waiting job whose owner was served least recently (first in the queue among equals). */
@@ -164,10 +169,14 @@ export class InspectionPool {
       slot.job = next;
       slot.startedAt = performance.now();
       slot.child.send({ id: next.id, job: next.job });
-      slot.timer = setTimeout(() => this.overBudget(slot, `took longer than ${this.options.timeMs / 1000} s to check (the limit)`), this.options.timeMs);
+      slot.timer = setTimeout(
+        () => this.overBudget(slot, `took longer than ${this.options.timeMs / 1000} s to check (the limit)`),
+        this.options.timeMs,
+      );
       slot.watch = setInterval(() => {
         const rss = residentMb(slot.child.pid);
-        if (rss > this.options.memoryMb) this.overBudget(slot, `needed more than ${this.options.memoryMb} MB of memory to check (the limit)`);
+        if (rss > this.options.memoryMb)
+          this.overBudget(slot, `needed more than ${this.options.memoryMb} MB of memory to check (the limit)`);
       }, POLL_MS);
     }
   }
@@ -227,7 +236,8 @@ export class InspectionPool {
   }
 }
 
-const tooComplex = (why: string) => new RefusedFile({ code: 'too-complex', reason: `is too complex to check: it ${why}` });
+const tooComplex = (why: string) =>
+  new RefusedFile({ code: 'too-complex', reason: `is too complex to check: it ${why}` });
 
 /** The resident size of a process (Linux); 0 where /proc is not there (the heap cap still applies). */
 function residentMb(pid: number | undefined): number {

@@ -1,7 +1,17 @@
 // Why an untrusted file was refused: crosses from the child process to the API as plain data.
 export type RefusalCode =
-  | 'too-complex' | 'image-too-large' | 'not-a-pdf' | 'unreadable-pdf' | 'encrypted-pdf' | 'active-content' | 'not-signed' | 'not-this-mandate'
-  | 'superseded-mandate' | 'bad-signature' | 'not-an-image' | 'unreadable-image';
+  | 'too-complex'
+  | 'image-too-large'
+  | 'not-a-pdf'
+  | 'unreadable-pdf'
+  | 'encrypted-pdf'
+  | 'active-content'
+  | 'not-signed'
+  | 'not-this-mandate'
+  | 'superseded-mandate'
+  | 'bad-signature'
+  | 'not-an-image'
+  | 'unreadable-image';
 
 export interface Refusal {
   code: RefusalCode;

@@ -7,7 +7,13 @@ import { getJobStatus } from '../../platform/store/jobs';
 const SETTLED = new Set(['OK', 'ERR', 'CANCEL', 'WAIT']);
 
 /** Resolves when the job has settled or `seconds` have passed, or at once when `signal` aborts (the caller left). */
-export async function awaitJobSettled(db: Db, workspaceId: string, jobId: string, seconds: number, signal: AbortSignal): Promise<void> {
+export async function awaitJobSettled(
+  db: Db,
+  workspaceId: string,
+  jobId: string,
+  seconds: number,
+  signal: AbortSignal,
+): Promise<void> {
   const deadline = Date.now() + seconds * 1000;
   for (let delay = 100; ; delay = Math.min(delay * 2, 1000)) {
     const status = await getJobStatus(db, workspaceId, jobId);

@@ -13,9 +13,12 @@ const ENDED = new Set(['OK', 'ERR', 'CANCEL']);
 /** How long the caller waits for the workflow to record the cancellation (one store write). */
 const CANCEL_DEADLINE_MS = 15_000;
 
-
-
-export async function cancelJob(deps: JobServiceDeps, workspaceId: string, jobId: string, reason: string): Promise<JobView> {
+export async function cancelJob(
+  deps: JobServiceDeps,
+  workspaceId: string,
+  jobId: string,
+  reason: string,
+): Promise<JobView> {
   const job = await getJob(deps.db, workspaceId, jobId);
   if (!job) throw new JobRequestError('not-found', `job ${jobId} not found`);
   if (ENDED.has(job.status)) throw ended(job);
@@ -31,7 +34,11 @@ export async function cancelJob(deps: JobServiceDeps, workspaceId: string, jobId
     }
     if (!(err instanceof WorkflowNotFoundError)) {
       deps.log.warn({ jobId, err }, 'could not cancel the job through Temporal');
-      throw new JobRequestError('temporal-unavailable', `the job's workflow could not be reached (${(err as Error).message}): try again`, { retryAfterS: 5 });
+      throw new JobRequestError(
+        'temporal-unavailable',
+        `the job's workflow could not be reached (${(err as Error).message}): try again`,
+        { retryAfterS: 5 },
+      );
     }
     if (!(await cancelQueuedJob(deps.db, jobId))) throw ended((await getJob(deps.db, workspaceId, jobId)) ?? job);
   }
@@ -47,10 +54,20 @@ function refused(job: JobView, cause: Error | undefined): JobRequestError {
   const type = cause instanceof ApplicationFailure ? cause.type : undefined;
   if (type === CANCEL_REFUSED.outside) {
     const step = job.intents.at(-1);
-    return new JobRequestError('past-directory', `job ${job.id} can no longer be cancelled: it has started acting outside (step "${step?.name ?? '?'}", ${step?.provider ?? '?'}), in the directory or on Peppol. ` +
-      `Let it end; to undo a registration, run the unregistration (POST /transform/v1/jobs with workflow_id ${UNREGISTRATION_WORKFLOW_ID})`);
+    return new JobRequestError(
+      'past-directory',
+      `job ${job.id} can no longer be cancelled: it has started acting outside (step "${step?.name ?? '?'}", ${step?.provider ?? '?'}), in the directory or on Peppol. ` +
+        `Let it end; to undo a registration, run the unregistration (POST /transform/v1/jobs with workflow_id ${UNREGISTRATION_WORKFLOW_ID})`,
+    );
   }
-  if (type === CANCEL_REFUSED.ended) return new JobRequestError('job-ended', `job ${job.id} is ending (its last step or its rescue runs): there is nothing to cancel`);
+  if (type === CANCEL_REFUSED.ended)
+    return new JobRequestError(
+      'job-ended',
+      `job ${job.id} is ending (its last step or its rescue runs): there is nothing to cancel`,
+    );
   // A workflow without the cancel update: a legacy runJob recorded before it existed.
-  return new JobRequestError('not-cancellable', `job ${job.id} cannot be cancelled: its workflow takes no cancellation (${cause?.message ?? 'refused'}). An operator can terminate it in the Temporal UI`);
+  return new JobRequestError(
+    'not-cancellable',
+    `job ${job.id} cannot be cancelled: its workflow takes no cancellation (${cause?.message ?? 'refused'}). An operator can terminate it in the Temporal UI`,
+  );
 }

@@ -7,20 +7,31 @@ const stepInput = z
   .strictObject({
     id: z.uuid(),
     name: z.string().trim().min(1).max(200),
-    provider: z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/, 'a provider id such as silo.state').optional(),
-    action: z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/, 'a provider id such as silo.state').optional(),
+    provider: z
+      .string()
+      .regex(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/, 'a provider id such as silo.state')
+      .optional(),
+    action: z
+      .string()
+      .regex(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/, 'a provider id such as silo.state')
+      .optional(),
     summary: z.string().max(500).optional(),
     notes: z.string().max(2000).optional(),
     config: z.record(z.string(), z.unknown()).optional(),
   })
   .superRefine((s, ctx) => {
-    if (!s.provider && !s.action) ctx.addIssue({ code: 'custom', path: ['provider'], message: 'provider (or action) is required' });
+    if (!s.provider && !s.action)
+      ctx.addIssue({ code: 'custom', path: ['provider'], message: 'provider (or action) is required' });
     if (s.provider && s.action && s.provider !== s.action) {
       ctx.addIssue({ code: 'custom', path: ['action'], message: 'provider and action differ' });
     }
     const provider = s.provider ?? s.action;
     if (provider === 'silo.state' && !(PARTY_STATES as readonly unknown[]).includes(s.config?.state)) {
-      ctx.addIssue({ code: 'custom', path: ['config', 'state'], message: `silo.state needs config.state, one of ${PARTY_STATES.join(', ')}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['config', 'state'],
+        message: `silo.state needs config.state, one of ${PARTY_STATES.join(', ')}`,
+      });
     }
   })
   .transform(({ action, notes: _notes, ...s }) => ({ ...s, provider: (s.provider ?? action)! }));
@@ -38,14 +49,28 @@ export const workflowInput = z
   .superRefine((w, ctx) => {
     // The wait resumes on the job's one mandate decision: a second wait, or one in the rescue, could never end.
     const waits = w.steps.flatMap((s, i) => (isApprovalWait(s) ? [i] : []));
-    for (const i of waits.slice(1)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'provider'], message: 'a workflow waits for approval (gov-fr.agreement.wait.approval) at most once' });
+    for (const i of waits.slice(1))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['steps', i, 'provider'],
+        message: 'a workflow waits for approval (gov-fr.agreement.wait.approval) at most once',
+      });
     w.rescue.forEach((s, i) => {
-      if (isApprovalWait(s)) ctx.addIssue({ code: 'custom', path: ['rescue', i, 'provider'], message: 'a rescue step cannot wait for approval (gov-fr.agreement.wait.approval)' });
+      if (isApprovalWait(s))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['rescue', i, 'provider'],
+          message: 'a rescue step cannot wait for approval (gov-fr.agreement.wait.approval)',
+        });
     });
     const seen = new Set<string>();
-    for (const [list, arr] of [['steps', w.steps], ['rescue', w.rescue]] as const) {
+    for (const [list, arr] of [
+      ['steps', w.steps],
+      ['rescue', w.rescue],
+    ] as const) {
       arr.forEach((s, i) => {
-        if (seen.has(s.id)) ctx.addIssue({ code: 'custom', path: [list, i, 'id'], message: `step id ${s.id} is used twice` });
+        if (seen.has(s.id))
+          ctx.addIssue({ code: 'custom', path: [list, i, 'id'], message: `step id ${s.id} is used twice` });
         seen.add(s.id);
       });
     }

@@ -9,7 +9,14 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Logger } from 'pino';
 import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/store/db';
-import { approvedButWaiting, insertJob, markJobStarted, queuedJobs, setJobStatus, type JobView } from '../../platform/store/jobs';
+import {
+  approvedButWaiting,
+  insertJob,
+  markJobStarted,
+  queuedJobs,
+  setJobStatus,
+  type JobView,
+} from '../../platform/store/jobs';
 import { approvalSignal } from '../../workflows/signals';
 import { INTERPRETER_REVISION, type Definition, type JobInput } from '../../workflows/types';
 import { runJob } from '../../workflows/legacy/run-job';
@@ -34,43 +41,87 @@ export const temporalWorkflowId = (jobId: string) => `job-${jobId}`;
 
 /** The Temporal workflow a job runs: the built-ins their own, a workspace's definition interpreted. */
 export const workflowTypeOf = (workflowId: string): 'registration' | 'unregistration' | 'runDefinition' =>
-  workflowId === REGISTRATION_WORKFLOW_ID ? 'registration' : workflowId === UNREGISTRATION_WORKFLOW_ID ? 'unregistration' : 'runDefinition';
+  workflowId === REGISTRATION_WORKFLOW_ID
+    ? 'registration'
+    : workflowId === UNREGISTRATION_WORKFLOW_ID
+      ? 'unregistration'
+      : 'runDefinition';
 
 /** A registration: its definition (built in or a workspace's) registers the entry's SIREN in the directory. */
-const registersInDirectory = (d: Definition) => d.steps.some((s) => s.provider === REGISTRATION_STEPS.directory.provider);
+const registersInDirectory = (d: Definition) =>
+  d.steps.some((s) => s.provider === REGISTRATION_STEPS.directory.provider);
 /** An unregistration: its definition ends the entry's directory line. */
-const unregistersFromDirectory = (d: Definition) => d.steps.some((s) => s.provider === UNREGISTRATION_STEPS.directory.provider);
+const unregistersFromDirectory = (d: Definition) =>
+  d.steps.some((s) => s.provider === UNREGISTRATION_STEPS.directory.provider);
 
 export async function startJob(
   deps: JobServiceDeps,
   workspaceId: string,
-  req: { id: string; workflow_id: string; silo_entry_id: string; key?: string; args: Record<string, string>; tags: string[] },
+  req: {
+    id: string;
+    workflow_id: string;
+    silo_entry_id: string;
+    key?: string;
+    args: Record<string, string>;
+    tags: string[];
+  },
 ): Promise<JobView> {
   const workflow = await findWorkflow(deps.db, workspaceId, req.workflow_id);
   if (!workflow) throw new JobRequestError('not-found', `workflow ${req.workflow_id} not found`);
   const definition = { steps: workflow.steps, rescue: workflow.rescue };
   const workflowType = workflowTypeOf(workflow.id);
   const inserted = await insertJob(deps.db, {
-    id: req.id, workspaceId, key: req.key, workflowId: workflow.id, workflowType, entryId: req.silo_entry_id, docSchema: workflow.schema,
-    definition, args: req.args, tags: req.tags, registers: registersInDirectory(definition), unregisters: unregistersFromDirectory(definition),
+    id: req.id,
+    workspaceId,
+    key: req.key,
+    workflowId: workflow.id,
+    workflowType,
+    entryId: req.silo_entry_id,
+    docSchema: workflow.schema,
+    definition,
+    args: req.args,
+    tags: req.tags,
+    registers: registersInDirectory(definition),
+    unregisters: unregistersFromDirectory(definition),
   });
-  if (inserted.outcome === 'no-entry') throw new JobRequestError('not-found', `silo entry ${req.silo_entry_id} not found`);
+  if (inserted.outcome === 'no-entry')
+    throw new JobRequestError('not-found', `silo entry ${req.silo_entry_id} not found`);
   if (inserted.outcome === 'wrong-schema') {
-    throw new JobRequestError('wrong-schema', `workflow ${workflow.id} processes ${workflow.schema} entries, not ${inserted.schema}`);
+    throw new JobRequestError(
+      'wrong-schema',
+      `workflow ${workflow.id} processes ${workflow.schema} entries, not ${inserted.schema}`,
+    );
   }
   if (inserted.outcome === 'siren-registered') {
-    throw new JobRequestError('siren-registered', inserted.entryId === req.silo_entry_id
-      ? `entry ${req.silo_entry_id} is already registered (SIREN ${inserted.siren}): unregister it before registering it again`
-      : `SIREN ${inserted.siren} is already registered by entry ${inserted.entryId}: unregister that entry first`);
+    throw new JobRequestError(
+      'siren-registered',
+      inserted.entryId === req.silo_entry_id
+        ? `entry ${req.silo_entry_id} is already registered (SIREN ${inserted.siren}): unregister it before registering it again`
+        : `SIREN ${inserted.siren} is already registered by entry ${inserted.entryId}: unregister that entry first`,
+    );
   }
   if (inserted.outcome === 'not-registered') {
-    throw new JobRequestError('not-registered', `entry ${req.silo_entry_id} has nothing to unregister: it ${inserted.state ? `is ${inserted.state}` : 'was never registered'}`);
+    throw new JobRequestError(
+      'not-registered',
+      `entry ${req.silo_entry_id} has nothing to unregister: it ${inserted.state ? `is ${inserted.state}` : 'was never registered'}`,
+    );
   }
   if (inserted.outcome === 'invalid-data') {
-    throw new JobRequestError('invalid-data', `entry ${req.silo_entry_id} holds an invalid party (kept with allow_invalid): ${inserted.faults.map((f) => f.message).join('; ')}. Correct it with PATCH /silo/v1/entries/${req.silo_entry_id} first`);
+    throw new JobRequestError(
+      'invalid-data',
+      `entry ${req.silo_entry_id} holds an invalid party (kept with allow_invalid): ${inserted.faults.map((f) => f.message).join('; ')}. Correct it with PATCH /silo/v1/entries/${req.silo_entry_id} first`,
+    );
   }
   const { job } = inserted;
-  await launch(deps, { jobId: job.id, workspaceId, entryId: job.silo_entry_id, siren: inserted.siren, workflowType, definition, label: workflow.name });
+  await launch(deps, {
+    jobId: job.id,
+    workspaceId,
+    entryId: job.silo_entry_id,
+    siren: inserted.siren,
+    workflowType,
+    definition,
+    label: workflow.name,
+  });
   return job; // as accepted (QUEUED, no step run yet): clients follow it with GET /jobs/{id}
 }
 
@@ -86,7 +137,12 @@ interface Launch {
 
 /** Starts the job's workflow; false when Temporal could not be reached (the job stays QUEUED). */
 async function launch(deps: JobServiceDeps, j: Launch): Promise<boolean> {
-  const input: JobInput = { jobId: j.jobId, workspaceId: j.workspaceId, entryId: j.entryId, approvalDeadline: deps.config.APPROVAL_DEADLINE };
+  const input: JobInput = {
+    jobId: j.jobId,
+    workspaceId: j.workspaceId,
+    entryId: j.entryId,
+    approvalDeadline: deps.config.APPROVAL_DEADLINE,
+  };
   const options = {
     taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
     workflowId: temporalWorkflowId(j.jobId),
@@ -99,15 +155,27 @@ async function launch(deps: JobServiceDeps, j: Launch): Promise<boolean> {
     ],
     staticSummary: `${j.label} — entry ${j.entryId}`,
   };
-  const start = <A extends unknown[]>(workflow: (...args: A) => Promise<unknown>, args: A) => deps.temporal.workflow.start(workflow, { ...options, args });
+  const start = <A extends unknown[]>(workflow: (...args: A) => Promise<unknown>, args: A) =>
+    deps.temporal.workflow.start(workflow, { ...options, args });
   try {
     // Bounded: when Temporal is down the client would otherwise keep retrying while the HTTP caller waits.
     await deps.temporal.withDeadline(Date.now() + 5_000, () =>
-      j.workflowType === 'registration' ? start(registration, [input])
-      : j.workflowType === 'unregistration' ? start(unregistration, [input])
-      : j.workflowType === 'runDefinition' ? start(runDefinition, [{ ...input, definition: j.definition }])
-      // Recorded before the workflow types above, and never started: it runs as it was recorded to.
-      : start(runJob, [{ ...input, definition: j.definition, revision: INTERPRETER_REVISION, ...(j.siren && { siren: j.siren }) }]));
+      j.workflowType === 'registration'
+        ? start(registration, [input])
+        : j.workflowType === 'unregistration'
+          ? start(unregistration, [input])
+          : j.workflowType === 'runDefinition'
+            ? start(runDefinition, [{ ...input, definition: j.definition }])
+            : // Recorded before the workflow types above, and never started: it runs as it was recorded to.
+              start(runJob, [
+                {
+                  ...input,
+                  definition: j.definition,
+                  revision: INTERPRETER_REVISION,
+                  ...(j.siren && { siren: j.siren }),
+                },
+              ]),
+    );
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
       deps.log.warn({ jobId: j.jobId, err }, 'could not start the job workflow; it stays QUEUED for the sweeper');
@@ -115,7 +183,9 @@ async function launch(deps: JobServiceDeps, j: Launch): Promise<boolean> {
     }
   }
   // A failure here is not the caller's: the sweeper marks the job when it finds the workflow started.
-  await markJobStarted(deps.db, j.jobId).catch((err) => deps.log.warn({ jobId: j.jobId, err }, 'could not mark the job started'));
+  await markJobStarted(deps.db, j.jobId).catch((err) =>
+    deps.log.warn({ jobId: j.jobId, err }, 'could not mark the job started'),
+  );
   return true;
 }
 
@@ -142,7 +212,11 @@ export async function closeAbandonedJobs(deps: JobServiceDeps): Promise<number> 
     const jobId = wf.workflowId.replace(/^job-/, '');
     const status = wf.status.name.toLowerCase().replaceAll('_', '-');
     await setJobStatus(deps.db, jobId, 'ERR', [
-      { provider: 'temporal', code: `workflow-${status}`, message: `the job's workflow ended (${status}) before finishing its steps` },
+      {
+        provider: 'temporal',
+        code: `workflow-${status}`,
+        message: `the job's workflow ended (${status}) before finishing its steps`,
+      },
     ]);
     deps.log.warn({ jobId, status }, 'closed a job whose workflow ended outside the interpreter');
     if (++closed >= 100) break;
@@ -157,7 +231,9 @@ export async function closeAbandonedJobs(deps: JobServiceDeps): Promise<number> 
 export async function resumeApprovedJobs(deps: JobServiceDeps, olderThanMs = 30 * 60_000): Promise<number> {
   let resumed = 0;
   for (const { jobId, decisionId } of await approvedButWaiting(deps.db, olderThanMs, 100)) {
-    await deps.temporal.workflow.getHandle(temporalWorkflowId(jobId)).signal(approvalSignal, { kind: 'decided', approved: true, decisionId });
+    await deps.temporal.workflow
+      .getHandle(temporalWorkflowId(jobId))
+      .signal(approvalSignal, { kind: 'decided', approved: true, decisionId });
     deps.log.warn({ jobId, decisionId }, 'signalled an approval again: the registration was still waiting');
     resumed++;
   }
@@ -171,11 +247,15 @@ export async function resumeApprovedJobs(deps: JobServiceDeps, olderThanMs = 30 
  */
 export function runQueuedJobSweeper(deps: JobServiceDeps, everyMs = 15_000, abandonedEveryMs = 5 * 60_000): () => void {
   const failed = (err: unknown) => deps.log.warn({ err }, 'queued-job sweep failed');
-  const stopStore = runPeriodically(everyMs, async () => {
-    const n = await startQueuedJobs(deps);
-    if (n) deps.log.info({ started: n }, 'started queued jobs');
-    await resumeApprovedJobs(deps);
-  }, failed);
+  const stopStore = runPeriodically(
+    everyMs,
+    async () => {
+      const n = await startQueuedJobs(deps);
+      if (n) deps.log.info({ started: n }, 'started queued jobs');
+      await resumeApprovedJobs(deps);
+    },
+    failed,
+  );
   const stopAbandoned = runPeriodically(abandonedEveryMs, async () => void (await closeAbandonedJobs(deps)), failed);
   return () => {
     stopStore();

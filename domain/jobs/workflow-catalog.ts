@@ -1,14 +1,27 @@
 // Finding a definition: the built-ins first, then the workspace's own.
 import type { Queryable } from '../../platform/store/db';
-import { getWorkflow, insertWorkflow, listWorkflows, workflowView, type WorkflowDoc, type WorkflowView } from '../../platform/store/workflows';
+import {
+  getWorkflow,
+  insertWorkflow,
+  listWorkflows,
+  workflowView,
+  type WorkflowDoc,
+  type WorkflowView,
+} from '../../platform/store/workflows';
 import { DomainError } from '../errors';
 import { BUILTIN_WORKFLOWS } from './builtins';
 
 export const isBuiltinWorkflow = (id: string): boolean => id in BUILTIN_WORKFLOWS;
 
 /** A workspace's own definition; the built-ins' ids are theirs. */
-export async function saveWorkflow(db: Queryable, workspaceId: string, id: string, doc: WorkflowDoc): Promise<WorkflowView> {
-  if (isBuiltinWorkflow(id)) throw new DomainError('builtin-workflow', `workflow ${id} is built in and cannot be replaced`);
+export async function saveWorkflow(
+  db: Queryable,
+  workspaceId: string,
+  id: string,
+  doc: WorkflowDoc,
+): Promise<WorkflowView> {
+  if (isBuiltinWorkflow(id))
+    throw new DomainError('builtin-workflow', `workflow ${id} is built in and cannot be replaced`);
   return insertWorkflow(db, workspaceId, id, doc);
 }
 

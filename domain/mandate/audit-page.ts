@@ -47,7 +47,8 @@ export async function addAuditPage(doc: PDFDocument, a: AuditFacts): Promise<voi
   };
   const field = (label: string, value: string) => `${label}${t.colon}${value}`;
   const when = (at: string | undefined) => (at && formatInstant(at, lang)) ?? t.unknown;
-  const from = (c: { ip?: string; userAgent?: string }) => `${t.ip} ${c.ip ?? t.unknownIp} — ${c.userAgent ?? t.unknownBrowser}`;
+  const from = (c: { ip?: string; userAgent?: string }) =>
+    `${t.ip} ${c.ip ?? t.unknownIp} — ${c.userAgent ?? t.unknownBrowser}`;
   const hash = (h: string) => (/^[0-9a-f]{64}$/i.test(h) ? h : t.unknown);
 
   line(t.title, { bold: true, size: 13 });

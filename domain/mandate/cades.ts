@@ -90,7 +90,8 @@ function prepare(k: SealKey): Prepared {
   const certificate = new crypto.X509Certificate(k.certPem).raw;
   const cert = pkijs.Certificate.fromBER(certificate);
   const key = crypto.createPrivateKey(k.keyPem);
-  if (key.asymmetricKeyType !== 'rsa' && key.asymmetricKeyType !== 'ec') throw new Error(`the seal key must be RSA or EC, not ${key.asymmetricKeyType}`);
+  if (key.asymmetricKeyType !== 'rsa' && key.asymmetricKeyType !== 'ec')
+    throw new Error(`the seal key must be RSA or EC, not ${key.asymmetricKeyType}`);
   const signatureAlgorithm =
     key.asymmetricKeyType === 'rsa'
       ? new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256WithRSAEncryption, algorithmParams: new asn1js.Null() })
@@ -127,7 +128,15 @@ export function padesCms(content: Uint8Array[], sealKey: SealKey): Buffer {
   // ECDSA signatures come out DER-encoded, as CMS wants them.
   const signature = crypto.sign('sha256', signedAttributes, k.key);
   signedAttributes[0] = CONTEXT_0;
-  const signerInfo = der(SEQUENCE, VERSION_1, k.signerId, SHA256, signedAttributes, k.signatureAlgorithm, der(OCTET_STRING, signature));
+  const signerInfo = der(
+    SEQUENCE,
+    VERSION_1,
+    k.signerId,
+    SHA256,
+    signedAttributes,
+    k.signatureAlgorithm,
+    der(OCTET_STRING, signature),
+  );
   const signedData = der(
     SEQUENCE,
     VERSION_1,

@@ -44,7 +44,9 @@ export class PageContent {
   }
 
   rectangle(r: { x: number; y: number; width: number; height: number; borderColor: Color; borderWidth: number }): void {
-    this.ops.push(`q ${r.borderColor.map(num).join(' ')} RG ${num(r.borderWidth)} w ${[r.x, r.y, r.width, r.height].map(num).join(' ')} re S Q`);
+    this.ops.push(
+      `q ${r.borderColor.map(num).join(' ')} RG ${num(r.borderWidth)} w ${[r.x, r.y, r.width, r.height].map(num).join(' ')} re S Q`,
+    );
   }
 
   end(): void {

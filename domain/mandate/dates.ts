@@ -2,7 +2,20 @@
 // than with Intl: the text must not depend on the ICU data a Node build carries.
 import type { Lang } from './texts';
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const two = (n: number) => String(n).padStart(2, '0');
 
 /** A calendar day, YYYY-MM-DD: 25/11/2026 in French, 25 November 2026 in English. */

@@ -45,17 +45,29 @@ function toUnicode(glyphs: Glyph[], ids: Map<number, number>): string {
     const text = String.fromCodePoint(...cps);
     return Array.from({ length: text.length }, (_, i) => hex4(text.charCodeAt(i))).join('');
   };
-  const entries = glyphs.filter((g) => g.codePoints.length).map((g) => `<${hex4(ids.get(g.id)!)}> <${utf16(g.codePoints)}>`);
+  const entries = glyphs
+    .filter((g) => g.codePoints.length)
+    .map((g) => `<${hex4(ids.get(g.id)!)}> <${utf16(g.codePoints)}>`);
   const blocks: string[] = [];
   for (let i = 0; i < entries.length; i += 100) {
     const block = entries.slice(i, i + 100);
     blocks.push(`${block.length} beginbfchar\n${block.join('\n')}\nendbfchar`);
   }
   return [
-    '/CIDInit /ProcSet findresource begin', '12 dict begin', 'begincmap',
-    '/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def', '/CMapName /Adobe-Identity-UCS def', '/CMapType 2 def',
-    '1 begincodespacerange', '<0000> <ffff>', 'endcodespacerange', ...blocks,
-    'endcmap', 'CMapName currentdict /CMap defineresource pop', 'end', 'end',
+    '/CIDInit /ProcSet findresource begin',
+    '12 dict begin',
+    'begincmap',
+    '/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def',
+    '/CMapName /Adobe-Identity-UCS def',
+    '/CMapType 2 def',
+    '1 begincodespacerange',
+    '<0000> <ffff>',
+    'endcodespacerange',
+    ...blocks,
+    'endcmap',
+    'CMapName currentdict /CMap defineresource pop',
+    'end',
+    'end',
   ].join('\n');
 }
 
@@ -119,26 +131,48 @@ export interface SubsetObjects {
 export function registerSubsetObjects(doc: PDFDocument, s: Subset, f: Font, flags: number): SubsetObjects {
   const ctx = doc.context;
   const scale = 1000 / f.unitsPerEm;
-  const fontFile = ctx.register(new StoredStream(ctx.obj({ Filter: 'FlateDecode', Length1: s.fontFileLength }), s.fontFile));
-  const descriptor = ctx.register(ctx.obj({
-    Type: 'FontDescriptor', FontName: s.baseFont, Flags: flags,
-    FontBBox: [f.bbox.minX, f.bbox.minY, f.bbox.maxX, f.bbox.maxY].map((v) => v * scale),
-    ItalicAngle: f.italicAngle, Ascent: f.ascent * scale, Descent: f.descent * scale,
-    CapHeight: (f.capHeight || f.ascent) * scale, XHeight: (f.xHeight || 0) * scale, StemV: 0, FontFile2: fontFile,
-  }));
+  const fontFile = ctx.register(
+    new StoredStream(ctx.obj({ Filter: 'FlateDecode', Length1: s.fontFileLength }), s.fontFile),
+  );
+  const descriptor = ctx.register(
+    ctx.obj({
+      Type: 'FontDescriptor',
+      FontName: s.baseFont,
+      Flags: flags,
+      FontBBox: [f.bbox.minX, f.bbox.minY, f.bbox.maxX, f.bbox.maxY].map((v) => v * scale),
+      ItalicAngle: f.italicAngle,
+      Ascent: f.ascent * scale,
+      Descent: f.descent * scale,
+      CapHeight: (f.capHeight || f.ascent) * scale,
+      XHeight: (f.xHeight || 0) * scale,
+      StemV: 0,
+      FontFile2: fontFile,
+    }),
+  );
   return { descriptor, toUnicode: ctx.register(new StoredStream(ctx.obj({ Filter: 'FlateDecode' }), s.toUnicode)) };
 }
 
 /** The Type 0 font over the subset's `objects`, with the glyph widths `W` (see widthsOf), at `ref` if given. */
 export function registerType0(doc: PDFDocument, s: Subset, objects: SubsetObjects, W: PDFObject, ref?: PDFRef): PDFRef {
   const ctx = doc.context;
-  const cidFont = ctx.register(ctx.obj({
-    Type: 'Font', Subtype: 'CIDFontType2', BaseFont: s.baseFont, CIDToGIDMap: 'Identity',
-    CIDSystemInfo: { Registry: PDFString.of('Adobe'), Ordering: PDFString.of('Identity'), Supplement: 0 },
-    FontDescriptor: objects.descriptor, W,
-  }));
+  const cidFont = ctx.register(
+    ctx.obj({
+      Type: 'Font',
+      Subtype: 'CIDFontType2',
+      BaseFont: s.baseFont,
+      CIDToGIDMap: 'Identity',
+      CIDSystemInfo: { Registry: PDFString.of('Adobe'), Ordering: PDFString.of('Identity'), Supplement: 0 },
+      FontDescriptor: objects.descriptor,
+      W,
+    }),
+  );
   const dict = ctx.obj({
-    Type: 'Font', Subtype: 'Type0', BaseFont: s.baseFont, Encoding: 'Identity-H', DescendantFonts: [cidFont], ToUnicode: objects.toUnicode,
+    Type: 'Font',
+    Subtype: 'Type0',
+    BaseFont: s.baseFont,
+    Encoding: 'Identity-H',
+    DescendantFonts: [cidFont],
+    ToUnicode: objects.toUnicode,
   });
   if (!ref) return ctx.register(dict);
   ctx.assign(ref, dict);

@@ -7,7 +7,8 @@
 function checksum(b: Buffer): number {
   let sum = 0;
   for (let i = 0; i < b.length; i += 4) {
-    const word = i + 4 <= b.length ? b.readUInt32BE(i) : Buffer.concat([b.subarray(i), Buffer.alloc(4)]).readUInt32BE(0);
+    const word =
+      i + 4 <= b.length ? b.readUInt32BE(i) : Buffer.concat([b.subarray(i), Buffer.alloc(4)]).readUInt32BE(0);
     sum = (sum + word) >>> 0;
   }
   return sum;
@@ -51,7 +52,10 @@ export function withoutGlyphInstructions(font: Buffer): Buffer {
     const record = 12 + 16 * i;
     const tag = font.toString('latin1', record, record + 4);
     tags.push(tag);
-    tables.set(tag, font.subarray(font.readUInt32BE(record + 8), font.readUInt32BE(record + 8) + font.readUInt32BE(record + 12)));
+    tables.set(
+      tag,
+      font.subarray(font.readUInt32BE(record + 8), font.readUInt32BE(record + 8) + font.readUInt32BE(record + 12)),
+    );
   }
   const head = Buffer.from(tables.get('head')!);
   const loca = tables.get('loca')!;

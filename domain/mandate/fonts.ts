@@ -3,7 +3,16 @@
 // French typographic letters and the ligatures the font forms from them), and its bytes are kept: a mandate only
 // adds them to its file. A name needing other glyphs gets a subset of its own, made for it as before.
 import type { PDFDocument, PDFRef } from 'pdf-lib';
-import { fontFile, hex4, makeSubset, registerSubsetObjects, registerType0, REPERTOIRE, widthsOf, type Subset } from './font-subset';
+import {
+  fontFile,
+  hex4,
+  makeSubset,
+  registerSubsetObjects,
+  registerType0,
+  REPERTOIRE,
+  widthsOf,
+  type Subset,
+} from './font-subset';
 import { ligatureShaper, type Shaper } from './shaping';
 
 const font = fontFile('@expo-google-fonts/dancing-script/400Regular/DancingScript_400Regular.ttf');
@@ -24,7 +33,10 @@ function commonSubset(): Promise<{ subset: Subset; shaper?: Shaper }> {
       [...lookup].flatMap(([first, list]) => list.map((l) => [first, ...l.components].map((id) => byGlyph.get(id)))),
     );
     const texts = [...chars, ...ligatures.filter((l) => l.every(Boolean)).map((l) => l.join(''))];
-    common = makeSubset(f, texts.flatMap((t) => f.layout(t).glyphs)).then((subset) => ({ subset, shaper }));
+    common = makeSubset(
+      f,
+      texts.flatMap((t) => f.layout(t).glyphs),
+    ).then((subset) => ({ subset, shaper }));
   }
   return common;
 }
@@ -53,7 +65,12 @@ export async function embedHandwriting(doc: PDFDocument, text: string): Promise<
   }
   const ids = glyphs.map((g) => subset.ids.get(g)!);
   return {
-    font: registerType0(doc, subset, registerSubsetObjects(doc, subset, f, SCRIPT_FLAGS), doc.context.obj(widthsOf(subset, ids))),
+    font: registerType0(
+      doc,
+      subset,
+      registerSubsetObjects(doc, subset, f, SCRIPT_FLAGS),
+      doc.context.obj(widthsOf(subset, ids)),
+    ),
     hex: ids.map(hex4).join(''),
     width: ids.reduce((w, id) => w + (subset.widths[id] ?? 0), 0) / 1000,
   };

@@ -1,7 +1,16 @@
 // Changes to an existing PDF written as an incremental update (ISO 32000-1 §7.5.6): the original bytes stay as they
 // are, followed by the new and changed objects, a cross-reference section and a trailer pointing back to the
 // previous one. Signatures already in the file keep covering exactly what they signed.
-import { ParseSpeeds, PDFCrossRefSection, PDFDocument, PDFStream, PDFTrailer, PDFTrailerDict, type PDFObject, type PDFRef } from 'pdf-lib';
+import {
+  ParseSpeeds,
+  PDFCrossRefSection,
+  PDFDocument,
+  PDFStream,
+  PDFTrailer,
+  PDFTrailerDict,
+  type PDFObject,
+  type PDFRef,
+} from 'pdf-lib';
 import { openLazily } from './pdf-lazy';
 
 export interface EditablePdf {
@@ -64,7 +73,10 @@ export async function openForIncrement(bytes: Uint8Array): Promise<EditablePdf> 
     await doc.flush(); // embeds the fonts and images drawn since load
     const changed = ctx
       .enumerateIndirectObjects()
-      .filter(([ref, obj]) => ref.objectNumber > originalLargest || (!isStream(obj) && before.get(ref.tag) !== obj.toString()));
+      .filter(
+        ([ref, obj]) =>
+          ref.objectNumber > originalLargest || (!isStream(obj) && before.get(ref.tag) !== obj.toString()),
+      );
     // What follows the original bytes, measured first so that the file is written into one buffer.
     const pieces: (string | Serialisable)[] = [];
     const sizes: number[] = [];
@@ -83,12 +95,26 @@ export async function openForIncrement(bytes: Uint8Array): Promise<EditablePdf> 
       }
     }
     const info = ctx.trailerInfo;
-    const trailerDict = ctx.obj({ Size: ctx.largestObjectNumber + 1, Root: info.Root, Info: info.Info, ID: info.ID, Prev: prev });
-    for (const piece of [xref, '\n', PDFTrailerDict.of(trailerDict), '\n', PDFTrailer.forLastCrossRefSectionOffset(offset)]) add(piece);
+    const trailerDict = ctx.obj({
+      Size: ctx.largestObjectNumber + 1,
+      Root: info.Root,
+      Info: info.Info,
+      ID: info.ID,
+      Prev: prev,
+    });
+    for (const piece of [
+      xref,
+      '\n',
+      PDFTrailerDict.of(trailerDict),
+      '\n',
+      PDFTrailer.forLastCrossRefSectionOffset(offset),
+    ])
+      add(piece);
     const out = Buffer.allocUnsafe(sizes.reduce((n, size) => n + size, bytes.length));
     out.set(bytes, 0);
     let at = bytes.length;
-    for (const piece of pieces) at += typeof piece === 'string' ? out.write(piece, at, 'latin1') : piece.copyBytesInto(out, at);
+    for (const piece of pieces)
+      at += typeof piece === 'string' ? out.write(piece, at, 'latin1') : piece.copyBytesInto(out, at);
     if (at !== out.length) throw new Error(`the update was measured at ${out.length} bytes but wrote ${at}`); // none left unset
     return out;
   }

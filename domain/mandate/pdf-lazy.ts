@@ -35,14 +35,18 @@ const match = (re: RegExp, text: string, at: number) => {
  * The document in `bytes`, whose last cross-reference section is at `xref`, with its objects parsed on first use;
  * `loaded` sees each object as parsed. Undefined when the file is not one this can open safely.
  */
-export function openLazily(bytes: Uint8Array, xref: number, loaded: (ref: PDFRef, object: PDFObject) => void): PDFDocument | undefined {
+export function openLazily(
+  bytes: Uint8Array,
+  xref: number,
+  loaded: (ref: PDFRef, object: PDFObject) => void,
+): PDFDocument | undefined {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   const context = PDFContext.create();
   // object number → its newest entry: generation and byte offset (free: no offset)
   const entries = new Map<number, { generation: number; offset?: number }>();
   const trailers: PDFDict[] = [];
   const visited = new Set<number>();
-  for (let at: number | undefined = xref; at !== undefined; ) {
+  for (let at: number | undefined = xref; at !== undefined;) {
     if (visited.has(at) || !text.startsWith('xref', at)) return undefined;
     visited.add(at);
     let pos = at + 4;
@@ -53,12 +57,14 @@ export function openLazily(bytes: Uint8Array, xref: number, loaded: (ref: PDFRef
         const e = match(XREF_ENTRY, text, pos);
         if (!e) return undefined;
         pos = XREF_ENTRY.lastIndex;
-        if (!entries.has(n)) entries.set(n, { generation: Number(e[2]), offset: e[3] === 'n' ? Number(e[1]) : undefined });
+        if (!entries.has(n))
+          entries.set(n, { generation: Number(e[2]), offset: e[3] === 'n' ? Number(e[1]) : undefined });
       }
     }
     if (!match(TRAILER, text, pos)) return undefined;
     const trailer = PDFObjectParser.forBytes(bytes.subarray(TRAILER.lastIndex), context).parseObject();
-    if (!(trailer instanceof PDFDict) || trailer.has(PDFName.of('XRefStm')) || trailer.has(PDFName.of('Encrypt'))) return undefined;
+    if (!(trailer instanceof PDFDict) || trailer.has(PDFName.of('XRefStm')) || trailer.has(PDFName.of('Encrypt')))
+      return undefined;
     trailers.push(trailer);
     at = trailer.lookupMaybe(PDFName.of('Prev'), PDFNumber)?.asNumber();
   }
@@ -86,6 +92,10 @@ export function openLazily(bytes: Uint8Array, xref: number, loaded: (ref: PDFRef
     return object;
   });
   // pdf-lib only builds a document from a context it parsed itself: its constructor is private, not its behaviour.
-  const Doc = PDFDocument as unknown as new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument;
+  const Doc = PDFDocument as unknown as new (
+    context: PDFContext,
+    ignoreEncryption: boolean,
+    updateMetadata: boolean,
+  ) => PDFDocument;
   return new Doc(context, false, false);
 }

@@ -7,7 +7,10 @@ const ENDSTREAM = Buffer.from('\nendstream', 'latin1');
 
 /** `contents` as they are: already encoded as `dict`'s /Filter says. */
 export class StoredStream extends PDFStream {
-  constructor(dict: PDFDict, private readonly contents: Uint8Array) {
+  constructor(
+    dict: PDFDict,
+    private readonly contents: Uint8Array,
+  ) {
     super(dict);
   }
 

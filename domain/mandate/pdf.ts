@@ -66,7 +66,11 @@ function wrap(text: string, font: TextFont, size: number, width: number): string
 class Writer {
   y = A4[1] - MARGIN;
   readonly pages: PageContent[];
-  constructor(private doc: PDFDocument, private font: TextFont, private bold: TextFont) {
+  constructor(
+    private doc: PDFDocument,
+    private font: TextFont,
+    private bold: TextFont,
+  ) {
     this.pages = [new PageContent(doc.addPage(A4))];
   }
   get page(): PageContent {
@@ -122,10 +126,19 @@ export async function buildMandatePdf(m: MandateInput): Promise<Uint8Array> {
   const w = new Writer(doc, font, bold);
   const t = TEXTS[lang];
   const v: MandateVars = {
-    number: m.mandateNumber, company: m.party.name, siren: m.siren, address: addressLine(m.party) ?? t.noAddress,
-    city: m.party.addresses?.[0]?.locality?.trim() || undefined, paName: m.pa.name, paSiren: m.pa.siren || undefined,
-    matricule: m.pa.matricule, issuedOn: formatDay(m.issuedOn, lang), former: m.formerMatricule,
-    given: signer.given, surname: signer.surname, role: signer.role, // never the identity document's number: not part of the form
+    number: m.mandateNumber,
+    company: m.party.name,
+    siren: m.siren,
+    address: addressLine(m.party) ?? t.noAddress,
+    city: m.party.addresses?.[0]?.locality?.trim() || undefined,
+    paName: m.pa.name,
+    paSiren: m.pa.siren || undefined,
+    matricule: m.pa.matricule,
+    issuedOn: formatDay(m.issuedOn, lang),
+    former: m.formerMatricule,
+    given: signer.given,
+    surname: signer.surname,
+    role: signer.role, // never the identity document's number: not part of the form
   };
   w.text(t.title, { bold: true, size: 14, gap: 2 });
   w.text(t.number(v), { size: 10, gap: 8 });
@@ -178,9 +191,15 @@ export async function buildMandatePdf(m: MandateInput): Promise<Uint8Array> {
       italic.end();
     }
   } else if (m.signature?.kind === 'drawn') {
-    const img = m.signature.mime === 'image/png' ? await doc.embedPng(m.signature.image) : await doc.embedJpg(m.signature.image);
+    const img =
+      m.signature.mime === 'image/png' ? await doc.embedPng(m.signature.image) : await doc.embedJpg(m.signature.image);
     const scale = Math.min((box.width - 16) / img.width, (box.height - 18) / img.height);
-    signaturePage.page.drawImage(img, { x: box.x + 8, y: box.y + 4, width: img.width * scale, height: img.height * scale });
+    signaturePage.page.drawImage(img, {
+      x: box.x + 8,
+      y: box.y + 4,
+      width: img.width * scale,
+      height: img.height * scale,
+    });
   }
   for (const p of w.pages) p.end();
   font.end();

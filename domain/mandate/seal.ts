@@ -15,7 +15,12 @@ export interface SealInfo {
 }
 
 /** Appends what `amend` adds (e.g. the audit page) and the seal, in one incremental update, then signs it. */
-export async function sealPdf(pdf: Uint8Array, key: SealKey, info: SealInfo, amend?: (doc: PDFDocument) => Promise<void>): Promise<Buffer> {
+export async function sealPdf(
+  pdf: Uint8Array,
+  key: SealKey,
+  info: SealInfo,
+  amend?: (doc: PDFDocument) => Promise<void>,
+): Promise<Buffer> {
   const editable = await openForIncrement(pdf);
   if (amend) await amend(editable.doc);
   addSealField(editable.doc, info, padesCmsMaxLength(key));
@@ -52,27 +57,48 @@ function sign(pdf: Buffer, key: SealKey): Buffer {
 function addSealField(doc: PDFDocument, info: SealInfo, cmsLength: number): void {
   const ctx = doc.context;
   const placeholder = PDFName.of(PLACEHOLDER);
-  const signature = ctx.register(ctx.obj({
-    Type: 'Sig', Filter: 'Adobe.PPKLite', SubFilter: 'ETSI.CAdES.detached',
-    // `sign` finds /ByteRange, then the /Contents after it: room for the CMS, in hex.
-    ByteRange: [0, placeholder, placeholder, placeholder],
-    Contents: PDFHexString.of('0'.repeat(2 * cmsLength)),
-    Reason: PDFString.of(info.reason), M: PDFString.fromDate(new Date()), ContactInfo: PDFString.of(info.contact),
-    Name: PDFString.of(info.name), Location: PDFString.of(info.location), Prop_Build: { Filter: { Name: 'Adobe.PPKLite' } },
-  }));
+  const signature = ctx.register(
+    ctx.obj({
+      Type: 'Sig',
+      Filter: 'Adobe.PPKLite',
+      SubFilter: 'ETSI.CAdES.detached',
+      // `sign` finds /ByteRange, then the /Contents after it: room for the CMS, in hex.
+      ByteRange: [0, placeholder, placeholder, placeholder],
+      Contents: PDFHexString.of('0'.repeat(2 * cmsLength)),
+      Reason: PDFString.of(info.reason),
+      M: PDFString.fromDate(new Date()),
+      ContactInfo: PDFString.of(info.contact),
+      Name: PDFString.of(info.name),
+      Location: PDFString.of(info.location),
+      Prop_Build: { Filter: { Name: 'Adobe.PPKLite' } },
+    }),
+  );
   let form = doc.catalog.lookupMaybe(PDFName.of('AcroForm'), PDFDict);
   if (!form) doc.catalog.set(PDFName.of('AcroForm'), ctx.register((form = ctx.obj({}))));
   let fields = form.lookupMaybe(PDFName.of('Fields'), PDFArray);
   if (!fields) form.set(PDFName.of('Fields'), (fields = ctx.obj([])));
-  const names = new Set(fields.asArray().map((f) => ctx.lookupMaybe(f, PDFDict)?.lookupMaybe(PDFName.of('T'), PDFString, PDFHexString)?.decodeText()));
+  const names = new Set(
+    fields
+      .asArray()
+      .map((f) => ctx.lookupMaybe(f, PDFDict)?.lookupMaybe(PDFName.of('T'), PDFString, PDFHexString)?.decodeText()),
+  );
   let n = fields.size() + 1;
   while (names.has(`Seal${n}`)) n++;
   const page = doc.getPage(0);
-  const widget = ctx.register(ctx.obj({
-    Type: 'Annot', Subtype: 'Widget', FT: 'Sig', Rect: [0, 0, 0, 0], V: signature, T: PDFString.of(`Seal${n}`), F: 4 /* print */, P: page.ref,
-    // An appearance, even empty, as PDF/A wants.
-    AP: { N: ctx.register(ctx.stream('', { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 0, 0], Resources: {} })) },
-  }));
+  const widget = ctx.register(
+    ctx.obj({
+      Type: 'Annot',
+      Subtype: 'Widget',
+      FT: 'Sig',
+      Rect: [0, 0, 0, 0],
+      V: signature,
+      T: PDFString.of(`Seal${n}`),
+      F: 4 /* print */,
+      P: page.ref,
+      // An appearance, even empty, as PDF/A wants.
+      AP: { N: ctx.register(ctx.stream('', { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 0, 0], Resources: {} })) },
+    }),
+  );
   const annots = page.node.lookupMaybe(PDFName.of('Annots'), PDFArray);
   if (annots) annots.push(widget);
   else page.node.set(PDFName.of('Annots'), ctx.obj([widget]));

@@ -26,7 +26,10 @@ export type Ligatures = Map<number, { components: number[]; glyph: number }[]>;
 
 /** Glyph ids covered by an OpenType coverage table (both formats), in coverage index order. */
 function coverage(c: Coverage): number[] {
-  return c.glyphs ?? (c.rangeRecords ?? []).flatMap((r) => Array.from({ length: r.end - r.start + 1 }, (_, i) => r.start + i));
+  return (
+    c.glyphs ??
+    (c.rangeRecords ?? []).flatMap((r) => Array.from({ length: r.end - r.start + 1 }, (_, i) => r.start + i))
+  );
 }
 
 /** The GSUB features fontkit's default shaper applies to left-to-right text; the first three in an earlier stage. */
@@ -38,13 +41,17 @@ const DEFAULT = ['ccmp', 'locl', 'rlig', 'calt', 'clig', 'liga', 'rclt'];
  * (one stage: by lookup index), or undefined when one is not a plain ligature lookup.
  */
 function ligatureLookups(gsub: Gsub, scriptTag: string): Ligatures[] | undefined {
-  const script = (gsub.scriptList.find((s) => s.tag === scriptTag) ?? gsub.scriptList.find((s) => s.tag === 'DFLT'))?.script;
+  const script = (gsub.scriptList.find((s) => s.tag === scriptTag) ?? gsub.scriptList.find((s) => s.tag === 'DFLT'))
+    ?.script;
   const features = (script?.defaultLangSys?.featureIndexes ?? []).map((i) => gsub.featureList[i]!);
   if (features.some((f) => EARLY.includes(f.tag))) return undefined;
-  const indexes = [...new Set(features.filter((f) => DEFAULT.includes(f.tag)).flatMap((f) => f.feature.lookupListIndexes))].sort((a, b) => a - b);
+  const indexes = [
+    ...new Set(features.filter((f) => DEFAULT.includes(f.tag)).flatMap((f) => f.feature.lookupListIndexes)),
+  ].sort((a, b) => a - b);
   const lookups: Ligatures[] = [];
   for (const lookup of indexes.map((i) => gsub.lookupList.get(i))) {
-    if (lookup.lookupType !== 4 || lookup.flags.markAttachmentType || Object.values(lookup.flags.flags).some(Boolean)) return undefined;
+    if (lookup.lookupType !== 4 || lookup.flags.markAttachmentType || Object.values(lookup.flags.flags).some(Boolean))
+      return undefined;
     const ligatures: Ligatures = new Map();
     for (const table of lookup.subTables) {
       const first = coverage(table.coverage);
@@ -73,7 +80,8 @@ export function ligatureShaper(font: Font, chars: string[]): Shaper | undefined 
   if (f.morx) return undefined; // fontkit would use its AAT engine
   const lookups = f.GSUB ? ligatureLookups(f.GSUB, 'latn') : [];
   const common = f.GSUB ? ligatureLookups(f.GSUB, 'DFLT') : [];
-  if (!lookups || !common || JSON.stringify(lookups.map((l) => [...l])) !== JSON.stringify(common.map((l) => [...l]))) return undefined;
+  if (!lookups || !common || JSON.stringify(lookups.map((l) => [...l])) !== JSON.stringify(common.map((l) => [...l])))
+    return undefined;
   const glyphs = new Map<string, number>();
   for (const ch of chars) {
     const laid = font.layout(ch, { kern: false }).glyphs;

@@ -28,5 +28,10 @@ export function signerOf(party: PartyLike): Signer {
   const missing = missingSignerFields(party).filter((path) => path !== 'people[0].role');
   if (missing.length) throw new Error(`missing signer fields: ${missing.join(', ')}`);
   const person = party.people![0]!;
-  return { given: person.name.given!, surname: person.name.surname!, role: person.role, idNumber: person.identities![0]!.code };
+  return {
+    given: person.name.given!,
+    surname: person.name.surname!,
+    role: person.role,
+    idNumber: person.identities![0]!.code,
+  };
 }

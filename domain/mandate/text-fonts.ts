@@ -5,7 +5,17 @@
 // Kerning is left out, as before.
 import type { Font } from '@pdf-lib/fontkit';
 import { PDFArray, PDFDict, PDFName, PDFRawStream, PDFRef, type PDFDocument } from 'pdf-lib';
-import { fontFile, hex4, makeSubset, registerSubsetObjects, registerType0, REPERTOIRE, widthsOf, type Subset, type SubsetObjects } from './font-subset';
+import {
+  fontFile,
+  hex4,
+  makeSubset,
+  registerSubsetObjects,
+  registerType0,
+  REPERTOIRE,
+  widthsOf,
+  type Subset,
+  type SubsetObjects,
+} from './font-subset';
 import { SerialisedObject } from './pdf-raw';
 
 export type Face = 'regular' | 'bold' | 'italic';
@@ -38,8 +48,14 @@ function faceSubset(face: Face): Promise<FaceSubset> {
   if (!made) {
     const f = FACES[face].file();
     // Each character laid out alone: one glyph, with the character it stands for.
-    const laid = REPERTOIRE.map((c) => [c, f.layout(c, { kern: false }).glyphs] as const).filter(([, g]) => g.length === 1 && g[0]!.id !== 0);
-    made = makeSubset(f, laid.map(([, [g]]) => g!), { unhinted: true }).then((subset) => {
+    const laid = REPERTOIRE.map((c) => [c, f.layout(c, { kern: false }).glyphs] as const).filter(
+      ([, g]) => g.length === 1 && g[0]!.id !== 0,
+    );
+    made = makeSubset(
+      f,
+      laid.map(([, [g]]) => g!),
+      { unhinted: true },
+    ).then((subset) => {
       const size = Math.max(...laid.map(([c]) => c.charCodeAt(0))) + 1;
       const hex: (string | undefined)[] = new Array(size);
       const widths = new Float64Array(size);
@@ -48,7 +64,9 @@ function faceSubset(face: Face): Promise<FaceSubset> {
         hex[c.charCodeAt(0)] = hex4(id);
         widths[c.charCodeAt(0)] = subset.widths[id]! / 1000;
       }
-      const W = widthsOf(subset, subset.ids.values()).map((x) => (Array.isArray(x) ? `[${x.map(num).join(' ')}]` : num(x)));
+      const W = widthsOf(subset, subset.ids.values()).map((x) =>
+        Array.isArray(x) ? `[${x.map(num).join(' ')}]` : num(x),
+      );
       return { font: f, subset, flags: FACES[face].flags, hex, widths, W: Buffer.from(`[${W.join(' ')}]`, 'latin1') };
     });
     subsets.set(face, made);
@@ -64,7 +82,10 @@ export class TextFont {
   private ended = false;
   private readonly unknown: string;
 
-  private constructor(private readonly doc: PDFDocument, private readonly face: FaceSubset) {
+  private constructor(
+    private readonly doc: PDFDocument,
+    private readonly face: FaceSubset,
+  ) {
     this.ref = doc.context.nextRef();
     this.unknown = face.hex['?'.charCodeAt(0)]!;
   }
@@ -77,7 +98,8 @@ export class TextFont {
   drawable(text: string): string {
     const composed = text.normalize('NFC');
     for (let i = 0; i < composed.length; i++) {
-      if (this.face.hex[composed.charCodeAt(i)] === undefined) return [...composed].map((c) => (this.face.hex[c.charCodeAt(0)] && c.length === 1 ? c : '?')).join('');
+      if (this.face.hex[composed.charCodeAt(i)] === undefined)
+        return [...composed].map((c) => (this.face.hex[c.charCodeAt(0)] && c.length === 1 ? c : '?')).join('');
     }
     return composed;
   }
@@ -130,12 +152,19 @@ function existingObjects(doc: PDFDocument, subset: Subset): SubsetObjects | unde
     const fonts = page.node.Resources()?.lookupMaybe(PDFName.of('Font'), PDFDict);
     for (const value of fonts?.values() ?? []) {
       const dict = ctx.lookup(value);
-      if (!(dict instanceof PDFDict) || dict.get(PDFName.of('BaseFont'))?.toString() !== `/${subset.baseFont}`) continue;
+      if (!(dict instanceof PDFDict) || dict.get(PDFName.of('BaseFont'))?.toString() !== `/${subset.baseFont}`)
+        continue;
       const cid = dict.lookupMaybe(PDFName.of('DescendantFonts'), PDFArray)?.lookupMaybe(0, PDFDict);
       const descriptor = cid?.get(PDFName.of('FontDescriptor'));
       const toUnicode = dict.get(PDFName.of('ToUnicode'));
-      const program = descriptor instanceof PDFRef ? ctx.lookupMaybe(descriptor, PDFDict)?.get(PDFName.of('FontFile2')) : undefined;
-      if (descriptor instanceof PDFRef && toUnicode instanceof PDFRef && same(program, subset.fontFile) && same(toUnicode, subset.toUnicode)) {
+      const program =
+        descriptor instanceof PDFRef ? ctx.lookupMaybe(descriptor, PDFDict)?.get(PDFName.of('FontFile2')) : undefined;
+      if (
+        descriptor instanceof PDFRef &&
+        toUnicode instanceof PDFRef &&
+        same(program, subset.fontFile) &&
+        same(toUnicode, subset.toUnicode)
+      ) {
         return { descriptor, toUnicode };
       }
     }

@@ -26,7 +26,8 @@ export const TEXTS = {
   fr: {
     title: 'MANDAT DE RACCORDEMENT À UNE PLATEFORME AGRÉÉE ET DE DEMANDE DE MISE À JOUR DES ADRESSES DANS L’ANNUAIRE',
     number: (v: Vars) => `Mandat n° ${v.number}`,
-    authorises: 'Par le présent mandat, l’entreprise désignée en partie 1 (le mandant) autorise la plateforme agréée désignée en partie 2 (le mandataire) à :',
+    authorises:
+      'Par le présent mandat, l’entreprise désignée en partie 1 (le mandant) autorise la plateforme agréée désignée en partie 2 (le mandataire) à :',
     authorisations: [
       'inscrire et mettre à jour ses adresses de facturation électronique (partie 4) dans l’annuaire du portail public de facturation (PPF) ;',
       'recevoir pour son compte les factures électroniques qui lui sont adressées ;',
@@ -38,9 +39,11 @@ export const TEXTS = {
     pa: (v: Vars) =>
       `Dénomination : ${v.paName}\n${v.paSiren ? `SIREN : ${v.paSiren} — matricule de plateforme : ${v.matricule}` : `Matricule de plateforme : ${v.matricule}`}`,
     s3: '3. Date de prise d’effet',
-    effect: (v: Vars) => `Le mandat prend effet le ${v.issuedOn}, ou à la date de son inscription à l’annuaire si elle est postérieure.`,
+    effect: (v: Vars) =>
+      `Le mandat prend effet le ${v.issuedOn}, ou à la date de son inscription à l’annuaire si elle est postérieure.`,
     s4: '4. Adresses de facturation confiées',
-    addresses: (v: Vars) => `SIREN ${v.siren} (adresse SIREN), ainsi que les adresses SIREN_SIRET, SIREN_SIRET_ROUTAGE et SIREN_SUFFIXE qui en dépendent.`,
+    addresses: (v: Vars) =>
+      `SIREN ${v.siren} (adresse SIREN), ainsi que les adresses SIREN_SIRET, SIREN_SIRET_ROUTAGE et SIREN_SUFFIXE qui en dépendent.`,
     s5: '5. Plateforme précédente',
     former: (v: Vars) => `Plateforme agréée précédente : matricule ${v.former}.`,
     consent: (v: Vars) =>
@@ -56,7 +59,8 @@ export const TEXTS = {
   en: {
     title: 'MANDATE APPOINTING AN APPROVED PLATFORM AND REQUESTING THE UPDATE OF ADDRESSES IN THE DIRECTORY',
     number: (v: Vars) => `Mandate no. ${v.number}`,
-    authorises: 'By this mandate, the company named in part 1 (the principal) authorises the approved platform named in part 2 (the agent) to:',
+    authorises:
+      'By this mandate, the company named in part 1 (the principal) authorises the approved platform named in part 2 (the agent) to:',
     authorisations: [
       'register and update its e-invoicing addresses (part 4) in the directory (Annuaire) of the public invoicing portal (PPF);',
       'receive on its behalf the electronic invoices addressed to it;',
@@ -65,11 +69,14 @@ export const TEXTS = {
     s1: '1. The company (principal)',
     company: (v: Vars) => `Legal name: ${v.company}\nSIREN: ${v.siren}\nAddress: ${v.address}`,
     s2: '2. The approved platform appointed (agent)',
-    pa: (v: Vars) => `Legal name: ${v.paName}\n${v.paSiren ? `SIREN: ${v.paSiren} — platform matricule: ${v.matricule}` : `Platform matricule: ${v.matricule}`}`,
+    pa: (v: Vars) =>
+      `Legal name: ${v.paName}\n${v.paSiren ? `SIREN: ${v.paSiren} — platform matricule: ${v.matricule}` : `Platform matricule: ${v.matricule}`}`,
     s3: '3. Effective date',
-    effect: (v: Vars) => `The mandate takes effect on ${v.issuedOn}, or on the date it is entered in the directory if later.`,
+    effect: (v: Vars) =>
+      `The mandate takes effect on ${v.issuedOn}, or on the date it is entered in the directory if later.`,
     s4: '4. Invoicing addresses entrusted',
-    addresses: (v: Vars) => `SIREN ${v.siren} (SIREN address), and the SIREN_SIRET, SIREN_SIRET_ROUTAGE and SIREN_SUFFIXE addresses under it.`,
+    addresses: (v: Vars) =>
+      `SIREN ${v.siren} (SIREN address), and the SIREN_SIRET, SIREN_SIRET_ROUTAGE and SIREN_SUFFIXE addresses under it.`,
     s5: '5. Previous platform',
     former: (v: Vars) => `Previous approved platform: matricule ${v.former}.`,
     consent: (v: Vars) =>

@@ -27,9 +27,12 @@ export interface EntryUpdate {
  */
 export function applyUpdate(current: Record<string, unknown>, update: Pick<EntryUpdate, 'format' | 'data'>): unknown {
   if (update.data === undefined) return current;
-  const result = update.format === DOCUMENT ? update.data
-    : update.format === MERGE_PATCH ? applyMergePatch(structuredClone(current), update.data)
-    : applyJsonPatch(structuredClone(current), update.data as Operation[]);
+  const result =
+    update.format === DOCUMENT
+      ? update.data
+      : update.format === MERGE_PATCH
+        ? applyMergePatch(structuredClone(current), update.data)
+        : applyJsonPatch(structuredClone(current), update.data as Operation[]);
   assertPartySize(result);
   return result;
 }
@@ -38,7 +41,10 @@ function applyMergePatch(doc: unknown, patch: unknown): unknown {
   try {
     return mergePatch.apply(doc, patch);
   } catch (err) {
-    throw new DomainError('patch-unappliable', `the merge patch cannot apply: ${String((err as Error).message).split('\n')[0]}`);
+    throw new DomainError(
+      'patch-unappliable',
+      `the merge patch cannot apply: ${String((err as Error).message).split('\n')[0]}`,
+    );
   }
 }
 
@@ -46,7 +52,11 @@ function applyMergePatch(doc: unknown, patch: unknown): unknown {
 export function assertPartySize(doc: unknown, after?: string): void {
   const bytes = Buffer.byteLength(JSON.stringify(doc) ?? '');
   if (bytes > MAX_PARTY_BYTES) {
-    throw new DomainError('too-large', `the party document would be ${bytes} bytes${after ? ` after ${after}` : ''}: at most ${MAX_PARTY_BYTES}`, { sizeLimit: true });
+    throw new DomainError(
+      'too-large',
+      `the party document would be ${bytes} bytes${after ? ` after ${after}` : ''}: at most ${MAX_PARTY_BYTES}`,
+      { sizeLimit: true },
+    );
   }
 }
 
@@ -57,8 +67,15 @@ function applyJsonPatch(doc: unknown, ops: Operation[]): unknown {
       doc = jsonPatch.applyOperation(doc, operation, true, true, true, index).newDocument;
     } catch (err) {
       // A failed `test` is the precondition RFC 6902 §4.6 gives the client: the document is not as it expected.
-      if ((err as Error).name === 'TEST_OPERATION_FAILED') throw new DomainError('patch-test-failed', `the JSON patch's ${op} failed: the entry's data has changed; read it again`);
-      throw new DomainError('patch-unappliable', `the JSON patch's ${op} cannot apply: ${String((err as Error).message).split('\n')[0]}`);
+      if ((err as Error).name === 'TEST_OPERATION_FAILED')
+        throw new DomainError(
+          'patch-test-failed',
+          `the JSON patch's ${op} failed: the entry's data has changed; read it again`,
+        );
+      throw new DomainError(
+        'patch-unappliable',
+        `the JSON patch's ${op} cannot apply: ${String((err as Error).message).split('\n')[0]}`,
+      );
     }
     assertPartySize(doc, op);
   }

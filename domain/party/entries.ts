@@ -15,14 +15,23 @@ export interface NewEntry {
 export async function createPartyEntry(db: Db, workspaceId: string, id: string, input: NewEntry) {
   const { $schema, ...rest } = input.data as { $schema?: unknown };
   if ($schema !== undefined && $schema !== PARTY_SCHEMA_URL) {
-    throw new DomainError('unsupported-schema', `unsupported document schema ${JSON.stringify($schema)}: only ${PARTY_SCHEMA_URL} (org/party) entries are accepted`);
+    throw new DomainError(
+      'unsupported-schema',
+      `unsupported document schema ${JSON.stringify($schema)}: only ${PARTY_SCHEMA_URL} (org/party) entries are accepted`,
+    );
   }
   const parsed = frenchParty.safeParse(rest);
-  if (!parsed.success) throw new DomainError('invalid-request', 'invalid party', { invalid: { error: parsed.error, at: 'body.data' } });
+  if (!parsed.success)
+    throw new DomainError('invalid-request', 'invalid party', { invalid: { error: parsed.error, at: 'body.data' } });
   assertPartySize(parsed.data);
   return insertEntry(db, {
-    id, workspaceId, key: input.key, folder: input.folder, docSchema: 'org/party',
-    data: { $schema: PARTY_SCHEMA_URL, ...parsed.data }, siren: sirenOf(parsed.data),
+    id,
+    workspaceId,
+    key: input.key,
+    folder: input.folder,
+    docSchema: 'org/party',
+    data: { $schema: PARTY_SCHEMA_URL, ...parsed.data },
+    siren: sirenOf(parsed.data),
   });
 }
 

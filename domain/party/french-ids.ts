@@ -47,13 +47,17 @@ export type VatCheck = { ok: true; siren: string } | { ok: false; reason: string
 
 /** Checks a French VAT code (with or without the `FR` prefix) whose key is numeric. */
 export function checkFrenchVat(input: string): VatCheck {
-  const code = input.replace(/^FR/i, '').replace(/[\s.-]/g, '').toUpperCase();
+  const code = input
+    .replace(/^FR/i, '')
+    .replace(/[\s.-]/g, '')
+    .toUpperCase();
   const parts = parseFrenchVatCode(code);
   if (!parts) return { ok: false, reason: 'must be 2 key characters followed by the 9-digit SIREN' };
   if (!isSiren(parts.siren)) return { ok: false, reason: `${parts.siren} is not a valid SIREN (Luhn check failed)` };
   // Keys with letters are issued to non-established businesses without a SIREN-based key; we only register SIREN holders.
   if (!/^\d{2}$/.test(parts.key)) return { ok: false, reason: 'the key must be numeric for a company with a SIREN' };
   const expected = frenchVatKey(parts.siren);
-  if (parts.key !== expected) return { ok: false, reason: `key ${parts.key} does not match SIREN ${parts.siren} (expected ${expected})` };
+  if (parts.key !== expected)
+    return { ok: false, reason: `key ${parts.key} does not match SIREN ${parts.siren} (expected ${expected})` };
   return { ok: true, siren: parts.siren };
 }

@@ -6,7 +6,9 @@ import { checkFrenchVat, isSiren, isSiret } from './french-ids';
 export const PARTY_SCHEMA_URL = 'https://gobl.org/draft-0/org/party';
 
 const text = (max = 1000) => z.string().trim().min(1).max(max);
-const ext = z.record(z.string().max(64), z.string().max(255)).refine((e) => Object.keys(e).length <= 50, 'at most 50 extension keys');
+const ext = z
+  .record(z.string().max(64), z.string().max(255))
+  .refine((e) => Object.keys(e).length <= 50, 'at most 50 extension keys');
 
 /** The largest party document stored: a company's record is a few kilobytes. */
 export const MAX_PARTY_BYTES = 64 * 1024;
@@ -16,7 +18,10 @@ const identity = z.strictObject({
   label: text(255).optional(),
   type: text(64).optional(),
   key: text(64).optional(),
-  country: z.string().regex(/^[A-Z]{2}$/).optional(),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/)
+    .optional(),
   code: text(255),
   description: text().optional(),
   ext: ext.optional(),
@@ -39,7 +44,10 @@ const address = z.strictObject({
   region: text(255).optional(),
   state: text(255).optional(),
   code: text(32).optional(),
-  country: z.string().regex(/^[A-Z]{2}$/).optional(),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/)
+    .optional(),
 });
 
 const personName = z.strictObject({
@@ -57,11 +65,16 @@ const person = z.strictObject({
   uuid: z.uuid().optional(),
   label: text(255).optional(),
   name: personName.describe('the signer (people[0]) needs `given` and `surname`: printed on the mandate'),
-  role: text(255).optional().describe('the signer\'s role in the company (Présidente, Gérant…): printed on the mandate'),
+  role: text(255).optional().describe("the signer's role in the company (Présidente, Gérant…): printed on the mandate"),
   emails: z.array(email).max(20).optional(),
   telephones: z.array(telephone).max(20).optional(),
-  identities: z.array(identity).max(20).optional()
-    .describe('the signer\'s identity document first: its number in `code` (checked against the document uploaded; never printed on the mandate), its kind in `label` (CNI, passport)'),
+  identities: z
+    .array(identity)
+    .max(20)
+    .optional()
+    .describe(
+      "the signer's identity document first: its number in `code` (checked against the document uploaded; never printed on the mandate), its kind in `label` (CNI, passport)",
+    ),
   addresses: z.array(address).max(20).optional(),
 });
 
@@ -70,7 +83,10 @@ const inbox = z.strictObject({
   label: text(255).optional(),
   key: text(64).optional(),
   role: text(64).optional(),
-  scheme: z.string().regex(/^\d{4}$/, 'an ISO 6523 ICD: four digits').optional(),
+  scheme: z
+    .string()
+    .regex(/^\d{4}$/, 'an ISO 6523 ICD: four digits')
+    .optional(),
   code: text(255).optional(),
   url: z.url().optional(),
   email: z.email().optional(),
@@ -84,20 +100,40 @@ const taxId = z.strictObject({
 
 const partyObject = z.strictObject({
   $schema: z.literal(PARTY_SCHEMA_URL).optional(),
-  $regime: z.string().regex(/^[A-Z]{2}$/).optional(),
+  $regime: z
+    .string()
+    .regex(/^[A-Z]{2}$/)
+    .optional(),
   uuid: z.uuid().optional(),
   label: text(255).optional(),
-  name: text(255).describe('the company\'s legal name: printed on the mandate'),
+  name: text(255).describe("the company's legal name: printed on the mandate"),
   alias: text(255).optional(),
   tax_id: taxId.describe('its French VAT number: country FR, code FR + key + SIREN (e.g. FR27552032534)'),
-  identities: z.array(identity).max(20).optional()
-    .describe('exactly one of type SIREN (9 digits, Luhn), equal to the SIREN in the VAT number; SIRETs (type SIRET) optional'),
-  people: z.array(person).max(20).optional()
-    .describe('people[0] signs the mandate: its name, role and identity document. Missing fields can be completed by the signer in the wizard, or here with PATCH'),
+  identities: z
+    .array(identity)
+    .max(20)
+    .optional()
+    .describe(
+      'exactly one of type SIREN (9 digits, Luhn), equal to the SIREN in the VAT number; SIRETs (type SIRET) optional',
+    ),
+  people: z
+    .array(person)
+    .max(20)
+    .optional()
+    .describe(
+      'people[0] signs the mandate: its name, role and identity document. Missing fields can be completed by the signer in the wizard, or here with PATCH',
+    ),
   inboxes: z.array(inbox).max(20).optional(),
-  addresses: z.array(address).max(20).optional().describe('addresses[0], the registered office, is printed on the mandate ("Fait à <locality>")'),
+  addresses: z
+    .array(address)
+    .max(20)
+    .optional()
+    .describe('addresses[0], the registered office, is printed on the mandate ("Fait à <locality>")'),
   emails: z.array(email).max(20).optional(),
-  websites: z.array(z.strictObject({ uuid: z.uuid().optional(), label: text(255).optional(), url: z.url() })).max(20).optional(),
+  websites: z
+    .array(z.strictObject({ uuid: z.uuid().optional(), label: text(255).optional(), url: z.url() }))
+    .max(20)
+    .optional(),
   telephones: z.array(telephone).max(20).optional(),
   ext: ext.optional(),
 });
@@ -105,11 +141,16 @@ const partyObject = z.strictObject({
 /** A French party: VAT key consistent with the SIREN, and the SIREN identity equal to the VAT's SIREN. */
 export const frenchParty = partyObject.superRefine((party, ctx) => {
   if (party.tax_id.country !== 'FR') {
-    ctx.addIssue({ code: 'custom', path: ['tax_id', 'country'], message: 'only French parties (FR) can be registered' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['tax_id', 'country'],
+      message: 'only French parties (FR) can be registered',
+    });
     return;
   }
   const vat = checkFrenchVat(party.tax_id.code ?? '');
-  if (!vat.ok) ctx.addIssue({ code: 'custom', path: ['tax_id', 'code'], message: `invalid French VAT code: ${vat.reason}` });
+  if (!vat.ok)
+    ctx.addIssue({ code: 'custom', path: ['tax_id', 'code'], message: `invalid French VAT code: ${vat.reason}` });
 
   const sirens = (party.identities ?? []).map((id, i) => ({ id, i })).filter(({ id }) => id.type === 'SIREN');
   if (sirens.length !== 1) {
@@ -117,9 +158,17 @@ export const frenchParty = partyObject.superRefine((party, ctx) => {
   }
   for (const { id, i } of sirens) {
     if (!isSiren(id.code)) {
-      ctx.addIssue({ code: 'custom', path: ['identities', i, 'code'], message: `${id.code} is not a valid SIREN (9 digits, Luhn)` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['identities', i, 'code'],
+        message: `${id.code} is not a valid SIREN (9 digits, Luhn)`,
+      });
     } else if (vat.ok && id.code !== vat.siren) {
-      ctx.addIssue({ code: 'custom', path: ['identities', i, 'code'], message: `SIREN ${id.code} differs from the SIREN in the VAT code (${vat.siren})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['identities', i, 'code'],
+        message: `SIREN ${id.code} differs from the SIREN in the VAT code (${vat.siren})`,
+      });
     }
   }
   (party.identities ?? []).forEach((id, i) => {
@@ -132,7 +181,10 @@ export const frenchParty = partyObject.superRefine((party, ctx) => {
 export type Party = z.infer<typeof partyObject>;
 
 /** The document as the API reference shows it (the checks across fields, VAT against SIREN, are in its descriptions). */
-export const partyDocument = partyObject.meta({ id: 'Party', description: 'A French company as a GOBL org/party document (https://gobl.org/draft-0/org/party)' });
+export const partyDocument = partyObject.meta({
+  id: 'Party',
+  description: 'A French company as a GOBL org/party document (https://gobl.org/draft-0/org/party)',
+});
 
 /** The SIREN of a party that passed `frenchParty`. */
 export function sirenOf(party: Party): string {

@@ -28,16 +28,29 @@ export async function recordSubmission(q: Queryable, entryId: string, job: Waiti
   if (!step) return;
   const n = (await round(q, entryId, job.id)) + 1;
   await recordState(q, { entryId, state: 'submitted', jobId: job.id, stepId: `${step.id}/submitted/${n}` });
-  await recordWaitEvent(q, job.id, step.id, { status: 'WAIT', code: 'submitted', message: 'submission received, awaiting approval' });
+  await recordWaitEvent(q, job.id, step.id, {
+    status: 'WAIT',
+    code: 'submitted',
+    message: 'submission received, awaiting approval',
+  });
 }
 
 /** After the decision is recorded: a rejection sends the party back to `processing` for a new submission. */
-export async function recordDecided(q: Queryable, entryId: string, job: WaitingJob, d: { approved: boolean; decisionId: string }): Promise<void> {
+export async function recordDecided(
+  q: Queryable,
+  entryId: string,
+  job: WaitingJob,
+  d: { approved: boolean; decisionId: string },
+): Promise<void> {
   const step = waitStep(job);
   if (!step) return;
   if (!d.approved) {
     const n = await round(q, entryId, job.id);
     await recordState(q, { entryId, state: 'processing', jobId: job.id, stepId: `${step.id}/rejected/${n}` });
   }
-  await recordWaitEvent(q, job.id, step.id, { status: 'WAIT', code: d.approved ? 'approved' : 'rejected', message: `decision ${d.decisionId}` });
+  await recordWaitEvent(q, job.id, step.id, {
+    status: 'WAIT',
+    code: d.approved ? 'approved' : 'rejected',
+    message: `decision ${d.decisionId}`,
+  });
 }

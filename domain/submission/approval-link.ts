@@ -3,7 +3,14 @@
 // earlier registration opens nothing later. Integrators can revoke it and issue a new one.
 import crypto from 'node:crypto';
 import type { Queryable } from '../../platform/store/db';
-import { deleteMeta, markJobMetaCancelled, putMeta, putMetaUnlessHeld, type MetaInput, type MetaView } from '../../platform/store/entries';
+import {
+  deleteMeta,
+  markJobMetaCancelled,
+  putMeta,
+  putMetaUnlessHeld,
+  type MetaInput,
+  type MetaView,
+} from '../../platform/store/entries';
 import type { StatementEffect } from '../../platform/store/statement-effect';
 
 export const APPROVAL_LINK_KEY = 'approval-link';
@@ -11,7 +18,15 @@ export const APPROVAL_LINK_KEY = 'approval-link';
 /** A fresh link for this job: a new ref, so whatever ref came before stops working once it is stored. */
 function freshLink(jobId: string, wizardUrl: string): MetaInput {
   const ref = crypto.randomBytes(32).toString('base64url');
-  return { src: 'gov-fr', ref, value: { job_id: jobId }, link_url: `${wizardUrl}/reg/${ref}/start`, link_scope: 'public', indexed: true, shared: true };
+  return {
+    src: 'gov-fr',
+    ref,
+    value: { job_id: jobId },
+    link_url: `${wizardUrl}/reg/${ref}/start`,
+    link_scope: 'public',
+    indexed: true,
+    shared: true,
+  };
 }
 
 /**

@@ -1,11 +1,19 @@
 // What a signer and an operator send for a submission, from the API or the wizard: one shape for both.
 import { z } from 'zod';
 
-export const identityBody = z.strictObject({ view: z.enum(['front', 'back', 'page']), data: z.string().min(1, 'data is required') });
+export const identityBody = z.strictObject({
+  view: z.enum(['front', 'back', 'page']),
+  data: z.string().min(1, 'data is required'),
+});
 export const signBody = z.strictObject({
   signature: z.string().optional(),
-  mandate_number: z.string().max(100).optional()
-    .describe('the number of the mandate the signer read: refused (409 mandate-replaced) when the mandate has been issued again since'),
+  mandate_number: z
+    .string()
+    .max(100)
+    .optional()
+    .describe(
+      'the number of the mandate the signer read: refused (409 mandate-replaced) when the mandate has been issued again since',
+    ),
 });
 export const agreementBody = z.strictObject({ data: z.string().min(1, 'data is required') });
 export const decisionBody = z

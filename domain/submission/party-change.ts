@@ -9,10 +9,24 @@ import { PARTY_SCHEMA_URL, frenchParty, sirenOf } from '../party';
 import { changedMandateFacts, sirenInDocument } from '../party/mandate-facts';
 import { dropIdentityDocuments, lockAgreement, reissueMandate } from '../../platform/store/agreements';
 import type { Db } from '../../platform/store/db';
-import { INVALID_DATA, getEntry, lockEntryRow, registrationStarted, writeEntryUpdate, type EntryView } from '../../platform/store/entries';
+import {
+  INVALID_DATA,
+  getEntry,
+  lockEntryRow,
+  registrationStarted,
+  writeEntryUpdate,
+  type EntryView,
+} from '../../platform/store/entries';
 import { activeJobOf } from '../../platform/store/jobs';
 
-export type PartyChangeCode = 'not-found' | 'unsupported-schema' | 'invalid-data' | 'siren-locked' | 'mandate-signed' | 'registered' | 'draft-refused';
+export type PartyChangeCode =
+  | 'not-found'
+  | 'unsupported-schema'
+  | 'invalid-data'
+  | 'siren-locked'
+  | 'mandate-signed'
+  | 'registered'
+  | 'draft-refused';
 
 export class PartyChangeError extends DomainError<PartyChangeCode> {}
 
@@ -26,7 +40,10 @@ export interface PartyChange {
 
 /** The entry as changed, and the number of its mandate when the change issued it again. */
 export async function changeParty(
-  deps: { db: Db; log: Logger }, workspaceId: string, entryId: string, change: PartyChange,
+  deps: { db: Db; log: Logger },
+  workspaceId: string,
+  entryId: string,
+  change: PartyChange,
 ): Promise<EntryView & { mandate_number?: string }> {
   return deps.db.tx(async (q) => {
     const entry = await lockEntryRow(q, workspaceId, entryId);
@@ -34,34 +51,58 @@ export async function changeParty(
     const next = change.apply(entry.data as Record<string, unknown>);
     const { $schema, ...rest } = (next ?? {}) as Record<string, unknown>;
     if ($schema !== undefined && $schema !== PARTY_SCHEMA_URL) {
-      throw new PartyChangeError('unsupported-schema', `unsupported document schema ${JSON.stringify($schema)}: only ${PARTY_SCHEMA_URL} (org/party) entries are accepted`);
+      throw new PartyChangeError(
+        'unsupported-schema',
+        `unsupported document schema ${JSON.stringify($schema)}: only ${PARTY_SCHEMA_URL} (org/party) entries are accepted`,
+      );
     }
     const parsed = frenchParty.safeParse(rest);
-    if (!parsed.success && !change.allowInvalid) throw new PartyChangeError('invalid-data', 'invalid party', { invalid: { error: parsed.error, at: 'data' } });
+    if (!parsed.success && !change.allowInvalid)
+      throw new PartyChangeError('invalid-data', 'invalid party', { invalid: { error: parsed.error, at: 'data' } });
     if (!parsed.success && (entry.state === 'registered' || (await activeJobOf(q, entryId)))) {
       // What a registration signs, checks and publishes is the document as it is: no draft while one runs or holds.
-      throw new PartyChangeError('draft-refused', `entry ${entryId} ${entry.state === 'registered' ? 'is registered' : 'has a job running'}: its party must stay valid (allow_invalid is for drafts). ${parsed.error.issues[0] ? `data.${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}` : ''}`);
+      throw new PartyChangeError(
+        'draft-refused',
+        `entry ${entryId} ${entry.state === 'registered' ? 'is registered' : 'has a job running'}: its party must stay valid (allow_invalid is for drafts). ${parsed.error.issues[0] ? `data.${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}` : ''}`,
+      );
     }
     const data = { $schema: PARTY_SCHEMA_URL, ...(parsed.success ? parsed.data : rest) };
-    const siren = parsed.success ? sirenOf(parsed.data) : sirenInDocument(rest) ?? null;
+    const siren = parsed.success ? sirenOf(parsed.data) : (sirenInDocument(rest) ?? null);
 
     if (siren !== entry.siren && (await registrationStarted(q, entryId))) {
-      throw new PartyChangeError('siren-locked', `the SIREN of entry ${entryId} (${entry.siren}) cannot change: a registration of it has started. Register SIREN ${siren ?? '(none)'} as a new entry`);
+      throw new PartyChangeError(
+        'siren-locked',
+        `the SIREN of entry ${entryId} (${entry.siren}) cannot change: a registration of it has started. Register SIREN ${siren ?? '(none)'} as a new entry`,
+      );
     }
     const changed = changedMandateFacts(entry.data, data);
     const reissued = changed.length ? await mandateAfterChange(q, entry, changed) : undefined;
-    if (reissued) deps.log.info({ entryId, mandate: reissued }, 'mandate issued again: the party changed before signing');
+    if (reissued)
+      deps.log.info({ entryId, mandate: reissued }, 'mandate issued again: the party changed before signing');
 
-    const faults = parsed.success ? [] : parsed.error.issues.map((i) => ({
-      provider: 'silo', code: INVALID_DATA, message: `data.${i.path.map(String).join('.')}: ${i.message}`,
-    }));
+    const faults = parsed.success
+      ? []
+      : parsed.error.issues.map((i) => ({
+          provider: 'silo',
+          code: INVALID_DATA,
+          message: `data.${i.path.map(String).join('.')}: ${i.message}`,
+        }));
     const fields = changedFields(entry.data as Record<string, unknown>, data);
     const faultsBefore = entry.draft_faults ?? [];
-    const nothing = !fields.length && (change.folder ?? entry.folder) === entry.folder && isDeepStrictEqual(faultsBefore, faults);
+    const nothing =
+      !fields.length && (change.folder ?? entry.folder) === entry.folder && isDeepStrictEqual(faultsBefore, faults);
     if (nothing) return (await getEntry(q, workspaceId, entryId))!; // no write, no event
     const view = await writeEntryUpdate(q, {
-      id: entryId, data, siren: parsed.success ? siren : entry.siren, folder: change.folder, faults,
-      event: { changed: fields, ...(changed.length && { mandate_facts: changed }), ...(reissued && { mandate_number: reissued }) },
+      id: entryId,
+      data,
+      siren: parsed.success ? siren : entry.siren,
+      folder: change.folder,
+      faults,
+      event: {
+        changed: fields,
+        ...(changed.length && { mandate_facts: changed }),
+        ...(reissued && { mandate_number: reissued }),
+      },
     });
     return { ...view, ...(reissued && { mandate_number: reissued }) };
   });
@@ -72,18 +113,26 @@ export async function changeParty(
  * when it is issued but unsigned; refused when it is signed or the party is registered under it.
  */
 async function mandateAfterChange(
-  q: Parameters<Parameters<Db['tx']>[0]>[0], entry: { id: string; state: string | null }, changed: string[],
+  q: Parameters<Parameters<Db['tx']>[0]>[0],
+  entry: { id: string; state: string | null },
+  changed: string[],
 ): Promise<string | undefined> {
   const fields = changed.join(', ');
   if (entry.state === 'registered') {
-    throw new PartyChangeError('registered', `entry ${entry.id} is registered under its signed mandate, which names its ${fields}: these cannot change while it is registered. Unregister it, change them, and register it again`);
+    throw new PartyChangeError(
+      'registered',
+      `entry ${entry.id} is registered under its signed mandate, which names its ${fields}: these cannot change while it is registered. Unregister it, change them, and register it again`,
+    );
   }
   const agreement = await lockAgreement(q, entry.id);
   const job = agreement && (await activeJobOf(q, entry.id));
   if (!agreement || job?.id !== agreement.job_id) return undefined; // a new registration issues a new mandate
   if (agreement.signed || agreement.submitted_at) {
-    throw new PartyChangeError('mandate-signed', `mandate ${agreement.mandate_number} is signed and names the ${fields} as they are: changing them would alter it. ` +
-      `Cancel job ${job.id} (POST /transform/v1/jobs/${job.id}/cancel) and register the entry again to sign a new mandate`);
+    throw new PartyChangeError(
+      'mandate-signed',
+      `mandate ${agreement.mandate_number} is signed and names the ${fields} as they are: changing them would alter it. ` +
+        `Cancel job ${job.id} (POST /transform/v1/jobs/${job.id}/cancel) and register the entry again to sign a new mandate`,
+    );
   }
   const number = await reissueMandate(q, agreement, new Date().toISOString().slice(0, 10));
   // Another signer shows their own identity document: the one uploaded was someone else's.
@@ -95,5 +144,7 @@ const SIGNER_IDENTITY = ['people[0].name', 'people[0].identities[0].code'];
 
 /** The document's top-level fields that differ, as the `party.updated` event names them. */
 function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
-  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !isDeepStrictEqual(before[k], after[k])).sort();
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((k) => !isDeepStrictEqual(before[k], after[k]))
+    .sort();
 }

@@ -15,8 +15,21 @@ import { auditTrail, recordAudit, type ClientInfo } from '../../platform/store/a
 import { missingSignerFields } from '../mandate/signer';
 import type { Party } from '../party';
 import {
-  claimDecision, finalizeSignedPdf, getAgreement, getIdentityDocument, getSignedPdf, identityViews, markSubmitted, putIdentityDocument, recordDecision,
-  lockAgreement, reopenAgreement, storeSignedPdf, supersededMandates, type AgreementRow, type IdentityView,
+  claimDecision,
+  finalizeSignedPdf,
+  getAgreement,
+  getIdentityDocument,
+  getSignedPdf,
+  identityViews,
+  markSubmitted,
+  putIdentityDocument,
+  recordDecision,
+  lockAgreement,
+  reopenAgreement,
+  storeSignedPdf,
+  supersededMandates,
+  type AgreementRow,
+  type IdentityView,
 } from '../../platform/store/agreements';
 import type { Db } from '../../platform/store/db';
 import { getEntryRow, putMeta } from '../../platform/store/entries';
@@ -24,7 +37,14 @@ import { activeJobOf } from '../../platform/store/jobs';
 import { temporalWorkflowId } from '../jobs/jobs';
 import { approvalSignal } from '../../workflows/signals';
 import type { ApprovalSignal } from '../../workflows/types';
-import { checkIdentityImage, checkSignedMandate, decodeBase64, normalisedSignature, sealedInPool, UploadError } from './uploads';
+import {
+  checkIdentityImage,
+  checkSignedMandate,
+  decodeBase64,
+  normalisedSignature,
+  sealedInPool,
+  UploadError,
+} from './uploads';
 import { sharedInspectionPool, type InspectionPool } from '../inspection';
 import type { MandateReference } from '../inspection/mandate-text';
 import { newApprovalLink, revokeApprovalLink } from './approval-link';
@@ -32,13 +52,35 @@ import { recordDecided, recordSubmission, type WaitingJob } from './approval-jou
 
 /** Why a signing step was refused, for clients that show the reason in the signer's language (the wizard). */
 export type SigningErrorCode =
-  | 'not-found' | 'no-mandate' | 'signer-missing' | 'under-review' | 'not-waiting' | 'not-yet' | 'not-running' | 'unavailable'
-  | 'incomplete' | 'nothing-to-decide' | 'decided' | 'details-locked' | 'invalid-details' | 'details-unconfirmed' | 'mandate-replaced' | 'mandate-voided';
+  | 'not-found'
+  | 'no-mandate'
+  | 'signer-missing'
+  | 'under-review'
+  | 'not-waiting'
+  | 'not-yet'
+  | 'not-running'
+  | 'unavailable'
+  | 'incomplete'
+  | 'nothing-to-decide'
+  | 'decided'
+  | 'details-locked'
+  | 'invalid-details'
+  | 'details-unconfirmed'
+  | 'mandate-replaced'
+  | 'mandate-voided';
 
 export class SigningError extends DomainError<SigningErrorCode> {}
 
 /** Why a decision cannot be taken any more: taken meanwhile, or the registration moved on (the sandbox's auto-approval then does nothing). */
-const DECIDED_MEANWHILE: SigningErrorCode[] = ['decided', 'nothing-to-decide', 'no-mandate', 'mandate-voided', 'not-waiting', 'not-yet', 'not-running'];
+const DECIDED_MEANWHILE: SigningErrorCode[] = [
+  'decided',
+  'nothing-to-decide',
+  'no-mandate',
+  'mandate-voided',
+  'not-waiting',
+  'not-yet',
+  'not-running',
+];
 
 export interface SigningDeps {
   db: Db;
@@ -64,9 +106,16 @@ async function context(deps: SigningDeps, workspaceId: string, entryId: string) 
   const entry = await getEntryRow(deps.db, workspaceId, entryId);
   if (!entry) throw new SigningError('not-found', `entry ${entryId} not found`);
   const agreement = await getAgreement(deps.db, entryId);
-  if (!agreement) throw new SigningError('no-mandate', 'no mandate has been issued for this entry yet: start a registration job first');
+  if (!agreement)
+    throw new SigningError(
+      'no-mandate',
+      'no mandate has been issued for this entry yet: start a registration job first',
+    );
   if (agreement.voided_at) {
-    throw new SigningError('mandate-voided', `mandate ${agreement.mandate_number} was voided: its registration (job ${agreement.job_id}) was cancelled. Start a new registration for a new mandate`);
+    throw new SigningError(
+      'mandate-voided',
+      `mandate ${agreement.mandate_number} was voided: its registration (job ${agreement.job_id}) was cancelled. Start a new registration for a new mandate`,
+    );
   }
   return { entry, agreement, party: entry.data as Party };
 }
@@ -74,12 +123,18 @@ async function context(deps: SigningDeps, workspaceId: string, entryId: string) 
 function requireSigner(party: Party) {
   const missing = missingSignerFields(party);
   if (missing.length) {
-    throw new SigningError('signer-missing', `the mandate needs these signer fields, missing from the party: ${missing.join(', ')}. Add them with PATCH /silo/v1/entries/{id}, or let the signer complete them in the wizard`);
+    throw new SigningError(
+      'signer-missing',
+      `the mandate needs these signer fields, missing from the party: ${missing.join(', ')}. Add them with PATCH /silo/v1/entries/{id}, or let the signer complete them in the wizard`,
+    );
   }
 }
 
 /** What the mandate says, before a language and a signature are chosen. */
-async function mandateReference(deps: SigningDeps, ctx: Awaited<ReturnType<typeof context>>): Promise<MandateReference> {
+async function mandateReference(
+  deps: SigningDeps,
+  ctx: Awaited<ReturnType<typeof context>>,
+): Promise<MandateReference> {
   requireSigner(ctx.party);
   return {
     party: ctx.party,
@@ -93,7 +148,10 @@ async function mandateReference(deps: SigningDeps, ctx: Awaited<ReturnType<typeo
 }
 
 async function render(
-  deps: SigningDeps, ctx: Awaited<ReturnType<typeof context>>, signature?: Parameters<typeof buildMandatePdf>[0]['signature'], lang: Lang = 'fr',
+  deps: SigningDeps,
+  ctx: Awaited<ReturnType<typeof context>>,
+  signature?: Parameters<typeof buildMandatePdf>[0]['signature'],
+  lang: Lang = 'fr',
 ) {
   return buildMandatePdf({ ...(await mandateReference(deps, ctx)), signature, lang });
 }
@@ -102,18 +160,31 @@ async function render(
 export async function agreementPdf(deps: SigningDeps, workspaceId: string, entryId: string, lang: Lang = 'fr') {
   const ctx = await context(deps, workspaceId, entryId);
   const signed = ctx.agreement.signed ? await getSignedPdf(deps.db, entryId) : undefined;
-  if (signed) return { pdf: deps.box.open(signed, mandateContext(entryId)), signed: true, number: ctx.agreement.mandate_number };
+  if (signed)
+    return { pdf: deps.box.open(signed, mandateContext(entryId)), signed: true, number: ctx.agreement.mandate_number };
   return { pdf: await render(deps, ctx, undefined, lang), signed: false, number: ctx.agreement.mandate_number };
 }
 
 /** The signature of a mandate issued again meanwhile (the party changed): it must be signed as it is now. */
-const mandateReplaced = (signed: Pick<AgreementRow, 'mandate_number'>) => new SigningError('mandate-replaced', `mandate ${signed.mandate_number} was replaced while it was being signed (the party's details changed): download the new mandate (GET agreement) and sign it`);
+const mandateReplaced = (signed: Pick<AgreementRow, 'mandate_number'>) =>
+  new SigningError(
+    'mandate-replaced',
+    `mandate ${signed.mandate_number} was replaced while it was being signed (the party's details changed): download the new mandate (GET agreement) and sign it`,
+  );
 
 function refuseIfSubmitted(agreement: { submitted_at: Date | null }) {
-  if (agreement.submitted_at) throw new SigningError('under-review', 'the submission is under review: wait for the decision');
+  if (agreement.submitted_at)
+    throw new SigningError('under-review', 'the submission is under review: wait for the decision');
 }
 
-export async function uploadIdentity(deps: SigningDeps, workspaceId: string, entryId: string, view: IdentityView, data: string, client: ClientInfo = {}) {
+export async function uploadIdentity(
+  deps: SigningDeps,
+  workspaceId: string,
+  entryId: string,
+  view: IdentityView,
+  data: string,
+  client: ClientInfo = {},
+) {
   const ctx = await context(deps, workspaceId, entryId);
   refuseIfSubmitted(ctx.agreement);
   const bytes = decodeBase64('data', data);
@@ -121,42 +192,82 @@ export async function uploadIdentity(deps: SigningDeps, workspaceId: string, ent
   const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
   return deps.db.tx(async (q) => {
     await recordAudit(q, { entryId, jobId: ctx.agreement.job_id, kind: 'identity', client, details: { view, sha256 } });
-    return putIdentityDocument(q, entryId, view, { mime, sealed: deps.box.seal(bytes, identityContext(entryId, view)), sha256, size: bytes.length });
+    return putIdentityDocument(q, entryId, view, {
+      mime,
+      sealed: deps.box.seal(bytes, identityContext(entryId, view)),
+      sha256,
+      size: bytes.length,
+    });
   });
 }
 
 /** `read`: the number of the mandate the signer read, when the client knows it (the wizard does). */
 export async function signInApp(
-  deps: SigningDeps, workspaceId: string, entryId: string, signature?: string, client: ClientInfo = {}, lang: Lang = 'fr', read?: string,
+  deps: SigningDeps,
+  workspaceId: string,
+  entryId: string,
+  signature?: string,
+  client: ClientInfo = {},
+  lang: Lang = 'fr',
+  read?: string,
 ) {
   const ctx = await context(deps, workspaceId, entryId);
   refuseIfSubmitted(ctx.agreement);
   if (read !== undefined && read !== ctx.agreement.mandate_number) {
-    throw new SigningError('mandate-replaced', `mandate ${read} was replaced by mandate ${ctx.agreement.mandate_number} when the party's details changed: read the new one, then sign it`);
+    throw new SigningError(
+      'mandate-replaced',
+      `mandate ${read} was replaced by mandate ${ctx.agreement.mandate_number} when the party's details changed: read the new one, then sign it`,
+    );
   }
   requireSigner(ctx.party);
   const former = await formerMatriculeOf(deps.db, entryId);
   let pdf: Uint8Array;
   if (signature) {
     // Decoded and scaled down in a child process: the mandate embeds a small PNG.
-    const image = await normalisedSignature(inspectorOf(deps).ownedBy(entryId), 'signature', decodeBase64('signature', signature));
+    const image = await normalisedSignature(
+      inspectorOf(deps).ownedBy(entryId),
+      'signature',
+      decodeBase64('signature', signature),
+    );
     try {
       pdf = await render(deps, ctx, { kind: 'drawn', image, mime: 'image/png' }, lang);
     } catch (err) {
-      throw new UploadError('unreadable-image', `signature: the image cannot be decoded (${(err as Error).message.split('\n')[0]})`);
+      throw new UploadError(
+        'unreadable-image',
+        `signature: the image cannot be decoded (${(err as Error).message.split('\n')[0]})`,
+      );
     }
   } else {
     pdf = await render(deps, ctx, { kind: 'typed' }, lang);
   }
   const before = sha256Hex(await render(deps, ctx, undefined, lang));
   await deps.db.tx(async (q) => {
-    await recordAudit(q, { entryId, jobId: ctx.agreement.job_id, kind: 'signed', client, details: { via: signature ? 'drawn' : 'typed', document_sha256: before } });
-    const stored = await storeSignedPdf(q, entryId, ctx.agreement.mandate_number, deps.box.seal(pdf, mandateContext(entryId)), signature ? 'drawn' : 'typed', former);
+    await recordAudit(q, {
+      entryId,
+      jobId: ctx.agreement.job_id,
+      kind: 'signed',
+      client,
+      details: { via: signature ? 'drawn' : 'typed', document_sha256: before },
+    });
+    const stored = await storeSignedPdf(
+      q,
+      entryId,
+      ctx.agreement.mandate_number,
+      deps.box.seal(pdf, mandateContext(entryId)),
+      signature ? 'drawn' : 'typed',
+      former,
+    );
     if (!stored) throw mandateReplaced(ctx.agreement);
   });
 }
 
-export async function uploadSignedAgreement(deps: SigningDeps, workspaceId: string, entryId: string, data: string, client: ClientInfo = {}) {
+export async function uploadSignedAgreement(
+  deps: SigningDeps,
+  workspaceId: string,
+  entryId: string,
+  data: string,
+  client: ClientInfo = {},
+) {
   const ctx = await context(deps, workspaceId, entryId);
   refuseIfSubmitted(ctx.agreement);
   const bytes = decodeBase64('data', data);
@@ -167,8 +278,22 @@ export async function uploadSignedAgreement(deps: SigningDeps, workspaceId: stri
   // The signer signed the mandate we served, whose text follows the take-over identifier set now.
   const former = reference.formerMatricule;
   await deps.db.tx(async (q) => {
-    await recordAudit(q, { entryId, jobId: ctx.agreement.job_id, kind: 'signed', client, details: { via: 'upload', evidence, document_sha256: sha256Hex(bytes) } });
-    const stored = await storeSignedPdf(q, entryId, ctx.agreement.mandate_number, deps.box.seal(bytes, mandateContext(entryId)), 'upload', former, evidence);
+    await recordAudit(q, {
+      entryId,
+      jobId: ctx.agreement.job_id,
+      kind: 'signed',
+      client,
+      details: { via: 'upload', evidence, document_sha256: sha256Hex(bytes) },
+    });
+    const stored = await storeSignedPdf(
+      q,
+      entryId,
+      ctx.agreement.mandate_number,
+      deps.box.seal(bytes, mandateContext(entryId)),
+      'upload',
+      former,
+      evidence,
+    );
     if (!stored) throw mandateReplaced(ctx.agreement);
   });
 }
@@ -177,16 +302,20 @@ export async function uploadSignedAgreement(deps: SigningDeps, workspaceId: stri
 async function currentJob(deps: SigningDeps, agreement: { job_id: string }, entryId: string): Promise<WaitingJob> {
   const job = await activeJobOf(deps.db, entryId);
   if (!job) throw new SigningError('not-waiting', 'no registration is waiting for this entry');
-  if (job.id !== agreement.job_id) throw new SigningError('not-yet', "the running registration has not issued its mandate yet: retry in a moment");
+  if (job.id !== agreement.job_id)
+    throw new SigningError('not-yet', 'the running registration has not issued its mandate yet: retry in a moment');
   return job;
 }
 
 /** Signals the job's workflow; the caller's transaction is rolled back when Temporal cannot take it. */
 async function signal(deps: SigningDeps, jobId: string, s: ApprovalSignal) {
   try {
-    await deps.temporal.withDeadline(Date.now() + 5_000, () => deps.temporal.workflow.getHandle(temporalWorkflowId(jobId)).signal(approvalSignal, s));
+    await deps.temporal.withDeadline(Date.now() + 5_000, () =>
+      deps.temporal.workflow.getHandle(temporalWorkflowId(jobId)).signal(approvalSignal, s),
+    );
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new SigningError('not-running', 'the registration is not running any more');
+    if (err instanceof WorkflowNotFoundError)
+      throw new SigningError('not-running', 'the registration is not running any more');
     deps.log.warn({ jobId, err }, 'could not signal the registration');
     throw new SigningError('unavailable', 'the workflow engine is unavailable: nothing was changed, retry later');
   }
@@ -196,16 +325,28 @@ async function signal(deps: SigningDeps, jobId: string, s: ApprovalSignal) {
  * Finalises and records the submission, then tells the waiting registration. Confirming again re-sends the signal
  * (the workflow ignores a repeat), so a lost signal is recovered by simply confirming again.
  */
-export async function confirm(deps: SigningDeps, workspaceId: string, entryId: string, client: ClientInfo = {}): Promise<{ status: 'submitted' }> {
+export async function confirm(
+  deps: SigningDeps,
+  workspaceId: string,
+  entryId: string,
+  client: ClientInfo = {},
+): Promise<{ status: 'submitted' }> {
   const ctx = await context(deps, workspaceId, entryId);
   const job = await currentJob(deps, ctx.agreement, entryId);
   // Until the registration waits (its state set to processing), a submission would be overwritten by that state.
-  if (job.status !== 'WAIT') throw new SigningError('not-yet', 'the registration is still preparing the mandate: retry in a moment');
+  if (job.status !== 'WAIT')
+    throw new SigningError('not-yet', 'the registration is still preparing the mandate: retry in a moment');
   if (!ctx.agreement.submitted_at) {
     const views = new Set((await identityViews(deps.db, entryId)).map((v) => v.view));
     const missing: string[] = [];
     if (!views.has('page') && !(views.has('front') && views.has('back'))) {
-      missing.push(views.has('front') ? 'the back of the ID card' : views.has('back') ? 'the front of the ID card' : 'an identity document (ID card front and back, or passport page)');
+      missing.push(
+        views.has('front')
+          ? 'the back of the ID card'
+          : views.has('back')
+            ? 'the front of the ID card'
+            : 'an identity document (ID card front and back, or passport page)',
+      );
     }
     if (!ctx.agreement.signed) missing.push('a signature (POST sign) or a pre-signed mandate (POST agreement)');
     if (missing.length) throw new SigningError('incomplete', `cannot confirm yet: missing ${missing.join('; ')}`);
@@ -215,7 +356,11 @@ export async function confirm(deps: SigningDeps, workspaceId: string, entryId: s
     // The mandate as it is now, locked: a cancellation (which voids it) or a correction (which issues it again) that
     // committed meanwhile wins, and nothing of this submission is recorded.
     const now = await lockAgreement(q, entryId);
-    if (now?.voided_at) throw new SigningError('mandate-voided', `mandate ${now.mandate_number} was voided: its registration was cancelled`);
+    if (now?.voided_at)
+      throw new SigningError(
+        'mandate-voided',
+        `mandate ${now.mandate_number} was voided: its registration was cancelled`,
+      );
     if (now?.mandate_number !== ctx.agreement.mandate_number) throw mandateReplaced(ctx.agreement);
     if (final) {
       await recordAudit(q, { entryId, jobId: job.id, kind: 'confirmed', client });
@@ -236,7 +381,11 @@ export async function confirm(deps: SigningDeps, workspaceId: string, entryId: s
 const sha256Hex = (b: Uint8Array) => crypto.createHash('sha256').update(b).digest('hex');
 
 /** The signed mandate with its audit page, sealed by the service: what the company and the directory rely on. */
-async function finalMandate(deps: SigningDeps, ctx: Awaited<ReturnType<typeof context>>, client: ClientInfo): Promise<Buffer> {
+async function finalMandate(
+  deps: SigningDeps,
+  ctx: Awaited<ReturnType<typeof context>>,
+  client: ClientInfo,
+): Promise<Buffer> {
   const entryId = ctx.entry.id;
   const trail = await auditTrail(deps.db, entryId, ctx.agreement.job_id);
   const signed = trail.filter((e) => e.kind === 'signed').at(-1);
@@ -249,14 +398,32 @@ async function finalMandate(deps: SigningDeps, ctx: Awaited<ReturnType<typeof co
     signedAt: signed?.at ?? 'inconnue',
     signedVia: ctx.agreement.signed_via ?? 'upload',
     signedFrom: { ip: signed?.ip ?? undefined, userAgent: signed?.user_agent ?? undefined },
-    identity: (await identityViews(deps.db, entryId)).map((v) => ({ view: v.view, sha256: v.sha256, at: v.created_at })),
+    identity: (await identityViews(deps.db, entryId)).map((v) => ({
+      view: v.view,
+      sha256: v.sha256,
+      at: v.created_at,
+    })),
     confirmedAt: new Date().toISOString(),
     confirmedFrom: client,
   };
-  const info = { name: deps.config.PA_NAME, reason: `Mandat ${ctx.agreement.mandate_number}`, location: 'France', contact: deps.config.PA_SIREN };
+  const info = {
+    name: deps.config.PA_NAME,
+    reason: `Mandat ${ctx.agreement.mandate_number}`,
+    location: 'France',
+    contact: deps.config.PA_SIREN,
+  };
   const sealed = await getSignedPdf(deps.db, entryId);
-  if (!sealed) throw new SigningError('incomplete', 'cannot confirm yet: missing a signature (POST sign) or a pre-signed mandate (POST agreement)');
-  return sealedInPool(inspectorOf(deps).ownedBy(entryId), { pdf: deps.box.open(sealed, mandateContext(entryId)), key: deps.sealKey, info, facts });
+  if (!sealed)
+    throw new SigningError(
+      'incomplete',
+      'cannot confirm yet: missing a signature (POST sign) or a pre-signed mandate (POST agreement)',
+    );
+  return sealedInPool(inspectorOf(deps).ownedBy(entryId), {
+    pdf: deps.box.open(sealed, mandateContext(entryId)),
+    key: deps.sealKey,
+    info,
+    facts,
+  });
 }
 
 /** The operator's decision on the current submission; one decision per submission. */
@@ -267,28 +434,49 @@ export async function decide(
   d: { approved: boolean; reason?: string; /** the deciding API key; none for auto-approval */ decidedBy?: string },
 ) {
   const ctx = await context(deps, workspaceId, entryId);
-  if (!ctx.agreement.submitted_at) throw new SigningError('nothing-to-decide', 'there is no submission to decide on: the signer has not confirmed');
+  if (!ctx.agreement.submitted_at)
+    throw new SigningError('nothing-to-decide', 'there is no submission to decide on: the signer has not confirmed');
   const job = await currentJob(deps, ctx.agreement, entryId);
   const decisionId = crypto.randomUUID();
   const decidedAt = new Date().toISOString();
   await deps.db.tx(async (q) => {
-    await recordDecision(q, { id: decisionId, entryId, jobId: job.id, approved: d.approved, reason: d.reason, decidedBy: d.decidedBy, decidedAt });
-    if (!(await claimDecision(q, entryId, job.id, decisionId))) throw new SigningError('decided', 'this submission has been decided already');
+    await recordDecision(q, {
+      id: decisionId,
+      entryId,
+      jobId: job.id,
+      approved: d.approved,
+      reason: d.reason,
+      decidedBy: d.decidedBy,
+      decidedAt,
+    });
+    if (!(await claimDecision(q, entryId, job.id, decisionId)))
+      throw new SigningError('decided', 'this submission has been decided already');
     await putMeta(q, entryId, DECISION_META_KEY, {
       src: 'gov-fr',
-      value: { decision: d.approved ? 'approved' : 'rejected', ...(d.reason && { reason: d.reason }), decided_at: decidedAt, id: decisionId },
+      value: {
+        decision: d.approved ? 'approved' : 'rejected',
+        ...(d.reason && { reason: d.reason }),
+        decided_at: decidedAt,
+        id: decisionId,
+      },
     });
     if (!d.approved) await reopenAgreement(q, entryId);
     await recordDecided(q, entryId, job, { approved: d.approved, decisionId });
     await signal(deps, job.id, { kind: 'decided', approved: d.approved, decisionId });
   });
   deps.log.info({ entryId, jobId: job.id, decisionId, approved: d.approved }, 'approval decision');
-  return { id: decisionId, decision: d.approved ? 'approved' : 'rejected', ...(d.reason && { reason: d.reason }), decided_at: decidedAt };
+  return {
+    id: decisionId,
+    decision: d.approved ? 'approved' : 'rejected',
+    ...(d.reason && { reason: d.reason }),
+    decided_at: decidedAt,
+  };
 }
 
 /** An identity image, decrypted, for the operator reviewing the submission. */
 export async function identityImage(deps: SigningDeps, workspaceId: string, entryId: string, view: IdentityView) {
-  if (!(await getEntryRow(deps.db, workspaceId, entryId))) throw new SigningError('not-found', `entry ${entryId} not found`);
+  if (!(await getEntryRow(deps.db, workspaceId, entryId)))
+    throw new SigningError('not-found', `entry ${entryId} not found`);
   const doc = await getIdentityDocument(deps.db, entryId, view);
   if (!doc) throw new SigningError('not-found', `no ${view} image for entry ${entryId}`);
   return { mime: doc.mime, data: deps.box.open(doc.data, identityContext(entryId, view)) };
@@ -296,8 +484,10 @@ export async function identityImage(deps: SigningDeps, workspaceId: string, entr
 
 /** Revokes the entry's wizard link: its ref stops working at once (the wizard shows a clear page). */
 export async function revokeLink(deps: SigningDeps, workspaceId: string, entryId: string) {
-  if (!(await getEntryRow(deps.db, workspaceId, entryId))) throw new SigningError('not-found', `entry ${entryId} not found`);
-  if (!(await revokeApprovalLink(deps.db, entryId))) throw new SigningError('not-found', `entry ${entryId} has no approval link`);
+  if (!(await getEntryRow(deps.db, workspaceId, entryId)))
+    throw new SigningError('not-found', `entry ${entryId} not found`);
+  if (!(await revokeApprovalLink(deps.db, entryId)))
+    throw new SigningError('not-found', `entry ${entryId} has no approval link`);
   deps.log.info({ entryId }, 'approval link revoked');
 }
 

@@ -1,7 +1,14 @@
 // Checks of uploaded files by their content, never by a name or a declared type. The cheap checks (base64, size,
 // the first bytes) run here; decoding the file runs in the inspection pool's child processes (domain/inspection/).
 import { DomainError } from '../errors';
-import { BusyError, RefusedFile, type FileChecker, type ImageMime, type RefusalCode, type UploadEvidence } from '../inspection';
+import {
+  BusyError,
+  RefusedFile,
+  type FileChecker,
+  type ImageMime,
+  type RefusalCode,
+  type UploadEvidence,
+} from '../inspection';
 import type { Job } from '../inspection/jobs';
 import type { MandateReference } from '../inspection/mandate-text';
 
@@ -17,8 +24,10 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** Decodes strict base64 and enforces the 4 MB limit on the decoded bytes. */
 export function decodeBase64(field: string, value: string): Buffer {
   const compact = value.replace(/\s+/g, '');
-  if (compact.length % 4 !== 0 || !BASE64.test(compact)) throw new UploadError('bad-encoding', `${field} is not valid base64`);
-  if ((compact.length / 4) * 3 > MAX_UPLOAD_BYTES + 2) throw new UploadError('too-large', `${field} is larger than 4 MB`);
+  if (compact.length % 4 !== 0 || !BASE64.test(compact))
+    throw new UploadError('bad-encoding', `${field} is not valid base64`);
+  if ((compact.length / 4) * 3 > MAX_UPLOAD_BYTES + 2)
+    throw new UploadError('too-large', `${field} is larger than 4 MB`);
   const bytes = Buffer.from(compact, 'base64');
   if (bytes.length > MAX_UPLOAD_BYTES) throw new UploadError('too-large', `${field} is larger than 4 MB`);
   if (bytes.length === 0) throw new UploadError('empty', `${field} is empty`);
@@ -40,8 +49,10 @@ async function inspected<T>(field: string, check: Promise<T>): Promise<T> {
   try {
     return await check;
   } catch (err) {
-    if (err instanceof RefusedFile) throw new UploadError(err.refusal.code, `${field} ${err.refusal.reason}`, { sizeLimit: err.refusal.sizeLimit });
-    if (err instanceof BusyError) throw new UploadError('busy', `${field} cannot be checked now: ${err.message}`, { retryAfterS: err.retryAfterS });
+    if (err instanceof RefusedFile)
+      throw new UploadError(err.refusal.code, `${field} ${err.refusal.reason}`, { sizeLimit: err.refusal.sizeLimit });
+    if (err instanceof BusyError)
+      throw new UploadError('busy', `${field} cannot be checked now: ${err.message}`, { retryAfterS: err.retryAfterS });
     throw err;
   }
 }
@@ -64,13 +75,20 @@ export async function normalisedSignature(pool: FileChecker, field: string, byte
  * The confirmed mandate with its audit page, sealed. Sealing parses the whole signed PDF, which may be the signer's
  * own upload: a file that passed the checks can still take seconds to parse, so it is done in the pool too.
  */
-export async function sealedInPool(pool: FileChecker, job: Omit<Extract<Job, { kind: 'seal' }>, 'kind'>): Promise<Buffer> {
+export async function sealedInPool(
+  pool: FileChecker,
+  job: Omit<Extract<Job, { kind: 'seal' }>, 'kind'>,
+): Promise<Buffer> {
   return Buffer.from(await inspected('the signed mandate', pool.run({ kind: 'seal', ...job })));
 }
 
 /** A pre-signed mandate: a PDF without active content, our mandate, with evidence that it was signed. */
 export async function checkSignedMandate(
-  pool: FileChecker, field: string, bytes: Uint8Array, reference: MandateReference, superseded: string[] = [],
+  pool: FileChecker,
+  field: string,
+  bytes: Uint8Array,
+  reference: MandateReference,
+  superseded: string[] = [],
 ): Promise<UploadEvidence> {
   return (await inspected(field, pool.run({ kind: 'mandate', bytes, reference, superseded }))).evidence;
 }

@@ -6,7 +6,15 @@ import { send, type Answer } from '../outbound-http';
 import { AnnuaireError, errorFromResponse, networkError } from './errors';
 import { tokenSource } from './token';
 import {
-  wireCompany, wireCreated, wireLine, wireSearch, type AnnuaireCompany, type AnnuaireLine, type CreatedLine, type LineFilters, type NewLine,
+  wireCompany,
+  wireCreated,
+  wireLine,
+  wireSearch,
+  type AnnuaireCompany,
+  type AnnuaireLine,
+  type CreatedLine,
+  type LineFilters,
+  type NewLine,
 } from './types';
 
 export { AnnuaireError } from './errors';
@@ -48,12 +56,21 @@ export function createAnnuaireClient(o: AnnuaireClientOptions): AnnuaireClient {
     const what = `${method} ${path.replace(/\?.*/, '')}`;
     const attempt = async (token: string) => {
       // The spec's Accept-Language enum is fr, en: no wildcard.
-      const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json, application/problem+json', 'accept-language': 'fr' };
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json, application/problem+json',
+        'accept-language': 'fr',
+      };
       if (body !== undefined) headers['content-type'] = 'application/json';
       // An array header parameter (style simple): comma-separated.
       if (write && o.rattachements?.length) headers['ppf-rattachements'] = o.rattachements.join(',');
       try {
-        return await send(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), timeoutMs });
+        return await send(base + path, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          timeoutMs,
+        });
       } catch (err) {
         throw networkError(err, what);
       }
@@ -105,7 +122,11 @@ export function createAnnuaireClient(o: AnnuaireClientOptions): AnnuaireClient {
     async getLine(id, opts = {}) {
       const q = opts.dateObservation ? `?dateObservation=${encodeURIComponent(opts.dateObservation)}` : '';
       try {
-        return parse(wireLine, await json(await call('GET', `/ligne-annuaire/code:${encodeURIComponent(id)}${q}`)), 'line');
+        return parse(
+          wireLine,
+          await json(await call('GET', `/ligne-annuaire/code:${encodeURIComponent(id)}${q}`)),
+          'line',
+        );
       } catch (err) {
         if (err instanceof AnnuaireError && err.status === 404) return null;
         throw err;
@@ -114,7 +135,11 @@ export function createAnnuaireClient(o: AnnuaireClientOptions): AnnuaireClient {
 
     async getCompany(siren) {
       try {
-        return parse(wireCompany, await json(await call('GET', `/siren/code-insee:${encodeURIComponent(siren)}`)), 'company');
+        return parse(
+          wireCompany,
+          await json(await call('GET', `/siren/code-insee:${encodeURIComponent(siren)}`)),
+          'company',
+        );
       } catch (err) {
         if (err instanceof AnnuaireError && err.status === 404) return null;
         throw err;

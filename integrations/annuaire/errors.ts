@@ -17,7 +17,14 @@ export class AnnuaireError extends RemoteFailure {
     /** The server's Retry-After, when it sent one with a retryable answer. */
     retryAfterMs?: number,
   ) {
-    super('annuaire', status === null ? `Annuaire unreachable: ${detail}` : `Annuaire ${status}: ${detail}`, retryable, status ?? undefined, retryAfterMs, { titre, detail });
+    super(
+      'annuaire',
+      status === null ? `Annuaire unreachable: ${detail}` : `Annuaire ${status}: ${detail}`,
+      retryable,
+      status ?? undefined,
+      retryAfterMs,
+      { titre, detail },
+    );
   }
 }
 
@@ -33,13 +40,20 @@ export async function errorFromResponse(res: Answer, what: string): Promise<Annu
     // Gateways may answer RFC 9457 members in English.
     if (!titre && typeof body.title === 'string') titre = body.title;
     // OAuth2 token endpoints answer RFC 6749 errors instead.
-    if (!detail && typeof body.error === 'string') detail = [body.error, body.error_description].filter(Boolean).join(': ');
+    if (!detail && typeof body.error === 'string')
+      detail = [body.error, body.error_description].filter(Boolean).join(': ');
   } catch {
     /* not JSON: fall back to the status line */
   }
   const retryable = isRetryableStatus(res.status);
   const retryAfterMs = retryable ? parseRetryAfter(res.header('retry-after')) : undefined;
-  return new AnnuaireError(res.status, detail ?? titre ?? `${what} answered ${res.status} ${res.statusText}`, retryable, titre, retryAfterMs);
+  return new AnnuaireError(
+    res.status,
+    detail ?? titre ?? `${what} answered ${res.status} ${res.statusText}`,
+    retryable,
+    titre,
+    retryAfterMs,
+  );
 }
 
 /** Transport failures (refused connection, DNS, timeout) become retryable errors without a status. */

@@ -12,12 +12,22 @@ export interface TokenSource {
 // Refresh this long before the announced expiry, so a token never dies in flight.
 const EARLY_MS = 60_000;
 
-export function tokenSource(o: { tokenUrl: string; clientId: string; clientSecret: string; timeoutMs: number; scope?: string }): TokenSource {
+export function tokenSource(o: {
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  timeoutMs: number;
+  scope?: string;
+}): TokenSource {
   let cached: { token: string; expiresAt: number } | undefined;
   let inFlight: Promise<string> | undefined;
 
   async function fetchToken(): Promise<string> {
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: o.clientId, client_secret: o.clientSecret });
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: o.clientId,
+      client_secret: o.clientSecret,
+    });
     if (o.scope) form.set('scope', o.scope);
     let res: Answer;
     try {
@@ -32,7 +42,8 @@ export function tokenSource(o: { tokenUrl: string; clientId: string; clientSecre
     }
     if (!res.ok) throw await errorFromResponse(res, 'token endpoint');
     const body = (await res.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown };
-    if (typeof body.access_token !== 'string') throw new AnnuaireError(res.status, 'token endpoint answered without access_token', false);
+    if (typeof body.access_token !== 'string')
+      throw new AnnuaireError(res.status, 'token endpoint answered without access_token', false);
     const ttlMs = (typeof body.expires_in === 'number' ? body.expires_in : 3600) * 1000;
     // Short-lived tokens: refresh at half-life rather than never using them.
     cached = { token: body.access_token, expiresAt: Date.now() + ttlMs - Math.min(EARLY_MS, ttlMs / 2) };

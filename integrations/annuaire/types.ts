@@ -43,16 +43,25 @@ export interface LineFilters {
 }
 
 /** The identifier of an address: SIREN, SIREN_SIRET, SIREN_SIRET_ROUTAGE or SIREN_SUFFIXE. */
-export function addressId(l: { siren: string; siret?: string; identifiantRoutage?: string; suffixeAdressage?: string }): string {
+export function addressId(l: {
+  siren: string;
+  siret?: string;
+  identifiantRoutage?: string;
+  suffixeAdressage?: string;
+}): string {
   return [l.siren, l.siret, l.siret && l.identifiantRoutage, l.suffixeAdressage].filter(Boolean).join('_');
 }
 
-export const isSirenLevel = (l: Pick<AnnuaireLine, 'siret' | 'suffixeAdressage'>): boolean => !l.siret && !l.suffixeAdressage;
+export const isSirenLevel = (l: Pick<AnnuaireLine, 'siret' | 'suffixeAdressage'>): boolean =>
+  !l.siret && !l.suffixeAdressage;
 
 /** Today as the directory counts days (UTC), YYYY-MM-DD. */
 export const today = (now: Date = new Date()): string => now.toISOString().slice(0, 10);
 
-const opt = z.string().nullish().transform((v) => v ?? undefined);
+const opt = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? undefined);
 
 /** ligneAnnuairePayloadHisto(UleEtaRou) → AnnuaireLine. Lenient on extra members, strict on what we use. */
 export const wireLine = z
@@ -105,5 +114,8 @@ export interface AnnuaireCompany {
 export const wireCompany = z
   .object({ siren: z.string(), raisonSociale: z.string(), etatAdministratif: z.enum(['A', 'C']), typeEntite: opt })
   .transform((w): AnnuaireCompany => ({
-    siren: w.siren, raisonSociale: w.raisonSociale, etatAdministratif: w.etatAdministratif, ...(w.typeEntite && { typeEntite: w.typeEntite }),
+    siren: w.siren,
+    raisonSociale: w.raisonSociale,
+    etatAdministratif: w.etatAdministratif,
+    ...(w.typeEntite && { typeEntite: w.typeEntite }),
   }));

@@ -32,12 +32,21 @@ export interface DirectoryClient {
 export function createDirectoryClient(opts: DirectoryClientOptions): DirectoryClient {
   const base = opts.url.replace(/\/+$/, '') + INDEXER_PATH;
 
-  async function send(what: string, url: string, init: Pick<OutboundRequest, 'method' | 'headers' | 'body'>, okStatuses: number[] = []): Promise<number> {
+  async function send(
+    what: string,
+    url: string,
+    init: Pick<OutboundRequest, 'method' | 'headers' | 'body'>,
+    okStatuses: number[] = [],
+  ): Promise<number> {
     let status: number;
     let ok: boolean;
     let retryAfter: string | null;
     try {
-      const res = await sendHttp(url, { ...init, timeoutMs: opts.timeoutMs ?? 30_000, ...(opts.dispatcher && { dispatcher: opts.dispatcher }) });
+      const res = await sendHttp(url, {
+        ...init,
+        timeoutMs: opts.timeoutMs ?? 30_000,
+        ...(opts.dispatcher && { dispatcher: opts.dispatcher }),
+      });
       ({ status, ok } = res);
       retryAfter = res.header('retry-after');
       await res.discard(); // read to its end: the connection is then reused
@@ -56,10 +65,20 @@ export function createDirectoryClient(opts: DirectoryClientOptions): DirectoryCl
       await send('index', base, { method: 'PUT', headers: { 'content-type': 'text/plain; charset=utf-8' }, body: id });
     },
     async remove(participantId) {
-      await send('remove', base + encodeURIComponent(normaliseParticipantId(participantId)), { method: 'DELETE' }, [404]);
+      await send(
+        'remove',
+        base + encodeURIComponent(normaliseParticipantId(participantId)),
+        { method: 'DELETE' },
+        [404],
+      );
     },
     async isIndexed(participantId) {
-      const status = await send('lookup', base + encodeURIComponent(normaliseParticipantId(participantId)), { method: 'GET' }, [404]);
+      const status = await send(
+        'lookup',
+        base + encodeURIComponent(normaliseParticipantId(participantId)),
+        { method: 'GET' },
+        [404],
+      );
       return status !== 404;
     },
   };

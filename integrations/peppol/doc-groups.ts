@@ -49,9 +49,13 @@ function codeLists() {
     isArray: (n) => ['document-type', 'process-id', 'process'].includes(n),
   });
   /** A document type as the code list's XML writes it. */
-  type CodeListEntry = Record<'name' | 'scheme' | 'value' | 'state' | 'domain-community', string> & { 'process-id'?: ProcessRef[] };
+  type CodeListEntry = Record<'name' | 'scheme' | 'value' | 'state' | 'domain-community', string> & {
+    'process-id'?: ProcessRef[];
+  };
   const read = (file: string) => parser.parse(fs.readFileSync(path.join(PEPPOL_SPEC_DIR, file), 'utf8'));
-  const types = read('Peppol_Code_Lists_-_Document_types_v9.7.xml')['document-types']['document-type'] as CodeListEntry[];
+  const types = read('Peppol_Code_Lists_-_Document_types_v9.7.xml')['document-types'][
+    'document-type'
+  ] as CodeListEntry[];
   const procs = read('Peppol_Code_Lists_-_Processes_v9.7.xml').processes.process as Record<string, string>[];
   cache = {
     docs: types.map((d) => ({
@@ -70,14 +74,19 @@ function codeLists() {
 /** Keeps the wanted processes of each document type; fails loudly if the code list no longer has them. */
 function select(pick: (d: CodeListDoc) => boolean, processes: string[]): DocumentTypeRef[] {
   const { docs, activeProcesses } = codeLists();
-  const out = docs.filter((d) => d.state === 'active' && pick(d)).map((d) => ({
-    name: d.name,
-    scheme: d.scheme,
-    value: d.value,
-    processes: d.processes.filter((p) => processes.includes(p.value) && activeProcesses.has(`${p.scheme}::${p.value}`)),
-  }));
+  const out = docs
+    .filter((d) => d.state === 'active' && pick(d))
+    .map((d) => ({
+      name: d.name,
+      scheme: d.scheme,
+      value: d.value,
+      processes: d.processes.filter(
+        (p) => processes.includes(p.value) && activeProcesses.has(`${p.scheme}::${p.value}`),
+      ),
+    }));
   const incomplete = out.find((d) => d.processes.length !== processes.length);
-  if (out.length === 0 || incomplete) throw new Error(`code list v9.7 does not define the expected document types (${incomplete?.name ?? 'none found'})`);
+  if (out.length === 0 || incomplete)
+    throw new Error(`code list v9.7 does not define the expected document types (${incomplete?.name ?? 'none found'})`);
   return out;
 }
 
@@ -87,9 +96,10 @@ const groups = new Map<DocGroup, DocumentTypeRef[]>();
 export function docGroup(name: DocGroup): DocumentTypeRef[] {
   let g = groups.get(name);
   if (!g) {
-    g = name === 'france'
-      ? select((d) => d.community === 'POAC-France', FRANCE_PROCESSES)
-      : select((d) => d.value.startsWith(UBL) && d.value.includes(BIS_BILLING_3), [BILLING_PROCESS]);
+    g =
+      name === 'france'
+        ? select((d) => d.community === 'POAC-France', FRANCE_PROCESSES)
+        : select((d) => d.value.startsWith(UBL) && d.value.includes(BIS_BILLING_3), [BILLING_PROCESS]);
     groups.set(name, g);
   }
   return g;

@@ -29,7 +29,8 @@ export function parseParticipantId(input: string): ParticipantId {
   const sep = s.indexOf('::');
   const scheme = sep >= 0 ? s.slice(0, sep) : PARTICIPANT_SCHEME;
   const value = (sep >= 0 ? s.slice(sep + 2) : s).toLowerCase();
-  if (scheme !== PARTICIPANT_SCHEME) throw new InvalidParticipantIdError(`unsupported participant identifier scheme "${scheme}"`);
+  if (scheme !== PARTICIPANT_SCHEME)
+    throw new InvalidParticipantIdError(`unsupported participant identifier scheme "${scheme}"`);
   const m = /^(\d{4}):(\S+)$/.exec(value);
   if (!m) throw new InvalidParticipantIdError(`participant identifier value must be ICD:code, got "${value}"`);
   return { scheme, value, icd: m[1]!, code: m[2]! };
@@ -58,10 +59,23 @@ let icds: Map<string, IcdScheme> | undefined;
 /** The participant identifier schemes of code list v9.7, read once from the code list in spec/peppol. */
 export function icdSchemes(): Map<string, IcdScheme> {
   if (icds) return icds;
-  const xml = fs.readFileSync(path.join(PEPPOL_SPEC_DIR, 'Peppol_Code_Lists_-_Participant_identifier_schemes_v9.7.xml'), 'utf8');
-  const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, isArray: (n) => n === 'participant-identifier-scheme' }).parse(xml);
+  const xml = fs.readFileSync(
+    path.join(PEPPOL_SPEC_DIR, 'Peppol_Code_Lists_-_Participant_identifier_schemes_v9.7.xml'),
+    'utf8',
+  );
+  const doc = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    parseTagValue: false,
+    isArray: (n) => n === 'participant-identifier-scheme',
+  }).parse(xml);
   const list = doc['participant-identifier-schemes']['participant-identifier-scheme'] as Record<string, string>[];
-  icds = new Map(list.map((e) => [e.iso6523!, { icd: e.iso6523!, schemeId: e.schemeid!, state: e.state!, patterns: rulePatterns(e['validation-rules']) }]));
+  icds = new Map(
+    list.map((e) => [
+      e.iso6523!,
+      { icd: e.iso6523!, schemeId: e.schemeid!, state: e.state!, patterns: rulePatterns(e['validation-rules']) },
+    ]),
+  );
   return icds;
 }
 
@@ -90,11 +104,15 @@ const CHECK_DIGITS: Record<string, (code: string) => boolean> = {
 /** Throws unless the ICD is in code list v9.7, not removed, and the code fits the scheme's rule and check digits. */
 export function checkParticipantId(p: ParticipantId): ParticipantId {
   const scheme = icdSchemes().get(p.icd);
-  if (!scheme) throw new InvalidParticipantIdError(`ICD ${p.icd} is not in the Peppol participant identifier scheme code list`);
-  if (scheme.state === 'removed') throw new InvalidParticipantIdError(`ICD ${p.icd} (${scheme.schemeId}) was removed from the Peppol code list`);
-  if (scheme.patterns.length && !scheme.patterns.some((re) => re.test(p.code))) throw new InvalidParticipantIdError(`"${p.code}" is not a valid ${scheme.schemeId} identifier`);
+  if (!scheme)
+    throw new InvalidParticipantIdError(`ICD ${p.icd} is not in the Peppol participant identifier scheme code list`);
+  if (scheme.state === 'removed')
+    throw new InvalidParticipantIdError(`ICD ${p.icd} (${scheme.schemeId}) was removed from the Peppol code list`);
+  if (scheme.patterns.length && !scheme.patterns.some((re) => re.test(p.code)))
+    throw new InvalidParticipantIdError(`"${p.code}" is not a valid ${scheme.schemeId} identifier`);
   const digits = CHECK_DIGITS[p.icd];
-  if (digits && !digits(p.code)) throw new InvalidParticipantIdError(`"${p.code}" is not a valid ${scheme.schemeId} identifier: wrong check digits`);
+  if (digits && !digits(p.code))
+    throw new InvalidParticipantIdError(`"${p.code}" is not a valid ${scheme.schemeId} identifier: wrong check digits`);
   return p;
 }
 

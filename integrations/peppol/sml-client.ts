@@ -40,7 +40,13 @@ export interface XmlElement {
 
 export class XmlError extends Error {}
 
-const parser = new XMLParser({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, parseAttributeValue: false });
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseTagValue: false,
+  parseAttributeValue: false,
+});
 
 export function parseXml(xml: string): XmlElement {
   if (/<!DOCTYPE/i.test(xml)) throw new XmlError('a DOCTYPE is not allowed in a SOAP message');
@@ -66,7 +72,7 @@ function toElements(nodes: Node[], scope: Record<string, string>): XmlElement[] 
       else if (k.startsWith('xmlns:')) inner[k.slice(6)] = v;
       else attrs[k] = v;
     }
-    const [prefix, local] = tag.includes(':') ? tag.split(':', 2) as [string, string] : ['', tag];
+    const [prefix, local] = tag.includes(':') ? (tag.split(':', 2) as [string, string]) : ['', tag];
     if (prefix && !(prefix in inner)) throw new XmlError(`undeclared namespace prefix "${prefix}"`);
     const kids = node[tag] as Node[];
     out.push({
@@ -74,13 +80,17 @@ function toElements(nodes: Node[], scope: Record<string, string>): XmlElement[] 
       name: local,
       attrs,
       children: toElements(kids, inner),
-      text: kids.map((k) => (typeof k['#text'] === 'string' ? k['#text'] : '')).join('').trim(),
+      text: kids
+        .map((k) => (typeof k['#text'] === 'string' ? k['#text'] : ''))
+        .join('')
+        .trim(),
     });
   }
   return out;
 }
 
-export const is = (el: XmlElement | undefined, ns: string, name: string): el is XmlElement => el?.ns === ns && el.name === name;
+export const is = (el: XmlElement | undefined, ns: string, name: string): el is XmlElement =>
+  el?.ns === ns && el.name === name;
 
 export const escapeXml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
@@ -92,21 +102,37 @@ export const soapEnvelope = (body: string): string =>
 export function readSoapBody(xml: string): XmlElement | undefined {
   const env = parseXml(xml);
   if (env.name !== 'Envelope') throw new XmlError(`root element is ${env.name}, not a SOAP Envelope`);
-  if (env.ns !== NS.soap) throw new XmlError(`VersionMismatch: envelope namespace ${env.ns ?? '(none)'} is not SOAP 1.1`);
+  if (env.ns !== NS.soap)
+    throw new XmlError(`VersionMismatch: envelope namespace ${env.ns ?? '(none)'} is not SOAP 1.1`);
   const kids = env.children;
   const start = is(kids[0], NS.soap, 'Header') ? 1 : 0;
   const body = kids[start];
-  if (!is(body, NS.soap, 'Body') || kids.length !== start + 1) throw new XmlError('a SOAP Envelope holds an optional Header then exactly one Body');
+  if (!is(body, NS.soap, 'Body') || kids.length !== start + 1)
+    throw new XmlError('a SOAP Envelope holds an optional Header then exactly one Body');
   if (body.children.length > 1) throw new XmlError('the SOAP Body holds more than one element');
   return body.children[0];
 }
 
 // ---- Errors
 
-export type SmlErrorKind = 'BadRequestFault' | 'NotFoundFault' | 'UnauthorizedFault' | 'InternalErrorFault' | 'SoapFault' | 'http' | 'network' | 'protocol';
+export type SmlErrorKind =
+  | 'BadRequestFault'
+  | 'NotFoundFault'
+  | 'UnauthorizedFault'
+  | 'InternalErrorFault'
+  | 'SoapFault'
+  | 'http'
+  | 'network'
+  | 'protocol';
 
 export class SmlError extends RemoteFailure {
-  constructor(message: string, readonly kind: SmlErrorKind, retryable: boolean, status?: number, retryAfterMs?: number) {
+  constructor(
+    message: string,
+    readonly kind: SmlErrorKind,
+    retryable: boolean,
+    status?: number,
+    retryAfterMs?: number,
+  ) {
     super('sml', message, retryable, status, retryAfterMs);
     this.name = 'SmlError';
   }
@@ -131,8 +157,11 @@ function faultIn(el: XmlElement | undefined, status?: number): SmlError | undefi
   if (!is(el, NS.soap, 'Fault')) return undefined;
   const child = (name: string) => el.children.find((c) => c.name === name && !c.ns);
   const code = child('faultcode')?.text ?? '';
-  const detail = child('detail')?.children.find((c) => c.ns === NS.lrs && (SML_FAULTS as readonly string[]).includes(c.name));
-  const message = detail?.children.find((c) => c.name === 'FaultMessage')?.text || child('faultstring')?.text || 'SOAP fault';
+  const detail = child('detail')?.children.find(
+    (c) => c.ns === NS.lrs && (SML_FAULTS as readonly string[]).includes(c.name),
+  );
+  const message =
+    detail?.children.find((c) => c.name === 'FaultMessage')?.text || child('faultstring')?.text || 'SOAP fault';
   // An InternalErrorFault is the SML's own trouble (DNS, database): worth retrying, unlike the client faults.
   if (detail) return new SmlError(message, detail.name as SmlFaultName, detail.name === 'InternalErrorFault', status);
   return new SmlError(`${code}: ${message}`, 'SoapFault', /(^|:)Server/.test(code), status);
@@ -203,9 +232,16 @@ export function createSmlClient(opts: SmlClientOptions): SmlClient {
     if (fault) throw fault;
     if (status < 200 || status > 299) {
       const retryable = isRetryableStatus(status);
-      throw new SmlError(`SML ${op} answered HTTP ${status}`, 'http', retryable, status, retryable ? parseRetryAfter(retryAfter) : undefined);
+      throw new SmlError(
+        `SML ${op} answered HTTP ${status}`,
+        'http',
+        retryable,
+        status,
+        retryable ? parseRetryAfter(retryAfter) : undefined,
+      );
     }
-    if (unreadable) throw new SmlError(`SML ${op} answered an unreadable response: ${unreadable.message}`, 'protocol', false, status);
+    if (unreadable)
+      throw new SmlError(`SML ${op} answered an unreadable response: ${unreadable.message}`, 'protocol', false, status);
     return body;
   }
 
@@ -218,11 +254,15 @@ export function createSmlClient(opts: SmlClientOptions): SmlClient {
       await call('Delete', participantRequest('Delete', opts.smpId, participantId));
     },
     async listPage(next) {
-      const body = await call('List', soapEnvelope(
-        `<lrs:PageRequest xmlns:lrs="${NS.lrs}"><lrs:ServiceMetadataPublisherID>${escapeXml(opts.smpId)}</lrs:ServiceMetadataPublisherID>` +
-          `${next ? `<lrs:NextPageIdentifier>${escapeXml(next)}</lrs:NextPageIdentifier>` : ''}</lrs:PageRequest>`,
-      ));
-      if (!is(body, NS.lrs, 'ParticipantIdentifierPage')) throw new SmlError('SML List did not answer a ParticipantIdentifierPage', 'protocol', false);
+      const body = await call(
+        'List',
+        soapEnvelope(
+          `<lrs:PageRequest xmlns:lrs="${NS.lrs}"><lrs:ServiceMetadataPublisherID>${escapeXml(opts.smpId)}</lrs:ServiceMetadataPublisherID>` +
+            `${next ? `<lrs:NextPageIdentifier>${escapeXml(next)}</lrs:NextPageIdentifier>` : ''}</lrs:PageRequest>`,
+        ),
+      );
+      if (!is(body, NS.lrs, 'ParticipantIdentifierPage'))
+        throw new SmlError('SML List did not answer a ParticipantIdentifierPage', 'protocol', false);
       const participants = body.children
         .filter((c) => is(c, NS.ids, 'ParticipantIdentifier'))
         .map((c) => formatParticipantId({ scheme: c.attrs.scheme ?? PARTICIPANT_SCHEME, value: c.text.toLowerCase() }));

@@ -9,7 +9,10 @@ type TlsConfig = Pick<Config, 'SML_TLS_CERT_FILE' | 'SML_TLS_KEY_FILE' | 'SML_TL
 export function smlDispatcher(c: TlsConfig): Agent | undefined {
   const hasKey = Boolean(c.smlTlsKeyPem || c.SML_TLS_KEY_FILE);
   if (!c.SML_TLS_CERT_FILE && !hasKey) return undefined;
-  if (!c.SML_TLS_CERT_FILE || !hasKey) throw new Error('the SML client certificate (SML_TLS_CERT_FILE) and its key (SML_TLS_KEY_FILE or the stored sml-tls-key) go together');
+  if (!c.SML_TLS_CERT_FILE || !hasKey)
+    throw new Error(
+      'the SML client certificate (SML_TLS_CERT_FILE) and its key (SML_TLS_KEY_FILE or the stored sml-tls-key) go together',
+    );
   return new Agent({
     connect: {
       cert: fs.readFileSync(c.SML_TLS_CERT_FILE, 'utf8'),

@@ -59,11 +59,17 @@ export interface SmpDeps {
  */
 export function resolveSmpOptions(
   config: Pick<Config, 'dataDir' | 'publicBaseUrl'>,
-  given: Partial<Pick<SmpOptions, 'apEndpointUrl' | 'apCertificatePem' | 'smpKeyPem' | 'smpCertPem' | 'technicalContactUrl'>> = {},
+  given: Partial<
+    Pick<SmpOptions, 'apEndpointUrl' | 'apCertificatePem' | 'smpKeyPem' | 'smpCertPem' | 'technicalContactUrl'>
+  > = {},
 ): SmpOptions {
   const certs = `${config.dataDir}/certs`;
-  if (!given.smpKeyPem !== !given.smpCertPem) throw new Error('the SMP signing key and certificate go together: configure both or neither');
-  const smp = given.smpKeyPem && given.smpCertPem ? { keyPem: given.smpKeyPem, certPem: given.smpCertPem } : devCertificate(certs, 'smp-dev', 'SMP development (not trusted)');
+  if (!given.smpKeyPem !== !given.smpCertPem)
+    throw new Error('the SMP signing key and certificate go together: configure both or neither');
+  const smp =
+    given.smpKeyPem && given.smpCertPem
+      ? { keyPem: given.smpKeyPem, certPem: given.smpCertPem }
+      : devCertificate(certs, 'smp-dev', 'SMP development (not trusted)');
   // A key that does not match its certificate would sign documents nobody can verify: refuse at start.
   if (!new crypto.X509Certificate(smp.certPem).checkPrivateKey(crypto.createPrivateKey(smp.keyPem))) {
     throw new Error('the SMP signing key does not match the SMP certificate');
@@ -103,7 +109,10 @@ interface Served {
   xml: string;
   etag: string;
 }
-const served = (xml: string): Served => ({ xml, etag: `"${crypto.createHash('sha256').update(xml).digest('base64url')}"` });
+const served = (xml: string): Served => ({
+  xml,
+  etag: `"${crypto.createHash('sha256').update(xml).digest('base64url')}"`,
+});
 
 class Lru<V> {
   private readonly map = new Map<string, V>();
@@ -146,7 +155,10 @@ export function smpRouter({ db, config, log }: SmpDeps, opts: SmpOptions): expre
    */
   const send = (req: express.Request, res: express.Response, doc: Served) => {
     res.type(XML_TYPE).set({ ETag: doc.etag, 'Cache-Control': cacheControl });
-    const tags = req.get('if-none-match')?.split(',').map((t) => t.trim().replace(/^W\//, ''));
+    const tags = req
+      .get('if-none-match')
+      ?.split(',')
+      .map((t) => t.trim().replace(/^W\//, ''));
     if (tags?.includes(doc.etag) || tags?.includes('*')) res.status(304).end();
     else res.send(doc.xml);
   };
@@ -173,15 +185,23 @@ export function smpRouter({ db, config, log }: SmpDeps, opts: SmpOptions): expre
         if (inflight.get(id) === read) inflight.delete(id);
       });
       inflight.set(id, (q = read));
-      if (ttl > 0) read.then((rec) => seen === changes && records.set(id, { rec, until: Date.now() + ttl }), () => undefined);
+      if (ttl > 0)
+        read.then(
+          (rec) => seen === changes && records.set(id, { rec, until: Date.now() + ttl }),
+          () => undefined,
+        );
     }
     return q;
   };
 
-  const notFound = (res: express.Response, what: string) => void res.status(404).set('Cache-Control', 'no-store').type('text/plain').send(`${what} not found`);
+  const notFound = (res: express.Response, what: string) =>
+    void res.status(404).set('Cache-Control', 'no-store').type('text/plain').send(`${what} not found`);
 
   /** The enabled record of a path's participant; undefined (after answering 400/404) otherwise. */
-  async function recordOf(raw: string, res: express.Response): Promise<{ p: ParticipantId; rec: SmpRecord } | undefined> {
+  async function recordOf(
+    raw: string,
+    res: express.Response,
+  ): Promise<{ p: ParticipantId; rec: SmpRecord } | undefined> {
     let p: ParticipantId;
     try {
       // Scheme and value are both case-insensitive in Peppol; our records hold them lowercased.
@@ -224,7 +244,10 @@ export function smpRouter({ db, config, log }: SmpDeps, opts: SmpOptions): expre
     const sep = req.params.doctype.indexOf('::');
     const scheme = req.params.doctype.slice(0, sep).toLowerCase();
     const value = req.params.doctype.slice(sep + 2); // document ids are case-sensitive (busdox-docid-qns)
-    const doc = sep > 0 ? documentTypes(rec.docGroups).find((d) => d.scheme.toLowerCase() === scheme && d.value === value) : undefined;
+    const doc =
+      sep > 0
+        ? documentTypes(rec.docGroups).find((d) => d.scheme.toLowerCase() === scheme && d.value === value)
+        : undefined;
     if (!doc) return notFound(res, 'document type');
     const key = `${rec.participantId}|${doc.scheme}::${doc.value}`;
     let metadata = signed.get(key);

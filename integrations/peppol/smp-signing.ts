@@ -15,7 +15,12 @@ export interface XmlSigner {
 export function createXmlSigner(keyPem: string, certPem: string): XmlSigner {
   return {
     sign(xml) {
-      const sig = new SignedXml({ privateKey: keyPem, publicCert: certPem, signatureAlgorithm: RSA_SHA256, canonicalizationAlgorithm: C14N });
+      const sig = new SignedXml({
+        privateKey: keyPem,
+        publicCert: certPem,
+        signatureAlgorithm: RSA_SHA256,
+        canonicalizationAlgorithm: C14N,
+      });
       // xml-crypto's default KeyInfo is X509Data with X509Certificate only: no X509IssuerSerial, whose big
       // serial numbers libxml2-based verifiers (xmlsec1) refuse.
       sig.addReference({ xpath: '/*', transforms: [ENVELOPED, C14N], digestAlgorithm: SHA256, isEmptyUri: true });

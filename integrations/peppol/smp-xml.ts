@@ -26,19 +26,31 @@ export function documentTypes(groups: readonly string[]): DocumentTypeRef[] {
       const key = `${d.scheme}::${d.value}`;
       const seen = byId.get(key);
       if (!seen) byId.set(key, { ...d, processes: [...d.processes] });
-      else for (const p of d.processes) if (!seen.processes.some((q) => q.scheme === p.scheme && q.value === p.value)) seen.processes.push(p);
+      else
+        for (const p of d.processes)
+          if (!seen.processes.some((q) => q.scheme === p.scheme && q.value === p.value)) seen.processes.push(p);
     }
   }
   return [...byId.values()];
 }
 
-const participantXml = (scheme: string, value: string) => `<ids:ParticipantIdentifier scheme="${escapeXml(scheme)}">${escapeXml(value)}</ids:ParticipantIdentifier>`;
+const participantXml = (scheme: string, value: string) =>
+  `<ids:ParticipantIdentifier scheme="${escapeXml(scheme)}">${escapeXml(value)}</ids:ParticipantIdentifier>`;
 
-export function serviceGroupXml(p: { scheme: string; value: string }, docs: DocumentTypeRef[], smpBaseUrl: string): string {
+export function serviceGroupXml(
+  p: { scheme: string; value: string },
+  docs: DocumentTypeRef[],
+  smpBaseUrl: string,
+): string {
   const base = smpBaseUrl.replace(/\/+$/, '');
-  const refs = docs.map((d) => `<smp:ServiceMetadataReference href="${escapeXml(`${base}/${pathSegment(p.scheme, p.value)}/services/${pathSegment(d.scheme, d.value)}`)}"/>`);
-  return `${XML_DECL}<smp:ServiceGroup${nsDecls('smp', 'ids')}>${participantXml(p.scheme, p.value)}` +
-    `<smp:ServiceMetadataReferenceCollection>${refs.join('')}</smp:ServiceMetadataReferenceCollection></smp:ServiceGroup>`;
+  const refs = docs.map(
+    (d) =>
+      `<smp:ServiceMetadataReference href="${escapeXml(`${base}/${pathSegment(p.scheme, p.value)}/services/${pathSegment(d.scheme, d.value)}`)}"/>`,
+  );
+  return (
+    `${XML_DECL}<smp:ServiceGroup${nsDecls('smp', 'ids')}>${participantXml(p.scheme, p.value)}` +
+    `<smp:ServiceMetadataReferenceCollection>${refs.join('')}</smp:ServiceMetadataReferenceCollection></smp:ServiceGroup>`
+  );
 }
 
 export interface EndpointInfo {
@@ -50,18 +62,27 @@ export interface EndpointInfo {
 }
 
 /** SignedServiceMetadata without its Signature yet (the signer appends it as the root's last child). */
-export function serviceMetadataXml(p: { scheme: string; value: string }, doc: DocumentTypeRef, ep: EndpointInfo): string {
-  const endpoint = `<smp:Endpoint transportProfile="${AS4_TRANSPORT_PROFILE}">` +
+export function serviceMetadataXml(
+  p: { scheme: string; value: string },
+  doc: DocumentTypeRef,
+  ep: EndpointInfo,
+): string {
+  const endpoint =
+    `<smp:Endpoint transportProfile="${AS4_TRANSPORT_PROFILE}">` +
     `<wsa:EndpointReference><wsa:Address>${escapeXml(ep.url)}</wsa:Address></wsa:EndpointReference>` +
     '<smp:RequireBusinessLevelSignature>false</smp:RequireBusinessLevelSignature>' +
     `<smp:Certificate>${ep.certificate}</smp:Certificate>` +
     `<smp:ServiceDescription>${escapeXml(ep.description)}</smp:ServiceDescription>` +
     `<smp:TechnicalContactUrl>${escapeXml(ep.technicalContactUrl)}</smp:TechnicalContactUrl></smp:Endpoint>`;
-  const processes = doc.processes.map((pr) =>
-    `<smp:Process><ids:ProcessIdentifier scheme="${escapeXml(pr.scheme)}">${escapeXml(pr.value)}</ids:ProcessIdentifier>` +
-    `<smp:ServiceEndpointList>${endpoint}</smp:ServiceEndpointList></smp:Process>`);
-  return `${XML_DECL}<smp:SignedServiceMetadata${nsDecls('smp', 'ids', 'wsa')}><smp:ServiceMetadata><smp:ServiceInformation>` +
+  const processes = doc.processes.map(
+    (pr) =>
+      `<smp:Process><ids:ProcessIdentifier scheme="${escapeXml(pr.scheme)}">${escapeXml(pr.value)}</ids:ProcessIdentifier>` +
+      `<smp:ServiceEndpointList>${endpoint}</smp:ServiceEndpointList></smp:Process>`,
+  );
+  return (
+    `${XML_DECL}<smp:SignedServiceMetadata${nsDecls('smp', 'ids', 'wsa')}><smp:ServiceMetadata><smp:ServiceInformation>` +
     participantXml(p.scheme, p.value) +
     `<ids:DocumentIdentifier scheme="${escapeXml(doc.scheme)}">${escapeXml(doc.value)}</ids:DocumentIdentifier>` +
-    `<smp:ProcessList>${processes.join('')}</smp:ProcessList></smp:ServiceInformation></smp:ServiceMetadata></smp:SignedServiceMetadata>`;
+    `<smp:ProcessList>${processes.join('')}</smp:ProcessList></smp:ServiceInformation></smp:ServiceMetadata></smp:SignedServiceMetadata>`
+  );
 }

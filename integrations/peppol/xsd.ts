@@ -48,4 +48,5 @@ export async function xsdErrors(xml: string, schema: SchemaFile): Promise<string
   }
 }
 
-const messages = (err: XmlLibError, fallback: string) => (err.details?.length ? err.details.map((d) => d.message.trim()) : [err.message || fallback]);
+const messages = (err: XmlLibError, fallback: string) =>
+  err.details?.length ? err.details.map((d) => d.message.trim()) : [err.message || fallback];

@@ -19,7 +19,9 @@ const envSchema = z.object({
     .string()
     .default('')
     .transform((v) => v.split(/\s+/).filter(Boolean))
-    .pipe(z.array(z.string().regex(/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i, 'each must be an origin: scheme://host[:port]'))),
+    .pipe(
+      z.array(z.string().regex(/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i, 'each must be an origin: scheme://host[:port]')),
+    ),
   TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('party-registration'),
@@ -29,15 +31,24 @@ const envSchema = z.object({
   TEMPORAL_TLS_CERT_FILE: z.string().optional(),
   TEMPORAL_TLS_KEY_FILE: z.string().optional(),
   TEMPORAL_CLI: z.string().optional(),
-  APPROVAL_DEADLINE: z.string().regex(/^\d+\s*(ms|s|m|h|d)$/, 'a duration such as 30d or 12h').default('30d'),
+  APPROVAL_DEADLINE: z
+    .string()
+    .regex(/^\d+\s*(ms|s|m|h|d)$/, 'a duration such as 30d or 12h')
+    .default('30d'),
   SIMULATORS_HOST: z.string().default('127.0.0.1'),
   ANNUAIRE_SIM_PORT: port.default(8091),
   SML_SIM_PORT: port.default(8092),
   PEPPOL_DIRECTORY_SIM_PORT: port.default(8093),
   // Who we are, as a PA.
   PA_NAME: z.string().default('Plateforme Exemple SAS'),
-  PA_SIREN: z.string().regex(/^\d{9}$/).default('552032534'),
-  PA_MATRICULE: z.string().regex(/^\d{4}$/, 'the 4-digit PA matricule').default('0145'),
+  PA_SIREN: z
+    .string()
+    .regex(/^\d{9}$/)
+    .default('552032534'),
+  PA_MATRICULE: z
+    .string()
+    .regex(/^\d{4}$/, 'the 4-digit PA matricule')
+    .default('0145'),
   // PPF Annuaire (defaults: the local simulator).
   ANNUAIRE_URL: z.string().url().optional(),
   ANNUAIRE_TOKEN_URL: z.string().url().optional(),
@@ -77,7 +88,10 @@ const envSchema = z.object({
   // Let webhooks reach private, loopback and link-local addresses (development and tests only).
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   // First retry delay of a failed webhook delivery (then doubling up to 1 h, for 13 h in all).
-  WEBHOOK_RETRY_INITIAL: z.string().regex(/^\d+(ms|s|m)$/, 'a duration such as 10s or 500ms').default('10s'),
+  WEBHOOK_RETRY_INITIAL: z
+    .string()
+    .regex(/^\d+(ms|s|m)$/, 'a duration such as 10s or 500ms')
+    .default('10s'),
   // Requests per minute per API key (each API process counts its own).
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   // Requests per minute per client address, before authentication, on every route (default: twice the per-key
@@ -95,8 +109,17 @@ const envSchema = z.object({
       if (!value) return undefined;
       if (/^\d+$/.test(value)) return Number(value);
       const list = value.split(/[\s,]+/).filter(Boolean);
-      const bad = list.filter((a) => !ipaddr.isValidCIDR(a) && !(ipaddr.isValid(a) && net.isIP(a)) && !['loopback', 'linklocal', 'uniquelocal'].includes(a));
-      if (bad.length) ctx.addIssue({ code: 'custom', message: `a hop count, or addresses and CIDRs of the proxies (not ${bad.join(', ')})` });
+      const bad = list.filter(
+        (a) =>
+          !ipaddr.isValidCIDR(a) &&
+          !(ipaddr.isValid(a) && net.isIP(a)) &&
+          !['loopback', 'linklocal', 'uniquelocal'].includes(a),
+      );
+      if (bad.length)
+        ctx.addIssue({
+          code: 'custom',
+          message: `a hop count, or addresses and CIDRs of the proxies (not ${bad.join(', ')})`,
+        });
       return list;
     }),
   // Uploaded files (pre-signed mandates, identity images, drawn signatures) are checked in child processes: how many,
@@ -114,7 +137,10 @@ const envSchema = z.object({
   // "production" (the Dockerfile sets it): the API refuses to start with /metrics open to anyone.
   NODE_ENV: z.string().optional(),
   // Prometheus listener of Temporal's SDK metrics (worker slots, polls, latencies), e.g. 127.0.0.1:9464; off when unset.
-  TEMPORAL_METRICS_ADDRESS: z.string().regex(/^[^:\s]+:\d{1,5}$/, 'host:port').optional(),
+  TEMPORAL_METRICS_ADDRESS: z
+    .string()
+    .regex(/^[^:\s]+:\d{1,5}$/, 'host:port')
+    .optional(),
   // Worker tuning (worker/create-worker.ts); BENCHMARKS.md has the figures behind the defaults.
   WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100_000).default(500),
   WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(10_000).default(100),

@@ -18,7 +18,10 @@ export class DataBoxError extends Error {}
 /** keys: "kid:base64key,kid2:base64key"; the active one seals. */
 export function parseKeyRing(spec: string): Map<string, Buffer> {
   const ring = new Map<string, Buffer>();
-  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const i = part.indexOf(':');
     const kid = part.slice(0, i);
     const key = Buffer.from(part.slice(i + 1), 'base64');
@@ -63,7 +66,11 @@ export function createDataBox(ring: Map<string, Buffer>, activeKeyId: string): D
  * The key ring from config, or — for the embedded development stack only — a key generated once and kept in
  * `${dataDir}/keys/data-encryption.key`.
  */
-export function dataBoxFromConfig(c: { DATA_ENCRYPTION_KEYS?: string; DATA_ENCRYPTION_KEY_ID?: string; dataDir: string }): DataBox {
+export function dataBoxFromConfig(c: {
+  DATA_ENCRYPTION_KEYS?: string;
+  DATA_ENCRYPTION_KEY_ID?: string;
+  dataDir: string;
+}): DataBox {
   if (c.DATA_ENCRYPTION_KEYS) {
     const ring = parseKeyRing(c.DATA_ENCRYPTION_KEYS);
     return createDataBox(ring, c.DATA_ENCRYPTION_KEY_ID ?? [...ring.keys()].at(-1)!);

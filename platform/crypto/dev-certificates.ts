@@ -39,7 +39,11 @@ export function generateSelfSigned(commonName: string, years = 10): KeyPair {
   cert.serialNumber = '01' + crypto.randomBytes(3).toString('hex');
   cert.validity.notBefore = new Date(Date.now() - 60_000);
   cert.validity.notAfter = new Date(Date.now() + years * 365 * 86_400_000);
-  const subject = [{ name: 'commonName', value: commonName }, { name: 'countryName', value: 'FR' }, { name: 'organizationName', value: 'Development only' }];
+  const subject = [
+    { name: 'commonName', value: commonName },
+    { name: 'countryName', value: 'FR' },
+    { name: 'organizationName', value: 'Development only' },
+  ];
   cert.setSubject(subject);
   cert.setIssuer(subject);
   cert.setExtensions([

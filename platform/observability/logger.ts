@@ -12,19 +12,22 @@ const BUFFER_BYTES = 4096;
 export function createLogger(level: string, name = 'pa'): Logger {
   const stdout = pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES });
   setInterval(() => stdout.flush(), FLUSH_EVERY_MS).unref();
-  return pino({
-    name,
-    level,
-    base: { service: name },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    serializers: { err: safeError },
-    hooks: {
-      logMethod(args, write, levelValue) {
-        write.apply(this, args);
-        if (levelValue >= pino.levels.values.warn!) stdout.flush();
+  return pino(
+    {
+      name,
+      level,
+      base: { service: name },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      serializers: { err: safeError },
+      hooks: {
+        logMethod(args, write, levelValue) {
+          write.apply(this, args);
+          if (levelValue >= pino.levels.values.warn!) stdout.flush();
+        },
       },
     },
-  }, stdout);
+    stdout,
+  );
 }
 
 /**

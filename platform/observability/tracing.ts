@@ -7,7 +7,12 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  SimpleSpanProcessor,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-base';
 
 export interface Tracing {
   exporter: SpanExporter;
@@ -36,4 +41,6 @@ export function installTracing(serviceName: string, exporter?: SpanExporter): Tr
 
 /** Tracing as the environment asks: on with an OTLP endpoint, off (undefined) otherwise. */
 export const tracingFromEnv = (serviceName: string): Tracing | undefined =>
-  process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? installTracing(serviceName) : undefined;
+  process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+    ? installTracing(serviceName)
+    : undefined;

@@ -31,13 +31,18 @@ const AGREEMENT_COLUMNS = `entry_id, job_id, mandate_number, to_char(issued_on, 
   signed_via, signed_at, submitted_at, decision_id, signed_former_matricule, upload_evidence, voided_at`;
 
 export async function getAgreement(db: Queryable, entryId: string): Promise<AgreementRow | undefined> {
-  const { rows } = await db.query<AgreementRow>(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE entry_id = $1`, [entryId]);
+  const { rows } = await db.query<AgreementRow>(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE entry_id = $1`, [
+    entryId,
+  ]);
   return rows[0];
 }
 
 /** The signed mandate as stored (sealed), if any. */
 export async function getSignedPdf(db: Queryable, entryId: string): Promise<Uint8Array | undefined> {
-  const { rows } = await db.query<{ signed_pdf: Uint8Array | null }>('SELECT signed_pdf FROM agreements WHERE entry_id = $1', [entryId]);
+  const { rows } = await db.query<{ signed_pdf: Uint8Array | null }>(
+    'SELECT signed_pdf FROM agreements WHERE entry_id = $1',
+    [entryId],
+  );
   return rows[0]?.signed_pdf ?? undefined;
 }
 
@@ -49,7 +54,12 @@ export async function getSignedPdf(db: Queryable, entryId: string): Promise<Uint
  * taken without its agreement. Two issues for the same prefix at once collide on the number's primary key, and the
  * step's retry counts again. Its result is the mandate's number.
  */
-export function issueMandateEffect(a: { entryId: string; jobId: string; matricule: string; day: string }): StatementEffect {
+export function issueMandateEffect(a: {
+  entryId: string;
+  jobId: string;
+  matricule: string;
+  day: string;
+}): StatementEffect {
   return {
     params: [a.entryId, a.jobId, `_${a.matricule}_${a.day.replaceAll('-', '')}_`, a.day],
     requires: {
@@ -95,14 +105,20 @@ export async function issueMandate(db: Queryable, a: Parameters<typeof issueMand
  * prepared statement's generic plan, where `LIKE $n` cannot use it (the pattern is unknown when it is planned). The
  * numbers continue with digits, which sort before '~'.
  */
-export const startsWith = (column: string, param: string) => `${column} ~>=~ ${param} AND ${column} ~<~ (${param} || '~')`;
+export const startsWith = (column: string, param: string) =>
+  `${column} ~>=~ ${param} AND ${column} ~<~ (${param} || '~')`;
 
 /**
  * Stores the signed mandate (sealed by the caller) with the take-over identifier its text carried (the consent).
  * False when `mandateNumber` is no longer the entry's mandate (its party changed while it was being signed).
  */
 export async function storeSignedPdf(
-  db: Queryable, entryId: string, mandateNumber: string, pdf: Uint8Array, via: 'drawn' | 'typed' | 'upload', formerMatricule: string | undefined,
+  db: Queryable,
+  entryId: string,
+  mandateNumber: string,
+  pdf: Uint8Array,
+  via: 'drawn' | 'typed' | 'upload',
+  formerMatricule: string | undefined,
   evidence?: UploadEvidence,
 ): Promise<boolean> {
   const r = await db.query(
@@ -120,7 +136,10 @@ export async function storeSignedPdf(
  * audit trail).
  */
 export async function voidJobMandate(q: Queryable, entryId: string, jobId: string): Promise<void> {
-  const { rowCount } = await q.query('UPDATE agreements SET voided_at = COALESCE(voided_at, now()), updated_at = now() WHERE entry_id = $1 AND job_id = $2', [entryId, jobId]);
+  const { rowCount } = await q.query(
+    'UPDATE agreements SET voided_at = COALESCE(voided_at, now()), updated_at = now() WHERE entry_id = $1 AND job_id = $2',
+    [entryId, jobId],
+  );
   if (rowCount > 0) await dropIdentityDocuments(q, entryId);
 }
 
@@ -131,7 +150,10 @@ export async function dropIdentityDocuments(q: Queryable, entryId: string): Prom
 
 /** The entry's mandate, locked until the transaction ends (a party change decides on it). */
 export async function lockAgreement(q: Queryable, entryId: string): Promise<AgreementRow | undefined> {
-  const { rows } = await q.query<AgreementRow>(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE entry_id = $1 FOR UPDATE`, [entryId]);
+  const { rows } = await q.query<AgreementRow>(
+    `SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE entry_id = $1 FOR UPDATE`,
+    [entryId],
+  );
   return rows[0];
 }
 
@@ -151,7 +173,10 @@ export async function reissueMandate(q: Queryable, current: AgreementRow, day: s
     [prefix, current.entry_id, current.job_id],
   );
   const number = rows[0]!.number;
-  await q.query('UPDATE agreements SET mandate_number = $2, issued_on = $3::date, updated_at = now() WHERE entry_id = $1', [current.entry_id, number, day]);
+  await q.query(
+    'UPDATE agreements SET mandate_number = $2, issued_on = $3::date, updated_at = now() WHERE entry_id = $1',
+    [current.entry_id, number, day],
+  );
   return number;
 }
 
@@ -166,12 +191,18 @@ export async function supersededMandates(db: Queryable, entryId: string, current
 
 /** Replaces the signed mandate by its final form (audit page, seal) at confirmation. */
 export async function finalizeSignedPdf(db: Queryable, entryId: string, sealedPdf: Uint8Array) {
-  await db.query('UPDATE agreements SET signed_pdf = $2, updated_at = now() WHERE entry_id = $1 AND submitted_at IS NULL', [entryId, sealedPdf]);
+  await db.query(
+    'UPDATE agreements SET signed_pdf = $2, updated_at = now() WHERE entry_id = $1 AND submitted_at IS NULL',
+    [entryId, sealedPdf],
+  );
 }
 
 /** False when the submission was marked already (two confirmations at once: one marks it). */
 export async function markSubmitted(db: Queryable, entryId: string): Promise<boolean> {
-  const r = await db.query('UPDATE agreements SET submitted_at = now(), updated_at = now() WHERE entry_id = $1 AND submitted_at IS NULL', [entryId]);
+  const r = await db.query(
+    'UPDATE agreements SET submitted_at = now(), updated_at = now() WHERE entry_id = $1 AND submitted_at IS NULL',
+    [entryId],
+  );
   return r.rowCount > 0;
 }
 
@@ -179,7 +210,12 @@ export async function markSubmitted(db: Queryable, entryId: string): Promise<boo
  * Claims the decision on the job's current submission; false when there is none to decide, or it is decided
  * already (two operators at once: one wins).
  */
-export async function claimDecision(db: Queryable, entryId: string, jobId: string, decisionId: string): Promise<boolean> {
+export async function claimDecision(
+  db: Queryable,
+  entryId: string,
+  jobId: string,
+  decisionId: string,
+): Promise<boolean> {
   const r = await db.query(
     `UPDATE agreements SET decision_id = $3, updated_at = now()
      WHERE entry_id = $1 AND job_id = $2 AND submitted_at IS NOT NULL AND decision_id IS NULL AND voided_at IS NULL`,
@@ -202,19 +238,27 @@ export async function reopenAgreement(db: Queryable, entryId: string) {
  * The entry's mandate as the directory and Peppol steps need it: signed, submitted and approved. Those steps act
  * on a company's behalf, so no definition can reach them without its consent.
  */
-export async function approvedMandate(db: Queryable, entryId: string): Promise<{ number: string; formerMatricule?: string } | undefined> {
+export async function approvedMandate(
+  db: Queryable,
+  entryId: string,
+): Promise<{ number: string; formerMatricule?: string } | undefined> {
   const { rows } = await db.query<{ mandate_number: string; signed_former_matricule: string | null }>(
     `SELECT a.mandate_number, a.signed_former_matricule FROM agreements a JOIN approval_decisions d ON d.id = a.decision_id
      WHERE a.entry_id = $1 AND a.signed_pdf IS NOT NULL AND a.submitted_at IS NOT NULL AND d.approved AND a.voided_at IS NULL`,
     [entryId],
   );
   const r = rows[0];
-  return r && { number: r.mandate_number, ...(r.signed_former_matricule && { formerMatricule: r.signed_former_matricule }) };
+  return (
+    r && { number: r.mandate_number, ...(r.signed_former_matricule && { formerMatricule: r.signed_former_matricule }) }
+  );
 }
 
 /** `sealed` is the image encrypted by the caller; sha256 and size are the plain image's, for the audit trail. */
 export async function putIdentityDocument(
-  db: Queryable, entryId: string, view: IdentityView, doc: { mime: string; sealed: Uint8Array; sha256: string; size: number },
+  db: Queryable,
+  entryId: string,
+  view: IdentityView,
+  doc: { mime: string; sealed: Uint8Array; sha256: string; size: number },
 ) {
   const { mime, sealed: data, sha256 } = doc;
   await db.query(
@@ -236,7 +280,15 @@ export async function identityViews(db: Queryable, entryId: string) {
 
 export async function recordDecision(
   db: Queryable,
-  d: { id?: string; entryId: string; jobId: string; approved: boolean; reason?: string; decidedBy?: string; /** ISO time, as the API answers it */ decidedAt?: string },
+  d: {
+    id?: string;
+    entryId: string;
+    jobId: string;
+    approved: boolean;
+    reason?: string;
+    decidedBy?: string;
+    /** ISO time, as the API answers it */ decidedAt?: string;
+  },
 ) {
   const id = d.id ?? crypto.randomUUID();
   await db.query(
@@ -249,7 +301,13 @@ export async function recordDecision(
 /** Submissions awaiting a decision in a workspace, oldest first (the operator's review queue). */
 export async function pendingSubmissions(db: Queryable, workspaceId: string, limit = 100) {
   const { rows } = await db.query<{
-    entry_id: string; job_id: string; mandate_number: string; submitted_at: Date; siren: string | null; name: string | null; upload_evidence: UploadEvidence | null;
+    entry_id: string;
+    job_id: string;
+    mandate_number: string;
+    submitted_at: Date;
+    siren: string | null;
+    name: string | null;
+    upload_evidence: UploadEvidence | null;
   }>(
     `SELECT a.entry_id, a.job_id, a.mandate_number, a.submitted_at, e.siren, e.data->>'name' AS name, a.upload_evidence
      FROM agreements a JOIN entries e ON e.id = a.entry_id
@@ -261,7 +319,10 @@ export async function pendingSubmissions(db: Queryable, workspaceId: string, lim
 }
 
 export async function getIdentityDocument(db: Queryable, entryId: string, view: IdentityView) {
-  const { rows } = await db.query<{ mime: string; data: Uint8Array }>('SELECT mime, data FROM identity_documents WHERE entry_id = $1 AND view = $2', [entryId, view]);
+  const { rows } = await db.query<{ mime: string; data: Uint8Array }>(
+    'SELECT mime, data FROM identity_documents WHERE entry_id = $1 AND view = $2',
+    [entryId, view],
+  );
   return rows[0];
 }
 
@@ -274,7 +335,11 @@ export async function decisionsOf(db: Queryable, entryId: string, jobId: string)
     'SELECT approved, reason, created_at FROM approval_decisions WHERE entry_id = $1 AND job_id = $2 ORDER BY created_at DESC, id',
     [entryId, jobId],
   );
-  return rows.map((r) => ({ decision: r.approved ? ('approved' as const) : ('rejected' as const), reason: r.reason ?? undefined, decided_at: iso(r.created_at)! }));
+  return rows.map((r) => ({
+    decision: r.approved ? ('approved' as const) : ('rejected' as const),
+    reason: r.reason ?? undefined,
+    decided_at: iso(r.created_at)!,
+  }));
 }
 
 /** The last decision on this job's submissions, if any (a new registration starts with none). */

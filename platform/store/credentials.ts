@@ -25,7 +25,14 @@ export const credentialView = (c: CredentialRow) => ({
 
 export async function putCredential(
   q: Queryable,
-  c: { workspaceId: string; entryId: string; name: string; kind: string; sealed: Uint8Array; details: Record<string, unknown> },
+  c: {
+    workspaceId: string;
+    entryId: string;
+    name: string;
+    kind: string;
+    sealed: Uint8Array;
+    details: Record<string, unknown>;
+  },
 ) {
   const { rows } = await q.query<CredentialRow>(
     `INSERT INTO credentials (id, workspace_id, entry_id, name, kind, sealed, details) VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -37,13 +44,18 @@ export async function putCredential(
 }
 
 export async function listCredentials(q: Queryable, entryId: string) {
-  const { rows } = await q.query<CredentialRow>('SELECT * FROM credentials WHERE entry_id = $1 ORDER BY name', [entryId]);
+  const { rows } = await q.query<CredentialRow>('SELECT * FROM credentials WHERE entry_id = $1 ORDER BY name', [
+    entryId,
+  ]);
   return rows;
 }
 
 /** The sealed secret, for the activity that uses it (never for the API). */
 export async function getCredential(q: Queryable, entryId: string, name: string) {
-  const { rows } = await q.query<CredentialRow>('SELECT * FROM credentials WHERE entry_id = $1 AND name = $2', [entryId, name]);
+  const { rows } = await q.query<CredentialRow>('SELECT * FROM credentials WHERE entry_id = $1 AND name = $2', [
+    entryId,
+    name,
+  ]);
   return rows[0];
 }
 

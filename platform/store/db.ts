@@ -162,12 +162,17 @@ function preparedStatements() {
   return {
     nameOf(sql: string): string | undefined {
       if (names.has(sql)) return names.get(sql);
-      const name = names.size < MAX ? `s${crypto.createHash('sha1').update(sql).digest('hex').slice(0, 20)}` : undefined;
+      const name =
+        names.size < MAX ? `s${crypto.createHash('sha1').update(sql).digest('hex').slice(0, 20)}` : undefined;
       names.set(sql, name);
       return name;
     },
     outdated(err: unknown, sql: string): boolean {
-      if ((err as { code?: string }).code !== '0A000' || !/cached plan must not change result type/.test(String((err as Error).message))) return false;
+      if (
+        (err as { code?: string }).code !== '0A000' ||
+        !/cached plan must not change result type/.test(String((err as Error).message))
+      )
+        return false;
       names.set(sql, undefined);
       return true;
     },
@@ -214,7 +219,9 @@ function lockDataDir(dataDir: string): () => void {
   } catch {
     const holder = Number(fs.readFileSync(lockFile, 'utf8'));
     if (holder && holder !== process.pid && processAlive(holder)) {
-      throw new Error(`the embedded database in ${dataDir} is in use by process ${holder} (is "npm start" running? stop it first)`);
+      throw new Error(
+        `the embedded database in ${dataDir} is in use by process ${holder} (is "npm start" running? stop it first)`,
+      );
     }
     fs.writeFileSync(lockFile, String(process.pid)); // stale lock of a dead process
   }

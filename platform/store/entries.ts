@@ -7,7 +7,11 @@ import { decodeCursor, encodeCursor, iso, isUniqueViolation } from './rows';
 
 /** A request that conflicts with what is stored; `code` is its stable reason (web/http/problem-codes.ts). */
 export class ConflictError extends Error {
-  constructor(message: string, readonly code: 'key-taken' | 'id-taken' | 'id-not-available' | 'job-running' | 'registration-running' | 'meta-ref-taken') {
+  constructor(
+    message: string,
+    readonly code:
+      'key-taken' | 'id-taken' | 'id-not-available' | 'job-running' | 'registration-running' | 'meta-ref-taken',
+  ) {
     super(message);
   }
 }
@@ -122,7 +126,15 @@ export const idNotAvailable = (id: string) => `id ${id} is not available: choose
 
 export async function insertEntry(
   db: Queryable,
-  e: { id: string; workspaceId: string; key?: string; folder?: string; docSchema: string; data: unknown; siren?: string },
+  e: {
+    id: string;
+    workspaceId: string;
+    key?: string;
+    folder?: string;
+    docSchema: string;
+    data: unknown;
+    siren?: string;
+  },
 ): Promise<EntryView> {
   let rows: EntryRow[];
   try {
@@ -131,7 +143,16 @@ export async function insertEntry(
       `INSERT INTO entries (id, workspace_id, key, folder, doc_schema, data, siren)
        SELECT $1, $2, $3, $4, $5, $6, $7 WHERE NOT ($1::uuid = ANY ($8::uuid[]))
        ON CONFLICT (id) DO NOTHING RETURNING *`,
-      [e.id, e.workspaceId, e.key ?? null, e.folder ?? null, e.docSchema, JSON.stringify(e.data), e.siren ?? null, RESERVED_IDS],
+      [
+        e.id,
+        e.workspaceId,
+        e.key ?? null,
+        e.folder ?? null,
+        e.docSchema,
+        JSON.stringify(e.data),
+        e.siren ?? null,
+        RESERVED_IDS,
+      ],
     ));
   } catch (err) {
     if (isUniqueViolation(err)) throw new ConflictError(`an entry with key "${e.key}" already exists`, 'key-taken');
@@ -139,7 +160,8 @@ export async function insertEntry(
   }
   if (rows[0]) return entryView(rows[0], [], true);
   // Only the caller's own workspace may learn that the id is taken.
-  if (await getEntryRow(db, e.workspaceId, e.id)) throw new ConflictError(`an entry with id ${e.id} already exists`, 'id-taken');
+  if (await getEntryRow(db, e.workspaceId, e.id))
+    throw new ConflictError(`an entry with id ${e.id} already exists`, 'id-taken');
   throw new ConflictError(idNotAvailable(e.id), 'id-not-available');
 }
 
@@ -153,18 +175,27 @@ async function metaOf(db: Queryable, entryIds: string[]): Promise<MetaRow[]> {
 }
 
 export async function getEntryRow(db: Queryable, workspaceId: string, id: string): Promise<EntryRow | undefined> {
-  const { rows } = await db.query<EntryRow>('SELECT * FROM entries WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
+  const { rows } = await db.query<EntryRow>('SELECT * FROM entries WHERE id = $1 AND workspace_id = $2', [
+    id,
+    workspaceId,
+  ]);
   return rows[0];
 }
 
 export async function getEntry(db: Queryable, workspaceId: string, id: string): Promise<EntryView | undefined> {
-  const { rows } = await db.query<EntryRow>(`SELECT e.*${ENTRY_JOBS} FROM entries e WHERE e.id = $1 AND e.workspace_id = $2`, [id, workspaceId]);
+  const { rows } = await db.query<EntryRow>(
+    `SELECT e.*${ENTRY_JOBS} FROM entries e WHERE e.id = $1 AND e.workspace_id = $2`,
+    [id, workspaceId],
+  );
   const row = rows[0];
   return row && entryView(row, await metaOf(db, [row.id]), true);
 }
 
 export async function getEntryByKey(db: Queryable, workspaceId: string, key: string): Promise<EntryView | undefined> {
-  const { rows } = await db.query<EntryRow>(`SELECT e.*${ENTRY_JOBS} FROM entries e WHERE e.key = $1 AND e.workspace_id = $2`, [key, workspaceId]);
+  const { rows } = await db.query<EntryRow>(
+    `SELECT e.*${ENTRY_JOBS} FROM entries e WHERE e.key = $1 AND e.workspace_id = $2`,
+    [key, workspaceId],
+  );
   const row = rows[0];
   return row && entryView(row, await metaOf(db, [row.id]), true);
 }
@@ -192,21 +223,40 @@ export async function listEntries(
     params,
   );
   const page = rows.slice(0, opts.limit);
-  const meta = await metaOf(db, page.map((r) => r.id));
-  const list = page.map((r) => entryView(r, meta.filter((m) => m.entry_id === r.id), false));
+  const meta = await metaOf(
+    db,
+    page.map((r) => r.id),
+  );
+  const list = page.map((r) =>
+    entryView(
+      r,
+      meta.filter((m) => m.entry_id === r.id),
+      false,
+    ),
+  );
   const last = page.at(-1);
   return { list, ...(rows.length > opts.limit && last && { next_cursor: encodeCursor(last.seq) }) };
 }
 
 /** The parameters of metaUpsert, in its order. */
 const metaParams = (entryId: string, key: string, m: MetaInput): unknown[] => [
-  entryId, key, m.src, m.ref ?? null, m.value === undefined ? null : JSON.stringify(m.value),
-  m.link_url ?? null, m.link_scope ?? null, m.indexed ?? false, m.shared ?? false,
+  entryId,
+  key,
+  m.src,
+  m.ref ?? null,
+  m.value === undefined ? null : JSON.stringify(m.value),
+  m.link_url ?? null,
+  m.link_scope ?? null,
+  m.indexed ?? false,
+  m.shared ?? false,
 ];
 
 /** The upsert of a meta row from its nine parameters from `$first`, where `condition` holds. */
 function metaUpsert(first: number, condition = 'true'): string {
-  const [entry, key, src, ref, value, url, scope, indexed, shared] = Array.from({ length: 9 }, (_, i) => `$${first + i}`);
+  const [entry, key, src, ref, value, url, scope, indexed, shared] = Array.from(
+    { length: 9 },
+    (_, i) => `$${first + i}`,
+  );
   return `INSERT INTO entry_meta (entry_id, workspace_id, key, src, ref, value, link_url, link_scope, indexed, shared)
        SELECT id, workspace_id, ${key}::text, ${src}::text, ${ref}::text, ${value}::jsonb, ${url}::text, ${scope}::text, ${indexed}::boolean, ${shared}::boolean
        FROM entries WHERE id = ${entry}::uuid AND ${condition}
@@ -224,8 +274,11 @@ export function putMetaUnlessHeld(entryId: string, key: string, m: MetaInput): S
     params: metaParams(entryId, key, m),
     result: 'EXISTS (SELECT 1 FROM meta_put)',
     ctes: (first, guard) => `meta_put AS (
-       ${metaUpsert(first, `${guard} AND NOT EXISTS (
-         SELECT 1 FROM entry_meta WHERE entry_id = $${first}::uuid AND key = $${first + 1}::text AND value @> $${first + 4}::jsonb)`)}
+       ${metaUpsert(
+         first,
+         `${guard} AND NOT EXISTS (
+         SELECT 1 FROM entry_meta WHERE entry_id = $${first}::uuid AND key = $${first + 1}::text AND value @> $${first + 4}::jsonb)`,
+       )}
        RETURNING 1
      )`,
   };
@@ -247,8 +300,16 @@ export async function putMeta(db: Queryable, entryId: string, key: string, m: Me
 }
 
 /** The workspace's meta row of `key` whose ref is `ref` (a ref is unique in a workspace). */
-export async function getMetaByRef(db: Queryable, workspaceId: string, key: string, ref: string): Promise<MetaView | undefined> {
-  const { rows } = await db.query<MetaRow>('SELECT * FROM entry_meta WHERE workspace_id = $1 AND ref = $2 AND key = $3', [workspaceId, ref, key]);
+export async function getMetaByRef(
+  db: Queryable,
+  workspaceId: string,
+  key: string,
+  ref: string,
+): Promise<MetaView | undefined> {
+  const { rows } = await db.query<MetaRow>(
+    'SELECT * FROM entry_meta WHERE workspace_id = $1 AND ref = $2 AND key = $3',
+    [workspaceId, ref, key],
+  );
   return rows[0] && metaView(rows[0]);
 }
 
@@ -278,7 +339,12 @@ export interface StateChange {
  */
 export function stateEffect(s: StateChange): StatementEffect {
   const faults = JSON.stringify(s.faults ?? []);
-  const event = eventParams({ kind: 'party.state_changed', entryId: s.entryId, jobId: s.jobId, data: { state: s.state, faults: s.faults ?? [] } });
+  const event = eventParams({
+    kind: 'party.state_changed',
+    entryId: s.entryId,
+    jobId: s.jobId,
+    data: { state: s.state, faults: s.faults ?? [] },
+  });
   return {
     params: [s.entryId, s.state, s.jobId, s.stepId, faults, ...event],
     result: 'EXISTS (SELECT 1 FROM recorded)',
@@ -318,7 +384,10 @@ export const INVALID_DATA = 'invalid-data';
 
 /** The entry, locked until the transaction ends: a change reads, checks and writes it without losing another. */
 export async function lockEntryRow(q: Queryable, workspaceId: string, id: string): Promise<EntryRow | undefined> {
-  const { rows } = await q.query<EntryRow>('SELECT * FROM entries WHERE id = $1 AND workspace_id = $2 FOR UPDATE', [id, workspaceId]);
+  const { rows } = await q.query<EntryRow>('SELECT * FROM entries WHERE id = $1 AND workspace_id = $2 FOR UPDATE', [
+    id,
+    workspaceId,
+  ]);
   return rows[0];
 }
 
@@ -338,7 +407,14 @@ export async function registrationStarted(q: Queryable, entryId: string): Promis
  */
 export async function writeEntryUpdate(
   q: Queryable,
-  u: { id: string; data: unknown; siren: string | null; folder?: string; faults: unknown[]; event: Record<string, unknown> },
+  u: {
+    id: string;
+    data: unknown;
+    siren: string | null;
+    folder?: string;
+    faults: unknown[];
+    event: Record<string, unknown>;
+  },
 ): Promise<EntryView> {
   const { rows } = await q.query<EntryRow>(
     `WITH entry AS (
@@ -346,21 +422,35 @@ export async function writeEntryUpdate(
        WHERE id = $1 RETURNING *
      ), ${eventCtes('entry', 6)}
      SELECT e.*${ENTRY_JOBS} FROM entry e`,
-    [u.id, JSON.stringify(u.data), u.siren, u.folder ?? null, u.faults.length ? JSON.stringify(u.faults) : null, ...eventParams({ kind: 'party.updated', entryId: u.id, data: u.event })],
+    [
+      u.id,
+      JSON.stringify(u.data),
+      u.siren,
+      u.folder ?? null,
+      u.faults.length ? JSON.stringify(u.faults) : null,
+      ...eventParams({ kind: 'party.updated', entryId: u.id, data: u.event }),
+    ],
   );
   return entryView(rows[0]!, await metaOf(q, [u.id]), true);
 }
 
 /** Replaces an entry's party document (already validated by the caller). */
 export async function updateEntryData(db: Queryable, workspaceId: string, id: string, data: unknown): Promise<void> {
-  await db.query('UPDATE entries SET data = $3, updated_at = now() WHERE id = $1 AND workspace_id = $2', [id, workspaceId, JSON.stringify(data)]);
+  await db.query('UPDATE entries SET data = $3, updated_at = now() WHERE id = $1 AND workspace_id = $2', [
+    id,
+    workspaceId,
+    JSON.stringify(data),
+  ]);
 }
 
 /**
  * The entry whose wizard link carries `ref` (the `approval-link` meta the mandate step published). The only read by
  * ref across workspaces: these refs are unique service-wide (index entry_meta_approval_ref), callers' refs are not.
  */
-export async function entryByApprovalRef(db: Queryable, ref: string): Promise<{ workspaceId: string; entryId: string } | undefined> {
+export async function entryByApprovalRef(
+  db: Queryable,
+  ref: string,
+): Promise<{ workspaceId: string; entryId: string } | undefined> {
   const { rows } = await db.query<{ workspace_id: string; entry_id: string }>(
     `SELECT workspace_id, entry_id FROM entry_meta WHERE ref = $1 AND key = 'approval-link' AND src = 'gov-fr'`,
     [ref],

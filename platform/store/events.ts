@@ -31,7 +31,12 @@ export type EventInput = { kind: EventKind; entryId: string; jobId?: string; dat
 
 /** The parameters of eventCtes for `e`. */
 export function eventParams(e: EventInput): unknown[] {
-  return [crypto.randomUUID(), e.kind, e.jobId ?? null, JSON.stringify({ entry_id: e.entryId, ...(e.jobId && { job_id: e.jobId }), ...e.data })];
+  return [
+    crypto.randomUUID(),
+    e.kind,
+    e.jobId ?? null,
+    JSON.stringify({ entry_id: e.entryId, ...(e.jobId && { job_id: e.jobId }), ...e.data }),
+  ];
 }
 
 export interface SubscriptionRow {
@@ -66,38 +71,61 @@ export async function insertSubscription(
 }
 
 export async function listSubscriptions(q: Queryable, workspaceId: string) {
-  const { rows } = await q.query<SubscriptionRow>('SELECT * FROM webhook_subscriptions WHERE workspace_id = $1 ORDER BY created_at DESC, id', [workspaceId]);
+  const { rows } = await q.query<SubscriptionRow>(
+    'SELECT * FROM webhook_subscriptions WHERE workspace_id = $1 ORDER BY created_at DESC, id',
+    [workspaceId],
+  );
   return rows;
 }
 
 export async function getSubscription(q: Queryable, workspaceId: string, id: string) {
-  const { rows } = await q.query<SubscriptionRow>('SELECT * FROM webhook_subscriptions WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
+  const { rows } = await q.query<SubscriptionRow>(
+    'SELECT * FROM webhook_subscriptions WHERE id = $1 AND workspace_id = $2',
+    [id, workspaceId],
+  );
   return rows[0];
 }
 
 /** Disables a subscription and cancels its deliveries not yet made: nothing more is sent to its URL. */
 export async function disableSubscription(q: Queryable, workspaceId: string, id: string): Promise<boolean> {
-  const r = await q.query('UPDATE webhook_subscriptions SET disabled_at = COALESCE(disabled_at, now()) WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
+  const r = await q.query(
+    'UPDATE webhook_subscriptions SET disabled_at = COALESCE(disabled_at, now()) WHERE id = $1 AND workspace_id = $2',
+    [id, workspaceId],
+  );
   if (r.rowCount === 0) return false;
-  await q.query(`UPDATE webhook_deliveries SET status = 'cancelled', updated_at = now() WHERE subscription_id = $1 AND status = 'pending'`, [id]);
+  await q.query(
+    `UPDATE webhook_deliveries SET status = 'cancelled', updated_at = now() WHERE subscription_id = $1 AND status = 'pending'`,
+    [id],
+  );
   return true;
 }
 
 /** A subscription's deliveries, newest first, each with its attempts. */
 export async function deliveryLog(q: Queryable, subscriptionId: string, limit: number) {
   const { rows } = await q.query<{
-    id: string; event_id: string; kind: string; status: string; attempts: number; last_status_code: number | null; last_error: string | null;
-    created_at: Date; delivered_at: Date | null;
+    id: string;
+    event_id: string;
+    kind: string;
+    status: string;
+    attempts: number;
+    last_status_code: number | null;
+    last_error: string | null;
+    created_at: Date;
+    delivered_at: Date | null;
   }>(
     `SELECT d.id, d.event_id, e.kind, d.status, d.attempts, d.last_status_code, d.last_error, d.created_at, d.delivered_at
        FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
       WHERE d.subscription_id = $1 ORDER BY d.created_at DESC, d.id LIMIT $2`,
     [subscriptionId, limit],
   );
-  const attempts = await q.query<{ delivery_id: string; attempt: number; at: Date; status_code: number | null; error: string | null; duration_ms: number }>(
-    'SELECT * FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY attempt',
-    [rows.map((r) => r.id)],
-  );
+  const attempts = await q.query<{
+    delivery_id: string;
+    attempt: number;
+    at: Date;
+    status_code: number | null;
+    error: string | null;
+    duration_ms: number;
+  }>('SELECT * FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY attempt', [rows.map((r) => r.id)]);
   return rows.map((r) => ({
     id: r.id,
     event_id: r.event_id,
@@ -105,7 +133,13 @@ export async function deliveryLog(q: Queryable, subscriptionId: string, limit: n
     status: r.status,
     attempts: attempts.rows
       .filter((a) => a.delivery_id === r.id)
-      .map((a) => ({ attempt: a.attempt, at: iso(a.at)!, ...(a.status_code != null && { status_code: a.status_code }), ...(a.error && { error: a.error }), duration_ms: a.duration_ms })),
+      .map((a) => ({
+        attempt: a.attempt,
+        at: iso(a.at)!,
+        ...(a.status_code != null && { status_code: a.status_code }),
+        ...(a.error && { error: a.error }),
+        duration_ms: a.duration_ms,
+      })),
     created_at: iso(r.created_at)!,
     delivered_at: iso(r.delivered_at) ?? null,
   }));
@@ -127,7 +161,14 @@ export async function markDeliveryStarted(q: Queryable, id: string): Promise<voi
 /** What a delivery attempt needs: the event, the subscription's URL and sealed secret. */
 export async function deliveryWork(q: Queryable, id: string) {
   const { rows } = await q.query<{
-    status: string; subscription_id: string; url: string; secret_sealed: Uint8Array; event_id: string; kind: string; payload: Record<string, unknown>; at: Date;
+    status: string;
+    subscription_id: string;
+    url: string;
+    secret_sealed: Uint8Array;
+    event_id: string;
+    kind: string;
+    payload: Record<string, unknown>;
+    at: Date;
   }>(
     `SELECT d.status, d.subscription_id, s.url, s.secret_sealed, e.id AS event_id, e.kind, e.payload, e.at
        FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id JOIN events e ON e.id = d.event_id
@@ -139,7 +180,14 @@ export async function deliveryWork(q: Queryable, id: string) {
 
 export async function recordAttempt(
   q: Queryable,
-  a: { deliveryId: string; attempt: number; statusCode?: number; error?: string; durationMs: number; delivered: boolean },
+  a: {
+    deliveryId: string;
+    attempt: number;
+    statusCode?: number;
+    error?: string;
+    durationMs: number;
+    delivered: boolean;
+  },
 ): Promise<void> {
   await q.query(
     `INSERT INTO webhook_attempts (delivery_id, attempt, status_code, error, duration_ms) VALUES ($1, $2, $3, $4, $5)
@@ -155,7 +203,10 @@ export async function recordAttempt(
 }
 
 export async function markDeliveryFailed(q: Queryable, id: string, error: string): Promise<void> {
-  await q.query(`UPDATE webhook_deliveries SET status = 'failed', last_error = $2, updated_at = now() WHERE id = $1 AND status = 'pending'`, [id, error]);
+  await q.query(
+    `UPDATE webhook_deliveries SET status = 'failed', last_error = $2, updated_at = now() WHERE id = $1 AND status = 'pending'`,
+    [id, error],
+  );
 }
 
 export interface EventFilter {
@@ -177,14 +228,29 @@ export async function listEvents(db: Queryable, workspaceId: string, f: EventFil
   if (f.kinds?.length) add((n) => `kind = ANY (${n}::text[])`, f.kinds);
   const after = f.cursor ? decodeCursor(f.cursor) : undefined;
   if (after) add((n) => `seq < ${n}::bigint`, after);
-  const { rows } = await db.query<{ id: string; kind: string; entry_id: string | null; job_id: string | null; payload: unknown; at: Date; seq: string }>(
+  const { rows } = await db.query<{
+    id: string;
+    kind: string;
+    entry_id: string | null;
+    job_id: string | null;
+    payload: unknown;
+    at: Date;
+    seq: string;
+  }>(
     `SELECT id, kind, entry_id, job_id, payload, at, seq FROM events WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $2`,
     params,
   );
   const page = rows.slice(0, f.limit);
   const last = page.at(-1);
   return {
-    list: page.map((e) => ({ id: e.id, kind: e.kind, entry_id: e.entry_id, job_id: e.job_id, data: e.payload, at: iso(e.at) })),
+    list: page.map((e) => ({
+      id: e.id,
+      kind: e.kind,
+      entry_id: e.entry_id,
+      job_id: e.job_id,
+      data: e.payload,
+      at: iso(e.at),
+    })),
     ...(rows.length > f.limit && last && { next_cursor: encodeCursor(last.seq) }),
   };
 }
@@ -192,15 +258,22 @@ export async function listEvents(db: Queryable, workspaceId: string, f: EventFil
 /** A `job.step` event and its delivery to one subscription, each once whatever the retries (ids fixed by the caller). */
 export async function queueStepDelivery(
   q: Queryable,
-  d: { eventId: string; deliveryId: string; subscriptionId: string; workspaceId: string; entryId: string; jobId: string; payload: unknown },
+  d: {
+    eventId: string;
+    deliveryId: string;
+    subscriptionId: string;
+    workspaceId: string;
+    entryId: string;
+    jobId: string;
+    payload: unknown;
+  },
 ): Promise<void> {
   await q.query(
     `INSERT INTO events (id, workspace_id, kind, entry_id, job_id, payload) VALUES ($1, $2, 'job.step', $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
     [d.eventId, d.workspaceId, d.entryId, d.jobId, JSON.stringify(d.payload)],
   );
-  await q.query(`INSERT INTO webhook_deliveries (id, subscription_id, event_id) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING`, [
-    d.deliveryId,
-    d.subscriptionId,
-    d.eventId,
-  ]);
+  await q.query(
+    `INSERT INTO webhook_deliveries (id, subscription_id, event_id) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING`,
+    [d.deliveryId, d.subscriptionId, d.eventId],
+  );
 }

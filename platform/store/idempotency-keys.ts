@@ -32,7 +32,12 @@ interface KeyRow {
 }
 
 /** Takes `key` for this request, or says why not: the request it was first used for, still running, or answered. */
-export async function claimIdempotencyKey(q: Queryable, workspaceId: string, key: string, requestSha256: string): Promise<ClaimOutcome> {
+export async function claimIdempotencyKey(
+  q: Queryable,
+  workspaceId: string,
+  key: string,
+  requestSha256: string,
+): Promise<ClaimOutcome> {
   // A row can vanish between the two statements (its request failed with a 5xx): claim again then.
   for (let attempt = 0; attempt < 3; attempt++) {
     const claim = crypto.randomUUID();
@@ -55,13 +60,22 @@ export async function claimIdempotencyKey(q: Queryable, workspaceId: string, key
     if (!row) continue;
     if (row.request_sha256 !== requestSha256) return { outcome: 'reused' };
     if (!row.completed_at) return { outcome: 'in-flight' };
-    return { outcome: 'replay', answer: { status: row.status!, headers: row.headers ?? {}, bodySealed: Buffer.from(row.body_sealed!) } };
+    return {
+      outcome: 'replay',
+      answer: { status: row.status!, headers: row.headers ?? {}, bodySealed: Buffer.from(row.body_sealed!) },
+    };
   }
   return { outcome: 'in-flight' }; // claimed and released over and over meanwhile: as good as in flight
 }
 
 /** Keeps the answer of the request holding `claim`; false when it no longer holds the key. */
-export async function completeIdempotencyKey(q: Queryable, workspaceId: string, key: string, claim: string, answer: StoredAnswer): Promise<boolean> {
+export async function completeIdempotencyKey(
+  q: Queryable,
+  workspaceId: string,
+  key: string,
+  claim: string,
+  answer: StoredAnswer,
+): Promise<boolean> {
   const r = await q.query(
     `UPDATE idempotency_keys SET completed_at = now(), status = $4, headers = $5, body_sealed = $6
       WHERE workspace_id = $1 AND key = $2 AND claim = $3`,
@@ -71,8 +85,17 @@ export async function completeIdempotencyKey(q: Queryable, workspaceId: string, 
 }
 
 /** Frees the key held by `claim` (its answer is not to be replayed): the next request with it runs anew. */
-export async function releaseIdempotencyKey(q: Queryable, workspaceId: string, key: string, claim: string): Promise<void> {
-  await q.query('DELETE FROM idempotency_keys WHERE workspace_id = $1 AND key = $2 AND claim = $3', [workspaceId, key, claim]);
+export async function releaseIdempotencyKey(
+  q: Queryable,
+  workspaceId: string,
+  key: string,
+  claim: string,
+): Promise<void> {
+  await q.query('DELETE FROM idempotency_keys WHERE workspace_id = $1 AND key = $2 AND claim = $3', [
+    workspaceId,
+    key,
+    claim,
+  ]);
 }
 
 /** Deletes the rows past the window; returns how many. */

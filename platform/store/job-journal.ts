@@ -17,8 +17,15 @@ export class NoApprovalRecorded extends Error {}
 
 /** Every line step `stepId` records at its end: what is owed, its own start and end, the start of the wait it opens. */
 export function stepLines(stepId: string, j: StepJournalling): JournalLine[] {
-  const own: JournalLine[] = [{ step: stepId, at: 'start', status: 'RUN' }, { step: stepId, at: 'end', status: 'OK' }];
-  return [...(j.owed ?? []), ...own, ...(j.opens ? [{ step: j.opens, at: 'start' as const, status: 'RUN' as const }] : [])];
+  const own: JournalLine[] = [
+    { step: stepId, at: 'start', status: 'RUN' },
+    { step: stepId, at: 'end', status: 'OK' },
+  ];
+  return [
+    ...(j.owed ?? []),
+    ...own,
+    ...(j.opens ? [{ step: j.opens, at: 'start' as const, status: 'RUN' as const }] : []),
+  ];
 }
 
 /** SQL for the CTE `def`: the steps of job `$1`'s definition, rescue steps after the others, with their positions. */
@@ -34,10 +41,18 @@ const DEFINITION_STEPS = `def AS (
  * `requiresApproval` and the job has no approved decision, EffectRefused when the effect's requirement fails.
  */
 export async function writeJournal(
-  q: Queryable, jobId: string, j: { lines: JournalLine[]; status?: JobStatusChange; requiresApproval?: boolean }, effect?: StatementEffect,
+  q: Queryable,
+  jobId: string,
+  j: { lines: JournalLine[]; status?: JobStatusChange; requiresApproval?: boolean },
+  effect?: StatementEffect,
 ): Promise<unknown> {
   const lines = j.lines.map((l) => ({
-    step_id: l.step, completed: l.at === 'end', idx: l.at === 'end' ? END_SLOT : START_SLOT, status: l.status, code: l.code ?? null, message: l.message ?? null,
+    step_id: l.step,
+    completed: l.at === 'end',
+    idx: l.at === 'end' ? END_SLOT : START_SLOT,
+    status: l.status,
+    code: l.code ?? null,
+    message: l.message ?? null,
   }));
   // One statement: the guard, the intents, the events and the job's status together (foreign keys are checked at
   // its end). A step missing from the definition has no name: the insert fails rather than lose the line.
@@ -75,7 +90,12 @@ export async function writeJournal(
  * after the events already there, before the step's end. Two writers at once would take the same slot (the second
  * fails on the key): the API's writers are serialised by the agreement's row, which each updates first.
  */
-export async function recordWaitEvent(q: Queryable, jobId: string, stepId: string, event: Omit<JournalLine, 'step' | 'at'>): Promise<void> {
+export async function recordWaitEvent(
+  q: Queryable,
+  jobId: string,
+  stepId: string,
+  event: Omit<JournalLine, 'step' | 'at'>,
+): Promise<void> {
   const { rowCount } = await q.query(
     `WITH ${DEFINITION_STEPS}, intent AS (
        INSERT INTO job_intents (job_id, step_id, position, name, provider)

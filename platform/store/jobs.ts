@@ -59,13 +59,30 @@ export type InsertJobResult =
 export async function insertJob(
   db: Queryable,
   j: {
-    id: string; workspaceId: string; key?: string; workflowId: string; workflowType: string; entryId: string; docSchema: string;
-    definition: Definition; args: Record<string, string>; tags: string[]; registers: boolean;
+    id: string;
+    workspaceId: string;
+    key?: string;
+    workflowId: string;
+    workflowType: string;
+    entryId: string;
+    docSchema: string;
+    definition: Definition;
+    args: Record<string, string>;
+    tags: string[];
+    registers: boolean;
     /** an unregistration: refused on an entry that has nothing to undo (never registered, void, cancelled) */
     unregisters?: boolean;
   },
 ): Promise<InsertJobResult> {
-  type Row = { entry_schema: string; entry_siren: string | null; registered_entry: string | null; entry_faults: Fault[]; entry_invalid: boolean; entry_state: string | null; nothing_to_undo: boolean } & Partial<JobRow>;
+  type Row = {
+    entry_schema: string;
+    entry_siren: string | null;
+    registered_entry: string | null;
+    entry_faults: Fault[];
+    entry_invalid: boolean;
+    entry_state: string | null;
+    nothing_to_undo: boolean;
+  } & Partial<JobRow>;
   let row: Row | undefined;
   try {
     const { rows } = await db.query<Row>(
@@ -89,29 +106,48 @@ export async function insertJob(
          entry.state AS entry_state, entry.nothing_to_undo,
          (SELECT id FROM registered) AS registered_entry, job.*
        FROM entry LEFT JOIN job ON true`,
-      [j.id, j.workspaceId, j.key ?? null, j.workflowId, j.entryId, JSON.stringify(j.definition), JSON.stringify(j.args), j.tags, j.docSchema,
-        RESERVED_IDS, j.workflowType, j.registers, j.unregisters === true],
+      [
+        j.id,
+        j.workspaceId,
+        j.key ?? null,
+        j.workflowId,
+        j.entryId,
+        JSON.stringify(j.definition),
+        JSON.stringify(j.args),
+        j.tags,
+        j.docSchema,
+        RESERVED_IDS,
+        j.workflowType,
+        j.registers,
+        j.unregisters === true,
+      ],
     );
     row = rows[0];
   } catch (err) {
     if (isUniqueViolation(err)) {
       const constraint = (err as { constraint?: string }).constraint;
       if (constraint === 'jobs_one_active_per_entry') {
-        throw new ConflictError(`entry ${j.entryId} already has a job running: wait for it to end, or cancel it`, 'job-running');
+        throw new ConflictError(
+          `entry ${j.entryId} already has a job running: wait for it to end, or cancel it`,
+          'job-running',
+        );
       }
-      if (constraint === 'jobs_one_registration_per_siren') throw await registrationRunning(db, j.workspaceId, j.entryId);
+      if (constraint === 'jobs_one_registration_per_siren')
+        throw await registrationRunning(db, j.workspaceId, j.entryId);
       throw new ConflictError(`a job with key "${j.key}" already exists`, 'key-taken');
     }
     throw err;
   }
   if (!row) return { outcome: 'no-entry' };
   if (row.entry_schema !== j.docSchema) return { outcome: 'wrong-schema', schema: row.entry_schema };
-  if (row.registered_entry) return { outcome: 'siren-registered', siren: row.entry_siren!, entryId: row.registered_entry };
+  if (row.registered_entry)
+    return { outcome: 'siren-registered', siren: row.entry_siren!, entryId: row.registered_entry };
   if (row.entry_invalid) return { outcome: 'invalid-data', faults: row.entry_faults };
   if (row.nothing_to_undo) return { outcome: 'not-registered', state: row.entry_state };
   if (!row.id) {
     // The id is reserved or taken: only the caller's own workspace may learn that a job has it.
-    if (await getJob(db, j.workspaceId, j.id)) throw new ConflictError(`a job with id ${j.id} already exists`, 'id-taken');
+    if (await getJob(db, j.workspaceId, j.id))
+      throw new ConflictError(`a job with id ${j.id} already exists`, 'id-taken');
     throw new ConflictError(idNotAvailable(j.id), 'id-not-available');
   }
   return { outcome: 'inserted', job: view({ ...(row as JobRow), intents: [], events: [] }), siren: row.entry_siren };
@@ -127,7 +163,8 @@ async function registrationRunning(db: Queryable, workspaceId: string, entryId: 
   );
   const r = rows[0];
   return new ConflictError(
-    r ? `SIREN ${r.siren} is already being registered by job ${r.job_id} on entry ${r.entry_id}: wait for it to end`
+    r
+      ? `SIREN ${r.siren} is already being registered by job ${r.job_id} on entry ${r.entry_id}: wait for it to end`
       : 'a registration of this SIREN was running: try again',
     'registration-running',
   );
@@ -153,14 +190,27 @@ export async function approvedButWaiting(db: Queryable, olderThanMs: number, lim
 
 /** Jobs recorded but not yet picked up by a workflow run, oldest first. */
 export async function queuedJobs(db: Queryable, olderThanMs: number, limit: number) {
-  const { rows } = await db.query<{ id: string; workspace_id: string; silo_entry_id: string; siren: string | null; definition: Definition; workflow_type: string; workflow_id: string }>(
+  const { rows } = await db.query<{
+    id: string;
+    workspace_id: string;
+    silo_entry_id: string;
+    siren: string | null;
+    definition: Definition;
+    workflow_type: string;
+    workflow_id: string;
+  }>(
     `SELECT j.id, j.workspace_id, j.silo_entry_id, e.siren, j.definition, j.workflow_type, j.workflow_id FROM jobs j JOIN entries e ON e.id = j.silo_entry_id
      WHERE j.status = 'QUEUED' AND j.created_at < now() - ($1::int * interval '1 millisecond')
      ORDER BY j.created_at LIMIT $2`,
     [olderThanMs, limit],
   );
   return rows.map((r) => ({
-    jobId: r.id, workspaceId: r.workspace_id, entryId: r.silo_entry_id, siren: r.siren, definition: r.definition, workflowType: r.workflow_type,
+    jobId: r.id,
+    workspaceId: r.workspace_id,
+    entryId: r.silo_entry_id,
+    siren: r.siren,
+    definition: r.definition,
+    workflowType: r.workflow_type,
     workflowId: r.workflow_id,
   }));
 }
@@ -225,7 +275,10 @@ export async function getJob(db: Queryable, workspaceId: string, id: string): Pr
 }
 
 export async function getJobStatus(db: Queryable, workspaceId: string, id: string): Promise<JobStatus | undefined> {
-  const { rows } = await db.query<{ status: JobStatus }>('SELECT status FROM jobs WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
+  const { rows } = await db.query<{ status: JobStatus }>(
+    'SELECT status FROM jobs WHERE id = $1 AND workspace_id = $2',
+    [id, workspaceId],
+  );
   return rows[0]?.status;
 }
 
@@ -244,7 +297,18 @@ export async function journalStep(db: Queryable, j: StepJournal): Promise<void> 
      )
      INSERT INTO job_events (job_id, step_id, idx, status, code, message) VALUES ($1, $2, $7, $8, $9, $10)
      ON CONFLICT DO NOTHING`,
-    [j.jobId, j.stepId, j.position, j.name, j.provider, j.completed, j.event.idx, j.event.status, j.event.code ?? null, j.event.message ?? null],
+    [
+      j.jobId,
+      j.stepId,
+      j.position,
+      j.name,
+      j.provider,
+      j.completed,
+      j.event.idx,
+      j.event.status,
+      j.event.code ?? null,
+      j.event.message ?? null,
+    ],
   );
 }
 
@@ -267,7 +331,14 @@ export function jobStatusCtes(first: number, guard = 'true'): string {
 
 /** The parameters of jobStatusCtes: the job, its new status (none: no change) and faults. */
 export function jobStatusParams(jobId: string, change?: { status: JobStatus; faults?: Fault[] }): unknown[] {
-  return [jobId, change?.status ?? null, change?.faults ? JSON.stringify(change.faults) : null, crypto.randomUUID(), 'job.completed', jobId];
+  return [
+    jobId,
+    change?.status ?? null,
+    change?.faults ? JSON.stringify(change.faults) : null,
+    crypto.randomUUID(),
+    'job.completed',
+    jobId,
+  ];
 }
 
 /** Sets a job's status; the first time it ends (OK, ERR, CANCEL), its `job.completed` event too. One statement. */
@@ -289,12 +360,18 @@ export async function activeJobOf(db: Queryable, entryId: string) {
 /** Why the job is being cancelled, set by the API before it asks the workflow; the cancel activity reads it. */
 export async function setCancelReason(db: Queryable, jobId: string, reason: string): Promise<void> {
   // The first reason stays: of callers cancelling at once, the first is the one the workflow takes.
-  await db.query('UPDATE jobs SET cancel_reason = COALESCE(cancel_reason, $2) WHERE id = $1 AND completed_at IS NULL', [jobId, reason]);
+  await db.query('UPDATE jobs SET cancel_reason = COALESCE(cancel_reason, $2) WHERE id = $1 AND completed_at IS NULL', [
+    jobId,
+    reason,
+  ]);
 }
 
 /** The workflow refused the cancellation: the job goes on, without the reason this caller set. */
 export async function clearCancelReason(db: Queryable, jobId: string, reason: string): Promise<void> {
-  await db.query('UPDATE jobs SET cancel_reason = NULL WHERE id = $1 AND cancel_reason = $2 AND completed_at IS NULL', [jobId, reason]);
+  await db.query('UPDATE jobs SET cancel_reason = NULL WHERE id = $1 AND cancel_reason = $2 AND completed_at IS NULL', [
+    jobId,
+    reason,
+  ]);
 }
 
 /**
@@ -304,10 +381,14 @@ export async function clearCancelReason(db: Queryable, jobId: string, reason: st
 export async function cancelQueuedJob(db: Db, jobId: string): Promise<boolean> {
   return db.tx(async (q) => {
     const { rows } = await q.query<{ silo_entry_id: string; cancel_reason: string | null }>(
-      `SELECT silo_entry_id, cancel_reason FROM jobs WHERE id = $1 AND status = 'QUEUED' FOR UPDATE`, [jobId]);
+      `SELECT silo_entry_id, cancel_reason FROM jobs WHERE id = $1 AND status = 'QUEUED' FOR UPDATE`,
+      [jobId],
+    );
     const job = rows[0];
     if (!job) return false;
-    const faults = [{ provider: 'transform', code: CANCELLED, message: job.cancel_reason ?? 'cancelled through the API' }];
+    const faults = [
+      { provider: 'transform', code: CANCELLED, message: job.cancel_reason ?? 'cancelled through the API' },
+    ];
     await q.query(`WITH ${jobStatusCtes(1)} SELECT 1`, jobStatusParams(jobId, { status: 'CANCEL', faults }));
     await recordState(q, { entryId: job.silo_entry_id, state: 'cancelled', jobId, stepId: 'queued' });
     return true;
@@ -325,7 +406,11 @@ export interface JobFilter {
   createdAt?: string;
 }
 
-export async function listJobs(db: Queryable, workspaceId: string, f: JobFilter): Promise<{ list: JobView[]; next_cursor?: string }> {
+export async function listJobs(
+  db: Queryable,
+  workspaceId: string,
+  f: JobFilter,
+): Promise<{ list: JobView[]; next_cursor?: string }> {
   const params: unknown[] = [workspaceId, f.limit + 1];
   const where = ['j.workspace_id = $1'];
   const add = (sql: (n: string) => string, value: unknown) => {
@@ -347,18 +432,24 @@ export async function listJobs(db: Queryable, workspaceId: string, f: JobFilter)
   );
   const page = rows.slice(0, f.limit);
   const last = page.at(-1);
-  return { list: page.map(view), ...(rows.length > f.limit && last && { next_cursor: encodeTimeCursor(last.micros, last.id) }) };
+  return {
+    list: page.map(view),
+    ...(rows.length > f.limit && last && { next_cursor: encodeTimeCursor(last.micros, last.id) }),
+  };
 }
-
 
 /** How many jobs the store holds in each status (the `jobs` metric). */
 export async function countJobsByStatus(db: Queryable): Promise<{ status: string; n: number }[]> {
-  const { rows } = await db.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM jobs GROUP BY status');
+  const { rows } = await db.query<{ status: string; n: string }>(
+    'SELECT status, count(*) AS n FROM jobs GROUP BY status',
+  );
   return rows.map((r) => ({ status: r.status, n: Number(r.n) }));
 }
 
 /** The reason given with a cancellation request, if any. */
 export async function cancelReasonOf(q: Queryable, jobId: string): Promise<string | null> {
-  const { rows } = await q.query<{ cancel_reason: string | null }>('SELECT cancel_reason FROM jobs WHERE id = $1', [jobId]);
+  const { rows } = await q.query<{ cancel_reason: string | null }>('SELECT cancel_reason FROM jobs WHERE id = $1', [
+    jobId,
+  ]);
   return rows[0]?.cancel_reason ?? null;
 }

@@ -65,7 +65,9 @@ export class ParticipantTakenError extends Error {
 }
 
 export async function findEnabledParticipant(db: Queryable, participantId: string): Promise<SmpRecord | undefined> {
-  const { rows } = await db.query<Row>('SELECT * FROM peppol_participants WHERE participant_id = $1 AND enabled', [participantId]);
+  const { rows } = await db.query<Row>('SELECT * FROM peppol_participants WHERE participant_id = $1 AND enabled', [
+    participantId,
+  ]);
   return rows[0] && view(rows[0]);
 }
 
@@ -84,12 +86,20 @@ export async function entryParticipants(db: Queryable, workspaceId: string, entr
  */
 export async function publishParticipant(
   db: Db,
-  p: { participantId: string; workspaceId: string; entryId: string; docGroups: string[]; visibility: Visibility; directory: boolean },
+  p: {
+    participantId: string;
+    workspaceId: string;
+    entryId: string;
+    docGroups: string[];
+    visibility: Visibility;
+    directory: boolean;
+  },
 ): Promise<SmpRecord> {
   try {
     const rec = await db.tx(async (q) => {
       const holder = await findEnabledParticipant(q, p.participantId);
-      if (holder && (holder.entryId !== p.entryId || holder.workspaceId !== p.workspaceId)) throw new ParticipantTakenError(p.participantId);
+      if (holder && (holder.entryId !== p.entryId || holder.workspaceId !== p.workspaceId))
+        throw new ParticipantTakenError(p.participantId);
       const { rows } = await q.query<Row>(
         `INSERT INTO peppol_participants (participant_id, workspace_id, entry_id, doc_groups, visibility, directory)
          VALUES ($1, $2, $3, $4, $5, $6)

@@ -13,7 +13,12 @@ export type PlatformSecretName = keyof typeof PLATFORM_SECRETS;
 
 const context = (name: string) => `platform-secret:${name}`;
 
-export async function putPlatformSecret(db: Queryable, box: DataBox, name: PlatformSecretName, value: string): Promise<void> {
+export async function putPlatformSecret(
+  db: Queryable,
+  box: DataBox,
+  name: PlatformSecretName,
+  value: string,
+): Promise<void> {
   await db.query(
     `INSERT INTO platform_secrets (name, sealed) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET sealed = EXCLUDED.sealed, updated_at = now()`,
     [name, box.seal(Buffer.from(value, 'utf8'), context(name))],
@@ -22,12 +27,18 @@ export async function putPlatformSecret(db: Queryable, box: DataBox, name: Platf
 
 /** Names and dates of the stored secrets, never their values. */
 export async function listPlatformSecrets(db: Queryable): Promise<{ name: string; updated_at: string }[]> {
-  const { rows } = await db.query<{ name: string; updated_at: Date }>('SELECT name, updated_at FROM platform_secrets ORDER BY name');
+  const { rows } = await db.query<{ name: string; updated_at: Date }>(
+    'SELECT name, updated_at FROM platform_secrets ORDER BY name',
+  );
   return rows.map((r) => ({ name: r.name, updated_at: r.updated_at.toISOString() }));
 }
 
 /** The configuration with the stored secrets in place of the environment's; `used` names those applied. */
-export async function withStoredSecrets(config: Config, db: Queryable, box: DataBox): Promise<{ config: Config; used: string[] }> {
+export async function withStoredSecrets(
+  config: Config,
+  db: Queryable,
+  box: DataBox,
+): Promise<{ config: Config; used: string[] }> {
   const { rows } = await db.query<{ name: string; sealed: Uint8Array }>('SELECT name, sealed FROM platform_secrets');
   const value = (name: PlatformSecretName) => {
     const row = rows.find((r) => r.name === name);

@@ -17,7 +17,9 @@ export function decodeCursor(cursor: string): string | undefined {
 export const encodeTimeCursor = (micros: string, id: string) => Buffer.from(`t${micros}.${id}`).toString('base64url');
 
 export function decodeTimeCursor(cursor: string): { micros: string; id: string } | undefined {
-  const m = /^t(\d{1,18})\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const m = /^t(\d{1,18})\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(
+    Buffer.from(cursor, 'base64url').toString('utf8'),
+  );
   return m ? { micros: m[1]!, id: m[2]! } : undefined;
 }
 

@@ -15,7 +15,10 @@ export interface StatementEffect {
 
 /** The effect's `requires` did not hold: nothing was written. `type` is the step's fault code. */
 export class EffectRefused extends Error {
-  constructor(readonly type: string, message: string) {
+  constructor(
+    readonly type: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -45,7 +48,9 @@ export async function runEffect(q: Queryable, effect: StatementEffect): Promise<
  */
 export function bothEffects(a: StatementEffect, b: StatementEffect): StatementEffect {
   if (a.requires && b.requires) throw new Error('bothEffects: only one of the two effects may have a requirement');
-  const requires = a.requires ?? (b.requires && { ...b.requires, holds: (first: number) => b.requires!.holds(first + a.params.length) });
+  const requires =
+    a.requires ??
+    (b.requires && { ...b.requires, holds: (first: number) => b.requires!.holds(first + a.params.length) });
   return {
     params: [...a.params, ...b.params],
     result: `json_build_array(${a.result}, ${b.result})`,

@@ -27,9 +27,16 @@ interface WorkflowRow {
 
 /** Short content hash so a client can tell two versions apart. */
 export const definitionHash = (d: WorkflowDoc): string =>
-  crypto.createHash('sha256').update(JSON.stringify([d.name, d.schema, d.steps, d.rescue])).digest('hex').slice(0, 10);
+  crypto
+    .createHash('sha256')
+    .update(JSON.stringify([d.name, d.schema, d.steps, d.rescue]))
+    .digest('hex')
+    .slice(0, 10);
 
-export function workflowView(id: string, d: WorkflowDoc & { version?: number; created_at?: Date; updated_at?: Date; builtin?: boolean }) {
+export function workflowView(
+  id: string,
+  d: WorkflowDoc & { version?: number; created_at?: Date; updated_at?: Date; builtin?: boolean },
+) {
   return {
     id,
     name: d.name,
@@ -50,7 +57,12 @@ export type WorkflowView = ReturnType<typeof workflowView>;
 const fromRow = (r: WorkflowRow) =>
   workflowView(r.id, { ...r, description: r.description ?? undefined, schema: r.doc_schema });
 
-export async function insertWorkflow(db: Queryable, workspaceId: string, id: string, d: WorkflowDoc): Promise<WorkflowView> {
+export async function insertWorkflow(
+  db: Queryable,
+  workspaceId: string,
+  id: string,
+  d: WorkflowDoc,
+): Promise<WorkflowView> {
   try {
     const { rows } = await db.query<WorkflowRow>(
       `INSERT INTO workflows (workspace_id, id, name, description, doc_schema, steps, rescue)
@@ -65,7 +77,10 @@ export async function insertWorkflow(db: Queryable, workspaceId: string, id: str
 }
 
 export async function getWorkflow(db: Queryable, workspaceId: string, id: string): Promise<WorkflowView | undefined> {
-  const { rows } = await db.query<WorkflowRow>('SELECT * FROM workflows WHERE workspace_id = $1 AND id = $2', [workspaceId, id]);
+  const { rows } = await db.query<WorkflowRow>('SELECT * FROM workflows WHERE workspace_id = $1 AND id = $2', [
+    workspaceId,
+    id,
+  ]);
   return rows[0] && fromRow(rows[0]);
 }
 

@@ -77,16 +77,34 @@ export interface ApiKeyView {
 
 /** A workspace's keys, newest first; never their secrets. */
 export async function listApiKeys(db: Queryable, workspaceId: string): Promise<ApiKeyView[]> {
-  const { rows } = await db.query<{ id: string; name: string; prefix: string; scopes: Scope[]; created_at: Date; revoked_at: Date | null }>(
+  const { rows } = await db.query<{
+    id: string;
+    name: string;
+    prefix: string;
+    scopes: Scope[];
+    created_at: Date;
+    revoked_at: Date | null;
+  }>(
     'SELECT id, name, prefix, scopes, created_at, revoked_at FROM api_keys WHERE workspace_id = $1 ORDER BY created_at DESC, id',
     [workspaceId],
   );
-  return rows.map((r) => ({ ...r, created_at: r.created_at.toISOString(), revoked_at: r.revoked_at?.toISOString() ?? null }));
+  return rows.map((r) => ({
+    ...r,
+    created_at: r.created_at.toISOString(),
+    revoked_at: r.revoked_at?.toISOString() ?? null,
+  }));
 }
 
 /** Revokes a key of this workspace: 'revoked', 'already' (revoked before) or 'unknown' (not this workspace's). */
-export async function revokeWorkspaceKey(db: Queryable, workspaceId: string, keyId: string): Promise<'revoked' | 'already' | 'unknown'> {
-  const { rows } = await db.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM api_keys WHERE id = $1 AND workspace_id = $2', [keyId, workspaceId]);
+export async function revokeWorkspaceKey(
+  db: Queryable,
+  workspaceId: string,
+  keyId: string,
+): Promise<'revoked' | 'already' | 'unknown'> {
+  const { rows } = await db.query<{ revoked_at: Date | null }>(
+    'SELECT revoked_at FROM api_keys WHERE id = $1 AND workspace_id = $2',
+    [keyId, workspaceId],
+  );
   if (!rows[0]) return 'unknown';
   if (rows[0].revoked_at) return 'already';
   return (await revokeApiKey(db, keyId)) ? 'revoked' : 'already';

@@ -44,9 +44,17 @@ export interface AnnuaireSimulator {
 }
 
 const TITRES: Record<number, string> = {
-  400: 'Mauvaise requête', 401: 'Non autorisé', 403: 'Accès refusé', 404: 'Non trouvée', 405: 'Méthode non autorisée',
-  408: 'Délai de la requête dépassé', 422: 'Erreur de validation des données', 429: 'Trop de requêtes',
-  500: 'Erreur interne du serveur', 501: 'Non implémenté', 503: 'Service indisponible',
+  400: 'Mauvaise requête',
+  401: 'Non autorisé',
+  403: 'Accès refusé',
+  404: 'Non trouvée',
+  405: 'Méthode non autorisée',
+  408: 'Délai de la requête dépassé',
+  422: 'Erreur de validation des données',
+  429: 'Trop de requêtes',
+  500: 'Erreur interne du serveur',
+  501: 'Non implémenté',
+  503: 'Service indisponible',
 };
 
 class HttpError extends Refusal {}
@@ -70,7 +78,8 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      const r = err instanceof Refusal ? err : new Refusal(500, `erreur interne du simulateur : ${(err as Error).message}`);
+      const r =
+        err instanceof Refusal ? err : new Refusal(500, `erreur interne du simulateur : ${(err as Error).message}`);
       problem(res, r.status, r.detail);
     });
   });
@@ -120,13 +129,21 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
       checkRattachements(req);
       const body = readJson(req, raw);
       check('createLigneAnnuaireBody', body);
-      const b = body as { periodeEffet?: { dateDebutEffet: string; dateFinEffet?: string | null }; informationAdressage?: Omit<StoredLine, 'idInstance'> };
-      if (!b.periodeEffet || !b.informationAdressage) throw new HttpError(400, 'periodeEffet et informationAdressage sont obligatoires');
+      const b = body as {
+        periodeEffet?: { dateDebutEffet: string; dateFinEffet?: string | null };
+        informationAdressage?: Omit<StoredLine, 'idInstance'>;
+      };
+      if (!b.periodeEffet || !b.informationAdressage)
+        throw new HttpError(400, 'periodeEffet et informationAdressage sont obligatoires');
       const { siren, siret, identifiantRoutage, suffixeAdressage, matriculePlateforme } = b.informationAdressage;
       const line = commit(() =>
         store.create(
           {
-            siren, siret, identifiantRoutage, suffixeAdressage, matriculePlateforme,
+            siren,
+            siret,
+            identifiantRoutage,
+            suffixeAdressage,
+            matriculePlateforme,
             dateDebutEffet: b.periodeEffet!.dateDebutEffet,
             ...(b.periodeEffet!.dateFinEffet && { dateFinEffet: b.periodeEffet!.dateFinEffet }),
           },
@@ -134,16 +151,22 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
           day,
         ),
       );
-      return answer(201, { idInstance: line.idInstance, identifiantAdressage: line.identifiantAdressage, dateDebutEffet: line.dateDebutEffet });
+      return answer(201, {
+        idInstance: line.idInstance,
+        identifiantAdressage: line.identifiantAdressage,
+        dateDebutEffet: line.dateDebutEffet,
+      });
     }
     if (method === 'GET' && (m = p.match(/^\/ligne-annuaire\/code:(.+)$/))) {
       const id = m[1]!;
       const on = url.searchParams.get('dateObservation') ?? day;
       if (!/^\d{4}-\d{2}-\d{2}$/.test(on)) throw new HttpError(400, 'dateObservation doit être une date AAAA-MM-JJ');
       commit(() => store.ensureDefault(id.slice(0, 9)));
-      const found = search(store.candidates(id.slice(0, 9)), { filtres: { historisation: { dateObservation: { valeur: on } } } }, day).page.filter(
-        (l) => l.identifiantAdressage === id,
-      );
+      const found = search(
+        store.candidates(id.slice(0, 9)),
+        { filtres: { historisation: { dateObservation: { valeur: on } } } },
+        day,
+      ).page.filter((l) => l.identifiantAdressage === id);
       if (!found[0]) throw new HttpError(404, `aucune ligne d'annuaire en vigueur le ${on} pour ${id}`);
       return answer(200, found[0]);
     }
@@ -163,23 +186,38 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
         const current = store.byId(id);
         if (!current) throw new HttpError(404, `aucune ligne d'annuaire d'idInstance ${id}`);
         if (b.matriculePlateforme && b.matriculePlateforme !== current.matriculePlateforme) {
-          throw new HttpError(422, 'changer de plateforme se fait en clôturant la ligne puis en créant une nouvelle ligne (historique conservé)');
+          throw new HttpError(
+            422,
+            'changer de plateforme se fait en clôturant la ligne puis en créant une nouvelle ligne (historique conservé)',
+          );
         }
         // PUT is exhaustive: an absent end date means none. PATCH leaves what it does not name.
         const end = method === 'PUT' ? (b.dateFinEffet ?? null) : b.dateFinEffet;
         if (end === undefined) throw new HttpError(400, 'rien à modifier : dateFinEffet absente');
         const l = commit(() => store.setEnd(id, end, by, day));
-        return answer(200, { idInstance: l.idInstance, identifiantAdressage: l.identifiantAdressage, dateDebutEffet: l.dateDebutEffet });
+        return answer(200, {
+          idInstance: l.idInstance,
+          identifiantAdressage: l.identifiantAdressage,
+          dateDebutEffet: l.dateDebutEffet,
+        });
       }
-      if (method === 'DELETE') throw new HttpError(501, "le simulateur ne supprime pas de ligne : clôturez-la (dateFinEffet), l'historique est conservé");
+      if (method === 'DELETE')
+        throw new HttpError(
+          501,
+          "le simulateur ne supprime pas de ligne : clôturez-la (dateFinEffet), l'historique est conservé",
+        );
     }
     if (method === 'GET' && (m = p.match(/^\/siren\/code-insee:(.+)$/))) {
       if (!/^\d{9}$/.test(m[1]!)) throw new HttpError(400, 'siren doit comporter 9 chiffres');
       const c = companies.get(m[1]!);
       if (!c) throw new HttpError(404, `aucune unité légale de SIREN ${m[1]}`);
       return answer(200, {
-        siren: c.siren, raisonSociale: c.raisonSociale, typeEntite: c.typeEntite ?? 'Privée assujettie', etatAdministratif: c.etatAdministratif ?? 'A',
-        diffusible: 'O', historisation: { idInstance: c.idInstance, dateDebutEffet: DEFAULT_SINCE, creePar: 'PPF' },
+        siren: c.siren,
+        raisonSociale: c.raisonSociale,
+        typeEntite: c.typeEntite ?? 'Privée assujettie',
+        etatAdministratif: c.etatAdministratif ?? 'A',
+        diffusible: 'O',
+        historisation: { idInstance: c.idInstance, dateDebutEffet: DEFAULT_SINCE, creePar: 'PPF' },
       });
     }
     if (/^\/(siren|siret|code-routage)(\/|$)/.test(p)) throw new HttpError(501, `${method} ${p} n'est pas simulé`);
@@ -195,7 +233,8 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
 
   function check(schema: BodySchema, body: unknown) {
     const errors = validators.check(schema, body);
-    if (errors.length) throw new HttpError(400, `corps de requête non conforme au schéma ${schema} : ${errors.join(' ; ')}`);
+    if (errors.length)
+      throw new HttpError(400, `corps de requête non conforme au schéma ${schema} : ${errors.join(' ; ')}`);
   }
 
   function checkRattachements(req: http.IncomingMessage) {
@@ -203,7 +242,8 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
     if (h === undefined) return; // optional in the spec
     const items = (Array.isArray(h) ? h.join(',') : h).split(',').map((s) => s.trim());
     const bad = items.find((i) => i.length > 209 || !/^\d{9}(\/\d{14}(\/[^/]+)?)?$/.test(i));
-    if (bad !== undefined) throw new HttpError(400, `en-tête PPF-Rattachements invalide (« ${bad} ») : SIREN[/SIRET[/Service]] attendu`);
+    if (bad !== undefined)
+      throw new HttpError(400, `en-tête PPF-Rattachements invalide (« ${bad} ») : SIREN[/SIRET[/Service]] attendu`);
   }
 
   function authenticate(req: http.IncomingMessage) {
@@ -214,14 +254,16 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
   }
 
   function issueToken(req: http.IncomingMessage, res: http.ServerResponse, raw: string) {
-    const oauthError = (status: number, error: string, description: string) => send(res, status, { error, error_description: description });
+    const oauthError = (status: number, error: string, description: string) =>
+      send(res, status, { error, error_description: description });
     if (req.method !== 'POST') return oauthError(405, 'invalid_request', 'POST expected');
     const form = new URLSearchParams(raw);
     let id = form.get('client_id');
     let secret = form.get('client_secret');
     const basic = /^Basic (\S+)$/i.exec(req.headers.authorization ?? '');
     if (basic) [id, secret] = Buffer.from(basic[1]!, 'base64').toString().split(':') as [string, string];
-    if (form.get('grant_type') !== 'client_credentials') return oauthError(400, 'unsupported_grant_type', 'only client_credentials');
+    if (form.get('grant_type') !== 'client_credentials')
+      return oauthError(400, 'unsupported_grant_type', 'only client_credentials');
     if (!id || !secret || clients[id] === undefined || !safeEqual(clients[id]!, secret)) {
       return oauthError(401, 'invalid_client', 'unknown client or wrong secret');
     }
@@ -238,10 +280,11 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
   return {
     url: origin + BASE_PATH,
     tokenUrl: origin + TOKEN_PATH,
-    close: () => new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
     seedLine: (line) => commit(() => store.seed(line)),
     seedCompany: (c) => void companies.set(c.siren, { ...c, idInstance: 1_000_000 + companies.size }),
     lines: () => store.all(),
@@ -258,7 +301,12 @@ function send(res: http.ServerResponse, status: number, body?: unknown, type = '
 }
 
 function problem(res: http.ServerResponse, statut: number, detail: string) {
-  send(res, statut, { type: 'about:blank', titre: TITRES[statut] ?? `Erreur ${statut}`, statut, detail }, 'application/problem+json');
+  send(
+    res,
+    statut,
+    { type: 'about:blank', titre: TITRES[statut] ?? `Erreur ${statut}`, statut, detail },
+    'application/problem+json',
+  );
 }
 
 async function readText(req: http.IncomingMessage, limit = 1_000_000): Promise<string> {
@@ -274,11 +322,12 @@ async function readText(req: http.IncomingMessage, limit = 1_000_000): Promise<s
 
 function readJson(req: http.IncomingMessage, text: string): unknown {
   if (!text.trim()) return undefined;
-  if (!/json/i.test(req.headers['content-type'] ?? '')) throw new HttpError(400, 'Content-Type application/json attendu');
+  if (!/json/i.test(req.headers['content-type'] ?? ''))
+    throw new HttpError(400, 'Content-Type application/json attendu');
   try {
     return JSON.parse(text);
   } catch {
-    throw new HttpError(400, "corps de requête : JSON mal formé");
+    throw new HttpError(400, 'corps de requête : JSON mal formé');
   }
 }
 

@@ -58,7 +58,8 @@ export function search(lines: readonly StoredLine[], body: SearchBody, today: st
   const to = h.dateFinRecherche?.valeur;
   const period = (l: StoredLine) => {
     if (h.dateObservation?.valeur) return inForceOn(l, h.dateObservation.valeur);
-    if (from || to) return (!to || l.dateDebutEffet <= to) && (!from || l.dateFinEffet === null || l.dateFinEffet > from);
+    if (from || to)
+      return (!to || l.dateDebutEffet <= to) && (!from || l.dateFinEffet === null || l.dateFinEffet > from);
     return h.modeAudit?.valeur === true || inForceOn(l, today);
   };
   const found = lines.filter(
@@ -77,7 +78,9 @@ export function search(lines: readonly StoredLine[], body: SearchBody, today: st
   for (const t of [...(body.tris ?? [])].reverse()) {
     if (!t.champ) continue;
     const sign = t.ordre === 'descendant' ? -1 : 1;
-    views.sort((a, b) => sign * String(flat(a, t.champ!)).localeCompare(String(flat(b, t.champ!)), 'fr', { numeric: true }));
+    views.sort(
+      (a, b) => sign * String(flat(a, t.champ!)).localeCompare(String(flat(b, t.champ!)), 'fr', { numeric: true }),
+    );
   }
   const skip = body.ignorer ?? 0;
   const page = views.slice(skip, skip + Math.min(body.limite ?? MAX_PAGE, MAX_PAGE));

@@ -6,12 +6,20 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const ANNUAIRE_SPEC_FILE = path.join(repoRoot, 'spec', 'ppf', 'ppf-openapi-annuaire-api-public-1.11.0-openapi.json');
+export const ANNUAIRE_SPEC_FILE = path.join(
+  repoRoot,
+  'spec',
+  'ppf',
+  'ppf-openapi-annuaire-api-public-1.11.0-openapi.json',
+);
 
 // ajv-formats is CommonJS; under ESM its default export may arrive wrapped.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => Ajv;
 
-export type BodySchema = 'createLigneAnnuaireBody' | 'searchLigneAnnuaire' | 'updatePatchLigneAnnuaireBody' | 'updatePutLigneAnnuaireBody';
+export type BodySchema =
+  'createLigneAnnuaireBody' | 'searchLigneAnnuaire' | 'updatePatchLigneAnnuaireBody' | 'updatePutLigneAnnuaireBody';
 
 export interface SpecValidators {
   /** Error messages (path: message) or [] when the body is valid. */
@@ -20,7 +28,9 @@ export interface SpecValidators {
 
 export function loadSpecValidators(file: string = ANNUAIRE_SPEC_FILE): SpecValidators {
   if (!fs.existsSync(file)) {
-    throw new Error(`Annuaire simulator: the official OpenAPI file is missing (${file}); it validates requests against it`);
+    throw new Error(
+      `Annuaire simulator: the official OpenAPI file is missing (${file}); it validates requests against it`,
+    );
   }
   const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as { components: { schemas: Record<string, unknown> } };
   // OpenAPI 3.0 schemas are not quite JSON Schema: `nullable` is accepted by ajv, `example` is ignored
@@ -40,8 +50,10 @@ export function loadSpecValidators(file: string = ANNUAIRE_SPEC_FILE): SpecValid
 
 function describe(e: ErrorObject): string {
   const where = e.instancePath || '/';
-  if (e.keyword === 'additionalProperties') return `${where}: propriété inconnue « ${String(e.params.additionalProperty)} »`;
-  if (e.keyword === 'required') return `${where}: propriété obligatoire « ${String(e.params.missingProperty)} » absente`;
+  if (e.keyword === 'additionalProperties')
+    return `${where}: propriété inconnue « ${String(e.params.additionalProperty)} »`;
+  if (e.keyword === 'required')
+    return `${where}: propriété obligatoire « ${String(e.params.missingProperty)} » absente`;
   return `${where}: ${e.message ?? e.keyword}`;
 }
 
@@ -51,7 +63,10 @@ export function openApiToJsonSchema<T>(node: T): T {
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) out[k] = openApiToJsonSchema(v);
-  for (const [flag, bound] of [['exclusiveMaximum', 'maximum'], ['exclusiveMinimum', 'minimum']] as const) {
+  for (const [flag, bound] of [
+    ['exclusiveMaximum', 'maximum'],
+    ['exclusiveMinimum', 'minimum'],
+  ] as const) {
     if (typeof out[flag] === 'boolean') {
       if (out[flag] && typeof out[bound] === 'number') {
         out[flag] = out[bound];

@@ -20,7 +20,9 @@ export interface StoredLine extends Addressing {
   modifications: { at: string; par: string; dateFinEffet: string | null }[];
 }
 
-export type SeedLine = Partial<Pick<StoredLine, 'siret' | 'identifiantRoutage' | 'suffixeAdressage' | 'dateFinEffet' | 'creePar'>> & {
+export type SeedLine = Partial<
+  Pick<StoredLine, 'siret' | 'identifiantRoutage' | 'suffixeAdressage' | 'dateFinEffet' | 'creePar'>
+> & {
   siren: string;
   matriculePlateforme: string;
   dateDebutEffet?: string;
@@ -28,7 +30,10 @@ export type SeedLine = Partial<Pick<StoredLine, 'siret' | 'identifiantRoutage' |
 
 /** A refusal the server turns into problem+json. */
 export class Refusal extends Error {
-  constructor(readonly status: number, readonly detail: string) {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+  ) {
     super(detail);
   }
 }
@@ -40,7 +45,8 @@ const END_OF_TIME = '9999-12-31';
 /** Today as the simulator counts days (UTC), YYYY-MM-DD. */
 export const today = (): string => new Date().toISOString().slice(0, 10);
 
-export const inForceOn = (l: StoredLine, day: string) => l.dateDebutEffet <= day && (l.dateFinEffet === null || day < l.dateFinEffet);
+export const inForceOn = (l: StoredLine, day: string) =>
+  l.dateDebutEffet <= day && (l.dateFinEffet === null || day < l.dateFinEffet);
 const overlap = (a: { dateDebutEffet: string; dateFinEffet: string | null }, b: typeof a) =>
   a.dateDebutEffet < (b.dateFinEffet ?? END_OF_TIME) && b.dateDebutEffet < (a.dateFinEffet ?? END_OF_TIME);
 
@@ -80,7 +86,10 @@ export class LineStore {
   /** A SIREN never seen has its default SIREN line on 9998; it is written down the first time it is looked at. */
   ensureDefault(siren: string): void {
     if (!/^\d{9}$/.test(siren) || this.candidates(siren).some(isSirenLevel)) return;
-    this.insert({ siren, matriculePlateforme: DEFAULT_MATRICULE, dateDebutEffet: DEFAULT_SINCE, creePar: 'PPF' }, new Date().toISOString());
+    this.insert(
+      { siren, matriculePlateforme: DEFAULT_MATRICULE, dateDebutEffet: DEFAULT_SINCE, creePar: 'PPF' },
+      new Date().toISOString(),
+    );
   }
 
   /** Test seeding: no business rules beyond the overlap rule. */
@@ -91,15 +100,19 @@ export class LineStore {
   }
 
   create(
-    l: Pick<StoredLine, 'siren' | 'matriculePlateforme' | 'dateDebutEffet'> & Partial<Pick<StoredLine, 'siret' | 'identifiantRoutage' | 'suffixeAdressage'>> & { dateFinEffet?: string },
+    l: Pick<StoredLine, 'siren' | 'matriculePlateforme' | 'dateDebutEffet'> &
+      Partial<Pick<StoredLine, 'siret' | 'identifiantRoutage' | 'suffixeAdressage'>> & { dateFinEffet?: string },
     by: string,
     day: string,
   ): StoredLine {
-    if (l.siret && !l.siret.startsWith(l.siren)) throw new Refusal(422, `le SIRET ${l.siret} n'appartient pas au SIREN ${l.siren}`);
-    if (l.identifiantRoutage && !l.siret) throw new Refusal(422, "un identifiant de routage exige un SIRET");
+    if (l.siret && !l.siret.startsWith(l.siren))
+      throw new Refusal(422, `le SIRET ${l.siret} n'appartient pas au SIREN ${l.siren}`);
+    if (l.identifiantRoutage && !l.siret) throw new Refusal(422, 'un identifiant de routage exige un SIRET');
     if (l.suffixeAdressage && l.siret) throw new Refusal(422, "un suffixe d'adressage ne se combine pas avec un SIRET");
-    if (l.dateDebutEffet < day) throw new Refusal(422, `dateDebutEffet ${l.dateDebutEffet} est dans le passé (au plus tôt ${day})`);
-    if (l.dateFinEffet && l.dateFinEffet <= l.dateDebutEffet) throw new Refusal(422, 'dateFinEffet doit être postérieure à dateDebutEffet');
+    if (l.dateDebutEffet < day)
+      throw new Refusal(422, `dateDebutEffet ${l.dateDebutEffet} est dans le passé (au plus tôt ${day})`);
+    if (l.dateFinEffet && l.dateFinEffet <= l.dateDebutEffet)
+      throw new Refusal(422, 'dateFinEffet doit être postérieure à dateDebutEffet');
     this.ensureDefault(l.siren);
     const line = { ...l, dateFinEffet: l.dateFinEffet ?? null };
     this.refuseOverlap(addressId(line), line);
@@ -110,9 +123,15 @@ export class LineStore {
   setEnd(id: number, dateFinEffet: string | null, by: string, day: string): StoredLine {
     const l = this.byId(id);
     if (!l) throw new Refusal(404, `aucune ligne d'annuaire d'idInstance ${id}`);
-    if (l.dateFinEffet !== null && l.dateFinEffet < day) throw new Refusal(422, `la ligne ${id} est close depuis le ${l.dateFinEffet} : l'historique n'est pas modifiable`);
-    if (dateFinEffet !== null && dateFinEffet < day) throw new Refusal(422, `dateFinEffet ${dateFinEffet} est dans le passé (au plus tôt ${day})`);
-    if (dateFinEffet !== null && dateFinEffet < l.dateDebutEffet) throw new Refusal(422, `dateFinEffet ${dateFinEffet} précède dateDebutEffet ${l.dateDebutEffet}`);
+    if (l.dateFinEffet !== null && l.dateFinEffet < day)
+      throw new Refusal(
+        422,
+        `la ligne ${id} est close depuis le ${l.dateFinEffet} : l'historique n'est pas modifiable`,
+      );
+    if (dateFinEffet !== null && dateFinEffet < day)
+      throw new Refusal(422, `dateFinEffet ${dateFinEffet} est dans le passé (au plus tôt ${day})`);
+    if (dateFinEffet !== null && dateFinEffet < l.dateDebutEffet)
+      throw new Refusal(422, `dateFinEffet ${dateFinEffet} précède dateDebutEffet ${l.dateDebutEffet}`);
     this.refuseOverlap(l.identifiantAdressage, { dateDebutEffet: l.dateDebutEffet, dateFinEffet }, id);
     l.dateFinEffet = dateFinEffet;
     l.modifications.push({ at: new Date().toISOString(), par: by, dateFinEffet });
@@ -127,9 +146,15 @@ export class LineStore {
     fs.renameSync(tmp, this.file); // atomic: a crash never leaves half a file
   }
 
-  private refuseOverlap(address: string, period: { dateDebutEffet: string; dateFinEffet: string | null }, except?: number) {
+  private refuseOverlap(
+    address: string,
+    period: { dateDebutEffet: string; dateFinEffet: string | null },
+    except?: number,
+  ) {
     // An address starts with its SIREN.
-    const clash = this.candidates(address.slice(0, 9)).find((o) => o.identifiantAdressage === address && o.idInstance !== except && overlap(o, period));
+    const clash = this.candidates(address.slice(0, 9)).find(
+      (o) => o.identifiantAdressage === address && o.idInstance !== except && overlap(o, period),
+    );
     if (clash) {
       throw new Refusal(
         422,
@@ -139,7 +164,12 @@ export class LineStore {
     }
   }
 
-  private insert(l: Omit<StoredLine, 'idInstance' | 'identifiantAdressage' | 'dateDefinition' | 'modifications' | 'dateFinEffet'> & { dateFinEffet?: string | null }, at: string): StoredLine {
+  private insert(
+    l: Omit<StoredLine, 'idInstance' | 'identifiantAdressage' | 'dateDefinition' | 'modifications' | 'dateFinEffet'> & {
+      dateFinEffet?: string | null;
+    },
+    at: string,
+  ): StoredLine {
     const line: StoredLine = {
       idInstance: this.nextId++,
       identifiantAdressage: addressId(l),

@@ -42,7 +42,10 @@ interface Saved {
 }
 
 class CardError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -64,50 +67,59 @@ async function fetchCard(smpUrl: string, id: string): Promise<string> {
   return xml;
 }
 
-export async function startPeppolDirectorySimulator(opts: PeppolDirectorySimulatorOptions = {}): Promise<PeppolDirectorySimulator> {
+export async function startPeppolDirectorySimulator(
+  opts: PeppolDirectorySimulatorOptions = {},
+): Promise<PeppolDirectorySimulator> {
   const saved = loadState<Saved>(opts.stateFile);
   const indexed = new Set(saved?.indexed ?? []);
   const cards = new Map(Object.entries(saved?.cards ?? {}));
-  const save = () => saveState(opts.stateFile, { indexed: [...indexed].sort(), cards: Object.fromEntries(cards) } satisfies Saved);
+  const save = () =>
+    saveState(opts.stateFile, { indexed: [...indexed].sort(), cards: Object.fromEntries(cards) } satisfies Saved);
   const faults = faultInjector(opts.faults);
   let smpUrl = opts.smpUrl;
 
-  const server = http.createServer(guarded(async (req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    if (req.method === 'GET' && path === '/health') return sendText(res, 200, JSON.stringify({ simulator: 'peppol-directory', status: 'ok' }), 'application/json');
-    if (!path.startsWith(INDEXER_PATH)) return sendText(res, 404, 'not found');
-    const body = await readBody(req, 10_000);
-    if (body === undefined) return sendText(res, 413, 'request too large');
-    const fault = faults.decide({ target: `${req.method} ${path}`, body });
-    if (await applyFault(fault, req, res, (status, detail) => sendText(res, status, detail))) return;
-    const tail = path.slice(INDEXER_PATH.length);
-    try {
-      if (req.method === 'PUT' && tail === '') {
-        if (!body.includes('::')) return sendText(res, 400, 'the body is a participant id with its scheme: iso6523-actorid-upis::ICD:code');
-        const id = parseParticipant(body);
-        if (smpUrl) cards.set(id, await fetchCard(smpUrl, id));
-        indexed.add(id);
-        save();
-        if (loseResponse(fault, res)) return;
-        return sendText(res, 204, '');
+  const server = http.createServer(
+    guarded(async (req, res) => {
+      const path = (req.url ?? '/').split('?')[0]!;
+      if (req.method === 'GET' && path === '/health')
+        return sendText(res, 200, JSON.stringify({ simulator: 'peppol-directory', status: 'ok' }), 'application/json');
+      if (!path.startsWith(INDEXER_PATH)) return sendText(res, 404, 'not found');
+      const body = await readBody(req, 10_000);
+      if (body === undefined) return sendText(res, 413, 'request too large');
+      const fault = faults.decide({ target: `${req.method} ${path}`, body });
+      if (await applyFault(fault, req, res, (status, detail) => sendText(res, status, detail))) return;
+      const tail = path.slice(INDEXER_PATH.length);
+      try {
+        if (req.method === 'PUT' && tail === '') {
+          if (!body.includes('::'))
+            return sendText(res, 400, 'the body is a participant id with its scheme: iso6523-actorid-upis::ICD:code');
+          const id = parseParticipant(body);
+          if (smpUrl) cards.set(id, await fetchCard(smpUrl, id));
+          indexed.add(id);
+          save();
+          if (loseResponse(fault, res)) return;
+          return sendText(res, 204, '');
+        }
+        if (tail === '' || tail.includes('/'))
+          return sendText(res, 405, `PUT ${INDEXER_PATH}, GET or DELETE ${INDEXER_PATH}{participant id}`);
+        const id = parseParticipant(decodeURIComponent(tail));
+        if (req.method === 'DELETE') {
+          cards.delete(id);
+          if (!indexed.delete(id)) return sendText(res, 404, `${id} is not indexed`);
+          save();
+          if (loseResponse(fault, res)) return;
+          return sendText(res, 204, '');
+        }
+        if (req.method === 'GET')
+          return indexed.has(id) ? sendText(res, 200, id) : sendText(res, 404, `${id} is not indexed`);
+        return sendText(res, 405, 'method not allowed');
+      } catch (err) {
+        if (err instanceof CardError) return sendText(res, err.status, err.message);
+        if (err instanceof BadParticipantId || err instanceof URIError) return sendText(res, 400, err.message);
+        return sendText(res, 500, `simulator error: ${(err as Error).message}`);
       }
-      if (tail === '' || tail.includes('/')) return sendText(res, 405, `PUT ${INDEXER_PATH}, GET or DELETE ${INDEXER_PATH}{participant id}`);
-      const id = parseParticipant(decodeURIComponent(tail));
-      if (req.method === 'DELETE') {
-        cards.delete(id);
-        if (!indexed.delete(id)) return sendText(res, 404, `${id} is not indexed`);
-        save();
-        if (loseResponse(fault, res)) return;
-        return sendText(res, 204, '');
-      }
-      if (req.method === 'GET') return indexed.has(id) ? sendText(res, 200, id) : sendText(res, 404, `${id} is not indexed`);
-      return sendText(res, 405, 'method not allowed');
-    } catch (err) {
-      if (err instanceof CardError) return sendText(res, err.status, err.message);
-      if (err instanceof BadParticipantId || err instanceof URIError) return sendText(res, 400, err.message);
-      return sendText(res, 500, `simulator error: ${(err as Error).message}`);
-    }
-  }));
+    }),
+  );
   const url = await listen(server, opts.host ?? '127.0.0.1', opts.port ?? 0);
   return {
     url,

@@ -31,7 +31,12 @@ export async function readBody(req: http.IncomingMessage, limit = 1_000_000): Pr
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export function sendText(res: http.ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8'): void {
+export function sendText(
+  res: http.ServerResponse,
+  status: number,
+  body: string,
+  type = 'text/plain; charset=utf-8',
+): void {
   res.writeHead(status, { 'content-type': type });
   res.end(body);
 }

@@ -33,20 +33,28 @@ export interface SmlSimulator {
 export async function startSmlSimulator(opts: SmlSimulatorOptions = {}): Promise<SmlSimulator> {
   const registry = new SmlRegistry(opts.stateFile);
   const faults = faultInjector(opts.faults);
-  const server = http.createServer(guarded(async (req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    if (req.method === 'GET' && path === '/health') return sendText(res, 200, JSON.stringify({ simulator: 'sml', status: 'ok' }), 'application/json');
-    if (path !== SML_SERVICE_PATH) return sendText(res, 404, `no service at ${path}; the SML service is at ${SML_SERVICE_PATH}`);
-    if (req.method !== 'POST') return sendText(res, 405, 'SOAP 1.1: POST only');
-    const xml = await readBody(req);
-    if (xml === undefined) return sendText(res, 413, 'request too large');
-    const fault = faults.decide({ target: `POST ${path}`, body: xml });
-    if (await applyFault(fault, req, res, (status, detail) => sendText(res, status, detail))) return;
-    if (!/^text\/xml\b/i.test(req.headers['content-type'] ?? '')) return sendText(res, 415, 'SOAP 1.1 messages are text/xml');
-    const out = handleSoap(registry, xml, req.headers.soapaction as string | undefined, { pageSize: opts.pageSize ?? 100, allowedSmpIds: opts.allowedSmpIds });
-    if (loseResponse(fault, res)) return;
-    sendText(res, out.status, out.body, 'text/xml; charset=utf-8');
-  }));
+  const server = http.createServer(
+    guarded(async (req, res) => {
+      const path = (req.url ?? '/').split('?')[0];
+      if (req.method === 'GET' && path === '/health')
+        return sendText(res, 200, JSON.stringify({ simulator: 'sml', status: 'ok' }), 'application/json');
+      if (path !== SML_SERVICE_PATH)
+        return sendText(res, 404, `no service at ${path}; the SML service is at ${SML_SERVICE_PATH}`);
+      if (req.method !== 'POST') return sendText(res, 405, 'SOAP 1.1: POST only');
+      const xml = await readBody(req);
+      if (xml === undefined) return sendText(res, 413, 'request too large');
+      const fault = faults.decide({ target: `POST ${path}`, body: xml });
+      if (await applyFault(fault, req, res, (status, detail) => sendText(res, status, detail))) return;
+      if (!/^text\/xml\b/i.test(req.headers['content-type'] ?? ''))
+        return sendText(res, 415, 'SOAP 1.1 messages are text/xml');
+      const out = handleSoap(registry, xml, req.headers.soapaction as string | undefined, {
+        pageSize: opts.pageSize ?? 100,
+        allowedSmpIds: opts.allowedSmpIds,
+      });
+      if (loseResponse(fault, res)) return;
+      sendText(res, out.status, out.body, 'text/xml; charset=utf-8');
+    }),
+  );
   const url = await listen(server, opts.host ?? '127.0.0.1', opts.port ?? 0);
   return {
     url,

@@ -29,7 +29,10 @@ export class SmlRegistry {
   }
 
   of(smpId: string): string[] {
-    return [...this.owners].filter(([, smp]) => smp === smpId).map(([id]) => id).sort();
+    return [...this.owners]
+      .filter(([, smp]) => smp === smpId)
+      .map(([id]) => id)
+      .sort();
   }
 
   private save(): void {

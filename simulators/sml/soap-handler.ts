@@ -27,7 +27,12 @@ let operations: Map<string, WsdlOperation> | undefined;
 /** SOAP 1.1 faults travel with HTTP 500. */
 const faultResponse = (f: Fault): SoapResponse => ({ status: 500, body: faultEnvelope(f) });
 
-export function handleSoap(registry: SmlRegistry, xml: string, soapActionHeader: string | undefined, opts: SoapOptions): SoapResponse {
+export function handleSoap(
+  registry: SmlRegistry,
+  xml: string,
+  soapActionHeader: string | undefined,
+  opts: SoapOptions,
+): SoapResponse {
   let doc: XmlDocument | undefined;
   try {
     doc = parseEnvelope(xml);
@@ -37,17 +42,27 @@ export function handleSoap(registry: SmlRegistry, xml: string, soapActionHeader:
     if (!op) throw new Fault('Client', `unexpected body element {${el.namespaceUri}}${el.name}`);
     if (!IMPLEMENTED.includes(op.name)) throw new Fault('Client', `${el.name} is not supported by the SML simulator`);
     const action = soapActionHeader?.replace(/^"(.*)"$/, '$1');
-    if (action !== op.soapAction) throw new Fault('Client', `SOAPAction ${JSON.stringify(action ?? null)} does not match ${op.name} ("${op.soapAction}")`);
+    if (action !== op.soapAction)
+      throw new Fault(
+        'Client',
+        `SOAPAction ${JSON.stringify(action ?? null)} does not match ${op.name} ("${op.soapAction}")`,
+      );
     const errors = schemaErrors(el, SML_TYPES_XSD);
-    if (errors.length) throw new Fault('Client', `the ${el.name} does not match ${SML_TYPES_XSD}: ${errors.join('; ')}`);
+    if (errors.length)
+      throw new Fault('Client', `the ${el.name} does not match ${SML_TYPES_XSD}: ${errors.join('; ')}`);
     // The schema fixed the shape: ServiceMetadataPublisherID, then the participant or an optional NextPageIdentifier.
     const [smpEl, second] = elements(el) as [XmlElement, XmlElement | undefined];
     const smpId = smpEl.content.trim();
     if (!smpId) throw new Fault('Client', 'ServiceMetadataPublisherID is empty');
     if (opts.allowedSmpIds && !opts.allowedSmpIds.includes(smpId)) {
-      throw new Fault('Client', `[ERR-105] The user is not authorized to act for the SMP '${smpId}'`, 'UnauthorizedFault');
+      throw new Fault(
+        'Client',
+        `[ERR-105] The user is not authorized to act for the SMP '${smpId}'`,
+        'UnauthorizedFault',
+      );
     }
-    if (op.name === 'List') return { status: 200, body: envelope((body) => listPage(body, registry, smpId, second, opts.pageSize)) };
+    if (op.name === 'List')
+      return { status: 200, body: envelope((body) => listPage(body, registry, smpId, second, opts.pageSize)) };
     participantOp(registry, op.name, smpId, second!);
     return { status: 200, body: envelope() }; // createOut and deleteOut have no part: an empty Body
   } catch (err) {
@@ -71,18 +86,31 @@ function participantOp(registry: SmlRegistry, op: string, smpId: string, pidEl: 
   }
   const owner = registry.owner(id);
   if (op === 'Create') {
-    if (owner) throw new Fault('Client', `[ERR-106] The participant identifier '${id}' already exist`, 'BadRequestFault');
+    if (owner)
+      throw new Fault('Client', `[ERR-106] The participant identifier '${id}' already exist`, 'BadRequestFault');
     registry.add(smpId, id);
   } else {
-    if (owner !== smpId) throw new Fault('Client', `[ERR-100] The participant identifier '${id}' doesn't exist for the SMP '${smpId}'`, 'NotFoundFault');
+    if (owner !== smpId)
+      throw new Fault(
+        'Client',
+        `[ERR-100] The participant identifier '${id}' doesn't exist for the SMP '${smpId}'`,
+        'NotFoundFault',
+      );
     registry.remove(id);
   }
 }
 
 /** A ParticipantIdentifierPage; NextPageIdentifier is the offset of the next page. */
-function listPage(body: XmlElement, registry: SmlRegistry, smpId: string, nextEl: XmlElement | undefined, pageSize: number): void {
+function listPage(
+  body: XmlElement,
+  registry: SmlRegistry,
+  smpId: string,
+  nextEl: XmlElement | undefined,
+  pageSize: number,
+): void {
   const start = nextEl ? Number(nextEl.content) : 0;
-  if (!Number.isInteger(start) || start < 0) throw new Fault('Client', `invalid NextPageIdentifier "${nextEl?.content}"`, 'BadRequestFault');
+  if (!Number.isInteger(start) || start < 0)
+    throw new Fault('Client', `invalid NextPageIdentifier "${nextEl?.content}"`, 'BadRequestFault');
   const all = registry.of(smpId);
   const page = addNsElement(body, 'ParticipantIdentifierPage', NS.lrs, 'lrs');
   page.addNsDeclaration(NS.ids, 'ids');

@@ -4,7 +4,11 @@ import { XmlDocument, XmlElement, type XmlLibError } from 'libxml2-wasm';
 import { NS, type SmlFault } from './wsdl';
 
 export class Fault extends Error {
-  constructor(readonly code: 'Client' | 'Server' | 'VersionMismatch', message: string, readonly detail?: SmlFault) {
+  constructor(
+    readonly code: 'Client' | 'Server' | 'VersionMismatch',
+    message: string,
+    readonly detail?: SmlFault,
+  ) {
     super(message);
   }
 }
@@ -15,7 +19,8 @@ export const elements = (parent: XmlElement): XmlElement[] => {
   return out;
 };
 
-const is = (el: XmlElement | undefined, ns: string, name: string): el is XmlElement => el?.namespaceUri === ns && el.name === name;
+const is = (el: XmlElement | undefined, ns: string, name: string): el is XmlElement =>
+  el?.namespaceUri === ns && el.name === name;
 
 /** A child element in namespace `ns`, declared on it (as the default namespace without a prefix). */
 export function addNsElement(parent: XmlElement, name: string, ns: string, prefix = ''): XmlElement {
@@ -42,7 +47,8 @@ export const faultEnvelope = (f: Fault): string =>
     const fault = body.addElement('Fault', 'S');
     fault.addElement('faultcode').addText(`S:${f.code}`);
     fault.addElement('faultstring').addText(f.message);
-    if (f.detail) addNsElement(fault.addElement('detail'), f.detail, NS.lrs).addElement('FaultMessage').addText(f.message);
+    if (f.detail)
+      addNsElement(fault.addElement('detail'), f.detail, NS.lrs).addElement('FaultMessage').addText(f.message);
   });
 
 /** The parsed request; the caller disposes of it. */
@@ -65,11 +71,13 @@ export function parseEnvelope(xml: string): XmlDocument {
 export function bodyElement(doc: XmlDocument): XmlElement | undefined {
   const env = doc.root;
   if (env.name !== 'Envelope') throw new Fault('Client', `root element is ${env.name}, not a SOAP Envelope`);
-  if (env.namespaceUri !== NS.soap) throw new Fault('VersionMismatch', `envelope namespace ${env.namespaceUri || '(none)'} is not SOAP 1.1`);
+  if (env.namespaceUri !== NS.soap)
+    throw new Fault('VersionMismatch', `envelope namespace ${env.namespaceUri || '(none)'} is not SOAP 1.1`);
   const kids = elements(env);
   const start = is(kids[0], NS.soap, 'Header') ? 1 : 0;
   const body = kids[start];
-  if (!is(body, NS.soap, 'Body') || kids.length !== start + 1) throw new Fault('Client', 'a SOAP Envelope holds an optional Header then exactly one Body');
+  if (!is(body, NS.soap, 'Body') || kids.length !== start + 1)
+    throw new Fault('Client', 'a SOAP Envelope holds an optional Header then exactly one Body');
   const inner = elements(body);
   if (inner.length > 1) throw new Fault('Client', 'the SOAP Body holds more than one element');
   return inner[0];

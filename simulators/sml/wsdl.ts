@@ -28,7 +28,9 @@ export interface WsdlOperation {
 const WSDL_NS = { w: 'http://schemas.xmlsoap.org/wsdl/', soap: 'http://schemas.xmlsoap.org/wsdl/soap/' };
 
 /** Operations by the `{namespace}name` of their input element. */
-export function readOperations(file = `${PEPPOL_SPEC_DIR}ManageBusinessIdentifierService-1.0.wsdl`): Map<string, WsdlOperation> {
+export function readOperations(
+  file = `${PEPPOL_SPEC_DIR}ManageBusinessIdentifierService-1.0.wsdl`,
+): Map<string, WsdlOperation> {
   const doc = XmlDocument.fromBuffer(fs.readFileSync(file));
   try {
     const value = (xpath: string) => {

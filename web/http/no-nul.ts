@@ -35,8 +35,16 @@ function findUnstorable(value: unknown, root: string): string | undefined {
   if (typeof value === 'string') return UNSTORABLE.test(value) ? `${root}: ${NUL_REASON}` : undefined;
   if (!value || typeof value !== 'object') return undefined;
   const open = (node: object, depth: number, parent?: Frame, key?: string | number): Frame | string => {
-    const frame: Frame = { node, keys: Array.isArray(node) ? undefined : Object.keys(node), next: 0, depth, parent, key };
-    if (depth > MAX_JSON_DEPTH) return `${pathOf(root, frame)}: nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`;
+    const frame: Frame = {
+      node,
+      keys: Array.isArray(node) ? undefined : Object.keys(node),
+      next: 0,
+      depth,
+      parent,
+      key,
+    };
+    if (depth > MAX_JSON_DEPTH)
+      return `${pathOf(root, frame)}: nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`;
     if (frame.keys?.some((k) => UNSTORABLE.test(k))) return `${pathOf(root, frame, '<key>')}: ${NUL_REASON}`;
     return frame;
   };
@@ -72,7 +80,8 @@ export function assertStorable(value: unknown, where: string): void {
 
 /** After every JSON body parser: the body, query and path values checked before any handler reads them. */
 export const rejectNulCharacters: RequestHandler = (req, _res, next) => {
-  const problem = findUnstorable(req.body, 'body') ?? findUnstorable(req.query, 'query') ?? findUnstorable(req.params, 'path');
+  const problem =
+    findUnstorable(req.body, 'body') ?? findUnstorable(req.query, 'query') ?? findUnstorable(req.params, 'path');
   if (problem) throw coded(400, 'invalid-request', problem);
   next();
 };

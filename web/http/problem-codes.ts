@@ -7,18 +7,25 @@ export interface ProblemCode {
   meaning: string;
 }
 
-const c = (status: number, meaning: string, also?: number[]): ProblemCode => ({ status, meaning, ...(also && { also }) });
+const c = (status: number, meaning: string, also?: number[]): ProblemCode => ({
+  status,
+  meaning,
+  ...(also && { also }),
+});
 
 /** The statuses a code comes with. */
 export const statusesOf = (code: ProblemCode): number[] => [code.status, ...(code.also ?? [])];
 
 export const PROBLEM_CODES = {
   // Any operation
-  'invalid-request': c(400, 'a parameter, query or body field is invalid: `errors` lists each one by path, with the fix'),
+  'invalid-request': c(
+    400,
+    'a parameter, query or body field is invalid: `errors` lists each one by path, with the fix',
+  ),
   'malformed-json': c(400, 'the body is not JSON'),
   unauthenticated: c(401, 'no API key, or an unknown or revoked one'),
   forbidden: c(403, 'the API key lacks the scope the operation needs'),
-  'not-found': c(404, 'no such resource in the caller\'s workspace (another workspace\'s ids are not found either)'),
+  'not-found': c(404, "no such resource in the caller's workspace (another workspace's ids are not found either)"),
   'no-route': c(404, 'no operation at this method and path'),
   'too-large': c(413, 'the body, or a file in it, is larger than the limit'),
   'unsupported-media-type': c(415, 'the body is not in a media type the operation reads'),
@@ -27,8 +34,14 @@ export const PROBLEM_CODES = {
   unavailable: c(503, 'a system the operation needs is unavailable: retry after Retry-After'),
   // Idempotency-Key (every authenticated POST)
   'idempotency-key-invalid': c(400, 'the Idempotency-Key header is not 1 to 255 printable ASCII characters'),
-  'idempotency-key-reused': c(422, 'this Idempotency-Key was used for another request (method, URL or body) within 24 hours'),
-  'idempotency-key-in-flight': c(409, 'a request with this Idempotency-Key is still being processed: retry once it has been answered'),
+  'idempotency-key-reused': c(
+    422,
+    'this Idempotency-Key was used for another request (method, URL or body) within 24 hours',
+  ),
+  'idempotency-key-in-flight': c(
+    409,
+    'a request with this Idempotency-Key is still being processed: retry once it has been answered',
+  ),
   // silo/v1
   'unsupported-schema': c(400, 'the document is not an org/party ($schema)'),
   'key-taken': c(409, 'an entry or job with this key already exists in the workspace'),
@@ -38,7 +51,10 @@ export const PROBLEM_CODES = {
   'service-meta': c(409, 'this meta key is written by the service only'),
   'patch-test-failed': c(409, 'a `test` operation of the JSON patch failed: the entry changed since it was read'),
   'patch-unappliable': c(422, 'an operation of the JSON patch cannot apply to the document (a missing path)'),
-  'draft-refused': c(409, 'an invalid draft (allow_invalid) cannot be kept while a registration runs or the party is registered'),
+  'draft-refused': c(
+    409,
+    'an invalid draft (allow_invalid) cannot be kept while a registration runs or the party is registered',
+  ),
   'siren-locked': c(409, 'the SIREN of an entry cannot change once a registration of it has started'),
   'mandate-signed': c(409, 'the change would alter the signed mandate: cancel the job and register again'),
   registered: c(409, 'the change would alter the mandate the party is registered under: unregister first'),
@@ -48,23 +64,32 @@ export const PROBLEM_CODES = {
   'invalid-data': c(422, 'the entry holds an invalid party (kept with allow_invalid): correct it first'),
   'job-running': c(409, 'the entry already has a job running: wait for it to end, or cancel it'),
   'registration-running': c(409, 'another entry of the workspace is being registered with this SIREN'),
-  'not-registered': c(409, 'an unregistration of an entry that has nothing to undo (never registered, void, cancelled)'),
+  'not-registered': c(
+    409,
+    'an unregistration of an entry that has nothing to undo (never registered, void, cancelled)',
+  ),
   'siren-registered': c(409, 'this SIREN is registered already (this entry or another): unregister it first'),
   'job-ended': c(409, 'the job has ended: there is nothing to cancel'),
   'past-directory': c(409, 'the job has started acting in the directory or on Peppol: let it end, then unregister'),
-  'not-cancellable': c(409, 'the job\'s workflow takes no cancellation (recorded by an earlier version)'),
+  'not-cancellable': c(409, "the job's workflow takes no cancellation (recorded by an earlier version)"),
   'temporal-unavailable': c(503, 'the workflow service could not be reached: retry after Retry-After'),
   // admin/v1
   'own-key': c(409, 'an API key cannot revoke itself'),
   // apps/gov-fr/v1: the mandate, its signature and the decision
   'no-mandate': c(409, 'no mandate has been issued for the entry yet: start a registration first'),
   'mandate-voided': c(409, 'the mandate was voided: its registration was cancelled'),
-  'mandate-replaced': c(409, 'the mandate was issued again (the party changed) while it was being signed: sign the new one'),
-  'signer-missing': c(422, 'the party lacks the signer fields the mandate needs (people[0] name and identity document)'),
+  'mandate-replaced': c(
+    409,
+    'the mandate was issued again (the party changed) while it was being signed: sign the new one',
+  ),
+  'signer-missing': c(
+    422,
+    'the party lacks the signer fields the mandate needs (people[0] name and identity document)',
+  ),
   'under-review': c(409, 'the submission is under review: wait for the decision'),
   'not-waiting': c(409, 'no registration is waiting for this entry'),
   'not-yet': c(409, 'the registration has not reached its approval wait yet: retry shortly'),
-  'not-running': c(409, 'the registration\'s workflow is not running'),
+  'not-running': c(409, "the registration's workflow is not running"),
   incomplete: c(422, 'the submission lacks the identity document or the signature'),
   'nothing-to-decide': c(409, 'there is no submission to decide on'),
   decided: c(409, 'the submission has been decided already'),
@@ -81,8 +106,11 @@ export const PROBLEM_CODES = {
   'encrypted-pdf': c(422, 'the PDF is encrypted'),
   'active-content': c(422, 'the PDF carries active content (scripts, actions, attachments)'),
   'not-signed': c(422, 'no signature was found on the uploaded mandate'),
-  'not-this-mandate': c(422, 'the PDF is not this entry\'s mandate'),
-  'superseded-mandate': c(422, 'the PDF is an earlier mandate of the entry, replaced when its party changed: sign the current one'),
+  'not-this-mandate': c(422, "the PDF is not this entry's mandate"),
+  'superseded-mandate': c(
+    422,
+    'the PDF is an earlier mandate of the entry, replaced when its party changed: sign the current one',
+  ),
   'bad-signature': c(422, 'the PDF carries a digital signature that does not verify'),
   'not-an-image': c(415, 'the file is not a PNG or JPEG image'),
   'unreadable-image': c(422, 'the image cannot be decoded'),

@@ -15,9 +15,20 @@ export interface FieldError {
 }
 
 const TITLES: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  409: 'Conflict', 410: 'Gone', 413: 'Content Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
-  429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
 };
 /** The status's own name (RFC 9110), never a bare "Error". */
 export const problemTitle = (status: number): string => TITLES[status] ?? STATUS_CODES[status] ?? `HTTP ${status}`;
@@ -39,7 +50,8 @@ export class HttpProblem extends Error {
 export const notFound = (what: string) => new HttpProblem(404, `${what} not found`, undefined, undefined, 'not-found');
 
 /** A problem with its stable `code`. */
-export const coded = (status: number, code: string, detail: string, headers?: Record<string, string>) => new HttpProblem(status, detail, undefined, headers, code);
+export const coded = (status: number, code: string, detail: string, headers?: Record<string, string>) =>
+  new HttpProblem(status, detail, undefined, headers, code);
 
 /**
  * The one mapping of the domain's refusals (and the store's conflicts) to problems: the status is the code's, from
@@ -49,7 +61,14 @@ export function domainProblem(err: DomainError | ConflictError): HttpProblem {
   const facts: DomainErrorFacts = err instanceof DomainError ? err.facts : {};
   if (facts.invalid) return zodProblem(facts.invalid.error, facts.invalid.at);
   const known: ProblemCode | undefined = PROBLEM_CODES[err.code as ProblemCodeName];
-  if (!known) return new HttpProblem(500, `internal error: the refusal code ${err.code} is not in the registry; it has been logged`, undefined, undefined, 'internal');
+  if (!known)
+    return new HttpProblem(
+      500,
+      `internal error: the refusal code ${err.code} is not in the registry; it has been logged`,
+      undefined,
+      undefined,
+      'internal',
+    );
   const status = facts.sizeLimit && statusesOf(known).includes(413) ? 413 : known.status;
   const headers = facts.retryAfterS ? { 'retry-after': String(facts.retryAfterS) } : undefined;
   return new HttpProblem(status, err.message, facts.field && [facts.field], headers, err.code);
@@ -57,38 +76,78 @@ export function domainProblem(err: DomainError | ConflictError): HttpProblem {
 
 /** A remote system's failure met while answering (the API's directory lookups): 503 to retry later, 502 if it refused. */
 export function remoteProblem(err: RemoteFailure): HttpProblem {
-  if (!err.retryable) return coded(502, `${err.system}-refused`, `the ${SYSTEM_NAMES[err.system]} refused the lookup: ${err.message}`);
-  const headers = err.retryAfterMs !== undefined ? { 'retry-after': String(Math.ceil(err.retryAfterMs / 1000)) } : undefined;
-  return coded(503, `${err.system}-unavailable`, `the ${SYSTEM_NAMES[err.system]} is unavailable, try again later: ${err.message}`, headers);
+  if (!err.retryable)
+    return coded(502, `${err.system}-refused`, `the ${SYSTEM_NAMES[err.system]} refused the lookup: ${err.message}`);
+  const headers =
+    err.retryAfterMs !== undefined ? { 'retry-after': String(Math.ceil(err.retryAfterMs / 1000)) } : undefined;
+  return coded(
+    503,
+    `${err.system}-unavailable`,
+    `the ${SYSTEM_NAMES[err.system]} is unavailable, try again later: ${err.message}`,
+    headers,
+  );
 }
 
-const SYSTEM_NAMES: Record<RemoteFailure['system'], string> = { annuaire: 'PPF Annuaire', sml: 'SML', directory: 'Peppol Directory' };
+const SYSTEM_NAMES: Record<RemoteFailure['system'], string> = {
+  annuaire: 'PPF Annuaire',
+  sml: 'SML',
+  directory: 'Peppol Directory',
+};
 
 export function zodProblem(err: ZodError, where: string): HttpProblem {
   const errors = err.issues.map((i) => ({
     path: [where, ...i.path.map(String)].join('.'),
-    message: i.code === 'unrecognized_keys' ? `unknown field(s): ${i.keys.join(', ')}`
-      // A field left out reads as one, not as a type received: zod says "expected string, received undefined".
-      : i.code === 'invalid_type' && /received undefined$/.test(i.message) ? `required (${i.expected})` : i.message,
+    message:
+      i.code === 'unrecognized_keys'
+        ? `unknown field(s): ${i.keys.join(', ')}`
+        : // A field left out reads as one, not as a type received: zod says "expected string, received undefined".
+          i.code === 'invalid_type' && /received undefined$/.test(i.message)
+          ? `required (${i.expected})`
+          : i.message,
   }));
   const first = errors[0];
-  const detail = `invalid ${where}: ${first ? `${first.path}: ${first.message}` : 'validation failed'}` +
+  const detail =
+    `invalid ${where}: ${first ? `${first.path}: ${first.message}` : 'validation failed'}` +
     (errors.length > 1 ? ` (and ${errors.length - 1} more)` : '');
   return new HttpProblem(400, detail, errors, undefined, 'invalid-request');
 }
 
 /** The code of a problem raised without one: by its status (web/http/problem-codes.ts lists every code). */
 const DEFAULT_CODES: Record<number, string> = {
-  400: 'invalid-request', 401: 'unauthenticated', 403: 'forbidden', 404: 'not-found', 409: 'conflict', 413: 'too-large',
-  415: 'unsupported-media-type', 422: 'unprocessable', 429: 'rate-limited', 500: 'internal', 502: 'bad-gateway', 503: 'unavailable',
+  400: 'invalid-request',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not-found',
+  409: 'conflict',
+  413: 'too-large',
+  415: 'unsupported-media-type',
+  422: 'unprocessable',
+  429: 'rate-limited',
+  500: 'internal',
+  502: 'bad-gateway',
+  503: 'unavailable',
 };
 
 /** `extensions`: further members (RFC 9457 §3.2), e.g. the `code` that says why, stable for clients to act on. */
-export function sendProblem(res: Response, status: number, detail: string, errors?: FieldError[], extensions?: Record<string, unknown>) {
+export function sendProblem(
+  res: Response,
+  status: number,
+  detail: string,
+  errors?: FieldError[],
+  extensions?: Record<string, unknown>,
+) {
   res
     .status(status)
     .type('application/problem+json')
-    .json({ type: 'about:blank', title: problemTitle(status), status, detail, ...(errors && { errors }), code: DEFAULT_CODES[status] ?? `http-${status}`, ...extensions });
+    .json({
+      type: 'about:blank',
+      title: problemTitle(status),
+      status,
+      detail,
+      ...(errors && { errors }),
+      code: DEFAULT_CODES[status] ?? `http-${status}`,
+      ...extensions,
+    });
 }
 
 export const routeNotFound: RequestHandler = (req, res) =>
@@ -109,14 +168,21 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       return sendProblem(res, err.status, err.detail, err.errors, err.code ? { code: err.code } : undefined);
     }
     const type = (err as { type?: string }).type;
-    if (type === 'entity.parse.failed') return sendProblem(res, 400, `malformed JSON body: ${(err as Error).message}`, undefined, { code: 'malformed-json' });
+    if (type === 'entity.parse.failed')
+      return sendProblem(res, 400, `malformed JSON body: ${(err as Error).message}`, undefined, {
+        code: 'malformed-json',
+      });
     if (type === 'entity.too.large') {
       const limit = (err as { limit?: number }).limit;
-      return sendProblem(res, 413, `request body too large${limit ? `: at most ${limit} bytes` : ''}`, undefined, { code: 'too-large' });
+      return sendProblem(res, 413, `request body too large${limit ? `: at most ${limit} bytes` : ''}`, undefined, {
+        code: 'too-large',
+      });
     }
-    if (type === 'encoding.unsupported' || type === 'charset.unsupported') return sendProblem(res, 415, (err as Error).message, undefined, { code: 'unsupported-media-type' });
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+      return sendProblem(res, 415, (err as Error).message, undefined, { code: 'unsupported-media-type' });
     const status = (err as { status?: number }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) return sendProblem(res, status, (err as Error).message);
+    if (typeof status === 'number' && status >= 400 && status < 500)
+      return sendProblem(res, status, (err as Error).message);
     // Wizard paths carry a credential (the link's ref): never in the logs.
     log.error({ err, method: req.method, path: redactPath(req.originalUrl.split('?')[0]!) }, 'unhandled error');
     sendProblem(res, 500, 'internal error; it has been logged', undefined, { code: 'internal' });

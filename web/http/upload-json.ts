@@ -21,7 +21,11 @@ export const uploadJson = express.json({
   strict: true,
   verify: (_req, _res, buf) => {
     if (structureOver(buf, MAX_STRUCTURE)) {
-      throw coded(400, 'invalid-request', `an upload body is an object of a few fields around a base64 string: this one has more than ${MAX_STRUCTURE} separators`);
+      throw coded(
+        400,
+        'invalid-request',
+        `an upload body is an object of a few fields around a base64 string: this one has more than ${MAX_STRUCTURE} separators`,
+      );
     }
   },
 });

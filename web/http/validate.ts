@@ -14,7 +14,11 @@ function check<S extends z.ZodType>(schema: S, value: unknown, where: string): z
 
 export function body<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
   if (!req.is('application/json')) {
-    throw coded(415, 'unsupported-media-type', `send the body as application/json${req.method === 'PATCH' ? ' (or a patch as application/merge-patch+json or application/json-patch+json)' : ''}`);
+    throw coded(
+      415,
+      'unsupported-media-type',
+      `send the body as application/json${req.method === 'PATCH' ? ' (or a patch as application/merge-patch+json or application/json-patch+json)' : ''}`,
+    );
   }
   return check(schema, req.body, 'body');
 }

@@ -16,14 +16,28 @@ const PDFJS_FILES = new Set(['/pdf.min.mjs', '/pdf.worker.min.mjs']);
  * 2000: scans), fetches to our API, identity images as blob: URLs. Nothing inline, no frames, no eval.
  */
 export const REVIEW_CSP = [
-  "default-src 'none'", "script-src 'self' 'wasm-unsafe-eval'", "worker-src 'self'", "connect-src 'self'", "img-src 'self' blob:",
-  "style-src 'self'", "font-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-src 'none'", "object-src 'none'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' blob:",
+  "style-src 'self'",
+  "font-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-src 'none'",
+  "object-src 'none'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 export function reviewPageRouter(): Router {
   const r = Router();
   r.use((_req, res, next) => {
-    res.set({ 'content-security-policy': REVIEW_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
+    res.set({
+      'content-security-policy': REVIEW_CSP,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+    });
     next();
   });
   r.get('/', (req, res) => {
@@ -32,9 +46,14 @@ export function reviewPageRouter(): Router {
     res.set('cache-control', 'no-cache').sendFile(path.join(PUBLIC_DIR, 'page.html'));
   });
   const assets = { index: false, fallthrough: false, maxAge: '1h' };
-  r.use('/assets/pdfjs', (req, _res, next) => next(PDFJS_FILES.has(req.path) ? undefined : 'router'), express.static(path.join(PDFJS_DIR, 'legacy', 'build'), assets));
+  r.use(
+    '/assets/pdfjs',
+    (req, _res, next) => next(PDFJS_FILES.has(req.path) ? undefined : 'router'),
+    express.static(path.join(PDFJS_DIR, 'legacy', 'build'), assets),
+  );
   // Fetched by pdf.js's worker as documents need them: fonts a PDF names without embedding, CMaps, image decoders.
-  for (const dir of ['standard_fonts', 'cmaps', 'wasm', 'iccs']) r.use(`/assets/${dir}`, express.static(path.join(PDFJS_DIR, dir), assets));
+  for (const dir of ['standard_fonts', 'cmaps', 'wasm', 'iccs'])
+    r.use(`/assets/${dir}`, express.static(path.join(PDFJS_DIR, dir), assets));
   r.use('/assets', express.static(PUBLIC_DIR, { ...assets, fallthrough: true, maxAge: 0 }));
   return r;
 }

@@ -5,22 +5,27 @@ export type WizardLang = 'fr' | 'en';
 const TEXT = {
   fr: {
     unknownTitle: 'Lien non valable',
-    unknown: 'Ce lien d’inscription n’est pas valable ou a été révoqué. Vérifiez que vous avez copié l’adresse entière, ou demandez un nouveau lien à l’entreprise qui vous l’a envoyé.',
+    unknown:
+      'Ce lien d’inscription n’est pas valable ou a été révoqué. Vérifiez que vous avez copié l’adresse entière, ou demandez un nouveau lien à l’entreprise qui vous l’a envoyé.',
     finishedTitle: 'Inscription terminée',
     finished: 'Cette inscription n’attend plus rien de votre part : le lien n’est plus actif.',
     registered: 'L’entreprise est inscrite : elle peut désormais recevoir ses factures électroniques.',
-    error: 'Cette inscription a été interrompue. Contactez l’entreprise qui vous a envoyé le lien pour en recommencer une.',
-    cancelled: 'Cette inscription a été annulée : le mandat n’est plus valable et rien n’a été transmis à l’annuaire. Contactez l’entreprise qui vous a envoyé le lien si une nouvelle inscription est prévue.',
+    error:
+      'Cette inscription a été interrompue. Contactez l’entreprise qui vous a envoyé le lien pour en recommencer une.',
+    cancelled:
+      'Cette inscription a été annulée : le mandat n’est plus valable et rien n’a été transmis à l’annuaire. Contactez l’entreprise qui vous a envoyé le lien si une nouvelle inscription est prévue.',
     switchTo: 'English',
   },
   en: {
     unknownTitle: 'Link not valid',
-    unknown: 'This registration link is not valid or has been revoked. Check that you copied the whole address, or ask the company that sent it for a new link.',
+    unknown:
+      'This registration link is not valid or has been revoked. Check that you copied the whole address, or ask the company that sent it for a new link.',
     finishedTitle: 'Registration over',
     finished: 'This registration no longer needs anything from you: the link is no longer active.',
     registered: 'The company is registered: it can now receive its electronic invoices.',
     error: 'This registration was stopped. Contact the company that sent you the link to start a new one.',
-    cancelled: 'This registration was cancelled: the mandate is no longer valid and nothing was sent to the directory. Contact the company that sent you the link if a new registration is planned.',
+    cancelled:
+      'This registration was cancelled: the mandate is no longer valid and nothing was sent to the directory. Contact the company that sent you the link if a new registration is planned.',
     switchTo: 'Français',
   },
 } as const;
@@ -30,7 +35,16 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 export function linkPage(lang: WizardLang, reason: 'unknown' | 'finished', entryState?: string): string {
   const t = TEXT[lang];
   const title = reason === 'unknown' ? t.unknownTitle : t.finishedTitle;
-  const body = reason === 'unknown' ? t.unknown : entryState === 'registered' ? t.registered : entryState === 'error' ? t.error : entryState === 'cancelled' ? t.cancelled : t.finished;
+  const body =
+    reason === 'unknown'
+      ? t.unknown
+      : entryState === 'registered'
+        ? t.registered
+        : entryState === 'error'
+          ? t.error
+          : entryState === 'cancelled'
+            ? t.cancelled
+            : t.finished;
   const other = lang === 'fr' ? 'en' : 'fr';
   return `<!doctype html>
 <html lang="${lang}">

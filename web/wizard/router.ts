@@ -13,7 +13,15 @@ import { fileURLToPath } from 'node:url';
 import express, { Router } from 'express';
 import { z } from 'zod';
 import { LANGS } from '../../domain/mandate/texts';
-import { SigningError, agreementPdf, confirm, signInApp, uploadIdentity, uploadSignedAgreement, type SigningDeps } from '../../domain/submission/service';
+import {
+  SigningError,
+  agreementPdf,
+  confirm,
+  signInApp,
+  uploadIdentity,
+  uploadSignedAgreement,
+  type SigningDeps,
+} from '../../domain/submission/service';
 import { agreementBody, identityBody, signBody } from '../../domain/submission/inputs';
 import { uploadJson } from '../http/upload-json';
 import { rejectNulCharacters } from '../http/no-nul';
@@ -31,7 +39,12 @@ const HANDWRITING = require.resolve('@expo-google-fonts/dancing-script/400Regula
 // Not strict: the page adds a cache-busting parameter to the mandate's address.
 export const langQuery = z.object({ lang: z.enum(LANGS as ['fr', 'en']).default('fr') });
 const field = z.string().trim().max(255).optional();
-export const detailsBody = z.strictObject({ given: field, surname: field, role: field, id_number: z.string().trim().max(64).optional() });
+export const detailsBody = z.strictObject({
+  given: field,
+  surname: field,
+  role: field,
+  id_number: z.string().trim().max(64).optional(),
+});
 const smallJson = express.json({ limit: '16kb', strict: true });
 
 const clientOf = (req: express.Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });
@@ -41,8 +54,16 @@ export function wizardRouter(deps: SigningDeps): Router {
   const frameAncestors = ["'self'", ...deps.config.WIZARD_FRAME_ANCESTORS].join(' ');
   // Embeddable only by the origins configured; everything it loads is ours. The ref is in the URL: no Referer.
   const csp = [
-    "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:", "connect-src 'self'",
-    "frame-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", `frame-ancestors ${frameAncestors}`,
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "connect-src 'self'",
+    "frame-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    `frame-ancestors ${frameAncestors}`,
   ].join('; ');
   r.use((_req, res, next) => {
     res.set({ 'content-security-policy': csp, 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff' });
@@ -50,9 +71,13 @@ export function wizardRouter(deps: SigningDeps): Router {
   });
 
   r.use('/assets', express.static(PUBLIC_DIR, { index: false, fallthrough: true, maxAge: '1h' }));
-  r.get('/assets/signature_pad.js', (_req, res) => res.type('text/javascript').set('cache-control', 'public, max-age=3600').sendFile(SIGNATURE_PAD));
+  r.get('/assets/signature_pad.js', (_req, res) =>
+    res.type('text/javascript').set('cache-control', 'public, max-age=3600').sendFile(SIGNATURE_PAD),
+  );
   // The typed signature's preview uses the font the mandate embeds.
-  r.get('/assets/handwriting.ttf', (_req, res) => res.type('font/ttf').set('cache-control', 'public, max-age=86400').sendFile(HANDWRITING));
+  r.get('/assets/handwriting.ttf', (_req, res) =>
+    res.type('font/ttf').set('cache-control', 'public, max-age=86400').sendFile(HANDWRITING),
+  );
 
   const pageLang = (req: express.Request): WizardLang => (req.query.lang === 'en' ? 'en' : 'fr');
 
@@ -61,13 +86,19 @@ export function wizardRouter(deps: SigningDeps): Router {
     // The page's assets are relative (../assets/): with a trailing slash they would miss. One address only.
     if (req.originalUrl.split('?')[0]!.endsWith('/')) {
       const q = req.originalUrl.indexOf('?');
-      return void res.redirect(301, `${req.baseUrl}/${encodeURIComponent(req.params.ref)}/start${q >= 0 ? req.originalUrl.slice(q) : ''}`);
+      return void res.redirect(
+        301,
+        `${req.baseUrl}/${encodeURIComponent(req.params.ref)}/start${q >= 0 ? req.originalUrl.slice(q) : ''}`,
+      );
     }
     try {
       await openRef(deps, req.params.ref);
     } catch (err) {
       if (!(err instanceof WizardLinkError)) throw err;
-      return void res.status(err.reason === 'unknown' ? 404 : 410).type('html').send(linkPage(pageLang(req), err.reason, err.entryState));
+      return void res
+        .status(err.reason === 'unknown' ? 404 : 410)
+        .type('html')
+        .send(linkPage(pageLang(req), err.reason, err.entryState));
     }
     res.sendFile(path.join(PUBLIC_DIR, 'page.html'));
   });
@@ -77,7 +108,10 @@ export function wizardRouter(deps: SigningDeps): Router {
   r.use('/:ref/api', (_req, res, next) => void (res.set('cache-control', 'no-store'), next()), api);
   const entryOf = (req: express.Request) => (req as express.Request & { wizard: WizardEntry }).wizard;
   api.use(async (req, _res, next) => {
-    (req as express.Request & { wizard: WizardEntry }).wizard = await openRef(deps, (req.params as { ref: string }).ref);
+    (req as express.Request & { wizard: WizardEntry }).wizard = await openRef(
+      deps,
+      (req.params as { ref: string }).ref,
+    );
     next();
   });
 
@@ -92,7 +126,10 @@ export function wizardRouter(deps: SigningDeps): Router {
     const { lang } = query(req, langQuery);
     const w = entryOf(req);
     const { pdf, number } = await agreementPdf(deps, w.workspaceId, w.entryId, lang);
-    res.type('application/pdf').set('content-disposition', `inline; filename="mandat-${number}.pdf"`).send(Buffer.from(pdf));
+    res
+      .type('application/pdf')
+      .set('content-disposition', `inline; filename="mandat-${number}.pdf"`)
+      .send(Buffer.from(pdf));
   });
 
   api.post('/identity', uploadJson, rejectNulCharacters, async (req, res) => {
@@ -129,8 +166,15 @@ export function wizardRouter(deps: SigningDeps): Router {
   // A link that opens nothing any more; the domain's refusals go to the app's problem handler, with the code the page translates.
   api.use(((err, _req, res, next) => {
     if (err instanceof WizardLinkError) {
-      const code = err.reason === 'unknown' ? 'link-unknown' : err.entryState === 'cancelled' ? 'link-cancelled' : 'link-finished';
-      return sendProblem(res, err.reason === 'unknown' ? 404 : 410, code === 'link-cancelled' ? 'this registration was cancelled' : err.message, undefined, { code });
+      const code =
+        err.reason === 'unknown' ? 'link-unknown' : err.entryState === 'cancelled' ? 'link-cancelled' : 'link-finished';
+      return sendProblem(
+        res,
+        err.reason === 'unknown' ? 404 : 410,
+        code === 'link-cancelled' ? 'this registration was cancelled' : err.message,
+        undefined,
+        { code },
+      );
     }
     next(err);
   }) as express.ErrorRequestHandler);
@@ -138,7 +182,10 @@ export function wizardRouter(deps: SigningDeps): Router {
   // A page address that cannot even be decoded (broken percent-encoding) is an unknown link, shown as such.
   r.use(((err, req, res, next) => {
     if ((err as { status?: number }).status === 400 && /\/start\/?$/.test(req.path)) {
-      return void res.status(404).type('html').send(linkPage(pageLang(req), 'unknown'));
+      return void res
+        .status(404)
+        .type('html')
+        .send(linkPage(pageLang(req), 'unknown'));
     }
     next(err);
   }) as express.ErrorRequestHandler);

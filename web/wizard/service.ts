@@ -12,7 +12,10 @@ import { SigningError, type SigningDeps } from '../../domain/submission/service'
 
 /** Why a ref opens no wizard: unknown (or revoked) or its registration is over. */
 export class WizardLinkError extends Error {
-  constructor(readonly reason: 'unknown' | 'finished', readonly entryState?: string) {
+  constructor(
+    readonly reason: 'unknown' | 'finished',
+    readonly entryState?: string,
+  ) {
     super(reason === 'unknown' ? 'this link is not valid' : 'this registration is over');
   }
 }
@@ -33,7 +36,8 @@ export async function openRef(deps: Pick<SigningDeps, 'db'>, ref: string): Promi
     activeJobOf(deps.db, found.entryId),
     getEntryRow(deps.db, found.workspaceId, found.entryId),
   ]);
-  if (!agreement || !job || job.id !== agreement.job_id) throw new WizardLinkError('finished', entry?.state ?? undefined);
+  if (!agreement || !job || job.id !== agreement.job_id)
+    throw new WizardLinkError('finished', entry?.state ?? undefined);
   return found;
 }
 
@@ -73,7 +77,9 @@ export async function wizardState(deps: SigningDeps, w: WizardEntry) {
     company: {
       name: party.name,
       siren: entry.siren,
-      address: address ? [address.num, address.street, address.street_extra, address.code, address.locality].filter(Boolean).join(' ') : undefined,
+      address: address
+        ? [address.num, address.street, address.street_extra, address.code, address.locality].filter(Boolean).join(' ')
+        : undefined,
     },
     signer: { given: signer.given, surname: signer.surname, role: signer.role, id_number_hint: hint(signer.id_number) },
     missing: missingSignerFields(party).map((path) => MISSING_FIELD[path]),
@@ -89,7 +95,10 @@ export async function wizardState(deps: SigningDeps, w: WizardEntry) {
 
 /** Whether the signer has confirmed complete details (step 1) for this registration. */
 export async function detailsConfirmed(deps: Pick<SigningDeps, 'db'>, w: WizardEntry): Promise<boolean> {
-  const [entry, agreement] = await Promise.all([getEntryRow(deps.db, w.workspaceId, w.entryId), getAgreement(deps.db, w.entryId)]);
+  const [entry, agreement] = await Promise.all([
+    getEntryRow(deps.db, w.workspaceId, w.entryId),
+    getAgreement(deps.db, w.entryId),
+  ]);
   if (!entry || !agreement || missingSignerFields(entry.data as Party).length) return false;
   return confirmedFor(await auditTrail(deps.db, w.entryId, agreement.job_id), agreement.mandate_number);
 }
@@ -108,7 +117,8 @@ const confirmedFor = (trail: Array<{ kind: string; details: Record<string, unkno
 export async function confirmDetails(deps: SigningDeps, w: WizardEntry, given: SignerDetails, client: ClientInfo) {
   const entry = (await getEntryRow(deps.db, w.workspaceId, w.entryId))!;
   const agreement = (await getAgreement(deps.db, w.entryId))!;
-  if (agreement.submitted_at) throw new SigningError('under-review', 'the submission is under review: wait for the decision');
+  if (agreement.submitted_at)
+    throw new SigningError('under-review', 'the submission is under review: wait for the decision');
   const party = structuredClone(entry.data as Party);
   const current = signerDetails(party);
   const filled: SignerField[] = [];
@@ -116,7 +126,8 @@ export async function confirmDetails(deps: SigningDeps, w: WizardEntry, given: S
     const v = given[f]?.trim();
     if (!v) continue;
     if (current[f]) {
-      if (current[f] !== v) throw new SigningError('details-locked', `${f} is already set for this company and cannot be changed here`);
+      if (current[f] !== v)
+        throw new SigningError('details-locked', `${f} is already set for this company and cannot be changed here`);
       continue;
     }
     const person = (party.people ??= [{ name: {} }])[0] ?? (party.people[0] = { name: {} });
@@ -127,11 +138,18 @@ export async function confirmDetails(deps: SigningDeps, w: WizardEntry, given: S
     filled.push(f);
   }
   const missing = missingSignerFields(party);
-  if (missing.length) throw new SigningError('signer-missing', `the mandate needs these signer fields: ${missing.join(', ')}`);
+  if (missing.length)
+    throw new SigningError('signer-missing', `the mandate needs these signer fields: ${missing.join(', ')}`);
   const valid = frenchParty.safeParse(party);
   if (!valid.success) throw new SigningError('invalid-details', `invalid details: ${valid.error.issues[0]?.message}`);
   await deps.db.tx(async (q) => {
     if (filled.length) await updateEntryData(q, w.workspaceId, w.entryId, valid.data);
-    await recordAudit(q, { entryId: w.entryId, jobId: agreement.job_id, kind: 'details-confirmed', client, details: { completed: filled, mandate_number: agreement.mandate_number } });
+    await recordAudit(q, {
+      entryId: w.entryId,
+      jobId: agreement.job_id,
+      kind: 'details-confirmed',
+      client,
+      details: { completed: filled, mandate_number: agreement.mandate_number },
+    });
   });
 }

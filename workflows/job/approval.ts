@@ -17,7 +17,9 @@ export class ApprovalWait {
   private partyState?: string;
 
   constructor(
-    private readonly limit: string, private readonly journal: JobJournal, private readonly attributes: SearchAttributes,
+    private readonly limit: string,
+    private readonly journal: JobJournal,
+    private readonly attributes: SearchAttributes,
     /** Whether the job has been asked to cancel: the wait ends at once. */
     private readonly cancelled: () => boolean,
     /** The step as the Temporal UI names it. */
@@ -28,7 +30,10 @@ export class ApprovalWait {
         this.hinted = true;
         return;
       }
-      this.waitingFor = hint.kind === 'confirmed' ? 'the operator\'s decision on the submission' : 'a new submission (the last one was rejected)';
+      this.waitingFor =
+        hint.kind === 'confirmed'
+          ? "the operator's decision on the submission"
+          : 'a new submission (the last one was rejected)';
       this.showWait();
       // Operators filter parked registrations by the party's state: submitted awaits their decision.
       this.partyState = hint.kind === 'confirmed' ? 'submitted' : 'processing';
@@ -67,7 +72,11 @@ export class ApprovalWait {
     if (!this.hinted && remaining > 0) await condition(() => this.hinted || this.cancelled(), remaining);
     if (this.cancelled()) throw new Cancelled(step);
     if (!this.hinted) {
-      const fault = { provider: step.provider, code: 'approval-timeout', message: `no approved submission within ${this.limit}` };
+      const fault = {
+        provider: step.provider,
+        code: 'approval-timeout',
+        message: `no approved submission within ${this.limit}`,
+      };
       this.journal.owe([{ step: step.id, at: 'end', status: 'KO', code: fault.code, message: fault.message }]); // its start is recorded
       throw new WaitFailed(fault);
     }

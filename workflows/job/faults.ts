@@ -26,11 +26,16 @@ export const refusedForApproval = (err: unknown) =>
 export function toFault(step: Step, err: unknown): Fault {
   if (err instanceof StepFailed) return err.fault;
   const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure) return { provider: step.provider, code: cause.type ?? 'failed', message: cause.message };
+  if (cause instanceof ApplicationFailure)
+    return { provider: step.provider, code: cause.type ?? 'failed', message: cause.message };
   if (cause instanceof TimeoutFailure) {
     // Out of retry time: the last attempt's failure says why (the server attaches it as the cause).
     const last = cause.cause ? `: ${cause.cause.message}` : '';
-    return { provider: step.provider, code: 'timeout', message: `step "${step.name}" timed out (${cause.timeoutType})${last}` };
+    return {
+      provider: step.provider,
+      code: 'timeout',
+      message: `step "${step.name}" timed out (${cause.timeoutType})${last}`,
+    };
   }
   return { provider: step.provider, code: 'failed', message: cause instanceof Error ? cause.message : String(cause) };
 }

@@ -58,7 +58,10 @@ export class JobJournal {
   /** A step failed: its start and its KO are owed, for the next activity (the rescue) to record. */
   failed(step: string, fault: Fault): void {
     this.approvedWait = undefined; // whether the approval was recorded is unknown: the wait's end is left open
-    this.owe([{ step, at: 'start', status: 'RUN' }, { step, at: 'end', status: 'KO', code: fault.code, message: fault.message }]);
+    this.owe([
+      { step, at: 'start', status: 'RUN' },
+      { step, at: 'end', status: 'KO', code: fault.code, message: fault.message },
+    ]);
   }
 }
 

@@ -1,11 +1,28 @@
 // Running a job's steps: each step is one activity, which records its journal lines with its effect; a failure
 // becomes the job's fault and the rescue steps run, each attempted, before the job ends ERR. A cancellation (the
 // cancel update) is taken between steps or during the approval wait, until a step acting outside has started.
-import { ApplicationFailure, allHandlersFinished, condition, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+} from '@temporalio/workflow';
 import { CANCEL_ACTIVITY, JOURNAL_ACTIVITY, PROVIDERS, isApprovalWait } from '../providers';
 import { JobStatus, PartyState } from '../search-attributes';
 import { CANCEL_REFUSED, cancelUpdate } from '../signals';
-import { CANCELLED, CANCELLED_BEFORE_START, type Definition, type Fault, type JobInput, type JobResult, type JobStatusChange, type Step, type StepJournalling } from '../types';
+import {
+  CANCELLED,
+  CANCELLED_BEFORE_START,
+  type Definition,
+  type Fault,
+  type JobInput,
+  type JobResult,
+  type JobStatusChange,
+  type Step,
+  type StepJournalling,
+} from '../types';
 import { ApprovalWait } from './approval';
 import { Cancelled, StepFailed, WaitFailed, refusedForApproval, toFault } from './faults';
 import { JobJournal, SearchAttributes } from './journal';
@@ -22,21 +39,44 @@ export class JobRun {
   private ending = false; // rescuing, cancelling or ending: no cancellation taken from then on
   private ended = false; // its end recorded
 
-  constructor(private readonly job: JobInput, private readonly definition: Definition) {
+  constructor(
+    private readonly job: JobInput,
+    private readonly definition: Definition,
+  ) {
     if (definition.steps.some(isApprovalWait)) {
-      this.approval = new ApprovalWait(job.approvalDeadline, this.journal, this.attributes, () => this.cancelRequested, (s) => this.stepDetails(s));
+      this.approval = new ApprovalWait(
+        job.approvalDeadline,
+        this.journal,
+        this.attributes,
+        () => this.cancelRequested,
+        (s) => this.stepDetails(s),
+      );
     }
     const all = [...definition.steps, ...definition.rescue];
     this.positions = new Map(all.map((s, position) => [s.id, position]));
-    setHandler(cancelUpdate, async () => {
-      this.cancelRequested = true;
-      await condition(() => this.ended); // the caller reads the job's status from the store then
-    }, { validator: () => this.refuseCancel() });
+    setHandler(
+      cancelUpdate,
+      async () => {
+        this.cancelRequested = true;
+        await condition(() => this.ended); // the caller reads the job's status from the store then
+      },
+      { validator: () => this.refuseCancel() },
+    );
   }
 
   private refuseCancel(): void {
-    if (this.ending) throw ApplicationFailure.create({ type: CANCEL_REFUSED.ended, message: 'the job has ended or is being rescued', nonRetryable: true });
-    if (this.outside) throw ApplicationFailure.create({ type: CANCEL_REFUSED.outside, message: 'a step acting outside the store has started', nonRetryable: true });
+    if (this.ending)
+      throw ApplicationFailure.create({
+        type: CANCEL_REFUSED.ended,
+        message: 'the job has ended or is being rescued',
+        nonRetryable: true,
+      });
+    if (this.outside)
+      throw ApplicationFailure.create({
+        type: CANCEL_REFUSED.outside,
+        message: 'a step acting outside the store has started',
+        nonRetryable: true,
+      });
   }
 
   /** Runs a step's activity; a failure is the job's fault. */
@@ -46,7 +86,10 @@ export class JobRun {
     const next = this.definition.steps[i + 1];
     const opens = next && isApprovalWait(next) ? next.id : undefined;
     try {
-      await this.call(step, this.journal.forStep({ ...(opens && { opens }), ...(!next && { status: { status: 'OK' } }) }));
+      await this.call(
+        step,
+        this.journal.forStep({ ...(opens && { opens }), ...(!next && { status: { status: 'OK' } }) }),
+      );
       this.opened = opens;
     } catch (err) {
       if (err instanceof WaitFailed) throw err; // the deadline passed while this step was refused: it never ran
@@ -59,7 +102,8 @@ export class JobRun {
   /** Waits for an approval; the step after it records the wait's end, once the approval is recorded. */
   async approvalWait(step: Step): Promise<void> {
     if (this.cancelRequested) throw new Cancelled(step);
-    if (this.opened !== step.id) { // no step before it recorded the wait's start
+    if (this.opened !== step.id) {
+      // no step before it recorded the wait's start
       this.journal.owe([{ step: step.id, at: 'start', status: 'RUN' }], { status: 'WAIT' });
       await this.record();
     }
@@ -89,7 +133,10 @@ export class JobRun {
     for (const [i, step] of steps.entries()) {
       const last = i === steps.length - 1;
       try {
-        await this.call(step, this.journal.forStep({ ...(last && { status: { status: 'ERR', faults: [...this.faults] } }) }));
+        await this.call(
+          step,
+          this.journal.forStep({ ...(last && { status: { status: 'ERR', faults: [...this.faults] } }) }),
+        );
       } catch (failure) {
         const fault = toFault(step, failure);
         this.faults.push(fault);
@@ -108,14 +155,27 @@ export class JobRun {
     const fault: Fault = { provider: 'transform', code: CANCELLED, message: 'cancelled through the API' }; // the reason is in the store
     // The wait ends cancelled; a step that had not started shows it never ran (no start line).
     const waited = isApprovalWait(step);
-    this.journal.owe([{ step: step.id, at: 'end', status: 'KO', code: CANCELLED, ...(!waited && { message: CANCELLED_BEFORE_START }) }], { status: 'CANCEL', faults: [fault] });
+    this.journal.owe(
+      [
+        {
+          step: step.id,
+          at: 'end',
+          status: 'KO',
+          code: CANCELLED,
+          ...(!waited && { message: CANCELLED_BEFORE_START }),
+        },
+      ],
+      { status: 'CANCEL', faults: [fault] },
+    );
     const journal = this.journal.forOwed();
     const { jobId, entryId } = this.job;
     await proxyActivities(CANCEL_ACTIVITY.options)[CANCEL_ACTIVITY.name]!({ jobId, entryId, stepId: step.id, journal });
     this.recorded(journal.status);
     this.attributes.set(PartyState, 'cancelled');
     this.attributes.flush();
-    await this.end(`Cancelled through the API at step ${this.positions.get(step.id)! + 1} of ${this.definition.steps.length}: ${step.name}`);
+    await this.end(
+      `Cancelled through the API at step ${this.positions.get(step.id)! + 1} of ${this.definition.steps.length}: ${step.name}`,
+    );
     return { status: 'CANCEL', faults: [fault] };
   }
 
@@ -134,14 +194,20 @@ export class JobRun {
   private async call(step: Step, journal: StepJournalling): Promise<void> {
     const spec = PROVIDERS[step.provider];
     if (spec?.kind !== 'activity') {
-      throw new StepFailed({ provider: step.provider, code: 'provider-unknown', message: `step "${step.name}" uses provider "${step.provider}", which this worker does not know` });
+      throw new StepFailed({
+        provider: step.provider,
+        code: 'provider-unknown',
+        message: `step "${step.name}" uses provider "${step.provider}", which this worker does not know`,
+      });
     }
     if (spec.outside) this.outside = true;
     setCurrentDetails(this.stepDetails(step));
     const run = proxyActivities({ ...spec.options, summary: step.summary ?? step.name })[step.provider]!;
     const faults = this.faults.length > 0 ? { faults: [...this.faults] } : {};
     const { jobId, workspaceId, entryId } = this.job;
-    await this.untilApproved(() => run({ jobId, workspaceId, entryId, stepId: step.id, config: step.config ?? {}, ...faults, journal }));
+    await this.untilApproved(() =>
+      run({ jobId, workspaceId, entryId, stepId: step.id, config: step.config ?? {}, ...faults, journal }),
+    );
     this.recorded(journal.status);
     if (step.provider === 'silo.state') this.attributes.set(PartyState, String(step.config?.state));
   }

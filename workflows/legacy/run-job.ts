@@ -21,7 +21,17 @@ import { msToNumber } from '@temporalio/common/lib/time';
 import { PROVIDERS } from '../providers';
 import { JobStatus, PartyState, SiloEntryId, Siren } from '../search-attributes';
 import { approvalSignal, progressQuery, type JobProgress } from '../signals';
-import { INTERPRETER_REVISION, type ApprovalSignal, type EventStatus, type Fault, type JobStatus as JobStatusValue, type LegacyJobInput, type Step, type StepInput, type StepJournal } from '../types';
+import {
+  INTERPRETER_REVISION,
+  type ApprovalSignal,
+  type EventStatus,
+  type Fault,
+  type JobStatus as JobStatusValue,
+  type LegacyJobInput,
+  type Step,
+  type StepInput,
+  type StepJournal,
+} from '../types';
 
 export { approvalSignal, progressQuery } from '../signals';
 
@@ -146,7 +156,11 @@ export async function runJob(input: LegacyJobInput): Promise<JobResult> {
     const activities = proxyActivities({ ...spec.options, summary: step.summary ?? step.name });
     flushAttributes();
     const args: StepInput = {
-      jobId: input.jobId, workspaceId: input.workspaceId, entryId: input.entryId, stepId, config,
+      jobId: input.jobId,
+      workspaceId: input.workspaceId,
+      entryId: input.entryId,
+      stepId,
+      config,
       ...(faults.length > 0 && { faults }),
     };
     return activities[provider]!(args) as Promise<unknown>;
@@ -162,7 +176,11 @@ export async function runJob(input: LegacyJobInput): Promise<JobResult> {
       flushAttributes();
       const remaining = deadline - Date.now();
       if (remaining <= 0 || !(await condition(() => approvals.length > 0, remaining))) {
-        throw new StepFault({ provider: step.provider, code: 'approval-timeout', message: `no approved submission within ${input.approvalDeadline}` });
+        throw new StepFault({
+          provider: step.provider,
+          code: 'approval-timeout',
+          message: `no approved submission within ${input.approvalDeadline}`,
+        });
       }
       const signal = approvals.shift()!;
       if (signal.kind === 'confirmed' && progress.submitted && (current || patched('ignore-repeated-confirmation'))) {
@@ -176,13 +194,19 @@ export async function runJob(input: LegacyJobInput): Promise<JobResult> {
       } else if (!progress.submitted) {
         await record('WAIT', false, { code: 'decision-ignored', message: 'a decision arrived before any submission' });
       } else if (signal.approved) {
-        await record('WAIT', false, { code: 'approved', message: signal.decisionId ? `decision ${signal.decisionId}` : 'approved' });
+        await record('WAIT', false, {
+          code: 'approved',
+          message: signal.decisionId ? `decision ${signal.decisionId}` : 'approved',
+        });
         break;
       } else {
         progress.submitted = false;
         await callProvider('silo.state', step, { state: 'processing' }, `${step.id}/rejected/${round}`);
         setAttribute(PartyState, 'processing');
-        await record('WAIT', false, { code: 'rejected', message: signal.decisionId ? `decision ${signal.decisionId}` : 'rejected' });
+        await record('WAIT', false, {
+          code: 'rejected',
+          message: signal.decisionId ? `decision ${signal.decisionId}` : 'rejected',
+        });
       }
     }
     await setStatus('RUN');
@@ -212,7 +236,11 @@ function toFault(step: Step, err: unknown): Fault {
   if (cause instanceof TimeoutFailure) {
     // Out of retry time: the last attempt's failure says why (the server attaches it as the cause).
     const last = cause.cause ? `: ${cause.cause.message}` : '';
-    return { provider: step.provider, code: 'timeout', message: `step "${step.name}" timed out (${cause.timeoutType})${last}` };
+    return {
+      provider: step.provider,
+      code: 'timeout',
+      message: `step "${step.name}" timed out (${cause.timeoutType})${last}`,
+    };
   }
   return { provider: step.provider, code: 'failed', message: cause instanceof Error ? cause.message : String(cause) };
 }

@@ -25,7 +25,8 @@ function pickLang() {
   return 'fr';
 }
 
-const formatDate = (iso) => new Date(iso).toLocaleString(lang === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+const formatDate = (iso) =>
+  new Date(iso).toLocaleString(lang === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 /** A string in the page's language; a variable may itself be a string key ({ key }) or a date ({ date }). */
 function t(k, vars = {}) {
   const text = STRINGS[lang][k] ?? STRINGS.fr[k] ?? k;
@@ -62,7 +63,10 @@ function render(el) {
   if (!el.dataset.detail) return;
   const small = document.createElement('small');
   small.className = 'api-detail';
-  small.append(`${t('apiDetail')} `, Object.assign(document.createElement('span'), { lang: 'en', textContent: el.dataset.detail }));
+  small.append(
+    `${t('apiDetail')} `,
+    Object.assign(document.createElement('span'), { lang: 'en', textContent: el.dataset.detail }),
+  );
   el.append(small);
 }
 
@@ -135,17 +139,20 @@ async function loadQueue() {
 }
 
 function renderQueue() {
-  $('queue').replaceChildren(...queue.map((s) => {
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.append(`${s.name ?? '—'} · SIREN ${s.siren ?? '—'} · ${t('submittedAt', { at: { date: s.submitted_at } })}`);
-    if (s.upload_evidence === 'scan') b.append(Object.assign(document.createElement('span'), { className: 'badge', textContent: t('scanBadge') }));
-    if (current?.item.entry_id === s.entry_id) b.setAttribute('aria-current', 'true');
-    b.onclick = () => open(s);
-    const li = document.createElement('li');
-    li.append(b);
-    return li;
-  }));
+  $('queue').replaceChildren(
+    ...queue.map((s) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.append(`${s.name ?? '—'} · SIREN ${s.siren ?? '—'} · ${t('submittedAt', { at: { date: s.submitted_at } })}`);
+      if (s.upload_evidence === 'scan')
+        b.append(Object.assign(document.createElement('span'), { className: 'badge', textContent: t('scanBadge') }));
+      if (current?.item.entry_id === s.entry_id) b.setAttribute('aria-current', 'true');
+      b.onclick = () => open(s);
+      const li = document.createElement('li');
+      li.append(b);
+      return li;
+    }),
+  );
   if (queueLoaded) say('status', queue.length ? 'queueCount' : 'queueEmpty', { n: queue.length });
 }
 
@@ -174,7 +181,16 @@ async function open(item) {
   $('reason').value = '';
   say('title', 'detailTitle', { name: item.name ?? '—', number: item.mandate_number });
   for (const id of ['detail-error', 'outcome', 'directory-message', 'mandate-message']) say(id, null);
-  for (const id of ['party-name', 'party-siren', 'party-vat', 'party-address', 'signer-name', 'signer-role', 'signer-id-number']) say(id, 'loading');
+  for (const id of [
+    'party-name',
+    'party-siren',
+    'party-vat',
+    'party-address',
+    'signer-name',
+    'signer-role',
+    'signer-id-number',
+  ])
+    say(id, 'loading');
   say('directory-message', 'dirLoading');
   say('outcome', 'waitDocuments', {}, 'hint');
   $('directory-record').hidden = true;
@@ -196,7 +212,17 @@ async function open(item) {
   } catch (err) {
     if (stale()) return;
     sayError('detail-error', err);
-    for (const id of ['party-name', 'party-siren', 'party-vat', 'party-address', 'signer-name', 'signer-role', 'signer-id-number', 'directory-message']) say(id, null);
+    for (const id of [
+      'party-name',
+      'party-siren',
+      'party-vat',
+      'party-address',
+      'signer-name',
+      'signer-role',
+      'signer-id-number',
+      'directory-message',
+    ])
+      say(id, null);
     say('outcome', null);
     return; // nothing shown: nothing to decide on
   }
@@ -207,7 +233,10 @@ async function open(item) {
   showEvidence(item, detail);
   showHistory(detail);
   say('mandate-message', 'mandateLoading');
-  const [imagesShown, mandateShown] = await Promise.all([showImages(detail, images, stale), showMandate(detail, pages, stale)]);
+  const [imagesShown, mandateShown] = await Promise.all([
+    showImages(detail, images, stale),
+    showMandate(detail, pages, stale),
+  ]);
   if (stale()) return;
   if (!detail.awaiting_decision) {
     const d = detail.decision;
@@ -233,10 +262,16 @@ function showParty(d) {
 function showHistory(d) {
   const decisions = d.decisions ?? (d.decision ? [d.decision] : []);
   if (!decisions.length) return;
-  $('history-list').replaceChildren(...decisions.map((x) => {
-    const vars = { decision: { key: x.decision === 'approved' ? 'Approved' : 'Rejected' }, at: { date: x.decided_at }, reason: x.reason };
-    return say(document.createElement('li'), x.reason ? 'pastDecisionReason' : 'pastDecision', vars);
-  }));
+  $('history-list').replaceChildren(
+    ...decisions.map((x) => {
+      const vars = {
+        decision: { key: x.decision === 'approved' ? 'Approved' : 'Rejected' },
+        at: { date: x.decided_at },
+        reason: x.reason,
+      };
+      return say(document.createElement('li'), x.reason ? 'pastDecisionReason' : 'pastDecision', vars);
+    }),
+  );
   $('history').hidden = false;
 }
 
@@ -245,7 +280,15 @@ const lastRejection = (d) => (d.decisions ?? []).find((x) => x.decision === 'rej
 
 // Names compared as the directory writes them: no accents, case, punctuation or legal form (INSEE names omit it).
 const LEGAL_FORMS = /\b(sa|sas|sasu|sarl|eurl|sci|snc|scop|selarl|sca|scs|ei)\b/g;
-const comparable = (s) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').replace(LEGAL_FORMS, '').replace(/\s+/g, ' ').trim();
+const comparable = (s) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .replace(LEGAL_FORMS, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 function showDirectory(d) {
   const dir = d.directory;
@@ -265,7 +308,8 @@ function showDirectory(d) {
   if (type && STRINGS.fr[`type-${type}`]) say('dir-type', `type-${type}`);
   else fact('dir-type', type);
   if (dir.record.status === 'ceased') say(msg, 'ceasedWarning', {}, 'warning');
-  else if (d.party.name && comparable(d.party.name) !== comparable(dir.record.name)) say(msg, 'nameDiffers', {}, 'warning');
+  else if (d.party.name && comparable(d.party.name) !== comparable(dir.record.name))
+    say(msg, 'nameDiffers', {}, 'warning');
   else say(msg, null);
 }
 
@@ -284,43 +328,45 @@ async function showImages(d, container, stale) {
     return false;
   }
   const rejection = lastRejection(d);
-  const results = await Promise.all(d.identity.map(async ({ view, uploaded_at: uploadedAt }) => {
-    const figure = document.createElement('figure');
-    try {
-      const blob = await (await call(`/entry/${d.entry_id}/identity/${view}`)).blob();
-      const img = document.createElement('img');
-      img.dataset.alt = view;
-      img.alt = t('imageAlt', { view: { key: view } });
-      img.src = URL.createObjectURL(blob);
+  const results = await Promise.all(
+    d.identity.map(async ({ view, uploaded_at: uploadedAt }) => {
+      const figure = document.createElement('figure');
       try {
-        await img.decode();
-      } catch {
-        throw Object.assign(new Error('undecodable'), { undecodable: true });
+        const blob = await (await call(`/entry/${d.entry_id}/identity/${view}`)).blob();
+        const img = document.createElement('img');
+        img.dataset.alt = view;
+        img.alt = t('imageAlt', { view: { key: view } });
+        img.src = URL.createObjectURL(blob);
+        try {
+          await img.decode();
+        } catch {
+          throw Object.assign(new Error('undecodable'), { undecodable: true });
+        }
+        if (stale()) return false;
+        const caption = document.createElement('figcaption');
+        const line = (k, vars, cls) => caption.appendChild(say(document.createElement('span'), k, vars, cls));
+        line(view);
+        if (uploadedAt) line('uploadedAt', { at: { date: uploadedAt } });
+        // Was what the operator rejected replaced? An image older than the rejection is the one rejected.
+        if (rejection && uploadedAt) {
+          const old = new Date(uploadedAt) < new Date(rejection.decided_at);
+          line(old ? 'notReplaced' : 'replaced', { at: { date: rejection.decided_at } }, old ? 'warning' : 'ok');
+        }
+        figure.append(img, caption);
+        container.append(figure);
+        return true;
+      } catch (err) {
+        if (stale()) return false;
+        const p = $('image-messages').appendChild(document.createElement('p'));
+        if (err.undecodable) say(p, 'imageFailed', { view: { key: view }, why: { key: 'imageUndecodable' } }, 'error');
+        else {
+          const k = errorKey(err, 'image');
+          say(p, 'imageFailed', { view: { key: view }, why: { key: k } }, 'error', detailFor(err, k));
+        }
+        return false;
       }
-      if (stale()) return false;
-      const caption = document.createElement('figcaption');
-      const line = (k, vars, cls) => caption.appendChild(say(document.createElement('span'), k, vars, cls));
-      line(view);
-      if (uploadedAt) line('uploadedAt', { at: { date: uploadedAt } });
-      // Was what the operator rejected replaced? An image older than the rejection is the one rejected.
-      if (rejection && uploadedAt) {
-        const old = new Date(uploadedAt) < new Date(rejection.decided_at);
-        line(old ? 'notReplaced' : 'replaced', { at: { date: rejection.decided_at } }, old ? 'warning' : 'ok');
-      }
-      figure.append(img, caption);
-      container.append(figure);
-      return true;
-    } catch (err) {
-      if (stale()) return false;
-      const p = $('image-messages').appendChild(document.createElement('p'));
-      if (err.undecodable) say(p, 'imageFailed', { view: { key: view }, why: { key: 'imageUndecodable' } }, 'error');
-      else {
-        const k = errorKey(err, 'image');
-        say(p, 'imageFailed', { view: { key: view }, why: { key: k } }, 'error', detailFor(err, k));
-      }
-      return false;
-    }
-  }));
+    }),
+  );
   return results.every(Boolean);
 }
 
@@ -369,7 +415,12 @@ async function decide(approved) {
   setButtons({ approve: false, reject: false });
   say('outcome', 'deciding');
   try {
-    const d = await (await call(`/entry/${entryId}/decision`, { method: 'POST', body: JSON.stringify({ approved, ...(reason && { reason }) }) })).json();
+    const d = await (
+      await call(`/entry/${entryId}/decision`, {
+        method: 'POST',
+        body: JSON.stringify({ approved, ...(reason && { reason }) }),
+      })
+    ).json();
     queue = queue.filter((s) => s.entry_id !== entryId);
     renderQueue();
     if (mine === seq) say('outcome', 'recorded', { decision: { key: d.decision }, at: { date: d.decided_at } }, 'ok');

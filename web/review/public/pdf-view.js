@@ -42,7 +42,11 @@ export async function renderPdf(data, container, label) {
       canvas.setAttribute('aria-label', label(n));
       container.append(canvas);
       // ENABLE draws every annotation's appearance (ink, stamps, signature fields): what the signer added is seen.
-      await page.render({ canvasContext: canvas.getContext('2d'), viewport, annotationMode: pdfjs.AnnotationMode.ENABLE }).promise;
+      await page.render({
+        canvasContext: canvas.getContext('2d'),
+        viewport,
+        annotationMode: pdfjs.AnnotationMode.ENABLE,
+      }).promise;
       page.cleanup();
     }
     return { pages: doc.numPages, shown };

@@ -25,16 +25,20 @@ function pickLang() {
   return 'fr';
 }
 
-const t = (key, vars = {}) => (STRINGS[lang][key] ?? STRINGS.fr[key] ?? key).replace(/\{(\w+)\}/g, (_, k) => vars[k] ?? '');
+const t = (key, vars = {}) =>
+  (STRINGS[lang][key] ?? STRINGS.fr[key] ?? key).replace(/\{(\w+)\}/g, (_, k) => vars[k] ?? '');
 
 function applyLang() {
   document.documentElement.lang = lang;
   for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
   // Messages already on screen (errors, upload statuses, previews) follow the language too.
-  for (const el of document.querySelectorAll('[data-msg]')) el.textContent = t(el.dataset.msg, JSON.parse(el.dataset.vars ?? '{}'));
-  for (const img of document.querySelectorAll('img[data-view]')) img.alt = t('previewAlt', { view: t(img.dataset.view) });
+  for (const el of document.querySelectorAll('[data-msg]'))
+    el.textContent = t(el.dataset.msg, JSON.parse(el.dataset.vars ?? '{}'));
+  for (const img of document.querySelectorAll('img[data-view]'))
+    img.alt = t('previewAlt', { view: t(img.dataset.view) });
   for (const el of document.querySelectorAll('[data-i18n-title]')) el.title = t(el.dataset.i18nTitle);
-  for (const el of document.querySelectorAll('[data-i18n-aria-label]')) el.setAttribute('aria-label', t(el.dataset.i18nAriaLabel));
+  for (const el of document.querySelectorAll('[data-i18n-aria-label]'))
+    el.setAttribute('aria-label', t(el.dataset.i18nAriaLabel));
   const other = lang === 'fr' ? 'en' : 'fr';
   const sw = $('lang-switch');
   sw.textContent = t('switchTo');
@@ -162,7 +166,8 @@ function render() {
     input.required = state.missing.includes(f);
   }
   $('details-ok').checked = state.details_confirmed && !state.missing.length;
-  for (const v of ['front', 'back', 'page']) if (state.identity[v] && !$(`${v}-status`).dataset.msg) say(`${v}-status`, 'receivedEarlier');
+  for (const v of ['front', 'back', 'page'])
+    if (state.identity[v] && !$(`${v}-status`).dataset.msg) say(`${v}-status`, 'receivedEarlier');
   if (state.identity.page && !state.identity.front) {
     document.querySelector('input[name="doc-type"][value="passport"]').checked = true;
     showDocType();
@@ -171,9 +176,18 @@ function render() {
   $('signed-note').hidden = !state.signed;
   // Summary
   $('sum-company').textContent = `${c.name} (SIREN ${c.siren ?? ''})`;
-  $('sum-signer').textContent = [state.signer.given, state.signer.surname, state.signer.role && `— ${state.signer.role}`].filter(Boolean).join(' ');
-  $('sum-identity').textContent = state.identity.front && state.identity.back ? t('identityCard') : state.identity.page ? t('identityPassport') : '—';
-  $('sum-signature').textContent = state.signed ? t({ drawn: 'signedDrawn', typed: 'signedTyped', upload: 'signedUpload' }[state.signed]) : '—';
+  $('sum-signer').textContent = [
+    state.signer.given,
+    state.signer.surname,
+    state.signer.role && `— ${state.signer.role}`,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  $('sum-identity').textContent =
+    state.identity.front && state.identity.back ? t('identityCard') : state.identity.page ? t('identityPassport') : '—';
+  $('sum-signature').textContent = state.signed
+    ? t({ drawn: 'signedDrawn', typed: 'signedTyped', upload: 'signedUpload' }[state.signed])
+    : '—';
   $('sum-number').textContent = state.mandate_number;
   // Decision banner and final status
   const banner = $('banner');
@@ -182,7 +196,8 @@ function render() {
   banner.classList.toggle('warn', rejected);
   // The reason is the operator's own sentence, shown on its own line: no quotes or period of ours around it.
   $('banner-reason').textContent = rejected ? (state.decision.reason ?? '').trim() : '';
-  const status = state.decision?.decision === 'approved' ? (state.state === 'completed' ? 'completed' : 'approved') : 'submitted';
+  const status =
+    state.decision?.decision === 'approved' ? (state.state === 'completed' ? 'completed' : 'approved') : 'submitted';
   $('status').dataset.status = status;
   $('status').textContent = t(`status_${status}`);
   $('done-text').textContent = status === 'submitted' ? t('doneSubmitted') : t('doneApproved');
@@ -346,10 +361,14 @@ $('sign-button').addEventListener('click', (e) => {
     try {
       if (mode === 'draw') {
         if (!pad || pad.isEmpty()) return setError('sign-error', 'drawFirst');
-        await api('POST', `sign?lang=${lang}`, { signature: pad.toDataURL('image/png').split(',')[1], mandate_number: state.mandate_number });
+        await api('POST', `sign?lang=${lang}`, {
+          signature: pad.toDataURL('image/png').split(',')[1],
+          mandate_number: state.mandate_number,
+        });
       } else if (mode === 'type') {
         // Typing one's own name is the act of signing; the mandate then shows the recorded name in handwriting.
-        if (normalised($('typed-name').value) !== normalised(signerName())) return setError('typed-error', 'typeMismatch', { name: signerName() });
+        if (normalised($('typed-name').value) !== normalised(signerName()))
+          return setError('typed-error', 'typeMismatch', { name: signerName() });
         setError('typed-error');
         await api('POST', `sign?lang=${lang}`, { mandate_number: state.mandate_number });
       } else {
