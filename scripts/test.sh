@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Set up (idempotent) and run the whole test suite: unit, API over HTTP, workflows on the real Temporal dev
+# Set up (idempotent), check format, lint and layers, and run the whole test suite: unit, API over HTTP, workflows on the real Temporal dev
 # server, replay, storage on PGlite and on PostgreSQL (TEST_DATABASE_URL, or a local server on 127.0.0.1:5432).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,4 +10,6 @@ if [ -z "${TEST_DATABASE_URL:-}" ] && node -e 'const {Client}=require("pg");cons
   echo "[test] PostgreSQL suites: local server at 127.0.0.1:5432"
 fi
 npx tsc --noEmit
+# Format, lint (typescript-eslint, the workflow sandbox's import bans, SQL only in the store) and the layers.
+npm run --silent lint
 exec npx vitest run "$@"

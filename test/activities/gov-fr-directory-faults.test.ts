@@ -28,7 +28,9 @@ async function upToApproval(siren: string) {
 /** The attempt each activity of the job last started on (workflow history): > 1 means Temporal retried it. */
 async function activityAttempts(jobId: string): Promise<number[]> {
   const history = await h.client.workflow.getHandle(temporalWorkflowId(jobId)).fetchHistory();
-  return (history.events ?? []).flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt ?? 1] : []));
+  return (history.events ?? []).flatMap((e) =>
+    e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt ?? 1] : [],
+  );
 }
 
 describe('directory step under faults', () => {
@@ -52,7 +54,11 @@ describe('directory step under faults', () => {
     await approve(h, entryId);
     const job = await jobWhen(h, jobId, ['OK', 'ERR'], 60_000);
     expect(job.status).toBe('ERR');
-    expect(job.faults[0]).toMatchObject({ provider: 'gov-fr.directory.register', code: 'annuaire-rejected', message: expect.stringContaining(detail) });
+    expect(job.faults[0]).toMatchObject({
+      provider: 'gov-fr.directory.register',
+      code: 'annuaire-rejected',
+      message: expect.stringContaining(detail),
+    });
     expect(await entryState(h, entryId)).toBe('error');
     expect(await activityAttempts(jobId)).not.toContain(2); // not retried
   });

@@ -28,7 +28,11 @@ describe('directory activities', () => {
     sim = await startAnnuaireSimulator({ host: '127.0.0.1', port: 0 });
     ({ db, drop } = await freshDb());
     workspaceId = (await createWorkspace(db, 'directory')).id;
-    const config = loadConfig({ DATA_DIR: path.join(os.tmpdir(), 'pa-test'), ANNUAIRE_URL: sim.url, PA_MATRICULE: '0145' });
+    const config = loadConfig({
+      DATA_DIR: path.join(os.tmpdir(), 'pa-test'),
+      ANNUAIRE_URL: sim.url,
+      PA_MATRICULE: '0145',
+    });
     acts = directoryActivities({ db, log, config }, createClients(config).annuaire);
   });
   afterEach(() => sim.setFaults(undefined));
@@ -40,7 +44,13 @@ describe('directory activities', () => {
   /** A party whose mandate is signed and approved, carrying a take-over consent when `former` is given. */
   async function newParty(siren = makeSiren(), former?: string, opts: { approved?: boolean } = {}) {
     const id = crypto.randomUUID();
-    await insertEntry(db, { id, workspaceId, docSchema: 'https://gobl.org/draft-0/org/party', data: party(siren), siren });
+    await insertEntry(db, {
+      id,
+      workspaceId,
+      docSchema: 'https://gobl.org/draft-0/org/party',
+      data: party(siren),
+      siren,
+    });
     if (opts.approved !== false) await approveMandate(db, { entryId: id, formerMatricule: former });
     const input: StepInput = { jobId: crypto.randomUUID(), workspaceId, entryId: id, stepId: 's1', config: {} };
     return { siren, entryId: id, input };
@@ -48,8 +58,15 @@ describe('directory activities', () => {
   const register = (i: StepInput) => acts['gov-fr.directory.register'](i);
   const disable = (i: StepInput) => acts['gov-fr.directory.disable'](i);
   const linesOf = (siren: string) => sim.lines().filter((l) => l.siren === siren);
-  const inForce = (siren: string) => linesOf(siren).filter((l) => l.dateDebutEffet <= today() && (l.dateFinEffet === null || today() < l.dateFinEffet));
-  const failure = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e as ApplicationFailure);
+  const inForce = (siren: string) =>
+    linesOf(siren).filter((l) => l.dateDebutEffet <= today() && (l.dateFinEffet === null || today() < l.dateFinEffet));
+  const failure = (p: Promise<unknown>) =>
+    p.then(
+      () => {
+        throw new Error('expected a failure');
+      },
+      (e: unknown) => e as ApplicationFailure,
+    );
 
   it('register moves the SIREN from 9998 to us, once, even when run twice', async () => {
     const { siren, input } = await newParty();
@@ -58,8 +75,13 @@ describe('directory activities', () => {
     const again = await register(input);
     expect(again).toEqual({ idInstance: first.idInstance, created: false });
 
-    expect(inForce(siren)).toEqual([expect.objectContaining({ idInstance: first.idInstance, matriculePlateforme: '0145', dateDebutEffet: today() })]);
-    expect(linesOf(siren).map((l) => [l.matriculePlateforme, l.dateFinEffet])).toEqual([['9998', today()], ['0145', null]]);
+    expect(inForce(siren)).toEqual([
+      expect.objectContaining({ idInstance: first.idInstance, matriculePlateforme: '0145', dateDebutEffet: today() }),
+    ]);
+    expect(linesOf(siren).map((l) => [l.matriculePlateforme, l.dateFinEffet])).toEqual([
+      ['9998', today()],
+      ['0145', null],
+    ]);
   });
 
   it('take-over without fr-former-matricule fails, says what to set, and changes nothing', async () => {
@@ -86,27 +108,43 @@ describe('directory activities', () => {
   it.each([
     ['an object', { matricule: '0042' }],
     ['a string', '0042'],
-  ])('take-over with fr-former-matricule as %s ends their lines at the switch date and creates ours', async (_, value) => {
-    const { siren, entryId, input } = await newParty(makeSiren(), '0042');
-    const theirs = sim.seedLine({ siren, matriculePlateforme: '0042', dateDebutEffet: '2025-01-01' });
-    const theirSiret = sim.seedLine({ siren, siret: `${siren}00012`, matriculePlateforme: '0042', dateDebutEffet: '2025-01-01' });
-    await putMeta(db, entryId, 'fr-former-matricule', { src: 'api', value });
+  ])(
+    'take-over with fr-former-matricule as %s ends their lines at the switch date and creates ours',
+    async (_, value) => {
+      const { siren, entryId, input } = await newParty(makeSiren(), '0042');
+      const theirs = sim.seedLine({ siren, matriculePlateforme: '0042', dateDebutEffet: '2025-01-01' });
+      const theirSiret = sim.seedLine({
+        siren,
+        siret: `${siren}00012`,
+        matriculePlateforme: '0042',
+        dateDebutEffet: '2025-01-01',
+      });
+      await putMeta(db, entryId, 'fr-former-matricule', { src: 'api', value });
 
-    const r = await register(input);
-    expect(r).toEqual({ idInstance: expect.any(Number), created: true, takenOverFrom: '0042' });
-    const byId = new Map(linesOf(siren).map((l) => [l.idInstance, l]));
-    expect(byId.get(theirs.idInstance)?.dateFinEffet).toBe(today());
-    expect(byId.get(theirSiret.idInstance)?.dateFinEffet).toBe(today());
-    expect(inForce(siren)).toEqual([expect.objectContaining({ idInstance: r.idInstance, matriculePlateforme: '0145', dateDebutEffet: today() })]);
-    expect(await register(input)).toEqual({ idInstance: r.idInstance, created: false });
-  });
+      const r = await register(input);
+      expect(r).toEqual({ idInstance: expect.any(Number), created: true, takenOverFrom: '0042' });
+      const byId = new Map(linesOf(siren).map((l) => [l.idInstance, l]));
+      expect(byId.get(theirs.idInstance)?.dateFinEffet).toBe(today());
+      expect(byId.get(theirSiret.idInstance)?.dateFinEffet).toBe(today());
+      expect(inForce(siren)).toEqual([
+        expect.objectContaining({ idInstance: r.idInstance, matriculePlateforme: '0145', dateDebutEffet: today() }),
+      ]);
+      expect(await register(input)).toEqual({ idInstance: r.idInstance, created: false });
+    },
+  );
 
   it('disable ends our line and puts the SIREN back on 9998, once', async () => {
     const { siren, input } = await newParty();
     const { idInstance } = await register(input);
     const r = await disable(input);
     expect(r).toEqual({ ended: [idInstance], restoredIdInstance: expect.any(Number) });
-    expect(inForce(siren)).toEqual([expect.objectContaining({ idInstance: r.restoredIdInstance, matriculePlateforme: '9998', dateDebutEffet: today() })]);
+    expect(inForce(siren)).toEqual([
+      expect.objectContaining({
+        idInstance: r.restoredIdInstance,
+        matriculePlateforme: '9998',
+        dateDebutEffet: today(),
+      }),
+    ]);
     expect(await disable(input)).toEqual({ ended: [] });
     expect(linesOf(siren)).toHaveLength(3); // default 9998, ours, 9998 again: history kept
 
@@ -144,21 +182,30 @@ describe('directory activities', () => {
     const { siren, input } = await newParty();
     const { idInstance } = await register(input);
     const other = await newParty(siren);
-    expect(await failure(register(other.input))).toMatchObject({ type: 'already-registered', message: `0225:${siren} is already registered` });
+    expect(await failure(register(other.input))).toMatchObject({
+      type: 'already-registered',
+      message: `0225:${siren} is already registered`,
+    });
     expect(await disable(other.input)).toEqual({ ended: [] });
     expect(inForce(siren)).toEqual([expect.objectContaining({ idInstance, matriculePlateforme: '0145' })]);
   });
 
   it('fails clearly for an unknown entry', async () => {
     const { input } = await newParty();
-    expect(await failure(register({ ...input, entryId: crypto.randomUUID() }))).toMatchObject({ type: 'entry-not-found', nonRetryable: true });
+    expect(await failure(register({ ...input, entryId: crypto.randomUUID() }))).toMatchObject({
+      type: 'entry-not-found',
+      nonRetryable: true,
+    });
   });
 
   it('429 and 503 carry the Retry-After into the retry; a 422 fails the step with the PPF detail', async () => {
     const { siren, input } = await newParty();
     sim.setFaults({ status: 429, retryAfterSeconds: 3, detail: 'trop de requêtes pour ce client' });
     expect(await failure(register(input))).toMatchObject({
-      type: 'annuaire-unavailable', nonRetryable: false, nextRetryDelay: 3000, message: expect.stringContaining('trop de requêtes pour ce client'),
+      type: 'annuaire-unavailable',
+      nonRetryable: false,
+      nextRetryDelay: 3000,
+      message: expect.stringContaining('trop de requêtes pour ce client'),
     });
     sim.setFaults({ status: 503 });
     const unavailable = await failure(register(input));
@@ -168,8 +215,14 @@ describe('directory activities', () => {
     const detail = "la date de début d'effet doit être postérieure à la date du jour";
     sim.setFaults({ status: 422, only: 'POST /ligne-annuaire', detail });
     const refused = await failure(register(input));
-    expect(refused).toMatchObject({ type: 'annuaire-rejected', nonRetryable: true, message: `Annuaire 422: ${detail}` });
-    expect(refused.details).toEqual([{ system: 'annuaire', status: 422, titre: 'Erreur de validation des données', detail }]);
+    expect(refused).toMatchObject({
+      type: 'annuaire-rejected',
+      nonRetryable: true,
+      message: `Annuaire 422: ${detail}`,
+    });
+    expect(refused.details).toEqual([
+      { system: 'annuaire', status: 422, titre: 'Erreur de validation des données', detail },
+    ]);
     // The 9998 line was ended before the refusal; a later run picks up from there (no line of ours yet).
     sim.setFaults(undefined);
     expect(await register(input)).toMatchObject({ created: true });
@@ -211,7 +264,9 @@ describe('directory activities', () => {
     }
     expect(result).toMatchObject({ created: true });
     expect(attempts).toBeGreaterThan(1);
-    expect(inForce(siren)).toEqual([expect.objectContaining({ idInstance: result!.idInstance, matriculePlateforme: '0145' })]);
+    expect(inForce(siren)).toEqual([
+      expect.objectContaining({ idInstance: result!.idInstance, matriculePlateforme: '0145' }),
+    ]);
     expect(linesOf(siren).filter((l) => l.matriculePlateforme === '0145')).toHaveLength(1);
   });
 
@@ -223,7 +278,9 @@ describe('directory activities', () => {
     const [a, b] = await Promise.all([register(input), register(input)]);
     expect(a.idInstance).toBe(b.idInstance);
     expect([a.created, b.created].sort()).toEqual([false, true]);
-    expect(inForce(siren)).toEqual([expect.objectContaining({ idInstance: a.idInstance, matriculePlateforme: '0145' })]);
+    expect(inForce(siren)).toEqual([
+      expect.objectContaining({ idInstance: a.idInstance, matriculePlateforme: '0145' }),
+    ]);
     expect(linesOf(siren).filter((l) => l.matriculePlateforme === '0145')).toHaveLength(1);
   });
 

@@ -17,7 +17,10 @@ import { createClients } from '../../integrations/clients';
 
 const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres' as const] : [])] as const;
 const definition = {
-  steps: [{ id: 'sign', name: 'Issue the mandate', provider: 'gov-fr.agreement.sign' }, { id: 'wait', name: 'Approval', provider: 'gov-fr.agreement.wait.approval' }],
+  steps: [
+    { id: 'sign', name: 'Issue the mandate', provider: 'gov-fr.agreement.sign' },
+    { id: 'wait', name: 'Approval', provider: 'gov-fr.agreement.wait.approval' },
+  ],
   rescue: [],
 };
 
@@ -39,41 +42,86 @@ describe.each(engines)('the mandate step on %s', (engine) => {
 
   const newJob = async (entryId: string) => {
     const jobId = crypto.randomUUID();
-    await insertJob(db, { id: jobId, workspaceId: ws, workflowId: crypto.randomUUID(), workflowType: 'registration', entryId, docSchema: 'org/party', definition, args: {}, tags: [], registers: true });
+    await insertJob(db, {
+      id: jobId,
+      workspaceId: ws,
+      workflowId: crypto.randomUUID(),
+      workflowType: 'registration',
+      entryId,
+      docSchema: 'org/party',
+      definition,
+      args: {},
+      tags: [],
+      registers: true,
+    });
     return jobId;
   };
   const input = (entryId: string, jobId: string): StepInput => ({
-    jobId, workspaceId: ws, entryId, stepId: 'sign', config: {}, journal: { opens: 'wait', status: { status: 'WAIT' } },
+    jobId,
+    workspaceId: ws,
+    entryId,
+    stepId: 'sign',
+    config: {},
+    journal: { opens: 'wait', status: { status: 'WAIT' } },
   });
-  const link = async (entryId: string) => (await getEntry(db, ws, entryId))!.meta.find((m) => m.key === 'approval-link');
+  const link = async (entryId: string) =>
+    (await getEntry(db, ws, entryId))!.meta.find((m) => m.key === 'approval-link');
 
-  it('issues the mandate and this job\'s link with the step\'s journal lines, and a retry changes nothing', async () => {
+  it("issues the mandate and this job's link with the step's journal lines, and a retry changes nothing", async () => {
     const siren = makeSiren();
-    const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party(siren), siren });
+    const e = await insertEntry(db, {
+      id: crypto.randomUUID(),
+      workspaceId: ws,
+      docSchema: 'org/party',
+      data: party(siren),
+      siren,
+    });
     const jobId = await newJob(e.id);
 
-    expect(await sign(input(e.id, jobId))).toEqual({ mandateNumber: `${siren}_987654325_${today}_01`, linkCreated: true });
+    expect(await sign(input(e.id, jobId))).toEqual({
+      mandateNumber: `${siren}_987654325_${today}_01`,
+      linkCreated: true,
+    });
     const first = await link(e.id);
-    expect(first).toMatchObject({ value: { job_id: jobId }, link_scope: 'public', link_url: `https://wizard.test/reg/${first!.ref}/start` });
+    expect(first).toMatchObject({
+      value: { job_id: jobId },
+      link_scope: 'public',
+      link_url: `https://wizard.test/reg/${first!.ref}/start`,
+    });
     expect(first!.ref).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const job = await getJob(db, ws, jobId);
     expect(job!.status).toBe('WAIT');
-    expect(job!.intents.map((i) => [i.step_id, i.completed, i.events.map((x) => x.status)])).toEqual([['sign', true, ['RUN', 'OK']], ['wait', false, ['RUN']]]);
+    expect(job!.intents.map((i) => [i.step_id, i.completed, i.events.map((x) => x.status)])).toEqual([
+      ['sign', true, ['RUN', 'OK']],
+      ['wait', false, ['RUN']],
+    ]);
 
-    expect(await sign(input(e.id, jobId))).toEqual({ mandateNumber: `${siren}_987654325_${today}_01`, linkCreated: false }); // a retry
+    expect(await sign(input(e.id, jobId))).toEqual({
+      mandateNumber: `${siren}_987654325_${today}_01`,
+      linkCreated: false,
+    }); // a retry
     expect((await link(e.id))!.ref).toBe(first!.ref);
 
     // A later registration of the entry: its own mandate, and a new link that replaces the first.
     await setJobStatus(db, jobId, 'OK', []);
     const second = await newJob(e.id);
-    expect(await sign(input(e.id, second))).toEqual({ mandateNumber: `${siren}_987654325_${today}_02`, linkCreated: true });
+    expect(await sign(input(e.id, second))).toEqual({
+      mandateNumber: `${siren}_987654325_${today}_02`,
+      linkCreated: true,
+    });
     expect(await link(e.id)).toMatchObject({ value: { job_id: second } });
     expect((await link(e.id))!.ref).not.toBe(first!.ref);
   });
 
-  it('keeps a number issued before the PA\'s SIREN took the matricule\'s place: a retry of that job gets it back', async () => {
+  it("keeps a number issued before the PA's SIREN took the matricule's place: a retry of that job gets it back", async () => {
     const siren = makeSiren();
-    const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party(siren), siren });
+    const e = await insertEntry(db, {
+      id: crypto.randomUUID(),
+      workspaceId: ws,
+      docSchema: 'org/party',
+      data: party(siren),
+      siren,
+    });
     const jobId = await newJob(e.id);
     const day = new Date().toISOString().slice(0, 10);
     const issuedBefore = await issueMandate(db, { entryId: e.id, jobId, matricule: '0145', day }); // as the step did then
@@ -81,18 +129,30 @@ describe.each(engines)('the mandate step on %s', (engine) => {
     expect(await sign(input(e.id, jobId))).toMatchObject({ mandateNumber: issuedBefore });
   });
 
-  it('fails for good on an entry without a SIREN, and writes nothing, not even the journal\'s lines', async () => {
-    const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party() });
+  it("fails for good on an entry without a SIREN, and writes nothing, not even the journal's lines", async () => {
+    const e = await insertEntry(db, {
+      id: crypto.randomUUID(),
+      workspaceId: ws,
+      docSchema: 'org/party',
+      data: party(),
+    });
     const jobId = await newJob(e.id);
-    for (const run of [input(e.id, jobId), { ...input(e.id, jobId), journal: undefined }]) { // a registration; a legacy runJob
-      const err = await sign(run).then(() => undefined, (x: unknown) => x);
+    for (const run of [input(e.id, jobId), { ...input(e.id, jobId), journal: undefined }]) {
+      // a registration; a legacy runJob
+      const err = await sign(run).then(
+        () => undefined,
+        (x: unknown) => x,
+      );
       expect(err).toBeInstanceOf(ApplicationFailure);
       expect(err).toMatchObject({ type: 'siren-missing', nonRetryable: true, message: `entry ${e.id} has no SIREN` });
     }
     const job = await getJob(db, ws, jobId);
     expect(job).toMatchObject({ status: 'QUEUED', intents: [] });
     expect(await link(e.id)).toBeUndefined();
-    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM mandate_numbers WHERE entry_id = $1', [e.id]);
+    const { rows } = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM mandate_numbers WHERE entry_id = $1',
+      [e.id],
+    );
     expect(rows[0]!.n).toBe(0);
   });
 });

@@ -50,17 +50,36 @@ describe('Peppol publication with our SMP: order and retries', () => {
 
   const newParty = async () => {
     const siren = makeSiren();
-    const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party(siren), siren });
+    const e = await insertEntry(db, {
+      id: crypto.randomUUID(),
+      workspaceId: ws,
+      docSchema: 'org/party',
+      data: party(siren),
+      siren,
+    });
     await approveMandate(db, { entryId: e.id });
     const participant = `iso6523-actorid-upis::0225:${siren}`;
-    return { entryId: e.id, workspaceId: ws, siren, participant, smpPath: `${smp.smpUrl}/${encodeURIComponent(participant)}` };
+    return {
+      entryId: e.id,
+      workspaceId: ws,
+      siren,
+      participant,
+      smpPath: `${smp.smpUrl}/${encodeURIComponent(participant)}`,
+    };
   };
   type Party = Awaited<ReturnType<typeof newParty>>;
   const step = (e: Party, config: Record<string, unknown> = {}): StepInput => ({
-    jobId: crypto.randomUUID(), workspaceId: e.workspaceId, entryId: e.entryId, stepId: crypto.randomUUID(), config,
+    jobId: crypto.randomUUID(),
+    workspaceId: e.workspaceId,
+    entryId: e.entryId,
+    stepId: crypto.randomUUID(),
+    config,
   });
   const failure = async (p: Promise<unknown>) => {
-    const err = await p.then(() => undefined, (e: unknown) => e);
+    const err = await p.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ApplicationFailure);
     return err as ApplicationFailure;
   };
@@ -87,16 +106,26 @@ describe('Peppol publication with our SMP: order and retries', () => {
     const e = await newParty();
     await acts['peppol.register'](step(e));
     pd.setFaults({ rate: 1, status: 503 });
-    expect(await failure(acts['peppol.unregister'](step(e)))).toMatchObject({ type: 'directory-unavailable', nonRetryable: false });
+    expect(await failure(acts['peppol.unregister'](step(e)))).toMatchObject({
+      type: 'directory-unavailable',
+      nonRetryable: false,
+    });
     expect(await where(e)).toEqual(ALL); // nothing removed yet
     pd.setFaults(undefined);
     sml.setFaults({ rate: 1, status: 503 });
-    expect(await failure(acts['peppol.unregister'](step(e)))).toMatchObject({ type: 'sml-unavailable', nonRetryable: false });
+    expect(await failure(acts['peppol.unregister'](step(e)))).toMatchObject({
+      type: 'sml-unavailable',
+      nonRetryable: false,
+    });
     expect(await where(e)).toEqual({ smp: true, sml: true, directory: false });
     sml.setFaults(undefined);
     await acts['peppol.unregister'](step(e));
     expect(await where(e)).toEqual(NONE);
-    expect((await entryParticipants(db, ws, e.entryId))[0]).toMatchObject({ enabled: false, smlRegistered: false, directoryRegistered: false });
+    expect((await entryParticipants(db, ws, e.entryId))[0]).toMatchObject({
+      enabled: false,
+      smlRegistered: false,
+      directoryRegistered: false,
+    });
   });
 
   it('unregistration retried after lost responses completes, leaving nothing behind', async () => {
@@ -107,10 +136,17 @@ describe('Peppol publication with our SMP: order and retries', () => {
     expect(await where(e)).toEqual({ smp: true, sml: true, directory: false });
     pd.setFaults(undefined);
     sml.setFaults({ loseResponses: true }); // the SML deletes, the answer is lost
-    expect(await failure(acts['peppol.unregister'](step(e)))).toMatchObject({ type: 'sml-unavailable', nonRetryable: false });
+    expect(await failure(acts['peppol.unregister'](step(e)))).toMatchObject({
+      type: 'sml-unavailable',
+      nonRetryable: false,
+    });
     expect(await where(e)).toEqual({ smp: true, sml: false, directory: false }); // SMP last: still serving
     sml.setFaults(undefined);
-    await expect(acts['peppol.unregister'](step(e))).resolves.toMatchObject({ enabled: false, sml: false, directory: false });
+    await expect(acts['peppol.unregister'](step(e))).resolves.toMatchObject({
+      enabled: false,
+      sml: false,
+      directory: false,
+    });
     expect(await where(e)).toEqual(NONE);
     expect((await entryParticipants(db, ws, e.entryId))[0]).toMatchObject({ enabled: false });
   });
@@ -118,7 +154,10 @@ describe('Peppol publication with our SMP: order and retries', () => {
   it('registration retried after lost responses completes, published once everywhere', async () => {
     const e = await newParty();
     sml.setFaults({ loseResponses: true });
-    expect(await failure(acts['peppol.register'](step(e)))).toMatchObject({ type: 'sml-unavailable', nonRetryable: false });
+    expect(await failure(acts['peppol.register'](step(e)))).toMatchObject({
+      type: 'sml-unavailable',
+      nonRetryable: false,
+    });
     expect(await where(e)).toEqual({ smp: true, sml: true, directory: false });
     sml.setFaults(undefined);
     pd.setFaults({ loseResponses: true });
@@ -126,14 +165,21 @@ describe('Peppol publication with our SMP: order and retries', () => {
     pd.setFaults(undefined);
     await acts['peppol.register'](step(e)); // the SML's "already exists" is ours: done
     expect(await where(e)).toEqual(ALL);
-    expect((await entryParticipants(db, ws, e.entryId))[0]).toMatchObject({ enabled: true, smlRegistered: true, directoryRegistered: true });
+    expect((await entryParticipants(db, ws, e.entryId))[0]).toMatchObject({
+      enabled: true,
+      smlRegistered: true,
+      directoryRegistered: true,
+    });
   });
 
   it('a Directory that cannot read the business card fails the step (retryable while our SMP is unreachable)', async () => {
     const e = await newParty();
     pd.setSmpUrl('http://127.0.0.1:1/smp');
     try {
-      expect(await failure(acts['peppol.register'](step(e)))).toMatchObject({ type: 'directory-unavailable', nonRetryable: false });
+      expect(await failure(acts['peppol.register'](step(e)))).toMatchObject({
+        type: 'directory-unavailable',
+        nonRetryable: false,
+      });
     } finally {
       pd.setSmpUrl(smp.smpUrl);
     }

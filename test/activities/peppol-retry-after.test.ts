@@ -36,13 +36,26 @@ describe('Retry-After of the SML and the Peppol Directory', () => {
     const smlClient = createSmlClient({ url: sml.url, smpId: SMP });
     const directory = createDirectoryClient({ url: pd.url });
     sml.setFaults({ status: 429, retryAfterSeconds: 3 });
-    await expect(smlClient.create('0225:552032534')).rejects.toMatchObject({ kind: 'http', status: 429, retryable: true, retryAfterMs: 3000 });
+    await expect(smlClient.create('0225:552032534')).rejects.toMatchObject({
+      kind: 'http',
+      status: 429,
+      retryable: true,
+      retryAfterMs: 3000,
+    });
     pd.setFaults({ status: 503, retryAfterSeconds: 2 });
-    await expect(directory.index('0225:552032534')).rejects.toMatchObject({ status: 503, retryable: true, retryAfterMs: 2000 });
+    await expect(directory.index('0225:552032534')).rejects.toMatchObject({
+      status: 503,
+      retryable: true,
+      retryAfterMs: 2000,
+    });
     pd.setFaults({ status: 503 });
     await expect(directory.index('0225:552032534')).rejects.toMatchObject({ status: 503, retryAfterMs: undefined });
     pd.setFaults({ status: 403, retryAfterSeconds: 2 });
-    await expect(directory.index('0225:552032534')).rejects.toMatchObject({ status: 403, retryable: false, retryAfterMs: undefined });
+    await expect(directory.index('0225:552032534')).rejects.toMatchObject({
+      status: 403,
+      retryable: false,
+      retryAfterMs: undefined,
+    });
     sml.setFaults(undefined);
     pd.setFaults(undefined);
   });
@@ -52,9 +65,21 @@ describe('Retry-After of the SML and the Peppol Directory', () => {
     const acts = peppolActivities({ db, log, config }, createClients(config));
     const siren = makeSiren();
     const workspaceId = (await createWorkspace(db, 'retry')).id;
-    const entry = await insertEntry(db, { id: crypto.randomUUID(), workspaceId, docSchema: 'org/party', data: party(siren), siren });
+    const entry = await insertEntry(db, {
+      id: crypto.randomUUID(),
+      workspaceId,
+      docSchema: 'org/party',
+      data: party(siren),
+      siren,
+    });
     await approveMandate(db, { entryId: entry.id });
-    const input = { jobId: crypto.randomUUID(), workspaceId, entryId: entry.id, stepId: crypto.randomUUID(), config: {} };
+    const input = {
+      jobId: crypto.randomUUID(),
+      workspaceId,
+      entryId: entry.id,
+      stepId: crypto.randomUUID(),
+      config: {},
+    };
     sml.setFaults({ status: 503, retryAfterSeconds: 4 });
     const err = await acts['peppol.register'](input).catch((e: unknown) => e);
     sml.setFaults(undefined);

@@ -43,22 +43,44 @@ describe('peppol activities', () => {
   });
 
   const newEntry = async (siren = makeSiren(), workspaceId = ws) => {
-    const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId, docSchema: 'org/party', data: party(siren), siren });
+    const e = await insertEntry(db, {
+      id: crypto.randomUUID(),
+      workspaceId,
+      docSchema: 'org/party',
+      data: party(siren),
+      siren,
+    });
     await approveMandate(db, { entryId: e.id });
     return { entryId: e.id, workspaceId, siren, participant: `iso6523-actorid-upis::0225:${siren}` };
   };
-  const step = (e: { entryId: string; workspaceId: string }, config: Record<string, unknown> = REGISTER): StepInput => ({
-    jobId: crypto.randomUUID(), workspaceId: e.workspaceId, entryId: e.entryId, stepId: crypto.randomUUID(), config,
+  const step = (
+    e: { entryId: string; workspaceId: string },
+    config: Record<string, unknown> = REGISTER,
+  ): StepInput => ({
+    jobId: crypto.randomUUID(),
+    workspaceId: e.workspaceId,
+    entryId: e.entryId,
+    stepId: crypto.randomUUID(),
+    config,
   });
   const failure = async (p: Promise<unknown>) => {
-    const err = await p.then(() => undefined, (e: unknown) => e);
+    const err = await p.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ApplicationFailure);
     return err as ApplicationFailure;
   };
 
   it('refuses to publish a party without a signed, approved mandate', async () => {
     const siren = makeSiren();
-    const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party(siren), siren });
+    const e = await insertEntry(db, {
+      id: crypto.randomUUID(),
+      workspaceId: ws,
+      docSchema: 'org/party',
+      data: party(siren),
+      siren,
+    });
     const err = await failure(acts['peppol.register'](step({ entryId: e.id, workspaceId: ws })));
     expect(err).toMatchObject({ type: 'mandate-not-approved', nonRetryable: true });
     expect(sml.participants(SMP).some((p) => p.endsWith(siren))).toBe(false);
@@ -68,18 +90,34 @@ describe('peppol activities', () => {
     const e = await newEntry();
     const first = await acts['peppol.register'](step(e));
     const second = await acts['peppol.register'](step(e));
-    expect(first).toEqual({ participantId: e.participant, visibility: 'smp+sml+peppol', enabled: true, sml: true, directory: true });
+    expect(first).toEqual({
+      participantId: e.participant,
+      visibility: 'smp+sml+peppol',
+      enabled: true,
+      sml: true,
+      directory: true,
+    });
     expect(second).toEqual(first);
     expect(sml.participants(SMP).filter((p) => p === e.participant)).toHaveLength(1);
     expect(pd.indexed().filter((p) => p === e.participant)).toHaveLength(1);
     const [rec, ...more] = await entryParticipants(db, e.workspaceId, e.entryId);
     expect(more).toEqual([]);
-    expect(rec).toMatchObject({ participantId: e.participant, docGroups: ['france'], enabled: true, smlRegistered: true, directoryRegistered: true });
+    expect(rec).toMatchObject({
+      participantId: e.participant,
+      docGroups: ['france'],
+      enabled: true,
+      smlRegistered: true,
+      directoryRegistered: true,
+    });
   });
 
   it('defaults to france, smp+sml+peppol, directory on', async () => {
     const e = await newEntry();
-    expect(await acts['peppol.register'](step(e, {}))).toMatchObject({ visibility: 'smp+sml+peppol', sml: true, directory: true });
+    expect(await acts['peppol.register'](step(e, {}))).toMatchObject({
+      visibility: 'smp+sml+peppol',
+      sml: true,
+      directory: true,
+    });
     expect((await entryParticipants(db, ws, e.entryId))[0]).toMatchObject({ docGroups: ['france'], directory: true });
   });
 
@@ -92,7 +130,9 @@ describe('peppol activities', () => {
     expect(err).toMatchObject({ type: 'already-registered', nonRetryable: true });
     const otherWs = (await createWorkspace(db, 'other')).id;
     const elsewhere = await newEntry(e.siren, otherWs);
-    expect((await failure(acts['peppol.register'](step(elsewhere)))).message).toBe(`0225:${e.siren} is already registered`);
+    expect((await failure(acts['peppol.register'](step(elsewhere)))).message).toBe(
+      `0225:${e.siren} is already registered`,
+    );
     expect(await entryParticipants(db, same.workspaceId, same.entryId)).toEqual([]);
   });
 
@@ -102,7 +142,11 @@ describe('peppol activities', () => {
     expect(r).toMatchObject({ enabled: true, sml: false, directory: false });
     expect(sml.participants(SMP)).not.toContain(e.participant);
     expect(pd.indexed()).not.toContain(e.participant);
-    expect((await entryParticipants(db, ws, e.entryId))[0]).toMatchObject({ enabled: true, smlRegistered: false, directoryRegistered: false });
+    expect((await entryParticipants(db, ws, e.entryId))[0]).toMatchObject({
+      enabled: true,
+      smlRegistered: false,
+      directoryRegistered: false,
+    });
   });
 
   it('narrowing the visibility withdraws from the Directory, then the SML', async () => {
@@ -144,7 +188,13 @@ describe('peppol activities', () => {
 
   it('rejects bad config as invalid-config', async () => {
     const e = await newEntry();
-    for (const config of [{ visibility: 'public' }, { doc_groups: ['nope'] }, { doc_groups: [] }, { directory: 'yes' }, { dissable: true }]) {
+    for (const config of [
+      { visibility: 'public' },
+      { doc_groups: ['nope'] },
+      { doc_groups: [] },
+      { directory: 'yes' },
+      { dissable: true },
+    ]) {
       const err = await failure(acts['peppol.register'](step(e, config)));
       expect(err, JSON.stringify(config)).toMatchObject({ type: 'invalid-config', nonRetryable: true });
     }
@@ -174,7 +224,12 @@ describe('peppol activities', () => {
   });
 
   it('fails for good for an entry without a SIREN', async () => {
-    const e = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party() });
+    const e = await insertEntry(db, {
+      id: crypto.randomUUID(),
+      workspaceId: ws,
+      docSchema: 'org/party',
+      data: party(),
+    });
     const err = await failure(acts['peppol.register'](step({ entryId: e.id, workspaceId: ws })));
     expect(err).toMatchObject({ type: 'siren-missing', nonRetryable: true });
   });

@@ -14,7 +14,16 @@ import { makeSiren } from '../../bin/stack/sample-parties';
 import { log } from '../support/harness';
 
 const DIRECTORY_ENTRY_KEYS = [
-  'id_instance', 'siren', 'siret', 'routing_code', 'platform_id', 'identifier', 'suffix', 'start_date', 'end_date', 'effective_end_date',
+  'id_instance',
+  'siren',
+  'siret',
+  'routing_code',
+  'platform_id',
+  'identifier',
+  'suffix',
+  'start_date',
+  'end_date',
+  'effective_end_date',
 ];
 
 describe('directory lookups', () => {
@@ -23,12 +32,21 @@ describe('directory lookups', () => {
   let base: string;
   const get = async (p: string) => {
     const res = await fetch(base + p);
-    return { status: res.status, type: res.headers.get('content-type') ?? '', retryAfter: res.headers.get('retry-after'), body: (await res.json()) as any };
+    return {
+      status: res.status,
+      type: res.headers.get('content-type') ?? '',
+      retryAfter: res.headers.get('retry-after'),
+      body: (await res.json()) as any,
+    };
   };
 
   beforeAll(async () => {
     sim = await startAnnuaireSimulator({ host: '127.0.0.1', port: 0 });
-    const config = loadConfig({ DATA_DIR: path.join(os.tmpdir(), 'pa-test'), ANNUAIRE_URL: sim.url, ANNUAIRE_TOKEN_URL: sim.tokenUrl });
+    const config = loadConfig({
+      DATA_DIR: path.join(os.tmpdir(), 'pa-test'),
+      ANNUAIRE_URL: sim.url,
+      ANNUAIRE_TOKEN_URL: sim.tokenUrl,
+    });
     const app = express();
     app.use('/apps/gov-fr/v1/directory', express.json(), directoryLookupRouter({ config, log }));
     app.use(errorHandler(log));
@@ -48,7 +66,14 @@ describe('directory lookups', () => {
     const siret = `${siren}00012`;
     sim.seedLine({ siren, matriculePlateforme: '0042', dateDebutEffet: '2025-01-01', dateFinEffet: '2025-09-01' });
     const ours = sim.seedLine({ siren, matriculePlateforme: '0145', dateDebutEffet: '2025-09-01' });
-    sim.seedLine({ siren, siret, identifiantRoutage: 'SERVICE-01', matriculePlateforme: '0145', dateDebutEffet: '2025-09-01', dateFinEffet: '2099-12-31' });
+    sim.seedLine({
+      siren,
+      siret,
+      identifiantRoutage: 'SERVICE-01',
+      matriculePlateforme: '0145',
+      dateDebutEffet: '2025-09-01',
+      dateFinEffet: '2099-12-31',
+    });
     sim.seedLine({ siren, suffixeAdressage: 'achats', matriculePlateforme: '0145', dateDebutEffet: '2099-01-01' });
 
     const r = await get(`/siren/${siren}`);
@@ -57,11 +82,25 @@ describe('directory lookups', () => {
     expect(r.body.results).toHaveLength(3);
     for (const e of r.body.results) expect(Object.keys(e).sort()).toEqual([...DIRECTORY_ENTRY_KEYS].sort());
     expect(r.body.results[0]).toEqual({
-      id_instance: String(ours.idInstance), siren, siret: '', routing_code: '', platform_id: '0145', identifier: siren, suffix: '',
-      start_date: '20250901', end_date: '', effective_end_date: '',
+      id_instance: String(ours.idInstance),
+      siren,
+      siret: '',
+      routing_code: '',
+      platform_id: '0145',
+      identifier: siren,
+      suffix: '',
+      start_date: '20250901',
+      end_date: '',
+      effective_end_date: '',
     });
     expect(r.body.results.slice(1)).toEqual([
-      expect.objectContaining({ identifier: `${siren}_${siret}_SERVICE-01`, siret, routing_code: 'SERVICE-01', end_date: '20991231', effective_end_date: '20991231' }),
+      expect.objectContaining({
+        identifier: `${siren}_${siret}_SERVICE-01`,
+        siret,
+        routing_code: 'SERVICE-01',
+        end_date: '20991231',
+        effective_end_date: '20991231',
+      }),
       expect.objectContaining({ identifier: `${siren}_achats`, suffix: 'achats', start_date: '20990101' }),
     ]);
   });
@@ -69,7 +108,11 @@ describe('directory lookups', () => {
   it('a SIREN nobody registered shows its default line on 9998', async () => {
     const siren = makeSiren();
     const r = await get(`/siren/${siren}`);
-    expect(r.body).toEqual({ siren, count: 1, results: [expect.objectContaining({ platform_id: '9998', identifier: siren })] });
+    expect(r.body).toEqual({
+      siren,
+      count: 1,
+      results: [expect.objectContaining({ platform_id: '9998', identifier: siren })],
+    });
   });
 
   it('by identifier: the exact address only, with or without its 0225 ICD', async () => {
@@ -79,32 +122,57 @@ describe('directory lookups', () => {
     sim.seedLine({ siren, suffixeAdressage: 'Achats2', matriculePlateforme: '0145' });
 
     const plain = await get(`/identifier/${siren}`);
-    expect(plain.body).toEqual({ identifier: siren, count: 1, results: [expect.objectContaining({ identifier: siren, suffix: '' })] });
+    expect(plain.body).toEqual({
+      identifier: siren,
+      count: 1,
+      results: [expect.objectContaining({ identifier: siren, suffix: '' })],
+    });
     const peppol = await get(`/identifier/${encodeURIComponent(`0225:${siren}_Achats`)}`);
-    expect(peppol.body).toEqual({ identifier: `0225:${siren}_Achats`, count: 1, results: [expect.objectContaining({ identifier: `${siren}_Achats`, suffix: 'Achats' })] });
+    expect(peppol.body).toEqual({
+      identifier: `0225:${siren}_Achats`,
+      count: 1,
+      results: [expect.objectContaining({ identifier: `${siren}_Achats`, suffix: 'Achats' })],
+    });
     const none = await get(`/identifier/${siren}_Ventes`);
     expect(none.body).toEqual({ identifier: `${siren}_Ventes`, count: 0, results: [] });
   });
 
   it('refuses an invalid SIREN or identifier with a 400 problem, without asking the directory', async () => {
     sim.setFaults({ status: 500 }); // would show if the directory were called
-    for (const p of ['/siren/123456789', '/siren/12345', '/siren/abcdefghi', '/identifier/123456789', '/identifier/hello', '/identifier/0225:732829320_a b']) {
+    for (const p of [
+      '/siren/123456789',
+      '/siren/12345',
+      '/siren/abcdefghi',
+      '/identifier/123456789',
+      '/identifier/hello',
+      '/identifier/0225:732829320_a b',
+    ]) {
       const r = await get(p.replace(' ', '%20'));
       expect(r.status, p).toBe(400);
       expect(r.type).toContain('application/problem+json');
-      expect(r.body).toMatchObject({ status: 400, detail: expect.stringMatching(/^invalid path: path\.(siren|identifier): /) });
+      expect(r.body).toMatchObject({
+        status: 400,
+        detail: expect.stringMatching(/^invalid path: path\.(siren|identifier): /),
+      });
     }
   });
 
   it('an unavailable directory is a 503 problem (with its Retry-After); a refusing one a 502, with the PPF detail', async () => {
     sim.setFaults({ status: 429, retryAfterSeconds: 4 });
     const busy = await get(`/siren/${makeSiren()}`);
-    expect(busy).toMatchObject({ status: 503, retryAfter: '4', body: { status: 503, detail: expect.stringContaining('panne simulée (429)') } });
+    expect(busy).toMatchObject({
+      status: 503,
+      retryAfter: '4',
+      body: { status: 503, detail: expect.stringContaining('panne simulée (429)') },
+    });
     sim.setFaults({ status: 503 });
     expect((await get(`/identifier/${makeSiren()}`)).status).toBe(503);
 
     sim.setFaults({ status: 403, detail: "le client n'est pas habilité à consulter l'annuaire" });
     const refused = await get(`/siren/${makeSiren()}`);
-    expect(refused).toMatchObject({ status: 502, body: { status: 502, detail: expect.stringContaining("n'est pas habilité") } });
+    expect(refused).toMatchObject({
+      status: 502,
+      body: { status: 502, detail: expect.stringContaining("n'est pas habilité") },
+    });
   });
 });

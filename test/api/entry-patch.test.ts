@@ -20,11 +20,19 @@ afterAll(() => h.close());
 /** A PATCH as a client sends it: `type` is the request's own media type. */
 async function patch(id: string, body: unknown, type = 'application/json', key = h.apiKey) {
   const res = await fetch(`${h.baseUrl}/silo/v1/entries/${id}`, {
-    method: 'PATCH', headers: { authorization: `Bearer ${key}`, 'content-type': type }, body: typeof body === 'string' ? body : JSON.stringify(body),
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${key}`, 'content-type': type },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
   const parsed = text ? JSON.parse(text) : undefined;
-  const broken = contractViolation('PATCH', `/silo/v1/entries/${id}`, res.status, res.headers.get('content-type'), parsed);
+  const broken = contractViolation(
+    'PATCH',
+    `/silo/v1/entries/${id}`,
+    res.status,
+    res.headers.get('content-type'),
+    parsed,
+  );
   if (broken) throw new Error(`contract: ${broken}`);
   return { status: res.status, body: parsed };
 }
@@ -36,7 +44,9 @@ async function newEntry(data: unknown = party()) {
 }
 
 const agreement = async (id: string) => {
-  const res = await fetch(`${h.baseUrl}${entryApi(id)}/agreement`, { headers: { authorization: `Bearer ${h.apiKey}` } });
+  const res = await fetch(`${h.baseUrl}${entryApi(id)}/agreement`, {
+    headers: { authorization: `Bearer ${h.apiKey}` },
+  });
   expect(res.status).toBe(200);
   return new Uint8Array(await res.arrayBuffer());
 };
@@ -54,11 +64,18 @@ describe('the three formats', () => {
 
   it('applies a merge patch, in the body or as the request type; null removes a field', async () => {
     const id = await newEntry();
-    const wrapped = await patch(id, { content_type: 'application/merge-patch+json', data: { name: 'Nom A', emails: null } });
+    const wrapped = await patch(id, {
+      content_type: 'application/merge-patch+json',
+      data: { name: 'Nom A', emails: null },
+    });
     expect(wrapped.status, JSON.stringify(wrapped.body)).toBe(200);
     expect(wrapped.body.data.name).toBe('Nom A');
     expect(wrapped.body.data.emails).toBeUndefined();
-    const own = await patch(id, { people: [{ name: { given: 'Jean', surname: 'Martin' }, identities: [{ code: 'AB123456' }] }] }, 'application/merge-patch+json');
+    const own = await patch(
+      id,
+      { people: [{ name: { given: 'Jean', surname: 'Martin' }, identities: [{ code: 'AB123456' }] }] },
+      'application/merge-patch+json',
+    );
     expect(own.status, JSON.stringify(own.body)).toBe(200);
     expect(own.body.data.people[0].name).toEqual({ given: 'Jean', surname: 'Martin' });
     expect(own.body.data.name).toBe('Nom A');
@@ -66,16 +83,30 @@ describe('the three formats', () => {
 
   it('applies a JSON patch, in the body or as the request type; all operations or none', async () => {
     const id = await newEntry();
-    const ops = [{ op: 'test', path: '/name', value: 'Boulangerie Exemple SAS' }, { op: 'replace', path: '/addresses/0/locality', value: 'Lyon' }];
+    const ops = [
+      { op: 'test', path: '/name', value: 'Boulangerie Exemple SAS' },
+      { op: 'replace', path: '/addresses/0/locality', value: 'Lyon' },
+    ];
     const wrapped = await patch(id, { content_type: 'application/json-patch+json', data: ops });
     expect(wrapped.status, JSON.stringify(wrapped.body)).toBe(200);
     expect(wrapped.body.data.addresses[0].locality).toBe('Lyon');
-    const own = await patch(id, [{ op: 'add', path: '/people/0/role', value: 'Gérant' }], 'application/json-patch+json');
+    const own = await patch(
+      id,
+      [{ op: 'add', path: '/people/0/role', value: 'Gérant' }],
+      'application/json-patch+json',
+    );
     expect(own.status, JSON.stringify(own.body)).toBe(200);
     expect(own.body.data.people[0].role).toBe('Gérant');
 
     // A failed test is the client's precondition: 409, and nothing changed (not even the operations before it).
-    const stale = await patch(id, [{ op: 'replace', path: '/name', value: 'X' }, { op: 'test', path: '/name', value: 'Y' }], 'application/json-patch+json');
+    const stale = await patch(
+      id,
+      [
+        { op: 'replace', path: '/name', value: 'X' },
+        { op: 'test', path: '/name', value: 'Y' },
+      ],
+      'application/json-patch+json',
+    );
     expect(stale.status).toBe(409);
     expect(stale.body.detail).toMatch(/operation 1 \(test \/name\) failed/);
     const missing = await patch(id, [{ op: 'remove', path: '/websites/0' }], 'application/json-patch+json');
@@ -86,7 +117,11 @@ describe('the three formats', () => {
 
   it('validates the result like a creation, naming the field', async () => {
     const id = await newEntry();
-    const r = await patch(id, { name: '' , tax_id: { country: 'FR', code: 'FR00123456789' } }, 'application/merge-patch+json');
+    const r = await patch(
+      id,
+      { name: '', tax_id: { country: 'FR', code: 'FR00123456789' } },
+      'application/merge-patch+json',
+    );
     expect(r.status).toBe(400);
     expect(r.body.errors.map((e: any) => e.path)).toEqual(expect.arrayContaining(['data.tax_id.code']));
     const removeSiren = await patch(id, [{ op: 'remove', path: '/identities/0' }], 'application/json-patch+json');
@@ -100,7 +135,9 @@ describe('the three formats', () => {
     const badType = await patch(id, { content_type: 'application/xml', data: {} });
     expect(badType.status).toBe(400);
     expect(badType.body.detail).toMatch(/content_type/);
-    expect((await patch(id, { content_type: 'application/json-patch+json', data: { op: 'add' } })).body.detail).toMatch(/array of operations/);
+    expect((await patch(id, { content_type: 'application/json-patch+json', data: { op: 'add' } })).body.detail).toMatch(
+      /array of operations/,
+    );
     expect((await patch(id, [1, 2], 'application/merge-patch+json')).body.detail).toMatch(/merge patch.*JSON object/);
     expect((await patch(id, {})).body.detail).toMatch(/send data/);
     expect((await patch(id, { data: party(), sign: true })).status).toBe(400);
@@ -123,11 +160,20 @@ describe('allow_invalid', () => {
   it('keeps a draft with its faults; no registration starts until it is fixed', async () => {
     const siren = makeSiren();
     const id = await newEntry(party(siren));
-    const draft = await patch(id, { content_type: 'application/merge-patch+json', data: { tax_id: { country: 'FR', code: 'FR99' } }, allow_invalid: true });
+    const draft = await patch(id, {
+      content_type: 'application/merge-patch+json',
+      data: { tax_id: { country: 'FR', code: 'FR99' } },
+      allow_invalid: true,
+    });
     expect(draft.status, JSON.stringify(draft.body)).toBe(200);
     expect(draft.body.data.tax_id.code).toBe('FR99');
-    expect(draft.body.faults).toEqual([expect.objectContaining({ code: 'invalid-data', message: expect.stringMatching(/^data\.tax_id\.code: /) })]);
-    const refused = await h.api('POST', '/transform/v1/jobs', { workflow_id: (await registrationWorkflowId()), silo_entry_id: id });
+    expect(draft.body.faults).toEqual([
+      expect.objectContaining({ code: 'invalid-data', message: expect.stringMatching(/^data\.tax_id\.code: /) }),
+    ]);
+    const refused = await h.api('POST', '/transform/v1/jobs', {
+      workflow_id: await registrationWorkflowId(),
+      silo_entry_id: id,
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.detail).toMatch(/invalid party.*data\.tax_id\.code.*PATCH/);
 
@@ -182,11 +228,22 @@ describe('against the mandate', () => {
     expect((await h.api('POST', `${entryApi(id)}/identity`, { view: 'page', data: b64(png()) })).status).toBe(204);
     expect((await h.api('POST', `${entryApi(id)}/sign`, {})).status).toBe(204);
 
-    const renamed = await patch(id, { name: 'Autre Nom SAS', addresses: [{ street: '1 rue Neuve', locality: 'Lille', code: '59000', country: 'FR' }] }, 'application/merge-patch+json');
+    const renamed = await patch(
+      id,
+      {
+        name: 'Autre Nom SAS',
+        addresses: [{ street: '1 rue Neuve', locality: 'Lille', code: '59000', country: 'FR' }],
+      },
+      'application/merge-patch+json',
+    );
     expect(renamed.status).toBe(409);
     expect(renamed.body.detail).toMatch(/mandate \S+_01 is signed and names the name, addresses\[0\]/);
     expect(renamed.body.detail).toContain(`/transform/v1/jobs/${jobId}/cancel`);
-    const signerId = await patch(id, [{ op: 'replace', path: '/people/0/identities/0/code', value: 'ZZ999999' }], 'application/json-patch+json');
+    const signerId = await patch(
+      id,
+      [{ op: 'replace', path: '/people/0/identities/0/code', value: 'ZZ999999' }],
+      'application/json-patch+json',
+    );
     expect(signerId.status).toBe(409);
     const telephones = await patch(id, { telephones: [{ num: '+33 1 23 45 67 89' }] }, 'application/merge-patch+json');
     expect(telephones.status).toBe(200);
@@ -215,8 +272,13 @@ describe('against the mandate', () => {
     expect((await patch(id, { name: 'Autre Raison Sociale SAS' }, 'application/merge-patch+json')).status).toBe(200);
     const stale = await h.api('POST', `${entryApi(id)}/sign`, { mandate_number: read });
     expect(stale.status).toBe(409);
-    expect(stale.body).toMatchObject({ code: 'mandate-replaced', detail: expect.stringContaining(`mandate ${read} was replaced by mandate ${read.replace(/_01$/, '_02')}`) });
-    expect((await h.api('POST', `${entryApi(id)}/sign`, { mandate_number: read.replace(/_01$/, '_02') })).status).toBe(204);
+    expect(stale.body).toMatchObject({
+      code: 'mandate-replaced',
+      detail: expect.stringContaining(`mandate ${read} was replaced by mandate ${read.replace(/_01$/, '_02')}`),
+    });
+    expect((await h.api('POST', `${entryApi(id)}/sign`, { mandate_number: read.replace(/_01$/, '_02') })).status).toBe(
+      204,
+    );
   });
 
   it('a change of signer drops the identity document shown by the previous one', async () => {
@@ -224,7 +286,11 @@ describe('against the mandate', () => {
     const jobId = await startRegistration(h, id);
     await jobWhen(h, jobId, ['WAIT']);
     expect((await h.api('POST', `${entryApi(id)}/identity`, { view: 'page', data: b64(png()) })).status).toBe(204);
-    const other = await patch(id, [{ op: 'replace', path: '/people/0/name', value: { given: 'Paul', surname: 'Durand' } }], 'application/json-patch+json');
+    const other = await patch(
+      id,
+      [{ op: 'replace', path: '/people/0/name', value: { given: 'Paul', surname: 'Durand' } }],
+      'application/json-patch+json',
+    );
     expect(other.status).toBe(200);
     const confirm = await h.api('POST', `${entryApi(id)}/confirm`);
     expect(confirm.status).toBe(422);
@@ -239,12 +305,20 @@ describe('what a correction reports', () => {
     const same = await patch(id, { name: 'Boulangerie Exemple SAS' }, 'application/merge-patch+json');
     expect(same.status).toBe(200);
     expect(same.body.updated_at).toBe(before);
-    expect((await patch(id, { emails: [{ addr: 'a@exemple.fr' }], telephones: [{ num: '+33 1 00 00 00 00' }] }, 'application/merge-patch+json')).status).toBe(200);
+    expect(
+      (
+        await patch(
+          id,
+          { emails: [{ addr: 'a@exemple.fr' }], telephones: [{ num: '+33 1 00 00 00 00' }] },
+          'application/merge-patch+json',
+        )
+      ).status,
+    ).toBe(200);
     const events = (await h.api('GET', `/events/v1/events?entry_id=${id}`)).body.list;
     expect(events.map((e: any) => e.data.changed)).toEqual([['emails', 'telephones']]);
   });
 
-  it('the mandate needs the signer\'s role: 422 naming it, until a PATCH adds it', async () => {
+  it("the mandate needs the signer's role: 422 naming it, until a PATCH adds it", async () => {
     const noRole = party(makeSiren());
     delete (noRole.people[0] as { role?: string }).role;
     const id = await newEntry(noRole);
@@ -253,7 +327,9 @@ describe('what a correction reports', () => {
     const refused = await h.api('GET', `${entryApi(id)}/agreement`);
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({ code: 'signer-missing', detail: expect.stringContaining('people[0].role') });
-    expect((await patch(id, [{ op: 'add', path: '/people/0/role', value: 'Gérant' }], 'application/json-patch+json')).status).toBe(200);
+    expect(
+      (await patch(id, [{ op: 'add', path: '/people/0/role', value: 'Gérant' }], 'application/json-patch+json')).status,
+    ).toBe(200);
     expect((await h.api('GET', `${entryApi(id)}/agreement`)).status).toBe(200);
   });
 });
@@ -263,12 +339,23 @@ describe('what an attacker sends', () => {
     const id = await newEntry();
     const doubling = Array.from({ length: 30 }, () => ({ op: 'copy', from: '/addresses', path: '/addresses/-' }));
     const started = Date.now();
-    const [r, ping] = await Promise.all([patch(id, doubling, 'application/json-patch+json'), h.api('GET', '/utils/v1/ping', undefined, null)]);
+    const [r, ping] = await Promise.all([
+      patch(id, doubling, 'application/json-patch+json'),
+      h.api('GET', '/utils/v1/ping', undefined, null),
+    ]);
     expect(r.status).toBe(413);
     expect(r.body.detail).toMatch(/after operation \d+ \(copy \/addresses\/-\)/);
     expect(ping.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect((await patch(id, Array.from({ length: 101 }, () => ({ op: 'test', path: '/name', value: 'x' })), 'application/json-patch+json')).status).toBe(400);
+    expect(
+      (
+        await patch(
+          id,
+          Array.from({ length: 101 }, () => ({ op: 'test', path: '/name', value: 'x' })),
+          'application/json-patch+json',
+        )
+      ).status,
+    ).toBe(400);
     const ext = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v']));
     expect((await patch(id, { ext }, 'application/merge-patch+json')).status).toBe(400);
   });
@@ -286,7 +373,11 @@ describe('what an attacker sends', () => {
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.body.detail).toMatch(/is not a field of a party/);
     }
-    const intoItself = await patch(id, [{ op: 'move', from: '/people', path: '/people/0/x' }], 'application/json-patch+json');
+    const intoItself = await patch(
+      id,
+      [{ op: 'move', from: '/people', path: '/people/0/x' }],
+      'application/json-patch+json',
+    );
     expect(intoItself.status).toBe(422);
     expect(intoItself.body.code).toBe('patch-unappliable');
   });
@@ -295,7 +386,11 @@ describe('what an attacker sends', () => {
     const id = await newEntry(party(makeSiren()));
     const jobId = await startRegistration(h, id);
     await jobWhen(h, jobId, ['WAIT']);
-    const r = await patch(id, { content_type: 'application/merge-patch+json', data: { tax_id: { country: 'FR', code: 'FR00' } }, allow_invalid: true });
+    const r = await patch(id, {
+      content_type: 'application/merge-patch+json',
+      data: { tax_id: { country: 'FR', code: 'FR00' } },
+      allow_invalid: true,
+    });
     expect(r.status).toBe(409);
     expect(r.body).toMatchObject({ code: 'draft-refused', detail: expect.stringContaining('data.tax_id.code') });
   });

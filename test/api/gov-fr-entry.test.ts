@@ -31,7 +31,12 @@ const base = (id: string) => `/apps/gov-fr/v1/entry/${id}`;
 async function parkedEntry(hh: Harness = h, data: unknown = party(makeSiren())) {
   const entryId = crypto.randomUUID();
   expect((await hh.api('PUT', `/silo/v1/entries/${entryId}`, { data })).status).toBe(200);
-  const wf = await createWorkflow(hh, [step('gov-fr.agreement.sign'), setState('processing'), step('gov-fr.agreement.wait.approval'), setState('completed')]);
+  const wf = await createWorkflow(hh, [
+    step('gov-fr.agreement.sign'),
+    setState('processing'),
+    step('gov-fr.agreement.wait.approval'),
+    setState('completed'),
+  ]);
   const jobId = await startJob(hh, wf, entryId);
   await jobWhen(hh, jobId, ['WAIT']);
   return { entryId, jobId };
@@ -49,7 +54,13 @@ describe('gov-fr.agreement.sign', () => {
     const links = entry.meta.filter((m: any) => m.key === 'approval-link');
     expect(links).toHaveLength(1);
     const link = links[0];
-    expect(link).toMatchObject({ src: 'gov-fr', key: 'approval-link', link_scope: 'public', indexed: true, shared: true });
+    expect(link).toMatchObject({
+      src: 'gov-fr',
+      key: 'approval-link',
+      link_scope: 'public',
+      indexed: true,
+      shared: true,
+    });
     expect(Buffer.from(link.ref, 'base64url').length).toBeGreaterThanOrEqual(16); // ≥ 128 bits
     expect(link.link_url).toBe(`${h.config.wizardUrl}/reg/${link.ref}/start`);
     expect(entry.state).toBe('processing');
@@ -58,8 +69,16 @@ describe('gov-fr.agreement.sign', () => {
   it('run again for the same job (a retried activity), it keeps the one link and the one mandate number', async () => {
     const { entryId, jobId } = await parkedEntry();
     const before = (await h.api('GET', `/silo/v1/entries/${entryId}`)).body.meta;
-    const sign = createActivities({ db: h.db, log, config: h.config }, createClients(h.config))['gov-fr.agreement.sign'] as (i: StepInput) => Promise<{ mandateNumber: string; linkCreated: boolean }>;
-    const again: { mandateNumber: string; linkCreated: boolean } = await new MockActivityEnvironment().run(sign, { jobId, workspaceId: h.workspaceId, entryId, stepId: 'retry', config: {} });
+    const sign = createActivities({ db: h.db, log, config: h.config }, createClients(h.config))[
+      'gov-fr.agreement.sign'
+    ] as (i: StepInput) => Promise<{ mandateNumber: string; linkCreated: boolean }>;
+    const again: { mandateNumber: string; linkCreated: boolean } = await new MockActivityEnvironment().run(sign, {
+      jobId,
+      workspaceId: h.workspaceId,
+      entryId,
+      stepId: 'retry',
+      config: {},
+    });
     expect(again.linkCreated).toBe(false);
     expect(again.mandateNumber).toMatch(/_01$/);
     expect((await h.api('GET', `/silo/v1/entries/${entryId}`)).body.meta).toEqual(before);
@@ -67,11 +86,18 @@ describe('gov-fr.agreement.sign', () => {
 
   it('a parked registration is found in Temporal by its party state and entry', async () => {
     const { entryId, jobId } = await parkedEntry();
-    const found = await eventually(async () => {
-      const ids: string[] = [];
-      for await (const wf of h.client.workflow.list({ query: `PartyState="processing" AND JobStatus="WAIT" AND SiloEntryId="${entryId}"` })) ids.push(wf.workflowId);
-      return ids.length ? ids : undefined;
-    }, 15_000, 'the visibility store');
+    const found = await eventually(
+      async () => {
+        const ids: string[] = [];
+        for await (const wf of h.client.workflow.list({
+          query: `PartyState="processing" AND JobStatus="WAIT" AND SiloEntryId="${entryId}"`,
+        }))
+          ids.push(wf.workflowId);
+        return ids.length ? ids : undefined;
+      },
+      15_000,
+      'the visibility store',
+    );
     expect(found).toEqual([`job-${jobId}`]);
   });
 });
@@ -104,10 +130,12 @@ describe('GET agreement', () => {
     expect(en).toContain('MANDATE APPOINTING AN APPROVED PLATFORM AND REQUESTING THE UPDATE OF ADDRESSES');
     expect(en).toContain('First name: Élodie');
     expect(en).not.toContain('Dénomination');
-    expect(pdfText((await pdf(`${base(entryId)}/agreement`)).bytes)).toContain('MANDAT DE RACCORDEMENT À UNE PLATEFORME AGRÉÉE ET DE DEMANDE DE MISE À JOUR DES ADRESSES');
+    expect(pdfText((await pdf(`${base(entryId)}/agreement`)).bytes)).toContain(
+      'MANDAT DE RACCORDEMENT À UNE PLATEFORME AGRÉÉE ET DE DEMANDE DE MISE À JOUR DES ADRESSES',
+    );
     expect((await h.api('GET', `${base(entryId)}/agreement?lang=de`)).status).toBe(400);
     expect((await h.api('POST', `${base(entryId)}/sign?lang=en`, {})).status).toBe(204);
-    expect(pdfText((await pdf(`${base(entryId)}/agreement`)).bytes)).toContain('Last name: N\'Guessan-Dupré');
+    expect(pdfText((await pdf(`${base(entryId)}/agreement`)).bytes)).toContain("Last name: N'Guessan-Dupré");
   });
 
   it('422 naming the missing signer fields', async () => {
@@ -145,14 +173,19 @@ describe('in-app signing, rejection and resubmission', () => {
     expect(pdfText(signed.bytes).match(/Élodie N'Guessan-Dupré/g)?.length).toBe(1);
     expect(pdfText(unsigned.bytes)).not.toContain("Élodie N'Guessan-Dupré");
     // …in the embedded handwriting font, accents and apostrophe included.
-    expect(execFileSync('pdffonts', ['-'], { input: Buffer.from(signed.bytes), encoding: 'utf8' })).toMatch(/DancingScript\S*\s+CID TrueType\s+Identity-H\s+yes/);
+    expect(execFileSync('pdffonts', ['-'], { input: Buffer.from(signed.bytes), encoding: 'utf8' })).toMatch(
+      /DancingScript\S*\s+CID TrueType\s+Identity-H\s+yes/,
+    );
 
     c = await h.api('POST', `${base(entryId)}/confirm`);
     expect(c).toMatchObject({ status: 200, body: { status: 'submitted' } });
     await expect.poll(() => entryState(h, entryId), { timeout: 15_000 }).toBe('submitted');
     expect((await h.api('POST', `${base(entryId)}/sign`, {})).status).toBe(409); // under review
 
-    const reject = await h.api('POST', `${base(entryId)}/decision`, { approved: false, reason: 'The ID card is unreadable' });
+    const reject = await h.api('POST', `${base(entryId)}/decision`, {
+      approved: false,
+      reason: 'The ID card is unreadable',
+    });
     expect(reject.status).toBe(200);
     await expect.poll(() => entryState(h, entryId), { timeout: 15_000 }).toBe('processing');
     const decision = (await h.api('GET', `/silo/v1/entries/${entryId}/meta/approval-decision`)).body;
@@ -160,7 +193,9 @@ describe('in-app signing, rejection and resubmission', () => {
 
     // A new submission: the earlier signature no longer counts.
     expect((await h.api('POST', `${base(entryId)}/confirm`)).status).toBe(422);
-    expect((await h.api('POST', `${base(entryId)}/identity`, { view: 'front', data: b64(png(200, 120)) })).status).toBe(204);
+    expect((await h.api('POST', `${base(entryId)}/identity`, { view: 'front', data: b64(png(200, 120)) })).status).toBe(
+      204,
+    );
     expect((await h.api('POST', `${base(entryId)}/sign`, { signature: b64(png()) })).status).toBe(204); // drawn
     expect((await h.api('POST', `${base(entryId)}/confirm`)).status).toBe(200);
     await expect.poll(() => entryState(h, entryId), { timeout: 15_000 }).toBe('submitted');
@@ -184,7 +219,9 @@ describe('pre-signed path', () => {
     // The uploaded mandate, followed by the audit page, sealed.
     const final = pdfText((await pdf(`${base(entryId)}/agreement`)).bytes);
     expect(final).toContain(pdfText(signedOutside.bytes).trim().slice(0, 200));
-    expect(final).toContain(`Empreinte SHA-256 du document avant signature : ${crypto.createHash('sha256').update(signedOutside.bytes).digest('hex')}`);
+    expect(final).toContain(
+      `Empreinte SHA-256 du document avant signature : ${crypto.createHash('sha256').update(signedOutside.bytes).digest('hex')}`,
+    );
     expect(final).toContain('mode : document signé hors ligne');
     expect(final).toMatch(/Page passeport \([^)]+\) — SHA-256 :/);
   });
@@ -194,7 +231,12 @@ describe('pre-signed path', () => {
     await h.api('POST', `${base(entryId)}/identity`, { view: 'page', data: b64(jpeg()) });
     const blank = (await pdf(`${base(entryId)}/agreement`)).bytes;
     const representative = generateSelfSigned('Elodie Representative');
-    const signedOutside = await sealPdf(blank, representative, { name: 'Élodie', reason: 'I agree', location: 'Paris', contact: '' });
+    const signedOutside = await sealPdf(blank, representative, {
+      name: 'Élodie',
+      reason: 'I agree',
+      location: 'Paris',
+      contact: '',
+    });
     expect((await h.api('POST', `${base(entryId)}/agreement`, { data: b64(signedOutside) })).status).toBe(204);
     expect((await h.api('POST', `${base(entryId)}/confirm`)).status).toBe(200);
 
@@ -229,11 +271,17 @@ describe('limits and wrong types', () => {
     expect(huge.status).toBe(413);
 
     expect((await h.api('POST', `${base(entryId)}/sign`, { signature: b64(gif()) })).status).toBe(415);
-    const textBody = await fetch(`${h.baseUrl}${base(entryId)}/sign`, { method: 'POST', headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'text/plain' }, body: 'sign please' });
+    const textBody = await fetch(`${h.baseUrl}${base(entryId)}/sign`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'text/plain' },
+      body: 'sign please',
+    });
     expect(textBody.status).toBe(415);
     expect((await h.api('POST', `${base(entryId)}/sign`, { signature: b64(png().subarray(0, 40)) })).status).toBe(422);
     expect((await h.api('POST', `${base(entryId)}/agreement`, { data: b64(Buffer.from('hello')) })).status).toBe(415);
-    expect((await h.api('POST', `${base(entryId)}/agreement`, { data: b64(Buffer.from('%PDF-1.7\n garbage')) })).status).toBe(422);
+    expect(
+      (await h.api('POST', `${base(entryId)}/agreement`, { data: b64(Buffer.from('%PDF-1.7\n garbage')) })).status,
+    ).toBe(422);
     // A valid PDF, but not this entry's mandate.
     const other = await PDFDocument.create();
     other.addPage().drawText('Mandat 123456789_0145_20260101_01');
@@ -261,7 +309,10 @@ describe('the confirmed mandate', () => {
     const front = png(80, 40);
     await h.api('POST', `${base(entryId)}/identity`, { view: 'front', data: b64(front) });
     await h.api('POST', `${base(entryId)}/identity`, { view: 'back', data: b64(jpeg()) });
-    const before = crypto.createHash('sha256').update((await pdf(`${base(entryId)}/agreement`)).bytes).digest('hex');
+    const before = crypto
+      .createHash('sha256')
+      .update((await pdf(`${base(entryId)}/agreement`)).bytes)
+      .digest('hex');
     await h.api('POST', `${base(entryId)}/sign`, { signature: b64(png()) });
     expect((await h.api('POST', `${base(entryId)}/confirm`)).status).toBe(200);
 
@@ -271,7 +322,9 @@ describe('the confirmed mandate', () => {
     expect(text).toContain(`Empreinte SHA-256 du document avant signature : ${before}`);
     expect(text).toContain("Signataire : Élodie N'Guessan-Dupré (Présidente)");
     expect(text).toContain('mode : signature manuscrite');
-    expect(text).toMatch(new RegExp(`Recto \\([^)]+\\) — SHA-256 : ${crypto.createHash('sha256').update(front).digest('hex')}`));
+    expect(text).toMatch(
+      new RegExp(`Recto \\([^)]+\\) — SHA-256 : ${crypto.createHash('sha256').update(front).digest('hex')}`),
+    );
     expect(text).toMatch(/Depuis : IP (::ffff:)?127\.0\.0\.1 — node/);
     expect(text).toMatch(/Confirmation Date : \d\d\/\d\d\/\d{4} à \d\d:\d\d:\d\d UTC/);
 
@@ -310,7 +363,9 @@ describe('operator review', () => {
 
     const queue = (await h.api('GET', '/apps/gov-fr/v1/review/submissions')).body.list;
     expect(queue.map((s: any) => s.entry_id)).toContain(entryId);
-    const img = await fetch(`${h.baseUrl}${base(entryId)}/identity/page`, { headers: { authorization: `Bearer ${h.apiKey}` } });
+    const img = await fetch(`${h.baseUrl}${base(entryId)}/identity/page`, {
+      headers: { authorization: `Bearer ${h.apiKey}` },
+    });
     expect(img.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await img.arrayBuffer()).equals(page)).toBe(true);
     expect((await h.api('GET', `${base(entryId)}/identity/front`)).status).toBe(404);
@@ -324,7 +379,9 @@ describe('operator review', () => {
 
     // Decided submissions leave the queue.
     await h.api('POST', `${base(entryId)}/decision`, { approved: true });
-    expect((await h.api('GET', '/apps/gov-fr/v1/review/submissions')).body.list.map((s: any) => s.entry_id)).not.toContain(entryId);
+    expect(
+      (await h.api('GET', '/apps/gov-fr/v1/review/submissions')).body.list.map((s: any) => s.entry_id),
+    ).not.toContain(entryId);
   });
 
   it('serves the review page and its script from the service, with a strict content security policy', async () => {
@@ -337,7 +394,9 @@ describe('operator review', () => {
     const html = await page.text();
     expect(html).toContain('Revue des mandats');
     expect(html).not.toMatch(/https?:\/\//); // no third-party resource
-    expect((await fetch(`${h.baseUrl}/apps/gov-fr/review/assets/page.js`)).headers.get('content-type')).toMatch(/javascript/);
+    expect((await fetch(`${h.baseUrl}/apps/gov-fr/review/assets/page.js`)).headers.get('content-type')).toMatch(
+      /javascript/,
+    );
   });
 });
 
@@ -348,8 +407,14 @@ describe('at rest', () => {
     await h.api('POST', `${base(entryId)}/identity`, { view: 'page', data: b64(image) });
     await h.api('POST', `${base(entryId)}/sign`, {});
     const served = (await pdf(`${base(entryId)}/agreement`)).bytes;
-    const { rows: ids } = await h.db.query<{ data: Uint8Array }>('SELECT data FROM identity_documents WHERE entry_id = $1', [entryId]);
-    const { rows: ags } = await h.db.query<{ signed_pdf: Uint8Array }>('SELECT signed_pdf FROM agreements WHERE entry_id = $1', [entryId]);
+    const { rows: ids } = await h.db.query<{ data: Uint8Array }>(
+      'SELECT data FROM identity_documents WHERE entry_id = $1',
+      [entryId],
+    );
+    const { rows: ags } = await h.db.query<{ signed_pdf: Uint8Array }>(
+      'SELECT signed_pdf FROM agreements WHERE entry_id = $1',
+      [entryId],
+    );
     const rawImage = Buffer.from(ids[0]!.data);
     const rawPdf = Buffer.from(ags[0]!.signed_pdf);
     expect(rawImage.includes(image.subarray(16, 64))).toBe(false);

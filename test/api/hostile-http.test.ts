@@ -47,12 +47,33 @@ afterAll(() => h?.close());
 /** Our app on its own port with some configuration changed and its log lines captured. */
 async function appWith(config: Partial<ApiDeps['config']>) {
   const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({ write: (chunk, _enc, cb) => (lines.push(...String(chunk).trim().split('\n').map((l) => JSON.parse(l))), cb()) });
-  const app = createApp({ db: h.db, log: pino({ level: 'info' }, sink), temporal: h.client, config: { ...h.config, ...config }, box: h.box, sealKey: testSealKey() });
+  const sink = new Writable({
+    write: (chunk, _enc, cb) => (
+      lines.push(
+        ...String(chunk)
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l)),
+      ),
+      cb()
+    ),
+  });
+  const app = createApp({
+    db: h.db,
+    log: pino({ level: 'info' }, sink),
+    temporal: h.client,
+    config: { ...h.config, ...config },
+    box: h.box,
+    sealKey: testSealKey(),
+  });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, lines, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    lines,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 const nestedArrays = (depth: number, leaf = '1') => `${'['.repeat(depth)}${leaf}${']'.repeat(depth)}`;
@@ -63,17 +84,30 @@ function jsonRoutes(): { method: string; path: string }[] {
   return OPERATIONS.filter((o) => o.body).map((o) => ({
     method: o.method.toUpperCase(),
     path: o.path.replace(/:(\w+)/g, (_, name: string) =>
-      name === 'ref' ? ref : name === 'silo_entry_id' || (name === 'id' && o.path.startsWith('/silo/')) ? entryId : name === 'id' ? crypto.randomUUID() : `hostile-${name}`),
+      name === 'ref'
+        ? ref
+        : name === 'silo_entry_id' || (name === 'id' && o.path.startsWith('/silo/'))
+          ? entryId
+          : name === 'id'
+            ? crypto.randomUUID()
+            : `hostile-${name}`,
+    ),
   }));
 }
 
 const send = (method: string, p: string, text: string) =>
-  fetch(`${h.baseUrl}${p}`, { method, headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' }, body: text });
+  fetch(`${h.baseUrl}${p}`, {
+    method,
+    headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' },
+    body: text,
+  });
 
 describe('JSON nested deeper than any handler expects', () => {
-  it('is a 400 naming the limit on every JSON route, the wizard\'s included, and the API keeps answering', async () => {
+  it("is a 400 naming the limit on every JSON route, the wizard's included, and the API keeps answering", async () => {
     const routes = jsonRoutes();
-    expect(routes.map((r) => r.path.split('/')[1])).toEqual(expect.arrayContaining(['silo', 'transform', 'events', 'admin', 'apps', 'reg']));
+    expect(routes.map((r) => r.path.split('/')[1])).toEqual(
+      expect.arrayContaining(['silo', 'transform', 'events', 'admin', 'apps', 'reg']),
+    );
     for (const { method, path: p } of routes) {
       // Under every route's size limit (16 KB the smallest): the depth is what gets refused.
       for (const body of [nestedArrays(6000), nestedObjects(2500)]) {
@@ -83,7 +117,9 @@ describe('JSON nested deeper than any handler expects', () => {
         expect(problem.title).toBe('Bad Request');
         // Upload routes refuse so much structure before parsing it (see below).
         const upload = method === 'POST' && /\/(identity|sign|agreement)$/.test(p);
-        expect(problem.detail).toMatch(upload ? /more than 64 separators/ : new RegExp(`nested deeper than ${MAX_JSON_DEPTH} levels`));
+        expect(problem.detail).toMatch(
+          upload ? /more than 64 separators/ : new RegExp(`nested deeper than ${MAX_JSON_DEPTH} levels`),
+        );
       }
       const huge = await send(method, p, `{"data":${nestedArrays(300_000)}}`); // 600 KB: too deep or too large
       expect([400, 413], `${method} ${p}`).toContain(huge.status);
@@ -108,13 +144,18 @@ describe('JSON nested deeper than any handler expects', () => {
 
   it(`keeps values of ${MAX_JSON_DEPTH} levels, refuses ${MAX_JSON_DEPTH + 1}`, async () => {
     // {"value": …}: the body is one level, the value the rest.
-    const put = (depth: number) => send('PUT', `/silo/v1/entries/${entryId}/meta/deep`, `{"value":${nestedArrays(depth - 1, '"x"')}}`);
+    const put = (depth: number) =>
+      send('PUT', `/silo/v1/entries/${entryId}/meta/deep`, `{"value":${nestedArrays(depth - 1, '"x"')}}`);
     const kept = await put(MAX_JSON_DEPTH);
     expect(kept.status, await kept.clone().text()).toBe(200);
-    expect(JSON.stringify((await kept.json() as { value: unknown }).value)).toBe(nestedArrays(MAX_JSON_DEPTH - 1, '"x"'));
+    expect(JSON.stringify(((await kept.json()) as { value: unknown }).value)).toBe(
+      nestedArrays(MAX_JSON_DEPTH - 1, '"x"'),
+    );
     const refused = await put(MAX_JSON_DEPTH + 1);
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { detail: string }).detail).toMatch(/^body(\.value)(\.0)+: nested deeper than 32/);
+    expect(((await refused.json()) as { detail: string }).detail).toMatch(
+      /^body(\.value)(\.0)+: nested deeper than 32/,
+    );
   });
 
   it('is refused before any recursive walk (zod, JSON.stringify) sees it: a 400, not a stack overflow', () => {
@@ -150,7 +191,9 @@ describe('security and cache headers', () => {
   };
 
   it('marks every response with personal data no-store and nosniff', async () => {
-    expect((await h.api('POST', `${entryApi(entryId)}/identity`, { view: 'front', data: b64(png()) })).status).toBe(204);
+    expect((await h.api('POST', `${entryApi(entryId)}/identity`, { view: 'front', data: b64(png()) })).status).toBe(
+      204,
+    );
     const keyed = [
       ['the entry', `/silo/v1/entries/${entryId}`],
       ['the agreement', `${entryApi(entryId)}/agreement`],
@@ -186,13 +229,26 @@ describe('security and cache headers', () => {
 
     const siren = makeSiren();
     const participantId = `iso6523-actorid-upis::0225:${siren}`;
-    await publishParticipant(h.db, { participantId, workspaceId: h.workspaceId, entryId: await newParty(h, siren), docGroups: ['france'], visibility: 'smp+sml+peppol', directory: true });
+    await publishParticipant(h.db, {
+      participantId,
+      workspaceId: h.workspaceId,
+      entryId: await newParty(h, siren),
+      docGroups: ['france'],
+      visibility: 'smp+sml+peppol',
+      directory: true,
+    });
     const smp = await fetch(`${h.baseUrl}/smp/${encodeURIComponent(participantId)}`);
     expect(smp.status).toBe(200);
     expect(smp.headers.get('cache-control')).toBe(`public, max-age=${h.config.SMP_HTTP_MAX_AGE_S}`);
     expect(smp.headers.get('etag')).toMatch(/^"/);
     expect(smp.headers.get('x-content-type-options')).toBe('nosniff');
-    expect((await fetch(`${h.baseUrl}/smp/${encodeURIComponent(participantId)}`, { headers: { 'if-none-match': smp.headers.get('etag')! } })).status).toBe(304);
+    expect(
+      (
+        await fetch(`${h.baseUrl}/smp/${encodeURIComponent(participantId)}`, {
+          headers: { 'if-none-match': smp.headers.get('etag')! },
+        })
+      ).status,
+    ).toBe(304);
   });
 });
 
@@ -211,12 +267,16 @@ describe('limits', () => {
     expect(loadConfig({ RATE_LIMIT_PER_IP_PER_MINUTE: '7' }).ipRateLimitPerMinute).toBe(7);
     const app = await appWith({ ipRateLimitPerMinute: 4 });
     try {
-      const guess = (i: number) => fetch(`${app.url}/silo/v1/entries`, { headers: { authorization: `Bearer pak_guess${i}` } });
+      const guess = (i: number) =>
+        fetch(`${app.url}/silo/v1/entries`, { headers: { authorization: `Bearer pak_guess${i}` } });
       for (let i = 0; i < 4; i++) expect((await guess(i)).status).toBe(401);
       await expectLimited(await guess(4), /4 requests per minute reached for your address/);
       // Every route counts, the public ones and a valid key's too.
       await expectLimited(await fetch(`${app.url}/utils/v1/ping`), /your address/);
-      await expectLimited(await fetch(`${app.url}/silo/v1/entries`, { headers: { authorization: `Bearer ${h.apiKey}` } }), /your address/);
+      await expectLimited(
+        await fetch(`${app.url}/silo/v1/entries`, { headers: { authorization: `Bearer ${h.apiKey}` } }),
+        /your address/,
+      );
       await expectLimited(await fetch(`${app.url}/reg/${ref}/api/state`), /your address/);
       // Except the SMP: access points read it from behind shared addresses, and its answers are cached.
       expect((await fetch(`${app.url}/smp/iso6523-actorid-upis%3A%3A0225%3A000000000`)).status).toBe(404);
@@ -228,10 +288,14 @@ describe('limits', () => {
   it('counts the client behind a trusted proxy by X-Forwarded-For, and believes the header from no one else', async () => {
     expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/hop count, or addresses and CIDRs/);
     expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
-    const behindProxy = await appWith({ ipRateLimitPerMinute: 3, TRUST_PROXY: loadConfig({ TRUST_PROXY: '127.0.0.0/8, ::1' }).TRUST_PROXY });
+    const behindProxy = await appWith({
+      ipRateLimitPerMinute: 3,
+      TRUST_PROXY: loadConfig({ TRUST_PROXY: '127.0.0.0/8, ::1' }).TRUST_PROXY,
+    });
     const direct = await appWith({ ipRateLimitPerMinute: 3 });
     try {
-      const ping = (url: string, client: string) => fetch(`${url}/utils/v1/ping`, { headers: { 'x-forwarded-for': client } });
+      const ping = (url: string, client: string) =>
+        fetch(`${url}/utils/v1/ping`, { headers: { 'x-forwarded-for': client } });
       for (let i = 0; i < 3; i++) expect((await ping(behindProxy.url, '203.0.113.7')).status).toBe(200);
       await expectLimited(await ping(behindProxy.url, '203.0.113.7'), /your address/);
       expect((await ping(behindProxy.url, '198.51.100.9')).status).toBe(200); // another client, not limited
@@ -249,7 +313,12 @@ describe('limits', () => {
     try {
       for (let i = 0; i < 3; i++) expect((await fetch(`${app.url}/reg/${ref}/api/state`)).status).toBe(200);
       const encoded = `%${ref.charCodeAt(0).toString(16).toUpperCase()}${ref.slice(1)}`;
-      for (const p of [`/reg/${ref}/api/state`, `/REG/${ref}/api/state`, `/reg/${encoded}/api/state`, `/reg/${ref}/start`]) {
+      for (const p of [
+        `/reg/${ref}/api/state`,
+        `/REG/${ref}/api/state`,
+        `/reg/${encoded}/api/state`,
+        `/reg/${ref}/start`,
+      ]) {
         await expectLimited(await fetch(`${app.url}${p}`), /3 requests per minute reached for this registration link/);
       }
       expect((await fetch(`${app.url}/reg/${'A'.repeat(43)}/api/state`)).status).toBe(404); // another link: its own count
@@ -267,9 +336,18 @@ describe('logs', () => {
     try {
       const hex = (s: string) => [...s].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
       const variants = [
-        `/reg/${ref}/api/state`, `/REG/${ref}/api/state`, `/Reg/${ref}/start`, `/%72eg/${ref}/api/state`, `/%52EG/${ref}/api/state`,
-        `/reg/${hex(ref.slice(0, 1))}${ref.slice(1)}/api/state`, `/reg/${hex(ref)}/api/state`, `/%2572eg/${ref}/api/state`,
-        `//reg/${ref}/api/state`, `/reg%2F${ref}/api/state`, `/reg/${ref}`, `/reg/${ref}?lang=en`,
+        `/reg/${ref}/api/state`,
+        `/REG/${ref}/api/state`,
+        `/Reg/${ref}/start`,
+        `/%72eg/${ref}/api/state`,
+        `/%52EG/${ref}/api/state`,
+        `/reg/${hex(ref.slice(0, 1))}${ref.slice(1)}/api/state`,
+        `/reg/${hex(ref)}/api/state`,
+        `/%2572eg/${ref}/api/state`,
+        `//reg/${ref}/api/state`,
+        `/reg%2F${ref}/api/state`,
+        `/reg/${ref}`,
+        `/reg/${ref}?lang=en`,
       ];
       const statuses: number[] = [];
       for (const p of variants) statuses.push((await fetch(`${app.url}${p}`)).status);
@@ -308,12 +386,21 @@ describe('logs', () => {
 
 describe('production settings', () => {
   const freshEnv = (extra: Record<string, string>) => {
-    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pa-prod-')), ...extra };
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? os.tmpdir(),
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pa-prod-')),
+      ...extra,
+    };
     return env;
   };
   const run = (script: string, env: Record<string, string>) =>
     new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', script], {
+        cwd: repo,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let output = '';
       child.stdout.on('data', (d) => (output += d));
       child.stderr.on('data', (d) => (output += d));
@@ -325,9 +412,12 @@ describe('production settings', () => {
     for (const script of ['bin/api.ts', 'bin/start.ts']) {
       const { code, output } = await run(script, freshEnv({ NODE_ENV: 'production' }));
       expect(code, output).toBe(1);
-      expect(output).toMatch(/NODE_ENV=production: \/metrics would be open to anyone\. Set METRICS_TOKEN .* or METRICS_PORT/);
+      expect(output).toMatch(
+        /NODE_ENV=production: \/metrics would be open to anyone\. Set METRICS_TOKEN .* or METRICS_PORT/,
+      );
     }
-    const prod = (env: Record<string, string>) => () => assertApiConfigSafe(loadConfig({ NODE_ENV: 'production', ...env }));
+    const prod = (env: Record<string, string>) => () =>
+      assertApiConfigSafe(loadConfig({ NODE_ENV: 'production', ...env }));
     expect(prod({})).toThrow(/METRICS_TOKEN/);
     expect(prod({ METRICS_TOKEN: 'a-long-enough-metrics-token' })).not.toThrow();
     expect(prod({ METRICS_PORT: '9100' })).not.toThrow();
@@ -335,17 +425,32 @@ describe('production settings', () => {
   });
 
   it('start with docker-compose.yml and .env.example as they are', () => {
-    const compose = parse(fs.readFileSync(path.join(repo, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, { environment: Record<string, string> }> };
+    const compose = parse(fs.readFileSync(path.join(repo, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+      services: Record<string, { environment: Record<string, string> }>;
+    };
     const example = Object.fromEntries(
-      fs.readFileSync(path.join(repo, '.env.example'), 'utf8').split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+      fs
+        .readFileSync(path.join(repo, '.env.example'), 'utf8')
+        .split('\n')
+        .filter((l) => /^[A-Z_]+=/.test(l))
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
     );
-    const env = Object.fromEntries(Object.entries(compose.services.api!.environment).map(([k, v]) => [k, String(v).replace(/\$\{(\w+)\}/g, (_, n: string) => example[n] ?? '')]));
+    const env = Object.fromEntries(
+      Object.entries(compose.services.api!.environment).map(([k, v]) => [
+        k,
+        String(v).replace(/\$\{(\w+)\}/g, (_, n: string) => example[n] ?? ''),
+      ]),
+    );
     expect(() => assertApiConfigSafe(loadConfig({ ...env, NODE_ENV: 'production' }))).not.toThrow();
   });
 
   it('serve /metrics on the internal listener only when METRICS_PORT is set', async () => {
     const app = await appWith({ METRICS_PORT: 9 });
-    const internal = (await serveInternalMetrics({ ...h.config, METRICS_PORT: 0, METRICS_HOST: '127.0.0.1' } as never))!;
+    const internal = (await serveInternalMetrics({
+      ...h.config,
+      METRICS_PORT: 0,
+      METRICS_HOST: '127.0.0.1',
+    } as never))!;
     try {
       expect((await fetch(`${app.url}/metrics`)).status).toBe(404);
       const res = await fetch(`http://127.0.0.1:${(internal.address() as AddressInfo).port}/metrics`);
@@ -360,7 +465,8 @@ describe('production settings', () => {
 
 describe('problems', () => {
   it('every status has a meaningful title', () => {
-    for (let status = 400; status < 600; status++) expect(problemTitle(status), String(status)).not.toMatch(/^(Error)?$/);
+    for (let status = 400; status < 600; status++)
+      expect(problemTitle(status), String(status)).not.toMatch(/^(Error)?$/);
     expect(problemTitle(410)).toBe('Gone');
     expect(problemTitle(429)).toBe('Too Many Requests');
   });
@@ -380,13 +486,15 @@ describe('problems', () => {
     }
   });
 
-  it('a finished registration\'s wizard link is 410 Gone', async () => {
+  it("a finished registration's wizard link is 410 Gone", async () => {
     const done = await newParty(h);
     const jobId = await startRegistration(h, done);
     await jobWhen(h, jobId, ['WAIT']);
     const doneRef = (await h.api('GET', `/silo/v1/entries/${done}/meta/approval-link`)).body.ref;
     await signInApp(h, done);
-    await expect.poll(async () => (await h.api('GET', `/silo/v1/entries/${done}`)).body.state, { timeout: 15_000 }).toBe('submitted');
+    await expect
+      .poll(async () => (await h.api('GET', `/silo/v1/entries/${done}`)).body.state, { timeout: 15_000 })
+      .toBe('submitted');
     await approve(h, done);
     await jobWhen(h, jobId, ['OK'], 60_000);
     const r = await h.api('GET', `/reg/${doneRef}/api/state`, undefined, null);
@@ -398,15 +506,22 @@ describe('problems', () => {
 describe('generated JSON', () => {
   it('of any value and nesting never gives a 5xx; past the depth limit, a 400', { timeout: 300_000 }, async () => {
     const routes = jsonRoutes();
-    const depthOf = (v: unknown): number => (v && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0);
+    const depthOf = (v: unknown): number =>
+      v && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom(...routes), fc.jsonValue({ maxDepth: 4 }), fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 20_000 })), fc.boolean(),
+        fc.constantFrom(...routes),
+        fc.jsonValue({ maxDepth: 4 }),
+        fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 20_000 })),
+        fc.boolean(),
         async (route, value, depth, arrays) => {
           const text = (arrays ? nestedArrays : nestedObjects)(depth, JSON.stringify(value));
           const res = await send(route.method, route.path, text);
           const body = await res.text();
-          expect(res.status, `${route.method} ${route.path} at depth ${depth} → ${res.status} ${body.slice(0, 300)}`).toBeLessThan(500);
+          expect(
+            res.status,
+            `${route.method} ${route.path} at depth ${depth} → ${res.status} ${body.slice(0, 300)}`,
+          ).toBeLessThan(500);
           if (depth + depthOf(value) > MAX_JSON_DEPTH) expect([400, 413]).toContain(res.status); // 413: over a 16 KB limit
         },
       ),

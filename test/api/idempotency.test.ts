@@ -8,7 +8,11 @@ import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app';
 import { requestSha256 } from '../../api/idempotency';
-import { claimIdempotencyKey, releaseIdempotencyKey, sweepIdempotencyKeys } from '../../platform/store/idempotency-keys';
+import {
+  claimIdempotencyKey,
+  releaseIdempotencyKey,
+  sweepIdempotencyKeys,
+} from '../../platform/store/idempotency-keys';
 import { createWorkspace } from '../../platform/store/workspaces';
 import { contractViolation } from '../support/contract';
 import { eventually, freshDb, log, startHarness, type Harness } from '../support/harness';
@@ -22,18 +26,35 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-interface Answer { status: number; body: any; text: string; headers: Headers }
+interface Answer {
+  status: number;
+  body: any;
+  text: string;
+  headers: Headers;
+}
 
 /** A request as a client sends it, with an Idempotency-Key unless `key` is null; checked against the contract. */
-async function send(path: string, body: unknown, opts: { key?: string | null; apiKey?: string; method?: string; baseUrl?: string } = {}): Promise<Answer> {
+async function send(
+  path: string,
+  body: unknown,
+  opts: { key?: string | null; apiKey?: string; method?: string; baseUrl?: string } = {},
+): Promise<Answer> {
   const method = opts.method ?? 'POST';
   const headers: Record<string, string> = { authorization: `Bearer ${opts.apiKey ?? h.apiKey}` };
   if (opts.key !== null && opts.key !== undefined) headers['idempotency-key'] = opts.key;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch((opts.baseUrl ?? h.baseUrl) + path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch((opts.baseUrl ?? h.baseUrl) + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   let parsed: unknown = text;
-  try { parsed = text ? JSON.parse(text) : undefined; } catch { /* keep text */ }
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* keep text */
+  }
   const broken = contractViolation(method, path, res.status, res.headers.get('content-type'), parsed);
   if (broken) throw new Error(`contract: ${method} ${path} → ${res.status}: ${broken}\n${text.slice(0, 500)}`);
   return { status: res.status, body: parsed, text, headers: res.headers };
@@ -42,7 +63,8 @@ async function send(path: string, body: unknown, opts: { key?: string | null; ap
 const replayed = (a: Answer) => a.headers.get('idempotent-replayed');
 const newKey = () => crypto.randomUUID();
 const entryRequest = () => ({ data: party(makeSiren()), folder: `idem-${crypto.randomUUID()}` });
-const entriesIn = async (folder: string) => (await send(`/silo/v1/entries?folder=${folder}`, undefined, { method: 'GET', key: null })).body.list;
+const entriesIn = async (folder: string) =>
+  (await send(`/silo/v1/entries?folder=${folder}`, undefined, { method: 'GET', key: null })).body.list;
 
 const expectProblem = (a: Answer, status: number, code: string) => {
   expect(a.status, a.text).toBe(status);
@@ -84,8 +106,12 @@ describe('a retry with the same key and request', () => {
 
     // The store fails this one insert (a 500), then recovers.
     const req = { ...entryRequest(), folder: `fail-${crypto.randomUUID()}` };
-    await h.db.query(`CREATE FUNCTION idem_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'store down'; END $$`);
-    await h.db.query(`CREATE TRIGGER idem_fail BEFORE INSERT ON entries FOR EACH ROW WHEN (NEW.folder LIKE 'fail-%') EXECUTE FUNCTION idem_fail()`);
+    await h.db.query(
+      `CREATE FUNCTION idem_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'store down'; END $$`,
+    );
+    await h.db.query(
+      `CREATE TRIGGER idem_fail BEFORE INSERT ON entries FOR EACH ROW WHEN (NEW.folder LIKE 'fail-%') EXECUTE FUNCTION idem_fail()`,
+    );
     const key5xx = newKey();
     try {
       expect((await send('/silo/v1/entries', req, { key: key5xx })).status).toBe(500);
@@ -103,7 +129,10 @@ describe('a retry with the same key and request', () => {
     expect(first.status, first.text).toBe(201);
     const retry = await send('/admin/v1/keys', { name: 'ci', scopes: ['entries:rw'] }, { key });
     expect([retry.status, retry.body.api_key, replayed(retry)]).toEqual([201, first.body.api_key, 'true']);
-    const { rows } = await h.db.query<{ body_sealed: Uint8Array }>('SELECT body_sealed FROM idempotency_keys WHERE key = $1', [key]);
+    const { rows } = await h.db.query<{ body_sealed: Uint8Array }>(
+      'SELECT body_sealed FROM idempotency_keys WHERE key = $1',
+      [key],
+    );
     expect(Buffer.from(rows[0]!.body_sealed).includes(first.body.api_key)).toBe(false);
   });
 
@@ -120,11 +149,15 @@ describe('a retry with the same key and request', () => {
     // A route without a body, and the decision (16 kB when keyless), keyed too.
     const confirmKey = newKey();
     const confirm = await send(`/apps/gov-fr/v1/entry/${entryId}/confirm`, undefined, { key: confirmKey });
-    expect(replayed(await send(`/apps/gov-fr/v1/entry/${entryId}/confirm`, undefined, { key: confirmKey }))).toBe('true');
+    expect(replayed(await send(`/apps/gov-fr/v1/entry/${entryId}/confirm`, undefined, { key: confirmKey }))).toBe(
+      'true',
+    );
     expect(confirm.status).toBeGreaterThanOrEqual(400);
     const decisionKey = newKey();
     await send(`/apps/gov-fr/v1/entry/${entryId}/decision`, { approved: true }, { key: decisionKey });
-    expect(replayed(await send(`/apps/gov-fr/v1/entry/${entryId}/decision`, { approved: true }, { key: decisionKey }))).toBe('true');
+    expect(
+      replayed(await send(`/apps/gov-fr/v1/entry/${entryId}/decision`, { approved: true }, { key: decisionKey })),
+    ).toBe('true');
   });
 });
 
@@ -133,9 +166,17 @@ describe('the key', () => {
     const req = entryRequest();
     const key = newKey();
     expect((await send('/silo/v1/entries', req, { key })).status).toBe(200);
-    expectProblem(await send('/silo/v1/entries', { ...req, data: party(makeSiren()) }, { key }), 422, 'idempotency-key-reused');
+    expectProblem(
+      await send('/silo/v1/entries', { ...req, data: party(makeSiren()) }, { key }),
+      422,
+      'idempotency-key-reused',
+    );
     const entryId = await createEntry(h);
-    expectProblem(await send('/transform/v1/jobs', { workflow_id: crypto.randomUUID(), silo_entry_id: entryId }, { key }), 422, 'idempotency-key-reused');
+    expectProblem(
+      await send('/transform/v1/jobs', { workflow_id: crypto.randomUUID(), silo_entry_id: entryId }, { key }),
+      422,
+      'idempotency-key-reused',
+    );
     expect(await entriesIn(req.folder)).toHaveLength(1);
   });
 
@@ -154,14 +195,20 @@ describe('the key', () => {
     const req = entryRequest();
     const key = newKey();
     const first = await send('/silo/v1/entries', req, { key });
-    await h.db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE workspace_id = $1 AND key = $2`, [h.workspaceId, key]);
+    await h.db.query(
+      `UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE workspace_id = $1 AND key = $2`,
+      [h.workspaceId, key],
+    );
     const anew = await send('/silo/v1/entries', req, { key });
     expect([anew.status, replayed(anew)]).toEqual([200, null]);
     expect(anew.body.id).not.toBe(first.body.id);
     const retry = await send('/silo/v1/entries', req, { key });
     expect([retry.body.id, replayed(retry)]).toEqual([anew.body.id, 'true']);
 
-    await h.db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE workspace_id = $1 AND key = $2`, [h.workspaceId, key]);
+    await h.db.query(
+      `UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE workspace_id = $1 AND key = $2`,
+      [h.workspaceId, key],
+    );
     expect(await sweepIdempotencyKeys(h.db)).toBeGreaterThanOrEqual(1);
     expect((await h.db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [key])).rows).toEqual([]);
   });
@@ -176,7 +223,11 @@ describe('the key', () => {
   it('is ignored on other methods (a PUT is idempotent by its id)', async () => {
     const key = newKey();
     for (let i = 0; i < 2; i++) {
-      const put = await send(`/silo/v1/entries/${crypto.randomUUID()}`, { data: party(makeSiren()) }, { key, method: 'PUT' });
+      const put = await send(
+        `/silo/v1/entries/${crypto.randomUUID()}`,
+        { data: party(makeSiren()) },
+        { key, method: 'PUT' },
+      );
       expect([put.status, replayed(put)]).toEqual([200, null]);
     }
   });
@@ -198,14 +249,23 @@ describe('while the first request with a key runs', () => {
     // A second API on the same store, whose Temporal is unreachable: its job stays QUEUED, and ?wait=2 holds the answer 2 s more.
     const dead = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 500 }) });
     const app = createApp({ db: h.db, log, temporal: dead, config: h.config, box: h.box, sealKey: testSealKey() });
-    const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
+    const server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
     try {
       const slowApi = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const job = { workflow_id: await createWorkflow(h, [setState('processing')]), silo_entry_id: await createEntry(h) };
+      const job = {
+        workflow_id: await createWorkflow(h, [setState('processing')]),
+        silo_entry_id: await createEntry(h),
+      };
       const key = newKey();
       const started = Date.now();
       const first = send('/transform/v1/jobs?wait=2', job, { key, baseUrl: slowApi });
-      await eventually(async () => (await h.db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [key])).rows.length === 1, 5_000, 'the key claimed');
+      await eventually(
+        async () => (await h.db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [key])).rows.length === 1,
+        5_000,
+        'the key claimed',
+      );
       expectProblem(await send('/transform/v1/jobs?wait=2', job, { key }), 409, 'idempotency-key-in-flight');
       const answer = await first;
       expect(answer.status, answer.text).toBe(202);
@@ -236,7 +296,9 @@ describe('the OpenAPI document', () => {
     const doc = (await send('/openapi.json', undefined, { method: 'GET', key: null })).body;
     for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
       for (const [method, op] of Object.entries(ops)) {
-        const declared = (op.parameters ?? []).some((p: { name: string; in: string }) => p.in === 'header' && p.name === 'Idempotency-Key');
+        const declared = (op.parameters ?? []).some(
+          (p: { name: string; in: string }) => p.in === 'header' && p.name === 'Idempotency-Key',
+        );
         expect(declared, `${method} ${path}`).toBe(method === 'post' && op.security.length > 0);
       }
     }
@@ -250,7 +312,9 @@ describe.each(engines)('claiming a key in the store (%s)', (engine) => {
     const { db, drop } = await freshDb(engine);
     try {
       const ws = await createWorkspace(db, 'claims');
-      const outcomes = await Promise.all(Array.from({ length: 12 }, () => claimIdempotencyKey(db, ws.id, 'k', 'same-request')));
+      const outcomes = await Promise.all(
+        Array.from({ length: 12 }, () => claimIdempotencyKey(db, ws.id, 'k', 'same-request')),
+      );
       expect(outcomes.filter((o) => o.outcome === 'claimed')).toHaveLength(1);
       expect(outcomes.filter((o) => o.outcome === 'in-flight')).toHaveLength(11);
       expect((await claimIdempotencyKey(db, ws.id, 'k', 'another-request')).outcome).toBe('reused');

@@ -18,7 +18,8 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const entry = async (id: string) => (await h.api('GET', `/silo/v1/entries/${id}`)).body;
-const cancel = (jobId: string, body?: unknown, key?: string) => h.api('POST', `/transform/v1/jobs/${jobId}/cancel`, body, key);
+const cancel = (jobId: string, body?: unknown, key?: string) =>
+  h.api('POST', `/transform/v1/jobs/${jobId}/cancel`, body, key);
 
 describe('GET /transform/v1/jobs', () => {
   it('lists newest first, filters by entry, status and workflow, and pages with a cursor', async () => {
@@ -33,13 +34,21 @@ describe('GET /transform/v1/jobs', () => {
     const byEntry = await h.api('GET', `/transform/v1/jobs?silo_entry_id=${entryId}`);
     expect(byEntry.status).toBe(200);
     expect(byEntry.body.list.map((j: any) => j.id)).toEqual([...done].reverse());
-    expect(byEntry.body.list[0]).toMatchObject({ silo_entry_id: entryId, workflow_id: quick, status: 'OK', intents: [expect.objectContaining({ provider: 'silo.state' })] });
+    expect(byEntry.body.list[0]).toMatchObject({
+      silo_entry_id: entryId,
+      workflow_id: quick,
+      status: 'OK',
+      intents: [expect.objectContaining({ provider: 'silo.state' })],
+    });
 
     // Pages of one, following next_cursor to the end.
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await h.api('GET', `/transform/v1/jobs?silo_entry_id=${entryId}&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      const page = await h.api(
+        'GET',
+        `/transform/v1/jobs?silo_entry_id=${entryId}&limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(page.body.list.length).toBeLessThanOrEqual(1);
       seen.push(...page.body.list.map((j: any) => j.id));
       cursor = page.body.next_cursor;
@@ -49,17 +58,31 @@ describe('GET /transform/v1/jobs', () => {
     const other = await createEntry(h);
     const parked = await startRegistration(h, other);
     await jobWhen(h, parked, ['WAIT']);
-    const waiting = (await h.api('GET', `/transform/v1/jobs?status=WAIT&workflow_id=${REGISTRATION_WORKFLOW_ID}&limit=100`)).body.list.map((j: any) => j.id);
+    const waiting = (
+      await h.api('GET', `/transform/v1/jobs?status=WAIT&workflow_id=${REGISTRATION_WORKFLOW_ID}&limit=100`)
+    ).body.list.map((j: any) => j.id);
     expect(waiting).toContain(parked);
     expect(waiting).not.toContain(done[0]);
-    expect((await h.api('GET', `/transform/v1/jobs?workflow_id=${quick}&limit=100`)).body.list.map((j: any) => j.id)).toEqual(expect.arrayContaining(done));
+    expect(
+      (await h.api('GET', `/transform/v1/jobs?workflow_id=${quick}&limit=100`)).body.list.map((j: any) => j.id),
+    ).toEqual(expect.arrayContaining(done));
     // Another workspace sees none of them.
-    expect((await h.api('GET', `/transform/v1/jobs?silo_entry_id=${entryId}`, undefined, await h.newKey())).body.list).toEqual([]);
+    expect(
+      (await h.api('GET', `/transform/v1/jobs?silo_entry_id=${entryId}`, undefined, await h.newKey())).body.list,
+    ).toEqual([]);
   });
 
   it('refuses bad filters with the reason', async () => {
     const notUuid = Buffer.from(`t1.${'-'.repeat(36)}`).toString('base64url');
-    for (const [q, field] of [['status=DONE', 'query.status'], ['cursor=abc', 'query.cursor'], [`cursor=${notUuid}`, 'query.cursor'], ['created_at=0000-01-01T00:00:00Z', 'query.created_at'], ['silo_entry_id=1', 'query.silo_entry_id'], ['limit=500', 'query.limit'], ['created_at=yesterday', 'query.created_at']]) {
+    for (const [q, field] of [
+      ['status=DONE', 'query.status'],
+      ['cursor=abc', 'query.cursor'],
+      [`cursor=${notUuid}`, 'query.cursor'],
+      ['created_at=0000-01-01T00:00:00Z', 'query.created_at'],
+      ['silo_entry_id=1', 'query.silo_entry_id'],
+      ['limit=500', 'query.limit'],
+      ['created_at=yesterday', 'query.created_at'],
+    ]) {
       const r = await h.api('GET', `/transform/v1/jobs?${q}`);
       expect(r.status, q).toBe(400);
       expect(r.body.errors[0].path).toBe(field);
@@ -73,7 +96,12 @@ describe('an entry names its current and last job', () => {
     expect((await entry(entryId)).current_job).toBeUndefined();
     const jobId = await startRegistration(h, entryId);
     await jobWhen(h, jobId, ['WAIT']);
-    expect((await entry(entryId)).current_job).toEqual({ id: jobId, workflow_id: REGISTRATION_WORKFLOW_ID, status: 'WAIT', waiting_for: 'signer' });
+    expect((await entry(entryId)).current_job).toEqual({
+      id: jobId,
+      workflow_id: REGISTRATION_WORKFLOW_ID,
+      status: 'WAIT',
+      waiting_for: 'signer',
+    });
     expect((await cancel(jobId)).status).toBe(200);
     const after = await entry(entryId);
     expect(after.current_job).toBeUndefined();
@@ -96,10 +124,16 @@ describe('POST /transform/v1/jobs/{id}/cancel', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.status).toBe('CANCEL');
     expect(r.body.completed_at).toBeDefined();
-    expect(r.body.faults).toEqual([{ provider: 'transform', code: 'cancelled', message: 'the customer signed with another platform' }]);
+    expect(r.body.faults).toEqual([
+      { provider: 'transform', code: 'cancelled', message: 'the customer signed with another platform' },
+    ]);
     // Journalled on the step it was waiting at.
     const wait = r.body.intents.find((i: any) => i.step_id === REGISTRATION.steps[2]!.id);
-    expect(wait.events.at(-1)).toMatchObject({ status: 'KO', code: 'cancelled', message: 'the customer signed with another platform' });
+    expect(wait.events.at(-1)).toMatchObject({
+      status: 'KO',
+      code: 'cancelled',
+      message: 'the customer signed with another platform',
+    });
 
     const after = await entry(entryId);
     expect(after.state).toBe('cancelled');
@@ -146,7 +180,15 @@ describe('POST /transform/v1/jobs/{id}/cancel', () => {
     h.sims.annuaire.setFaults({ errorRates: { 503: 1 }, count: 1000, retryAfterSeconds: 1 });
     try {
       await approve(h, entryId);
-      await expect.poll(async () => (await h.api('GET', `/transform/v1/jobs/${jobId}`)).body.intents.some((i: any) => i.provider === 'gov-fr.directory.register'), { timeout: 15_000 }).toBe(true);
+      await expect
+        .poll(
+          async () =>
+            (await h.api('GET', `/transform/v1/jobs/${jobId}`)).body.intents.some(
+              (i: any) => i.provider === 'gov-fr.directory.register',
+            ),
+          { timeout: 15_000 },
+        )
+        .toBe(true);
       const r = await cancel(jobId);
       expect(r.status).toBe(409);
       expect(r.body.code).toBe('past-directory');
@@ -162,18 +204,26 @@ describe('POST /transform/v1/jobs/{id}/cancel', () => {
     const entryId = await createEntry(h);
     const jobId = crypto.randomUUID();
     const inserted = await insertJob(h.db, {
-      id: jobId, workspaceId: h.workspaceId, workflowId: REGISTRATION_WORKFLOW_ID, workflowType: 'registration', entryId, docSchema: 'org/party',
-      definition: REGISTRATION, args: {}, tags: [], registers: true,
+      id: jobId,
+      workspaceId: h.workspaceId,
+      workflowId: REGISTRATION_WORKFLOW_ID,
+      workflowType: 'registration',
+      entryId,
+      docSchema: 'org/party',
+      definition: REGISTRATION,
+      args: {},
+      tags: [],
+      registers: true,
     });
     expect(inserted.outcome).toBe('inserted');
     const r = await cancel(jobId);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.status).toBe('CANCEL');
     expect((await entry(entryId)).state).toBe('cancelled');
-    expect((await startRegistration(h, entryId))).toBeTruthy(); // the entry is free again
+    expect(await startRegistration(h, entryId)).toBeTruthy(); // the entry is free again
   });
 
-  it('404 for an unknown job or another workspace\'s; 409 for a job that ended', async () => {
+  it("404 for an unknown job or another workspace's; 409 for a job that ended", async () => {
     const entryId = await newParty(h);
     const jobId = await startRegistration(h, entryId);
     await jobWhen(h, jobId, ['WAIT']);
@@ -192,7 +242,10 @@ describe('POST /transform/v1/jobs/{id}/cancel', () => {
 
   it('refuses an unregistration of an entry that has nothing to undo', async () => {
     const entryId = await newParty(h);
-    const r = await h.api('POST', '/transform/v1/jobs', { workflow_id: UNREGISTRATION_WORKFLOW_ID, silo_entry_id: entryId });
+    const r = await h.api('POST', '/transform/v1/jobs', {
+      workflow_id: UNREGISTRATION_WORKFLOW_ID,
+      silo_entry_id: entryId,
+    });
     expect(r.status).toBe(409);
     expect(r.body).toMatchObject({ code: 'not-registered', detail: expect.stringContaining('was never registered') });
   });

@@ -22,12 +22,33 @@ afterAll(() => h?.close());
 /** Our app on its own port with some configuration changed and its log lines captured. */
 async function appWith(config: Partial<ApiDeps['config']>) {
   const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({ write: (chunk, _enc, cb) => (lines.push(...String(chunk).trim().split('\n').map((l) => JSON.parse(l))), cb()) });
-  const app = createApp({ db: h.db, log: pino({ level: 'info' }, sink), temporal: h.client, config: { ...h.config, ...config }, box: h.box, sealKey: testSealKey() });
+  const sink = new Writable({
+    write: (chunk, _enc, cb) => (
+      lines.push(
+        ...String(chunk)
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l)),
+      ),
+      cb()
+    ),
+  });
+  const app = createApp({
+    db: h.db,
+    log: pino({ level: 'info' }, sink),
+    temporal: h.client,
+    config: { ...h.config, ...config },
+    box: h.box,
+    sealKey: testSealKey(),
+  });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, lines, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    lines,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 describe('metrics', () => {
@@ -44,10 +65,16 @@ describe('metrics', () => {
     const res = await fetch(`${h.baseUrl}/metrics`);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await res.text();
-    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/silo\/v1\/entries\/:id",status="200"\} \d+/);
-    expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0.05",method="PUT",route="\/silo\/v1\/entries\/:id",status="200"\}/);
+    expect(text).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="\/silo\/v1\/entries\/:id",status="200"\} \d+/,
+    );
+    expect(text).toMatch(
+      /http_request_duration_seconds_bucket\{le="0.05",method="PUT",route="\/silo\/v1\/entries\/:id",status="200"\}/,
+    );
     expect(text).toContain('route="/reg/:ref/api/state"');
-    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/silo\/v1\/entries\/:id",status="404"\} \d+/);
+    expect(text).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="\/silo\/v1\/entries\/:id",status="404"\} \d+/,
+    );
     expect(text).not.toContain(ref); // the wizard's credential never becomes a label
     expect(text).not.toContain(entryId); // nor do ids: label values stay bounded
     expect(text).toMatch(/^jobs\{status="WAIT"\} [1-9]\d*$/m);
@@ -59,7 +86,10 @@ describe('metrics', () => {
     const app = await appWith({ METRICS_TOKEN: 'a-long-enough-metrics-token' });
     try {
       expect((await fetch(`${app.url}/metrics`)).status).toBe(401);
-      expect((await fetch(`${app.url}/metrics`, { headers: { authorization: 'Bearer a-long-enough-metrics-token' } })).status).toBe(200);
+      expect(
+        (await fetch(`${app.url}/metrics`, { headers: { authorization: 'Bearer a-long-enough-metrics-token' } }))
+          .status,
+      ).toBe(200);
     } finally {
       await app.close();
     }
@@ -71,14 +101,23 @@ describe('request logs and ids', () => {
     const app = await appWith({});
     try {
       const entryId = crypto.randomUUID();
-      const res = await fetch(`${app.url}/silo/v1/entries/${entryId}?secret-ish=1`, { headers: { authorization: `Bearer ${h.apiKey}`, 'x-request-id': 'trace-42' } });
+      const res = await fetch(`${app.url}/silo/v1/entries/${entryId}?secret-ish=1`, {
+        headers: { authorization: `Bearer ${h.apiKey}`, 'x-request-id': 'trace-42' },
+      });
       expect(res.status).toBe(404);
       expect(res.headers.get('x-request-id')).toBe('trace-42');
-      const generated = await fetch(`${app.url}/utils/v1/ping`, { headers: { 'x-request-id': 'not ok; \u00e9 injected' } });
+      const generated = await fetch(`${app.url}/utils/v1/ping`, {
+        headers: { 'x-request-id': 'not ok; \u00e9 injected' },
+      });
       expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
       await expect.poll(() => app.lines.length).toBeGreaterThanOrEqual(2);
       const line = app.lines.find((l) => (l.req as { id?: string })?.id === 'trace-42')!;
-      expect(line).toMatchObject({ level: 40, req: { id: 'trace-42', method: 'GET', path: `/silo/v1/entries/${entryId}` }, res: { status: 404 }, workspaceId: h.workspaceId });
+      expect(line).toMatchObject({
+        level: 40,
+        req: { id: 'trace-42', method: 'GET', path: `/silo/v1/entries/${entryId}` },
+        res: { status: 404 },
+        workspaceId: h.workspaceId,
+      });
       expect(typeof line.responseTime).toBe('number');
       const all = JSON.stringify(app.lines);
       expect(all).not.toContain(h.apiKey);
@@ -95,7 +134,8 @@ describe('rate limits', () => {
     const app = await appWith({ RATE_LIMIT_PER_MINUTE: 3 });
     try {
       const other = await h.newKey(['entries:rw'], h.workspaceId);
-      const get = (key: string) => fetch(`${app.url}/silo/v1/entries?limit=1`, { headers: { authorization: `Bearer ${key}` } });
+      const get = (key: string) =>
+        fetch(`${app.url}/silo/v1/entries?limit=1`, { headers: { authorization: `Bearer ${key}` } });
       for (let i = 0; i < 3; i++) expect((await get(h.apiKey)).status).toBe(200);
       const limited = await get(h.apiKey);
       expect(limited.status).toBe(429);

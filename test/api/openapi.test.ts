@@ -50,9 +50,12 @@ describe('OpenAPI document', () => {
     expect(put.requestBody.content['application/json'].schema.required).toEqual(['data']);
     expect(put.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Entry' });
     expect(doc.paths['/apps/gov-fr/v1/entry/{silo_entry_id}/decision'].post['x-required-scope']).toBe('approvals');
-    expect(doc.components.schemas.Problem.required).toEqual(expect.arrayContaining(['type', 'title', 'status', 'detail']));
+    expect(doc.components.schemas.Problem.required).toEqual(
+      expect.arrayContaining(['type', 'title', 'status', 'detail']),
+    );
     // Generated from the validating schema itself: its limits are the ones enforced.
-    const identity = doc.paths['/apps/gov-fr/v1/entry/{silo_entry_id}/identity'].post.requestBody.content['application/json'].schema;
+    const identity =
+      doc.paths['/apps/gov-fr/v1/entry/{silo_entry_id}/identity'].post.requestBody.content['application/json'].schema;
     expect(identity.properties.view.enum).toEqual(['front', 'back', 'page']);
   });
 
@@ -66,20 +69,36 @@ describe('OpenAPI document', () => {
         for (const [type, content] of Object.entries(op.requestBody?.content ?? {}) as [string, any][]) {
           expect(Object.keys(content.examples ?? {}).length, `${name} ${type} examples`).toBeGreaterThan(0);
         }
-        const problems = (Object.entries(op.responses) as [string, any][]).filter(([status, r]) => status !== 'default' && Number(status) >= 400 && r.content?.['application/problem+json']);
+        const problems = (Object.entries(op.responses) as [string, any][]).filter(
+          ([status, r]) => status !== 'default' && Number(status) >= 400 && r.content?.['application/problem+json'],
+        );
         for (const [status, r] of problems) {
           const examples = Object.values(r.content['application/problem+json'].examples) as any[];
           expect(examples.length, `${name} ${status}`).toBeGreaterThan(0);
           for (const e of examples) expect(e.value).toMatchObject({ status: Number(status), code: expect.any(String) });
         }
-        if (op.security?.length) expect(problems.map(([s]) => s), name).toEqual(expect.arrayContaining(['401', '403']));
+        if (op.security?.length)
+          expect(
+            problems.map(([s]) => s),
+            name,
+          ).toEqual(expect.arrayContaining(['401', '403']));
       }
     }
     // The party is a documented schema, with the signer's fields; states and statuses are enums that say what each means.
     const schemas = doc.components.schemas;
     expect(schemas.Party.properties.people.description).toMatch(/people\[0\] signs the mandate/);
-    expect(doc.paths['/silo/v1/entries'].post.requestBody.content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/Party' });
-    expect(schemas.PartyState.enum).toEqual(['processing', 'submitted', 'completed', 'registered', 'error', 'void', 'cancelled']);
+    expect(doc.paths['/silo/v1/entries'].post.requestBody.content['application/json'].schema.properties.data).toEqual({
+      $ref: '#/components/schemas/Party',
+    });
+    expect(schemas.PartyState.enum).toEqual([
+      'processing',
+      'submitted',
+      'completed',
+      'registered',
+      'error',
+      'void',
+      'cancelled',
+    ]);
     for (const s of schemas.PartyState.enum) expect(schemas.PartyState.description).toContain(`${s} — `);
     for (const s of schemas.JobStatus.enum) expect(schemas.JobStatus.description).toContain(`${s} — `);
     expect(schemas.Problem.properties.code.enum).toContain('past-directory');
@@ -101,7 +120,9 @@ describe('OpenAPI document', () => {
 
   it('names every route the app serves, and nothing it does not', () => {
     const app = createApp({ db: h.db, log, temporal: h.client, config: h.config, box: h.box, sealKey: testSealKey() });
-    const served = routesOf(app).filter((r) => !ASSETS.test(r)).sort();
+    const served = routesOf(app)
+      .filter((r) => !ASSETS.test(r))
+      .sort();
     const documented = OPERATIONS.map((o) => `${o.method} ${o.path}`).sort();
     expect(served).toEqual(documented);
   });
@@ -112,7 +133,9 @@ describe('OpenAPI document', () => {
       expect(op.path, `${op.method} ${op.path}`).toMatch(/^\/(apps\/[a-z-]+|[a-z]+)\/v\d+\//);
     }
     // Operations added to a service since its v1 (health, approval links, admin keys) changed no version.
-    const versions = new Set(OPERATIONS.filter((o) => !UNVERSIONED.test(o.path)).map((o) => /\/(v\d+)\//.exec(o.path)![1]));
+    const versions = new Set(
+      OPERATIONS.filter((o) => !UNVERSIONED.test(o.path)).map((o) => /\/(v\d+)\//.exec(o.path)![1]),
+    );
     expect([...versions]).toEqual(['v1']);
   });
 
@@ -122,6 +145,7 @@ describe('OpenAPI document', () => {
     const html = await page.text();
     expect(html).toContain('swagger-ui-bundle.js');
     expect(html).not.toMatch(/https?:\/\//);
-    for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'init.js']) expect((await fetch(`${h.baseUrl}/docs/${asset}`)).status, asset).toBe(200);
+    for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'init.js'])
+      expect((await fetch(`${h.baseUrl}/docs/${asset}`)).status, asset).toBe(200);
   });
 });

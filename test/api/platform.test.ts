@@ -36,16 +36,28 @@ describe('API keys (admin/v1 and the scope admin)', () => {
     const refused = await h.api('GET', '/silo/v1/entries', undefined, key);
     expect(refused.status).toBe(401);
     expect(refused.body.detail).toMatch(/revoked/);
-    expect((await h.api('GET', '/admin/v1/keys', undefined, admin)).body.list.find((k: { id: string }) => k.id === created.body.id).revoked_at).not.toBeNull();
+    expect(
+      (await h.api('GET', '/admin/v1/keys', undefined, admin)).body.list.find(
+        (k: { id: string }) => k.id === created.body.id,
+      ).revoked_at,
+    ).not.toBeNull();
     // Revoking again is harmless; a key cannot revoke itself.
     expect((await h.api('DELETE', `/admin/v1/keys/${created.body.id}`, undefined, admin)).status).toBe(204);
-    const self = (await h.api('GET', '/admin/v1/keys', undefined, admin)).body.list.find((k: { scopes: string[]; revoked_at: string | null }) => k.scopes.includes('admin') && !k.revoked_at);
+    const self = (await h.api('GET', '/admin/v1/keys', undefined, admin)).body.list.find(
+      (k: { scopes: string[]; revoked_at: string | null }) => k.scopes.includes('admin') && !k.revoked_at,
+    );
     expect((await h.api('DELETE', `/admin/v1/keys/${self.id}`, undefined, admin)).status).toBe(409);
   });
 
   it('validates what it is given', async () => {
     const admin = await h.newKey(['admin'], h.workspaceId);
-    for (const bad of [{ name: 'x', scopes: [] }, { name: 'x', scopes: ['root'] }, { name: '', scopes: ['admin'] }, { name: 'x', scopes: ['admin', 'admin'] }, { name: 'x' }]) {
+    for (const bad of [
+      { name: 'x', scopes: [] },
+      { name: 'x', scopes: ['root'] },
+      { name: '', scopes: ['admin'] },
+      { name: 'x', scopes: ['admin', 'admin'] },
+      { name: 'x' },
+    ]) {
       const r = await h.api('POST', '/admin/v1/keys', bad, admin);
       expect(r.status, JSON.stringify(bad)).toBe(400);
       expect(r.body.detail).toBeTruthy();
@@ -59,7 +71,10 @@ describe('authorisation matrix', () => {
   it('no key 401, a key without the scope 403, another workspace 404', async () => {
     const entryId = crypto.randomUUID();
     expect((await h.api('PUT', `/silo/v1/entries/${entryId}`, { data: party(makeSiren()) })).status).toBe(200);
-    const job = await h.api('POST', '/transform/v1/jobs', { workflow_id: '3b67bf9e-5044-4707-9df5-2d136892ab6f', silo_entry_id: entryId });
+    const job = await h.api('POST', '/transform/v1/jobs', {
+      workflow_id: '3b67bf9e-5044-4707-9df5-2d136892ab6f',
+      silo_entry_id: entryId,
+    });
     expect(job.status).toBe(202);
     const adminKeyId = (await h.api('GET', '/admin/v1/keys')).body.list[0].id;
     const routes: { method: string; path: string; scope: string; body?: unknown }[] = [
@@ -69,14 +84,21 @@ describe('authorisation matrix', () => {
       { method: 'GET', path: `/apps/gov-fr/v1/entry/${entryId}/agreement`, scope: 'entries:rw' },
       { method: 'POST', path: `/apps/gov-fr/v1/entry/${entryId}/confirm`, scope: 'entries:rw' },
       { method: 'GET', path: `/apps/gov-fr/v1/entry/${entryId}/identity/front`, scope: 'approvals' },
-      { method: 'POST', path: `/apps/gov-fr/v1/entry/${entryId}/decision`, scope: 'approvals', body: { approved: true } },
+      {
+        method: 'POST',
+        path: `/apps/gov-fr/v1/entry/${entryId}/decision`,
+        scope: 'approvals',
+        body: { approved: true },
+      },
       { method: 'DELETE', path: `/admin/v1/keys/${adminKeyId}`, scope: 'admin' },
     ];
     const otherWorkspace = await h.newKey(['entries:rw', 'jobs:rw', 'approvals', 'admin']);
     for (const r of routes) {
       const what = `${r.method} ${r.path}`;
       expect((await h.api(r.method, r.path, r.body, null)).status, what).toBe(401);
-      const others = ['entries:rw', 'jobs:rw', 'approvals', 'admin'].filter((s) => s !== r.scope) as Parameters<Harness['newKey']>[0];
+      const others = ['entries:rw', 'jobs:rw', 'approvals', 'admin'].filter((s) => s !== r.scope) as Parameters<
+        Harness['newKey']
+      >[0];
       const wrongScope = await h.api(r.method, r.path, r.body, await h.newKey(others, h.workspaceId));
       expect(wrongScope.status, what).toBe(403);
       expect(wrongScope.body.detail).toContain(r.scope);
@@ -85,7 +107,9 @@ describe('authorisation matrix', () => {
     // An operator's key needs nothing but `approvals` to look at a submission and decide.
     const operator = await h.newKey(['approvals'], h.workspaceId);
     expect((await h.api('GET', '/apps/gov-fr/v1/review/submissions', undefined, operator)).status).toBe(200);
-    expect((await h.api('POST', `/apps/gov-fr/v1/entry/${entryId}/decision`, { approved: true }, operator)).status).toBe(409); // nothing submitted yet
+    expect(
+      (await h.api('POST', `/apps/gov-fr/v1/entry/${entryId}/decision`, { approved: true }, operator)).status,
+    ).toBe(409); // nothing submitted yet
   });
 });
 
@@ -99,9 +123,15 @@ describe('body limits', () => {
     expect(hugeEntry.status).toBe(413);
     // The upload routes take a 4 MB file (5.6 MB once in base64) and refuse more (gov-fr-entry.test.ts checks the 4 MB).
     const entryId = crypto.randomUUID();
-    const upload = await h.api('POST', `/apps/gov-fr/v1/entry/${entryId}/identity`, { view: 'front', data: 'A'.repeat(5_500_000) });
+    const upload = await h.api('POST', `/apps/gov-fr/v1/entry/${entryId}/identity`, {
+      view: 'front',
+      data: 'A'.repeat(5_500_000),
+    });
     expect(upload.status).not.toBe(413); // parsed, then refused for what it is (no such entry)
-    expect((await h.api('POST', `/apps/gov-fr/v1/entry/${entryId}/identity`, { view: 'front', data: 'A'.repeat(7_000_000) })).status).toBe(413);
+    expect(
+      (await h.api('POST', `/apps/gov-fr/v1/entry/${entryId}/identity`, { view: 'front', data: 'A'.repeat(7_000_000) }))
+        .status,
+    ).toBe(413);
   });
 });
 
@@ -128,7 +158,9 @@ describe('health', () => {
       expect(body.checks.database).toBe('ok');
       expect(body.checks.temporal).not.toBe('ok');
       expect(Date.now() - started).toBeLessThan(5_000);
-      expect((await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/utils/v1/health/live`)).status).toBe(200);
+      expect(
+        (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/utils/v1/health/live`)).status,
+      ).toBe(200);
     } finally {
       await new Promise((r) => server.close(r));
     }

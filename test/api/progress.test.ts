@@ -17,7 +17,11 @@ const entry = async (id: string) => (await h.api('GET', `/silo/v1/entries/${id}`
 const job = async (id: string) => (await h.api('GET', `/transform/v1/jobs/${id}`)).body;
 /** What the Temporal UI shows as the run's current details. */
 const uiDetails = async (jobId: string) =>
-  ((await h.client.workflow.getHandle(temporalWorkflowId(jobId)).query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '');
+  (
+    await h.client.workflow
+      .getHandle(temporalWorkflowId(jobId))
+      .query<{ currentDetails?: string }>('__temporal_workflow_metadata')
+  ).currentDetails ?? '';
 
 describe('what a waiting registration waits for', () => {
   it('the signer, then the operator, then a new submission after a rejection — in the job, its entry and the Temporal UI', async () => {
@@ -25,7 +29,11 @@ describe('what a waiting registration waits for', () => {
     const jobId = await startRegistration(h, entryId);
     await jobWhen(h, jobId, ['WAIT']);
     expect((await job(jobId)).waiting_for).toBe('signer');
-    expect(await entry(entryId)).toMatchObject({ state: 'processing', waiting_for: 'signer', current_job: { id: jobId, status: 'WAIT', waiting_for: 'signer' } });
+    expect(await entry(entryId)).toMatchObject({
+      state: 'processing',
+      waiting_for: 'signer',
+      current_job: { id: jobId, status: 'WAIT', waiting_for: 'signer' },
+    });
     expect(await uiDetails(jobId)).toMatch(/^Step 3 of 7: Wait for PPF agreement upload .*waiting for the signer/);
     const handle = h.client.workflow.getHandle(temporalWorkflowId(jobId));
     expect(await (await handle.describe()).staticSummary()).toMatch(/^French party registration — entry /);
@@ -35,7 +43,10 @@ describe('what a waiting registration waits for', () => {
     expect((await job(jobId)).waiting_for).toBe('decision');
     await expect.poll(() => uiDetails(jobId), { timeout: 15_000 }).toMatch(/waiting for the operator's decision/);
 
-    expect((await h.api('POST', `${entryApi(entryId)}/decision`, { approved: false, reason: 'illegible identity document' })).status).toBe(200);
+    expect(
+      (await h.api('POST', `${entryApi(entryId)}/decision`, { approved: false, reason: 'illegible identity document' }))
+        .status,
+    ).toBe(200);
     await expect.poll(async () => (await entry(entryId)).waiting_for, { timeout: 15_000 }).toBe('resubmission');
     expect((await entry(entryId)).state).toBe('processing');
     await expect.poll(() => uiDetails(jobId), { timeout: 15_000 }).toMatch(/waiting for a new submission/);
@@ -58,18 +69,33 @@ describe('GET /events/v1/events', () => {
     const jobId = await startRegistration(h, entryId);
     await jobWhen(h, jobId, ['WAIT']);
     expect((await h.api('POST', `/transform/v1/jobs/${jobId}/cancel`, { reason: 'test' })).status).toBe(200);
-    expect((await h.api('PATCH', `/silo/v1/entries/${entryId}`, { content_type: 'application/merge-patch+json', data: { name: 'Nouveau Nom SAS' } })).status).toBe(200);
+    expect(
+      (
+        await h.api('PATCH', `/silo/v1/entries/${entryId}`, {
+          content_type: 'application/merge-patch+json',
+          data: { name: 'Nouveau Nom SAS' },
+        })
+      ).status,
+    ).toBe(200);
 
     const all = (await h.api('GET', `/events/v1/events?entry_id=${entryId}&limit=100`)).body.list;
     expect(all.every((e: any) => e.entry_id === entryId)).toBe(true);
     // Newest first: the correction, the job's end, the states it went through.
-    expect(all.map((e: any) => e.kind)).toEqual(['party.updated', 'job.completed', 'party.state_changed', 'party.state_changed']);
+    expect(all.map((e: any) => e.kind)).toEqual([
+      'party.updated',
+      'job.completed',
+      'party.state_changed',
+      'party.state_changed',
+    ]);
     expect(all.map((e: any) => e.data.state).filter(Boolean)).toEqual(['cancelled', 'processing']);
 
     const paged: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await h.api('GET', `/events/v1/events?entry_id=${entryId}&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      const page = await h.api(
+        'GET',
+        `/events/v1/events?entry_id=${entryId}&limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(page.status).toBe(200);
       paged.push(...page.body.list.map((e: any) => e.id));
       cursor = page.body.next_cursor;
@@ -78,17 +104,21 @@ describe('GET /events/v1/events', () => {
 
     const states = (await h.api('GET', `/events/v1/events?entry_id=${entryId}&kind=party.state_changed`)).body.list;
     expect(states.map((e: any) => e.kind)).toEqual(['party.state_changed', 'party.state_changed']);
-    const two = (await h.api('GET', `/events/v1/events?entry_id=${entryId}&kind=job.completed,party.updated`)).body.list;
+    const two = (await h.api('GET', `/events/v1/events?entry_id=${entryId}&kind=job.completed,party.updated`)).body
+      .list;
     expect(two.map((e: any) => e.kind)).toEqual(['party.updated', 'job.completed']);
     expect(two[1].data).toMatchObject({ job_id: jobId, status: 'CANCEL' });
 
-    const repeated = (await h.api('GET', `/events/v1/events?entry_id=${entryId}&kind=job.completed&kind=party.updated`)).body.list;
+    const repeated = (await h.api('GET', `/events/v1/events?entry_id=${entryId}&kind=job.completed&kind=party.updated`))
+      .body.list;
     expect(repeated.map((e: any) => e.kind)).toEqual(['party.updated', 'job.completed']);
     const bad = await h.api('GET', '/events/v1/events?kind=party.deleted');
     expect(bad.status).toBe(400);
     expect(bad.body.detail).toMatch(/party\.state_changed/);
     expect((await h.api('GET', '/events/v1/events?cursor=nope')).status).toBe(400);
     // Another workspace sees none of them.
-    expect((await h.api('GET', `/events/v1/events?entry_id=${entryId}`, undefined, await h.newKey(['admin']))).body.list).toEqual([]);
+    expect(
+      (await h.api('GET', `/events/v1/events?entry_id=${entryId}`, undefined, await h.newKey(['admin']))).body.list,
+    ).toEqual([]);
   });
 });

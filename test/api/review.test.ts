@@ -16,7 +16,12 @@ beforeAll(async () => {
   h = await startHarness();
   operator = await h.newKey(['approvals'], h.workspaceId); // the README's operator set-up
   sub = await submittedEntry(h, { name: 'Fromagerie Revue SARL' });
-  h.sims.annuaire.seedCompany({ siren: sub.siren, raisonSociale: 'FROMAGERIE REVUE', etatAdministratif: 'A', typeEntite: 'Privée assujettie' });
+  h.sims.annuaire.seedCompany({
+    siren: sub.siren,
+    raisonSociale: 'FROMAGERIE REVUE',
+    etatAdministratif: 'A',
+    typeEntite: 'Privée assujettie',
+  });
 });
 afterAll(() => h?.close());
 
@@ -35,11 +40,21 @@ describe('GET review/submissions/{id} (approvals only)', () => {
       decision: null,
       decisions: [],
       // The VAT id with its country, as on an invoice (GOBL stores FR apart from the code).
-      party: { name: 'Fromagerie Revue SARL', siren: sub.siren, vat: expect.stringMatching(new RegExp(`^FR\\d{2}${sub.siren}$`)), address: '12 rue de la Paix 75002 Paris' },
+      party: {
+        name: 'Fromagerie Revue SARL',
+        siren: sub.siren,
+        vat: expect.stringMatching(new RegExp(`^FR\\d{2}${sub.siren}$`)),
+        address: '12 rue de la Paix 75002 Paris',
+      },
       signer: { given: 'Élodie', surname: "N'Guessan-Dupré", role: 'Présidente' },
-      directory: { outcome: 'found', record: { siren: sub.siren, name: 'FROMAGERIE REVUE', status: 'active', entity_type: 'Privée assujettie' } },
+      directory: {
+        outcome: 'found',
+        record: { siren: sub.siren, name: 'FROMAGERIE REVUE', status: 'active', entity_type: 'Privée assujettie' },
+      },
     });
-    expect(r.body.identity.map((v: { view: string; mime: string }) => [v.view, v.mime])).toEqual([['page', 'image/png']]);
+    expect(r.body.identity.map((v: { view: string; mime: string }) => [v.view, v.mime])).toEqual([
+      ['page', 'image/png'],
+    ]);
     expect(Date.parse(r.body.identity[0].uploaded_at)).toBeLessThanOrEqual(Date.parse(r.body.submitted_at));
     expect(r.body.mandate_number).toMatch(new RegExp(`^${sub.siren}_`));
   });
@@ -48,10 +63,21 @@ describe('GET review/submissions/{id} (approvals only)', () => {
     const again = await submittedEntry(h, { name: 'Crèmerie Refusée SAS' });
     const e = `/apps/gov-fr/v1/entry/${again.entryId}`;
     const uploadedFirst = (await h.api('GET', review(again.entryId), undefined, operator)).body.identity[0].uploaded_at;
-    const rejected = await h.api('POST', `${e}/decision`, { approved: false, reason: 'Passport page unreadable' }, operator);
+    const rejected = await h.api(
+      'POST',
+      `${e}/decision`,
+      { approved: false, reason: 'Passport page unreadable' },
+      operator,
+    );
     expect(rejected.status).toBe(200);
-    await expect.poll(async () => (await h.api('GET', `/silo/v1/entries/${again.entryId}`)).body.state, { timeout: 15_000 }).toBe('processing');
-    const rejection = { decision: 'rejected', reason: 'Passport page unreadable', decided_at: rejected.body.decided_at };
+    await expect
+      .poll(async () => (await h.api('GET', `/silo/v1/entries/${again.entryId}`)).body.state, { timeout: 15_000 })
+      .toBe('processing');
+    const rejection = {
+      decision: 'rejected',
+      reason: 'Passport page unreadable',
+      decided_at: rejected.body.decided_at,
+    };
 
     // A new submission: the passport page replaced, the mandate signed again.
     expect((await h.api('POST', `${e}/identity`, { view: 'page', data: b64(png(160, 100)) })).status).toBe(204);
@@ -66,18 +92,27 @@ describe('GET review/submissions/{id} (approvals only)', () => {
     expect((await h.api('POST', `${e}/decision`, { approved: true }, operator)).status).toBe(200);
     r = await h.api('GET', review(again.entryId), undefined, operator);
     expect(r.body.awaiting_decision).toBe(false);
-    expect(r.body.decisions.map((d: { decision: string; reason?: string }) => [d.decision, d.reason])).toEqual([['approved', undefined], ['rejected', 'Passport page unreadable']]);
+    expect(r.body.decisions.map((d: { decision: string; reason?: string }) => [d.decision, d.reason])).toEqual([
+      ['approved', undefined],
+      ['rejected', 'Passport page unreadable'],
+    ]);
     expect(r.body.decision).toEqual(r.body.decisions[0]);
   });
 
   it('gives the signed mandate as a download that no browser renders in place', async () => {
-    const res = await fetch(`${h.baseUrl}${review(sub.entryId)}/mandate`, { headers: { authorization: `Bearer ${operator}` } });
+    const res = await fetch(`${h.baseUrl}${review(sub.entryId)}/mandate`, {
+      headers: { authorization: `Bearer ${operator}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="mandat-\d{9}_/);
     expect(res.headers.get('content-security-policy')).toMatch(/^sandbox/);
-    expect(Buffer.from(await res.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
   });
 
   it('refuses a key without the approvals scope (403), and keeps no-store on the queue', async () => {
@@ -112,13 +147,19 @@ describe('GET review/submissions/{id} (approvals only)', () => {
     expect(r.status).toBe(404);
     expect(r.body.detail).toMatch(/mandate/);
     const issued = await submittedEntry(h, { name: 'Pas Encore Signé SAS', stopAt: 'issued' });
-    expect((await h.api('GET', review(issued.entryId), undefined, operator)).body).toMatchObject({ mandate_signed: false, awaiting_decision: false });
+    expect((await h.api('GET', review(issued.entryId), undefined, operator)).body).toMatchObject({
+      mandate_signed: false,
+      awaiting_decision: false,
+    });
     const m = await h.api('GET', `${review(issued.entryId)}/mandate`, undefined, operator);
     expect(m.status).toBe(404);
     expect(m.body.detail).toBe(`a signed mandate for entry ${issued.entryId} not found`);
     // Signed but not confirmed yet: shown, but nothing to decide.
     const signed = await submittedEntry(h, { name: 'Signé Pas Envoyé SAS', stopAt: 'signed' });
-    expect((await h.api('GET', review(signed.entryId), undefined, operator)).body).toMatchObject({ mandate_signed: true, awaiting_decision: false });
+    expect((await h.api('GET', review(signed.entryId), undefined, operator)).body).toMatchObject({
+      mandate_signed: true,
+      awaiting_decision: false,
+    });
   });
 });
 
@@ -127,7 +168,10 @@ describe('the Annuaire record beside the declared company', () => {
     const other = await submittedEntry(h, { name: 'Inconnue Annuaire SAS' }); // no company seeded for its SIREN
     const r = await h.api('GET', review(other.entryId), undefined, operator);
     expect(r.status).toBe(200);
-    expect(r.body.directory).toEqual({ outcome: 'not-found', reason: `the PPF Annuaire has no company with SIREN ${other.siren}` });
+    expect(r.body.directory).toEqual({
+      outcome: 'not-found',
+      reason: `the PPF Annuaire has no company with SIREN ${other.siren}`,
+    });
   });
 
   it('says the directory is unavailable when it fails, and still shows the rest', async () => {

@@ -49,7 +49,13 @@ describe('entries', () => {
   it('creates with POST and with PUT, and returns the entry with state and meta', async () => {
     const created = await h.api('POST', '/silo/v1/entries', { data: party('552032534'), key: 'danone' });
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ id: expect.any(String), key: 'danone', doc_schema: 'org/party', meta: [], faults: [] });
+    expect(created.body).toMatchObject({
+      id: expect.any(String),
+      key: 'danone',
+      doc_schema: 'org/party',
+      meta: [],
+      faults: [],
+    });
     expect(created.body.data.$schema).toBe('https://gobl.org/draft-0/org/party');
     const got = await h.api('GET', `/silo/v1/entries/${created.body.id}`);
     expect(got.body).toEqual(created.body);
@@ -59,40 +65,85 @@ describe('entries', () => {
   it('409 on a reused id or key', async () => {
     const id = crypto.randomUUID();
     expect((await h.api('PUT', `/silo/v1/entries/${id}`, { data: party(), key: `k-${id}` })).status).toBe(200);
-    expectProblem(await h.api('PUT', `/silo/v1/entries/${id}`, { data: party() }), 409, new RegExp(`id ${id} already exists`));
-    expectProblem(await h.api('POST', '/silo/v1/entries', { data: party(), key: `k-${id}` }), 409, /key "k-.*" already exists/);
+    expectProblem(
+      await h.api('PUT', `/silo/v1/entries/${id}`, { data: party() }),
+      409,
+      new RegExp(`id ${id} already exists`),
+    );
+    expectProblem(
+      await h.api('POST', '/silo/v1/entries', { data: party(), key: `k-${id}` }),
+      409,
+      /key "k-.*" already exists/,
+    );
   });
 
   it('rejects invalid French identifiers with the reason', async () => {
     const siren = makeSiren();
     const wrongKey = String((Number(frenchVatKey(siren)) + 1) % 97).padStart(2, '0');
     const badKey = party(siren, { tax_id: { country: 'FR', code: `${wrongKey}${siren}` } });
-    expectProblem(await h.api('POST', '/silo/v1/entries', { data: badKey }), 400, new RegExp(`tax_id\\.code: invalid French VAT code: key ${wrongKey} does not match`));
+    expectProblem(
+      await h.api('POST', '/silo/v1/entries', { data: badKey }),
+      400,
+      new RegExp(`tax_id\\.code: invalid French VAT code: key ${wrongKey} does not match`),
+    );
 
     const otherSiren = party(siren, { identities: [{ type: 'SIREN', code: '552032534' }] });
     const r = await h.api('POST', '/silo/v1/entries', { data: otherSiren });
     expectProblem(r, 400, /differs from the SIREN in the VAT code/);
-    expect(r.body.errors[0]).toEqual({ path: 'body.data.identities.0.code', message: expect.stringContaining('552032534') });
+    expect(r.body.errors[0]).toEqual({
+      path: 'body.data.identities.0.code',
+      message: expect.stringContaining('552032534'),
+    });
 
     expectProblem(await h.api('POST', '/silo/v1/entries', { data: party('123456789') }), 400, /not a valid SIREN/);
   });
 
   it('400 for malformed JSON, unknown fields, wrong types and wrong content type', async () => {
     expectProblem(await h.api('POST', '/silo/v1/entries', '{"data": {'), 400, /malformed JSON/);
-    expectProblem(await h.api('POST', '/silo/v1/entries', { data: party(), colour: 'blue' }), 400, /unknown field\(s\): colour/);
-    expectProblem(await h.api('POST', '/silo/v1/entries', { data: { ...party(), nickname: 'x' } }), 400, /unknown field\(s\): nickname/);
+    expectProblem(
+      await h.api('POST', '/silo/v1/entries', { data: party(), colour: 'blue' }),
+      400,
+      /unknown field\(s\): colour/,
+    );
+    expectProblem(
+      await h.api('POST', '/silo/v1/entries', { data: { ...party(), nickname: 'x' } }),
+      400,
+      /unknown field\(s\): nickname/,
+    );
     expectProblem(await h.api('POST', '/silo/v1/entries', { data: 'party' }), 400, /body\.data/);
     expectProblem(await h.api('POST', '/silo/v1/entries', { data: { ...party(), name: 7 } }), 400, /body\.data\.name/);
-    expectProblem(await h.api('POST', '/silo/v1/entries', { data: { ...party(), $schema: 'https://gobl.org/draft-0/bill/invoice' } }), 400, /unsupported document schema/);
-    const res = await fetch(`${h.baseUrl}/silo/v1/entries`, { method: 'POST', headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'text/plain' }, body: 'hello' });
+    expectProblem(
+      await h.api('POST', '/silo/v1/entries', {
+        data: { ...party(), $schema: 'https://gobl.org/draft-0/bill/invoice' },
+      }),
+      400,
+      /unsupported document schema/,
+    );
+    const res = await fetch(`${h.baseUrl}/silo/v1/entries`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'text/plain' },
+      body: 'hello',
+    });
     expect(res.status).toBe(415);
   });
 
   it('400 (not 500) for NUL characters, which PostgreSQL cannot store, and nothing is stored', async () => {
     const fresh = await h.newKey();
-    expectProblem(await h.api('POST', '/silo/v1/entries', { data: { ...party(), name: 'Dan\u0000one' } }, fresh), 400, /body\.data\.name: the NUL character/);
-    expectProblem(await h.api('POST', '/silo/v1/entries', { data: party(), key: 'a\u0000b' }, fresh), 400, /body\.key: the NUL character/);
-    expectProblem(await h.api('POST', '/silo/v1/entries', '{"data":{"name":"\\ud800"}}', fresh), 400, /body\.data\.name: .*unpaired surrogates/);
+    expectProblem(
+      await h.api('POST', '/silo/v1/entries', { data: { ...party(), name: 'Dan\u0000one' } }, fresh),
+      400,
+      /body\.data\.name: the NUL character/,
+    );
+    expectProblem(
+      await h.api('POST', '/silo/v1/entries', { data: party(), key: 'a\u0000b' }, fresh),
+      400,
+      /body\.key: the NUL character/,
+    );
+    expectProblem(
+      await h.api('POST', '/silo/v1/entries', '{"data":{"name":"\\ud800"}}', fresh),
+      400,
+      /body\.data\.name: .*unpaired surrogates/,
+    );
     expect((await h.api('GET', '/silo/v1/entries', undefined, fresh)).body.list).toEqual([]);
   });
 
@@ -123,16 +174,26 @@ describe('entries', () => {
 describe('meta', () => {
   it('puts, gets, lists on the entry and deletes a caller meta key', async () => {
     const { body: e } = await h.api('POST', '/silo/v1/entries', { data: party() });
-    const put = await h.api('PUT', `/silo/v1/entries/${e.id}/meta/fr-former-matricule`, { value: { matricule: '0042' }, indexed: true });
+    const put = await h.api('PUT', `/silo/v1/entries/${e.id}/meta/fr-former-matricule`, {
+      value: { matricule: '0042' },
+      indexed: true,
+    });
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ id: `${e.id}:api:fr-former-matricule`, src: 'api', key: 'fr-former-matricule', value: { matricule: '0042' }, indexed: true, shared: false });
+    expect(put.body).toMatchObject({
+      id: `${e.id}:api:fr-former-matricule`,
+      src: 'api',
+      key: 'fr-former-matricule',
+      value: { matricule: '0042' },
+      indexed: true,
+      shared: false,
+    });
     expect((await h.api('GET', `/silo/v1/entries/${e.id}/meta/fr-former-matricule`)).body).toEqual(put.body);
     expect((await h.api('GET', `/silo/v1/entries/${e.id}`)).body.meta).toEqual([put.body]);
     expect((await h.api('DELETE', `/silo/v1/entries/${e.id}/meta/fr-former-matricule`)).status).toBe(204);
     expectProblem(await h.api('GET', `/silo/v1/entries/${e.id}/meta/fr-former-matricule`), 404, /not found/);
   });
 
-  it('finds a meta row by its key and ref, as the entry shows it, only in the caller\'s workspace', async () => {
+  it("finds a meta row by its key and ref, as the entry shows it, only in the caller's workspace", async () => {
     const { body: e } = await h.api('POST', '/silo/v1/entries', { data: party() });
     const ref = `crm-${crypto.randomUUID()}`;
     const put = await h.api('PUT', `/silo/v1/entries/${e.id}/meta/crm-id`, { ref, value: 'C-1' });
@@ -143,15 +204,27 @@ describe('meta', () => {
     expect(found.body).toEqual(row);
     expect(found.body.entry_id).toBe(e.id);
     expect((await h.api('GET', `/silo/v1/entries/meta/crm-id/${ref}?owned=true`)).body).toEqual(row);
-    expectProblem(await h.api('GET', `/silo/v1/entries/meta/other-key/${ref}`), 404, /meta "other-key" with ref .* not found/);
-    expectProblem(await h.api('GET', `/silo/v1/entries/meta/crm-id/${ref}`, undefined, await h.newKey()), 404, /not found/);
+    expectProblem(
+      await h.api('GET', `/silo/v1/entries/meta/other-key/${ref}`),
+      404,
+      /meta "other-key" with ref .* not found/,
+    );
+    expectProblem(
+      await h.api('GET', `/silo/v1/entries/meta/crm-id/${ref}`, undefined, await h.newKey()),
+      404,
+      /not found/,
+    );
     expectProblem(await h.api('GET', `/silo/v1/entries/meta/crm-id/${ref}?owned=maybe`), 400, /owned/);
     expectProblem(await h.api('GET', `/silo/v1/entries/meta/Bad%20Key/${ref}`), 400, /path\.key/);
   });
 
   it('refuses to let a caller forge the service-managed approval link, and bad meta', async () => {
     const { body: e } = await h.api('POST', '/silo/v1/entries', { data: party() });
-    expectProblem(await h.api('PUT', `/silo/v1/entries/${e.id}/meta/approval-link`, { link_url: 'https://evil.example/x' }), 409, /managed by the service/);
+    expectProblem(
+      await h.api('PUT', `/silo/v1/entries/${e.id}/meta/approval-link`, { link_url: 'https://evil.example/x' }),
+      409,
+      /managed by the service/,
+    );
     expectProblem(await h.api('PUT', `/silo/v1/entries/${e.id}/meta/Bad Key`, {}), 400, /path\.key/);
     expectProblem(await h.api('PUT', `/silo/v1/entries/${e.id}/meta/k`, { link_url: 'not a url' }), 400, /link_url/);
     expectProblem(await h.api('PUT', `/silo/v1/entries/${crypto.randomUUID()}/meta/k`, {}), 404, /not found/);

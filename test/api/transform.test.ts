@@ -29,27 +29,47 @@ describe('workflows', () => {
       ['Wait for PPF agreement upload', 'gov-fr.agreement.wait.approval', undefined],
       ['Set state', 'silo.state', { state: 'completed' }],
       ['Register party in Directory', 'gov-fr.directory.register', undefined],
-      ['Register party on Peppol', 'peppol.register', { doc_groups: ['france'], visibility: 'smp+sml+peppol', directory: true, disable: false }],
+      [
+        'Register party on Peppol',
+        'peppol.register',
+        { doc_groups: ['france'], visibility: 'smp+sml+peppol', directory: true, disable: false },
+      ],
       ['Set state', 'silo.state', { state: 'registered' }],
     ]);
     expect(reg.rescue.map((s: any) => [s.provider, s.config])).toEqual([['silo.state', { state: 'error' }]]);
     // The public API names a step's provider `action`: both are given.
     expect([...reg.steps, ...reg.rescue].every((s: any) => s.action === s.provider)).toBe(true);
     const unreg = (await h.api('GET', `/transform/v1/workflows/${UNREGISTRATION_WORKFLOW_ID}`)).body;
-    expect(unreg.steps.map((s: any) => s.provider)).toEqual(['peppol.unregister', 'gov-fr.directory.disable', 'silo.state']);
+    expect(unreg.steps.map((s: any) => s.provider)).toEqual([
+      'peppol.unregister',
+      'gov-fr.directory.disable',
+      'silo.state',
+    ]);
     expect(unreg.steps[2].config).toEqual({ state: 'void' });
     expect(unreg.rescue[0].config).toEqual({ state: 'error' });
   });
 
   it('stores an own definition (accepting `action` for `provider`) and refuses to reuse its id', async () => {
     const id = crypto.randomUUID();
-    const def = { name: 'Mine', schema: 'org/party', steps: [{ id: crypto.randomUUID(), name: 'S', action: 'silo.state', config: { state: 'processing' } }] };
+    const def = {
+      name: 'Mine',
+      schema: 'org/party',
+      steps: [{ id: crypto.randomUUID(), name: 'S', action: 'silo.state', config: { state: 'processing' } }],
+    };
     const r = await h.api('PUT', `/transform/v1/workflows/${id}`, def);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id, name: 'Mine', version: '1', rescue: [], steps: [{ provider: 'silo.state', action: 'silo.state' }] });
+    expect(r.body).toMatchObject({
+      id,
+      name: 'Mine',
+      version: '1',
+      rescue: [],
+      steps: [{ provider: 'silo.state', action: 'silo.state' }],
+    });
     expect((await h.api('GET', `/transform/v1/workflows/${id}`)).body).toEqual(r.body);
     expect((await h.api('PUT', `/transform/v1/workflows/${id}`, def)).status).toBe(409);
-    expect((await h.api('PUT', `/transform/v1/workflows/${REGISTRATION_WORKFLOW_ID}`, def)).body.detail).toMatch(/built in/);
+    expect((await h.api('PUT', `/transform/v1/workflows/${REGISTRATION_WORKFLOW_ID}`, def)).body.detail).toMatch(
+      /built in/,
+    );
   });
 
   it('rejects invalid definitions with the field at fault', async () => {
@@ -57,16 +77,26 @@ describe('workflows', () => {
     const base = { name: 'W', schema: 'org/party', steps: [setState('processing')] };
     expect((await put({ ...base, schema: 'bill/invoice' })).body.detail).toMatch(/only org\/party/);
     expect((await put({ ...base, steps: [] })).body.detail).toMatch(/at least one step/);
-    expect((await put({ ...base, steps: [step('silo.state', { state: 'flying' })] })).body.detail).toMatch(/steps\.0\.config\.state/);
+    expect((await put({ ...base, steps: [step('silo.state', { state: 'flying' })] })).body.detail).toMatch(
+      /steps\.0\.config\.state/,
+    );
     const s = setState('processing');
     expect((await put({ ...base, steps: [s, s] })).body.detail).toMatch(/used twice/);
     expect((await put({ ...base, steps: [{ id: 'x', name: 'n', provider: 'silo.state' }] })).status).toBe(400);
     expect((await put({ ...base, extra: 1 })).body.detail).toMatch(/unknown field/);
-    expect((await put({ ...base, steps: [{ ...setState('processing'), action: 'silo.other' }] })).body.detail).toMatch(/steps\.0\.action.*provider and action differ/);
-    expect((await put({ ...base, steps: [{ id: crypto.randomUUID(), name: 'n' }] })).body.detail).toMatch(/provider \(or action\) is required/);
+    expect((await put({ ...base, steps: [{ ...setState('processing'), action: 'silo.other' }] })).body.detail).toMatch(
+      /steps\.0\.action.*provider and action differ/,
+    );
+    expect((await put({ ...base, steps: [{ id: crypto.randomUUID(), name: 'n' }] })).body.detail).toMatch(
+      /provider \(or action\) is required/,
+    );
     const wait = () => step('gov-fr.agreement.wait.approval');
-    expect((await put({ ...base, steps: [wait(), setState('completed'), wait()] })).body.detail).toMatch(/steps\.2\.provider.*at most once/);
-    expect((await put({ ...base, rescue: [wait()] })).body.detail).toMatch(/rescue\.0\.provider.*cannot wait for approval/);
+    expect((await put({ ...base, steps: [wait(), setState('completed'), wait()] })).body.detail).toMatch(
+      /steps\.2\.provider.*at most once/,
+    );
+    expect((await put({ ...base, rescue: [wait()] })).body.detail).toMatch(
+      /rescue\.0\.provider.*cannot wait for approval/,
+    );
   });
 });
 
@@ -75,14 +105,32 @@ describe('jobs', () => {
     const entryId = await createEntry(h);
     const wf = await createWorkflow(h, [setState('processing')]);
     const id = crypto.randomUUID();
-    const r = await h.api('PUT', `/transform/v1/jobs/${id}`, { workflow_id: wf, silo_entry_id: entryId, key: `job-${id}`, tags: ['import'] });
+    const r = await h.api('PUT', `/transform/v1/jobs/${id}`, {
+      workflow_id: wf,
+      silo_entry_id: entryId,
+      key: `job-${id}`,
+      tags: ['import'],
+    });
     expect(r.status).toBe(202);
-    expect(r.body).toMatchObject({ id, key: `job-${id}`, workflow_id: wf, silo_entry_id: entryId, tags: ['import'], faults: [] });
+    expect(r.body).toMatchObject({
+      id,
+      key: `job-${id}`,
+      workflow_id: wf,
+      silo_entry_id: entryId,
+      tags: ['import'],
+      faults: [],
+    });
     const done = await jobWhen(h, id, ['OK', 'ERR']);
     expect(done.status).toBe('OK');
     expect((await h.api('GET', `/transform/v1/jobs/key/job-${id}`)).body.id).toBe(id);
-    expect((await h.api('PUT', `/transform/v1/jobs/${id}`, { workflow_id: wf, silo_entry_id: entryId })).status).toBe(409);
-    const again = await h.api('POST', '/transform/v1/jobs', { workflow_id: wf, silo_entry_id: entryId, key: `job-${id}` });
+    expect((await h.api('PUT', `/transform/v1/jobs/${id}`, { workflow_id: wf, silo_entry_id: entryId })).status).toBe(
+      409,
+    );
+    const again = await h.api('POST', '/transform/v1/jobs', {
+      workflow_id: wf,
+      silo_entry_id: entryId,
+      key: `job-${id}`,
+    });
     expect(again.status).toBe(409);
     expect(again.body.detail).toMatch(/key "job-/);
   });
@@ -93,13 +141,18 @@ describe('jobs', () => {
     const ended = await h.api('POST', '/transform/v1/jobs?wait=30', { workflow_id: ends, silo_entry_id: a });
     expect(ended.status).toBe(202);
     expect(ended.body).toMatchObject({ status: 'OK', intents: [{ completed: true }] });
-    const parks = await h.api('PUT', `/transform/v1/jobs/${crypto.randomUUID()}?wait=30`, { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: b });
+    const parks = await h.api('PUT', `/transform/v1/jobs/${crypto.randomUUID()}?wait=30`, {
+      workflow_id: REGISTRATION_WORKFLOW_ID,
+      silo_entry_id: b,
+    });
     expect(parks.status).toBe(202);
     expect(parks.body.status).toBe('WAIT');
     const refused = await h.api('POST', '/transform/v1/jobs?wait=61', { workflow_id: ends, silo_entry_id: c });
     expect(refused.status).toBe(400);
     expect(refused.body.detail).toMatch(/wait.*at most 60 seconds/);
-    expect((await h.api('POST', '/transform/v1/jobs?wait=soon', { workflow_id: ends, silo_entry_id: c })).body.detail).toMatch(/wait/);
+    expect(
+      (await h.api('POST', '/transform/v1/jobs?wait=soon', { workflow_id: ends, silo_entry_id: c })).body.detail,
+    ).toMatch(/wait/);
     expect((await h.api('GET', `/silo/v1/entries/${c}`)).body.state).toBeUndefined(); // nothing was started
   });
 
@@ -107,12 +160,24 @@ describe('jobs', () => {
     const definition = { steps: [setState('processing')], rescue: [] };
     const queued = async () => {
       const r = await insertJob(h.db, {
-        id: crypto.randomUUID(), workspaceId: h.workspaceId, workflowId: crypto.randomUUID(), workflowType: 'runDefinition', entryId: await createEntry(h),
-        docSchema: 'org/party', definition, args: {}, tags: [], registers: false,
+        id: crypto.randomUUID(),
+        workspaceId: h.workspaceId,
+        workflowId: crypto.randomUUID(),
+        workflowType: 'runDefinition',
+        entryId: await createEntry(h),
+        docSchema: 'org/party',
+        definition,
+        args: {},
+        tags: [],
+        registers: false,
       });
       return (r as { job: { id: string } }).job.id; // recorded, never started: it stays QUEUED
     };
-    const timed = async (run: () => Promise<void>) => { const t0 = Date.now(); await run(); return Date.now() - t0; };
+    const timed = async (run: () => Promise<void>) => {
+      const t0 = Date.now();
+      await run();
+      return Date.now() - t0;
+    };
     const still = await queued();
     const waited = await timed(() => awaitJobSettled(h.db, h.workspaceId, still, 2, new AbortController().signal));
     expect(waited).toBeGreaterThanOrEqual(2000);
@@ -123,23 +188,52 @@ describe('jobs', () => {
     expect(await timed(() => awaitJobSettled(h.db, h.workspaceId, another, 30, left.signal))).toBeLessThan(1500);
     const parked = await queued();
     setTimeout(() => void setJobStatus(h.db, parked, 'WAIT'), 300);
-    expect(await timed(() => awaitJobSettled(h.db, h.workspaceId, parked, 30, new AbortController().signal))).toBeLessThan(2000);
+    expect(
+      await timed(() => awaitJobSettled(h.db, h.workspaceId, parked, 30, new AbortController().signal)),
+    ).toBeLessThan(2000);
   });
 
   it('404 for an unknown workflow, entry or job; 400 for bad bodies', async () => {
     const entryId = await createEntry(h);
-    expect((await h.api('POST', '/transform/v1/jobs', { workflow_id: crypto.randomUUID(), silo_entry_id: entryId })).body.detail).toMatch(/workflow .* not found/);
-    expect((await h.api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: crypto.randomUUID() })).status).toBe(404);
+    expect(
+      (await h.api('POST', '/transform/v1/jobs', { workflow_id: crypto.randomUUID(), silo_entry_id: entryId })).body
+        .detail,
+    ).toMatch(/workflow .* not found/);
+    expect(
+      (
+        await h.api('POST', '/transform/v1/jobs', {
+          workflow_id: REGISTRATION_WORKFLOW_ID,
+          silo_entry_id: crypto.randomUUID(),
+        })
+      ).status,
+    ).toBe(404);
     expect((await h.api('GET', `/transform/v1/jobs/${crypto.randomUUID()}`)).status).toBe(404);
     expect((await h.api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID })).status).toBe(400);
-    expect((await h.api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId, args: { a: 1 } })).status).toBe(400);
+    expect(
+      (
+        await h.api('POST', '/transform/v1/jobs', {
+          workflow_id: REGISTRATION_WORKFLOW_ID,
+          silo_entry_id: entryId,
+          args: { a: 1 },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it("does not run a job on another workspace's entry or show its job", async () => {
     const entryId = await createEntry(h);
     const wf = await createWorkflow(h, [setState('processing')]);
     const other = await h.newKey();
-    expect((await h.api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId }, other)).status).toBe(404);
+    expect(
+      (
+        await h.api(
+          'POST',
+          '/transform/v1/jobs',
+          { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId },
+          other,
+        )
+      ).status,
+    ).toBe(404);
     const { body: job } = await h.api('POST', '/transform/v1/jobs', { workflow_id: wf, silo_entry_id: entryId });
     expect((await h.api('GET', `/transform/v1/jobs/${job.id}`, undefined, other)).status).toBe(404);
   });
@@ -149,7 +243,9 @@ describe('jobs', () => {
     const wf = await createWorkflow(h, [setState('processing')]);
     const dead = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 500 }) });
     const app = createApp({ db: h.db, log, temporal: dead, config: h.config, box: h.box, sealKey: testSealKey() });
-    const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
+    const server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
     try {
       const port = (server.address() as AddressInfo).port;
       const res = await fetch(`http://127.0.0.1:${port}/transform/v1/jobs`, {
@@ -179,7 +275,13 @@ describe('jobs', () => {
     expect((await h.api('POST', '/transform/v1/jobs', { workflow_id: wf, silo_entry_id: entryId })).status).toBe(409);
     await h.client.workflow.getHandle(`job-${job.id}`).terminate('operator test');
     const deps = { db: h.db, log, temporal: h.client, config: h.config };
-    await eventually(async () => (await closeAbandonedJobs(deps)) > 0 && (await h.api('GET', `/transform/v1/jobs/${job.id}`)).body.status === 'ERR', 15_000, 'the job to be closed');
+    await eventually(
+      async () =>
+        (await closeAbandonedJobs(deps)) > 0 &&
+        (await h.api('GET', `/transform/v1/jobs/${job.id}`)).body.status === 'ERR',
+      15_000,
+      'the job to be closed',
+    );
     const closed = (await h.api('GET', `/transform/v1/jobs/${job.id}`)).body;
     expect(closed.faults).toEqual([expect.objectContaining({ provider: 'temporal', code: 'workflow-terminated' })]);
     expect((await h.api('POST', '/transform/v1/jobs', { workflow_id: wf, silo_entry_id: entryId })).status).toBe(202);
@@ -187,11 +289,16 @@ describe('jobs', () => {
 
   it('the built-in registration issues the mandate and parks on the approval wait', async () => {
     const entryId = await createEntry(h);
-    const { body } = await h.api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId });
+    const { body } = await h.api('POST', '/transform/v1/jobs', {
+      workflow_id: REGISTRATION_WORKFLOW_ID,
+      silo_entry_id: entryId,
+    });
     const job = await jobWhen(h, body.id, ['WAIT', 'OK', 'ERR']);
     expect(job.status).toBe('WAIT');
     expect(job.intents.map((i: any) => [i.name, i.completed])).toEqual([
-      ['Sign PPF agreement', true], ['Set state', true], ['Wait for PPF agreement upload', false],
+      ['Sign PPF agreement', true],
+      ['Set state', true],
+      ['Wait for PPF agreement upload', false],
     ]);
     const entry = (await h.api('GET', `/silo/v1/entries/${entryId}`)).body;
     expect(entry.state).toBe('processing');

@@ -40,14 +40,21 @@ describe('worker process metrics', () => {
     const { DATABASE_URL: _, ...env } = process.env; // its own embedded store
     worker = spawn(process.execPath, ['--import', 'tsx', 'bin/worker.ts'], {
       env: {
-        ...env, DATA_DIR: dataDir, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_TASK_QUEUE: `metrics-${sdkPort}`,
-        TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${sdkPort}`, WORKER_METRICS_PORT: String(ownPort), LOG_LEVEL: 'warn',
+        ...env,
+        DATA_DIR: dataDir,
+        TEMPORAL_ADDRESS: inject('temporalAddress'),
+        TEMPORAL_TASK_QUEUE: `metrics-${sdkPort}`,
+        TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${sdkPort}`,
+        WORKER_METRICS_PORT: String(ownPort),
+        LOG_LEVEL: 'warn',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     worker.stdout!.on('data', (d) => (output += d));
     worker.stderr!.on('data', (d) => (output += d));
-    await expect.poll(() => text(`http://127.0.0.1:${sdkPort}/metrics`), { timeout: 90_000, interval: 500 }).toMatch(/temporal_worker_task_slots_available/);
+    await expect
+      .poll(() => text(`http://127.0.0.1:${sdkPort}/metrics`), { timeout: 90_000, interval: 500 })
+      .toMatch(/temporal_worker_task_slots_available/);
     expect(await text(`http://127.0.0.1:${ownPort}/metrics`)).toContain('process_cpu_user_seconds_total');
     expect(worker.exitCode, output).toBeNull();
   });

@@ -18,9 +18,17 @@ function api(sim: AnnuaireSimulator, token: string | null) {
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(sim.url + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(sim.url + p, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
-    return { status: res.status, type: res.headers.get('content-type') ?? '', body: text ? JSON.parse(text) : undefined };
+    return {
+      status: res.status,
+      type: res.headers.get('content-type') ?? '',
+      body: text ? JSON.parse(text) : undefined,
+    };
   };
 }
 
@@ -55,7 +63,10 @@ describe('Annuaire simulator', () => {
     const siren = makeSiren();
     expect((await call('GET', `/siren/code-insee:${siren}`)).status).toBe(404);
     sim.seedCompany({ siren, raisonSociale: 'FROMAGERIE DU VAL', etatAdministratif: 'C' });
-    expect((await call('GET', `/siren/code-insee:${siren}`)).body).toMatchObject({ raisonSociale: 'FROMAGERIE DU VAL', etatAdministratif: 'C' });
+    expect((await call('GET', `/siren/code-insee:${siren}`)).body).toMatchObject({
+      raisonSociale: 'FROMAGERIE DU VAL',
+      etatAdministratif: 'C',
+    });
     expect((await call('GET', '/siren/code-insee:12345')).status).toBe(400);
   });
 
@@ -64,7 +75,11 @@ describe('Annuaire simulator', () => {
     expect(bad.status).toBe(401);
     expect(await bad.json()).toMatchObject({ error: 'invalid_client' });
     const good = await tokenFor(sim);
-    expect(await good.json()).toMatchObject({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600 });
+    expect(await good.json()).toMatchObject({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 3600,
+    });
   });
 
   it('refuses requests without a valid token with a French problem+json', async () => {
@@ -80,14 +95,20 @@ describe('Annuaire simulator', () => {
     const badSiren = await call('POST', '/ligne-annuaire', newLine('12345', '0145'));
     expect(badSiren.status).toBe(400);
     expect(badSiren.type).toContain('application/problem+json');
-    expect(badSiren.body).toMatchObject({ titre: 'Mauvaise requête', statut: 400, detail: expect.stringContaining('/informationAdressage/siren') });
+    expect(badSiren.body).toMatchObject({
+      titre: 'Mauvaise requête',
+      statut: 400,
+      detail: expect.stringContaining('/informationAdressage/siren'),
+    });
 
     const unknownMember = newLine(makeSiren(), '0145');
     (unknownMember.informationAdressage as Record<string, string>).raisonSociale = 'X';
     expect((await call('POST', '/ligne-annuaire', unknownMember)).body.detail).toContain('raisonSociale');
     const badDate = await call('PATCH', '/ligne-annuaire/id-instance:1', { dateFinEffet: '31/12/2026' });
     expect(badDate.status).toBe(400);
-    const badOp = await call('POST', '/ligne-annuaire/recherche', { filtres: { siren: { op: 'egal', valeur: makeSiren() } } });
+    const badOp = await call('POST', '/ligne-annuaire/recherche', {
+      filtres: { siren: { op: 'egal', valeur: makeSiren() } },
+    });
     expect(badOp.status).toBe(400);
     expect(badOp.body.detail).toContain('/filtres/siren/op');
   });
@@ -97,9 +118,17 @@ describe('Annuaire simulator', () => {
     const found = await call('POST', '/ligne-annuaire/recherche', bySiren(siren));
     expect(found.status).toBe(200);
     expect(found.body.nombre_total_resultats).toBe(1);
-    expect(found.body.resultats[0]).toMatchObject({ siren, identifiantAdressage: siren, matriculePlateforme: '9998', dateFinEffet: null });
+    expect(found.body.resultats[0]).toMatchObject({
+      siren,
+      identifiantAdressage: siren,
+      matriculePlateforme: '9998',
+      dateFinEffet: null,
+    });
     const got = await call('GET', `/ligne-annuaire/code:${siren}`);
-    expect(got.body).toMatchObject({ matriculePlateforme: '9998', historisation: { idInstance: found.body.resultats[0].historisation.idInstance } });
+    expect(got.body).toMatchObject({
+      matriculePlateforme: '9998',
+      historisation: { idInstance: found.body.resultats[0].historisation.idInstance },
+    });
   });
 
   it('refuses overlapping lines, accepts the switch, and keeps the history', async () => {
@@ -109,26 +138,38 @@ describe('Annuaire simulator', () => {
     expect(overlap.body).toMatchObject({ statut: 422, detail: expect.stringContaining('chevauche') });
 
     const [old] = (await call('POST', '/ligne-annuaire/recherche', bySiren(siren))).body.resultats;
-    const ended = await call('PATCH', `/ligne-annuaire/id-instance:${old.historisation.idInstance}`, { dateFinEffet: today() });
+    const ended = await call('PATCH', `/ligne-annuaire/id-instance:${old.historisation.idInstance}`, {
+      dateFinEffet: today(),
+    });
     expect(ended.status).toBe(200);
     const created = await call('POST', '/ligne-annuaire', newLine(siren, '0145'));
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ idInstance: expect.any(Number), identifiantAdressage: siren, dateDebutEffet: today() });
+    expect(created.body).toEqual({
+      idInstance: expect.any(Number),
+      identifiantAdressage: siren,
+      dateDebutEffet: today(),
+    });
 
     // In force today: ours only; the whole history: both, the old one ended on the switch date.
     const now = (await call('POST', '/ligne-annuaire/recherche', bySiren(siren))).body.resultats;
     expect(now.map((l: { matriculePlateforme: string }) => l.matriculePlateforme)).toEqual(['0145']);
-    const audit = (await call('POST', '/ligne-annuaire/recherche', bySiren(siren, { modeAudit: { op: 'strict', valeur: true } }))).body.resultats;
+    const audit = (
+      await call('POST', '/ligne-annuaire/recherche', bySiren(siren, { modeAudit: { op: 'strict', valeur: true } }))
+    ).body.resultats;
     expect(audit).toEqual([
       expect.objectContaining({ matriculePlateforme: '9998', dateFinEffet: today() }),
       expect.objectContaining({ matriculePlateforme: '0145', dateFinEffet: null }),
     ]);
     const yesterday = today(new Date(Date.now() - 86_400_000));
-    expect((await call('GET', `/ligne-annuaire/code:${siren}?dateObservation=${yesterday}`)).body.matriculePlateforme).toBe('9998');
+    expect(
+      (await call('GET', `/ligne-annuaire/code:${siren}?dateObservation=${yesterday}`)).body.matriculePlateforme,
+    ).toBe('9998');
     expect(sim.lines().filter((l) => l.siren === siren)).toHaveLength(2);
 
     // A line cannot be moved to another platform in place, nor created in the past.
-    const moved = await call('PATCH', `/ligne-annuaire/id-instance:${created.body.idInstance}`, { matriculePlateforme: '0042' });
+    const moved = await call('PATCH', `/ligne-annuaire/id-instance:${created.body.idInstance}`, {
+      matriculePlateforme: '0042',
+    });
     expect(moved.status).toBe(422);
     expect((await call('POST', '/ligne-annuaire', newLine(makeSiren(), '0145', '2020-01-01'))).status).toBe(422);
   });
@@ -137,7 +178,12 @@ describe('Annuaire simulator', () => {
     const siren = makeSiren();
     const seeded = sim.seedLine({ siren, matriculePlateforme: '0042' });
     const r = await call('POST', '/ligne-annuaire/recherche', bySiren(siren));
-    expect(r.body.resultats).toEqual([expect.objectContaining({ matriculePlateforme: '0042', historisation: expect.objectContaining({ idInstance: seeded.idInstance }) })]);
+    expect(r.body.resultats).toEqual([
+      expect.objectContaining({
+        matriculePlateforme: '0042',
+        historisation: expect.objectContaining({ idInstance: seeded.idInstance }),
+      }),
+    ]);
   });
 
   it('finds an address among more lines in force than a search page holds', async () => {
@@ -148,7 +194,13 @@ describe('Annuaire simulator', () => {
   });
 
   it('answers 204 when a search finds nothing and 404 for an unknown address', async () => {
-    expect((await call('POST', '/ligne-annuaire/recherche', { filtres: { matriculePlateforme: { op: 'strict', valeur: '0999' } } })).status).toBe(204);
+    expect(
+      (
+        await call('POST', '/ligne-annuaire/recherche', {
+          filtres: { matriculePlateforme: { op: 'strict', valeur: '0999' } },
+        })
+      ).status,
+    ).toBe(204);
     expect((await call('GET', `/ligne-annuaire/code:${makeSiren()}_00000000000000`)).status).toBe(404);
   });
 
@@ -158,7 +210,8 @@ describe('Annuaire simulator', () => {
     expect(r).toMatchObject({ status: 503, body: { titre: 'Service indisponible', statut: 503 } });
     sim.setFaults({ rate: 0.5, status: 429 });
     const statuses = new Set<number>();
-    for (let i = 0; i < 40; i++) statuses.add((await call('POST', '/ligne-annuaire/recherche', bySiren(makeSiren()))).status);
+    for (let i = 0; i < 40; i++)
+      statuses.add((await call('POST', '/ligne-annuaire/recherche', bySiren(makeSiren()))).status);
     expect([...statuses].sort()).toEqual([200, 429]);
     sim.setFaults({ latencyMs: 300 });
     const t0 = Date.now();
@@ -178,12 +231,17 @@ describe('Annuaire simulator', () => {
 
     // 429 carries Retry-After (1 s unless told), and so does 503 when told; `detail` is what the problem says.
     const token = ((await (await tokenFor(sim)).json()) as { access_token: string }).access_token;
-    const raw = () => fetch(`${sim.url}/ligne-annuaire/code:${makeSiren()}`, { headers: { authorization: `Bearer ${token}` } });
+    const raw = () =>
+      fetch(`${sim.url}/ligne-annuaire/code:${makeSiren()}`, { headers: { authorization: `Bearer ${token}` } });
     sim.setFaults({ status: 429 });
     expect((await raw()).headers.get('retry-after')).toBe('1');
     sim.setFaults({ status: 503, retryAfterSeconds: 5, detail: 'maintenance programmée' });
     const r503 = await raw();
-    expect([r503.status, r503.headers.get('retry-after'), ((await r503.json()) as { detail: string }).detail]).toEqual([503, '5', 'maintenance programmée']);
+    expect([r503.status, r503.headers.get('retry-after'), ((await r503.json()) as { detail: string }).detail]).toEqual([
+      503,
+      '5',
+      'maintenance programmée',
+    ]);
 
     // A burst: the next 2 matching requests fail, then the directory is back. Other requests are left alone.
     sim.setFaults({ status: 503, count: 2, only: 'POST /ligne-annuaire/recherche' });
@@ -226,25 +284,32 @@ describe('Annuaire simulator state', () => {
     const first = await startAnnuaireSimulator({ host: '127.0.0.1', port: 0, stateFile });
     const seeded = first.seedLine({ siren, matriculePlateforme: '0042' });
     const token = ((await (await tokenFor(first)).json()) as { access_token: string }).access_token;
-    expect((await api(first, token)('PATCH', `/ligne-annuaire/id-instance:${seeded.idInstance}`, { dateFinEffet: today() })).status).toBe(200);
+    expect(
+      (await api(first, token)('PATCH', `/ligne-annuaire/id-instance:${seeded.idInstance}`, { dateFinEffet: today() }))
+        .status,
+    ).toBe(200);
     await first.close();
 
     const second = await startAnnuaireSimulator({ host: '127.0.0.1', port: 0, stateFile });
     try {
-      expect(second.lines()).toEqual([expect.objectContaining({ siren, matriculePlateforme: '0042', dateFinEffet: today() })]);
+      expect(second.lines()).toEqual([
+        expect.objectContaining({ siren, matriculePlateforme: '0042', dateFinEffet: today() }),
+      ]);
       expect((await api(second, token)('GET', `/ligne-annuaire/id-instance:${seeded.idInstance}`)).status).toBe(401); // tokens are not kept
       const fresh = ((await (await tokenFor(second)).json()) as { access_token: string }).access_token;
       const next = second.seedLine({ siren: makeSiren(), matriculePlateforme: '0145' });
       expect(next.idInstance).toBeGreaterThan(seeded.idInstance); // ids are never reused
-      expect((await api(second, fresh)('GET', `/ligne-annuaire/id-instance:${seeded.idInstance}`)).body).toMatchObject({ matriculePlateforme: '0042' });
+      expect((await api(second, fresh)('GET', `/ligne-annuaire/id-instance:${seeded.idInstance}`)).body).toMatchObject({
+        matriculePlateforme: '0042',
+      });
     } finally {
       await second.close();
     }
   });
 
   it('refuses to start without the official OpenAPI file, naming it', async () => {
-    await expect(startAnnuaireSimulator({ host: '127.0.0.1', port: 0, specFile: '/nonexistent/annuaire.json' })).rejects.toThrow(
-      /OpenAPI file is missing \(\/nonexistent\/annuaire\.json\)/,
-    );
+    await expect(
+      startAnnuaireSimulator({ host: '127.0.0.1', port: 0, specFile: '/nonexistent/annuaire.json' }),
+    ).rejects.toThrow(/OpenAPI file is missing \(\/nonexistent\/annuaire\.json\)/);
   });
 });

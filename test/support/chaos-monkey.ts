@@ -29,7 +29,9 @@ export function startMonkey(c: Cluster, temporal: { restart(): Promise<void> }, 
   const stopped = new Promise<void>((r) => (wake = r));
   /** A pause that ends early when the monkey is stopped. */
   const pause = (ms: number) => Promise.race([sleep(ms), stopped]);
-  const setBackground = () => { for (const s of SIM_NAMES) c.sims[s].setFaults(o.background[s]); };
+  const setBackground = () => {
+    for (const s of SIM_NAMES) c.sims[s].setFaults(o.background[s]);
+  };
   setBackground();
 
   /** Like a process manager: start again until it runs (a start fails while Temporal is down). */

@@ -21,22 +21,37 @@ function validate(ref: string, body: unknown): string | undefined {
 }
 
 /** Why a response breaks the contract, or undefined when it keeps it. */
-export function contractViolation(method: string, url: string, status: number, contentType: string | null, body: unknown): string | undefined {
+export function contractViolation(
+  method: string,
+  url: string,
+  status: number,
+  contentType: string | null,
+  body: unknown,
+): string | undefined {
   const pathname = new URL(url, 'http://localhost').pathname;
   const op = operationFor(method, pathname);
   const json = /json/.test(contentType ?? '');
   if (status >= 400) {
-    if (!json) return op && !op.path.startsWith('/smp') && !op.path.startsWith('/reg/:ref/start') && op.path !== '/metrics' ? `${status} without problem+json` : undefined;
+    if (!json)
+      return op && !op.path.startsWith('/smp') && !op.path.startsWith('/reg/:ref/start') && op.path !== '/metrics'
+        ? `${status} without problem+json`
+        : undefined;
     const invalid = validate('openapi#/components/schemas/Problem', body);
     if (invalid || !op) return invalid;
     // The operation's reference lists the codes it answers: a client may rely on that list.
     const code = (body as { code: ProblemCodeName }).code;
-    if (!statusesOf(PROBLEM_CODES[code]).includes(status)) return `code ${code} came with ${status}, which the reference does not give it`;
-    return errorsOf(op).includes(code) || op.responses[status] ? undefined : `${method} ${op.path} answered code ${code}, which its reference does not list`;
+    if (!statusesOf(PROBLEM_CODES[code]).includes(status))
+      return `code ${code} came with ${status}, which the reference does not give it`;
+    return errorsOf(op).includes(code) || op.responses[status]
+      ? undefined
+      : `${method} ${op.path} answered code ${code}, which its reference does not list`;
   }
   if (!op) return `${method} ${pathname} is not in the OpenAPI document`;
   const declared = op.responses[status];
   if (declared === undefined) return `${method} ${op.path} answered ${status}, which the document does not declare`;
   if (declared === null || 'mediaType' in declared) return undefined;
-  return validate(`openapi#/${pointer('paths', op.path.replace(/:(\w+)/g, '{$1}'), op.method, 'responses', String(status), 'content', 'application/json', 'schema')}`, body);
+  return validate(
+    `openapi#/${pointer('paths', op.path.replace(/:(\w+)/g, '{$1}'), op.method, 'responses', String(status), 'content', 'application/json', 'schema')}`,
+    body,
+  );
 }

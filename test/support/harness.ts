@@ -30,7 +30,9 @@ import { InspectionPool, poolOptions } from '../../domain/inspection';
 export const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
 
 /** A migrated store: PGlite in memory, or a fresh schema of TEST_DATABASE_URL when `engine` is postgres. */
-export async function freshDb(engine: 'pglite' | 'postgres' = 'pglite'): Promise<{ db: Db; drop(): Promise<void>; url?: string }> {
+export async function freshDb(
+  engine: 'pglite' | 'postgres' = 'pglite',
+): Promise<{ db: Db; drop(): Promise<void>; url?: string }> {
   if (engine === 'pglite') {
     const db = await openDb({});
     await migrate(db);
@@ -64,31 +66,51 @@ export interface Harness {
   workspaceId: string;
   apiKey: string;
   newKey(scopes?: Scope[], workspaceId?: string): Promise<string>;
-  api(method: string, path: string, body?: unknown, key?: string | null): Promise<{ status: number; body: any; headers: Headers }>;
+  api(
+    method: string,
+    path: string,
+    body?: unknown,
+    key?: string | null,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
 
-export async function startHarness(opts: { approvalDeadline?: string; env?: Record<string, string>; tracing?: SpanExporter } = {}): Promise<Harness> {
+export async function startHarness(
+  opts: { approvalDeadline?: string; env?: Record<string, string>; tracing?: SpanExporter } = {},
+): Promise<Harness> {
   const { db, drop } = await freshDb();
   const sims = await startSimulators({ host: '127.0.0.1' });
   const taskQueue = `test-${crypto.randomUUID()}`;
   const config = loadConfig({
     // A data dir of its own: its own development certificates.
     DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pa-test-')),
-    DATA_ENCRYPTION_KEYS: `test:${crypto.randomBytes(32).toString('base64')}`, APPROVAL_DEADLINE: opts.approvalDeadline ?? '1h', TEMPORAL_TASK_QUEUE: taskQueue,
+    DATA_ENCRYPTION_KEYS: `test:${crypto.randomBytes(32).toString('base64')}`,
+    APPROVAL_DEADLINE: opts.approvalDeadline ?? '1h',
+    TEMPORAL_TASK_QUEUE: taskQueue,
     // Tests drive many requests with one key; the limit itself is tested on its own app.
     RATE_LIMIT_PER_MINUTE: '1000000',
-    RATE_LIMIT_PER_IP_PER_MINUTE: '10000000', WIZARD_RATE_LIMIT_PER_REF_PER_MINUTE: '1000000', // test/api/hostile-http.test.ts tests them
+    RATE_LIMIT_PER_IP_PER_MINUTE: '10000000',
+    WIZARD_RATE_LIMIT_PER_REF_PER_MINUTE: '1000000', // test/api/hostile-http.test.ts tests them
     WEBHOOK_RETRY_INITIAL: '200ms', // failed webhook deliveries retried quickly
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', // the test subscribers listen on 127.0.0.1
-    ...sims.env, ...opts.env,
+    ...sims.env,
+    ...opts.env,
   });
   const address = inject('temporalAddress');
   const connection = await Connection.connect({ address });
   const tracing = opts.tracing && installTracing('test', opts.tracing);
-  const client = new Client({ connection, ...(tracing && { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } }) });
+  const client = new Client({
+    connection,
+    ...(tracing && { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } }),
+  });
   const nativeConnection = await NativeConnection.connect({ address });
-  const worker: Worker = await createWorker({ connection: nativeConnection, namespace: 'default', taskQueue, deps: { db, log, config }, tracing });
+  const worker: Worker = await createWorker({
+    connection: nativeConnection,
+    namespace: 'default',
+    taskQueue,
+    deps: { db, log, config },
+    tracing,
+  });
   const running = worker.run();
 
   const box = dataBoxFromConfig(config);
@@ -104,7 +126,15 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
   const { secret } = await createApiKey(db, ws.id, { name: 'test', scopes: [...SCOPES] }); // integrator and operator
 
   return {
-    db, box, config, sims, client, taskQueue, baseUrl, workspaceId: ws.id, apiKey: secret,
+    db,
+    box,
+    config,
+    sims,
+    client,
+    taskQueue,
+    baseUrl,
+    workspaceId: ws.id,
+    apiKey: secret,
     async newKey(scopes, workspaceId) {
       const wsId = workspaceId ?? (await createWorkspace(db, 'other')).id;
       return (await createApiKey(db, wsId, { name: 'extra', scopes })).secret;
@@ -120,7 +150,11 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
       const res = await fetch(baseUrl + path, { method, headers, body: payload });
       const text = await res.text();
       let parsed: unknown = text;
-      try { parsed = text ? JSON.parse(text) : undefined; } catch { /* keep text */ }
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        /* keep text */
+      }
       // Every response a test sees must be one the OpenAPI document declares.
       const broken = contractViolation(method, path, res.status, res.headers.get('content-type'), parsed);
       if (broken) throw new Error(`contract: ${method} ${path} → ${res.status}: ${broken}\n${text.slice(0, 500)}`);
@@ -141,7 +175,11 @@ export async function startHarness(opts: { approvalDeadline?: string; env?: Reco
 }
 
 /** Polls `fn` until it returns a truthy value (or throws after `timeoutMs`). */
-export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 30_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

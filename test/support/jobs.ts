@@ -5,7 +5,10 @@ import { eventually, type Harness } from './harness';
 import { makeSiren, party } from '../../bin/stack/sample-parties';
 
 export const step = (provider: string, config?: Record<string, unknown>, name = provider) => ({
-  id: crypto.randomUUID(), name, provider, ...(config && { config }),
+  id: crypto.randomUUID(),
+  name,
+  provider,
+  ...(config && { config }),
 });
 export const setState = (state: string) => step('silo.state', { state }, `Set state ${state}`);
 
@@ -16,9 +19,18 @@ export async function createEntry(h: Harness, siren = makeSiren()): Promise<stri
   return id;
 }
 
-export async function createWorkflow(h: Harness, steps: unknown[], rescue: unknown[] = [setState('error')]): Promise<string> {
+export async function createWorkflow(
+  h: Harness,
+  steps: unknown[],
+  rescue: unknown[] = [setState('error')],
+): Promise<string> {
   const id = crypto.randomUUID();
-  const r = await h.api('PUT', `/transform/v1/workflows/${id}`, { name: 'test workflow', schema: 'org/party', steps, rescue });
+  const r = await h.api('PUT', `/transform/v1/workflows/${id}`, {
+    name: 'test workflow',
+    schema: 'org/party',
+    steps,
+    rescue,
+  });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return id;
 }
@@ -30,10 +42,15 @@ export async function startJob(h: Harness, workflowId: string, entryId: string):
 }
 
 export async function jobWhen(h: Harness, jobId: string, statuses: string[], timeoutMs = 30_000) {
-  return eventually(async () => {
-    const r = await h.api('GET', `/transform/v1/jobs/${jobId}`);
-    return statuses.includes(r.body.status) ? r.body : undefined;
-  }, timeoutMs, `job ${jobId} to reach ${statuses.join('/')}`);
+  return eventually(
+    async () => {
+      const r = await h.api('GET', `/transform/v1/jobs/${jobId}`);
+      return statuses.includes(r.body.status) ? r.body : undefined;
+    },
+    timeoutMs,
+    `job ${jobId} to reach ${statuses.join('/')}`,
+  );
 }
 
-export const entryState = async (h: Harness, entryId: string) => (await h.api('GET', `/silo/v1/entries/${entryId}`)).body.state;
+export const entryState = async (h: Harness, entryId: string) =>
+  (await h.api('GET', `/silo/v1/entries/${entryId}`)).body.state;

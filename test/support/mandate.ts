@@ -1,11 +1,22 @@
 // Puts an entry in the state the directory and Peppol steps require: a signed, submitted and approved mandate.
 import crypto from 'node:crypto';
 import type { Queryable } from '../../platform/store/db';
-import { claimDecision, issueMandate, markSubmitted, recordDecision, storeSignedPdf } from '../../platform/store/agreements';
+import {
+  claimDecision,
+  issueMandate,
+  markSubmitted,
+  recordDecision,
+  storeSignedPdf,
+} from '../../platform/store/agreements';
 
 export async function approveMandate(db: Queryable, a: { entryId: string; jobId?: string; formerMatricule?: string }) {
   const jobId = a.jobId ?? crypto.randomUUID();
-  const number = await issueMandate(db, { entryId: a.entryId, jobId, matricule: '0145', day: new Date().toISOString().slice(0, 10) });
+  const number = await issueMandate(db, {
+    entryId: a.entryId,
+    jobId,
+    matricule: '0145',
+    day: new Date().toISOString().slice(0, 10),
+  });
   await storeSignedPdf(db, a.entryId, number, new TextEncoder().encode('%PDF-1.7 signed'), 'upload', a.formerMatricule);
   await markSubmitted(db, a.entryId);
   const id = await recordDecision(db, { entryId: a.entryId, jobId, approved: true });

@@ -20,10 +20,19 @@ export async function recordingProxy(origin: string): Promise<RecordingProxy> {
   const requests: RecordedRequest[] = [];
   const server = http.createServer((req, res) => {
     requests.push({ method: req.method!, path: req.url!, headers: req.headers });
-    const forward = http.request({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host } }, (answer) => {
-      res.writeHead(answer.statusCode!, answer.headers);
-      answer.pipe(res);
-    });
+    const forward = http.request(
+      {
+        host: up.hostname,
+        port: up.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: up.host },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
@@ -32,6 +41,10 @@ export async function recordingProxy(origin: string): Promise<RecordingProxy> {
   return {
     via: (target) => here + new URL(target).pathname,
     requests,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -16,13 +16,18 @@ export async function newParty(h: Harness, siren = makeSiren()): Promise<string>
   return id;
 }
 
-export async function startRegistration(h: Harness, entryId: string, workflowId = REGISTRATION_WORKFLOW_ID): Promise<string> {
+export async function startRegistration(
+  h: Harness,
+  entryId: string,
+  workflowId = REGISTRATION_WORKFLOW_ID,
+): Promise<string> {
   const r = await h.api('POST', '/transform/v1/jobs', { workflow_id: workflowId, silo_entry_id: entryId });
   expect(r.status, JSON.stringify(r.body)).toBe(202);
   return r.body.id;
 }
 
-export const startUnregistration = (h: Harness, entryId: string) => startRegistration(h, entryId, UNREGISTRATION_WORKFLOW_ID);
+export const startUnregistration = (h: Harness, entryId: string) =>
+  startRegistration(h, entryId, UNREGISTRATION_WORKFLOW_ID);
 
 /** In-app path: ID card front and back, a drawn or typed signature, confirm. */
 export async function signInApp(h: Harness, entryId: string, signature: 'drawn' | 'typed' = 'typed') {
@@ -44,7 +49,9 @@ export async function register(h: Harness, entryId: string, signature: 'drawn' |
   const jobId = await startRegistration(h, entryId);
   await jobWhen(h, jobId, ['WAIT']);
   await signInApp(h, entryId, signature);
-  await expect.poll(async () => (await h.api('GET', `/silo/v1/entries/${entryId}`)).body.state, { timeout: 15_000 }).toBe('submitted');
+  await expect
+    .poll(async () => (await h.api('GET', `/silo/v1/entries/${entryId}`)).body.state, { timeout: 15_000 })
+    .toBe('submitted');
   await approve(h, entryId);
   return jobWhen(h, jobId, ['OK', 'ERR'], 60_000);
 }
@@ -52,8 +59,12 @@ export async function register(h: Harness, entryId: string, signature: 'drawn' |
 /** Lines of the Annuaire simulator in force today for a SIREN. */
 export function linesInForce(h: Harness, siren: string) {
   const today = new Date().toISOString().slice(0, 10);
-  return h.sims.annuaire.lines().filter((l) => l.siren === siren && l.dateDebutEffet <= today && (!l.dateFinEffet || l.dateFinEffet > today));
+  return h.sims.annuaire
+    .lines()
+    .filter((l) => l.siren === siren && l.dateDebutEffet <= today && (!l.dateFinEffet || l.dateFinEffet > today));
 }
 
-export const smlHas = (h: Harness, siren: string) => h.sims.sml.participants(h.config.SMP_ID).some((p) => p.endsWith(`0225:${siren}`));
-export const directoryHas = (h: Harness, siren: string) => h.sims.directory.indexed().some((p) => p.endsWith(`0225:${siren}`));
+export const smlHas = (h: Harness, siren: string) =>
+  h.sims.sml.participants(h.config.SMP_ID).some((p) => p.endsWith(`0225:${siren}`));
+export const directoryHas = (h: Harness, siren: string) =>
+  h.sims.directory.indexed().some((p) => p.endsWith(`0225:${siren}`));

@@ -14,12 +14,25 @@ export interface Submission {
 
 /** Runs a sign-then-wait registration to the approval wait and submits it, or stops once the mandate is issued or signed. */
 export async function submittedEntry(
-  h: Harness, o: { name: string; siren?: string; stopAt?: 'issued' | 'signed'; /** party fields to replace (undefined drops one) */ party?: Record<string, unknown> },
+  h: Harness,
+  o: {
+    name: string;
+    siren?: string;
+    stopAt?: 'issued' | 'signed';
+    /** party fields to replace (undefined drops one) */ party?: Record<string, unknown>;
+  },
 ): Promise<Submission> {
   const entryId = crypto.randomUUID();
   const siren = o.siren ?? makeSiren();
-  expect((await h.api('PUT', `/silo/v1/entries/${entryId}`, { data: party(siren, { name: o.name, ...o.party }) })).status).toBe(200);
-  const wf = await createWorkflow(h, [step('gov-fr.agreement.sign'), setState('processing'), step('gov-fr.agreement.wait.approval'), setState('completed')]);
+  expect(
+    (await h.api('PUT', `/silo/v1/entries/${entryId}`, { data: party(siren, { name: o.name, ...o.party }) })).status,
+  ).toBe(200);
+  const wf = await createWorkflow(h, [
+    step('gov-fr.agreement.sign'),
+    setState('processing'),
+    step('gov-fr.agreement.wait.approval'),
+    setState('completed'),
+  ]);
   const jobId = await startJob(h, wf, entryId);
   await jobWhen(h, jobId, ['WAIT']);
   const e = `/apps/gov-fr/v1/entry/${entryId}`;
@@ -28,6 +41,10 @@ export async function submittedEntry(
   expect((await h.api('POST', `${e}/sign`, {})).status).toBe(204);
   if (o.stopAt === 'signed') return { entryId, jobId, siren };
   expect((await h.api('POST', `${e}/confirm`)).status).toBe(200);
-  await eventually(async () => (await h.api('GET', `/silo/v1/entries/${entryId}`)).body.state === 'submitted', 15_000, `entry ${entryId} submitted`);
+  await eventually(
+    async () => (await h.api('GET', `/silo/v1/entries/${entryId}`)).body.state === 'submitted',
+    15_000,
+    `entry ${entryId} submitted`,
+  );
   return { entryId, jobId, siren };
 }

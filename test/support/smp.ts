@@ -23,7 +23,11 @@ export interface SmpServer {
   close(): Promise<void>;
 }
 
-export async function startSmpServer(db: Db, env: Record<string, string> = {}, extra: Partial<SmpOptions> = {}): Promise<SmpServer> {
+export async function startSmpServer(
+  db: Db,
+  env: Record<string, string> = {},
+  extra: Partial<SmpOptions> = {},
+): Promise<SmpServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-test-'));
   const app = express();
   const server = http.createServer(app);

@@ -11,7 +11,14 @@ import { JobStatus, SiloEntryId } from '../../workflows/search-attributes';
 import { approvalSignal } from '../../workflows/signals';
 import { stepLines } from '../../platform/store/job-journal';
 import { REGISTRATION, UNREGISTRATION } from '../../workflows/builtin-steps';
-import { AWAITING_APPROVAL, type Definition, type Fault, type JournalLine, type OwedJournal, type StepInput } from '../../workflows/types';
+import {
+  AWAITING_APPROVAL,
+  type Definition,
+  type Fault,
+  type JournalLine,
+  type OwedJournal,
+  type StepInput,
+} from '../../workflows/types';
 
 /** One activity call, as an operator would read it in the journal. */
 export interface Call {
@@ -25,8 +32,14 @@ export interface Call {
 }
 
 /** The provider of each step the tests run (lines name steps by id): the built-ins', and those of definitions started. */
-const providerOf = new Map([...REGISTRATION.steps, ...REGISTRATION.rescue, ...UNREGISTRATION.steps, ...UNREGISTRATION.rescue].map((s) => [s.id, s.provider]));
-export const line = (l: JournalLine) => `${providerOf.get(l.step) ?? `unknown step ${l.step}`} ${l.at} ${l.status}${l.code ? ` ${l.code}` : ''}`;
+const providerOf = new Map(
+  [...REGISTRATION.steps, ...REGISTRATION.rescue, ...UNREGISTRATION.steps, ...UNREGISTRATION.rescue].map((s) => [
+    s.id,
+    s.provider,
+  ]),
+);
+export const line = (l: JournalLine) =>
+  `${providerOf.get(l.step) ?? `unknown step ${l.step}`} ${l.at} ${l.status}${l.code ? ` ${l.code}` : ''}`;
 
 class FakeJob {
   readonly calls: Call[] = [];
@@ -44,26 +57,46 @@ export class Fakes {
     return this.jobs.get(jobId)!;
   }
 
-  private call(provider: string, jobId: string, journal: (OwedJournal & { lines: JournalLine[] }) | undefined, input?: StepInput): void {
+  private call(
+    provider: string,
+    jobId: string,
+    journal: (OwedJournal & { lines: JournalLine[] }) | undefined,
+    input?: StepInput,
+  ): void {
     const job = this.job(jobId);
     const refused = journal?.requiresApproval === true && !job.approved;
     job.calls.push({
-      provider, refused, lines: (journal?.lines ?? []).map(line), requiresApproval: journal?.requiresApproval === true,
+      provider,
+      refused,
+      lines: (journal?.lines ?? []).map(line),
+      requiresApproval: journal?.requiresApproval === true,
       ...(input?.config.state !== undefined && { state: String(input.config.state) }),
-      ...(journal?.status && { status: journal.status.status }), ...(input?.faults && { faults: input.faults }),
+      ...(journal?.status && { status: journal.status.status }),
+      ...(input?.faults && { faults: input.faults }),
     });
     // As activities/journalled.ts: the step after the wait does nothing unless the approval is recorded.
-    if (refused) throw ApplicationFailure.nonRetryable(`job ${jobId} has no approved decision recorded`, AWAITING_APPROVAL);
+    if (refused)
+      throw ApplicationFailure.nonRetryable(`job ${jobId} has no approved decision recorded`, AWAITING_APPROVAL);
     const failure = job.failures.get(provider);
     if (failure) throw failure;
   }
 
   activities(): Record<string, (input: any) => Promise<void>> {
     return {
-      ...Object.fromEntries(ACTIVITY_PROVIDERS.map((p) => [p, async (input: StepInput) => {
-        await this.job(input.jobId).holds.get(String(input.config.state));
-        this.call(p, input.jobId, input.journal && { ...input.journal, lines: stepLines(input.stepId, input.journal) }, input);
-      }])),
+      ...Object.fromEntries(
+        ACTIVITY_PROVIDERS.map((p) => [
+          p,
+          async (input: StepInput) => {
+            await this.job(input.jobId).holds.get(String(input.config.state));
+            this.call(
+              p,
+              input.jobId,
+              input.journal && { ...input.journal, lines: stepLines(input.stepId, input.journal) },
+              input,
+            );
+          },
+        ]),
+      ),
       [JOURNAL_ACTIVITY.name]: async (input: { jobId: string; journal: OwedJournal }) =>
         this.call(JOURNAL_ACTIVITY.name, input.jobId, { ...input.journal, lines: input.journal.owed ?? [] }),
     };
@@ -75,16 +108,26 @@ type Workflow<A> = (input: A) => Promise<unknown>;
 /** A worker on its own task queue, its bundle built once for the file. */
 export async function startFastWorker() {
   const address = inject('temporalAddress');
-  const [workflowBundle, nativeConnection, connection] = await Promise.all([bundleWorkflows(), NativeConnection.connect({ address }), Connection.connect({ address })]);
+  const [workflowBundle, nativeConnection, connection] = await Promise.all([
+    bundleWorkflows(),
+    NativeConnection.connect({ address }),
+    Connection.connect({ address }),
+  ]);
   const client = new Client({ connection });
   const fakes = new Fakes();
   const taskQueue = `fast-${crypto.randomUUID()}`;
-  const worker = await Worker.create({ connection: nativeConnection, taskQueue, workflowBundle, activities: fakes.activities() });
+  const worker = await Worker.create({
+    connection: nativeConnection,
+    taskQueue,
+    workflowBundle,
+    activities: fakes.activities(),
+  });
   const running = worker.run();
 
   /** Starts a job as the API does: JobStatus RUN and the entry id set at the start. */
   async function start<A extends object>(
-    workflow: Workflow<A>, input: Omit<A, 'jobId' | 'workspaceId' | 'entryId' | 'approvalDeadline'> & { approvalDeadline?: string },
+    workflow: Workflow<A>,
+    input: Omit<A, 'jobId' | 'workspaceId' | 'entryId' | 'approvalDeadline'> & { approvalDeadline?: string },
     prepare?: (job: FakeJob) => void,
   ) {
     const jobId = crypto.randomUUID();
@@ -94,8 +137,13 @@ export async function startFastWorker() {
     for (const s of definition ? [...definition.steps, ...definition.rescue] : []) providerOf.set(s.id, s.provider);
     const args = [{ jobId, workspaceId: 'ws-test', entryId, approvalDeadline: '1h', ...input } as unknown as A] as [A];
     const handle = await client.workflow.start(workflow, {
-      args, taskQueue, workflowId: `job-${jobId}`,
-      typedSearchAttributes: [{ key: JobStatus, value: 'RUN' }, { key: SiloEntryId, value: entryId }],
+      args,
+      taskQueue,
+      workflowId: `job-${jobId}`,
+      typedSearchAttributes: [
+        { key: JobStatus, value: 'RUN' },
+        { key: SiloEntryId, value: entryId },
+      ],
     });
     return { handle, job: fakes.job(jobId), entryId };
   }
@@ -110,14 +158,22 @@ export async function startFastWorker() {
 }
 
 // What a test polls and asserts on a running job.
-export const attribute = async (h: WorkflowHandle, key: typeof JobStatus) => (await h.describe()).typedSearchAttributes.get(key);
+export const attribute = async (h: WorkflowHandle, key: typeof JobStatus) =>
+  (await h.describe()).typedSearchAttributes.get(key);
 export const status = async (h: WorkflowHandle) => (await h.describe()).status.name;
 /** Polls long enough for a loaded machine (another suite may be running), briskly. */
 export const poll = <T>(fn: () => Promise<T>) => expect.poll(fn, { timeout: 20_000, interval: 100 });
 export const events = async (h: WorkflowHandle) => (await h.fetchHistory()).events ?? [];
-export const count = async (h: WorkflowHandle, kind: 'activityTaskScheduledEventAttributes' | 'activityTaskFailedEventAttributes' | 'markerRecordedEventAttributes' | 'workflowTaskFailedEventAttributes') =>
-  (await events(h)).filter((e) => e[kind]).length;
+export const count = async (
+  h: WorkflowHandle,
+  kind:
+    | 'activityTaskScheduledEventAttributes'
+    | 'activityTaskFailedEventAttributes'
+    | 'markerRecordedEventAttributes'
+    | 'workflowTaskFailedEventAttributes',
+) => (await events(h)).filter((e) => e[kind]).length;
 export const hint = {
   confirmed: (h: WorkflowHandle) => h.signal(approvalSignal, { kind: 'confirmed' }),
-  decided: (h: WorkflowHandle, approved: boolean) => h.signal(approvalSignal, { kind: 'decided', approved, decisionId: crypto.randomUUID() }),
+  decided: (h: WorkflowHandle, approved: boolean) =>
+    h.signal(approvalSignal, { kind: 'decided', approved, decisionId: crypto.randomUUID() }),
 };

@@ -25,7 +25,10 @@ async function freePort(): Promise<number> {
 
 const portOpen = (port: number) =>
   new Promise<boolean>((resolve) => {
-    const sock = net.connect(port, '127.0.0.1', () => { sock.destroy(); resolve(true); });
+    const sock = net.connect(port, '127.0.0.1', () => {
+      sock.destroy();
+      resolve(true);
+    });
     sock.once('error', () => resolve(false));
   });
 
@@ -38,14 +41,23 @@ async function startStack(): Promise<{ output: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/start.ts'], {
     cwd: repo,
     env: {
-      ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn',
-      API_PORT: String(ports.api), TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`, TEMPORAL_UI_PORT: String(ports.ui),
-      ANNUAIRE_SIM_PORT: String(ports.annuaire), SML_SIM_PORT: String(ports.sml), PEPPOL_DIRECTORY_SIM_PORT: String(ports.directory),
+      ...process.env,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      API_PORT: String(ports.api),
+      TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
+      TEMPORAL_UI_PORT: String(ports.ui),
+      ANNUAIRE_SIM_PORT: String(ports.annuaire),
+      SML_SIM_PORT: String(ports.sml),
+      PEPPOL_DIRECTORY_SIM_PORT: String(ports.directory),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   stack = child;
-  const take = (d: Buffer) => { out += d; output += d; };
+  const take = (d: Buffer) => {
+    out += d;
+    output += d;
+  };
   child.stdout.on('data', take);
   child.stderr.on('data', take);
   child.once('exit', (code, signal) => (output += `\n[test] the stack exited (${code ?? signal})\n`));
@@ -73,8 +85,12 @@ describe('npm start (embedded stack)', () => {
   it('survives a restart with a parked job, then finishes it', async () => {
     onTestFailed(() => console.error(`the stack printed:\n${output.slice(-20_000)}`));
     ports = {
-      api: await freePort(), temporal: await freePort(), ui: await freePort(),
-      annuaire: await freePort(), sml: await freePort(), directory: await freePort(),
+      api: await freePort(),
+      temporal: await freePort(),
+      ui: await freePort(),
+      annuaire: await freePort(),
+      sml: await freePort(),
+      directory: await freePort(),
     };
     const first = await startStack();
     // The start log shows only the key's prefix and the file that holds it.
@@ -84,12 +100,16 @@ describe('npm start (embedded stack)', () => {
     expect(first.output()).toContain(`http://127.0.0.1:${ports.ui}`);
     const api = (method: string, p: string, body?: unknown) =>
       fetch(`http://127.0.0.1:${ports.api}${p}`, {
-        method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
       }).then(async (r) => {
         if (stack!.exitCode !== null) throw new Error(`the stack has exited (${stack!.exitCode})`);
         const t = await r.text();
         if (t && !/json/.test(r.headers.get('content-type') ?? '')) {
-          throw new Error(`${method} ${p}: ${r.status} ${r.headers.get('content-type')} is not our API's JSON: ${t.slice(0, 200)}`);
+          throw new Error(
+            `${method} ${p}: ${r.status} ${r.headers.get('content-type')} is not our API's JSON: ${t.slice(0, 200)}`,
+          );
         }
         return { status: r.status, body: (t ? JSON.parse(t) : undefined) as any };
       });
@@ -99,8 +119,12 @@ describe('npm start (embedded stack)', () => {
 
     // A registration parked on the approval wait.
     const entry = (await api('POST', '/silo/v1/entries', { data: party() })).body;
-    const job = (await api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entry.id })).body;
-    await expect.poll(async () => (await api('GET', `/transform/v1/jobs/${job.id}`)).body.status, { timeout: 60_000 }).toBe('WAIT');
+    const job = (
+      await api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entry.id })
+    ).body;
+    await expect
+      .poll(async () => (await api('GET', `/transform/v1/jobs/${job.id}`)).body.status, { timeout: 60_000 })
+      .toBe('WAIT');
 
     // Ctrl-C: everything stops, including the Temporal dev server child.
     expect(await stopStack()).toBe(0);
@@ -118,9 +142,13 @@ describe('npm start (embedded stack)', () => {
     expect((await api('POST', `${e}/identity`, { view: 'page', data: b64(png()) })).status).toBe(204);
     expect((await api('POST', `${e}/sign`, {})).status).toBe(204);
     expect((await api('POST', `${e}/confirm`)).body).toEqual({ status: 'submitted' });
-    await expect.poll(async () => (await api('GET', `/silo/v1/entries/${entry.id}`)).body.state, { timeout: 60_000 }).toBe('submitted');
+    await expect
+      .poll(async () => (await api('GET', `/silo/v1/entries/${entry.id}`)).body.state, { timeout: 60_000 })
+      .toBe('submitted');
     expect((await api('POST', `${e}/decision`, { approved: true })).status).toBe(200);
-    await expect.poll(async () => (await api('GET', `/transform/v1/jobs/${job.id}`)).body.status, { timeout: 60_000 }).toBe('OK');
+    await expect
+      .poll(async () => (await api('GET', `/transform/v1/jobs/${job.id}`)).body.status, { timeout: 60_000 })
+      .toBe('OK');
     expect((await api('GET', `/silo/v1/entries/${entry.id}`)).body.state).toBe('registered');
     expect(await stopStack()).toBe(0);
   }, 240_000);

@@ -30,7 +30,10 @@ describe('the committed clients', () => {
     const fresh = await generateClients();
     expect(fs.readdirSync(CLIENTS_DIR).sort()).toEqual(Object.keys(fresh).sort());
     for (const [file, text] of Object.entries(fresh)) {
-      expect(fs.readFileSync(path.join(CLIENTS_DIR, file), 'utf8') === text, `test/support/clients/${file} is stale: run npx tsx scripts/generate-clients.ts`).toBe(true);
+      expect(
+        fs.readFileSync(path.join(CLIENTS_DIR, file), 'utf8') === text,
+        `test/support/clients/${file} is stale: run npx tsx scripts/generate-clients.ts`,
+      ).toBe(true);
     }
   });
 
@@ -38,7 +41,10 @@ describe('the committed clients', () => {
     const published = path.resolve(root, '../shared/spec/invopop');
     if (!fs.existsSync(published)) ctx.skip(); // a clean clone without the shared folder: the copy is all there is
     for (const file of fs.readdirSync(path.join(root, 'spec/invopop'))) {
-      expect(fs.readFileSync(path.join(root, 'spec/invopop', file)).equals(fs.readFileSync(path.join(published, file))), file).toBe(true);
+      expect(
+        fs.readFileSync(path.join(root, 'spec/invopop', file)).equals(fs.readFileSync(path.join(published, file))),
+        file,
+      ).toBe(true);
     }
   });
 });
@@ -56,9 +62,22 @@ const ourContract: Middleware = {
   async onResponse({ request, response }) {
     const text = await response.clone().text();
     let body: unknown = text;
-    try { body = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
-    const broken = contractViolation(request.method, request.url, response.status, response.headers.get('content-type'), body);
-    if (broken) throw new Error(`contract: ${request.method} ${request.url} → ${response.status}: ${broken}\n${text.slice(0, 500)}`);
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON */
+    }
+    const broken = contractViolation(
+      request.method,
+      request.url,
+      response.status,
+      response.headers.get('content-type'),
+      body,
+    );
+    if (broken)
+      throw new Error(
+        `contract: ${request.method} ${request.url} → ${response.status}: ${broken}\n${text.slice(0, 500)}`,
+      );
   },
 };
 
@@ -66,7 +85,8 @@ const ourContract: Middleware = {
 // server sends. OpenAPI 3.0 schemas are draft-07 plus `nullable`, which Ajv knows.
 const ajv = new Ajv({ strict: false, allErrors: true });
 (addFormats as unknown as (a: Ajv) => void)(ajv);
-for (const name of ['silo', 'transform']) ajv.addSchema(YAML.parse(fs.readFileSync(path.join(root, `spec/invopop/${name}_v1.yaml`), 'utf8')), name);
+for (const name of ['silo', 'transform'])
+  ajv.addSchema(YAML.parse(fs.readFileSync(path.join(root, `spec/invopop/${name}_v1.yaml`), 'utf8')), name);
 const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 
 function publicShape(doc: 'silo' | 'transform', ref: string, body: unknown): string | undefined {
@@ -80,9 +100,19 @@ const publicContract = (doc: 'silo' | 'transform'): Middleware => ({
   async onResponse({ request, response, schemaPath }) {
     if (!response.ok) return; // the public files declare no error bodies: ours are problem+json (checked by ourContract)
     const body = await response.clone().json();
-    const ref = pointer('paths', schemaPath, request.method.toLowerCase(), 'responses', String(response.status), 'content', 'application/json', 'schema');
+    const ref = pointer(
+      'paths',
+      schemaPath,
+      request.method.toLowerCase(),
+      'responses',
+      String(response.status),
+      'content',
+      'application/json',
+      'schema',
+    );
     const broken = publicShape(doc, ref, body);
-    if (broken) throw new Error(`public ${doc}_v1.yaml: ${request.method} ${schemaPath} → ${response.status}: ${broken}`);
+    if (broken)
+      throw new Error(`public ${doc}_v1.yaml: ${request.method} ${schemaPath} → ${response.status}: ${broken}`);
   },
 });
 
@@ -106,10 +136,14 @@ describe('through the client generated from our /openapi.json', () => {
   const api = () => ourClient();
 
   async function jobWhen(id: string, statuses: Job['status'][], timeoutMs = 60_000): Promise<Job> {
-    return eventually(async () => {
-      const { data } = await api().GET('/transform/v1/jobs/{id}', { params: { path: { id } } });
-      return data && statuses.includes(data.status) ? data : undefined;
-    }, timeoutMs, `job ${id} to reach ${statuses.join('/')}`);
+    return eventually(
+      async () => {
+        const { data } = await api().GET('/transform/v1/jobs/{id}', { params: { path: { id } } });
+        return data && statuses.includes(data.status) ? data : undefined;
+      },
+      timeoutMs,
+      `job ${id} to reach ${statuses.join('/')}`,
+    );
   }
   const entry = async (id: string) => (await api().GET('/silo/v1/entries/{id}', { params: { path: { id } } })).data!;
 
@@ -131,7 +165,12 @@ describe('through the client generated from our /openapi.json', () => {
     expect(started.response.status, JSON.stringify(started.error)).toBe(202);
     const jobId = started.data!.id;
     expect(started.data).toMatchObject({ status: 'WAIT', waiting_for: 'signer', tags: ['generated-client'] });
-    expect((await entry(entryId)).current_job).toEqual({ id: jobId, workflow_id: REGISTRATION_WORKFLOW_ID, status: 'WAIT', waiting_for: 'signer' });
+    expect((await entry(entryId)).current_job).toEqual({
+      id: jobId,
+      workflow_id: REGISTRATION_WORKFLOW_ID,
+      status: 'WAIT',
+      waiting_for: 'signer',
+    });
 
     // A correction before signature, as a merge patch in the public API's body: the mandate is issued again.
     const corrected = await api().PATCH('/silo/v1/entries/{id}', {
@@ -152,25 +191,42 @@ describe('through the client generated from our /openapi.json', () => {
 
     // The signer, in the entry API: ID card front and back, a drawn signature, confirm.
     const app = { params: { path: { silo_entry_id: entryId } } };
-    for (const [view, image] of [['front', png()], ['back', jpeg()]] as const) {
-      const r = await api().POST('/apps/gov-fr/v1/entry/{silo_entry_id}/identity', { ...app, body: { view, data: b64(image) } });
+    for (const [view, image] of [
+      ['front', png()],
+      ['back', jpeg()],
+    ] as const) {
+      const r = await api().POST('/apps/gov-fr/v1/entry/{silo_entry_id}/identity', {
+        ...app,
+        body: { view, data: b64(image) },
+      });
       expect(r.response.status, JSON.stringify(r.error)).toBe(204);
     }
-    expect((await api().POST('/apps/gov-fr/v1/entry/{silo_entry_id}/sign', { ...app, body: { signature: b64(png()) } })).response.status).toBe(204);
+    expect(
+      (await api().POST('/apps/gov-fr/v1/entry/{silo_entry_id}/sign', { ...app, body: { signature: b64(png()) } }))
+        .response.status,
+    ).toBe(204);
     const confirmed = await api().POST('/apps/gov-fr/v1/entry/{silo_entry_id}/confirm', app);
     expect(confirmed.data).toEqual({ status: 'submitted' });
     await expect.poll(async () => (await entry(entryId)).state, { timeout: 15_000 }).toBe('submitted');
 
     // The operator approves.
-    const decided = await api().POST('/apps/gov-fr/v1/entry/{silo_entry_id}/decision', { ...app, body: { approved: true } });
+    const decided = await api().POST('/apps/gov-fr/v1/entry/{silo_entry_id}/decision', {
+      ...app,
+      body: { approved: true },
+    });
     expect(decided.response.status, JSON.stringify(decided.error)).toBe(200);
     expect(decided.data!.decision).toBe('approved');
 
     const done = await jobWhen(jobId, ['OK', 'ERR']);
     expect(done.status, JSON.stringify(done.faults)).toBe('OK');
     expect(done.intents.map((i) => i.name)).toEqual([
-      'Sign PPF agreement', 'Set state', 'Wait for PPF agreement upload', 'Set state',
-      'Register party in Directory', 'Register party on Peppol', 'Set state',
+      'Sign PPF agreement',
+      'Set state',
+      'Wait for PPF agreement upload',
+      'Set state',
+      'Register party in Directory',
+      'Register party on Peppol',
+      'Set state',
     ]);
     const registered = await entry(entryId);
     expect(registered.state).toBe('registered');
@@ -179,7 +235,10 @@ describe('through the client generated from our /openapi.json', () => {
     expect(smlHas(h, siren) && directoryHas(h, siren)).toBe(true);
 
     // Unregistration: the same client, the other built-in workflow.
-    const unreg = await api().POST('/transform/v1/jobs', { params: { query: { wait: 30 } }, body: { workflow_id: UNREGISTRATION_WORKFLOW_ID, silo_entry_id: entryId } });
+    const unreg = await api().POST('/transform/v1/jobs', {
+      params: { query: { wait: 30 } },
+      body: { workflow_id: UNREGISTRATION_WORKFLOW_ID, silo_entry_id: entryId },
+    });
     expect(unreg.response.status, JSON.stringify(unreg.error)).toBe(202);
     const unregJob = await jobWhen(unreg.data!.id, ['OK', 'ERR']);
     expect(unregJob.status, JSON.stringify(unregJob.faults)).toBe('OK');
@@ -194,22 +253,43 @@ describe('through the client generated from our /openapi.json', () => {
     ]);
     const first = await api().GET('/transform/v1/jobs', { params: { query: { silo_entry_id: entryId, limit: 1 } } });
     expect(first.data!.list.map((j) => j.id)).toEqual([unregJob.id]);
-    const second = await api().GET('/transform/v1/jobs', { params: { query: { silo_entry_id: entryId, limit: 1, cursor: first.data!.next_cursor } } });
+    const second = await api().GET('/transform/v1/jobs', {
+      params: { query: { silo_entry_id: entryId, limit: 1, cursor: first.data!.next_cursor } },
+    });
     expect(second.data!.list.map((j) => j.id)).toEqual([jobId]);
-    const byStatus = await api().GET('/transform/v1/jobs', { params: { query: { status: 'OK', workflow_id: UNREGISTRATION_WORKFLOW_ID, limit: 100 } } });
+    const byStatus = await api().GET('/transform/v1/jobs', {
+      params: { query: { status: 'OK', workflow_id: UNREGISTRATION_WORKFLOW_ID, limit: 100 } },
+    });
     expect(byStatus.data!.list.map((j) => j.id)).toContain(unregJob.id);
   });
 
   it('cancels a waiting registration, and reads problems: code, detail, the fields at fault', async () => {
     const entryId = crypto.randomUUID();
-    expect((await api().PUT('/silo/v1/entries/{id}', { params: { path: { id: entryId } }, body: { data: party(makeSiren()) } })).response.status).toBe(200);
-    const started = await api().POST('/transform/v1/jobs', { params: { query: { wait: 30 } }, body: { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId } });
+    expect(
+      (
+        await api().PUT('/silo/v1/entries/{id}', {
+          params: { path: { id: entryId } },
+          body: { data: party(makeSiren()) },
+        })
+      ).response.status,
+    ).toBe(200);
+    const started = await api().POST('/transform/v1/jobs', {
+      params: { query: { wait: 30 } },
+      body: { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId },
+    });
     expect(started.data!.status).toBe('WAIT');
     const jobId = started.data!.id;
 
-    const cancelled = await api().POST('/transform/v1/jobs/{id}/cancel', { params: { path: { id: jobId } }, body: { reason: 'signed with another platform' } });
+    const cancelled = await api().POST('/transform/v1/jobs/{id}/cancel', {
+      params: { path: { id: jobId } },
+      body: { reason: 'signed with another platform' },
+    });
     expect(cancelled.response.status, JSON.stringify(cancelled.error)).toBe(200);
-    expect(cancelled.data).toMatchObject({ id: jobId, status: 'CANCEL', faults: [{ provider: 'transform', code: 'cancelled', message: 'signed with another platform' }] });
+    expect(cancelled.data).toMatchObject({
+      id: jobId,
+      status: 'CANCEL',
+      faults: [{ provider: 'transform', code: 'cancelled', message: 'signed with another platform' }],
+    });
     expect(cancelled.data!.completed_at).toBeDefined();
     expect((await entry(entryId)).state).toBe('cancelled');
 
@@ -270,23 +350,47 @@ describe('through the clients generated from the public files (spec/invopop/)', 
 
     // SiloUpdateEntry, a merge patch. (A JSON patch cannot be typed through the public file: its `data` is
     // `type: object`, while an RFC 6902 patch is an array — wire drift in the public file itself, see below.)
-    const patched = await silo.PATCH('/silo/v1/entries/{id}', { params: { path: { id } }, body: { content_type: 'application/merge-patch+json', data: { name: 'Société Corrigée SAS' } } });
+    const patched = await silo.PATCH('/silo/v1/entries/{id}', {
+      params: { path: { id } },
+      body: { content_type: 'application/merge-patch+json', data: { name: 'Société Corrigée SAS' } },
+    });
     expect(patched.response.status, JSON.stringify(patched.error)).toBe(200);
     expect(patched.data!.data).toMatchObject({ name: 'Société Corrigée SAS' });
 
     // A registration parks with its wizard link: the approval-link meta row, with a ref.
-    const job = await transform.POST('/transform/v1/jobs', { params: { query: { wait: 30 } }, body: { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: id } });
+    const job = await transform.POST('/transform/v1/jobs', {
+      params: { query: { wait: 30 } },
+      body: { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: id },
+    });
     expect(job.data!.status).toBe('WAIT');
-    const link = (await silo.GET('/silo/v1/entries/{id}', { params: { path: { id } } })).data!.meta?.find((m) => m.key === 'approval-link');
-    expect(link).toMatchObject({ src: 'gov-fr', entry_id: id, ref: expect.any(String), link_url: expect.stringContaining(`/reg/${link!.ref}/start`) });
+    const link = (await silo.GET('/silo/v1/entries/{id}', { params: { path: { id } } })).data!.meta?.find(
+      (m) => m.key === 'approval-link',
+    );
+    expect(link).toMatchObject({
+      src: 'gov-fr',
+      entry_id: id,
+      ref: expect.any(String),
+      link_url: expect.stringContaining(`/reg/${link!.ref}/start`),
+    });
 
     // Wire drift: GET /silo/v1/entries/meta/{key}/{ref} is not in the public silo_v1.yaml (no meta path is), so the
     // generated client has no such path to type. Called as an SDK user must, by hand, and checked against the
     // public SiloMeta schema.
-    const res = await fetch(`${h.baseUrl}/silo/v1/entries/meta/approval-link/${encodeURIComponent(link!.ref!)}?owned=true`, { headers: { authorization: `Bearer ${h.apiKey}` } });
+    const res = await fetch(
+      `${h.baseUrl}/silo/v1/entries/meta/approval-link/${encodeURIComponent(link!.ref!)}?owned=true`,
+      { headers: { authorization: `Bearer ${h.apiKey}` } },
+    );
     const found = (await res.json()) as SiloComponents['schemas']['SiloMeta'];
     expect(res.status).toBe(200);
-    expect(contractViolation('GET', `/silo/v1/entries/meta/approval-link/${link!.ref}`, res.status, res.headers.get('content-type'), found)).toBeUndefined();
+    expect(
+      contractViolation(
+        'GET',
+        `/silo/v1/entries/meta/approval-link/${link!.ref}`,
+        res.status,
+        res.headers.get('content-type'),
+        found,
+      ),
+    ).toBeUndefined();
     expect(publicShape('silo', 'components/schemas/SiloMeta', found)).toBeUndefined();
     expect(found).toMatchObject({ entry_id: id, key: 'approval-link', ref: link!.ref });
   });
@@ -294,8 +398,16 @@ describe('through the clients generated from the public files (spec/invopop/)', 
   it('the public schemas are checked at run time, not only typed', () => {
     // The run-time check above is live: a meta value that is not an object breaks the public SiloMeta (its `value`
     // is `type: object`; ours takes any JSON value, e.g. a string for fr-former-matricule: wire drift, reported).
-    expect(publicShape('silo', 'components/schemas/SiloMeta', { key: 'k', value: 'a string' })).toMatch(/value must be object/);
-    expect(publicShape('transform', pointer('paths', '/transform/v1/jobs/{id}', 'get', 'responses', '200', 'content', 'application/json', 'schema'), { id: 1 })).toMatch(/id must be string/);
+    expect(publicShape('silo', 'components/schemas/SiloMeta', { key: 'k', value: 'a string' })).toMatch(
+      /value must be object/,
+    );
+    expect(
+      publicShape(
+        'transform',
+        pointer('paths', '/transform/v1/jobs/{id}', 'get', 'responses', '200', 'content', 'application/json', 'schema'),
+        { id: 1 },
+      ),
+    ).toMatch(/id must be string/);
   });
 
   it('transform: lists workflows, creates a job with ?wait, fetches it by id and by key, lists jobs', async () => {
@@ -307,9 +419,17 @@ describe('through the clients generated from the public files (spec/invopop/)', 
     expect(workflows.response.status, JSON.stringify(workflows.error)).toBe(200);
     const registration = workflows.data!.list?.find((w) => w.id === REGISTRATION_WORKFLOW_ID);
     expect(registration?.steps?.map((s) => s.action)).toEqual([
-      'gov-fr.agreement.sign', 'silo.state', 'gov-fr.agreement.wait.approval', 'silo.state', 'gov-fr.directory.register', 'peppol.register', 'silo.state',
+      'gov-fr.agreement.sign',
+      'silo.state',
+      'gov-fr.agreement.wait.approval',
+      'silo.state',
+      'gov-fr.directory.register',
+      'peppol.register',
+      'silo.state',
     ]);
-    const one = await transform.GET('/transform/v1/workflows/{id}', { params: { path: { id: REGISTRATION_WORKFLOW_ID } } });
+    const one = await transform.GET('/transform/v1/workflows/{id}', {
+      params: { path: { id: REGISTRATION_WORKFLOW_ID } },
+    });
     expect(one.data!.id).toBe(REGISTRATION_WORKFLOW_ID);
 
     const key = `job-${crypto.randomUUID()}`;
@@ -318,12 +438,22 @@ describe('through the clients generated from the public files (spec/invopop/)', 
       body: { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId, key, tags: ['sdk'] },
     });
     expect(job.response.status, JSON.stringify(job.error)).toBe(202);
-    expect(job.data).toMatchObject({ workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId, key, status: 'WAIT', tags: ['sdk'] });
+    expect(job.data).toMatchObject({
+      workflow_id: REGISTRATION_WORKFLOW_ID,
+      silo_entry_id: entryId,
+      key,
+      status: 'WAIT',
+      tags: ['sdk'],
+    });
     const jobId = job.data!.id!;
 
     const byId = await transform.GET('/transform/v1/jobs/{id}', { params: { path: { id: jobId } } });
     expect(byId.data).toMatchObject({ id: jobId, key, status: 'WAIT' });
-    expect(byId.data!.intents?.[0]).toMatchObject({ name: 'Sign PPF agreement', provider: 'gov-fr.agreement.sign', completed: true });
+    expect(byId.data!.intents?.[0]).toMatchObject({
+      name: 'Sign PPF agreement',
+      provider: 'gov-fr.agreement.sign',
+      completed: true,
+    });
     const byKey = await transform.GET('/transform/v1/jobs/key/{key}', { params: { path: { key } } });
     expect(byKey.data!.id).toBe(jobId);
 
@@ -335,7 +465,10 @@ describe('through the clients generated from the public files (spec/invopop/)', 
     // The same with PUT and a client-chosen id, as the public file also offers.
     const chosen = crypto.randomUUID();
     const other = await silo.POST('/silo/v1/entries', { body: { data: party(makeSiren()) } });
-    const put = await transform.PUT('/transform/v1/jobs/{id}', { params: { path: { id: chosen }, query: { wait: 30 } }, body: { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: other.data!.id! } });
+    const put = await transform.PUT('/transform/v1/jobs/{id}', {
+      params: { path: { id: chosen }, query: { wait: 30 } },
+      body: { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: other.data!.id! },
+    });
     expect(put.response.status, JSON.stringify(put.error)).toBe(202);
     expect(put.data).toMatchObject({ id: chosen, status: 'WAIT' });
   });

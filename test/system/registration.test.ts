@@ -8,7 +8,16 @@ import { makeSiren } from '../../bin/stack/sample-parties';
 import { b64, jpeg } from '../../bin/stack/sample-images';
 import { jobWhen } from '../support/jobs';
 import {
-  approve, directoryHas, entryApi, linesInForce, newParty, register, signInApp, smlHas, startRegistration, startUnregistration,
+  approve,
+  directoryHas,
+  entryApi,
+  linesInForce,
+  newParty,
+  register,
+  signInApp,
+  smlHas,
+  startRegistration,
+  startUnregistration,
 } from '../support/registration';
 import { pdfText } from '../support/pdf-text';
 import { inkSigned } from '../support/signed-pdf';
@@ -28,8 +37,13 @@ describe('registration', () => {
     const job = await register(h, entryId, 'drawn');
     expect(job.status, JSON.stringify(job.faults)).toBe('OK');
     expect(job.intents.map((i: any) => i.name)).toEqual([
-      'Sign PPF agreement', 'Set state', 'Wait for PPF agreement upload', 'Set state',
-      'Register party in Directory', 'Register party on Peppol', 'Set state',
+      'Sign PPF agreement',
+      'Set state',
+      'Wait for PPF agreement upload',
+      'Set state',
+      'Register party in Directory',
+      'Register party on Peppol',
+      'Set state',
     ]);
     expect(await state(entryId)).toBe('registered');
     const lines = linesInForce(h, siren);
@@ -43,10 +57,14 @@ describe('registration', () => {
     const entryId = await newParty(h, siren);
     const jobId = await startRegistration(h, entryId);
     await jobWhen(h, jobId, ['WAIT']);
-    const mandate = await fetch(`${h.baseUrl}${entryApi(entryId)}/agreement`, { headers: { authorization: `Bearer ${h.apiKey}` } });
+    const mandate = await fetch(`${h.baseUrl}${entryApi(entryId)}/agreement`, {
+      headers: { authorization: `Bearer ${h.apiKey}` },
+    });
     // Signed outside: a handwritten signature drawn on the mandate (an ink annotation).
     const signedOutside = await inkSigned(new Uint8Array(await mandate.arrayBuffer()));
-    expect((await h.api('POST', `${entryApi(entryId)}/identity`, { view: 'page', data: b64(jpeg()) })).status).toBe(204);
+    expect((await h.api('POST', `${entryApi(entryId)}/identity`, { view: 'page', data: b64(jpeg()) })).status).toBe(
+      204,
+    );
     expect((await h.api('POST', `${entryApi(entryId)}/agreement`, { data: b64(signedOutside) })).status).toBe(204);
     expect((await h.api('POST', `${entryApi(entryId)}/confirm`)).body).toEqual({ status: 'submitted' });
     await expect.poll(() => state(entryId), { timeout: 15_000 }).toBe('submitted');
@@ -61,10 +79,13 @@ describe('registration', () => {
     const second = await newParty(h, siren);
     const running = await startRegistration(h, first);
     await jobWhen(h, running, ['WAIT']);
-    const start = (entryId: string) => h.api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId });
+    const start = (entryId: string) =>
+      h.api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId });
     const whileRunning = await start(second);
     expect(whileRunning.status).toBe(409);
-    expect(whileRunning.body.detail).toBe(`SIREN ${siren} is already being registered by job ${running} on entry ${first}: wait for it to end`);
+    expect(whileRunning.body.detail).toBe(
+      `SIREN ${siren} is already being registered by job ${running} on entry ${first}: wait for it to end`,
+    );
 
     await signInApp(h, first);
     await expect.poll(() => state(first), { timeout: 15_000 }).toBe('submitted');
@@ -74,10 +95,14 @@ describe('registration', () => {
 
     const again = await start(first);
     expect(again.status).toBe(409);
-    expect(again.body.detail).toBe(`entry ${first} is already registered (SIREN ${siren}): unregister it before registering it again`);
+    expect(again.body.detail).toBe(
+      `entry ${first} is already registered (SIREN ${siren}): unregister it before registering it again`,
+    );
     const other = await start(second);
     expect(other.status).toBe(409);
-    expect(other.body.detail).toBe(`SIREN ${siren} is already registered by entry ${first}: unregister that entry first`);
+    expect(other.body.detail).toBe(
+      `SIREN ${siren} is already registered by entry ${first}: unregister that entry first`,
+    );
     // Nothing changed: the first is registered with its mandate, the second untouched, one line in the directory.
     expect(await state(first)).toBe('registered');
     expect(await mandateOf(first)).toEqual(mandate);
@@ -104,13 +129,19 @@ describe('take-over from another PA', () => {
     const siren = makeSiren();
     h.sims.annuaire.seedLine({ siren, matriculePlateforme: '0042' });
     const entryId = await newParty(h, siren);
-    expect((await h.api('PUT', `/silo/v1/entries/${entryId}/meta/fr-former-matricule`, { value: '0042' })).status).toBe(200);
+    expect((await h.api('PUT', `/silo/v1/entries/${entryId}/meta/fr-former-matricule`, { value: '0042' })).status).toBe(
+      200,
+    );
     const jobId = await startRegistration(h, entryId);
     await jobWhen(h, jobId, ['WAIT']);
-    const mandate = await fetch(`${h.baseUrl}${entryApi(entryId)}/agreement`, { headers: { authorization: `Bearer ${h.apiKey}` } });
+    const mandate = await fetch(`${h.baseUrl}${entryApi(entryId)}/agreement`, {
+      headers: { authorization: `Bearer ${h.apiKey}` },
+    });
     const text = pdfText(new Uint8Array(await mandate.arrayBuffer()));
     expect(text).toContain('Plateforme agréée précédente : matricule 0042');
-    expect(text).toMatch(/Consentement à la reprise : l’entreprise consent à ce que .* mette fin aux lignes d’annuaire tenues par la plateforme 0042/);
+    expect(text).toMatch(
+      /Consentement à la reprise : l’entreprise consent à ce que .* mette fin aux lignes d’annuaire tenues par la plateforme 0042/,
+    );
     await signInApp(h, entryId);
     await expect.poll(() => state(entryId), { timeout: 15_000 }).toBe('submitted');
     await approve(h, entryId);
@@ -135,8 +166,13 @@ describe('unregistration', () => {
     expect(directoryHas(h, siren)).toBe(false);
     expect(linesInForce(h, siren).map((l) => l.matriculePlateforme)).toEqual(['9998']);
     // History is kept: our ended line is still there, and so is the entry with its mandate.
-    expect(h.sims.annuaire.lines().some((l) => l.siren === siren && l.matriculePlateforme === h.config.PA_MATRICULE)).toBe(true);
-    expect((await fetch(`${h.baseUrl}${entryApi(entryId)}/agreement`, { headers: { authorization: `Bearer ${h.apiKey}` } })).status).toBe(200);
+    expect(
+      h.sims.annuaire.lines().some((l) => l.siren === siren && l.matriculePlateforme === h.config.PA_MATRICULE),
+    ).toBe(true);
+    expect(
+      (await fetch(`${h.baseUrl}${entryApi(entryId)}/agreement`, { headers: { authorization: `Bearer ${h.apiKey}` } }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -152,7 +188,10 @@ describe('a registration run again', () => {
     await h.api('PUT', `/silo/v1/entries/${entryId}/meta/fr-former-matricule`, { value: { matricule: '0042' } });
     const jobId = await startRegistration(h, entryId);
     // Only one job at a time on an entry.
-    const second = await h.api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId });
+    const second = await h.api('POST', '/transform/v1/jobs', {
+      workflow_id: REGISTRATION_WORKFLOW_ID,
+      silo_entry_id: entryId,
+    });
     expect(second.status).toBe(409);
     expect(second.body.detail).toMatch(/already has a job running/);
 
@@ -173,6 +212,8 @@ describe('a registration run again', () => {
 });
 
 async function mandateOf(entryId: string): Promise<Uint8Array> {
-  const res = await fetch(`${h.baseUrl}${entryApi(entryId)}/agreement`, { headers: { authorization: `Bearer ${h.apiKey}` } });
+  const res = await fetch(`${h.baseUrl}${entryApi(entryId)}/agreement`, {
+    headers: { authorization: `Bearer ${h.apiKey}` },
+  });
   return new Uint8Array(await res.arrayBuffer());
 }

@@ -7,7 +7,16 @@ import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startCluster, type Cluster } from '../../bin/stack/cluster';
 import { readHistory } from '../support/histories';
-import { approve, createAndStart, jobCounts, pool, signAndConfirm, sirens, waitUntil, type Onboarding } from '../../bin/stack/onboard';
+import {
+  approve,
+  createAndStart,
+  jobCounts,
+  pool,
+  signAndConfirm,
+  sirens,
+  waitUntil,
+  type Onboarding,
+} from '../../bin/stack/onboard';
 
 const N = 20;
 let cluster: Cluster;
@@ -24,31 +33,49 @@ afterAll(async () => {
 }, 60_000);
 
 const api = (i: number) => i % 2; // alternate between the two API processes
-const rowsBy = async (sql: string) => new Map((await cluster.db.query<{ k: string; v: unknown }>(sql)).rows.map((r) => [r.k, r.v]));
+const rowsBy = async (sql: string) =>
+  new Map((await cluster.db.query<{ k: string; v: unknown }>(sql)).rows.map((r) => [r.k, r.v]));
 const today = () => new Date().toISOString().slice(0, 10);
 
 describe(`scale-out: ${N} registrations on 2 APIs and 2 workers`, () => {
   it('complete with work on both workers and every side effect once', async () => {
     const parties = sirens(N);
     const started: Onboarding[] = await pool(parties, 8, (siren, i) => createAndStart(cluster, siren, api(i)));
-    await waitUntil(async () => (await jobCounts(cluster)).WAIT === N, 120_000, `${N} registrations to wait for approval`);
+    await waitUntil(
+      async () => (await jobCounts(cluster)).WAIT === N,
+      120_000,
+      `${N} registrations to wait for approval`,
+    );
     await pool(started, 8, (o, i) => signAndConfirm(cluster, o.entryId, api(i + 1)));
-    await waitUntil(async () => (await cluster.db.query(`SELECT 1 FROM entries WHERE state = 'submitted'`)).rowCount === N, 60_000, `${N} submissions`);
-    await pool(started, 8, async (o, i) => { await approve(cluster, o.entryId, api(i)); });
-    await waitUntil(async () => {
-      const n = await jobCounts(cluster);
-      if (n.ERR) throw new Error(`${n.ERR} registrations failed`);
-      return n.OK === N;
-    }, 180_000, `${N} registrations to finish`);
+    await waitUntil(
+      async () => (await cluster.db.query(`SELECT 1 FROM entries WHERE state = 'submitted'`)).rowCount === N,
+      60_000,
+      `${N} submissions`,
+    );
+    await pool(started, 8, async (o, i) => {
+      await approve(cluster, o.entryId, api(i));
+    });
+    await waitUntil(
+      async () => {
+        const n = await jobCounts(cluster);
+        if (n.ERR) throw new Error(`${n.ERR} registrations failed`);
+        return n.OK === N;
+      },
+      180_000,
+      `${N} registrations to finish`,
+    );
     expect((await cluster.db.query(`SELECT 1 FROM entries WHERE state = 'registered'`)).rowCount).toBe(N);
 
     // Work spread: activities ran on both worker processes (identity "pid@host").
     const client = new Client({ connection });
     const runs = (await pool(started, 8, (o) => readHistory(client, o.jobId!))).flatMap((h) => h.activities);
     const byPid = new Map<number, number>();
-    for (const r of runs) byPid.set(Number(r.identity.split('@')[0]), (byPid.get(Number(r.identity.split('@')[0])) ?? 0) + 1);
+    for (const r of runs)
+      byPid.set(Number(r.identity.split('@')[0]), (byPid.get(Number(r.identity.split('@')[0])) ?? 0) + 1);
     const workerPids = cluster.workers.map((w) => w.child.pid!);
-    console.error(`[scale-out] ${runs.length} activities: ${workerPids.map((pid, i) => `worker ${i + 1} ran ${byPid.get(pid) ?? 0}`).join(', ')}`);
+    console.error(
+      `[scale-out] ${runs.length} activities: ${workerPids.map((pid, i) => `worker ${i + 1} ran ${byPid.get(pid) ?? 0}`).join(', ')}`,
+    );
     expect([...byPid.keys()].sort()).toEqual([...workerPids].sort());
     for (const pid of workerPids) expect(byPid.get(pid)).toBeGreaterThan(0);
 
@@ -72,17 +99,26 @@ describe(`scale-out: ${N} registrations on 2 APIs and 2 workers`, () => {
     ] as const) {
       const counts = await rowsBy(sql);
       expect([...counts.keys()].sort(), what).toEqual(entryIds);
-      expect([...counts.values()].every((v) => v === 1), `${what}: ${JSON.stringify([...counts])}`).toBe(true);
+      expect(
+        [...counts.values()].every((v) => v === 1),
+        `${what}: ${JSON.stringify([...counts])}`,
+      ).toBe(true);
     }
 
     // The outbox: each state change reported once, in order; one job.completed per job.
-    const states = await rowsBy(`SELECT entry_id AS k, array_agg(state ORDER BY id) AS v FROM entry_states GROUP BY entry_id`);
-    const reported = await rowsBy(`SELECT entry_id AS k, array_agg(payload->>'state' ORDER BY at, id) AS v FROM events WHERE kind = 'party.state_changed' GROUP BY entry_id`);
+    const states = await rowsBy(
+      `SELECT entry_id AS k, array_agg(state ORDER BY id) AS v FROM entry_states GROUP BY entry_id`,
+    );
+    const reported = await rowsBy(
+      `SELECT entry_id AS k, array_agg(payload->>'state' ORDER BY at, id) AS v FROM events WHERE kind = 'party.state_changed' GROUP BY entry_id`,
+    );
     for (const id of entryIds) {
       expect(states.get(id), id).toEqual(['processing', 'submitted', 'completed', 'registered']);
       expect(reported.get(id), id).toEqual(states.get(id));
     }
-    const completed = await rowsBy(`SELECT job_id AS k, count(*)::int AS v FROM events WHERE kind = 'job.completed' GROUP BY job_id`);
+    const completed = await rowsBy(
+      `SELECT job_id AS k, count(*)::int AS v FROM events WHERE kind = 'job.completed' GROUP BY job_id`,
+    );
     expect([...completed.keys()].sort()).toEqual(started.map((o) => o.jobId!).sort());
     expect([...completed.values()].every((v) => v === 1)).toBe(true);
   }, 420_000);

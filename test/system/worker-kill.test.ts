@@ -32,7 +32,14 @@ const workers: ChildProcess[] = [];
 function startWorker(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/worker.ts'], {
     cwd: repo,
-    env: { ...process.env, ...sims.env, DATABASE_URL: dbUrl, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE, LOG_LEVEL: 'info' },
+    env: {
+      ...process.env,
+      ...sims.env,
+      DATABASE_URL: dbUrl,
+      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE,
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   workers.push(child);
@@ -49,23 +56,48 @@ function startWorker(): Promise<ChildProcess> {
 }
 
 beforeAll(async () => {
-  if (!process.env.TEST_DATABASE_URL) throw new Error('this test needs PostgreSQL: set TEST_DATABASE_URL (scripts/test.sh finds the local server)');
+  if (!process.env.TEST_DATABASE_URL)
+    throw new Error('this test needs PostgreSQL: set TEST_DATABASE_URL (scripts/test.sh finds the local server)');
   ({ db, drop, url: dbUrl } = (await freshDb('postgres')) as { db: Db; drop: () => Promise<void>; url: string });
   sims = await startSimulators({ host: '127.0.0.1' });
-  config = loadConfig({ ...sims.env, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pa-kill-')), DATA_ENCRYPTION_KEYS: `kill:${crypto.randomBytes(32).toString('base64')}`, TEMPORAL_TASK_QUEUE: `kill-${crypto.randomUUID()}`, APPROVAL_DEADLINE: '1h' });
+  config = loadConfig({
+    ...sims.env,
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pa-kill-')),
+    DATA_ENCRYPTION_KEYS: `kill:${crypto.randomBytes(32).toString('base64')}`,
+    TEMPORAL_TASK_QUEUE: `kill-${crypto.randomUUID()}`,
+    APPROVAL_DEADLINE: '1h',
+  });
   const box = dataBoxFromConfig(config);
   connection = await Connection.connect({ address: inject('temporalAddress') });
   const temporal = new Client({ connection });
-  server = await new Promise((resolve) => { const s = createApp({ db, log, temporal, config, box, sealKey: testSealKey() }).listen(0, '127.0.0.1', () => resolve(s)); });
+  server = await new Promise((resolve) => {
+    const s = createApp({ db, log, temporal, config, box, sealKey: testSealKey() }).listen(0, '127.0.0.1', () =>
+      resolve(s),
+    );
+  });
   const ws = await createWorkspace(db, 'kill');
   const { secret } = await createApiKey(db, ws.id, { name: 'kill', scopes: [...SCOPES] });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   h = {
-    db, box, config, sims, client: temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, baseUrl, workspaceId: ws.id, apiKey: secret,
-    newKey: () => { throw new Error('unused'); },
+    db,
+    box,
+    config,
+    sims,
+    client: temporal,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    baseUrl,
+    workspaceId: ws.id,
+    apiKey: secret,
+    newKey: () => {
+      throw new Error('unused');
+    },
     async api(method, p, body, key = secret) {
       const res = await fetch(baseUrl + p, {
-        method, headers: { ...(key && { authorization: `Bearer ${key}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+        method,
+        headers: {
+          ...(key && { authorization: `Bearer ${key}` }),
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();
@@ -91,16 +123,22 @@ describe('worker killed mid-registration', () => {
     const jobId = await startRegistration(h, entryId);
     await jobWhen(h, jobId, ['WAIT']);
     await signInApp(h, entryId);
-    await expect.poll(async () => (await h.api('GET', `/silo/v1/entries/${entryId}`)).body.state, { timeout: 15_000 }).toBe('submitted');
+    await expect
+      .poll(async () => (await h.api('GET', `/silo/v1/entries/${entryId}`)).body.state, { timeout: 15_000 })
+      .toBe('submitted');
 
     // Slow directory: the directory step is certainly in flight when the worker dies.
     sims.annuaire.setFaults({ latencyMs: 1500 });
     await approve(h, entryId);
-    await eventually(async () => {
-      const job = (await h.api('GET', `/transform/v1/jobs/${jobId}`)).body;
-      const step = job.intents.find((i: any) => i.provider === 'gov-fr.directory.register');
-      return step && !step.completed;
-    }, 20_000, 'the directory step to start');
+    await eventually(
+      async () => {
+        const job = (await h.api('GET', `/transform/v1/jobs/${jobId}`)).body;
+        const step = job.intents.find((i: any) => i.provider === 'gov-fr.directory.register');
+        return step && !step.completed;
+      },
+      20_000,
+      'the directory step to start',
+    );
     await new Promise((r) => setTimeout(r, 1000)); // inside the Annuaire calls
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
@@ -117,8 +155,12 @@ describe('worker killed mid-registration', () => {
     // The kill did land inside the step: the activity completed on a later attempt, on the new worker.
     const history = await h.client.workflow.getHandle(temporalWorkflowId(jobId)).fetchHistory();
     const events = history.events ?? [];
-    const scheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'gov-fr.directory.register')!;
-    const started = events.find((e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled.eventId));
+    const scheduled = events.find(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'gov-fr.directory.register',
+    )!;
+    const started = events.find(
+      (e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled.eventId),
+    );
     expect(started?.activityTaskStartedEventAttributes?.attempt).toBeGreaterThanOrEqual(2);
   }, 180_000);
 });

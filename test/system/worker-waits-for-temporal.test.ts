@@ -9,7 +9,9 @@ import { startDevServer, type DevServer } from '../../bin/stack/dev-server';
 import { freePort, freshSchema, spawnService, type ServiceProcess } from '../../bin/stack/cluster';
 
 const cleanup: (() => Promise<void>)[] = [];
-afterAll(async () => { for (const c of cleanup.reverse()) await c(); });
+afterAll(async () => {
+  for (const c of cleanup.reverse()) await c();
+});
 
 describe('worker started before Temporal', () => {
   it('keeps trying, then runs once the server answers', async () => {
@@ -18,14 +20,22 @@ describe('worker started before Temporal', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-wait-'));
     const address = `127.0.0.1:${await freePort()}`;
     let worker: ServiceProcess | undefined;
-    const running = spawnService('worker', 'bin/worker.ts', { DATABASE_URL: url, DATA_DIR: dir, TEMPORAL_ADDRESS: address, LOG_LEVEL: 'info' }, 'worker running')
-      .then((w) => (worker = w));
+    const running = spawnService(
+      'worker',
+      'bin/worker.ts',
+      { DATABASE_URL: url, DATA_DIR: dir, TEMPORAL_ADDRESS: address, LOG_LEVEL: 'info' },
+      'worker running',
+    ).then((w) => (worker = w));
     cleanup.push(async () => worker?.kill('SIGKILL'));
     await new Promise((r) => setTimeout(r, 4000)); // nothing listens yet: the worker must still be alive, waiting
     expect(worker).toBeUndefined();
 
     const server: DevServer = await startDevServer({
-      cli: findTemporalCli(), address, uiPort: await freePort(), namespace: 'default', logFile: path.join(dir, 'temporal.log'),
+      cli: findTemporalCli(),
+      address,
+      uiPort: await freePort(),
+      namespace: 'default',
+      logFile: path.join(dir, 'temporal.log'),
     });
     cleanup.push(() => server.stop());
     await running;

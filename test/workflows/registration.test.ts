@@ -28,7 +28,12 @@ describe('registration', () => {
     expect(job.calls).toMatchObject([
       { provider: 'gov-fr.agreement.sign', lines: ['gov-fr.agreement.sign start RUN', 'gov-fr.agreement.sign end OK'] },
       // The step before the wait opens it: the wait's start and the job's WAIT ride with its effect.
-      { provider: 'silo.state', state: 'processing', status: 'WAIT', lines: ['silo.state start RUN', 'silo.state end OK', `${WAIT} start RUN`] },
+      {
+        provider: 'silo.state',
+        state: 'processing',
+        status: 'WAIT',
+        lines: ['silo.state start RUN', 'silo.state end OK', `${WAIT} start RUN`],
+      },
     ]);
     expect(job.calls[0]!.status).toBeUndefined(); // the API marked the job RUN when it started the workflow
     expect(await attribute(handle, PartyState)).toBe('processing');
@@ -65,9 +70,20 @@ describe('registration', () => {
     await maybeRecordHistory(handle, 'registration.rescue');
 
     // No registration step after the failed one; the rescue records the failure and ends the job.
-    expect(job.calls.map((c) => c.state ?? c.provider)).toEqual(['gov-fr.agreement.sign', 'processing', 'completed', DIR, 'error']);
+    expect(job.calls.map((c) => c.state ?? c.provider)).toEqual([
+      'gov-fr.agreement.sign',
+      'processing',
+      'completed',
+      DIR,
+      'error',
+    ]);
     expect(job.calls.at(-1)).toEqual({
-      provider: 'silo.state', state: 'error', status: 'ERR', faults: [fault], requiresApproval: false, refused: false,
+      provider: 'silo.state',
+      state: 'error',
+      status: 'ERR',
+      faults: [fault],
+      requiresApproval: false,
+      refused: false,
       lines: [`${DIR} start RUN`, `${DIR} end KO annuaire-rejected`, 'silo.state start RUN', 'silo.state end OK'],
     });
     expect(await count(handle, 'activityTaskFailedEventAttributes')).toBe(1); // non-retryable: one attempt
@@ -90,6 +106,13 @@ describe('registration', () => {
     await hint.decided(handle, true);
     expect(await handle.result()).toEqual({ status: 'OK', faults: [] });
     await maybeRecordHistory(handle, 'registration.rejected-then-approved');
-    expect(job.calls.map((c) => c.state ?? c.provider)).toEqual(['gov-fr.agreement.sign', 'processing', 'completed', DIR, 'peppol.register', 'registered']);
+    expect(job.calls.map((c) => c.state ?? c.provider)).toEqual([
+      'gov-fr.agreement.sign',
+      'processing',
+      'completed',
+      DIR,
+      'peppol.register',
+      'registered',
+    ]);
   });
 });

@@ -20,7 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const maybeRecord = (jobId: string, name: string) => maybeRecordHistory(h.client.workflow.getHandle(temporalWorkflowId(jobId)), name);
+const maybeRecord = (jobId: string, name: string) =>
+  maybeRecordHistory(h.client.workflow.getHandle(temporalWorkflowId(jobId)), name);
 
 describe('a definition of silo.state steps', () => {
   it('runs to its end: job OK, every step an intent with RUN and OK events, states in order', async () => {
@@ -43,10 +44,14 @@ describe('a definition of silo.state steps', () => {
     // Operators find it in the Temporal UI by its search attributes. The last step's activity ends the job in the
     // store; the workflow upserts its attributes once that activity has returned: the UI follows shortly after.
     const handle = h.client.workflow.getHandle(temporalWorkflowId(jobId));
-    const desc = await eventually(async () => {
-      const d = await handle.describe();
-      return d.status.name === 'COMPLETED' && d;
-    }, 15_000, 'the workflow to complete');
+    const desc = await eventually(
+      async () => {
+        const d = await handle.describe();
+        return d.status.name === 'COMPLETED' && d;
+      },
+      15_000,
+      'the workflow to complete',
+    );
     expect(desc.typedSearchAttributes.get(PartyState)).toBe('registered');
     expect(desc.typedSearchAttributes.get(JobStatus)).toBe('OK');
     expect(desc.typedSearchAttributes.get(SiloEntryId)).toBe(entryId);
@@ -55,7 +60,9 @@ describe('a definition of silo.state steps', () => {
     const events = (await h.client.workflow.getHandle(temporalWorkflowId(jobId)).fetchHistory()).events ?? [];
     expect(events.filter((e) => e.markerRecordedEventAttributes)).toEqual([]);
     expect(events.filter((e) => e.activityTaskScheduledEventAttributes)).toHaveLength(3);
-    const upserted = events.flatMap((e) => Object.keys(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}));
+    const upserted = events.flatMap((e) =>
+      Object.keys(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}),
+    );
     expect(upserted).not.toContain('TemporalChangeVersion');
     expect(upserted.filter((k) => k === JobStatus.name)).toHaveLength(1); // OK, at the end
     await maybeRecord(jobId, 'run-definition.silo-state-steps');
@@ -66,13 +73,21 @@ describe('a failing step', () => {
   it('runs the rescue: the party state becomes error and the job ends ERR with the fault', async () => {
     // A definition reaching the directory without the party's approved mandate: a business fault.
     const entryId = await createEntry(h);
-    const wf = await createWorkflow(h, [setState('processing'), step('gov-fr.directory.register'), setState('registered')]);
+    const wf = await createWorkflow(h, [
+      setState('processing'),
+      step('gov-fr.directory.register'),
+      setState('registered'),
+    ]);
     const jobId = await startJob(h, wf, entryId);
     const job = await jobWhen(h, jobId, ['OK', 'ERR']);
 
     expect(job.status).toBe('ERR');
     expect(job.faults).toEqual([
-      { provider: 'gov-fr.directory.register', code: 'mandate-not-approved', message: expect.stringMatching(/no signed and approved mandate/) },
+      {
+        provider: 'gov-fr.directory.register',
+        code: 'mandate-not-approved',
+        message: expect.stringMatching(/no signed and approved mandate/),
+      },
     ]);
     // The failed step is KO, the step after it never ran, the rescue step ran.
     expect(job.intents.map((i: any) => [i.provider, i.events.at(-1).status])).toEqual([
@@ -92,7 +107,8 @@ describe('a failing step', () => {
     const job = await jobWhen(h, await startJob(h, wf, entryId), ['OK', 'ERR']);
     expect(job.status).toBe('ERR');
     expect(job.faults[0]).toEqual({
-      provider: 'acme.teleport', code: 'provider-unknown',
+      provider: 'acme.teleport',
+      code: 'provider-unknown',
       message: 'step "acme.teleport" uses provider "acme.teleport", which this worker does not know',
     });
     expect(await entryState(h, entryId)).toBe('error');
@@ -103,7 +119,12 @@ describe('a failing step', () => {
 async function waiting() {
   const entryId = await createEntry(h);
   const wait = step('gov-fr.agreement.wait.approval');
-  const wf = await createWorkflow(h, [step('gov-fr.agreement.sign'), setState('processing'), wait, setState('completed')]);
+  const wf = await createWorkflow(h, [
+    step('gov-fr.agreement.sign'),
+    setState('processing'),
+    wait,
+    setState('completed'),
+  ]);
   const jobId = await startJob(h, wf, entryId);
   await jobWhen(h, jobId, ['WAIT']);
   return { entryId, jobId, handle: h.client.workflow.getHandle(temporalWorkflowId(jobId)) };
@@ -111,7 +132,14 @@ async function waiting() {
 
 describe('the approval wait', () => {
   const decide = async (entryId: string, approved: boolean) =>
-    expect((await h.api('POST', `${entryApi(entryId)}/decision`, { approved, ...(!approved && { reason: 'blurred ID card' }) })).status).toBe(200);
+    expect(
+      (
+        await h.api('POST', `${entryApi(entryId)}/decision`, {
+          approved,
+          ...(!approved && { reason: 'blurred ID card' }),
+        })
+      ).status,
+    ).toBe(200);
 
   it('parks the job; the API records the submission and each decision, and the job goes on once approved', async () => {
     const { entryId, jobId, handle } = await waiting();
@@ -119,7 +147,9 @@ describe('the approval wait', () => {
 
     await signInApp(h, entryId);
     expect(await entryState(h, entryId)).toBe('submitted'); // recorded by the API before it answered
-    await expect.poll(async () => (await handle.describe()).typedSearchAttributes.get(PartyState), { timeout: 15_000 }).toBe('submitted');
+    await expect
+      .poll(async () => (await handle.describe()).typedSearchAttributes.get(PartyState), { timeout: 15_000 })
+      .toBe('submitted');
     await decide(entryId, false);
     expect(await entryState(h, entryId)).toBe('processing');
     expect((await handle.describe()).typedSearchAttributes.get(JobStatus)).toBe('WAIT');
@@ -130,9 +160,22 @@ describe('the approval wait', () => {
     expect(job.status).toBe('OK');
     expect(await entryState(h, entryId)).toBe('completed');
     const waitIntent = job.intents.find((i: any) => i.provider === 'gov-fr.agreement.wait.approval');
-    expect(waitIntent.events.map((e: any) => e.code ?? e.status)).toEqual(['RUN', 'submitted', 'rejected', 'submitted', 'approved', 'OK']);
+    expect(waitIntent.events.map((e: any) => e.code ?? e.status)).toEqual([
+      'RUN',
+      'submitted',
+      'rejected',
+      'submitted',
+      'approved',
+      'OK',
+    ]);
     expect(job.intents.flatMap((i: any) => i.events.map((e: any) => e.index))).toEqual([...Array(12).keys()]);
-    expect((await stateHistory(h.db, entryId)).map((s) => s.state)).toEqual(['processing', 'submitted', 'processing', 'submitted', 'completed']);
+    expect((await stateHistory(h.db, entryId)).map((s) => s.state)).toEqual([
+      'processing',
+      'submitted',
+      'processing',
+      'submitted',
+      'completed',
+    ]);
     await maybeRecord(jobId, 'run-definition.approval-wait');
   });
 
@@ -142,7 +185,12 @@ describe('the approval wait', () => {
 
     await handle.signal(approvalSignal, { kind: 'decided', approved: true, decisionId: 'forged' });
     // The step after the wait found no approved decision and did nothing: the workflow waits again.
-    await expect.poll(async () => (await handle.fetchHistory()).events!.filter((e) => e.activityTaskFailedEventAttributes).length, { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(
+        async () => (await handle.fetchHistory()).events!.filter((e) => e.activityTaskFailedEventAttributes).length,
+        { timeout: 15_000 },
+      )
+      .toBe(1);
     expect((await jobWhen(h, jobId, ['WAIT'])).status).toBe('WAIT');
     expect(await entryState(h, entryId)).toBe('submitted');
 
@@ -184,21 +232,54 @@ describe('a run started before journal lines named their steps by id', () => {
   it('sends its activities step refs, and they record the same journal: names and order from the job', async () => {
     // Such runs may still be parked on their signer when this code is deployed: their next activities carry refs.
     const entryId = await createEntry(h);
-    const [processing, wait, completed] = [setState('processing'), step('gov-fr.agreement.wait.approval', undefined, 'Wait for approval'), setState('completed')];
+    const [processing, wait, completed] = [
+      setState('processing'),
+      step('gov-fr.agreement.wait.approval', undefined, 'Wait for approval'),
+      setState('completed'),
+    ];
     const jobId = crypto.randomUUID();
     const inserted = await insertJob(h.db, {
-      id: jobId, workspaceId: h.workspaceId, workflowId: crypto.randomUUID(), workflowType: 'runDefinition', entryId, docSchema: 'org/party',
-      definition: { steps: [processing, wait, completed], rescue: [setState('error')] }, args: {}, tags: [], registers: false,
+      id: jobId,
+      workspaceId: h.workspaceId,
+      workflowId: crypto.randomUUID(),
+      workflowType: 'runDefinition',
+      entryId,
+      docSchema: 'org/party',
+      definition: { steps: [processing, wait, completed], rescue: [setState('error')] },
+      args: {},
+      tags: [],
+      registers: false,
     });
     expect(inserted.outcome).toBe('inserted');
-    const ref = (s: typeof processing, position: number) => ({ id: s.id, position, name: s.name, provider: s.provider });
-    const state = createActivities({ db: h.db, log, config: h.config }, createClients(h.config))['silo.state'] as (input: unknown) => Promise<unknown>;
+    const ref = (s: typeof processing, position: number) => ({
+      id: s.id,
+      position,
+      name: s.name,
+      provider: s.provider,
+    });
+    const state = createActivities({ db: h.db, log, config: h.config }, createClients(h.config))['silo.state'] as (
+      input: unknown,
+    ) => Promise<unknown>;
     const run = (s: typeof processing, journal: unknown) =>
-      new MockActivityEnvironment().run(state, { jobId, workspaceId: h.workspaceId, entryId, stepId: s.id, config: s.config, journal });
+      new MockActivityEnvironment().run(state, {
+        jobId,
+        workspaceId: h.workspaceId,
+        entryId,
+        stepId: s.id,
+        config: s.config,
+        journal,
+      });
 
     await run(processing, { step: ref(processing, 0), owed: [], opens: ref(wait, 1), status: { status: 'WAIT' } });
-    expect((await jobWhen(h, jobId, ['WAIT'])).intents.map((i: any) => [i.name, i.completed])).toEqual([['Set state processing', true], ['Wait for approval', false]]);
-    await run(completed, { step: ref(completed, 2), owed: [{ step: ref(wait, 1), at: 'end', status: 'OK' }], status: { status: 'OK' } });
+    expect((await jobWhen(h, jobId, ['WAIT'])).intents.map((i: any) => [i.name, i.completed])).toEqual([
+      ['Set state processing', true],
+      ['Wait for approval', false],
+    ]);
+    await run(completed, {
+      step: ref(completed, 2),
+      owed: [{ step: ref(wait, 1), at: 'end', status: 'OK' }],
+      status: { status: 'OK' },
+    });
 
     const job = await jobWhen(h, jobId, ['OK']);
     expect(job.intents.map((i: any) => [i.name, i.provider, i.events.map((e: any) => e.status)])).toEqual([

@@ -47,7 +47,9 @@ afterAll(async () => {
 });
 
 const accepted = (entryId: string) =>
-  received.filter((r) => r.answered === 200 && (JSON.parse(r.body) as { data: { entry_id: string } }).data.entry_id === entryId);
+  received.filter(
+    (r) => r.answered === 200 && (JSON.parse(r.body) as { data: { entry_id: string } }).data.entry_id === entryId,
+  );
 
 async function subscribe(kinds: string[]) {
   const r = await h.api('POST', '/events/v1/subscriptions', { url, kinds, description: 'ERP' });
@@ -70,15 +72,31 @@ describe('webhooks', () => {
     failFirst = 2; // the subscriber is down for each message's first two attempts
     const { entryId, jobId } = await runJobOn([setState('processing'), setState('completed')]);
 
-    const got = await eventually(async () => {
-      const a = accepted(entryId);
-      return a.length >= 3 && a;
-    }, 30_000, 'three accepted deliveries');
+    const got = await eventually(
+      async () => {
+        const a = accepted(entryId);
+        return a.length >= 3 && a;
+      },
+      30_000,
+      'three accepted deliveries',
+    );
     const wh = new Webhook(sub.secret);
-    const messages = got.map((r) => wh.verify(r.body, r.headers) as { type: string; timestamp: string; data: Record<string, unknown> });
+    const messages = got.map(
+      (r) => wh.verify(r.body, r.headers) as { type: string; timestamp: string; data: Record<string, unknown> },
+    );
     expect(messages.map((m) => m.type).sort()).toEqual(['job.completed', 'party.state_changed', 'party.state_changed']);
-    expect(messages.filter((m) => m.type === 'party.state_changed').map((m) => m.data.state).sort()).toEqual(['completed', 'processing']);
-    expect(messages.find((m) => m.type === 'job.completed')!.data).toMatchObject({ entry_id: entryId, job_id: jobId, status: 'OK', faults: [] });
+    expect(
+      messages
+        .filter((m) => m.type === 'party.state_changed')
+        .map((m) => m.data.state)
+        .sort(),
+    ).toEqual(['completed', 'processing']);
+    expect(messages.find((m) => m.type === 'job.completed')!.data).toMatchObject({
+      entry_id: entryId,
+      job_id: jobId,
+      status: 'OK',
+      faults: [],
+    });
     // A tampered body does not verify: the check is real.
     expect(() => wh.verify(got[0]!.body.replace('"', ' "'), got[0]!.headers)).toThrow();
 
@@ -94,14 +112,18 @@ describe('webhooks', () => {
 
     // Durable for at least 12 hours: the retry policy the workflow gave its attempts, read from Temporal's history.
     const history = await h.client.workflow.getHandle(`webhook-${retried.id}`).fetchHistory();
-    const scheduled = history.events!.find((e) => e.activityTaskScheduledEventAttributes)!.activityTaskScheduledEventAttributes!;
+    const scheduled = history.events!.find(
+      (e) => e.activityTaskScheduledEventAttributes,
+    )!.activityTaskScheduledEventAttributes!;
     expect(Number(scheduled.scheduleToCloseTimeout!.seconds)).toBeGreaterThanOrEqual(12 * 3600);
     expect(scheduled.retryPolicy!.backoffCoefficient).toBe(2);
     expect(scheduled.retryPolicy!.maximumAttempts ?? 0).toBe(0);
     expect(DELIVERY_RETRY_WINDOW).toBe('13 hours');
 
     failFirst = 0;
-    const events = (await h.api('GET', '/events/v1/events?limit=100')).body.list.filter((e: { entry_id: string }) => e.entry_id === entryId);
+    const events = (await h.api('GET', '/events/v1/events?limit=100')).body.list.filter(
+      (e: { entry_id: string }) => e.entry_id === entryId,
+    );
     expect(events).toHaveLength(3);
   });
 
@@ -122,20 +144,35 @@ describe('webhooks', () => {
 
   it('has a webhook step provider that sends the step to a subscription, signed the same way', async () => {
     const sub = await subscribe(['job.completed']);
-    const { entryId, jobId } = await runJobOn([setState('processing'), step('webhook', { subscription_id: sub.id }, 'Tell the ERP')]);
-    const stepMessage = await eventually(async () => received.find((r) => r.body.includes('"job.step"') && r.body.includes(entryId)), 30_000, 'the step message');
-    const m = new Webhook(sub.secret).verify(stepMessage.body, stepMessage.headers) as { type: string; data: Record<string, unknown> };
+    const { entryId, jobId } = await runJobOn([
+      setState('processing'),
+      step('webhook', { subscription_id: sub.id }, 'Tell the ERP'),
+    ]);
+    const stepMessage = await eventually(
+      async () => received.find((r) => r.body.includes('"job.step"') && r.body.includes(entryId)),
+      30_000,
+      'the step message',
+    );
+    const m = new Webhook(sub.secret).verify(stepMessage.body, stepMessage.headers) as {
+      type: string;
+      data: Record<string, unknown>;
+    };
     expect(m).toMatchObject({ type: 'job.step', data: { entry_id: entryId, job_id: jobId, state: 'processing' } });
     const log = (await h.api('GET', `/events/v1/subscriptions/${sub.id}/deliveries`)).body.list;
     expect(log.find((d: { kind: string }) => d.kind === 'job.step').status).toBe('delivered');
   });
 
   it('stops delivering the moment a subscription is disabled, pending retries included', async () => {
-    for (const earlier of (await h.api('GET', '/events/v1/subscriptions')).body.list) await h.api('DELETE', `/events/v1/subscriptions/${earlier.id}`);
+    for (const earlier of (await h.api('GET', '/events/v1/subscriptions')).body.list)
+      await h.api('DELETE', `/events/v1/subscriptions/${earlier.id}`);
     const sub = await subscribe(['job.completed']);
     failFirst = 1_000; // the subscriber keeps failing: the delivery stays pending, retried
     const { entryId } = await runJobOn([setState('processing')]);
-    await eventually(async () => received.some((r) => r.body.includes(entryId)) || undefined, 30_000, 'a first attempt');
+    await eventually(
+      async () => received.some((r) => r.body.includes(entryId)) || undefined,
+      30_000,
+      'a first attempt',
+    );
     expect((await h.api('DELETE', `/events/v1/subscriptions/${sub.id}`)).status).toBe(204);
     await new Promise((r) => setTimeout(r, 300)); // an attempt in flight at that moment may still land
     const hits = received.filter((r) => r.body.includes(entryId)).length;
@@ -150,13 +187,22 @@ describe('webhooks', () => {
     const { createApp } = await import('../../../api/app');
     const { log } = await import('../../support/harness');
     const { testSealKey } = await import('../../support/seal-key');
-    const app = createApp({ db: h.db, log, temporal: h.client, config: { ...h.config, WEBHOOK_ALLOW_PRIVATE_NETWORKS: false }, box: h.box, sealKey: testSealKey() });
+    const app = createApp({
+      db: h.db,
+      log,
+      temporal: h.client,
+      config: { ...h.config, WEBHOOK_ALLOW_PRIVATE_NETWORKS: false },
+      box: h.box,
+      sealKey: testSealKey(),
+    });
     const server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     try {
       const post = (target: string) =>
         fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/events/v1/subscriptions`, {
-          method: 'POST', headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: target, kinds: ['job.completed'] }),
+          method: 'POST',
+          headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ url: target, kinds: ['job.completed'] }),
         });
       const metadata = await post('http://169.254.169.254/latest/meta-data/');
       expect(metadata.status).toBe(400);
@@ -169,7 +215,12 @@ describe('webhooks', () => {
   });
 
   it('validates subscriptions, keeps secrets out of listings, and scopes them to the workspace', async () => {
-    for (const bad of [{ url: 'ftp://x.example', kinds: ['job.completed'] }, { url, kinds: [] }, { url, kinds: ['party.deleted'] }, { kinds: ['job.completed'] }]) {
+    for (const bad of [
+      { url: 'ftp://x.example', kinds: ['job.completed'] },
+      { url, kinds: [] },
+      { url, kinds: ['party.deleted'] },
+      { kinds: ['job.completed'] },
+    ]) {
       expect((await h.api('POST', '/events/v1/subscriptions', bad)).status, JSON.stringify(bad)).toBe(400);
     }
     const sub = await subscribe(['job.completed']);
@@ -178,9 +229,14 @@ describe('webhooks', () => {
     const other = await h.newKey(['admin']);
     expect((await h.api('GET', `/events/v1/subscriptions/${sub.id}/deliveries`, undefined, other)).status).toBe(404);
     expect((await h.api('DELETE', `/events/v1/subscriptions/${sub.id}`, undefined, other)).status).toBe(404);
-    expect((await h.api('GET', '/events/v1/subscriptions', undefined, await h.newKey(['entries:rw'], h.workspaceId))).status).toBe(403);
+    expect(
+      (await h.api('GET', '/events/v1/subscriptions', undefined, await h.newKey(['entries:rw'], h.workspaceId))).status,
+    ).toBe(403);
     // The secret is encrypted at rest.
-    const { rows } = await h.db.query<{ secret_sealed: Uint8Array }>('SELECT secret_sealed FROM webhook_subscriptions WHERE id = $1', [sub.id]);
+    const { rows } = await h.db.query<{ secret_sealed: Uint8Array }>(
+      'SELECT secret_sealed FROM webhook_subscriptions WHERE id = $1',
+      [sub.id],
+    );
     expect(Buffer.from(rows[0]!.secret_sealed).includes(Buffer.from(sub.secret.slice(6)))).toBe(false);
   });
 });

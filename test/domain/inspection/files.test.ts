@@ -8,8 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/harness';
 import { b64, jpeg, png } from '../../../bin/stack/sample-images';
 import {
-  appendObject, deflatedZeros, digitallySigned, flateObject, inkSigned, pageWithImage, passwordProtected, phonePhoto, whilePinging,
-  withInlineImage, withPageTreeLoop, withSplitInlineImages,
+  appendObject,
+  deflatedZeros,
+  digitallySigned,
+  flateObject,
+  inkSigned,
+  pageWithImage,
+  passwordProtected,
+  phonePhoto,
+  whilePinging,
+  withInlineImage,
+  withPageTreeLoop,
+  withSplitInlineImages,
   parked as parkedIn,
 } from '../../support/hostile-files';
 
@@ -41,19 +51,33 @@ describe('bombs inside files that pass every cheaper check', () => {
     const bomb = appendObject(signed, flateObject(await deflatedZeros(400)));
     expect(bomb.length).toBeLessThan(1024 * 1024); // passes the 4 MB limit by far
     const body = JSON.stringify({ data: b64(bomb) }); // encoded before the measure: the client is in this process too
-    await expectDefused(() => h.api('POST', `${base(entryId)}/agreement`, body), 413, /decodes to more than 50 MB \(the limit for one stream\)/);
+    await expectDefused(
+      () => h.api('POST', `${base(entryId)}/agreement`, body),
+      413,
+      /decodes to more than 50 MB \(the limit for one stream\)/,
+    );
   });
 
   it('a "scan" whose page image is 20000 × 20000 pixels', async () => {
     const { entryId } = await parked();
-    const bomb = await pageWithImage({ Width: 20_000, Height: 20_000, ColorSpace: 'DeviceGray', BitsPerComponent: 8, Filter: 'FlateDecode' }, await deflatedZeros(382));
+    const bomb = await pageWithImage(
+      { Width: 20_000, Height: 20_000, ColorSpace: 'DeviceGray', BitsPerComponent: 8, Filter: 'FlateDecode' },
+      await deflatedZeros(382),
+    );
     const body = JSON.stringify({ data: b64(bomb) });
-    await expectDefused(() => h.api('POST', `${base(entryId)}/agreement`, body), 413, /an image of 400\.0 megapixels, over the limit of 50/);
+    await expectDefused(
+      () => h.api('POST', `${base(entryId)}/agreement`, body),
+      413,
+      /an image of 400\.0 megapixels, over the limit of 50/,
+    );
   });
 
   it('an object stream (decoded while the PDF is parsed) that inflates to 400 MB', async () => {
     const { entryId, mandate } = await parked();
-    const bomb = appendObject(Buffer.from(await inkSigned(mandate)), flateObject(await deflatedZeros(400), '/Type /ObjStm /N 1 /First 4 '));
+    const bomb = appendObject(
+      Buffer.from(await inkSigned(mandate)),
+      flateObject(await deflatedZeros(400), '/Type /ObjStm /N 1 /First 4 '),
+    );
     const r = await h.api('POST', `${base(entryId)}/agreement`, { data: b64(bomb) });
     expect(r.status).toBe(413);
     expect(r.body.detail).toMatch(/an object stream decodes to more than 50 MB/);
@@ -65,7 +89,10 @@ describe('bombs inside files that pass every cheaper check', () => {
     const sof = small.indexOf(Buffer.from([0xff, 0xc0]));
     small.writeUInt16BE(30_000, sof + 5);
     small.writeUInt16BE(30_000, sof + 7);
-    const bomb = await pageWithImage({ Width: 100, Height: 100, ColorSpace: 'DeviceRGB', BitsPerComponent: 8, Filter: 'DCTDecode' }, small);
+    const bomb = await pageWithImage(
+      { Width: 100, Height: 100, ColorSpace: 'DeviceRGB', BitsPerComponent: 8, Filter: 'DCTDecode' },
+      small,
+    );
     const r = await h.api('POST', `${base(entryId)}/agreement`, { data: b64(bomb) });
     expect(r.status).toBe(413);
     expect(r.body.detail).toMatch(/an image of 900\.0 megapixels/);
@@ -75,25 +102,35 @@ describe('bombs inside files that pass every cheaper check', () => {
     ['/W 100000 /H 100000 /CS /G /BPC 8'],
     ['/Width 100000 /Height 100000 /ColorSpace /DeviceGray /BitsPerComponent 8'],
     ['/#57 100000 /H +100000 /CS /G /BPC 8'],
-  ])('an inline image (BI %s ID … EI) in a signed mandate\'s page', async (head) => {
+  ])("an inline image (BI %s ID … EI) in a signed mandate's page", async (head) => {
     const { entryId, mandate } = await parked();
     const body = JSON.stringify({ data: b64(await withInlineImage(mandate, head)) });
-    await expectDefused(() => h.api('POST', `${base(entryId)}/agreement`, body), 413, /an inline image of 10000\.0 megapixels, over the limit of 50/);
+    await expectDefused(
+      () => h.api('POST', `${base(entryId)}/agreement`, body),
+      413,
+      /an inline image of 10000\.0 megapixels, over the limit of 50/,
+    );
   });
 
   it('inline images of 49 megapixels each count against the total', async () => {
     const { entryId, mandate } = await parked();
-    const r = await h.api('POST', `${base(entryId)}/agreement`, { data: b64(await withInlineImage(mandate, '/W 7000 /H 7000 /CS /G /BPC 8', 5)) });
+    const r = await h.api('POST', `${base(entryId)}/agreement`, {
+      data: b64(await withInlineImage(mandate, '/W 7000 /H 7000 /CS /G /BPC 8', 5)),
+    });
     expect(r.status).toBe(413);
     expect(r.body.detail).toMatch(/its images have more than 200 megapixels together \(the limit\)/);
   });
 
-  it('inline images split across a page\'s content streams count too, one by one and together', async () => {
+  it("inline images split across a page's content streams count too, one by one and together", async () => {
     const { entryId, mandate } = await parked();
-    const one = await h.api('POST', `${base(entryId)}/agreement`, { data: b64(await withSplitInlineImages(mandate, ['/W 100000', '/H 100000 /CS /G /BPC 8'], 1)) });
+    const one = await h.api('POST', `${base(entryId)}/agreement`, {
+      data: b64(await withSplitInlineImages(mandate, ['/W 100000', '/H 100000 /CS /G /BPC 8'], 1)),
+    });
     expect(one.status).toBe(413);
     expect(one.body.detail).toMatch(/an inline image of 10000\.0 megapixels, over the limit of 50/);
-    const five = await h.api('POST', `${base(entryId)}/agreement`, { data: b64(await withSplitInlineImages(mandate, ['/W 7000 /H', '7000 /CS /G /BPC 8'], 5)) });
+    const five = await h.api('POST', `${base(entryId)}/agreement`, {
+      data: b64(await withSplitInlineImages(mandate, ['/W 7000 /H', '7000 /CS /G /BPC 8'], 5)),
+    });
     expect(five.status).toBe(413);
     expect(five.body.detail).toMatch(/its images have more than 200 megapixels together \(the limit\)/);
   });
@@ -102,11 +139,15 @@ describe('bombs inside files that pass every cheaper check', () => {
     const { entryId } = await parked();
     const big = png(4000, 4000);
     const body = JSON.stringify({ signature: b64(big) });
-    await expectDefused(() => h.api('POST', `${base(entryId)}/sign`, body), 413, /4000×4000 pixels, over the limit of 4 megapixels for a signature/);
+    await expectDefused(
+      () => h.api('POST', `${base(entryId)}/sign`, body),
+      413,
+      /4000×4000 pixels, over the limit of 4 megapixels for a signature/,
+    );
   });
 });
 
-describe('PDFs we cannot read are refused in the signer\'s words, not a library\'s', () => {
+describe("PDFs we cannot read are refused in the signer's words, not a library's", () => {
   it('an encrypted PDF: upload it without a password', async () => {
     const { entryId, mandate } = await parked();
     const r = await h.api('POST', `${base(entryId)}/agreement`, { data: b64(await passwordProtected(mandate)) });
@@ -160,7 +201,9 @@ describe('a signed mandate whose objects are slow to parse', () => {
     // The set-up's garbage (the upload's megabytes of JSON and base64, in this process that is client and API alike)
     // is collected first: the measure is the confirmation's.
     await new Promise((r) => setTimeout(r, 1000));
-    const { result, pingsBefore, maxDelayMs, tookMs } = await whilePinging(h, () => h.api('POST', `${base(entryId)}/confirm`));
+    const { result, pingsBefore, maxDelayMs, tookMs } = await whilePinging(h, () =>
+      h.api('POST', `${base(entryId)}/confirm`),
+    );
     const seen = JSON.stringify({ pingsBefore, maxDelayMs, tookMs });
     expect(result.status, JSON.stringify(result.body)).toBe(200);
     expect(pingsBefore, seen).toBeGreaterThan(0);
@@ -174,7 +217,9 @@ describe('images are what they claim', () => {
     const photo = await phonePhoto();
     expect(photo.length).toBeLessThan(4 * 1024 * 1024);
     expect((await h.api('POST', `${base(entryId)}/identity`, { view: 'front', data: b64(photo) })).status).toBe(204);
-    const res = await fetch(`${h.baseUrl}${base(entryId)}/identity/front`, { headers: { authorization: `Bearer ${h.apiKey}` } });
+    const res = await fetch(`${h.baseUrl}${base(entryId)}/identity/front`, {
+      headers: { authorization: `Bearer ${h.apiKey}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/jpeg');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -194,7 +239,10 @@ describe('images are what they claim', () => {
     const { entryId } = await parked();
     const html = Buffer.from('<html><body><script>alert(document.domain)</script></body></html>');
     for (const head of [png().subarray(0, 8), Buffer.from([0xff, 0xd8, 0xff, 0xe0])]) {
-      const r = await h.api('POST', `${base(entryId)}/identity`, { view: 'front', data: b64(Buffer.concat([head, html])) });
+      const r = await h.api('POST', `${base(entryId)}/identity`, {
+        view: 'front',
+        data: b64(Buffer.concat([head, html])),
+      });
       expect(r.status).toBe(415);
       expect(r.body.detail).toMatch(/starts like a (PNG|JPEG) image but is not one/);
     }
@@ -204,9 +252,12 @@ describe('images are what they claim', () => {
   it('a signature is stored small: the signed mandate embeds at most a 900 × 300 image', async () => {
     const { entryId } = await parked();
     expect((await h.api('POST', `${base(entryId)}/sign`, { signature: b64(png(1800, 1200)) })).status).toBe(204);
-    const res = await fetch(`${h.baseUrl}${base(entryId)}/agreement`, { headers: { authorization: `Bearer ${h.apiKey}` } });
+    const res = await fetch(`${h.baseUrl}${base(entryId)}/agreement`, {
+      headers: { authorization: `Bearer ${h.apiKey}` },
+    });
     const pdf = Buffer.from(await res.arrayBuffer()).toString('latin1');
-    const [, w, hgt] = /\/Width (\d+)[\s\S]*?\/Height (\d+)/.exec(pdf) ?? /\/Height (\d+)[\s\S]*?\/Width (\d+)/.exec(pdf)!;
+    const [, w, hgt] =
+      /\/Width (\d+)[\s\S]*?\/Height (\d+)/.exec(pdf) ?? /\/Height (\d+)[\s\S]*?\/Width (\d+)/.exec(pdf)!;
     expect(Number(w) * Number(hgt)).toBeLessThanOrEqual(900 * 300);
   });
 });
@@ -221,7 +272,9 @@ describe('a full pool', () => {
   it('answers 503 with Retry-After (code busy in the wizard), and takes the file once there is room', async () => {
     const { entryId } = await parked(busy);
     const photo = b64(await phonePhoto());
-    const answers = await Promise.all(Array.from({ length: 6 }, () => busy.api('POST', `${base(entryId)}/identity`, { view: 'front', data: photo })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => busy.api('POST', `${base(entryId)}/identity`, { view: 'front', data: photo })),
+    );
     const refused = answers.filter((a) => a.status === 503);
     expect(refused.length).toBeGreaterThan(0);
     expect(answers.filter((a) => a.status === 204).length).toBeGreaterThan(0);
@@ -250,10 +303,18 @@ describe('generated file bodies (fast-check)', () => {
         for (const [at, v] of flips) out[at % out.length] = v;
         return cut === null ? out : out.subarray(0, Math.max(1, cut % out.length));
       });
-    const body = fc.oneof(fc.uint8Array({ minLength: 1, maxLength: 4096 }).map((a) => Buffer.from(a)), mutated);
+    const body = fc.oneof(
+      fc.uint8Array({ minLength: 1, maxLength: 4096 }).map((a) => Buffer.from(a)),
+      mutated,
+    );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('agreement', 'identity', 'sign'), body, async (route, bytes) => {
-        const payload = route === 'agreement' ? { data: b64(bytes) } : route === 'identity' ? { view: 'front', data: b64(bytes) } : { signature: b64(bytes) };
+        const payload =
+          route === 'agreement'
+            ? { data: b64(bytes) }
+            : route === 'identity'
+              ? { view: 'front', data: b64(bytes) }
+              : { signature: b64(bytes) };
         const t = performance.now();
         const r = await h.api('POST', `${base(entryId)}/${route}`, payload);
         expect(performance.now() - t).toBeLessThan(budgetMs);

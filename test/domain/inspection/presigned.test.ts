@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/harness';
 import { b64, jpeg } from '../../../bin/stack/sample-images';
 import {
-  cairoRerendered, digitallySigned, imageSigned, inkSigned, qpdfResaved, scanned, withActiveContent, withUnseenAnnotation, withWebLink,
+  cairoRerendered,
+  digitallySigned,
+  imageSigned,
+  inkSigned,
+  qpdfResaved,
+  scanned,
+  withActiveContent,
+  withUnseenAnnotation,
+  withWebLink,
   parked as parkedIn,
 } from '../../support/hostile-files';
 
@@ -26,13 +34,28 @@ describe('our mandate with nothing added is refused', () => {
   it('as issued, re-saved by qpdf, re-rendered by pdftocairo: 422 not signed, saying how to sign', async () => {
     const { entryId, mandate, number } = await parked();
     // What the issued mandate holds: no image, no annotation (what would count as a visible signature).
-    expect(execFileSync('pdfimages', ['-list', '-'], { input: mandate, encoding: 'utf8' }).split('\n').filter((l) => /^\s*\d+\s+\d+\s+image/.test(l))).toEqual([]);
-    expect((await PDFDocument.load(mandate)).getPages().map((p) => p.node.Annots()?.size() ?? 0).filter((n) => n > 0)).toEqual([]);
-    for (const [how, pdf] of [['as issued', mandate], ['qpdf', qpdfResaved(mandate)], ['pdftocairo', cairoRerendered(mandate)]] as const) {
+    expect(
+      execFileSync('pdfimages', ['-list', '-'], { input: mandate, encoding: 'utf8' })
+        .split('\n')
+        .filter((l) => /^\s*\d+\s+\d+\s+image/.test(l)),
+    ).toEqual([]);
+    expect(
+      (await PDFDocument.load(mandate))
+        .getPages()
+        .map((p) => p.node.Annots()?.size() ?? 0)
+        .filter((n) => n > 0),
+    ).toEqual([]);
+    for (const [how, pdf] of [
+      ['as issued', mandate],
+      ['qpdf', qpdfResaved(mandate)],
+      ['pdftocairo', cairoRerendered(mandate)],
+    ] as const) {
       const r = await upload(entryId, pdf);
       expect(r.status, how).toBe(422);
       expect(r.body.detail, how).toContain(`mandate ${number}, but no signature could be found on it`);
-      expect(r.body.detail, how).toMatch(/sign it in the app, sign it digitally, add the signature as an image or an ink or stamp annotation, or print it, sign it and upload a scan/);
+      expect(r.body.detail, how).toMatch(
+        /sign it in the app, sign it digitally, add the signature as an image or an ink or stamp annotation, or print it, sign it and upload a scan/,
+      );
     }
     expect((await h.api('POST', `${base(entryId)}/confirm`)).body.detail).toMatch(/a signature/); // nothing was stored
   });
@@ -43,7 +66,9 @@ describe('our mandate with nothing added is refused', () => {
     other.addPage().drawText('Mandat 123456789_0145_20260101_01 — signé');
     const r = await upload(entryId, await inkSigned(await other.save()));
     expect(r.status).toBe(422);
-    expect(r.body.detail).toBe(`data is not the mandate of this entry: it must be mandate ${number} (download it with GET agreement)`);
+    expect(r.body.detail).toBe(
+      `data is not the mandate of this entry: it must be mandate ${number} (download it with GET agreement)`,
+    );
   });
 });
 
@@ -56,12 +81,16 @@ describe('a PDF that only quotes our mandate number', () => {
     page.drawText('Je ne désigne aucune plateforme et révoque tout mandat.', { x: 50, y: 760, size: 12 });
     const r = await upload(entryId, await imageSigned(await fake.save()));
     expect(r.status).toBe(422);
-    expect(r.body.detail).toBe(`data is not the mandate of this entry: it must be mandate ${number} (download it with GET agreement)`);
+    expect(r.body.detail).toBe(
+      `data is not the mandate of this entry: it must be mandate ${number} (download it with GET agreement)`,
+    );
   });
 
   it('the English mandate, signed, is ours too', async () => {
     const { entryId } = await parked();
-    const res = await fetch(`${h.baseUrl}${base(entryId)}/agreement?lang=en`, { headers: { authorization: `Bearer ${h.apiKey}` } });
+    const res = await fetch(`${h.baseUrl}${base(entryId)}/agreement?lang=en`, {
+      headers: { authorization: `Bearer ${h.apiKey}` },
+    });
     const english = Buffer.from(await res.arrayBuffer());
     const r = await upload(entryId, await inkSigned(english));
     expect(r.status, JSON.stringify(r.body)).toBe(204);

@@ -18,16 +18,25 @@ import { frenchParty } from '../../../domain/party';
 const typed = (given: string, surname: string) =>
   buildMandatePdf({
     party: frenchParty.parse({
-      name: 'Boulangerie Exemple SAS', tax_id: { country: 'FR', code: '27552032534' }, identities: [{ type: 'SIREN', code: '552032534' }],
+      name: 'Boulangerie Exemple SAS',
+      tax_id: { country: 'FR', code: '27552032534' },
+      identities: [{ type: 'SIREN', code: '552032534' }],
       people: [{ name: { given, surname }, role: 'Gérante', identities: [{ code: 'X4RTBPFW4' }] }],
     }),
-    siren: '552032534', pa: { name: 'Plateforme Exemple SAS', siren: '552032534', matricule: '0145' },
-    mandateNumber: '552032534_0145_20261122_01', issuedOn: '2026-11-22', entryId: 'e', signature: { kind: 'typed' },
+    siren: '552032534',
+    pa: { name: 'Plateforme Exemple SAS', siren: '552032534', matricule: '0145' },
+    mandateNumber: '552032534_0145_20261122_01',
+    issuedOn: '2026-11-22',
+    entryId: 'e',
+    signature: { kind: 'typed' },
   });
 
 /** The text of the signature box (bottom right of the page), as a reader extracts it. */
 const signatureText = (pdf: Uint8Array) =>
-  execFileSync('pdftotext', ['-x', '316', '-y', '652', '-W', '220', '-H', '80', '-', '-'], { input: Buffer.from(pdf), encoding: 'utf8' })
+  execFileSync('pdftotext', ['-x', '316', '-y', '652', '-W', '220', '-H', '80', '-', '-'], {
+    input: Buffer.from(pdf),
+    encoding: 'utf8',
+  })
     .replace(/\s+/g, ' ')
     .trim();
 
@@ -98,7 +107,9 @@ describe('the typed signature', () => {
 
 describe('shaping typed names from the font tables', () => {
   const require = createRequire(import.meta.url);
-  const font = fontkit.create(fs.readFileSync(require.resolve('@expo-google-fonts/dancing-script/400Regular/DancingScript_400Regular.ttf')));
+  const font = fontkit.create(
+    fs.readFileSync(require.resolve('@expo-google-fonts/dancing-script/400Regular/DancingScript_400Regular.ttf')),
+  );
   const chars = [
     ...Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)),
     ...Array.from({ length: 0x100 - 0xa0 }, (_, i) => String.fromCharCode(0xa0 + i)),
@@ -110,7 +121,14 @@ describe('shaping typed names from the font tables', () => {
   it('gives the glyphs fontkit gives, for every character, every pair of characters and names with ligatures', () => {
     expect(shaper).toBeDefined();
     expect(shaper.lookups.reduce((n, l) => n + l.size, 0)).toBeGreaterThan(0); // the font has ligatures ("fi", "or"…)
-    const texts = [...chars, "Thérèse-Aimée Lefebvre d’Orléans", 'Effie Morel-Brûlé', 'Œuvrard Wrobel', 'Gilles Vrignaud', 'ffi ffl fff'];
+    const texts = [
+      ...chars,
+      'Thérèse-Aimée Lefebvre d’Orléans',
+      'Effie Morel-Brûlé',
+      'Œuvrard Wrobel',
+      'Gilles Vrignaud',
+      'ffi ffl fff',
+    ];
     for (const a of chars) for (const b of chars) texts.push(a + b);
     const crashes: string[] = [];
     const differ = texts.filter((t) => {
@@ -140,22 +158,26 @@ describe('the text font without hinting', () => {
   const require = createRequire(import.meta.url);
   const load = (file: string) => fontkit.create(fs.readFileSync(require.resolve(`pdfjs-dist/standard_fonts/${file}`)));
   /** The glyphs' own instructions, if any (fontkit's decoding of glyf). */
-  const instructions = (f: Font, id: number) => (f.getGlyph(id) as unknown as { _decode(): { instructions?: number[] } | null })._decode()?.instructions ?? [];
+  const instructions = (f: Font, id: number) =>
+    (f.getGlyph(id) as unknown as { _decode(): { instructions?: number[] } | null })._decode()?.instructions ?? [];
 
-  it.each(['LiberationSans-Regular.ttf', 'LiberationSans-Bold.ttf', 'LiberationSans-Italic.ttf'])('%s: the subset draws every outline as the font does, without instructions', async (file) => {
-    const font = load(file);
-    const glyphs = REPERTOIRE.map((c) => font.glyphForCodePoint(c.codePointAt(0)!)).filter((g) => g.id !== 0);
-    const subset = await makeSubset(font, glyphs, { unhinted: true });
-    const bytes = zlib.inflateSync(subset.fontFile);
-    expect(bytes.length).toBe(subset.fontFileLength);
-    const unhinted = fontkit.create(bytes);
-    expect(unhinted.numGlyphs).toBeGreaterThan(subset.ids.size); // .notdef, and the parts of accented letters
-    expect(glyphs.some((g) => instructions(font, g.id).length > 0)).toBe(true); // the font is hinted
-    for (const g of glyphs) {
-      const id = subset.ids.get(g.id)!;
-      expect(instructions(unhinted, id)).toEqual([]);
-      expect(unhinted.getGlyph(id).path.toSVG()).toBe(g.path.toSVG()); // composite accents included
-      expect(unhinted.getGlyph(id).advanceWidth).toBe(g.advanceWidth);
-    }
-  });
+  it.each(['LiberationSans-Regular.ttf', 'LiberationSans-Bold.ttf', 'LiberationSans-Italic.ttf'])(
+    '%s: the subset draws every outline as the font does, without instructions',
+    async (file) => {
+      const font = load(file);
+      const glyphs = REPERTOIRE.map((c) => font.glyphForCodePoint(c.codePointAt(0)!)).filter((g) => g.id !== 0);
+      const subset = await makeSubset(font, glyphs, { unhinted: true });
+      const bytes = zlib.inflateSync(subset.fontFile);
+      expect(bytes.length).toBe(subset.fontFileLength);
+      const unhinted = fontkit.create(bytes);
+      expect(unhinted.numGlyphs).toBeGreaterThan(subset.ids.size); // .notdef, and the parts of accented letters
+      expect(glyphs.some((g) => instructions(font, g.id).length > 0)).toBe(true); // the font is hinted
+      for (const g of glyphs) {
+        const id = subset.ids.get(g.id)!;
+        expect(instructions(unhinted, id)).toEqual([]);
+        expect(unhinted.getGlyph(id).path.toSVG()).toBe(g.path.toSVG()); // composite accents included
+        expect(unhinted.getGlyph(id).advanceWidth).toBe(g.advanceWidth);
+      }
+    },
+  );
 });

@@ -18,14 +18,23 @@ const FACTS = auditFacts('typed');
 const mandate = () =>
   buildMandatePdf({
     party: frenchParty.parse({
-      name: 'Boulangerie Exemple SAS', tax_id: { country: 'FR', code: '27552032534' }, identities: [{ type: 'SIREN', code: '552032534' }],
-      people: [{ name: { given: 'Élodie', surname: 'Martin' }, role: 'Présidente', identities: [{ code: 'X4RTBPFW4' }] }],
+      name: 'Boulangerie Exemple SAS',
+      tax_id: { country: 'FR', code: '27552032534' },
+      identities: [{ type: 'SIREN', code: '552032534' }],
+      people: [
+        { name: { given: 'Élodie', surname: 'Martin' }, role: 'Présidente', identities: [{ code: 'X4RTBPFW4' }] },
+      ],
     }),
-    siren: '552032534', pa: { name: 'Plateforme Exemple SAS', siren: '552032534', matricule: '0145' },
-    mandateNumber: '552032534_0145_20261122_01', issuedOn: '2026-11-22', entryId: 'entry-1', signature: { kind: 'typed' },
+    siren: '552032534',
+    pa: { name: 'Plateforme Exemple SAS', siren: '552032534', matricule: '0145' },
+    mandateNumber: '552032534_0145_20261122_01',
+    issuedOn: '2026-11-22',
+    entryId: 'entry-1',
+    signature: { kind: 'typed' },
   });
 
-const startxref = (pdf: Uint8Array) => Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(Buffer.from(pdf).toString('latin1'))![1]);
+const startxref = (pdf: Uint8Array) =>
+  Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(Buffer.from(pdf).toString('latin1'))![1]);
 
 const check = qpdfCheckedPdfsig;
 
@@ -33,7 +42,9 @@ describe('opening a PDF for the incremental update', () => {
   it('parses only the objects looked up in a file with cross-reference tables (our mandates)', async () => {
     const pdf = await mandate();
     const parsed: string[] = [];
-    const doc = openLazily(pdf, startxref(pdf), (_, object) => parsed.push(String((object as PDFDict).get(PDFName.of('Type')))))!;
+    const doc = openLazily(pdf, startxref(pdf), (_, object) =>
+      parsed.push(String((object as PDFDict).get(PDFName.of('Type')))),
+    )!;
     expect(doc).toBeDefined();
     expect(doc.getPageCount()).toBe(1);
     expect(parsed.sort()).toEqual(['/Catalog', '/Page', '/Pages']); // no font, no content stream
@@ -61,7 +72,9 @@ describe('opening a PDF for the incremental update', () => {
     pdf.write('0000000001', entry, 'latin1');
     expect(openLazily(pdf, startxref(pdf), () => {})).toBeUndefined();
     for (const file of [withStreams, pdf]) {
-      expect(check(await sealPdf(file, testSealKey(), INFO, (d) => addAuditPage(d, FACTS)))).toContain('Signature Validation: Signature is Valid.');
+      expect(check(await sealPdf(file, testSealKey(), INFO, (d) => addAuditPage(d, FACTS)))).toContain(
+        'Signature Validation: Signature is Valid.',
+      );
     }
   });
 });

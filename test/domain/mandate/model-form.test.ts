@@ -31,15 +31,23 @@ function partyWith(overrides: Record<string, unknown> = {}) {
 
 function reference(overrides: Partial<MandateInput> = {}): MandateInput {
   return {
-    party: partyWith(), siren: '552032534', pa: { name: 'Plateforme Exemple SAS', siren: '987654325', matricule: '0145' },
-    mandateNumber: NUMBER, issuedOn: '2026-11-22', entryId: 'entry-1', signature: { kind: 'typed' }, ...overrides,
+    party: partyWith(),
+    siren: '552032534',
+    pa: { name: 'Plateforme Exemple SAS', siren: '987654325', matricule: '0145' },
+    mandateNumber: NUMBER,
+    issuedOn: '2026-11-22',
+    entryId: 'entry-1',
+    signature: { kind: 'typed' },
+    ...overrides,
   };
 }
 
 /** The signed mandate in `lang` as the company gets it back: with the audit page, sealed. */
 async function finalMandate(lang: Lang, overrides: Partial<MandateInput> = {}): Promise<Uint8Array> {
   const signed = await buildMandatePdf({ ...reference(overrides), lang });
-  return sealPdf(signed, testSealKey(), SEAL_INFO, (doc) => addAuditPage(doc, { ...auditFacts('typed'), mandateNumber: NUMBER }));
+  return sealPdf(signed, testSealKey(), SEAL_INFO, (doc) =>
+    addAuditPage(doc, { ...auditFacts('typed'), mandateNumber: NUMBER }),
+  );
 }
 
 const file = (pdf: Uint8Array) => {
@@ -48,8 +56,11 @@ const file = (pdf: Uint8Array) => {
   return f;
 };
 const pageText = (pdf: Uint8Array, page: number) =>
-  execFileSync('pdftotext', ['-layout', '-f', String(page), '-l', String(page), file(pdf), '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
-const pageCount = (pdf: Uint8Array) => Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [file(pdf)], { encoding: 'utf8' }))![1]);
+  execFileSync('pdftotext', ['-layout', '-f', String(page), '-l', String(page), file(pdf), '-'], {
+    encoding: 'utf8',
+  }).replace(/\s+/g, ' ');
+const pageCount = (pdf: Uint8Array) =>
+  Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [file(pdf)], { encoding: 'utf8' }))![1]);
 
 /** pdffonts' rows: the font's name and whether it is embedded. */
 function fonts(pdf: Uint8Array): { name: string; emb: string }[] {
@@ -73,8 +84,13 @@ interface Rendered {
 /** Each page drawn in grey at 72 dpi (a pixel a point) by pdftoppm, and what it reported (errors, font problems). */
 function rendered(pdf: Uint8Array): { pages: Rendered[]; report: string } {
   const prefix = path.join(dir, crypto.randomUUID());
-  const report = execFileSync('sh', ['-c', 'pdftoppm -r 72 -gray "$1" "$2" 2>&1', 'sh', file(pdf), prefix], { encoding: 'utf8' });
-  const files = fs.readdirSync(dir).filter((f) => f.startsWith(`${path.basename(prefix)}-`)).sort();
+  const report = execFileSync('sh', ['-c', 'pdftoppm -r 72 -gray "$1" "$2" 2>&1', 'sh', file(pdf), prefix], {
+    encoding: 'utf8',
+  });
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.startsWith(`${path.basename(prefix)}-`))
+    .sort();
   const pages = files.map((f) => {
     const bytes = fs.readFileSync(path.join(dir, f)); // PGM: "P5 width height 255\n" then a byte a pixel
     const [header, width, height] = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(bytes.subarray(0, 40).toString('latin1'))!;
@@ -88,7 +104,8 @@ function rendered(pdf: Uint8Array): { pages: Rendered[]; report: string } {
 function inkInSideMargins(page: Rendered, margin: number): string[] {
   const inked: string[] = [];
   for (let y = 0; y < page.height; y++) {
-    for (let i = 0; i < margin; i++) for (const x of [i, page.width - 1 - i]) if (page.at(x, y) < 250) inked.push(`${x},${y}`);
+    for (let i = 0; i < margin; i++)
+      for (const x of [i, page.width - 1 - i]) if (page.at(x, y) < 250) inked.push(`${x},${y}`);
   }
   return inked;
 }
@@ -96,16 +113,26 @@ function inkInSideMargins(page: Rendered, margin: number): string[] {
 describe('the mandate follows the model form', () => {
   it('carries the model’s title and what the company authorises, in French and in English', async () => {
     const fr = pageText(await finalMandate('fr'), 1);
-    expect(fr).toContain('MANDAT DE RACCORDEMENT À UNE PLATEFORME AGRÉÉE ET DE DEMANDE DE MISE À JOUR DES ADRESSES DANS L’ANNUAIRE');
+    expect(fr).toContain(
+      'MANDAT DE RACCORDEMENT À UNE PLATEFORME AGRÉÉE ET DE DEMANDE DE MISE À JOUR DES ADRESSES DANS L’ANNUAIRE',
+    );
     expect(fr).toContain('autorise la plateforme agréée désignée en partie 2 (le mandataire) à :');
-    expect(fr).toContain('• inscrire et mettre à jour ses adresses de facturation électronique (partie 4) dans l’annuaire du portail public de facturation (PPF) ;');
+    expect(fr).toContain(
+      '• inscrire et mettre à jour ses adresses de facturation électronique (partie 4) dans l’annuaire du portail public de facturation (PPF) ;',
+    );
     expect(fr).toContain('• recevoir pour son compte les factures électroniques qui lui sont adressées ;');
-    expect(fr).toContain('• la publier sur le réseau Peppol, avec une carte de visite publique dans l’annuaire Peppol (Peppol Directory)');
+    expect(fr).toContain(
+      '• la publier sur le réseau Peppol, avec une carte de visite publique dans l’annuaire Peppol (Peppol Directory)',
+    );
 
     const en = pageText(await finalMandate('en'), 1);
-    expect(en).toContain('MANDATE APPOINTING AN APPROVED PLATFORM AND REQUESTING THE UPDATE OF ADDRESSES IN THE DIRECTORY');
+    expect(en).toContain(
+      'MANDATE APPOINTING AN APPROVED PLATFORM AND REQUESTING THE UPDATE OF ADDRESSES IN THE DIRECTORY',
+    );
     expect(en).toContain('authorises the approved platform named in part 2 (the agent) to:');
-    expect(en).toContain('• register and update its e-invoicing addresses (part 4) in the directory (Annuaire) of the public invoicing portal (PPF);');
+    expect(en).toContain(
+      '• register and update its e-invoicing addresses (part 4) in the directory (Annuaire) of the public invoicing portal (PPF);',
+    );
     expect(en).toContain('• receive on its behalf the electronic invoices addressed to it;');
     expect(en).toContain('• publish it on the Peppol network, with a public business card in the Peppol Directory');
   });
@@ -116,7 +143,10 @@ describe('the mandate follows the model form', () => {
     const text = pageText(await finalMandate('fr'), 1);
     expect(text).toContain(`Mandat n° ${NUMBER}`);
     expect(text).toContain('SIREN : 987654325 — matricule de plateforme : 0145');
-    const noSiren = pageText(await finalMandate('fr', { pa: { name: 'Plateforme Exemple SAS', matricule: '0145' } }), 1);
+    const noSiren = pageText(
+      await finalMandate('fr', { pa: { name: 'Plateforme Exemple SAS', matricule: '0145' } }),
+      1,
+    );
     expect(noSiren).toContain('Dénomination : Plateforme Exemple SAS Matricule de plateforme : 0145');
   });
 
@@ -161,9 +191,14 @@ describe('the mandate follows the model form', () => {
   it('embeds every font it uses, the audit page reusing the mandate’s', async () => {
     const mandates = [
       await finalMandate('fr'), // typed: the handwriting font
-      await finalMandate('en', { formerMatricule: '0042', signature: { kind: 'drawn', image: png(), mime: 'image/png' } }),
+      await finalMandate('en', {
+        formerMatricule: '0042',
+        signature: { kind: 'drawn', image: png(), mime: 'image/png' },
+      }),
       // a name the handwriting font cannot draw: the italic text font
-      await finalMandate('fr', { party: partyWith({ people: [{ name: { given: 'Wei', surname: '王' }, identities: [{ code: ID_NUMBER }] }] }) }),
+      await finalMandate('fr', {
+        party: partyWith({ people: [{ name: { given: 'Wei', surname: '王' }, identities: [{ code: ID_NUMBER }] }] }),
+      }),
     ];
     for (const pdf of mandates) {
       const rows = fonts(pdf);
@@ -178,8 +213,14 @@ describe('the mandate follows the model form', () => {
   });
 
   it('draws its pages within the margins, in both languages, long names and all', async () => {
-    const long = `Société Coopérative d’Intérêt Collectif ${'des Boulangers-Pâtissiers Réunis '.repeat(6)}`.trim().slice(0, 255);
-    for (const pdf of [await finalMandate('fr'), await finalMandate('en', { formerMatricule: '0042' }), await finalMandate('fr', { party: partyWith({ name: long }) })]) {
+    const long = `Société Coopérative d’Intérêt Collectif ${'des Boulangers-Pâtissiers Réunis '.repeat(6)}`
+      .trim()
+      .slice(0, 255);
+    for (const pdf of [
+      await finalMandate('fr'),
+      await finalMandate('en', { formerMatricule: '0042' }),
+      await finalMandate('fr', { party: partyWith({ name: long }) }),
+    ]) {
       const { pages, report } = rendered(pdf);
       expect(report).toBe(''); // poppler found nothing wrong with the fonts or the content
       expect(pages).toHaveLength(pageCount(pdf));
@@ -189,7 +230,8 @@ describe('the mandate follows the model form', () => {
         expect(inkInSideMargins(page, 54)).toEqual([]);
         // And something drawn between them.
         let dark = 0;
-        for (let y = 0; y < page.height; y++) for (let x = 56; x < page.width - 56; x++) if (page.at(x, y) < 128) dark++;
+        for (let y = 0; y < page.height; y++)
+          for (let x = 56; x < page.width - 56; x++) if (page.at(x, y) < 128) dark++;
         expect(dark).toBeGreaterThan(500);
       }
       expect(pageText(pdf, 1)).toMatch(/^ ?MANDAT|^ ?MANDATE/);

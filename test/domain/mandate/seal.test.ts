@@ -30,7 +30,11 @@ const pdfsig = qpdfCheckedPdfsig;
 
 /** The CMS of the file's last signature, from its /Contents (hex, zero-padded). */
 function lastCms(pdf: Uint8Array): pkijs.SignedData {
-  const all = [...Buffer.from(pdf).toString('latin1').matchAll(/\/Contents\s*<([0-9a-fA-F]+)>/g)];
+  const all = [
+    ...Buffer.from(pdf)
+      .toString('latin1')
+      .matchAll(/\/Contents\s*<([0-9a-fA-F]+)>/g),
+  ];
   const der = Buffer.from(all.at(-1)![1]!, 'hex');
   const info = pkijs.ContentInfo.fromBER(der);
   return new pkijs.SignedData({ schema: info.content });
@@ -46,7 +50,11 @@ describe('the seal', () => {
 
     const cms = lastCms(sealed);
     const attrs = cms.signerInfos[0]!.signedAttrs!.attributes;
-    expect(attrs.map((a) => a.type).sort()).toEqual(['1.2.840.113549.1.9.16.2.47', '1.2.840.113549.1.9.3', '1.2.840.113549.1.9.4']);
+    expect(attrs.map((a) => a.type).sort()).toEqual([
+      '1.2.840.113549.1.9.16.2.47',
+      '1.2.840.113549.1.9.3',
+      '1.2.840.113549.1.9.4',
+    ]);
     expect(attrs.some((a) => a.type === '1.2.840.113549.1.9.5')).toBe(false); // signing-time
     // The ESS certificate hash is the SHA-256 of the signer's certificate, as openssl computes it.
     const certDer = execFileSync('openssl', ['x509', '-outform', 'DER'], { input: testSealKey().certPem });
@@ -79,7 +87,11 @@ describe('the seal', () => {
     const keyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ec-seal-'));
     fs.writeFileSync(path.join(dir, 'key.pem'), keyPem);
-    const certPem = execFileSync('openssl', ['req', '-x509', '-new', '-key', path.join(dir, 'key.pem'), '-days', '2', '-subj', '/CN=EC seal/O=Test/C=FR'], { encoding: 'utf8' });
+    const certPem = execFileSync(
+      'openssl',
+      ['req', '-x509', '-new', '-key', path.join(dir, 'key.pem'), '-days', '2', '-subj', '/CN=EC seal/O=Test/C=FR'],
+      { encoding: 'utf8' },
+    );
     fs.rmSync(dir, { recursive: true });
     const key: SealKey = { keyPem, certPem };
     const report = pdfsig(await sealPdf(await mandateFromElsewhere(), key, INFO));

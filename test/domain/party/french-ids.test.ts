@@ -50,9 +50,18 @@ describe('French VAT number', () => {
     expect(checkFrenchVat('FR 27 552 032 534')).toEqual({ ok: true, siren: '552032534' });
   });
   it('explains what is wrong', () => {
-    expect(checkFrenchVat('FR28552032534')).toEqual({ ok: false, reason: 'key 28 does not match SIREN 552032534 (expected 27)' });
-    expect(checkFrenchVat('FR32123456789')).toMatchObject({ ok: false, reason: expect.stringContaining('not a valid SIREN') });
-    expect(checkFrenchVat('FR2755203253')).toMatchObject({ ok: false, reason: expect.stringContaining('9-digit SIREN') });
+    expect(checkFrenchVat('FR28552032534')).toEqual({
+      ok: false,
+      reason: 'key 28 does not match SIREN 552032534 (expected 27)',
+    });
+    expect(checkFrenchVat('FR32123456789')).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('not a valid SIREN'),
+    });
+    expect(checkFrenchVat('FR2755203253')).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('9-digit SIREN'),
+    });
     expect(checkFrenchVat('FRAB552032534')).toMatchObject({ ok: false, reason: expect.stringContaining('numeric') });
   });
   it('Luhn helper agrees with known values', () => {

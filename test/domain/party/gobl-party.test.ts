@@ -23,14 +23,18 @@ describe('GOBL org/party for a French company', () => {
 
   it('rejects a SIREN identity differing from the VAT SIREN', () => {
     const p = { ...danone, identities: [{ type: 'SIREN', code: '542051180' }] };
-    expect(issues(p)).toEqual(['identities.0.code: SIREN 542051180 differs from the SIREN in the VAT code (552032534)']);
+    expect(issues(p)).toEqual([
+      'identities.0.code: SIREN 542051180 differs from the SIREN in the VAT code (552032534)',
+    ]);
   });
 
   it('rejects an invalid SIREN identity and a missing one', () => {
     expect(issues({ ...danone, identities: [{ type: 'SIREN', code: '552032535' }] })).toContain(
       'identities.0.code: 552032535 is not a valid SIREN (9 digits, Luhn)',
     );
-    expect(issues({ ...danone, identities: [] })).toContain('identities: exactly one identity of type SIREN is required');
+    expect(issues({ ...danone, identities: [] })).toContain(
+      'identities: exactly one identity of type SIREN is required',
+    );
   });
 
   it('rejects an invalid SIRET identity', () => {

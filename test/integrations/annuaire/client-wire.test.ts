@@ -20,9 +20,15 @@ interface Recorded {
 }
 
 type Param = { name: string; in: string; required?: boolean; explode?: boolean; schema: { type?: string } };
-type Operation = { operationId?: string; parameters?: ({ $ref: string } | Param)[]; requestBody?: { required?: boolean } };
+type Operation = {
+  operationId?: string;
+  parameters?: ({ $ref: string } | Param)[];
+  requestBody?: { required?: boolean };
+};
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => Ajv;
 const doc = JSON.parse(fs.readFileSync(ANNUAIRE_SPEC_FILE, 'utf8')) as {
   servers: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
@@ -38,13 +44,17 @@ function validators(coerce: boolean) {
 }
 const bodyValidator = validators(false);
 const paramValidator = validators(true);
-const pointer = (...parts: string[]) => `ppf#/${parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
-const errorsText = (v: ValidateFunction) => (v.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+const pointer = (...parts: string[]) =>
+  `ppf#/${parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
+const errorsText = (v: ValidateFunction) =>
+  (v.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
 
 const basePath = new URL(doc.servers[0]!.url).pathname;
 const templates = Object.keys(doc.paths).map((t) => ({
   t,
-  re: new RegExp(`^${t.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+)\\?\}/g, (_, n) => `(?<${n.replace(/-/g, '_')}>[^/]+)`)}$`),
+  re: new RegExp(
+    `^${t.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+)\\?\}/g, (_, n) => `(?<${n.replace(/-/g, '_')}>[^/]+)`)}$`,
+  ),
 }));
 
 /** Problems of one recorded request against the spec; [] when it conforms. */
@@ -59,7 +69,10 @@ function conformance(r: Recorded): string[] {
   const errors: string[] = [];
   const params = (op.parameters ?? []).map((p, i) =>
     '$ref' in p
-      ? { p: doc.components.parameters[p.$ref.split('/').pop()!]!, at: pointer('components', 'parameters', p.$ref.split('/').pop()!, 'schema') }
+      ? {
+          p: doc.components.parameters[p.$ref.split('/').pop()!]!,
+          at: pointer('components', 'parameters', p.$ref.split('/').pop()!, 'schema'),
+        }
       : { p, at: pointer('paths', hit.t, method, 'parameters', String(i), 'schema') },
   );
   const sent: Record<string, Record<string, string | undefined>> = {
@@ -68,22 +81,26 @@ function conformance(r: Recorded): string[] {
     header: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v])),
   };
   for (const { p, at } of params) {
-    const raw = sent[p.in]?.[p.in === 'header' ? p.name.toLowerCase() : p.in === 'path' ? p.name.replace(/-/g, '_') : p.name];
+    const raw =
+      sent[p.in]?.[p.in === 'header' ? p.name.toLowerCase() : p.in === 'path' ? p.name.replace(/-/g, '_') : p.name];
     if (raw === undefined) {
       if (p.required) errors.push(`${p.in} parameter ${p.name} is missing`);
       continue;
     }
     // style simple (path, header) and form with explode=false (query): arrays are comma-separated.
     const v = paramValidator(at);
-    if (!v(p.schema.type === 'array' ? raw.split(',') : raw)) errors.push(`${p.in} parameter ${p.name}=${raw}: ${errorsText(v)}`);
+    if (!v(p.schema.type === 'array' ? raw.split(',') : raw))
+      errors.push(`${p.in} parameter ${p.name}=${raw}: ${errorsText(v)}`);
   }
   for (const q of url.searchParams.keys()) {
-    if (!params.some(({ p }) => p.in === 'query' && p.name === q)) errors.push(`query parameter ${q} is not in the spec`);
+    if (!params.some(({ p }) => p.in === 'query' && p.name === q))
+      errors.push(`query parameter ${q} is not in the spec`);
   }
   const auth = r.headers.authorization ?? '';
   if (!/^Bearer \S+$/.test(auth)) errors.push('no bearer token (security bearer_auth)');
   if (op.requestBody) {
-    if (!/^application\/json\b/.test(r.headers['content-type'] ?? '')) errors.push(`content-type ${r.headers['content-type']} is not application/json`);
+    if (!/^application\/json\b/.test(r.headers['content-type'] ?? ''))
+      errors.push(`content-type ${r.headers['content-type']} is not application/json`);
     if (!r.body) {
       if (op.requestBody.required) errors.push('the required request body is missing');
     } else {
@@ -108,15 +125,24 @@ describe('Annuaire client on the wire, against the official OpenAPI file', () =>
       for await (const c of req) chunks.push(c as Buffer);
       const body = Buffer.concat(chunks).toString('utf8');
       recorded.push({ method: req.method!, url: req.url!, headers: req.headers, body });
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+      ) as Record<string, string>;
       const answer = await fetch(target + req.url, { method: req.method, headers, body: body || undefined });
-      res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([k]) => k !== 'content-encoding' && k !== 'transfer-encoding')));
+      res.writeHead(
+        answer.status,
+        Object.fromEntries([...answer.headers].filter(([k]) => k !== 'content-encoding' && k !== 'transfer-encoding')),
+      );
       res.end(Buffer.from(await answer.arrayBuffer()));
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     client = createAnnuaireClient({
-      baseUrl: origin + BASE_PATH, tokenUrl: sim.tokenUrl, clientId: 'pa-dev', clientSecret: 'pa-dev-secret', rattachements: ['552032534', '552032534/55203253400017'],
+      baseUrl: origin + BASE_PATH,
+      tokenUrl: sim.tokenUrl,
+      clientId: 'pa-dev',
+      clientSecret: 'pa-dev-secret',
+      rattachements: ['552032534', '552032534/55203253400017'],
     });
   });
   afterAll(async () => {
@@ -132,12 +158,24 @@ describe('Annuaire client on the wire, against the official OpenAPI file', () =>
     const [dflt] = await client.searchLines({ siren, dateObservation: day });
     await client.endLine(dflt!.idInstance, day);
     await client.createLine({ siren, matriculePlateforme: '0145', dateDebutEffet: day });
-    await client.createLine({ siren, siret, identifiantRoutage: 'SERVICE-01', matriculePlateforme: '0145', dateDebutEffet: day, dateFinEffet: '2099-12-31' });
+    await client.createLine({
+      siren,
+      siret,
+      identifiantRoutage: 'SERVICE-01',
+      matriculePlateforme: '0145',
+      dateDebutEffet: day,
+      dateFinEffet: '2099-12-31',
+    });
     await client.createLine({ siren, suffixeAdressage: 'achats.fr', matriculePlateforme: '0145', dateDebutEffet: day });
     await client.searchLines({ siren, dateDebutRecherche: day });
     await client.searchLines({ siren, dateDebutRecherche: '2024-01-01', dateFinRecherche: day });
     await client.searchLines({ siren, modeAudit: true });
-    await client.searchLines({ siret, matriculePlateforme: '0145', suffixeAdressage: 'achats.fr', identifiantAdressage: siren });
+    await client.searchLines({
+      siret,
+      matriculePlateforme: '0145',
+      suffixeAdressage: 'achats.fr',
+      identifiantAdressage: siren,
+    });
     await client.getLine(siren);
     await client.getLine(`${siren}_${siret}_SERVICE-01`, { dateObservation: day });
     await client.getLine(`${siren}_unknown`);
@@ -146,7 +184,9 @@ describe('Annuaire client on the wire, against the official OpenAPI file', () =>
 
     expect(recorded.length).toBeGreaterThanOrEqual(14);
     expect(recorded.flatMap(conformance)).toEqual([]);
-    const ops = new Set(recorded.map((r) => `${r.method} ${new URL(r.url, 'http://x').pathname.replace(/:[^/]*$/, ':…')}`));
+    const ops = new Set(
+      recorded.map((r) => `${r.method} ${new URL(r.url, 'http://x').pathname.replace(/:[^/]*$/, ':…')}`),
+    );
     expect([...ops].sort()).toEqual([
       `GET ${BASE_PATH}/ligne-annuaire/code:…`,
       `PATCH ${BASE_PATH}/ligne-annuaire/id-instance:…`,
@@ -157,14 +197,26 @@ describe('Annuaire client on the wire, against the official OpenAPI file', () =>
 
   it('the checker itself rejects what the spec forbids', () => {
     const base = { headers: { authorization: 'Bearer t', 'content-type': 'application/json' } };
-    const bad = (r: Partial<Recorded>) => conformance({ method: 'POST', url: `${BASE_PATH}/ligne-annuaire`, body: '', ...base, ...r } as Recorded);
-    expect(bad({ body: JSON.stringify({ informationAdressage: { siren: '12', matriculePlateforme: '0145' }, periodeEffet: { dateDebutEffet: today() } }) })).toEqual([
-      expect.stringContaining('/informationAdressage/siren'),
+    const bad = (r: Partial<Recorded>) =>
+      conformance({ method: 'POST', url: `${BASE_PATH}/ligne-annuaire`, body: '', ...base, ...r } as Recorded);
+    expect(
+      bad({
+        body: JSON.stringify({
+          informationAdressage: { siren: '12', matriculePlateforme: '0145' },
+          periodeEffet: { dateDebutEffet: today() },
+        }),
+      }),
+    ).toEqual([expect.stringContaining('/informationAdressage/siren')]);
+    expect(
+      bad({
+        method: 'PATCH',
+        url: `${BASE_PATH}/ligne-annuaire/id-instance:abc`,
+        body: '{"dateFinEffet":"2030-01-01"}',
+      }),
+    ).toEqual([expect.stringContaining('path parameter id-instance=abc')]);
+    expect(bad({ method: 'GET', url: `${BASE_PATH}/ligne-annuaire/code:1?dateObservation=demain` })).toEqual([
+      expect.stringContaining('dateObservation'),
     ]);
-    expect(bad({ method: 'PATCH', url: `${BASE_PATH}/ligne-annuaire/id-instance:abc`, body: '{"dateFinEffet":"2030-01-01"}' })).toEqual([
-      expect.stringContaining('path parameter id-instance=abc'),
-    ]);
-    expect(bad({ method: 'GET', url: `${BASE_PATH}/ligne-annuaire/code:1?dateObservation=demain` })).toEqual([expect.stringContaining('dateObservation')]);
     expect(bad({ url: '/ligne-annuaire', body: '{}' })).toEqual([expect.stringContaining('outside the base path')]);
     expect(bad({ url: `${BASE_PATH}/lignes`, body: '{}' })).toEqual([expect.stringContaining('no operation')]);
   });

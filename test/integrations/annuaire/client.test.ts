@@ -10,7 +10,14 @@ describe('Annuaire client', () => {
   let sim: AnnuaireSimulator;
   let client: AnnuaireClient;
   const make = (over: Partial<Parameters<typeof createAnnuaireClient>[0]> = {}) =>
-    createAnnuaireClient({ baseUrl: sim.url, tokenUrl: sim.tokenUrl, clientId: 'pa-dev', clientSecret: 'pa-dev-secret', rattachements: ['552032534'], ...over });
+    createAnnuaireClient({
+      baseUrl: sim.url,
+      tokenUrl: sim.tokenUrl,
+      clientId: 'pa-dev',
+      clientSecret: 'pa-dev-secret',
+      rattachements: ['552032534'],
+      ...over,
+    });
 
   beforeAll(async () => {
     sim = await startAnnuaireSimulator({ host: '127.0.0.1', port: 0 });
@@ -20,7 +27,13 @@ describe('Annuaire client', () => {
   /** A client of `s` through a proxy recording its requests; `kinds()` names each one token or api, in order. */
   const recorded = async (s: AnnuaireSimulator, over: Partial<Parameters<typeof createAnnuaireClient>[0]> = {}) => {
     const proxy = await recordingProxy(s.url);
-    const c = createAnnuaireClient({ baseUrl: proxy.via(s.url), tokenUrl: proxy.via(s.tokenUrl), clientId: 'pa-dev', clientSecret: 'pa-dev-secret', ...over });
+    const c = createAnnuaireClient({
+      baseUrl: proxy.via(s.url),
+      tokenUrl: proxy.via(s.tokenUrl),
+      clientId: 'pa-dev',
+      clientSecret: 'pa-dev-secret',
+      ...over,
+    });
     const tokenPath = new URL(s.tokenUrl).pathname;
     return { c, proxy, kinds: () => proxy.requests.map((r) => (r.path === tokenPath ? 'token' : 'api')) };
   };
@@ -36,9 +49,16 @@ describe('Annuaire client', () => {
     const created = await client.createLine({ siren, matriculePlateforme: '0145', dateDebutEffet: today() });
     expect(created).toEqual({ idInstance: expect.any(Number), identifiantAdressage: siren, dateDebutEffet: today() });
 
-    expect(await client.getLine(siren)).toMatchObject({ idInstance: created.idInstance, matriculePlateforme: '0145', dateDebutEffet: today() });
+    expect(await client.getLine(siren)).toMatchObject({
+      idInstance: created.idInstance,
+      matriculePlateforme: '0145',
+      dateDebutEffet: today(),
+    });
     const history = await client.searchLines({ siren, modeAudit: true });
-    expect(history.map((l) => [l.matriculePlateforme, l.dateFinEffet])).toEqual([['9998', today()], ['0145', null]]);
+    expect(history.map((l) => [l.matriculePlateforme, l.dateFinEffet])).toEqual([
+      ['9998', today()],
+      ['0145', null],
+    ]);
   });
 
   it('returns null for an address without a line in force, and [] for an empty search', async () => {
@@ -85,27 +105,52 @@ describe('Annuaire client', () => {
   });
 
   it('wrong credentials: a non-retryable 401', async () => {
-    const err = await make({ clientSecret: 'nope' }).searchLines({ siren: makeSiren() }).catch((e: unknown) => e);
+    const err = await make({ clientSecret: 'nope' })
+      .searchLines({ siren: makeSiren() })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AnnuaireError);
     expect(err).toMatchObject({ status: 401, retryable: false });
   });
 
   it('classifies errors: 429/503/timeouts/network retryable, 400/422 not', async () => {
-    const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as AnnuaireError);
+    const failure = (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: unknown) => e as AnnuaireError,
+      );
     for (const status of [429, 503, 500]) {
       sim.setFaults({ status });
-      expect(await failure(client.searchLines({ siren: makeSiren() }))).toMatchObject({ status, retryable: true, detail: expect.stringContaining(String(status)) });
+      expect(await failure(client.searchLines({ siren: makeSiren() }))).toMatchObject({
+        status,
+        retryable: true,
+        detail: expect.stringContaining(String(status)),
+      });
     }
     sim.setFaults({ latencyMs: 500 });
-    expect(await failure(make({ timeoutMs: 100 }).searchLines({ siren: makeSiren() }))).toMatchObject({ status: undefined, retryable: true });
+    expect(await failure(make({ timeoutMs: 100 }).searchLines({ siren: makeSiren() }))).toMatchObject({
+      status: undefined,
+      retryable: true,
+    });
     sim.setFaults(undefined);
 
-    const unreachable = createAnnuaireClient({ baseUrl: 'http://127.0.0.1:9/x', tokenUrl: 'http://127.0.0.1:9/token', clientId: 'a', clientSecret: 'b' });
-    expect(await failure(unreachable.searchLines({ siren: makeSiren() }))).toMatchObject({ status: undefined, retryable: true });
+    const unreachable = createAnnuaireClient({
+      baseUrl: 'http://127.0.0.1:9/x',
+      tokenUrl: 'http://127.0.0.1:9/token',
+      clientId: 'a',
+      clientSecret: 'b',
+    });
+    expect(await failure(unreachable.searchLines({ siren: makeSiren() }))).toMatchObject({
+      status: undefined,
+      retryable: true,
+    });
 
-    const invalid = await failure(client.createLine({ siren: 'ABC', matriculePlateforme: '0145', dateDebutEffet: today() }));
+    const invalid = await failure(
+      client.createLine({ siren: 'ABC', matriculePlateforme: '0145', dateDebutEffet: today() }),
+    );
     expect(invalid).toMatchObject({ status: 400, retryable: false, titre: 'Mauvaise requête' });
-    const overlap = await failure(client.createLine({ siren: makeSiren(), matriculePlateforme: '0145', dateDebutEffet: today() }));
+    const overlap = await failure(
+      client.createLine({ siren: makeSiren(), matriculePlateforme: '0145', dateDebutEffet: today() }),
+    );
     expect(overlap).toMatchObject({ status: 422, retryable: false, detail: expect.stringContaining('chevauche') });
   });
 
@@ -118,18 +163,32 @@ describe('Annuaire client', () => {
     const patch = proxy.requests.find((r) => r.method === 'PATCH');
     expect(patch?.path).toBe(`${new URL(sim.url).pathname}/ligne-annuaire/id-instance:${line!.idInstance}`);
     expect(patch?.headers['ppf-rattachements']).toBe('552032534');
-    expect(proxy.requests.find((r) => r.method === 'POST' && r.path.endsWith('/recherche'))?.headers['ppf-rattachements']).toBeUndefined();
+    expect(
+      proxy.requests.find((r) => r.method === 'POST' && r.path.endsWith('/recherche'))?.headers['ppf-rattachements'],
+    ).toBeUndefined();
   });
 
   it('keeps the PPF detail and the Retry-After of throttling and unavailability', async () => {
-    const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as AnnuaireError);
+    const failure = (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: unknown) => e as AnnuaireError,
+      );
     sim.setFaults({ errorRates: { 429: 1 }, retryAfterSeconds: 7, detail: 'quota de 100 appels par minute dépassé' });
     expect(await failure(client.searchLines({ siren: makeSiren() }))).toMatchObject({
-      status: 429, retryable: true, retryAfterMs: 7000, titre: 'Trop de requêtes', detail: 'quota de 100 appels par minute dépassé',
+      status: 429,
+      retryable: true,
+      retryAfterMs: 7000,
+      titre: 'Trop de requêtes',
+      detail: 'quota de 100 appels par minute dépassé',
       message: 'Annuaire 429: quota de 100 appels par minute dépassé',
     });
     sim.setFaults({ status: 503, retryAfterSeconds: 2 });
-    expect(await failure(client.searchLines({ siren: makeSiren() }))).toMatchObject({ status: 503, retryable: true, retryAfterMs: 2000 });
+    expect(await failure(client.searchLines({ siren: makeSiren() }))).toMatchObject({
+      status: 503,
+      retryable: true,
+      retryAfterMs: 2000,
+    });
     sim.setFaults({ status: 503 });
     expect((await failure(client.searchLines({ siren: makeSiren() })))?.retryAfterMs).toBeUndefined();
     expect(parseRetryAfter(new Date(Date.now() + 30_000).toUTCString())).toBeGreaterThan(28_000);
@@ -138,14 +197,26 @@ describe('Annuaire client', () => {
   });
 
   it('403 and 404 are not retryable; a 401 that survives a fresh token is not either', async () => {
-    const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as AnnuaireError);
+    const failure = (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: unknown) => e as AnnuaireError,
+      );
     for (const status of [403, 404, 422]) {
       sim.setFaults({ status, detail: `refus ${status} du PPF` });
-      expect(await failure(client.searchLines({ siren: makeSiren() }))).toMatchObject({ status, retryable: false, detail: `refus ${status} du PPF` });
+      expect(await failure(client.searchLines({ siren: makeSiren() }))).toMatchObject({
+        status,
+        retryable: false,
+        detail: `refus ${status} du PPF`,
+      });
     }
     const { c: fresh, proxy, kinds } = await recorded(sim);
     sim.setFaults({ status: 401, detail: 'jeton refusé' });
-    expect(await failure(fresh.searchLines({ siren: makeSiren() }))).toMatchObject({ status: 401, retryable: false, detail: 'jeton refusé' });
+    expect(await failure(fresh.searchLines({ siren: makeSiren() }))).toMatchObject({
+      status: 401,
+      retryable: false,
+      detail: 'jeton refusé',
+    });
     await proxy.close();
     expect(kinds()).toEqual(['token', 'api', 'token', 'api']);
   });
@@ -153,13 +224,20 @@ describe('Annuaire client', () => {
   it('a request held without an answer times out as a retryable error', async () => {
     sim.setFaults({ timeoutRate: 1, timeoutMs: 5_000 });
     const t0 = Date.now();
-    const err = await make({ timeoutMs: 300 }).searchLines({ siren: makeSiren() }).catch((e: unknown) => e);
+    const err = await make({ timeoutMs: 300 })
+      .searchLines({ siren: makeSiren() })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ status: undefined, retryable: true, detail: expect.stringContaining('timed out') });
     expect(Date.now() - t0).toBeLessThan(2_000);
   });
 
   it('keeps working across token expiries in the middle of a run', async () => {
-    const shortSim = await startAnnuaireSimulator({ host: '127.0.0.1', port: 0, tokenTtlSeconds: 1, faults: { latencyMs: 150 } });
+    const shortSim = await startAnnuaireSimulator({
+      host: '127.0.0.1',
+      port: 0,
+      tokenTtlSeconds: 1,
+      faults: { latencyMs: 150 },
+    });
     try {
       const { c, proxy, kinds } = await recorded(shortSim);
       const siren = makeSiren();

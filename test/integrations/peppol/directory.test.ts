@@ -5,7 +5,11 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDirectoryClient, DirectoryError, type DirectoryClient } from '../../../integrations/peppol/directory-client';
+import {
+  createDirectoryClient,
+  DirectoryError,
+  type DirectoryClient,
+} from '../../../integrations/peppol/directory-client';
 import { startPeppolDirectorySimulator, type PeppolDirectorySimulator } from '../../../simulators/peppol-directory';
 
 const ID = 'iso6523-actorid-upis::0225:552032534';
@@ -41,11 +45,17 @@ describe('Peppol Directory client ↔ simulator', () => {
   });
 
   it('speaks the indexer protocol: text/plain PUT body, percent-encoded id in DELETE', async () => {
-    const put = await fetch(`${sim.url}/indexer/1.0/`, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: ID });
+    const put = await fetch(`${sim.url}/indexer/1.0/`, {
+      method: 'PUT',
+      headers: { 'content-type': 'text/plain' },
+      body: ID,
+    });
     expect(put.status).toBe(204);
     expect((await fetch(`${sim.url}/indexer/1.0/0225:552032534`, { method: 'PUT', body: ID })).status).toBe(405);
     expect((await fetch(`${sim.url}/indexer/1.0/`, { method: 'PUT', body: '0225:552032534' })).status).toBe(400); // no scheme
-    expect((await fetch(`${sim.url}/indexer/1.0/iso6523-actorid-upis%3A%3A0225%3A552032534`, { method: 'DELETE' })).status).toBe(204);
+    expect(
+      (await fetch(`${sim.url}/indexer/1.0/iso6523-actorid-upis%3A%3A0225%3A552032534`, { method: 'DELETE' })).status,
+    ).toBe(204);
     expect(sim.indexed()).toEqual([]);
   });
 
@@ -64,7 +74,9 @@ describe('Peppol Directory client ↔ simulator', () => {
     sim.setFaults({ rate: 1, status: 403 });
     await expect(pd.index(ID)).rejects.toMatchObject({ retryable: false, status: 403 });
     sim.setFaults(undefined);
-    const err = await createDirectoryClient({ url: 'http://127.0.0.1:1' }).index(ID).catch((e: unknown) => e);
+    const err = await createDirectoryClient({ url: 'http://127.0.0.1:1' })
+      .index(ID)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DirectoryError);
     expect((err as DirectoryError).retryable).toBe(true);
     expect(sim.indexed()).toEqual([]);
@@ -88,7 +100,8 @@ describe('Peppol Directory client ↔ simulator', () => {
       await expect(client.index(ID)).rejects.toMatchObject({ status: 422, retryable: false });
       card = { status: 500, body: '' };
       await expect(client.index(ID)).rejects.toMatchObject({ status: 503, retryable: true });
-      const valid = '<BusinessCard xmlns="http://www.peppol.eu/schema/pd/businesscard/20180621/"><ParticipantIdentifier scheme="iso6523-actorid-upis">0225:552032534</ParticipantIdentifier><BusinessEntity><Name>Danone</Name><CountryCode>FR</CountryCode></BusinessEntity></BusinessCard>';
+      const valid =
+        '<BusinessCard xmlns="http://www.peppol.eu/schema/pd/businesscard/20180621/"><ParticipantIdentifier scheme="iso6523-actorid-upis">0225:552032534</ParticipantIdentifier><BusinessEntity><Name>Danone</Name><CountryCode>FR</CountryCode></BusinessEntity></BusinessCard>';
       card = { status: 200, body: valid };
       expect(withCards.indexed()).toEqual([]);
       await client.index(ID);

@@ -1,13 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkParticipantId, formatParticipantId, frenchParticipantId, icdSchemes, InvalidParticipantIdError,
-  normaliseParticipantId, parseParticipantId, smlDnsLabel, smlDnsName,
+  checkParticipantId,
+  formatParticipantId,
+  frenchParticipantId,
+  icdSchemes,
+  InvalidParticipantIdError,
+  normaliseParticipantId,
+  parseParticipantId,
+  smlDnsLabel,
+  smlDnsName,
 } from '../../../integrations/peppol/participant-id';
 
 describe('participant identifiers', () => {
   it('parses the full and the bare form, lowercasing the value', () => {
     expect(parseParticipantId('iso6523-actorid-upis::9925:BE0123456789')).toEqual({
-      scheme: 'iso6523-actorid-upis', value: '9925:be0123456789', icd: '9925', code: 'be0123456789',
+      scheme: 'iso6523-actorid-upis',
+      value: '9925:be0123456789',
+      icd: '9925',
+      code: 'be0123456789',
     });
     expect(parseParticipantId('0225:ABC_1')).toMatchObject({ scheme: 'iso6523-actorid-upis', value: '0225:abc_1' });
     expect(normaliseParticipantId(' 0088:123ABC ')).toBe('iso6523-actorid-upis::0088:123abc');
@@ -15,7 +25,9 @@ describe('participant identifiers', () => {
   });
 
   it('rejects other schemes and values that are not ICD:code', () => {
-    expect(() => parseParticipantId('urn:oasis:names:tc:ebcore:partyid-type:iso6523::0225:1')).toThrow(InvalidParticipantIdError);
+    expect(() => parseParticipantId('urn:oasis:names:tc:ebcore:partyid-type:iso6523::0225:1')).toThrow(
+      InvalidParticipantIdError,
+    );
     for (const bad of ['0225', '225:abc', '0225:', '0225:a b', 'iso6523-actorid-upis::abcd:1']) {
       expect(() => parseParticipantId(bad), bad).toThrow(InvalidParticipantIdError);
     }
@@ -29,7 +41,9 @@ describe('participant identifiers', () => {
   });
 
   it('refuses unknown or removed ICDs and codes outside the scheme rule', () => {
-    expect(() => checkParticipantId(parseParticipantId('0000:123'))).toThrow(/not in the Peppol participant identifier scheme code list/);
+    expect(() => checkParticipantId(parseParticipantId('0000:123'))).toThrow(
+      /not in the Peppol participant identifier scheme code list/,
+    );
     expect(() => checkParticipantId(parseParticipantId('0037:12345678'))).toThrow(/removed/); // FI:OVT, removed in v9.7
     expect(() => checkParticipantId(parseParticipantId('0225:abc.def'))).toThrow(/not a valid FR:CTC/);
     expect(() => checkParticipantId(parseParticipantId(`0225:${'a'.repeat(131)}`))).toThrow(/not a valid FR:CTC/);
@@ -52,10 +66,13 @@ describe('participant identifiers', () => {
 
 describe('check digits stated by the code list', () => {
   it.each([
-    ['0002:552032534', true], ['0002:552032535', false], // SIREN, Luhn
-    ['0009:55203253400646', true], ['0009:55203253400647', false], // SIRET
+    ['0002:552032534', true],
+    ['0002:552032535', false], // SIREN, Luhn
+    ['0009:55203253400646', true],
+    ['0009:55203253400647', false], // SIRET
     ['0009:35600000049837', true], // La Poste: digit sum
-    ['0208:0203201340', true], ['0208:0203201341', false], // Belgian enterprise number, mod 97
+    ['0208:0203201340', true],
+    ['0208:0203201341', false], // Belgian enterprise number, mod 97
   ])('%s → %s', (id, ok) => {
     const check = () => checkParticipantId(parseParticipantId(id));
     if (ok) expect(check).not.toThrow();

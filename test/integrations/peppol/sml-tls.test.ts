@@ -18,14 +18,23 @@ let url: string;
 const seenClients: string[] = [];
 
 beforeAll(async () => {
-  sml = https.createServer({ key: server.keyPem, cert: server.certPem, ca: client.certPem, requestCert: true, rejectUnauthorized: true }, (req, res) => {
-    seenClients.push(String((req.socket as import('node:tls').TLSSocket).getPeerCertificate().subject.CN));
-    res.writeHead(200, { 'content-type': 'text/xml' });
-    res.end(`<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body><CreateParticipantIdentifierResponse xmlns="http://busdox.org/serviceMetadata/ManageBusinessIdentifierService/1.0/"/></S:Body></S:Envelope>`);
-  });
+  sml = https.createServer(
+    { key: server.keyPem, cert: server.certPem, ca: client.certPem, requestCert: true, rejectUnauthorized: true },
+    (req, res) => {
+      seenClients.push(String((req.socket as import('node:tls').TLSSocket).getPeerCertificate().subject.CN));
+      res.writeHead(200, { 'content-type': 'text/xml' });
+      res.end(
+        `<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body><CreateParticipantIdentifierResponse xmlns="http://busdox.org/serviceMetadata/ManageBusinessIdentifierService/1.0/"/></S:Body></S:Envelope>`,
+      );
+    },
+  );
   await new Promise<void>((r) => sml.listen(0, '127.0.0.1', () => r()));
   url = `https://localhost:${(sml.address() as AddressInfo).port}`;
-  for (const [name, pem] of Object.entries({ 'client.cert.pem': client.certPem, 'client.key.pem': client.keyPem, 'ca.pem': server.certPem })) {
+  for (const [name, pem] of Object.entries({
+    'client.cert.pem': client.certPem,
+    'client.key.pem': client.keyPem,
+    'ca.pem': server.certPem,
+  })) {
     fs.writeFileSync(path.join(dir, name), pem);
   }
 });
@@ -34,7 +43,9 @@ afterAll(() => new Promise<void>((r) => sml.close(() => r())));
 describe('SML over mutual TLS', () => {
   it('presents the configured client certificate', async () => {
     const dispatcher = smlDispatcher({
-      SML_TLS_CERT_FILE: path.join(dir, 'client.cert.pem'), SML_TLS_KEY_FILE: path.join(dir, 'client.key.pem'), SML_TLS_CA_FILE: path.join(dir, 'ca.pem'),
+      SML_TLS_CERT_FILE: path.join(dir, 'client.cert.pem'),
+      SML_TLS_KEY_FILE: path.join(dir, 'client.key.pem'),
+      SML_TLS_CA_FILE: path.join(dir, 'ca.pem'),
     });
     const sml = createSmlClient({ url, smpId: 'OUR-SMP', dispatcher });
     await sml.create('iso6523-actorid-upis::0225:552032534');
@@ -42,12 +53,18 @@ describe('SML over mutual TLS', () => {
   });
 
   it('is refused without it', async () => {
-    const noCert = smlDispatcher({ SML_TLS_CERT_FILE: undefined, SML_TLS_KEY_FILE: undefined, SML_TLS_CA_FILE: undefined });
+    const noCert = smlDispatcher({
+      SML_TLS_CERT_FILE: undefined,
+      SML_TLS_KEY_FILE: undefined,
+      SML_TLS_CA_FILE: undefined,
+    });
     expect(noCert).toBeUndefined();
     // The server's certificate is trusted, but we present none: the SML closes the handshake.
     const sml = createSmlClient({ url, smpId: 'OUR-SMP', dispatcher: new Agent({ connect: { ca: server.certPem } }) });
     await expect(sml.create('iso6523-actorid-upis::0225:552032534')).rejects.toMatchObject({ retryable: true });
     expect(seenClients).toEqual(['Our SMP']);
-    expect(() => smlDispatcher({ SML_TLS_CERT_FILE: 'x', SML_TLS_KEY_FILE: undefined, SML_TLS_CA_FILE: undefined })).toThrow(/go together/);
+    expect(() =>
+      smlDispatcher({ SML_TLS_CERT_FILE: 'x', SML_TLS_KEY_FILE: undefined, SML_TLS_CA_FILE: undefined }),
+    ).toThrow(/go together/);
   });
 });

@@ -3,7 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSmlClient, faultOf, NS, SML_OPERATIONS, SmlError, type SmlClient } from '../../../integrations/peppol/sml-client';
+import {
+  createSmlClient,
+  faultOf,
+  NS,
+  SML_OPERATIONS,
+  SmlError,
+  type SmlClient,
+} from '../../../integrations/peppol/sml-client';
 import { PEPPOL_XSD, xsdErrors } from '../../../integrations/peppol/xsd';
 import { startSmlSimulator, type SmlSimulator } from '../../../simulators/sml';
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
@@ -12,7 +19,10 @@ const SMP = 'TEST-SMP';
 const A = 'iso6523-actorid-upis::0225:552032534';
 
 const rejection = async (p: Promise<unknown>): Promise<SmlError> => {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(SmlError);
   return err as SmlError;
 };
@@ -92,9 +102,13 @@ describe('SML client ↔ simulator', () => {
   });
 
   describe('raw SOAP requests', () => {
-    const envelope = (body: string, ns: string = NS.soap) => `<?xml version="1.0"?><s:Envelope xmlns:s="${ns}"><s:Body>${body}</s:Body></s:Envelope>`;
-    const create = (inner: string) => `<CreateParticipantIdentifier xmlns="${NS.lrs}">${inner}</CreateParticipantIdentifier>`;
-    const validBody = create(`<ServiceMetadataPublisherID>${SMP}</ServiceMetadataPublisherID><ParticipantIdentifier xmlns="${NS.ids}" scheme="iso6523-actorid-upis">0225:356000000</ParticipantIdentifier>`);
+    const envelope = (body: string, ns: string = NS.soap) =>
+      `<?xml version="1.0"?><s:Envelope xmlns:s="${ns}"><s:Body>${body}</s:Body></s:Envelope>`;
+    const create = (inner: string) =>
+      `<CreateParticipantIdentifier xmlns="${NS.lrs}">${inner}</CreateParticipantIdentifier>`;
+    const validBody = create(
+      `<ServiceMetadataPublisherID>${SMP}</ServiceMetadataPublisherID><ParticipantIdentifier xmlns="${NS.ids}" scheme="iso6523-actorid-upis">0225:356000000</ParticipantIdentifier>`,
+    );
     const valid = envelope(validBody);
     const post = async (body: string, soapAction: string | null = `"${SML_OPERATIONS.Create.soapAction}"`) => {
       const res = await fetch(`${sim.url}/manageparticipantidentifier`, {
@@ -106,8 +120,13 @@ describe('SML client ↔ simulator', () => {
     };
 
     it('needs the WSDL SOAPAction verbatim, 9 blanks included', async () => {
-      expect(SML_OPERATIONS.Create.soapAction).toBe('http://busdox.org/serviceMetadata/ManageBusinessIdentifierService/1.0/         :createIn');
-      const tidy = await post(valid, '"http://busdox.org/serviceMetadata/ManageBusinessIdentifierService/1.0/:createIn"');
+      expect(SML_OPERATIONS.Create.soapAction).toBe(
+        'http://busdox.org/serviceMetadata/ManageBusinessIdentifierService/1.0/         :createIn',
+      );
+      const tidy = await post(
+        valid,
+        '"http://busdox.org/serviceMetadata/ManageBusinessIdentifierService/1.0/:createIn"',
+      );
       expect(tidy.status).toBe(500);
       expect(tidy.text).toMatch(/<faultcode>S:Client<\/faultcode>.*SOAPAction/s);
       expect((await post(valid, null)).status).toBe(500); // no SOAPAction at all
@@ -130,7 +149,11 @@ describe('SML client ↔ simulator', () => {
         '<not xml',
         envelope(validBody, 'http://www.w3.org/2003/05/soap-envelope'), // SOAP 1.2
         envelope(create(`<ServiceMetadataPublisherID>${SMP}</ServiceMetadataPublisherID>`)), // no participant
-        envelope(create(`<ParticipantIdentifier xmlns="${NS.ids}" scheme="iso6523-actorid-upis">0225:1</ParticipantIdentifier>`)),
+        envelope(
+          create(
+            `<ParticipantIdentifier xmlns="${NS.ids}" scheme="iso6523-actorid-upis">0225:1</ParticipantIdentifier>`,
+          ),
+        ),
         envelope(validBody.replaceAll(NS.lrs, 'urn:wrong')), // wrong namespace
         envelope(validBody.replace('iso6523-actorid-upis"', 'other-scheme"')),
         envelope(''),
@@ -141,24 +164,44 @@ describe('SML client ↔ simulator', () => {
         expect(r.text, body).toMatch(/<S:Fault><faultcode>S:(Client|VersionMismatch)<\/faultcode>/);
       }
       expect(sim.participants(SMP)).toEqual([]);
-      expect((await fetch(`${sim.url}/manageparticipantidentifier`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(415);
+      expect(
+        (
+          await fetch(`${sim.url}/manageparticipantidentifier`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{}',
+          })
+        ).status,
+      ).toBe(415);
     });
   });
 
   it('validates the body against peppol-sml-types-v1.xsd, and its own List answers pass it too', async () => {
-    const raw = (body: string, op: keyof typeof SML_OPERATIONS) => fetch(sim.endpoint, {
-      method: 'POST', headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${SML_OPERATIONS[op].soapAction}"` },
-      body: `<s:Envelope xmlns:s="${NS.soap}"><s:Body>${body}</s:Body></s:Envelope>`,
-    }).then(async (r) => ({ status: r.status, text: await r.text() }));
+    const raw = (body: string, op: keyof typeof SML_OPERATIONS) =>
+      fetch(sim.endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${SML_OPERATIONS[op].soapAction}"` },
+        body: `<s:Envelope xmlns:s="${NS.soap}"><s:Body>${body}</s:Body></s:Envelope>`,
+      }).then(async (r) => ({ status: r.status, text: await r.text() }));
     // Passes the structural checks, but the schema allows no attribute there.
-    const bad = await raw(`<CreateParticipantIdentifier xmlns="${NS.lrs}" extra="1"><ServiceMetadataPublisherID>${SMP}</ServiceMetadataPublisherID><ParticipantIdentifier xmlns="${NS.ids}" scheme="iso6523-actorid-upis">0225:552032534</ParticipantIdentifier></CreateParticipantIdentifier>`, 'Create');
+    const bad = await raw(
+      `<CreateParticipantIdentifier xmlns="${NS.lrs}" extra="1"><ServiceMetadataPublisherID>${SMP}</ServiceMetadataPublisherID><ParticipantIdentifier xmlns="${NS.ids}" scheme="iso6523-actorid-upis">0225:552032534</ParticipantIdentifier></CreateParticipantIdentifier>`,
+      'Create',
+    );
     expect(bad.status).toBe(500);
-    expect(bad.text).toMatch(/<faultcode>S:Client<\/faultcode><faultstring>the CreateParticipantIdentifier does not match peppol-sml-types-v1.xsd: .*extra/s);
+    expect(bad.text).toMatch(
+      /<faultcode>S:Client<\/faultcode><faultstring>the CreateParticipantIdentifier does not match peppol-sml-types-v1.xsd: .*extra/s,
+    );
     expect(sim.participants(SMP)).not.toContain(A);
     await sml.create(A);
-    const page = await raw(`<PageRequest xmlns="${NS.lrs}"><ServiceMetadataPublisherID>${SMP}</ServiceMetadataPublisherID></PageRequest>`, 'List');
+    const page = await raw(
+      `<PageRequest xmlns="${NS.lrs}"><ServiceMetadataPublisherID>${SMP}</ServiceMetadataPublisherID></PageRequest>`,
+      'List',
+    );
     expect(page.status).toBe(200);
-    const body = new DOMParser().parseFromString(page.text, 'text/xml').getElementsByTagNameNS(NS.lrs, 'ParticipantIdentifierPage')[0]!;
+    const body = new DOMParser()
+      .parseFromString(page.text, 'text/xml')
+      .getElementsByTagNameNS(NS.lrs, 'ParticipantIdentifierPage')[0]!;
     expect(await xsdErrors(new XMLSerializer().serializeToString(body), PEPPOL_XSD.sml)).toEqual([]);
     await sml.delete(A);
   });
@@ -176,11 +219,19 @@ describe('SML client ↔ simulator', () => {
     }
   });
 
-  it('reads each WSDL fault: client faults are final, the SML\'s internal error and soap:Server are retried', () => {
+  it("reads each WSDL fault: client faults are final, the SML's internal error and soap:Server are retried", () => {
     const fault = (code: string, detail = '') =>
       `<e:Envelope xmlns:e="${NS.soap}"><e:Body><e:Fault><faultcode>e:${code}</faultcode><faultstring>boom</faultstring>${detail}</e:Fault></e:Body></e:Envelope>`;
-    const typed = (name: string) => fault('Client', `<detail><x:${name} xmlns:x="${NS.lrs}"><x:FaultMessage>msg ${name}</x:FaultMessage></x:${name}></detail>`);
-    expect(faultOf(typed('UnauthorizedFault'))).toMatchObject({ kind: 'UnauthorizedFault', retryable: false, message: 'msg UnauthorizedFault' });
+    const typed = (name: string) =>
+      fault(
+        'Client',
+        `<detail><x:${name} xmlns:x="${NS.lrs}"><x:FaultMessage>msg ${name}</x:FaultMessage></x:${name}></detail>`,
+      );
+    expect(faultOf(typed('UnauthorizedFault'))).toMatchObject({
+      kind: 'UnauthorizedFault',
+      retryable: false,
+      message: 'msg UnauthorizedFault',
+    });
     expect(faultOf(typed('NotFoundFault'))).toMatchObject({ kind: 'NotFoundFault', retryable: false });
     expect(faultOf(typed('InternalErrorFault'))).toMatchObject({ kind: 'InternalErrorFault', retryable: true });
     expect(faultOf(fault('Server'))).toMatchObject({ kind: 'SoapFault', retryable: true });

@@ -35,14 +35,30 @@ describe('our SMP (GET ServiceGroup, SignedServiceMetadata, business card)', () 
     await drop();
   });
 
-  const publish = async (o: { docGroups?: string[]; visibility?: Visibility; directory?: boolean; siren?: string } = {}) => {
+  const publish = async (
+    o: { docGroups?: string[]; visibility?: Visibility; directory?: boolean; siren?: string } = {},
+  ) => {
     const siren = o.siren ?? makeSiren();
-    const entry = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party(siren), siren });
+    const entry = await insertEntry(db, {
+      id: crypto.randomUUID(),
+      workspaceId: ws,
+      docSchema: 'org/party',
+      data: party(siren),
+      siren,
+    });
     const participantId = `iso6523-actorid-upis::0225:${siren}`;
-    await publishParticipant(db, { participantId, workspaceId: ws, entryId: entry.id, docGroups: o.docGroups ?? ['france'], visibility: o.visibility ?? 'smp+sml+peppol', directory: o.directory ?? true });
+    await publishParticipant(db, {
+      participantId,
+      workspaceId: ws,
+      entryId: entry.id,
+      docGroups: o.docGroups ?? ['france'],
+      visibility: o.visibility ?? 'smp+sml+peppol',
+      directory: o.directory ?? true,
+    });
     return { siren, entryId: entry.id, participantId, path: `${smp.smpUrl}/${enc(participantId)}` };
   };
-  const hrefs = (xml: string) => [...xml.matchAll(/ServiceMetadataReference href="([^"]+)"/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
+  const hrefs = (xml: string) =>
+    [...xml.matchAll(/ServiceMetadataReference href="([^"]+)"/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
 
   it('serves a ServiceGroup listing the document types, valid against the SMP XSD', async () => {
     const p = await publish();
@@ -50,7 +66,9 @@ describe('our SMP (GET ServiceGroup, SignedServiceMetadata, business card)', () 
     expect(r.status).toBe(200);
     expect(r.type).toMatch(/^text\/xml/);
     expect(xmllint(r.text, SMP_XSD)).toMatchObject({ ok: true });
-    expect(r.text).toContain(`<ids:ParticipantIdentifier scheme="iso6523-actorid-upis">0225:${p.siren}</ids:ParticipantIdentifier>`);
+    expect(r.text).toContain(
+      `<ids:ParticipantIdentifier scheme="iso6523-actorid-upis">0225:${p.siren}</ids:ParticipantIdentifier>`,
+    );
     const links = hrefs(r.text);
     expect(links).toHaveLength(8); // the France document types of code list v9.7
     for (const l of links) expect(l.startsWith(`${p.path}/services/busdox-docid-qns%3A%3Aurn%3A`)).toBe(true);
@@ -70,7 +88,9 @@ describe('our SMP (GET ServiceGroup, SignedServiceMetadata, business card)', () 
       const v = xmlsecVerify(r.text);
       expect(v.ok, v.output).toBe(true);
       const docId = decodeURIComponent(link.split('/services/')[1]!).split('::').slice(1).join('::');
-      expect(r.text).toContain(`<ids:DocumentIdentifier scheme="busdox-docid-qns">${docId.replaceAll('&', '&amp;')}</ids:DocumentIdentifier>`);
+      expect(r.text).toContain(
+        `<ids:DocumentIdentifier scheme="busdox-docid-qns">${docId.replaceAll('&', '&amp;')}</ids:DocumentIdentifier>`,
+      );
       expect(r.text).toContain('transportProfile="peppol-transport-as4-v2_0"');
       expect(r.text).toContain('<wsa:Address>https://ap.example.test/as4</wsa:Address>');
       expect(r.text).toContain(`<smp:Certificate>${apCert}</smp:Certificate>`);
@@ -92,7 +112,11 @@ describe('our SMP (GET ServiceGroup, SignedServiceMetadata, business card)', () 
 
   it('reads participant ids case-insensitively, with or without percent-encoding', async () => {
     const p = await publish();
-    for (const path of [`ISO6523-ACTORID-UPIS::0225:${p.siren}`, `iso6523-actorid-upis%3a%3a0225%3a${p.siren}`, `iso6523-actorid-upis::0225:${p.siren}`]) {
+    for (const path of [
+      `ISO6523-ACTORID-UPIS::0225:${p.siren}`,
+      `iso6523-actorid-upis%3a%3a0225%3a${p.siren}`,
+      `iso6523-actorid-upis::0225:${p.siren}`,
+    ]) {
       const r = await get(`${smp.smpUrl}/${path}`);
       expect(r.status, path).toBe(200);
       expect(r.text).toContain(`>0225:${p.siren}</ids:ParticipantIdentifier>`);
@@ -130,7 +154,14 @@ describe('our SMP (GET ServiceGroup, SignedServiceMetadata, business card)', () 
     expect(metadata.headers.get('etag')).not.toBe(etag);
     expect((await fetch(link, { headers: { 'if-none-match': metadata.headers.get('etag')! } })).status).toBe(304);
 
-    await publishParticipant(db, { participantId: p.participantId, workspaceId: ws, entryId: p.entryId, docGroups: ['ubl-invoice'], visibility: 'smp+sml+peppol', directory: true });
+    await publishParticipant(db, {
+      participantId: p.participantId,
+      workspaceId: ws,
+      entryId: p.entryId,
+      docGroups: ['ubl-invoice'],
+      visibility: 'smp+sml+peppol',
+      directory: true,
+    });
     const changed = await fetch(p.path, { headers: { 'if-none-match': etag } });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
@@ -143,7 +174,14 @@ describe('our SMP (GET ServiceGroup, SignedServiceMetadata, business card)', () 
   it('follows a change of document groups at once', async () => {
     const p = await publish();
     expect(hrefs((await get(p.path)).text)).toHaveLength(8);
-    await publishParticipant(db, { participantId: p.participantId, workspaceId: ws, entryId: p.entryId, docGroups: ['ubl-invoice'], visibility: 'smp+sml+peppol', directory: true });
+    await publishParticipant(db, {
+      participantId: p.participantId,
+      workspaceId: ws,
+      entryId: p.entryId,
+      docGroups: ['ubl-invoice'],
+      visibility: 'smp+sml+peppol',
+      directory: true,
+    });
     expect(hrefs((await get(p.path)).text)).toHaveLength(2);
   });
 
@@ -153,7 +191,9 @@ describe('our SMP (GET ServiceGroup, SignedServiceMetadata, business card)', () 
     expect(r.status).toBe(200);
     expect(xmllint(r.text, CARD_XSD)).toMatchObject({ ok: true });
     const vat = (party(p.siren).tax_id as { code: string }).code;
-    expect(r.text).toContain(`<ParticipantIdentifier scheme="iso6523-actorid-upis">0225:${p.siren}</ParticipantIdentifier>`);
+    expect(r.text).toContain(
+      `<ParticipantIdentifier scheme="iso6523-actorid-upis">0225:${p.siren}</ParticipantIdentifier>`,
+    );
     expect(r.text).toContain(`<BusinessEntity registrationDate="${new Date().toISOString().slice(0, 10)}">`);
     expect(r.text).toContain('<Name>Boulangerie Exemple SAS</Name><CountryCode>FR</CountryCode>');
     expect(r.text).toContain(`<Identifier scheme="FR:SIRENE">${p.siren}</Identifier>`);
@@ -177,7 +217,14 @@ describe('our SMP (GET ServiceGroup, SignedServiceMetadata, business card)', () 
       expect((await Promise.all([get(url), get(url), get(url)])).map((r) => r.status)).toEqual([200, 200, 200]);
       await disableParticipant(db, p.participantId, p.entryId);
       expect((await get(url)).status).toBe(404);
-      await publishParticipant(db, { participantId: p.participantId, workspaceId: ws, entryId: p.entryId, docGroups: ['ubl-invoice'], visibility: 'smp', directory: false });
+      await publishParticipant(db, {
+        participantId: p.participantId,
+        workspaceId: ws,
+        entryId: p.entryId,
+        docGroups: ['ubl-invoice'],
+        visibility: 'smp',
+        directory: false,
+      });
       expect(hrefs((await get(url)).text)).toHaveLength(2);
     } finally {
       await cached.close();
@@ -199,10 +246,23 @@ describe('our SMP (GET ServiceGroup, SignedServiceMetadata, business card)', () 
       const b = generateSelfSigned('other');
       const write = (name: string, pem: string) => (fs.writeFileSync(path.join(dir, name), pem), path.join(dir, name));
       const base = { dataDir: dir, publicBaseUrl: 'https://pa.example' };
-      const o = smpOptionsFromFiles({ ...base, SMP_KEY_FILE: write('k', a.keyPem), SMP_CERT_FILE: write('c', a.certPem), AP_CERT_FILE: write('ap', b.certPem), AP_ENDPOINT_URL: 'https://ap.example/as4' });
-      expect(o).toMatchObject({ smpKeyPem: a.keyPem, smpCertPem: a.certPem, apCertificatePem: b.certPem, apEndpointUrl: 'https://ap.example/as4' });
+      const o = smpOptionsFromFiles({
+        ...base,
+        SMP_KEY_FILE: write('k', a.keyPem),
+        SMP_CERT_FILE: write('c', a.certPem),
+        AP_CERT_FILE: write('ap', b.certPem),
+        AP_ENDPOINT_URL: 'https://ap.example/as4',
+      });
+      expect(o).toMatchObject({
+        smpKeyPem: a.keyPem,
+        smpCertPem: a.certPem,
+        apCertificatePem: b.certPem,
+        apEndpointUrl: 'https://ap.example/as4',
+      });
       expect(() => smpOptionsFromFiles({ ...base, SMP_KEY_FILE: path.join(dir, 'k') })).toThrow(/both or neither/);
-      expect(() => smpOptionsFromFiles({ ...base, SMP_KEY_FILE: path.join(dir, 'k'), SMP_CERT_FILE: path.join(dir, 'ap') })).toThrow(/does not match/);
+      expect(() =>
+        smpOptionsFromFiles({ ...base, SMP_KEY_FILE: path.join(dir, 'k'), SMP_CERT_FILE: path.join(dir, 'ap') }),
+      ).toThrow(/does not match/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

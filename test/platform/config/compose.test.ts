@@ -15,13 +15,24 @@ interface Service {
   healthcheck?: { test: string[] };
   depends_on?: Record<string, { condition: string }>;
 }
-const compose = parse(fs.readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as { services: Record<string, Service> };
+const compose = parse(fs.readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
+  services: Record<string, Service>;
+};
 const example = Object.fromEntries(
-  fs.readFileSync('.env.example', 'utf8').split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  fs
+    .readFileSync('.env.example', 'utf8')
+    .split('\n')
+    .filter((l) => /^[A-Z_]+=/.test(l))
+    .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
 );
 /** The environment a container gets, `${VAR}` taken from .env.example as `docker compose` would from .env. */
 const resolved = (s: Service) =>
-  Object.fromEntries(Object.entries(s.environment ?? {}).map(([k, v]) => [k, String(v).replace(/\$\{(\w+)\}/g, (_, name: string) => example[name] ?? `<unset ${name}>`)]));
+  Object.fromEntries(
+    Object.entries(s.environment ?? {}).map(([k, v]) => [
+      k,
+      String(v).replace(/\$\{(\w+)\}/g, (_, name: string) => example[name] ?? `<unset ${name}>`),
+    ]),
+  );
 
 describe('docker-compose.yml', () => {
   const { services } = compose;
@@ -46,9 +57,26 @@ describe('docker-compose.yml', () => {
   it('sets what the api and worker need, only variables they read, and loads as a valid production configuration', () => {
     for (const name of ['api', 'worker']) {
       const env = resolved(services[name]!);
-      expect(Object.keys(env).filter((k) => !ENV_KEYS.includes(k) && k !== 'NODE_OPTIONS'), `${name}: unknown variables`).toEqual([]);
-      expect(Object.values(env).filter((v) => v.includes('<unset')), `${name}: variables missing from .env.example`).toEqual([]);
-      for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'DATA_ENCRYPTION_KEYS', 'PUBLIC_BASE_URL', 'ANNUAIRE_URL', 'ANNUAIRE_TOKEN_URL', 'ANNUAIRE_CLIENT_SECRET', 'SML_URL', 'PEPPOL_DIRECTORY_URL', 'SMP_ID']) {
+      expect(
+        Object.keys(env).filter((k) => !ENV_KEYS.includes(k) && k !== 'NODE_OPTIONS'),
+        `${name}: unknown variables`,
+      ).toEqual([]);
+      expect(
+        Object.values(env).filter((v) => v.includes('<unset')),
+        `${name}: variables missing from .env.example`,
+      ).toEqual([]);
+      for (const k of [
+        'DATABASE_URL',
+        'TEMPORAL_ADDRESS',
+        'DATA_ENCRYPTION_KEYS',
+        'PUBLIC_BASE_URL',
+        'ANNUAIRE_URL',
+        'ANNUAIRE_TOKEN_URL',
+        'ANNUAIRE_CLIENT_SECRET',
+        'SML_URL',
+        'PEPPOL_DIRECTORY_URL',
+        'SMP_ID',
+      ]) {
         expect(env[k], `${name}: ${k}`).toBeTruthy();
       }
       const config = loadConfig(env);

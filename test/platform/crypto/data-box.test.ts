@@ -18,7 +18,9 @@ describe('data box (AES-256-GCM at rest)', () => {
   it('names its key, so an older key still opens old blobs after rotation', () => {
     const old = createDataBox(ring, 'k1').seal(Buffer.from('old'), 'c');
     expect(box.open(old, 'c').toString()).toBe('old');
-    expect(createDataBox(parseKeyRing(`k3:${key()}`), 'k3').open.bind(null, old, 'c')).toThrow(/key k1, which is not in the key ring/);
+    expect(createDataBox(parseKeyRing(`k3:${key()}`), 'k3').open.bind(null, old, 'c')).toThrow(
+      /key k1, which is not in the key ring/,
+    );
   });
 
   it('refuses a blob moved to another row, or tampered with', () => {

@@ -28,8 +28,16 @@ describe('tracing', () => {
       .toBeDefined()
       .then(() => spans.getFinishedSpans().find((s) => s.name === 'POST /transform/v1/jobs')!);
     const traceId = request.spanContext().traceId;
-    const inTrace = () => spans.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId).map((s) => s.name);
-    await expect.poll(inTrace, { timeout: 10_000 }).toEqual(expect.arrayContaining(['StartWorkflow:runDefinition', 'RunWorkflow:runDefinition', 'RunActivity:silo.state']));
+    const inTrace = () =>
+      spans
+        .getFinishedSpans()
+        .filter((s) => s.spanContext().traceId === traceId)
+        .map((s) => s.name);
+    await expect
+      .poll(inTrace, { timeout: 10_000 })
+      .toEqual(
+        expect.arrayContaining(['StartWorkflow:runDefinition', 'RunWorkflow:runDefinition', 'RunActivity:silo.state']),
+      );
     expect(inTrace().filter((n) => n === 'RunActivity:silo.state')).toHaveLength(2);
     expect(request.attributes['http.route']).toBe('/transform/v1/jobs');
     // Ids only in span names and attributes: no party data.

@@ -8,7 +8,8 @@ import { migrate } from '../../../platform/store/migrate';
 describe('migrations started by several processes at once', () => {
   it('all succeed, and the schema is migrated once', async () => {
     const url = process.env.TEST_DATABASE_URL;
-    if (!url) throw new Error('this test needs PostgreSQL: set TEST_DATABASE_URL (scripts/test.sh finds the local server)');
+    if (!url)
+      throw new Error('this test needs PostgreSQL: set TEST_DATABASE_URL (scripts/test.sh finds the local server)');
     const schema = `m_${crypto.randomBytes(6).toString('hex')}`;
     const dbs = [];
     for (let i = 0; i < 4; i++) dbs.push(await openDb({ url, schema })); // (opening creates the schema: one at a time)

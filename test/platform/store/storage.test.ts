@@ -3,7 +3,15 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDb, type Db, type Queryable } from '../../../platform/store/db';
 import { getAgreement, issueMandate, startsWith } from '../../../platform/store/agreements';
-import { ConflictError, getEntry, insertEntry, listEntries, putMeta, recordState, stateHistory } from '../../../platform/store/entries';
+import {
+  ConflictError,
+  getEntry,
+  insertEntry,
+  listEntries,
+  putMeta,
+  recordState,
+  stateHistory,
+} from '../../../platform/store/entries';
 import { getJob, insertJob, journalStep, setJobStatus } from '../../../platform/store/jobs';
 import { recordWaitEvent, stepLines, writeJournal } from '../../../platform/store/job-journal';
 import { ApiKeyCache, KEY_REVOKED_CHANNEL } from '../../../platform/store/api-key-cache';
@@ -13,7 +21,9 @@ import { freshDb } from '../../support/harness';
 import { makeSiren, party } from '../../../bin/stack/sample-parties';
 
 const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres' as const] : [])] as const;
-console.info(`storage suite engines: ${engines.join(', ')}${engines.length === 1 ? ' (set TEST_DATABASE_URL to add PostgreSQL)' : ''}`);
+console.info(
+  `storage suite engines: ${engines.join(', ')}${engines.length === 1 ? ' (set TEST_DATABASE_URL to add PostgreSQL)' : ''}`,
+);
 
 describe.each(engines)('store on %s', (engine) => {
   let db: Db;
@@ -28,7 +38,14 @@ describe.each(engines)('store on %s', (engine) => {
 
   const newEntry = (opts: { key?: string; siren?: string } = {}) => {
     const siren = opts.siren ?? makeSiren();
-    return insertEntry(db, { id: crypto.randomUUID(), workspaceId: ws, docSchema: 'org/party', data: party(siren), siren, ...opts });
+    return insertEntry(db, {
+      id: crypto.randomUUID(),
+      workspaceId: ws,
+      docSchema: 'org/party',
+      data: party(siren),
+      siren,
+      ...opts,
+    });
   };
 
   it('migrations are versioned and re-running them applies nothing', async () => {
@@ -39,7 +56,9 @@ describe.each(engines)('store on %s', (engine) => {
 
   it('stores API keys hashed and refuses revoked ones', async () => {
     const { id, secret } = await createApiKey(db, ws, { name: 'ci', scopes: ['entries:rw'] });
-    const { rows } = await db.query<{ secret_sha256: string }>('SELECT secret_sha256 FROM api_keys WHERE id = $1', [id]);
+    const { rows } = await db.query<{ secret_sha256: string }>('SELECT secret_sha256 FROM api_keys WHERE id = $1', [
+      id,
+    ]);
     expect(rows[0]!.secret_sha256).toBe(sha256Hex(secret));
     expect(JSON.stringify(rows)).not.toContain(secret);
     expect(await findApiKey(db, secret)).toEqual({ keyId: id, workspaceId: ws, scopes: ['entries:rw'] });
@@ -66,7 +85,9 @@ describe.each(engines)('store on %s', (engine) => {
     const got = await getEntry(db, ws, e.id);
     expect(got).toMatchObject({ id: e.id, key: 'party-1', doc_schema: 'org/party', meta: [], faults: [] });
     expect((got!.data as { name: string }).name).toBe('Boulangerie Exemple SAS');
-    await expect(insertEntry(db, { id: e.id, workspaceId: ws, docSchema: 'org/party', data: {} })).rejects.toBeInstanceOf(ConflictError);
+    await expect(
+      insertEntry(db, { id: e.id, workspaceId: ws, docSchema: 'org/party', data: {} }),
+    ).rejects.toBeInstanceOf(ConflictError);
     await expect(newEntry({ key: 'party-1' })).rejects.toThrow(/key "party-1"/);
   });
 
@@ -81,7 +102,17 @@ describe.each(engines)('store on %s', (engine) => {
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
       const siren = makeSiren();
-      ids.push((await insertEntry(db, { id: crypto.randomUUID(), workspaceId: pws, docSchema: 'org/party', data: party(siren), siren })).id);
+      ids.push(
+        (
+          await insertEntry(db, {
+            id: crypto.randomUUID(),
+            workspaceId: pws,
+            docSchema: 'org/party',
+            data: party(siren),
+            siren,
+          })
+        ).id,
+      );
     }
     const walk = async (ascending: boolean) => {
       const seen: string[] = [];
@@ -100,33 +131,66 @@ describe.each(engines)('store on %s', (engine) => {
   it('records a state once per job step, keeping the history', async () => {
     const e = await newEntry();
     const jobId = crypto.randomUUID();
-    expect(await db.tx((q) => recordState(q, { entryId: e.id, state: 'processing', jobId, stepId: 's1' }))).toEqual({ changed: true });
+    expect(await db.tx((q) => recordState(q, { entryId: e.id, state: 'processing', jobId, stepId: 's1' }))).toEqual({
+      changed: true,
+    });
     // A retried activity writes the same (job, step) again: nothing changes.
-    expect(await db.tx((q) => recordState(q, { entryId: e.id, state: 'processing', jobId, stepId: 's1' }))).toEqual({ changed: false });
-    await db.tx((q) => recordState(q, { entryId: e.id, state: 'error', jobId, stepId: 's2', faults: [{ provider: 'x', code: 'c', message: 'm' }] }));
-    expect((await getEntry(db, ws, e.id))).toMatchObject({ state: 'error', faults: [{ provider: 'x', code: 'c', message: 'm' }] });
+    expect(await db.tx((q) => recordState(q, { entryId: e.id, state: 'processing', jobId, stepId: 's1' }))).toEqual({
+      changed: false,
+    });
+    await db.tx((q) =>
+      recordState(q, {
+        entryId: e.id,
+        state: 'error',
+        jobId,
+        stepId: 's2',
+        faults: [{ provider: 'x', code: 'c', message: 'm' }],
+      }),
+    );
+    expect(await getEntry(db, ws, e.id)).toMatchObject({
+      state: 'error',
+      faults: [{ provider: 'x', code: 'c', message: 'm' }],
+    });
     expect((await stateHistory(db, e.id)).map((h) => h.state)).toEqual(['processing', 'error']);
   });
 
   it('upserts meta rows and keeps refs unique', async () => {
     const e = await newEntry();
     await putMeta(db, e.id, 'fr-former-matricule', { src: 'api', value: { matricule: '0042' } });
-    const m = await putMeta(db, e.id, 'fr-former-matricule', { src: 'api', value: { matricule: '0043' }, ref: `ref-${e.id}` });
+    const m = await putMeta(db, e.id, 'fr-former-matricule', {
+      src: 'api',
+      value: { matricule: '0043' },
+      ref: `ref-${e.id}`,
+    });
     expect(m).toMatchObject({ id: `${e.id}:api:fr-former-matricule`, value: { matricule: '0043' }, indexed: false });
     const e2 = await newEntry();
     await expect(putMeta(db, e2.id, 'other', { src: 'api', ref: `ref-${e.id}` })).rejects.toBeInstanceOf(ConflictError);
     expect((await getEntry(db, ws, e.id))!.meta).toHaveLength(1);
   });
 
-  it('records a job only on an entry of this workspace that processes the definition\'s schema', async () => {
+  it("records a job only on an entry of this workspace that processes the definition's schema", async () => {
     const e = await newEntry();
     const definition = { steps: [], rescue: [] };
     const job = (over: { workspaceId?: string; entryId?: string; docSchema?: string }) =>
-      insertJob(db, { id: crypto.randomUUID(), workspaceId: ws, workflowId: crypto.randomUUID(), workflowType: 'runDefinition', entryId: e.id, docSchema: 'org/party', definition, args: {}, tags: [], ...over, registers: false });
+      insertJob(db, {
+        id: crypto.randomUUID(),
+        workspaceId: ws,
+        workflowId: crypto.randomUUID(),
+        workflowType: 'runDefinition',
+        entryId: e.id,
+        docSchema: 'org/party',
+        definition,
+        args: {},
+        tags: [],
+        ...over,
+        registers: false,
+      });
     expect(await job({ entryId: crypto.randomUUID() })).toEqual({ outcome: 'no-entry' });
     expect(await job({ workspaceId: (await createWorkspace(db, 'other')).id })).toEqual({ outcome: 'no-entry' });
     expect(await job({ docSchema: 'bill/invoice' })).toEqual({ outcome: 'wrong-schema', schema: 'org/party' });
-    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE silo_entry_id = $1', [e.id]);
+    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE silo_entry_id = $1', [
+      e.id,
+    ]);
     expect(rows[0]!.n).toBe(0);
     expect(await job({})).toMatchObject({ outcome: 'inserted' });
     await expect(job({})).rejects.toThrow(/already has a job running/);
@@ -137,7 +201,18 @@ describe.each(engines)('store on %s', (engine) => {
     const [a, b] = [await newEntry({ siren }), await newEntry({ siren })];
     const definition = { steps: [{ id: 'd', name: 'Register', provider: 'gov-fr.directory.register' }], rescue: [] };
     const job = (entryId: string, registers = true, workspaceId = ws) =>
-      insertJob(db, { id: crypto.randomUUID(), workspaceId, workflowId: crypto.randomUUID(), workflowType: 'registration', entryId, docSchema: 'org/party', definition, args: {}, tags: [], registers });
+      insertJob(db, {
+        id: crypto.randomUUID(),
+        workspaceId,
+        workflowId: crypto.randomUUID(),
+        workflowType: 'registration',
+        entryId,
+        docSchema: 'org/party',
+        definition,
+        args: {},
+        tags: [],
+        registers,
+      });
     // Both at once: one is recorded, the other refused naming it.
     const both = await Promise.allSettled([job(a.id), job(b.id)]);
     const won = both.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<Awaited<ReturnType<typeof job>>>;
@@ -145,20 +220,33 @@ describe.each(engines)('store on %s', (engine) => {
     expect(won.value).toMatchObject({ outcome: 'inserted' });
     const running = (won.value as { job: { id: string; silo_entry_id: string } }).job;
     expect(lost.reason).toBeInstanceOf(ConflictError);
-    expect(lost.reason.message).toBe(`SIREN ${siren} is already being registered by job ${running.id} on entry ${running.silo_entry_id}: wait for it to end`);
+    expect(lost.reason.message).toBe(
+      `SIREN ${siren} is already being registered by job ${running.id} on entry ${running.silo_entry_id}: wait for it to end`,
+    );
     // A job that does not register the SIREN is not held back by it.
     const other = running.silo_entry_id === a.id ? b : a;
     expect(await job(other.id, false)).toMatchObject({ outcome: 'inserted' });
-    await db.query(`UPDATE jobs SET completed_at = now(), status = 'OK' WHERE silo_entry_id = ANY ($1)`, [[a.id, b.id]]);
+    await db.query(`UPDATE jobs SET completed_at = now(), status = 'OK' WHERE silo_entry_id = ANY ($1)`, [
+      [a.id, b.id],
+    ]);
 
     await db.tx((q) => recordState(q, { entryId: a.id, state: 'registered', jobId: running.id, stepId: 'registered' }));
     expect(await job(a.id)).toEqual({ outcome: 'siren-registered', siren, entryId: a.id });
     expect(await job(b.id)).toEqual({ outcome: 'siren-registered', siren, entryId: a.id });
     // Another workspace's entry of the same company is its own business.
     const other2 = await createWorkspace(db, 'elsewhere');
-    const c = await insertEntry(db, { id: crypto.randomUUID(), workspaceId: other2.id, docSchema: 'org/party', data: party(siren), siren });
+    const c = await insertEntry(db, {
+      id: crypto.randomUUID(),
+      workspaceId: other2.id,
+      docSchema: 'org/party',
+      data: party(siren),
+      siren,
+    });
     expect(await job(c.id, true, other2.id)).toMatchObject({ outcome: 'inserted' });
-    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE silo_entry_id = ANY ($1) AND completed_at IS NULL', [[a.id, b.id]]);
+    const { rows } = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM jobs WHERE silo_entry_id = ANY ($1) AND completed_at IS NULL',
+      [[a.id, b.id]],
+    );
     expect(rows[0]!.n).toBe(0);
   });
 
@@ -166,9 +254,27 @@ describe.each(engines)('store on %s', (engine) => {
     const siren = makeSiren();
     const e = await newEntry({ siren });
     const jobId = crypto.randomUUID();
-    const definition = { steps: [{ id: 's1', name: 'Set state', provider: 'silo.state', config: { state: 'processing' } }], rescue: [] };
-    const inserted = await insertJob(db, { id: jobId, workspaceId: ws, workflowId: crypto.randomUUID(), workflowType: 'runDefinition', entryId: e.id, docSchema: 'org/party', definition, args: {}, tags: ['t'], registers: false });
-    expect(inserted).toMatchObject({ outcome: 'inserted', siren, job: { id: jobId, status: 'QUEUED', silo_entry_id: e.id, intents: [] } });
+    const definition = {
+      steps: [{ id: 's1', name: 'Set state', provider: 'silo.state', config: { state: 'processing' } }],
+      rescue: [],
+    };
+    const inserted = await insertJob(db, {
+      id: jobId,
+      workspaceId: ws,
+      workflowId: crypto.randomUUID(),
+      workflowType: 'runDefinition',
+      entryId: e.id,
+      docSchema: 'org/party',
+      definition,
+      args: {},
+      tags: ['t'],
+      registers: false,
+    });
+    expect(inserted).toMatchObject({
+      outcome: 'inserted',
+      siren,
+      job: { id: jobId, status: 'QUEUED', silo_entry_id: e.id, intents: [] },
+    });
     const step = { jobId, stepId: 's1', position: 0, name: 'Set state', provider: 'silo.state' };
     await db.tx((q) => journalStep(q, { ...step, event: { idx: 0, status: 'RUN' }, completed: false }));
     await db.tx((q) => journalStep(q, { ...step, event: { idx: 0, status: 'RUN' }, completed: false })); // replayed
@@ -179,7 +285,14 @@ describe.each(engines)('store on %s', (engine) => {
     expect(job).toMatchObject({ status: 'OK', faults: [], tags: ['t'] });
     expect(job!.completed_at).toBeDefined();
     expect(job!.intents).toEqual([
-      expect.objectContaining({ step_id: 's1', completed: true, events: [expect.objectContaining({ index: 0, status: 'RUN' }), expect.objectContaining({ index: 1, status: 'OK' })] }),
+      expect.objectContaining({
+        step_id: 's1',
+        completed: true,
+        events: [
+          expect.objectContaining({ index: 0, status: 'RUN' }),
+          expect.objectContaining({ index: 1, status: 'OK' }),
+        ],
+      }),
     ]);
     // Timestamps read through the view's JSON aggregates are the same ISO instants as the row's own.
     const isoMs = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -189,25 +302,47 @@ describe.each(engines)('store on %s', (engine) => {
     expect(Math.abs(Date.parse(intent.created_at!) - Date.parse(job!.created_at!))).toBeLessThan(60_000);
   });
 
-  it('journals lines by step id with the names and order of the job\'s definition, ends the job once, loses no line', async () => {
+  it("journals lines by step id with the names and order of the job's definition, ends the job once, loses no line", async () => {
     const e = await newEntry();
     const jobId = crypto.randomUUID();
     const step = (id: string, provider: string) => ({ id, name: `step ${id}`, provider });
-    const definition = { steps: [step('a', 'silo.state'), step('w', 'gov-fr.agreement.wait.approval'), step('b', 'silo.state')], rescue: [step('r', 'silo.state')] };
-    await insertJob(db, { id: jobId, workspaceId: ws, workflowId: crypto.randomUUID(), workflowType: 'runDefinition', entryId: e.id, docSchema: 'org/party', definition, args: {}, tags: [], registers: false });
+    const definition = {
+      steps: [step('a', 'silo.state'), step('w', 'gov-fr.agreement.wait.approval'), step('b', 'silo.state')],
+      rescue: [step('r', 'silo.state')],
+    };
+    await insertJob(db, {
+      id: jobId,
+      workspaceId: ws,
+      workflowId: crypto.randomUUID(),
+      workflowType: 'runDefinition',
+      entryId: e.id,
+      docSchema: 'org/party',
+      definition,
+      args: {},
+      tags: [],
+      registers: false,
+    });
     await writeJournal(db, jobId, { lines: stepLines('a', { opens: 'w' }), status: { status: 'WAIT' } });
     await db.tx((q) => recordWaitEvent(q, jobId, 'w', { status: 'WAIT', code: 'submitted' }));
-    await writeJournal(db, jobId, { lines: stepLines('b', { owed: [{ step: 'w', at: 'end', status: 'OK' }] }), status: { status: 'OK' } });
+    await writeJournal(db, jobId, {
+      lines: stepLines('b', { owed: [{ step: 'w', at: 'end', status: 'OK' }] }),
+      status: { status: 'OK' },
+    });
     await writeJournal(db, jobId, { lines: [], status: { status: 'ERR', faults: [] } }); // a late write changes nothing
 
     const job = await getJob(db, ws, jobId);
     expect(job).toMatchObject({ status: 'OK' });
-    expect(job!.intents.map((i) => [i.step_id, i.name, i.provider, i.completed, i.events.map((x) => x.status)])).toEqual([
+    expect(
+      job!.intents.map((i) => [i.step_id, i.name, i.provider, i.completed, i.events.map((x) => x.status)]),
+    ).toEqual([
       ['a', 'step a', 'silo.state', true, ['RUN', 'OK']],
       ['w', 'step w', 'gov-fr.agreement.wait.approval', true, ['RUN', 'WAIT', 'OK']],
       ['b', 'step b', 'silo.state', true, ['RUN', 'OK']],
     ]);
-    const { rows } = await db.query<{ payload: unknown }>(`SELECT payload FROM events WHERE job_id = $1 AND kind = 'job.completed'`, [jobId]);
+    const { rows } = await db.query<{ payload: unknown }>(
+      `SELECT payload FROM events WHERE job_id = $1 AND kind = 'job.completed'`,
+      [jobId],
+    );
     expect(rows.map((r) => r.payload)).toEqual([{ entry_id: e.id, job_id: jobId, status: 'OK', faults: [] }]);
     // A step the job does not have is refused, not dropped: the caller's transaction rolls back.
     await expect(writeJournal(db, jobId, { lines: [{ step: 'nope', at: 'start', status: 'RUN' }] })).rejects.toThrow();
@@ -236,13 +371,21 @@ describe.each(engines)('store on %s', (engine) => {
     expect(await issue(second)).toBe(`${siren}_0145_20261123_02`);
     for (let i = 3; i < 10; i++) await issue(crypto.randomUUID());
     expect(await issue(crypto.randomUUID())).toBe(`${siren}_0145_20261123_10`);
-    expect(await getAgreement(db, e.id)).toMatchObject({ mandate_number: `${siren}_0145_20261123_10`, issued_on: '2026-11-23', signed: false });
+    expect(await getAgreement(db, e.id)).toMatchObject({
+      mandate_number: `${siren}_0145_20261123_10`,
+      issued_on: '2026-11-23',
+      signed: false,
+    });
     // The count by prefix must not read every mandate ever issued, even in the generic plan of a prepared statement.
     const plan = await db.tx(async (q) => {
       await q.query('SET LOCAL enable_seqscan = off');
       await q.query('SET LOCAL plan_cache_mode = force_generic_plan');
-      await q.query(`PREPARE mandate_count(text) AS SELECT count(*) FROM mandate_numbers WHERE ${startsWith('number', '$1')}`);
-      const { rows } = await q.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE mandate_count('${siren}_0145_20261123_')`);
+      await q.query(
+        `PREPARE mandate_count(text) AS SELECT count(*) FROM mandate_numbers WHERE ${startsWith('number', '$1')}`,
+      );
+      const { rows } = await q.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN EXECUTE mandate_count('${siren}_0145_20261123_')`,
+      );
       await q.query('DEALLOCATE mandate_count');
       return rows.map((r) => r['QUERY PLAN']).join('\n');
     });

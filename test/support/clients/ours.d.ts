@@ -6273,6 +6273,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `mandate-voided`: the mandate was voided: its registration was cancelled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
             429: {
                 headers: {

@@ -14,7 +14,11 @@ import { submittedEntry, type Submission } from '../../support/review-submission
 
 // Code passed to page.evaluate runs in the browser.
 declare const document: any;
-type Canvas = { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+type Canvas = {
+  width: number;
+  height: number;
+  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+};
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let h: Harness;
@@ -25,7 +29,14 @@ beforeAll(async () => {
   operator = await h.newKey(['approvals'], h.workspaceId); // the README's operator set-up
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 afterAll(async () => {
@@ -44,10 +55,17 @@ interface Watched {
 async function openReview(key: string, lang?: 'en', width = 1280): Promise<Watched> {
   const page = await browser.newPage({ viewport: { width, height: 900 } });
   const w: Watched = { page, external: [], problems: [], dialogs: [] };
-  page.on('request', (r) => { if (/^https?:/.test(r.url()) && !r.url().startsWith(h.baseUrl)) w.external.push(r.url()); });
-  page.on('console', (m) => { if (m.type() === 'error') w.problems.push(`${m.text()} ${m.location().url}`); });
+  page.on('request', (r) => {
+    if (/^https?:/.test(r.url()) && !r.url().startsWith(h.baseUrl)) w.external.push(r.url());
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error') w.problems.push(`${m.text()} ${m.location().url}`);
+  });
   page.on('pageerror', (e) => w.problems.push(e.message));
-  page.on('dialog', (d) => { w.dialogs.push(d.message()); void d.dismiss(); });
+  page.on('dialog', (d) => {
+    w.dialogs.push(d.message());
+    void d.dismiss();
+  });
   await page.goto(`${h.baseUrl}/apps/gov-fr/review/${lang ? `?lang=${lang}` : ''}`);
   await page.fill('#key', key);
   await page.click('#login button');
@@ -58,10 +76,21 @@ async function openReview(key: string, lang?: 'en', width = 1280): Promise<Watch
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE);
   const result = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run(
+            ctx: unknown,
+            opts: unknown,
+          ): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
     return axe.run(document, { resultTypes: ['violations'] });
   });
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 const openSubmission = (page: Page, name: string) => page.getByRole('button', { name: new RegExp(name) }).click();
@@ -114,7 +143,10 @@ describe('operator review page (approvals-only key)', () => {
     expect(await page.isHidden('#history')).toBe(true); // a first submission: no decision before it
     expect(await text(page, '#evidence')).toBe('Mandat signé dans l’application (signature saisie).');
     await expect.poll(() => page.locator('#images img').count()).toBe(1);
-    expect(await page.locator('#images figcaption span').allTextContents()).toEqual(['page du passeport', expect.stringMatching(/^déposée le \d/)]);
+    expect(await page.locator('#images figcaption span').allTextContents()).toEqual([
+      'page du passeport',
+      expect.stringMatching(/^déposée le \d/),
+    ]);
     expect(await page.locator('#mandate-message').textContent()).toBe('Affichage du mandat…');
     expect(await page.isDisabled('#approve')).toBe(true);
     expect(await page.isDisabled('#reject')).toBe(true);
@@ -125,7 +157,9 @@ describe('operator review page (approvals-only key)', () => {
     expect(await text(page, '#mandate-message')).toMatch(/^Mandat affiché \(\d page\(s\)\)\.$/);
     expect(await page.locator('#mandate canvas').count()).toBeGreaterThanOrEqual(1);
     expect(await inkOnCanvases(page)).toBeGreaterThan(0.005);
-    expect(await page.locator('#images img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(120);
+    expect(
+      await page.locator('#images img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+    ).toBe(120);
     expect(await page.locator('iframe, embed, object').count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
 
@@ -138,8 +172,12 @@ describe('operator review page (approvals-only key)', () => {
     expect(await page.isDisabled('#approve')).toBe(true);
     expect(await page.isDisabled('#reject')).toBe(true);
     await expect.poll(() => text(page, '#status')).toBe('Aucune soumission en attente'); // the queue, loaded again
-    await expect.poll(async () => (await h.api('GET', `/silo/v1/entries/${first.entryId}`)).body.state, { timeout: 15_000 }).toBe('processing');
-    expect((await h.api('GET', `/silo/v1/entries/${first.entryId}/meta/approval-decision`)).body.value.reason).toBe('La photo du passeport est floue');
+    await expect
+      .poll(async () => (await h.api('GET', `/silo/v1/entries/${first.entryId}`)).body.state, { timeout: 15_000 })
+      .toBe('processing');
+    expect((await h.api('GET', `/silo/v1/entries/${first.entryId}/meta/approval-decision`)).body.value.reason).toBe(
+      'La photo du passeport est floue',
+    );
     expect({ external, problems, dialogs }).toEqual({ external: [], problems: [], dialogs: [] });
     await page.close();
   });
@@ -149,32 +187,50 @@ describe('operator review page (approvals-only key)', () => {
     const e = `/apps/gov-fr/v1/entry/${first.entryId}`;
     expect((await h.api('POST', `${e}/sign`, {})).status).toBe(204);
     expect((await h.api('POST', `${e}/confirm`)).status).toBe(200);
-    await expect.poll(async () => (await h.api('GET', `/silo/v1/entries/${first.entryId}`)).body.state, { timeout: 15_000 }).toBe('submitted');
+    await expect
+      .poll(async () => (await h.api('GET', `/silo/v1/entries/${first.entryId}`)).body.state, { timeout: 15_000 })
+      .toBe('submitted');
 
     const { page, problems, external } = await openReview(operator, 'en', 360);
     await openSubmission(page, 'Fromagerie Revue SARL');
     await expect.poll(() => page.isEnabled('#approve'), { timeout: 20_000 }).toBe(true);
     expect(await text(page, '#history-heading')).toBe('Decisions already made on this registration');
-    expect(await page.locator('#history-list li').allTextContents()).toEqual([expect.stringMatching(/^Rejected on .+ — reason: “La photo du passeport est floue”$/)]);
+    expect(await page.locator('#history-list li').allTextContents()).toEqual([
+      expect.stringMatching(/^Rejected on .+ — reason: “La photo du passeport est floue”$/),
+    ]);
     const caption = () => page.locator('#images figcaption span').allTextContents();
-    expect(await caption()).toEqual(['passport page', expect.stringMatching(/^uploaded /), expect.stringMatching(/^not replaced since the rejection of /)]);
+    expect(await caption()).toEqual([
+      'passport page',
+      expect.stringMatching(/^uploaded /),
+      expect.stringMatching(/^not replaced since the rejection of /),
+    ]);
     expect(await text(page, '#dir-type')).toBe('Private, liable to VAT'); // the Annuaire's value, translated
 
     // The mandate's pages at a readable size: the frame scrolls, the page does not.
     expect(await page.getAttribute('#zoom button[data-zoom="1"]', 'aria-pressed')).toBe('true');
-    const canvasWidth = () => page.locator('#mandate canvas >> nth=0').evaluate((c) => (c as unknown as { clientWidth: number }).clientWidth);
+    const canvasWidth = () =>
+      page.locator('#mandate canvas >> nth=0').evaluate((c) => (c as unknown as { clientWidth: number }).clientWidth);
     const fit = await canvasWidth();
     expect(fit).toBeLessThan(340);
     await page.getByRole('button', { name: '200%' }).click();
     expect(await page.getAttribute('#zoom button[data-zoom="2"]', 'aria-pressed')).toBe('true');
     expect(await canvasWidth()).toBeGreaterThan(fit * 1.9);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-    expect(await page.$eval('#mandate', (el) => (el as unknown as { scrollWidth: number; clientWidth: number }).scrollWidth > (el as unknown as { clientWidth: number }).clientWidth)).toBe(true);
+    expect(
+      await page.$eval(
+        '#mandate',
+        (el) =>
+          (el as unknown as { scrollWidth: number; clientWidth: number }).scrollWidth >
+          (el as unknown as { clientWidth: number }).clientWidth,
+      ),
+    ).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
 
     // The switch translates the history and the captions too.
     await page.click('#lang-switch');
-    expect(await page.locator('#history-list li').allTextContents()).toEqual([expect.stringMatching(/^Refusée le .+ — motif : « La photo du passeport est floue »$/)]);
+    expect(await page.locator('#history-list li').allTextContents()).toEqual([
+      expect.stringMatching(/^Refusée le .+ — motif : « La photo du passeport est floue »$/),
+    ]);
     expect((await caption())[2]).toMatch(/^non remplacée depuis le refus du /);
     expect(await text(page, '#dir-type')).toBe('Privée assujettie');
 
@@ -191,7 +247,9 @@ describe('operator review page (approvals-only key)', () => {
     await expect.poll(() => page.isEnabled('#approve'), { timeout: 20_000 }).toBe(true);
     expect(await text(page, '#approve')).toBe('Approve');
     expect(await text(page, '.columns h3 >> nth=0')).toBe('Declared company');
-    expect(await text(page, '#directory-message')).toBe(`The PPF Annuaire has no company with SIREN ${sub.siren}: check the declared SIREN.`);
+    expect(await text(page, '#directory-message')).toBe(
+      `The PPF Annuaire has no company with SIREN ${sub.siren}: check the declared SIREN.`,
+    );
     expect(await page.isHidden('#directory-record')).toBe(true);
     expect(await text(page, '#evidence')).toBe('Mandate signed in the app (typed signature).');
     expect(await text(page, '#mandate-message')).toMatch(/^Mandate shown \(\d page\(s\)\)\.$/);
@@ -200,7 +258,8 @@ describe('operator review page (approvals-only key)', () => {
     expect((await h.api('POST', `/apps/gov-fr/v1/entry/${sub.entryId}/decision`, { approved: true })).status).toBe(200);
     await page.click('#approve');
     // The page's own sentence, once: the API's (English) detail says nothing more.
-    const refused = 'The decision was refused: the submission has been decided elsewhere already, or the registration no longer awaits a decision.';
+    const refused =
+      'The decision was refused: the submission has been decided elsewhere already, or the registration no longer awaits a decision.';
     await expect.poll(() => text(page, '#outcome')).toBe(refused);
     expect(await page.isDisabled('#approve')).toBe(true);
     expect(await page.isDisabled('#reject')).toBe(true);
@@ -208,7 +267,9 @@ describe('operator review page (approvals-only key)', () => {
     await expect.poll(() => page.locator('#queue li:has-text("Brasserie Ailleurs SAS")').count()).toBe(0);
     // The switch translates what is on screen, messages included.
     await page.click('#lang-switch');
-    expect(await text(page, '#outcome')).toBe('La décision a été refusée : la soumission a déjà été décidée ailleurs, ou l’inscription n’attend plus de décision.');
+    expect(await text(page, '#outcome')).toBe(
+      'La décision a été refusée : la soumission a déjà été décidée ailleurs, ou l’inscription n’attend plus de décision.',
+    );
     expect(await text(page, '#approve')).toBe('Approuver');
     // The browser logs the refused request itself; nothing else went wrong.
     expect(problems.filter((p) => !/status of 409 .*\/decision$/.test(p))).toEqual([]);
@@ -219,7 +280,9 @@ describe('operator review page (approvals-only key)', () => {
     const sub = await submittedEntry(h, { name: 'Laiterie Panne SARL', party: { addresses: undefined } });
     // An identity "image" stored before the upload checks: bytes no browser can decode.
     await h.db.query('UPDATE identity_documents SET data = $3 WHERE entry_id = $1 AND view = $2', [
-      sub.entryId, 'page', h.box.seal(Buffer.from('\x89PNG\r\n\x1a\n<html>not an image</html>', 'latin1'), `identity:${sub.entryId}:page`),
+      sub.entryId,
+      'page',
+      h.box.seal(Buffer.from('\x89PNG\r\n\x1a\n<html>not an image</html>', 'latin1'), `identity:${sub.entryId}:page`),
     ]);
     // As the upload checks flag an image-only PDF: the operator must check the number and the signature by eye.
     await h.db.query("UPDATE agreements SET upload_evidence = 'scan' WHERE entry_id = $1", [sub.entryId]);
@@ -229,15 +292,23 @@ describe('operator review page (approvals-only key)', () => {
       await expect.poll(() => text(page, '#queue li:has-text("Laiterie Panne SARL") .badge')).toBe('scan');
       await openSubmission(page, 'Laiterie Panne SARL');
       await expect.poll(() => page.isEnabled('#reject'), { timeout: 20_000 }).toBe(true);
-      expect(await text(page, '#directory-message')).toBe('L’Annuaire PPF est indisponible : sa fiche ne peut pas être affichée pour l’instant. Réessayez plus tard.');
+      expect(await text(page, '#directory-message')).toBe(
+        'L’Annuaire PPF est indisponible : sa fiche ne peut pas être affichée pour l’instant. Réessayez plus tard.',
+      );
       expect(await text(page, '#party-address')).toBe('non renseignée'); // « Adresse », feminine
-      expect(await text(page, '#image-messages')).toBe('L’image « page du passeport » ne peut pas être affichée : le fichier n’est pas une image lisible');
+      expect(await text(page, '#image-messages')).toBe(
+        'L’image « page du passeport » ne peut pas être affichée : le fichier n’est pas une image lisible',
+      );
       expect(await page.isDisabled('#approve')).toBe(true);
-      expect(await text(page, '#outcome')).toBe('Approbation impossible : un document ne peut pas être affiché (voir ci-dessus). Vous pouvez refuser en indiquant le motif.');
+      expect(await text(page, '#outcome')).toBe(
+        'Approbation impossible : un document ne peut pas être affiché (voir ci-dessus). Vous pouvez refuser en indiquant le motif.',
+      );
       const number = (await h.api('GET', `/apps/gov-fr/v1/review/submissions/${sub.entryId}`)).body.mandate_number;
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
       expect(await seriousViolations(page)).toEqual([]);
-      expect(await text(page, '#evidence')).toBe(`Mandat scanné (image) : vérifiez à l’œil le numéro du mandat (${number}) et la signature avant d’approuver.`);
+      expect(await text(page, '#evidence')).toBe(
+        `Mandat scanné (image) : vérifiez à l’œil le numéro du mandat (${number}) et la signature avant d’approuver.`,
+      );
       await page.close();
     } finally {
       h.sims.annuaire.setFaults(undefined);
@@ -248,22 +319,33 @@ describe('operator review page (approvals-only key)', () => {
     const integrator = await h.newKey(['entries:rw', 'jobs:rw'], h.workspaceId);
     const { page } = await openReview(integrator);
     // The page's sentence alone, in French: not followed by the API's English detail.
-    await expect.poll(() => text(page, '#status')).toBe('Cette clé API n’a pas le droit « approvals » : rien ne peut être affiché ni décidé.');
+    await expect
+      .poll(() => text(page, '#status'))
+      .toBe('Cette clé API n’a pas le droit « approvals » : rien ne peut être affiché ni décidé.');
     expect(await page.locator('#queue li').count()).toBe(0);
     // In English, said once.
     await page.click('#lang-switch');
-    expect(await text(page, '#status')).toBe('This API key lacks the “approvals” scope: nothing can be shown or decided.');
+    expect(await text(page, '#status')).toBe(
+      'This API key lacks the “approvals” scope: nothing can be shown or decided.',
+    );
     await page.close();
   });
 
   it("adds the API's detail, on a labelled line of its own, only where the page has no sentence for the case", async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.route('**/v1/review/submissions', (route) =>
-      route.fulfill({ status: 500, contentType: 'application/problem+json', body: JSON.stringify({ status: 500, detail: 'the queue query failed' }) }));
+      route.fulfill({
+        status: 500,
+        contentType: 'application/problem+json',
+        body: JSON.stringify({ status: 500, detail: 'the queue query failed' }),
+      }),
+    );
     await page.goto(`${h.baseUrl}/apps/gov-fr/review/`);
     await page.fill('#key', operator);
     await page.click('#login button');
-    await expect.poll(() => text(page, '#status')).toBe('Erreur inattendue (HTTP 500).Détail (réponse du service, en anglais) : the queue query failed');
+    await expect
+      .poll(() => text(page, '#status'))
+      .toBe('Erreur inattendue (HTTP 500).Détail (réponse du service, en anglais) : the queue query failed');
     expect(await text(page, '#status .api-detail span[lang="en"]')).toBe('the queue query failed');
     await page.close();
   });
@@ -273,15 +355,25 @@ describe('active content in a stored mandate', () => {
   it('serves the page under a CSP with no frames, plugins, eval or inline code, and no PDF scripting engine', async () => {
     const res = await fetch(`${h.baseUrl}/apps/gov-fr/review/`);
     const csp = res.headers.get('content-security-policy') ?? '';
-    for (const d of ["default-src 'none'", "frame-src 'none'", "object-src 'none'", "script-src 'self' 'wasm-unsafe-eval'", "worker-src 'self'"]) expect(csp).toContain(d);
+    for (const d of [
+      "default-src 'none'",
+      "frame-src 'none'",
+      "object-src 'none'",
+      "script-src 'self' 'wasm-unsafe-eval'",
+      "worker-src 'self'",
+    ])
+      expect(csp).toContain(d);
     expect(csp).not.toMatch(/'unsafe-eval'|'unsafe-inline'|data:/);
     const directives = Object.fromEntries(csp.split(/;\s*/).map((d) => [d.split(' ')[0], d]));
-    for (const d of ['script-src', 'worker-src', 'frame-src', 'object-src']) expect(directives[d], d).not.toContain('blob:');
+    for (const d of ['script-src', 'worker-src', 'frame-src', 'object-src'])
+      expect(directives[d], d).not.toContain('blob:');
     const asset = (p: string) => fetch(`${h.baseUrl}/apps/gov-fr/review/assets/${p}`).then((r) => r.status);
     expect(await asset('pdfjs/pdf.min.mjs')).toBe(200);
     expect(await asset('pdfjs/pdf.worker.min.mjs')).toBe(200);
     expect(await asset('pdfjs/pdf.sandbox.min.mjs')).toBe(404); // pdf.js's JavaScript engine for PDFs: not served
-    expect((await fetch(`${h.baseUrl}/apps/gov-fr/review`, { redirect: 'manual' })).headers.get('location')).toBe('/apps/gov-fr/review/');
+    expect((await fetch(`${h.baseUrl}/apps/gov-fr/review`, { redirect: 'manual' })).headers.get('location')).toBe(
+      '/apps/gov-fr/review/',
+    );
   });
 
   it("draws a mandate carrying an OpenAction JavaScript without running it (Chromium's own viewer would)", async () => {
@@ -290,10 +382,15 @@ describe('active content in a stored mandate', () => {
     await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
     const beacon = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
     try {
-      const pdf = await scriptedPdf(`app.alert('pdf script ran'); app.launchURL('${beacon}/launched', true); this.getURL('${beacon}/geturl');`);
+      const pdf = await scriptedPdf(
+        `app.alert('pdf script ran'); app.launchURL('${beacon}/launched', true); this.getURL('${beacon}/geturl');`,
+      );
       const sub = await submittedEntry(h, { name: 'Mandat Piégé SAS' });
       // As a PDF stored before the upload checks were fixed: straight into the store, sealed like any mandate.
-      await h.db.query('UPDATE agreements SET signed_pdf = $2 WHERE entry_id = $1', [sub.entryId, h.box.seal(pdf, `signed-mandate:${sub.entryId}`)]);
+      await h.db.query('UPDATE agreements SET signed_pdf = $2 WHERE entry_id = $1', [
+        sub.entryId,
+        h.box.seal(pdf, `signed-mandate:${sub.entryId}`),
+      ]);
 
       const { page, dialogs, problems, external } = await openReview(operator);
       const popups: string[] = [];
@@ -302,7 +399,13 @@ describe('active content in a stored mandate', () => {
       await expect.poll(() => text(page, '#mandate-message'), { timeout: 20_000 }).toBe('Mandat affiché (1 page(s)).');
       expect(await inkOnCanvases(page)).toBeGreaterThan(0.001);
       await page.waitForTimeout(1500); // time for a script to have run, had it been run
-      expect({ dialogs, popups, hits, problems, external }).toEqual({ dialogs: [], popups: [], hits: [], problems: [], external: [] });
+      expect({ dialogs, popups, hits, problems, external }).toEqual({
+        dialogs: [],
+        popups: [],
+        hits: [],
+        problems: [],
+        external: [],
+      });
       await page.close();
 
       // The control: the same bytes in the browser's PDF viewer (a blob: frame, as the page used to show them) run it.
@@ -312,7 +415,9 @@ describe('active content in a stored mandate', () => {
       await control.goto(`${beacon}/`);
       await control.evaluate((b64) => {
         const frame = document.createElement('iframe');
-        frame.src = URL.createObjectURL(new Blob([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], { type: 'application/pdf' }));
+        frame.src = URL.createObjectURL(
+          new Blob([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], { type: 'application/pdf' }),
+        );
         document.body.append(frame);
       }, Buffer.from(pdf).toString('base64'));
       await expect.poll(() => alerts, { timeout: 15_000 }).toEqual(['pdf script ran']);

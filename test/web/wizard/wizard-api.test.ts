@@ -10,7 +10,9 @@ import { startRegistration } from '../../support/registration';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ env: { WIZARD_FRAME_ANCESTORS: 'https://app.customer.example https://portal.example:8443' } });
+  h = await startHarness({
+    env: { WIZARD_FRAME_ANCESTORS: 'https://app.customer.example https://portal.example:8443' },
+  });
 });
 afterAll(() => h?.close());
 
@@ -32,7 +34,13 @@ describe('wizard API', () => {
     expect((await call('GET', `${a.base}/state`)).body.company.name).toBe('Boulangerie Exemple SAS');
     expect((await call('GET', `${b.base}/state`)).body.company.name).toBe('Autre Entreprise SAS');
     const state = (await call('GET', `${a.base}/state`)).body;
-    expect(state).toMatchObject({ submitted: false, signed: null, details_confirmed: false, identity: { front: false, back: false, page: false }, missing: [] });
+    expect(state).toMatchObject({
+      submitted: false,
+      signed: null,
+      details_confirmed: false,
+      identity: { front: false, back: false, page: false },
+      missing: [],
+    });
     expect(JSON.stringify(state)).not.toContain('X4RTBPFW4'); // the ID number is only hinted at
     const unknown = await call('GET', `/reg/${crypto.randomBytes(32).toString('base64url')}/api/state`);
     expect(unknown.status).toBe(404);
@@ -42,7 +50,10 @@ describe('wizard API', () => {
 
   it('applies the entry API limits and answers with codes', async () => {
     const { base } = await parked();
-    const big = await call('POST', `${base}/identity`, { view: 'front', data: b64(Buffer.concat([png(), Buffer.alloc(4 * 1024 * 1024)])) });
+    const big = await call('POST', `${base}/identity`, {
+      view: 'front',
+      data: b64(Buffer.concat([png(), Buffer.alloc(4 * 1024 * 1024)])),
+    });
     expect(big.status).toBe(413);
     expect(big.body.code).toBe('too-large');
     const notImage = await call('POST', `${base}/identity`, { view: 'front', data: b64(Buffer.from('%PDF-1.7')) });
@@ -63,8 +74,15 @@ describe('wizard API', () => {
     expect(locked.body.code).toBe('details-locked');
     const incomplete = await call('POST', `${base}/details`, { surname: 'Martin' });
     expect(incomplete.body.code).toBe('signer-missing');
-    expect((await call('POST', `${base}/details`, { given: 'Jean', surname: 'Martin', role: 'Gérant', id_number: 'AB123' })).status).toBe(204);
-    expect((await h.api('GET', `/silo/v1/entries/${entryId}`)).body.data.people[0]).toMatchObject({ name: { given: 'Jean', surname: 'Martin' }, role: 'Gérant', identities: [{ code: 'AB123' }] });
+    expect(
+      (await call('POST', `${base}/details`, { given: 'Jean', surname: 'Martin', role: 'Gérant', id_number: 'AB123' }))
+        .status,
+    ).toBe(204);
+    expect((await h.api('GET', `/silo/v1/entries/${entryId}`)).body.data.people[0]).toMatchObject({
+      name: { given: 'Jean', surname: 'Martin' },
+      role: 'Gérant',
+      identities: [{ code: 'AB123' }],
+    });
     expect((await call('GET', `${base}/state`)).body).toMatchObject({ missing: [], details_confirmed: true });
     expect((await call('POST', `${base}/details`, { nickname: 'x' })).status).toBe(400);
   });
@@ -98,7 +116,12 @@ describe('wizard API', () => {
   });
 
   it('gives each registration its own link: the old one stops working and the new one starts afresh', async () => {
-    const wf = await createWorkflow(h, [step('gov-fr.agreement.sign'), setState('processing'), step('gov-fr.agreement.wait.approval'), setState('completed')]);
+    const wf = await createWorkflow(h, [
+      step('gov-fr.agreement.sign'),
+      setState('processing'),
+      step('gov-fr.agreement.wait.approval'),
+      setState('completed'),
+    ]);
     const entryId = crypto.randomUUID();
     await h.api('PUT', `/silo/v1/entries/${entryId}`, { data: party(makeSiren()) });
     const first = await startJob(h, wf, entryId);

@@ -39,7 +39,9 @@ function embeddingServer(): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     const src = new URL(req.url ?? '/', 'http://x').searchParams.get('src') ?? '';
     res.setHeader('content-type', 'text/html; charset=utf-8');
-    res.end(`<!doctype html><title>Customer portal</title><h1>Customer portal</h1><iframe id="wizard" src="${src.replace(/"/g, '&quot;')}" width="420" height="800"></iframe>`);
+    res.end(
+      `<!doctype html><title>Customer portal</title><h1>Customer portal</h1><iframe id="wizard" src="${src.replace(/"/g, '&quot;')}" width="420" height="800"></iframe>`,
+    );
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
@@ -53,7 +55,14 @@ beforeAll(async () => {
   h = await startHarness({ env: { WIZARD_FRAME_ANCESTORS: embedderOrigin } });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   fs.mkdirSync(ARTIFACTS, { recursive: true });
 });
@@ -104,10 +113,21 @@ async function shot(page: Page, name: string) {
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE);
   const result = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run(
+            ctx: unknown,
+            opts: unknown,
+          ): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
     return axe.run(document, { resultTypes: ['violations'] });
   });
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** The mandate as a signer returns it from another tool: a signature image placed on its first page, file re-saved. */
@@ -124,7 +144,8 @@ async function drawSignature(page: Page) {
   const box = (await page.locator('#pad').boundingBox())!;
   await page.mouse.move(box.x + 30, box.y + box.height * 0.7);
   await page.mouse.down();
-  for (let i = 1; i <= 20; i++) await page.mouse.move(box.x + 30 + i * 12, box.y + box.height * (0.7 - 0.4 * Math.sin(i / 3)), { steps: 2 });
+  for (let i = 1; i <= 20; i++)
+    await page.mouse.move(box.x + 30 + i * 12, box.y + box.height * (0.7 - 0.4 * Math.sin(i / 3)), { steps: 2 });
   await page.mouse.up();
 }
 
@@ -184,9 +205,15 @@ describe('registration wizard', () => {
     await shot(page, '5-submitted');
     await expect.poll(() => entryState(h, p.entryId), { timeout: 15_000 }).toBe('submitted');
     // The signer keeps a copy of what they signed: the sealed mandate, from the done page.
-    const copy = await page.request.get(await page.evaluate(() => (document.querySelector('#signed-link') as unknown as { href: string }).href));
+    const copy = await page.request.get(
+      await page.evaluate(() => (document.querySelector('#signed-link') as unknown as { href: string }).href),
+    );
     expect(copy.headers()['content-type']).toBe('application/pdf');
-    expect(Buffer.from(await copy.body()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await copy.body())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
 
     // The mandate the operator sees carries the drawn signature (an image in the signature box) and the audit page.
     const signed = await h.api('GET', `${entryApi(p.entryId)}/agreement`);
@@ -217,11 +244,17 @@ describe('registration wizard', () => {
     await page.getByLabel(STRINGS.fr.upload).check();
     // A PDF that is not this entry's mandate: the server's reason, translated, next to the field.
     await page.getByLabel(STRINGS.fr.signConsent).check();
-    await page.setInputFiles('#file-pdf', file('other.pdf', Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF')));
+    await page.setInputFiles(
+      '#file-pdf',
+      file('other.pdf', Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF')),
+    );
     await page.getByRole('button', { name: STRINGS.fr.signButton }).click();
     await expect.poll(() => page.textContent('#pdf-error')).toBe(STRINGS.fr['err-unreadable-pdf']);
     // The mandate as downloaded from the wizard, signed outside (a signature image placed on it), then uploaded.
-    const mandate = await page.evaluate(async (u) => Array.from(new Uint8Array(await (await fetch(u)).arrayBuffer())), (await page.getAttribute('#mandate-link', 'href'))!);
+    const mandate = await page.evaluate(
+      async (u) => Array.from(new Uint8Array(await (await fetch(u)).arrayBuffer())),
+      (await page.getAttribute('#mandate-link', 'href'))!,
+    );
     await page.setInputFiles('#file-pdf', file('signed.pdf', await signedOutside(Uint8Array.from(mandate))));
     await page.getByRole('button', { name: STRINGS.fr.signButton }).click();
     // An uploaded PDF is inspected under a budget in a child process: more than expect.poll's default second.
@@ -241,7 +274,7 @@ describe('registration wizard', () => {
     await page.context().close();
   });
 
-  it('step 2 on a 360 px phone shows only the chosen document type\'s fields, in French and in English', async () => {
+  it("step 2 on a 360 px phone shows only the chosen document type's fields, in French and in English", async () => {
     const p = await parked();
     const CARD = ['#file-front', '#file-back', 'label[for="file-front"]', 'label[for="file-back"]'];
     const PASSPORT = ['#file-page', 'label[for="file-page"]'];
@@ -260,7 +293,8 @@ describe('registration wizard', () => {
     for (const lang of ['fr', 'en'] as const) {
       const s = STRINGS[lang];
       const { page } = await open(`${p.url}?lang=${lang}`, { width: 360 });
-      if (lang === 'fr') { // the details, once confirmed, are not asked again
+      if (lang === 'fr') {
+        // the details, once confirmed, are not asked again
         await page.getByLabel(s.detailsConfirm).check();
         await page.getByRole('button', { name: s.continue }).click();
       }
@@ -295,7 +329,11 @@ describe('registration wizard', () => {
     expect(await page.getAttribute('#file-front', 'aria-invalid')).toBe('true');
     expect(requests).toBe(0);
     // Named and typed as a PNG by the browser, but its content is not an image: the server says so.
-    await page.setInputFiles('#file-back', { name: 'back.png', mimeType: 'image/png', buffer: Buffer.from('GIF89a not really') });
+    await page.setInputFiles('#file-back', {
+      name: 'back.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('GIF89a not really'),
+    });
     await expect.poll(() => page.textContent('#back-error')).toBe(STRINGS.fr['err-not-an-image']);
     await shot(page, 'errors');
     await page.getByRole('button', { name: STRINGS.fr.continue }).click();
@@ -327,7 +365,11 @@ describe('registration wizard', () => {
     await page.exposeFunction('seenError', (text: string) => void (text && seen.push(text)));
     await page.evaluate(() => {
       const el = document.querySelector('#identity-error');
-      new (globalThis as any).MutationObserver(() => (globalThis as any).seenError(el.textContent)).observe(el, { childList: true, characterData: true, subtree: true });
+      new (globalThis as any).MutationObserver(() => (globalThis as any).seenError(el.textContent)).observe(el, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
     });
     await page.setInputFiles('#file-front', file('slow-front.png', png(200, 120)));
     await page.setInputFiles('#file-back', file('slow-back.jpg', jpeg()));
@@ -365,7 +407,9 @@ describe('registration wizard', () => {
     await page.getByLabel(STRINGS.fr.signConsent).check();
     await page.getByLabel(STRINGS.fr.typeName).fill('Élodie Martin');
     await page.getByRole('button', { name: STRINGS.fr.signButton }).click();
-    expect(await page.textContent('#typed-error')).toBe(STRINGS.fr.typeMismatch.replace('{name}', "Élodie N'Guessan-Dupré"));
+    expect(await page.textContent('#typed-error')).toBe(
+      STRINGS.fr.typeMismatch.replace('{name}', "Élodie N'Guessan-Dupré"),
+    );
     await page.getByLabel(STRINGS.fr.typeName).fill("Élodie N'Guessan-Dupré");
     await page.getByRole('button', { name: STRINGS.fr.signButton }).click();
     await page.getByRole('button', { name: STRINGS.fr.submit }).click();
@@ -373,13 +417,17 @@ describe('registration wizard', () => {
     expect(await page.getAttribute('#status', 'data-status')).toBe('submitted');
     await expect.poll(() => entryState(h, p.entryId), { timeout: 15_000 }).toBe('submitted');
     // The operator's reason ends with its own period: the banner adds none after it.
-    expect((await h.api('POST', `${e}/decision`, { approved: false, reason: 'Le verso de la carte est illisible.' })).status).toBe(200);
+    expect(
+      (await h.api('POST', `${e}/decision`, { approved: false, reason: 'Le verso de la carte est illisible.' })).status,
+    ).toBe(200);
     await expect.poll(() => entryState(h, p.entryId), { timeout: 15_000 }).toBe('processing');
 
     // The representative opens the link again: the reason, then the identity step (the images are kept, and may be replaced).
     await page.reload();
     await page.locator('main[aria-busy="false"]').waitFor();
-    expect(await page.textContent('#banner')).toBe(`${STRINGS.fr.rejectedLead}Le verso de la carte est illisible.${STRINGS.fr.rejectedNext}`);
+    expect(await page.textContent('#banner')).toBe(
+      `${STRINGS.fr.rejectedLead}Le verso de la carte est illisible.${STRINGS.fr.rejectedNext}`,
+    );
     expect(await page.textContent('#banner-reason')).toBe('Le verso de la carte est illisible.');
     expect(await page.evaluate(() => document.querySelector('#banner').innerText)).not.toMatch(/[.!?…]\s*[»”"]?\s*[.]/);
     expect(await heading(page)).toBe(STRINGS.fr.step2Title);
@@ -393,7 +441,8 @@ describe('registration wizard', () => {
       }
       expect(await until(), seen.join(' ')).toBe(true);
     };
-    const focused = (sel: string) => () => page.evaluate((s) => document.activeElement === document.querySelector(s), sel);
+    const focused = (sel: string) => () =>
+      page.evaluate((s) => document.activeElement === document.querySelector(s), sel);
     await page.setInputFiles('#file-back', file('b2.png', png(300, 200)));
     await expect.poll(() => page.textContent('#back-status')).toBe(STRINGS.fr.received);
     await press('Tab', focused('#identity-next'));
@@ -405,7 +454,7 @@ describe('registration wizard', () => {
     await page.keyboard.press('ArrowDown'); // draw → type
     expect(await page.isChecked('input[name="sign-mode"][value="type"]')).toBe(true);
     await press('Tab', focused('#typed-name'));
-    await page.keyboard.type("élodie n’guessan-dupré"); // case and apostrophe style do not matter
+    await page.keyboard.type('élodie n’guessan-dupré'); // case and apostrophe style do not matter
     await press('Tab', focused('#sign-ok'));
     await page.keyboard.press('Space');
     await press('Tab', focused('#sign-button'));
@@ -429,7 +478,9 @@ describe('registration wizard', () => {
       .filter((v) => v.length > 4);
     const noFrench = async () => {
       const text = await page.evaluate(() => document.body.innerText);
-      const alts = await page.evaluate(() => [...document.querySelectorAll('img')].map((i: { alt: string }) => i.alt).join(' '));
+      const alts = await page.evaluate(() =>
+        [...document.querySelectorAll('img')].map((i: { alt: string }) => i.alt).join(' '),
+      );
       return frenchOnly.filter((f) => text.includes(f) || alts.includes(f));
     };
     // In French first: a refused file and an accepted one leave messages on screen.
@@ -446,7 +497,9 @@ describe('registration wizard', () => {
     expect(await page.textContent('h1')).toBe(STRINGS.en.title);
     expect(await page.textContent('#front-error')).toBe(STRINGS.en.tooLarge);
     expect(await page.textContent('#back-status')).toBe(STRINGS.en.received);
-    expect(await page.getAttribute('#preview-back', 'alt')).toBe(STRINGS.en.previewAlt.replace('{view}', STRINGS.en.back));
+    expect(await page.getAttribute('#preview-back', 'alt')).toBe(
+      STRINGS.en.previewAlt.replace('{view}', STRINGS.en.back),
+    );
     expect(await noFrench()).toEqual([]);
     await shot(page, 'en-2-identity');
     // The choice is kept when the link is opened again, and the mandate is offered in English.
@@ -497,14 +550,21 @@ describe('registration wizard', () => {
     await page.goto(`${strangerOrigin}/?src=${encodeURIComponent(p.url)}`);
     // Chromium replaces a frame refused by frame-ancestors with its own error document. The frame's URL
     // can still be empty when the page's load event fires, so wait for it to settle.
-    const frameUrl = () => page.frames().find((f) => f !== page.mainFrame())?.url() ?? '';
+    const frameUrl = () =>
+      page
+        .frames()
+        .find((f) => f !== page.mainFrame())
+        ?.url() ?? '';
     await expect.poll(frameUrl, { timeout: 10_000 }).toMatch(/^chrome-error:/);
     expect(frameUrl()).not.toBe(p.url);
     await context.close();
   });
 
   it('shows a clear page for an unknown link, with no stack trace', async () => {
-    const { status, text } = await fetch(`${h.baseUrl}/reg/${'A'.repeat(43)}/start`).then(async (r) => ({ status: r.status, text: await r.text() }));
+    const { status, text } = await fetch(`${h.baseUrl}/reg/${'A'.repeat(43)}/start`).then(async (r) => ({
+      status: r.status,
+      text: await r.text(),
+    }));
     expect(status).toBe(404);
     expect(text).toContain('Lien non valable');
     expect(text).not.toMatch(/at .*\.ts:\d+/);

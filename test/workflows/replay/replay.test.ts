@@ -17,10 +17,16 @@ describe('replay of recorded histories', () => {
     // The legacy runJob: each run as today's code records it, as runs started before the interpreter revision
     // (batching behind a patch) wrote it, and as the code before search attributes were batched wrote it.
     const legacy = ['approval-wait', 'rescue-after-failure', 'silo-state-steps'].flatMap((r) =>
-      ['', '.patched-batch', '.unbatched-attributes'].map((v) => `run-job.${r}${v}.json`));
+      ['', '.patched-batch', '.unbatched-attributes'].map((v) => `run-job.${r}${v}.json`),
+    );
     const current = [
-      'registration.ok', 'registration.rescue', 'registration.rejected-then-approved', 'registration.forged-approval',
-      'run-definition.approval-wait', 'run-definition.rescue-after-failure', 'run-definition.silo-state-steps',
+      'registration.ok',
+      'registration.rescue',
+      'registration.rejected-then-approved',
+      'registration.forged-approval',
+      'run-definition.approval-wait',
+      'run-definition.rescue-after-failure',
+      'run-definition.silo-state-steps',
     ].map((r) => `${r}.json`);
     expect(histories).toEqual(expect.arrayContaining([...legacy, ...current]));
   });
@@ -30,18 +36,35 @@ describe('replay of recorded histories', () => {
   });
 
   it("a registration's history has the specification's shape: 2 activities, the approval signals, 4 activities", () => {
-    const events: Record<string, { activityType?: { name: string } } | undefined>[] = load('registration.ok.json').events;
+    const events: Record<string, { activityType?: { name: string } } | undefined>[] =
+      load('registration.ok.json').events;
     const kinds = events.flatMap((e) =>
-      e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name]
-      : e.workflowExecutionSignaledEventAttributes ? ['signal']
-      : e.markerRecordedEventAttributes ? ['marker'] : []);
+      e.activityTaskScheduledEventAttributes
+        ? [e.activityTaskScheduledEventAttributes.activityType!.name]
+        : e.workflowExecutionSignaledEventAttributes
+          ? ['signal']
+          : e.markerRecordedEventAttributes
+            ? ['marker']
+            : [],
+    );
     expect(kinds).toEqual([
-      'gov-fr.agreement.sign', 'silo.state', 'signal', 'signal', 'silo.state', 'gov-fr.directory.register', 'peppol.register', 'silo.state',
+      'gov-fr.agreement.sign',
+      'silo.state',
+      'signal',
+      'signal',
+      'silo.state',
+      'gov-fr.directory.register',
+      'peppol.register',
+      'silo.state',
     ]); // no marker: no local activity, no patch
   });
 
   it('catches an incompatible change', async () => {
-    const workflowBundle = await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'fixtures', 'altered-workflows.ts') });
-    await expect(Worker.runReplayHistory({ workflowBundle }, load('run-job.silo-state-steps.json'))).rejects.toBeInstanceOf(DeterminismViolationError);
+    const workflowBundle = await bundleWorkflowCode({
+      workflowsPath: path.join(__dirname, 'fixtures', 'altered-workflows.ts'),
+    });
+    await expect(
+      Worker.runReplayHistory({ workflowBundle }, load('run-job.silo-state-steps.json')),
+    ).rejects.toBeInstanceOf(DeterminismViolationError);
   });
 });
