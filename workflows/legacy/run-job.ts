@@ -1,5 +1,5 @@
 // LEGACY: the interpreter of every job started before the workflow types registration, unregistration and
-// runDefinition. Kept unchanged while runs of it remain (its recorded histories replay in test/replay); new jobs
+// runDefinition. Kept unchanged while runs of it remain (its recorded histories replay in test/workflows/replay); new jobs
 // never start it. Delete it, with its journal activities, once `JobStatus IN ("RUN","WAIT") AND WorkflowType =
 // "runJob"` finds nothing in the Temporal UI.
 //
