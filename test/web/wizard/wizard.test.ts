@@ -193,7 +193,8 @@ describe('registration wizard', () => {
     await shot(page, '3-sign');
     await page.getByRole('button', { name: STRINGS.fr.signButton }).click();
 
-    await expect.poll(() => heading(page)).toBe(STRINGS.fr.step4Title);
+    // Signing seals the mandate in an inspection child: in a loaded run, more than expect.poll's default second.
+    await expect.poll(() => heading(page), { timeout: 15_000 }).toBe(STRINGS.fr.step4Title);
     expect(await page.textContent('#sum-signature')).toBe(STRINGS.fr.signedDrawn);
     expect(await page.textContent('#sum-identity')).toBe(STRINGS.fr.identityCard);
     await shot(page, '4-confirm');
@@ -459,7 +460,7 @@ describe('registration wizard', () => {
     await page.keyboard.press('Space');
     await press('Tab', focused('#sign-button'));
     await page.keyboard.press('Enter');
-    await expect.poll(() => heading(page)).toBe(STRINGS.fr.step4Title);
+    await expect.poll(() => heading(page), { timeout: 15_000 }).toBe(STRINGS.fr.step4Title);
     await press('Tab', focused('#confirm-button'));
     await page.keyboard.press('Enter');
     await expect.poll(() => heading(page)).toBe(STRINGS.fr.doneTitle);
