@@ -17,17 +17,18 @@ module.exports = {
     {
       name: 'workflow-sandbox',
       comment:
-        'Workflow code runs in the deterministic sandbox: it imports only @temporalio/workflow (and the parts of ' +
-        '@temporalio/common and the tracing interceptors meant for it), and other workflow code.',
+        'Workflow code runs in the deterministic sandbox: it imports only @temporalio/workflow and other workflow ' +
+        'code; types (erased at build) may come from any Temporal package.',
       severity: 'error',
       from: { path: '^workflows/' },
-      to: {
-        pathNot: [
-          '^workflows/',
-          '^node_modules/@temporalio/(workflow|common)/',
-          '^node_modules/@temporalio/interceptors-opentelemetry/lib/workflow',
-        ],
-      },
+      to: { pathNot: ['^workflows/', '^node_modules/@temporalio/workflow/'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'workflow-sandbox-types',
+      comment: 'What workflow code imports for its types only comes from Temporal packages or workflow code.',
+      severity: 'error',
+      from: { path: '^workflows/' },
+      to: { pathNot: ['^workflows/', '^node_modules/@temporalio/'], dependencyTypes: ['type-only'] },
     },
     {
       name: 'independent-simulators',
@@ -96,7 +97,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|data|\\.tools|test-artifacts)/' },
+    exclude: { path: '^(data|\\.tools|test-artifacts)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },

@@ -3,10 +3,10 @@
 // immediate, since every request looks its key up.
 import { Router } from 'express';
 import { z } from 'zod';
-import { SCOPES, createApiKey, listApiKeys, revokeWorkspaceKey } from '../platform/store/workspaces';
+import { SCOPES, createApiKey, listApiKeys } from '../platform/store/workspaces';
+import { revokeKey } from '../domain/workspace-keys';
 import type { Db } from '../platform/store/db';
 import { auth, requireScope } from './auth';
-import { coded, notFound } from '../web/http/problem';
 import { body, params } from '../web/http/validate';
 
 export const keyBody = z.strictObject({
@@ -36,9 +36,7 @@ export function adminRouter(db: Db): Router {
 
   r.delete('/keys/:id', async (req, res) => {
     const { id } = params(req, keyParam);
-    if (id === auth(res).keyId) throw coded(409, 'own-key', 'a key cannot revoke itself: use another admin key');
-    const outcome = await revokeWorkspaceKey(db, auth(res).workspaceId, id);
-    if (outcome === 'unknown') throw notFound(`API key ${id}`);
+    await revokeKey(db, { workspaceId: auth(res).workspaceId, keyId: id, revokedBy: auth(res).keyId });
     res.status(204).end();
   });
 

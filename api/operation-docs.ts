@@ -14,6 +14,22 @@ export interface OperationDoc {
   errors?: ProblemCodeName[];
 }
 
+/** Why an uploaded signed mandate is refused, by the entry API and the wizard alike (the same inspection). */
+const SIGNED_PDF_REFUSALS: readonly ProblemCodeName[] = [
+  'bad-encoding',
+  'empty',
+  'busy',
+  'too-complex',
+  'not-a-pdf',
+  'unreadable-pdf',
+  'encrypted-pdf',
+  'active-content',
+  'not-signed',
+  'not-this-mandate',
+  'superseded-mandate',
+  'bad-signature',
+];
+
 /** A complete French party: the company, its SIREN, its address, and the mandate's signer (people[0]). */
 export const EXAMPLE_PARTY = {
   $schema: 'https://gobl.org/draft-0/org/party',
@@ -316,18 +332,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       'mandate-replaced',
       'signer-missing',
       'under-review',
-      'bad-encoding',
-      'empty',
-      'busy',
-      'too-complex',
-      'not-a-pdf',
-      'unreadable-pdf',
-      'encrypted-pdf',
-      'active-content',
-      'not-signed',
-      'not-this-mandate',
-      'superseded-mandate',
-      'bad-signature',
+      ...SIGNED_PDF_REFUSALS,
     ],
   },
   'post /apps/gov-fr/v1/entry/:silo_entry_id/confirm': {
@@ -463,18 +468,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       'under-review',
       'mandate-replaced',
       'signer-missing',
-      'bad-encoding',
-      'empty',
-      'busy',
-      'too-complex',
-      'not-a-pdf',
-      'unreadable-pdf',
-      'encrypted-pdf',
-      'active-content',
-      'not-signed',
-      'not-this-mandate',
-      'superseded-mandate',
-      'bad-signature',
+      ...SIGNED_PDF_REFUSALS,
       'details-unconfirmed',
     ],
   },

@@ -33,9 +33,7 @@ export interface WorkerOptions {
 
 const TRACING_INTERCEPTORS = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  'workflows',
-  'tracing-interceptors.ts',
+  'workflow-tracing-interceptors.ts',
 );
 
 export function bundleWorkflows(tracing = false): Promise<WorkflowBundle> {

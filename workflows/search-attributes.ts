@@ -1,9 +1,12 @@
 // Search attributes that make a job findable in the Temporal UI. Values are ids and states only.
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+// Plain keys (what defineSearchAttributeKey returns), so workflow code imports nothing of @temporalio/common but types.
+import type { SearchAttributeKey } from '@temporalio/common/lib/search-attributes';
 
-export const PartyState = defineSearchAttributeKey('PartyState', SearchAttributeType.KEYWORD);
-export const Siren = defineSearchAttributeKey('Siren', SearchAttributeType.KEYWORD);
-export const JobStatus = defineSearchAttributeKey('JobStatus', SearchAttributeType.KEYWORD);
-export const SiloEntryId = defineSearchAttributeKey('SiloEntryId', SearchAttributeType.KEYWORD);
+const keyword = (name: string): SearchAttributeKey<'KEYWORD'> => ({ name, type: 'KEYWORD' });
+
+export const PartyState = keyword('PartyState');
+export const Siren = keyword('Siren');
+export const JobStatus = keyword('JobStatus');
+export const SiloEntryId = keyword('SiloEntryId');
 
 export const ALL_SEARCH_ATTRIBUTES = [PartyState, Siren, JobStatus, SiloEntryId];

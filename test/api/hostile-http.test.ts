@@ -6,16 +6,13 @@
 import crypto from 'node:crypto';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import fc from 'fast-check';
-import { pino } from 'pino';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type ApiDeps } from '../../api/app';
+import type { ApiDeps } from '../../api/app';
 import { MAX_JSON_DEPTH, assertStorable } from '../../web/http/no-nul';
 import { serveInternalMetrics } from '../../api/observability';
 import { OPERATIONS } from '../../api/operations';
@@ -23,12 +20,12 @@ import { HttpProblem, problemTitle } from '../../web/http/problem';
 import { assertApiConfigSafe, loadConfig } from '../../platform/config';
 import { redactPath } from '../../platform/observability/logger';
 import { publishParticipant } from '../../platform/store/peppol-participants';
+import { appWith as appWithConfig } from '../support/app-with';
 import { startHarness, type Harness } from '../support/harness';
 import { makeSiren } from '../../bin/stack/sample-parties';
 import { b64, png } from '../../bin/stack/sample-images';
 import { jobWhen } from '../support/jobs';
 import { approve, entryApi, newParty, signInApp, startRegistration } from '../support/registration';
-import { testSealKey } from '../support/seal-key';
 import { whilePinging } from '../support/hostile-files';
 
 const repo = path.join(__dirname, '..', '..');
@@ -44,37 +41,7 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-/** Our app on its own port with some configuration changed and its log lines captured. */
-async function appWith(config: Partial<ApiDeps['config']>) {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write: (chunk, _enc, cb) => (
-      lines.push(
-        ...String(chunk)
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l)),
-      ),
-      cb()
-    ),
-  });
-  const app = createApp({
-    db: h.db,
-    log: pino({ level: 'info' }, sink),
-    temporal: h.client,
-    config: { ...h.config, ...config },
-    box: h.box,
-    sealKey: testSealKey(),
-  });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    lines,
-    close: () => new Promise((r) => server.close(r)),
-  };
-}
+const appWith = (config: Partial<ApiDeps['config']>) => appWithConfig(h, config);
 
 const nestedArrays = (depth: number, leaf = '1') => `${'['.repeat(depth)}${leaf}${']'.repeat(depth)}`;
 const nestedObjects = (depth: number, leaf = '1') => `${'{"a":'.repeat(depth)}${leaf}${'}'.repeat(depth)}`;

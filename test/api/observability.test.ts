@@ -1,17 +1,13 @@
 // What an operator reads: Prometheus metrics, one JSON log line per request with ids and no secrets, request ids;
 // and what an integrator meets: per-key rate limits with Retry-After.
 import crypto from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type ApiDeps } from '../../api/app';
+import type { ApiDeps } from '../../api/app';
+import { appWith as appWithConfig } from '../support/app-with';
 import { startHarness, type Harness } from '../support/harness';
 import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { jobWhen } from '../support/jobs';
 import { startRegistration } from '../support/registration';
-import { testSealKey } from '../support/seal-key';
 
 let h: Harness;
 beforeAll(async () => {
@@ -19,37 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-/** Our app on its own port with some configuration changed and its log lines captured. */
-async function appWith(config: Partial<ApiDeps['config']>) {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write: (chunk, _enc, cb) => (
-      lines.push(
-        ...String(chunk)
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l)),
-      ),
-      cb()
-    ),
-  });
-  const app = createApp({
-    db: h.db,
-    log: pino({ level: 'info' }, sink),
-    temporal: h.client,
-    config: { ...h.config, ...config },
-    box: h.box,
-    sealKey: testSealKey(),
-  });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    lines,
-    close: () => new Promise((r) => server.close(r)),
-  };
-}
+const appWith = (config: Partial<ApiDeps['config']>) => appWithConfig(h, config);
 
 describe('metrics', () => {
   it('serves HTTP latency by route pattern, jobs by status, activity outcomes and process metrics', async () => {

@@ -2,7 +2,7 @@
 // are hints: an approval hint lets the next step run, and that step does nothing unless the store holds an
 // approved decision (otherwise the wait goes on). The deadline counts from the time the wait begins.
 import { condition, setCurrentDetails, setHandler } from '@temporalio/workflow';
-import { msToNumber } from '@temporalio/common/lib/time';
+import { durationMs } from '../duration';
 import { PartyState } from '../search-attributes';
 import { approvalSignal } from '../signals';
 import type { Step } from '../types';
@@ -57,7 +57,7 @@ export class ApprovalWait {
   /** Waits at `step` for an approval hint; the next write owes the wait's end and needs the approval recorded. */
   async begin(step: Step): Promise<void> {
     this.step = step;
-    this.deadline = Date.now() + msToNumber(this.limit);
+    this.deadline = Date.now() + durationMs(this.limit);
     if (this.partyState) this.attributes.set(PartyState, this.partyState);
     await this.next();
   }

@@ -17,7 +17,7 @@ import {
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import { msToNumber } from '@temporalio/common/lib/time';
+import { durationMs } from '../duration';
 import { PROVIDERS } from '../providers';
 import { JobStatus, PartyState, SiloEntryId, Siren } from '../search-attributes';
 import { approvalSignal, progressQuery, type JobProgress } from '../signals';
@@ -169,7 +169,7 @@ export async function runJob(input: LegacyJobInput): Promise<JobResult> {
   // Waits for the signer's submission and an approval decision. A rejection sends the party back to
   // `processing` and the wait goes on, until the deadline.
   const waitForApproval = async (step: Step, record: Recorder) => {
-    const deadline = Date.now() + msToNumber(input.approvalDeadline);
+    const deadline = Date.now() + durationMs(input.approvalDeadline);
     let round = 0;
     await setStatus('WAIT');
     for (;;) {

@@ -1,4 +1,5 @@
-// Workflow interceptors of OpenTelemetry tracing; bundled only when tracing is on (worker/create-worker.ts).
+// Workflow interceptors of OpenTelemetry tracing, bundled into the workflow sandbox only when tracing is on
+// (create-worker.ts). Workflow code itself imports only @temporalio/workflow; the tracing is the worker's choice.
 import {
   OpenTelemetryInboundInterceptor,
   OpenTelemetryInternalsInterceptor,
