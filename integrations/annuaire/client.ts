@@ -9,12 +9,16 @@ import {
   wireCompany,
   wireCreated,
   wireLine,
+  wireRoutingCode,
+  wireRoutingCodeCreated,
   wireSearch,
   type AnnuaireCompany,
   type AnnuaireLine,
   type CreatedLine,
   type LineFilters,
   type NewLine,
+  type NewRoutingCode,
+  type RoutingCode,
 } from './types';
 
 export { AnnuaireError } from './errors';
@@ -42,6 +46,10 @@ export interface AnnuaireClient {
   searchLines(filters: LineFilters): Promise<AnnuaireLine[]>;
   /** Ends a line: it is no longer in force from `dateFinEffet` on. History is kept. */
   endLine(idInstance: number, dateFinEffet: string): Promise<void>;
+  /** Creates a routing code under a SIRET; a SIREN_SIRET_ROUTAGE line can only address an existing, open one. */
+  createRoutingCode(code: NewRoutingCode): Promise<{ idInstance: number }>;
+  /** The routing code the directory holds for a SIRET and identifiantRoutage; null when it has none. */
+  getRoutingCode(siret: string, identifiantRoutage: string): Promise<RoutingCode | null>;
 }
 
 const PAGE = 100;
@@ -180,6 +188,33 @@ export function createAnnuaireClient(o: AnnuaireClientOptions): AnnuaireClient {
     async endLine(idInstance, dateFinEffet) {
       const res = await call('PATCH', `/ligne-annuaire/id-instance:${idInstance}`, { dateFinEffet }, true);
       await res.discard().catch(() => {}); // ended: what the body says does not matter
+    },
+
+    async createRoutingCode(c) {
+      const body = {
+        siret: c.siret,
+        identifiantRoutage: c.identifiantRoutage,
+        libelleCodeRoutage: c.libelleCodeRoutage,
+        natureEtablissement: c.natureEtablissement,
+        etatAdministratif: c.etatAdministratif,
+        ...(c.typeIdentifiantRoutage && { typeIdentifiantRoutage: c.typeIdentifiantRoutage }),
+        ...(c.gestionEngagementJuridique !== undefined && { gestionEngagementJuridique: c.gestionEngagementJuridique }),
+      };
+      return parse(
+        wireRoutingCodeCreated,
+        await json(await call('POST', '/code-routage', body, true)),
+        'routing code create',
+      );
+    },
+
+    async getRoutingCode(siret, identifiantRoutage) {
+      const path = `/code-routage/siret:${encodeURIComponent(siret)}/code:${encodeURIComponent(identifiantRoutage)}`;
+      try {
+        return parse(wireRoutingCode, await json(await call('GET', path)), 'routing code');
+      } catch (err) {
+        if (err instanceof AnnuaireError && err.status === 404) return null;
+        throw err;
+      }
     },
   };
 }

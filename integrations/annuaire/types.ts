@@ -119,3 +119,60 @@ export const wireCompany = z
     etatAdministratif: w.etatAdministratif,
     ...(w.typeEntite && { typeEntite: w.typeEntite }),
   }));
+
+/** A routing code to create (createCodeRoutageBody): an identifiantRoutage under a SIRET (a service, a GLN…). */
+export interface NewRoutingCode {
+  siret: string;
+  identifiantRoutage: string;
+  libelleCodeRoutage: string;
+  natureEtablissement: 'Privé' | 'Public';
+  /** A: open; F: closed (fermé), no new line may use it. */
+  etatAdministratif: 'A' | 'F';
+  /** Four digits, e.g. 0224. */
+  typeIdentifiantRoutage?: string;
+  /** Whether invoices to it must carry a legal commitment number. */
+  gestionEngagementJuridique?: boolean;
+}
+
+/**
+ * A routing code as the directory returns it. The read schemas of 1.11.0 (codeRoutagePayloadHisto) do not carry
+ * natureEtablissement: it is only there if the directory sends it all the same.
+ */
+export interface RoutingCode extends Omit<NewRoutingCode, 'natureEtablissement'> {
+  idInstance: number;
+  natureEtablissement?: NewRoutingCode['natureEtablissement'];
+}
+
+/** _code_routage_post_201_response. */
+export const wireRoutingCodeCreated = z
+  .object({ idInstance: z.number().int(), siret: opt, identifiantRoutage: opt })
+  .transform((w) => ({ idInstance: w.idInstance }));
+
+/** codeRoutagePayloadHisto(UleEta) → RoutingCode. Lenient on extra members, strict on what we use. */
+export const wireRoutingCode = z
+  .object({
+    siret: z.string(),
+    identifiantRoutage: z.string(),
+    libelleCodeRoutage: z.string(),
+    etatAdministratif: z.enum(['A', 'F']),
+    natureEtablissement: z
+      .enum(['Privé', 'Public'])
+      .nullish()
+      .transform((v) => v ?? undefined),
+    typeIdentifiantRoutage: opt,
+    gestionEngagementJuridique: z
+      .boolean()
+      .nullish()
+      .transform((v) => v ?? undefined),
+    historisation: z.object({ idInstance: z.number().int() }),
+  })
+  .transform((w): RoutingCode => ({
+    idInstance: w.historisation.idInstance,
+    siret: w.siret,
+    identifiantRoutage: w.identifiantRoutage,
+    libelleCodeRoutage: w.libelleCodeRoutage,
+    ...(w.natureEtablissement && { natureEtablissement: w.natureEtablissement }),
+    etatAdministratif: w.etatAdministratif,
+    ...(w.typeIdentifiantRoutage && { typeIdentifiantRoutage: w.typeIdentifiantRoutage }),
+    ...(w.gestionEngagementJuridique !== undefined && { gestionEngagementJuridique: w.gestionEngagementJuridique }),
+  }));

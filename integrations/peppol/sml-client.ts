@@ -1,4 +1,5 @@
-// SOAP 1.1 client of the SML's ManageBusinessIdentifierService (BDMSL): Create, Delete, List, as in
+// SOAP 1.1 client of the SML's ManageBusinessIdentifierService (BDMSL): Create, Delete, List, and the migration of a
+// participant between SMPs (PrepareToMigrate by its SMP, Migrate by the new one), as in
 // ManageBusinessIdentifierService-1.0.wsdl. The wire helpers are exported for the simulator, which speaks the same.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Dispatcher } from 'undici';
@@ -19,6 +20,8 @@ export const SML_OPERATIONS = {
   Create: { element: 'CreateParticipantIdentifier', soapAction: `${ACTION_BASE}createIn` },
   Delete: { element: 'DeleteParticipantIdentifier', soapAction: `${ACTION_BASE}deleteIn` },
   List: { element: 'PageRequest', soapAction: `${ACTION_BASE}listIn` },
+  PrepareToMigrate: { element: 'PrepareMigrationRecord', soapAction: `${ACTION_BASE}prepareMigrateIn` },
+  Migrate: { element: 'CompleteMigrationRecord', soapAction: `${ACTION_BASE}migrateIn` },
 } as const;
 export type SmlOperation = keyof typeof SML_OPERATIONS;
 
@@ -186,6 +189,19 @@ export interface SmlClient {
   listPage(nextPageIdentifier?: string): Promise<{ participants: string[]; next?: string }>;
   /** Every participant of our SMP (follows NextPageIdentifier). */
   list(): Promise<string[]>;
+  /**
+   * Our participant may move to another SMP with `key` (see migration-key.ts): it stays ours until the new SMP calls
+   * Migrate with that key. Preparing again replaces the key. The SML refuses a key outside its rule
+   * (BadRequestFault), a participant it does not know (NotFoundFault) or another SMP's (UnauthorizedFault).
+   */
+  prepareToMigrate(participantId: string, key: string): Promise<void>;
+  /**
+   * Takes over a participant another SMP prepared to migrate, with the key it gave the company; the key then serves
+   * no more. The SML refuses a key outside its rule or a participant already ours (BadRequestFault), a participant
+   * it does not know or with no migration prepared (NotFoundFault), and a key other than the prepared one
+   * (UnauthorizedFault).
+   */
+  migrate(participantId: string, key: string): Promise<void>;
 }
 
 export function participantRequest(op: 'Create' | 'Delete', smpId: string, participantId: string): string {
@@ -194,6 +210,23 @@ export function participantRequest(op: 'Create' | 'Delete', smpId: string, parti
     `<lrs:${SML_OPERATIONS[op].element} xmlns:lrs="${NS.lrs}" xmlns:ids="${NS.ids}">` +
       `<lrs:ServiceMetadataPublisherID>${escapeXml(smpId)}</lrs:ServiceMetadataPublisherID>` +
       `<ids:ParticipantIdentifier scheme="${escapeXml(p.scheme)}">${escapeXml(p.value)}</ids:ParticipantIdentifier>` +
+      `</lrs:${SML_OPERATIONS[op].element}>`,
+  );
+}
+
+/** A MigrationRecordType body (PrepareMigrationRecord or CompleteMigrationRecord); the key is sent verbatim. */
+export function migrationRequest(
+  op: 'PrepareToMigrate' | 'Migrate',
+  smpId: string,
+  participantId: string,
+  key: string,
+): string {
+  const p = parseParticipantId(participantId);
+  return soapEnvelope(
+    `<lrs:${SML_OPERATIONS[op].element} xmlns:lrs="${NS.lrs}" xmlns:ids="${NS.ids}">` +
+      `<lrs:ServiceMetadataPublisherID>${escapeXml(smpId)}</lrs:ServiceMetadataPublisherID>` +
+      `<ids:ParticipantIdentifier scheme="${escapeXml(p.scheme)}">${escapeXml(p.value)}</ids:ParticipantIdentifier>` +
+      `<lrs:MigrationKey>${escapeXml(key)}</lrs:MigrationKey>` +
       `</lrs:${SML_OPERATIONS[op].element}>`,
   );
 }
@@ -268,6 +301,12 @@ export function createSmlClient(opts: SmlClientOptions): SmlClient {
         .map((c) => formatParticipantId({ scheme: c.attrs.scheme ?? PARTICIPANT_SCHEME, value: c.text.toLowerCase() }));
       const nextId = body.children.find((c) => is(c, NS.lrs, 'NextPageIdentifier'))?.text;
       return { participants, ...(nextId && { next: nextId }) };
+    },
+    async prepareToMigrate(participantId, key) {
+      await call('PrepareToMigrate', migrationRequest('PrepareToMigrate', opts.smpId, participantId, key));
+    },
+    async migrate(participantId, key) {
+      await call('Migrate', migrationRequest('Migrate', opts.smpId, participantId, key));
     },
     async list() {
       const all: string[] = [];

@@ -1,6 +1,7 @@
-// Local simulator of the PPF Annuaire: the ligne-annuaire endpoints of the official OpenAPI file (requests checked
-// against its schemas), an OAuth2 client-credentials token endpoint standing in for PISTE, optional persistence
-// and fault injection. Served under the spec's base path and, for convenience, at the root as well.
+// Local simulator of the PPF Annuaire: the ligne-annuaire and code-routage endpoints of the official OpenAPI file
+// (requests checked against its schemas), GET /siren/code-insee:{siren}, an OAuth2 client-credentials token endpoint
+// standing in for PISTE, optional persistence and fault injection. Served under the spec's base path and, for
+// convenience, at the root as well.
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +9,15 @@ import { applyFault, faultInjector, loseResponse, type FaultSetting } from '../f
 import { search, wireLine, type SearchBody } from './search';
 import { KNOWN_COMPANIES } from './companies';
 import { loadSpecValidators, type BodySchema } from './spec';
+import {
+  ROUTING_CODE_FIELDS,
+  searchRoutingCodes,
+  wireRoutingCode,
+  type RoutingCodeData,
+  type RoutingCodeSearchBody,
+  type SeedRoutingCode,
+  type StoredRoutingCode,
+} from './routing-codes';
 import { DEFAULT_SINCE, LineStore, Refusal, today, type SeedLine, type StoredLine } from './store';
 
 /** The path of the OpenAPI's server URL, https://aife.economie.gouv.fr/ppf/annuaire-public/v1. */
@@ -31,11 +41,16 @@ export interface AnnuaireSimulator {
   url: string;
   tokenUrl: string;
   close(): Promise<void>;
+  /** Test seeding: no business rules (a routing-level line needs no routing code here), the overlap rule aside. */
   seedLine(line: SeedLine): StoredLine;
+  /** A routing code, open and private unless told, in force from today unless told; a duplicate throws. */
+  seedRoutingCode(code: SeedRoutingCode): StoredRoutingCode;
   /** A company (unité légale) for GET /siren/code-insee:{siren}; a SIREN never seeded is answered 404. In memory. */
   seedCompany(company: SimCompany): void;
   /** Every stored line, ended ones included. */
   lines(): StoredLine[];
+  /** Every stored routing code. */
+  routingCodes(): StoredRoutingCode[];
   setFaults(faults: FaultSetting | undefined): void;
   /** Injected faults so far, by status and "timeout" (held requests). */
   faultsSeen(): Record<string, number>;
@@ -220,6 +235,57 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
         historisation: { idInstance: c.idInstance, dateDebutEffet: DEFAULT_SINCE, creePar: 'PPF' },
       });
     }
+    if (method === 'POST' && p === '/code-routage') {
+      checkRattachements(req);
+      const body = readJson(req, raw);
+      check('createCodeRoutageBody', body);
+      const c = commit(() => store.routingCodes.create(body as RoutingCodeData, by, day));
+      return answer(201, { idInstance: c.idInstance, siret: c.siret, identifiantRoutage: c.identifiantRoutage });
+    }
+    if (method === 'POST' && p === '/code-routage/recherche') {
+      const body = readJson(req, raw) ?? {};
+      check('searchCodeRoutage', body);
+      const b = body as RoutingCodeSearchBody;
+      const r = searchRoutingCodes(store.routingCodes.all(), b, day);
+      if (r.total === 0) return answer(204);
+      return answer(r.partial ? 206 : 200, { recherche: b, nombre_total_resultats: r.total, resultats: r.page });
+    }
+    if (method === 'GET' && (m = p.match(/^\/code-routage\/siret:([^/]*)\/code:(.+)$/))) {
+      const [siret, id] = [m[1]!, m[2]!];
+      if (!/^\d{14}$/.test(siret)) throw new HttpError(400, 'siret doit comporter 14 chiffres');
+      if (!/^(?!\s+$)[-_/@a-zA-Z0-9]{1,100}$/.test(id))
+        throw new HttpError(
+          400,
+          `identifiant-routage invalide (« ${id} ») : 1 à 100 caractères parmi A-Z a-z 0-9 - _ / @`,
+        );
+      const on = url.searchParams.get('dateObservation') ?? day;
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(on)) throw new HttpError(400, 'dateObservation doit être une date AAAA-MM-JJ');
+      const champs = listParam(url, 'champs', ROUTING_CODE_FIELDS);
+      const inclure = listParam(url, 'inclure', ['siren', 'siret']);
+      const c = store.routingCodes.get(siret, id);
+      if (!c || c.dateDebutEffet > on)
+        throw new HttpError(404, `aucun code routage ${id} en vigueur le ${on} pour le SIRET ${siret}`);
+      const company = inclure?.includes('siren') ? companies.get(siret.slice(0, 9)) : undefined;
+      return answer(200, {
+        ...wireRoutingCode(c, champs),
+        // The simulator knows companies, not their establishments: inclure=siret adds nothing.
+        ...(company && {
+          uniteLegale: {
+            siren: company.siren,
+            raisonSociale: company.raisonSociale,
+            typeEntite: company.typeEntite ?? 'Privée assujettie',
+            etatAdministratif: company.etatAdministratif ?? 'A',
+            diffusible: 'O',
+          },
+        }),
+      });
+    }
+    if (method === 'GET' && (m = p.match(/^\/code-routage\/id-instance:(.+)$/))) {
+      if (!/^\d+$/.test(m[1]!)) throw new HttpError(400, 'id-instance doit être un entier');
+      const c = store.routingCodes.byId(Number(m[1]));
+      if (!c) throw new HttpError(404, `aucun code routage d'idInstance ${m[1]}`);
+      return answer(200, wireRoutingCode(c, listParam(url, 'champs', ROUTING_CODE_FIELDS)));
+    }
     if (/^\/(siren|siret|code-routage)(\/|$)/.test(p)) throw new HttpError(501, `${method} ${p} n'est pas simulé`);
     throw new HttpError(404, `${method} ${p} : ressource inconnue`);
   }
@@ -235,6 +301,17 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
     const errors = validators.check(schema, body);
     if (errors.length)
       throw new HttpError(400, `corps de requête non conforme au schéma ${schema} : ${errors.join(' ; ')}`);
+  }
+
+  /** A list query parameter (form, explode=false: comma-separated) whose items are among `allowed`. */
+  function listParam(url: URL, name: string, allowed: readonly string[]): string[] | undefined {
+    const v = url.searchParams.getAll(name).join(',');
+    if (!v) return undefined;
+    const items = v.split(',').map((s) => s.trim());
+    const bad = items.find((i) => !allowed.includes(i));
+    if (bad !== undefined)
+      throw new HttpError(400, `paramètre ${name} invalide (« ${bad} ») : valeurs permises ${allowed.join(', ')}`);
+    return items;
   }
 
   function checkRattachements(req: http.IncomingMessage) {
@@ -286,8 +363,10 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
         server.closeAllConnections();
       }),
     seedLine: (line) => commit(() => store.seed(line)),
+    seedRoutingCode: (code) => structuredClone(commit(() => store.routingCodes.seed(code, today()))),
     seedCompany: (c) => void companies.set(c.siren, { ...c, idInstance: 1_000_000 + companies.size }),
     lines: () => store.all(),
+    routingCodes: () => structuredClone([...store.routingCodes.all()]),
     setFaults: (f) => faults.set(f),
     faultsSeen: () => faults.seen(),
     revokeTokens: () => tokens.clear(),

@@ -19,7 +19,12 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 ) => Ajv;
 
 export type BodySchema =
-  'createLigneAnnuaireBody' | 'searchLigneAnnuaire' | 'updatePatchLigneAnnuaireBody' | 'updatePutLigneAnnuaireBody';
+  | 'createLigneAnnuaireBody'
+  | 'searchLigneAnnuaire'
+  | 'updatePatchLigneAnnuaireBody'
+  | 'updatePutLigneAnnuaireBody'
+  | 'createCodeRoutageBody'
+  | 'searchCodeRoutage';
 
 export interface SpecValidators {
   /** Error messages (path: message) or [] when the body is valid. */

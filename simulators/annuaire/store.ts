@@ -1,9 +1,12 @@
-// The simulated directory: lines with their whole history, the overlap rule, the default 9998 line, persistence.
+// The simulated directory: lines with their whole history, the overlap rule, the default 9998 line, the routing codes
+// (routing-codes.ts) a SIREN_SIRET_ROUTAGE line needs, persistence.
 // Periods are [dateDebutEffet, dateFinEffet): a line ended on D is no longer in force on D, so the next line can
 // start on D (the DSE switch rule: the old line ends at the switch date, the new one starts on it).
 import fs from 'node:fs';
 import path from 'node:path';
 import { addressId, DEFAULT_MATRICULE, isSirenLevel, type Addressing } from './addressing';
+import { Refusal } from './refusal';
+import { RoutingCodes, type StoredRoutingCode } from './routing-codes';
 
 /** A line with what the directory keeps about its history. */
 export interface StoredLine extends Addressing {
@@ -29,14 +32,7 @@ export type SeedLine = Partial<
 };
 
 /** A refusal the server turns into problem+json. */
-export class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly detail: string,
-  ) {
-    super(detail);
-  }
-}
+export { Refusal };
 
 /** Since when the fictive platform holds every company (the directory's initial load). */
 export const DEFAULT_SINCE = '2024-09-01';
@@ -56,17 +52,27 @@ export class LineStore {
   private readonly byIdInstance = new Map<number, StoredLine>();
   private readonly bySiren = new Map<string, StoredLine[]>();
   private nextId = 1;
+  /** The routing codes, under the same idInstance counter and in the same state file. */
+  readonly routingCodes: RoutingCodes;
 
   constructor(private readonly file?: string) {
+    let codes: StoredRoutingCode[] = [];
     if (file && fs.existsSync(file)) {
       try {
-        const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { nextId: number; lines: StoredLine[] };
+        // routingCodes came later: a file written before them has none.
+        const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+          nextId: number;
+          lines: StoredLine[];
+          routingCodes?: StoredRoutingCode[];
+        };
         saved.lines.forEach((l) => this.index(l));
         this.nextId = saved.nextId;
+        codes = saved.routingCodes ?? [];
       } catch (err) {
         throw new Error(`Annuaire simulator: cannot read its state file ${file}: ${(err as Error).message}`);
       }
     }
+    this.routingCodes = new RoutingCodes(() => this.nextId++, codes);
   }
 
   /** A copy of every line (tests and inspection). */
@@ -108,6 +114,10 @@ export class LineStore {
     if (l.siret && !l.siret.startsWith(l.siren))
       throw new Refusal(422, `le SIRET ${l.siret} n'appartient pas au SIREN ${l.siren}`);
     if (l.identifiantRoutage && !l.siret) throw new Refusal(422, 'un identifiant de routage exige un SIRET');
+    if (l.identifiantRoutage && l.siret) {
+      const refusal = this.routingCodes.refusalForNewLine(l.siret, l.identifiantRoutage);
+      if (refusal) throw refusal;
+    }
     if (l.suffixeAdressage && l.siret) throw new Refusal(422, "un suffixe d'adressage ne se combine pas avec un SIRET");
     if (l.dateDebutEffet < day)
       throw new Refusal(422, `dateDebutEffet ${l.dateDebutEffet} est dans le passé (au plus tôt ${day})`);
@@ -142,7 +152,8 @@ export class LineStore {
     if (!this.file) return;
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
     const tmp = `${this.file}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify({ nextId: this.nextId, lines: this.lines }, null, 2));
+    const state = { nextId: this.nextId, lines: this.lines, routingCodes: this.routingCodes.all() };
+    fs.writeFileSync(tmp, JSON.stringify(state, null, 2));
     fs.renameSync(tmp, this.file); // atomic: a crash never leaves half a file
   }
 

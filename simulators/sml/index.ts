@@ -1,8 +1,9 @@
 // SML simulator: ManageBusinessIdentifierService (SOAP 1.1) at the BDMSL path, participants kept per SMP id.
 import http from 'node:http';
 import { applyFault, faultInjector, loseResponse, type FaultSetting } from '../faults';
+import { parseParticipant } from '../peppol-participant';
 import { closeServer, guarded, listen, readBody, sendText } from './http';
-import { SmlRegistry } from './registry';
+import { SmlRegistry, type PendingMigration } from './registry';
 import { handleSoap } from './soap-handler';
 import { SML_SERVICE_PATH } from './wsdl';
 
@@ -25,6 +26,15 @@ export interface SmlSimulator {
   close(): Promise<void>;
   /** Normalised participant ids registered for an SMP, sorted. */
   participants(smpId: string): string[];
+  /** The SMP id a participant (`scheme::value` or a bare `ICD:code`, any case) is registered for, if any. */
+  ownerOf(participantId: string): string | undefined;
+  /**
+   * Registers a participant for an SMP directly, as if that SMP had created it (e.g. one held by another SMP, to
+   * migrate); replaces its owner if it has one, and drops any migration prepared for it.
+   */
+  seedParticipant(smpId: string, participantId: string): void;
+  /** The migration prepared for a participant (the SMP that prepared it and the key), until Migrate spends it. */
+  pendingMigration(participantId: string): PendingMigration | undefined;
   setFaults(faults: FaultSetting | undefined): void;
   /** Injected faults so far, by status and "timeout" (held requests). */
   faultsSeen(): Record<string, number>;
@@ -61,6 +71,13 @@ export async function startSmlSimulator(opts: SmlSimulatorOptions = {}): Promise
     endpoint: url + SML_SERVICE_PATH,
     close: () => closeServer(server),
     participants: (smpId) => registry.of(smpId),
+    ownerOf: (participantId) => registry.owner(parseParticipant(participantId)),
+    seedParticipant: (smpId, participantId) => {
+      const id = parseParticipant(participantId);
+      registry.remove(id);
+      registry.add(smpId, id);
+    },
+    pendingMigration: (participantId) => registry.pendingMigration(parseParticipant(participantId)),
     setFaults: (f) => faults.set(f),
     faultsSeen: () => faults.seen(),
   };

@@ -158,6 +158,26 @@ describe('Annuaire client on the wire, against the official OpenAPI file', () =>
     const [dflt] = await client.searchLines({ siren, dateObservation: day });
     await client.endLine(dflt!.idInstance, day);
     await client.createLine({ siren, matriculePlateforme: '0145', dateDebutEffet: day });
+    // A routing-level line needs its routing code first; every member of the body once.
+    await client.createRoutingCode({
+      siret,
+      identifiantRoutage: 'SERVICE-01',
+      libelleCodeRoutage: 'Service achats',
+      natureEtablissement: 'Privé',
+      etatAdministratif: 'A',
+      typeIdentifiantRoutage: '0224',
+      gestionEngagementJuridique: false,
+    });
+    await client.createRoutingCode({
+      siret,
+      identifiantRoutage: 'GLN@3012345678901',
+      libelleCodeRoutage: 'Entrepôt',
+      natureEtablissement: 'Public',
+      etatAdministratif: 'F',
+    });
+    await client.getRoutingCode(siret, 'SERVICE-01');
+    await client.getRoutingCode(siret, 'GLN@3012345678901');
+    await client.getRoutingCode(siret, 'UNKNOWN');
     await client.createLine({
       siren,
       siret,
@@ -182,14 +202,16 @@ describe('Annuaire client on the wire, against the official OpenAPI file', () =>
     sim.revokeTokens(); // the retried request after a 401 is recorded too
     await client.searchLines({ siren });
 
-    expect(recorded.length).toBeGreaterThanOrEqual(14);
+    expect(recorded.length).toBeGreaterThanOrEqual(19);
     expect(recorded.flatMap(conformance)).toEqual([]);
     const ops = new Set(
-      recorded.map((r) => `${r.method} ${new URL(r.url, 'http://x').pathname.replace(/:[^/]*$/, ':…')}`),
+      recorded.map((r) => `${r.method} ${new URL(r.url, 'http://x').pathname.replace(/:[^/]*/g, ':…')}`),
     );
     expect([...ops].sort()).toEqual([
+      `GET ${BASE_PATH}/code-routage/siret:…/code:…`,
       `GET ${BASE_PATH}/ligne-annuaire/code:…`,
       `PATCH ${BASE_PATH}/ligne-annuaire/id-instance:…`,
+      `POST ${BASE_PATH}/code-routage`,
       `POST ${BASE_PATH}/ligne-annuaire`,
       `POST ${BASE_PATH}/ligne-annuaire/recherche`,
     ]);
@@ -216,6 +238,21 @@ describe('Annuaire client on the wire, against the official OpenAPI file', () =>
     ).toEqual([expect.stringContaining('path parameter id-instance=abc')]);
     expect(bad({ method: 'GET', url: `${BASE_PATH}/ligne-annuaire/code:1?dateObservation=demain` })).toEqual([
       expect.stringContaining('dateObservation'),
+    ]);
+    expect(
+      bad({
+        url: `${BASE_PATH}/code-routage`,
+        body: JSON.stringify({
+          siret: '123',
+          identifiantRoutage: 'S1',
+          libelleCodeRoutage: 'x',
+          natureEtablissement: 'Privée',
+          etatAdministratif: 'A',
+        }),
+      }),
+    ).toEqual([expect.stringMatching(/\/natureEtablissement must be equal to one of .*\/siret must match/)]);
+    expect(bad({ method: 'GET', url: `${BASE_PATH}/code-routage/siret:123/code:S1` })).toEqual([
+      expect.stringContaining('path parameter siret=123'),
     ]);
     expect(bad({ url: '/ligne-annuaire', body: '{}' })).toEqual([expect.stringContaining('outside the base path')]);
     expect(bad({ url: `${BASE_PATH}/lignes`, body: '{}' })).toEqual([expect.stringContaining('no operation')]);
