@@ -1,6 +1,7 @@
-// `gov-fr.directory.register` / `gov-fr.directory.disable`: the party's SIREN line in the PPF Annuaire.
-// Both look before they write, so a retried or re-run step never creates a second line. The switch date is
-// today: lines handed over end on it and the new line starts on it (DSE rule, periods do not overlap).
+// `gov-fr.directory.register` / `gov-fr.directory.disable`: the party's lines in the PPF Annuaire, one per invoicing
+// address it entrusts (domain/party/invoicing-addresses.ts), routing codes created first. Both look before they
+// write, so a retried or re-run step never creates a second line. The switch date is today: lines handed over end on
+// it and the new lines start on it (DSE rule, periods do not overlap).
 import { ApplicationFailure } from '@temporalio/activity';
 import {
   AnnuaireError,
@@ -11,18 +12,33 @@ import {
   type AnnuaireLine,
 } from '../integrations/annuaire/client';
 import { approvedMandate } from '../platform/store/agreements';
-import { directoryHolder, holdDirectoryLine, releaseDirectoryLine } from '../platform/store/directory-holdings';
+import {
+  directoryHolder,
+  forgetDirectoryLines,
+  holdDirectoryLine,
+  recordDirectoryLine,
+  releaseDirectoryLine,
+} from '../platform/store/directory-holdings';
 import type { StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 import type { Commit } from './journalled';
 import { entrySiren } from './entry-siren';
 import { FORMER_MATRICULE_META, formerMatriculeOf } from '../domain/party/take-over';
+import type { InvoicingAddress } from '../domain/party/invoicing-addresses';
+import { entrustedAddresses } from './entrusted-addresses';
 
 import { remoteCall } from './remote-failure';
 
-export interface RegisterResult {
+/** One invoicing address's line on our matricule. */
+export interface AddressLine {
+  address: string;
   idInstance: number;
   created: boolean;
+}
+
+export interface RegisterResult {
+  /** One per invoicing address, in the order the party states them. */
+  lines: AddressLine[];
   /** Matricule of the PA whose lines we ended (take-over). */
   takenOverFrom?: string;
 }
@@ -40,7 +56,7 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
   async function register(input: StepInput, commit: Commit = (write) => db.tx(write)): Promise<RegisterResult> {
     const siren = await entrySiren(db, input);
     const ids = { jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, siren };
-    // We act on the company's behalf only with its signed, approved mandate.
+    // We act on the company's behalf only with its signed, approved mandate, and for the addresses it entrusts.
     const mandate = await approvedMandate(db, input.entryId);
     if (!mandate) {
       throw ApplicationFailure.nonRetryable(
@@ -48,93 +64,141 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
         'mandate-not-approved',
       );
     }
+    const wanted = await entrustedAddresses(db, input.entryId, siren, mandate.invoicingAddresses);
     const holder = await directoryHolder(db, siren);
     if (holder && holder !== input.entryId)
       throw ApplicationFailure.nonRetryable(`0225:${siren} is already registered`, 'already-registered');
-    const ourLine = (lines: AnnuaireLine[]) => lines.find((l) => l.matriculePlateforme === us && isSirenLevel(l));
     const result = await remoteCall(async () => {
       const day = today();
       const inForce = await client.searchLines({ siren, dateObservation: day });
-      const mine = ourLine(inForce);
-      if (mine) {
-        log.info({ ...ids, idInstance: mine.idInstance }, 'directory line already ours');
-        return { idInstance: mine.idInstance, created: false };
-      }
-      const foreign = inForce.filter(
-        (l) => l.matriculePlateforme !== us && l.matriculePlateforme !== DEFAULT_MATRICULE,
+      // A take-over ends the former platform's lines on the switch day: all of them when the company's SIREN address
+      // moves to us (invoices to its other addresses then reach us through it), else those at the addresses we take.
+      const movesWhole = wanted.some((a) => a.id === siren);
+      const takenOver = inForce.filter(
+        (l) =>
+          l.matriculePlateforme !== us &&
+          l.matriculePlateforme !== DEFAULT_MATRICULE &&
+          (movesWhole || wanted.some((a) => sameAddress(l, a.id))),
       );
-      const holders = [...new Set(foreign.map((l) => l.matriculePlateforme))];
+      const holders = [...new Set(takenOver.map((l) => l.matriculePlateforme))];
       if (holders.length > 0) await requireConsent(input.entryId, siren, holders, mandate.formerMatricule);
-      const handedOver = [
-        ...foreign,
-        ...inForce.filter((l) => l.matriculePlateforme === DEFAULT_MATRICULE && isSirenLevel(l)),
-      ];
-      for (const l of handedOver) await client.endLine(l.idInstance, day);
-      const created = await client
-        .createLine({ siren, matriculePlateforme: us, dateDebutEffet: day })
-        .catch(async (err) => {
-          // Refused because our line is there after all: created by an earlier attempt whose answer was lost (the PPF
-          // carried it out after our timeout) or by an attempt running beside this one. Then the step is done.
-          const since =
-            err instanceof AnnuaireError && !err.retryable
-              ? ourLine(await client.searchLines({ siren, dateObservation: day }))
-              : undefined;
-          if (since) {
-            log.info(
-              { ...ids, idInstance: since.idInstance, status: err.status },
-              'directory line refused as already there: ours, created by another attempt',
-            );
-            return { ...since, existing: true as const };
-          }
-          // Refused for good: the SIREN must not stay without a line, so unless another still covers it, it goes back
-          // to the fictive platform (as on disable) before the refusal ends the step. (On a retry after a transient
-          // failure the lines were ended by the earlier attempt: nothing is in force, and the same holds.)
-          const stillCovered = inForce.some((l) => !handedOver.includes(l) && isSirenLevel(l));
-          if (err instanceof AnnuaireError && !err.retryable && !stillCovered) {
-            try {
-              const restored = await client.createLine({
-                siren,
-                matriculePlateforme: DEFAULT_MATRICULE,
-                dateDebutEffet: day,
-              });
-              log.warn(
-                { ...ids, status: err.status, restoredIdInstance: restored.idInstance },
-                'directory line refused: the SIREN is back on the fictive platform',
-              );
-            } catch (restoreErr) {
-              if (restoreErr instanceof AnnuaireError && restoreErr.retryable) throw restoreErr; // the retry tries both again
-              log.error(
-                { ...ids, status: err.status, err: restoreErr },
-                'directory line refused, and the fictive platform line could not be restored',
-              );
-            }
-          }
-          throw err;
-        });
-      const fresh = !('existing' in created);
-      if (fresh)
-        log.info(
-          {
-            ...ids,
-            matricule: us,
-            idInstance: created.idInstance,
-            ended: idsOf(handedOver),
-            takenOverFrom: holders[0],
-          },
-          'directory line created',
-        );
-      return {
-        idInstance: created.idInstance,
-        created: fresh,
-        ...(holders[0] && { takenOverFrom: holders[0] }),
-      } as RegisterResult;
+      for (const l of takenOver) await client.endLine(l.idInstance, day);
+      const lines: AddressLine[] = [];
+      for (const address of wanted) {
+        if (address.routingCode) await ensureRoutingCode(address, ids);
+        lines.push(await ensureLine(address, inForce, takenOver, day, ids));
+      }
+      if (takenOver.length > 0)
+        log.info({ ...ids, matricule: us, ended: idsOf(takenOver), takenOverFrom: holders[0] }, 'lines taken over');
+      return { lines, ...(holders[0] && { takenOverFrom: holders[0] }) };
     });
     await commit(async (q) => {
-      if (!(await holdDirectoryLine(q, siren, input.entryId, result.idInstance))) {
+      const sirenLine = result.lines.find((l) => l.address === siren) ?? result.lines[0]!;
+      if (!(await holdDirectoryLine(q, siren, input.entryId, sirenLine.idInstance))) {
         throw ApplicationFailure.nonRetryable(`0225:${siren} is already registered`, 'already-registered');
       }
+      for (const l of result.lines) await recordDirectoryLine(q, { siren, entryId: input.entryId, ...l });
     });
     return result;
+  }
+
+  const sameAddress = (l: AnnuaireLine, address: string) =>
+    l.identifiantAdressage.toLowerCase() === address.toLowerCase();
+  const ours = (l: AnnuaireLine, address: string) => l.matriculePlateforme === us && sameAddress(l, address);
+
+  /** A routing code exists in the directory before a line uses it; one created by an earlier attempt is reused. */
+  async function ensureRoutingCode(a: InvoicingAddress, ids: Record<string, string>): Promise<void> {
+    const rc = a.routingCode!;
+    if (await client.getRoutingCode(a.siret!, rc.id)) return;
+    const code = {
+      siret: a.siret!,
+      identifiantRoutage: rc.id,
+      libelleCodeRoutage: rc.label,
+      natureEtablissement: rc.nature,
+      etatAdministratif: rc.state,
+      ...(rc.type && { typeIdentifiantRoutage: rc.type }),
+      ...(rc.commitment_required !== undefined && { gestionEngagementJuridique: rc.commitment_required }),
+    };
+    try {
+      const created = await client.createRoutingCode(code);
+      log.info({ ...ids, address: a.id, idInstance: created.idInstance }, 'routing code created');
+    } catch (err) {
+      // Refused because it is there after all (an earlier attempt's answer was lost): then it is done.
+      if (err instanceof AnnuaireError && !err.retryable && (await client.getRoutingCode(a.siret!, rc.id))) return;
+      throw err;
+    }
+  }
+
+  /** Our line for one address: the one in force, or a new one from `day` once the lines handed over are ended. */
+  async function ensureLine(
+    address: InvoicingAddress,
+    inForce: AnnuaireLine[],
+    takenOver: AnnuaireLine[],
+    day: string,
+    ids: Record<string, string>,
+  ): Promise<AddressLine> {
+    const here = inForce.filter((l) => sameAddress(l, address.id));
+    const mine = here.find((l) => ours(l, address.id));
+    if (mine) {
+      log.info({ ...ids, address: address.id, idInstance: mine.idInstance }, 'directory line already ours');
+      return { address: address.id, idInstance: mine.idInstance, created: false };
+    }
+    // The fictive platform's line, at the SIREN level, is handed over too.
+    const fictive = here.filter((l) => l.matriculePlateforme === DEFAULT_MATRICULE);
+    for (const l of fictive) await client.endLine(l.idInstance, day);
+    const line = {
+      siren: address.siren,
+      ...(address.siret && { siret: address.siret }),
+      ...(address.routingCode && { identifiantRoutage: address.routingCode.id }),
+      ...(address.suffix && { suffixeAdressage: address.suffix }),
+      matriculePlateforme: us,
+      dateDebutEffet: day,
+    };
+    try {
+      const created = await client.createLine(line);
+      log.info(
+        { ...ids, address: address.id, matricule: us, idInstance: created.idInstance, ended: idsOf(fictive) },
+        'directory line created',
+      );
+      return { address: address.id, idInstance: created.idInstance, created: true };
+    } catch (err) {
+      // Refused because our line is there after all: created by an earlier attempt whose answer was lost (the PPF
+      // carried it out after our timeout) or by an attempt running beside this one. Then the address is done.
+      if (!(err instanceof AnnuaireError) || err.retryable) throw err;
+      const since = (await client.searchLines({ siren: address.siren, dateObservation: day })).find((l) =>
+        ours(l, address.id),
+      );
+      if (since) {
+        log.info(
+          { ...ids, address: address.id, idInstance: since.idInstance, status: err.status },
+          'directory line refused as already there: ours, created by another attempt',
+        );
+        return { address: address.id, idInstance: since.idInstance, created: false };
+      }
+      // Refused for good: the SIREN must not stay without a line, so unless another still covers it, it goes back
+      // to the fictive platform (as on disable) before the refusal ends the step. (On a retry after a transient
+      // failure the lines were ended by the earlier attempt: nothing is in force, and the same holds.)
+      const handedOver = [...fictive, ...takenOver];
+      const stillCovered = inForce.some((l) => !handedOver.includes(l) && isSirenLevel(l));
+      if (address.id === address.siren && !stillCovered) await restoreFictiveLine(address.siren, day, err, ids);
+      throw err;
+    }
+  }
+
+  async function restoreFictiveLine(siren: string, day: string, err: AnnuaireError, ids: Record<string, string>) {
+    try {
+      const restored = await client.createLine({ siren, matriculePlateforme: DEFAULT_MATRICULE, dateDebutEffet: day });
+      log.warn(
+        { ...ids, status: err.status, restoredIdInstance: restored.idInstance },
+        'directory line refused: the SIREN is back on the fictive platform',
+      );
+    } catch (restoreErr) {
+      if (restoreErr instanceof AnnuaireError && restoreErr.retryable) throw restoreErr; // the retry tries both again
+      log.error(
+        { ...ids, status: err.status, err: restoreErr },
+        'directory line refused, and the fictive platform line could not be restored',
+      );
+    }
   }
 
   /** The take-over consent is the one in the signed mandate, not whatever the meta says now. */
@@ -185,7 +249,10 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
       );
       return { ended: idsOf(mine), ...(restored && { restoredIdInstance: restored.idInstance }) } as DisableResult;
     });
-    await commit((q) => releaseDirectoryLine(q, siren, input.entryId));
+    await commit(async (q) => {
+      await releaseDirectoryLine(q, siren, input.entryId);
+      await forgetDirectoryLines(q, input.entryId);
+    });
     return result;
   }
 

@@ -37,7 +37,7 @@ export const credentialContext = (entryId: string, name: string) => `credential:
 export function credentialsRouter(
   db: Db,
   box: DataBox,
-  ownEntry: (workspaceId: string, id: string) => Promise<void>,
+  ownEntry: (workspaceId: string, id: string) => Promise<unknown>,
 ): Router {
   const r = Router();
 

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { Router } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { assertCallerMeta, createPartyEntry } from '../domain/party/entries';
+import { assertCallerMeta, callerMeta, createPartyEntry } from '../domain/party/entries';
 import type { DataBox } from '../platform/crypto/data-box';
 import type { Db } from '../platform/store/db';
 import { credentialsRouter } from './credentials';
@@ -74,7 +74,9 @@ export function entriesRouter({ db, box, log }: { db: Db; box: DataBox; log: Log
   const r = Router();
   r.use(requireScope('entries:rw'));
   const ownEntry = async (workspaceId: string, id: string) => {
-    if (!(await getEntryRow(db, workspaceId, id))) throw notFound(`entry ${id}`);
+    const row = await getEntryRow(db, workspaceId, id);
+    if (!row) throw notFound(`entry ${id}`);
+    return row;
   };
   r.use(credentialsRouter(db, box, ownEntry));
 
@@ -139,9 +141,8 @@ export function entriesRouter({ db, box, log }: { db: Db; box: DataBox; log: Log
   r.put('/entries/:id/meta/:key', async (req, res) => {
     const { id, key } = params(req, metaParams);
     const input = body(req, metaBody);
-    await ownEntry(auth(res).workspaceId, id);
-    assertCallerMeta(key);
-    res.json(await putMeta(db, id, key, input));
+    const entry = await ownEntry(auth(res).workspaceId, id);
+    res.json(await putMeta(db, id, key, callerMeta(key, input, entry.siren)));
   });
 
   r.get('/entries/:id/meta/:key', async (req, res) => {

@@ -8,6 +8,7 @@ import { embedHandwriting } from './fonts';
 import { TextFont } from './text-fonts';
 import { TEXTS, type Lang, type MandateVars } from './texts';
 import { signerOf } from './signer';
+import type { InvoicingAddresses } from '../party/invoicing-addresses';
 
 export interface MandateInput {
   party: Party;
@@ -18,6 +19,8 @@ export interface MandateInput {
   issuedOn: string; // YYYY-MM-DD
   entryId: string;
   formerMatricule?: string;
+  /** Part 4: the addresses entrusted; every address of the SIREN when absent. */
+  invoicingAddresses?: InvoicingAddresses;
   /** French by default; English on request. */
   lang?: Lang;
   signature?: { kind: 'typed' } | { kind: 'drawn'; image: Uint8Array; mime: 'image/png' | 'image/jpeg' };
@@ -152,7 +155,13 @@ export async function buildMandatePdf(m: MandateInput): Promise<Uint8Array> {
   w.heading(t.s3);
   w.text(t.effect(v));
   w.heading(t.s4);
-  w.text(t.addresses(v));
+  const entrusted = m.invoicingAddresses;
+  if (!entrusted || entrusted.entrust === 'all') w.text(t.addresses(v));
+  else w.text(t.listedAddresses, { gap: 2 });
+  // Listed, they are what is entrusted; beside the wildcard, what is registered now (more than the SIREN's alone).
+  const listed = entrusted?.entrust === 'listed' || (entrusted?.addresses.length ?? 0) > 1;
+  if (entrusted && entrusted.entrust === 'all' && listed) w.text(t.registeredNow, { gap: 2 });
+  if (entrusted && listed) for (const a of entrusted.addresses) w.item(t.address(a));
   w.heading(t.s5);
   if (m.formerMatricule) {
     w.text(t.former(v));

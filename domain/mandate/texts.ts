@@ -1,5 +1,7 @@
 // The mandate's wording after the DSE v3.2 model form ("accord formel"), French (the legal text) and English (a
 // courtesy translation), one layout for both: a document is in one language, chosen by the caller.
+import type { InvoicingAddress } from '../party/invoicing-addresses';
+
 export type Lang = 'fr' | 'en';
 export const LANGS: readonly Lang[] = ['fr', 'en'];
 
@@ -44,6 +46,16 @@ export const TEXTS = {
     s4: '4. Adresses de facturation confiées',
     addresses: (v: Vars) =>
       `SIREN ${v.siren} (adresse SIREN), ainsi que les adresses SIREN_SIRET, SIREN_SIRET_ROUTAGE et SIREN_SUFFIXE qui en dépendent.`,
+    listedAddresses: 'Les adresses suivantes, et elles seules :',
+    registeredNow: 'Adresses inscrites à la signature :',
+    address: (a: InvoicingAddress) =>
+      a.routingCode
+        ? `${a.id} — établissement SIRET ${a.siret}, code routage ${a.routingCode.id} (« ${a.routingCode.label} »)`
+        : a.siret
+          ? `${a.id} — établissement SIRET ${a.siret}`
+          : a.suffix
+            ? `${a.id} — suffixe d’adressage ${a.suffix}`
+            : `${a.id} — adresse SIREN`,
     s5: '5. Plateforme précédente',
     former: (v: Vars) => `Plateforme agréée précédente : matricule ${v.former}.`,
     consent: (v: Vars) =>
@@ -77,6 +89,16 @@ export const TEXTS = {
     s4: '4. Invoicing addresses entrusted',
     addresses: (v: Vars) =>
       `SIREN ${v.siren} (SIREN address), and the SIREN_SIRET, SIREN_SIRET_ROUTAGE and SIREN_SUFFIXE addresses under it.`,
+    listedAddresses: 'The following addresses, and only these:',
+    registeredNow: 'Addresses registered on signature:',
+    address: (a: InvoicingAddress) =>
+      a.routingCode
+        ? `${a.id} — establishment SIRET ${a.siret}, routing code ${a.routingCode.id} (“${a.routingCode.label}”)`
+        : a.siret
+          ? `${a.id} — establishment SIRET ${a.siret}`
+          : a.suffix
+            ? `${a.id} — addressing suffix ${a.suffix}`
+            : `${a.id} — SIREN address`,
     s5: '5. Previous platform',
     former: (v: Vars) => `Previous approved platform: matricule ${v.former}.`,
     consent: (v: Vars) =>

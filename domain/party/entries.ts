@@ -4,6 +4,7 @@ import type { Db } from '../../platform/store/db';
 import { insertEntry } from '../../platform/store/entries';
 import { DomainError } from '../errors';
 import { assertPartySize } from './document-update';
+import { INVOICING_ADDRESSES_META, invoicingAddressesValue, parseInvoicingAddresses } from './invoicing-addresses';
 import { PARTY_SCHEMA_URL, frenchParty, sirenOf } from './index';
 
 export interface NewEntry {
@@ -40,4 +41,16 @@ const SERVICE_META_KEYS = new Set(['approval-link', 'approval-decision']);
 
 export function assertCallerMeta(key: string): void {
   if (SERVICE_META_KEYS.has(key)) throw new DomainError('service-meta', `meta key "${key}" is managed by the service`);
+}
+
+/**
+ * A meta row as a caller may write it: not one of the service's keys, and a value the service reads checked now
+ * (the invoicing addresses, stored with their defaults filled in), so that a mistake is a 400, not a failed step.
+ */
+export function callerMeta<M extends { value?: unknown }>(key: string, meta: M, siren: string | null): M {
+  assertCallerMeta(key);
+  if (key !== INVOICING_ADDRESSES_META) return meta;
+  if (!siren) throw new DomainError('invalid-data', 'the entry holds no valid party: correct it before its addresses');
+  parseInvoicingAddresses(siren, meta.value);
+  return { ...meta, value: invoicingAddressesValue.parse(meta.value) };
 }

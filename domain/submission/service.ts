@@ -2,6 +2,7 @@
 // confirmation, and the operator's approval decision. The waiting workflow is resumed by signals.
 import { DomainError } from '../errors';
 import { formerMatriculeOf } from '../party/take-over';
+import { invoicingAddressesOf } from '../party/invoicing-addresses';
 import crypto from 'node:crypto';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Logger } from 'pino';
@@ -27,6 +28,7 @@ import {
   lockAgreement,
   reopenAgreement,
   storeSignedPdf,
+  type SignedTerms,
   supersededMandates,
   type AgreementRow,
   type IdentityView,
@@ -144,6 +146,7 @@ async function mandateReference(
     issuedOn: ctx.agreement.issued_on,
     entryId: ctx.entry.id,
     formerMatricule: await formerMatriculeOf(deps.db, ctx.entry.id),
+    invoicingAddresses: await invoicingAddressesOf(deps.db, ctx.entry.id, ctx.entry.siren!),
   };
 }
 
@@ -155,6 +158,12 @@ async function render(
 ) {
   return buildMandatePdf({ ...(await mandateReference(deps, ctx)), signature, lang });
 }
+
+/** What a mandate signed as `reference` consents to, kept with the signature for the directory and Peppol steps. */
+const signedTerms = (reference: MandateReference): SignedTerms => ({
+  formerMatricule: reference.formerMatricule,
+  invoicingAddresses: reference.invoicingAddresses,
+});
 
 /** The signed mandate once signed, otherwise the pre-filled one. */
 export async function agreementPdf(deps: SigningDeps, workspaceId: string, entryId: string, lang: Lang = 'fr') {
@@ -219,8 +228,7 @@ export async function signInApp(
       `mandate ${read} was replaced by mandate ${ctx.agreement.mandate_number} when the party's details changed: read the new one, then sign it`,
     );
   }
-  requireSigner(ctx.party);
-  const former = await formerMatriculeOf(deps.db, entryId);
+  const terms = signedTerms(await mandateReference(deps, ctx));
   let pdf: Uint8Array;
   if (signature) {
     // Decoded and scaled down in a child process: the mandate embeds a small PNG.
@@ -255,7 +263,7 @@ export async function signInApp(
       ctx.agreement.mandate_number,
       deps.box.seal(pdf, mandateContext(entryId)),
       signature ? 'drawn' : 'typed',
-      former,
+      terms,
     );
     if (!stored) throw mandateReplaced(ctx.agreement);
   });
@@ -275,8 +283,8 @@ export async function uploadSignedAgreement(
   const reference = await mandateReference(deps, ctx);
   const superseded = await supersededMandates(deps.db, entryId, ctx.agreement.mandate_number);
   const evidence = await checkSignedMandate(inspectorOf(deps).ownedBy(entryId), 'data', bytes, reference, superseded);
-  // The signer signed the mandate we served, whose text follows the take-over identifier set now.
-  const former = reference.formerMatricule;
+  // The signer signed the mandate we served, whose text follows the take-over identifier and addresses set now.
+  const terms = signedTerms(reference);
   await deps.db.tx(async (q) => {
     await recordAudit(q, {
       entryId,
@@ -291,7 +299,7 @@ export async function uploadSignedAgreement(
       ctx.agreement.mandate_number,
       deps.box.seal(bytes, mandateContext(entryId)),
       'upload',
-      former,
+      terms,
       evidence,
     );
     if (!stored) throw mandateReplaced(ctx.agreement);

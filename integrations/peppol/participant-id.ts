@@ -41,9 +41,11 @@ export const formatParticipantId = (p: Pick<ParticipantId, 'scheme' | 'value'>):
 /** Normalised full form, e.g. `iso6523-actorid-upis::0225:552032534`. */
 export const normaliseParticipantId = (input: string): string => formatParticipantId(parseParticipantId(input));
 
-export function frenchParticipantId(siren: string): ParticipantId {
-  if (!/^\d{9}$/.test(siren)) throw new InvalidParticipantIdError('a SIREN has 9 digits');
-  return checkParticipantId(parseParticipantId(`${FRENCH_ICD}:${siren}`));
+/** The participant of a directory address (SIREN, SIREN_SIRET, SIREN_SIRET_ROUTAGE or SIREN_SUFFIXE): `0225:<it>`. */
+export function frenchParticipantId(address: string): ParticipantId {
+  if (!/^\d{9}(_|$)/.test(address))
+    throw new InvalidParticipantIdError('a directory address starts with a 9-digit SIREN');
+  return checkParticipantId(parseParticipantId(`${FRENCH_ICD}:${address}`));
 }
 
 export interface IcdScheme {

@@ -85,7 +85,7 @@ export function issueMandateEffect(a: {
        INSERT INTO agreements (entry_id, job_id, mandate_number, issued_on) SELECT ${entry}::uuid, ${job}::uuid, number, ${day}::date FROM mandate_numbered
        ON CONFLICT (entry_id) DO UPDATE SET job_id = EXCLUDED.job_id, mandate_number = EXCLUDED.mandate_number,
          issued_on = EXCLUDED.issued_on, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, submitted_at = NULL,
-         decision_id = NULL, signed_former_matricule = NULL, upload_evidence = NULL, voided_at = NULL, updated_at = now()
+         decision_id = NULL, signed_former_matricule = NULL, signed_invoicing_addresses = NULL, upload_evidence = NULL, voided_at = NULL, updated_at = now()
        RETURNING mandate_number
      ), earlier_identity AS (
        -- A new registration's signer shows their identity document anew: an earlier job's does not count for it.
@@ -112,20 +112,36 @@ export const startsWith = (column: string, param: string) =>
  * Stores the signed mandate (sealed by the caller) with the take-over identifier its text carried (the consent).
  * False when `mandateNumber` is no longer the entry's mandate (its party changed while it was being signed).
  */
+/** What the signed mandate consents to, beyond its text: kept with it, for the steps acting on it. */
+export interface SignedTerms {
+  /** The platform whose lines it consents to take over (part 5). */
+  formerMatricule?: string;
+  /** The invoicing addresses it entrusts (part 4), as the domain writes them. */
+  invoicingAddresses?: unknown;
+}
+
 export async function storeSignedPdf(
   db: Queryable,
   entryId: string,
   mandateNumber: string,
   pdf: Uint8Array,
   via: 'drawn' | 'typed' | 'upload',
-  formerMatricule: string | undefined,
+  terms: SignedTerms,
   evidence?: UploadEvidence,
 ): Promise<boolean> {
   const r = await db.query(
     `UPDATE agreements SET signed_pdf = $2, signed_via = $3, signed_at = now(), submitted_at = NULL, signed_former_matricule = $4,
-       upload_evidence = $5, updated_at = now()
+       upload_evidence = $5, signed_invoicing_addresses = $7, updated_at = now()
      WHERE entry_id = $1 AND submitted_at IS NULL AND mandate_number = $6 AND voided_at IS NULL`,
-    [entryId, pdf, via, formerMatricule ?? null, evidence ?? null, mandateNumber],
+    [
+      entryId,
+      pdf,
+      via,
+      terms.formerMatricule ?? null,
+      evidence ?? null,
+      mandateNumber,
+      terms.invoicingAddresses === undefined ? null : JSON.stringify(terms.invoicingAddresses),
+    ],
   );
   return r.rowCount > 0;
 }
@@ -228,7 +244,7 @@ export async function claimDecision(
 export async function reopenAgreement(db: Queryable, entryId: string) {
   await db.query(
     `UPDATE agreements SET submitted_at = NULL, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, decision_id = NULL,
-       signed_former_matricule = NULL, upload_evidence = NULL, updated_at = now()
+       signed_former_matricule = NULL, signed_invoicing_addresses = NULL, upload_evidence = NULL, updated_at = now()
      WHERE entry_id = $1`,
     [entryId],
   );
@@ -241,15 +257,24 @@ export async function reopenAgreement(db: Queryable, entryId: string) {
 export async function approvedMandate(
   db: Queryable,
   entryId: string,
-): Promise<{ number: string; formerMatricule?: string } | undefined> {
-  const { rows } = await db.query<{ mandate_number: string; signed_former_matricule: string | null }>(
-    `SELECT a.mandate_number, a.signed_former_matricule FROM agreements a JOIN approval_decisions d ON d.id = a.decision_id
+): Promise<({ number: string } & SignedTerms) | undefined> {
+  const { rows } = await db.query<{
+    mandate_number: string;
+    signed_former_matricule: string | null;
+    signed_invoicing_addresses: unknown;
+  }>(
+    `SELECT a.mandate_number, a.signed_former_matricule, a.signed_invoicing_addresses FROM agreements a
+     JOIN approval_decisions d ON d.id = a.decision_id
      WHERE a.entry_id = $1 AND a.signed_pdf IS NOT NULL AND a.submitted_at IS NOT NULL AND d.approved AND a.voided_at IS NULL`,
     [entryId],
   );
   const r = rows[0];
   return (
-    r && { number: r.mandate_number, ...(r.signed_former_matricule && { formerMatricule: r.signed_former_matricule }) }
+    r && {
+      number: r.mandate_number,
+      ...(r.signed_former_matricule && { formerMatricule: r.signed_former_matricule }),
+      ...(r.signed_invoicing_addresses != null && { invoicingAddresses: r.signed_invoicing_addresses }),
+    }
   );
 }
 

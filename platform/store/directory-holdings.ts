@@ -1,4 +1,4 @@
-// Which entry holds a SIREN's directory line on our matricule.
+// Which entry holds a SIREN's directory lines on our matricule, and the line of each invoicing address.
 import type { Queryable } from './db';
 
 export async function directoryHolder(db: Queryable, siren: string): Promise<string | undefined> {
@@ -25,4 +25,32 @@ export async function holdDirectoryLine(
 
 export async function releaseDirectoryLine(db: Queryable, siren: string, entryId: string): Promise<void> {
   await db.query('DELETE FROM directory_holdings WHERE siren = $1 AND entry_id = $2', [siren, entryId]);
+}
+
+/** Our line for one invoicing address (its identifier: SIREN, SIREN_SIRET, SIREN_SIRET_ROUTAGE or SIREN_SUFFIXE). */
+export async function recordDirectoryLine(
+  db: Queryable,
+  l: { address: string; siren: string; entryId: string; idInstance: number },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO directory_lines (address_id, siren, entry_id, id_instance) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (address_id) DO UPDATE SET id_instance = EXCLUDED.id_instance, entry_id = EXCLUDED.entry_id, since = now()`,
+    [l.address, l.siren, l.entryId, l.idInstance],
+  );
+}
+
+/** The lines an entry holds, by address. */
+export async function entryDirectoryLines(
+  db: Queryable,
+  entryId: string,
+): Promise<{ address: string; idInstance: number }[]> {
+  const { rows } = await db.query<{ address_id: string; id_instance: string }>(
+    'SELECT address_id, id_instance FROM directory_lines WHERE entry_id = $1 ORDER BY address_id',
+    [entryId],
+  );
+  return rows.map((r) => ({ address: r.address_id, idInstance: Number(r.id_instance) }));
+}
+
+export async function forgetDirectoryLines(db: Queryable, entryId: string): Promise<void> {
+  await db.query('DELETE FROM directory_lines WHERE entry_id = $1', [entryId]);
 }

@@ -16,6 +16,9 @@ import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { freshDb, log } from '../support/harness';
 import { approveMandate } from '../support/mandate';
 import { createClients } from '../../integrations/clients';
+import { isSiret } from '../../domain/party/french-ids';
+import { INVOICING_ADDRESSES_META, type InvoicingAddresses } from '../../domain/party/invoicing-addresses';
+import { entryDirectoryLines } from '../../platform/store/directory-holdings';
 
 describe('directory activities', () => {
   let sim: AnnuaireSimulator;
@@ -56,6 +59,8 @@ describe('directory activities', () => {
     return { siren, entryId: id, input };
   }
   const register = (i: StepInput) => acts['gov-fr.directory.register'](i);
+  /** The one line of a registration of the SIREN address alone. */
+  const line = (r: { lines: { idInstance: number }[] }) => r.lines[0]!.idInstance;
   const disable = (i: StepInput) => acts['gov-fr.directory.disable'](i);
   const linesOf = (siren: string) => sim.lines().filter((l) => l.siren === siren);
   const inForce = (siren: string) =>
@@ -71,12 +76,12 @@ describe('directory activities', () => {
   it('register moves the SIREN from 9998 to us, once, even when run twice', async () => {
     const { siren, input } = await newParty();
     const first = await register(input);
-    expect(first).toEqual({ idInstance: expect.any(Number), created: true });
+    expect(first).toEqual({ lines: [{ address: siren, idInstance: expect.any(Number), created: true }] });
     const again = await register(input);
-    expect(again).toEqual({ idInstance: first.idInstance, created: false });
+    expect(again).toEqual({ lines: [{ address: siren, idInstance: line(first), created: false }] });
 
     expect(inForce(siren)).toEqual([
-      expect.objectContaining({ idInstance: first.idInstance, matriculePlateforme: '0145', dateDebutEffet: today() }),
+      expect.objectContaining({ idInstance: line(first), matriculePlateforme: '0145', dateDebutEffet: today() }),
     ]);
     expect(linesOf(siren).map((l) => [l.matriculePlateforme, l.dateFinEffet])).toEqual([
       ['9998', today()],
@@ -122,20 +127,23 @@ describe('directory activities', () => {
       await putMeta(db, entryId, 'fr-former-matricule', { src: 'api', value });
 
       const r = await register(input);
-      expect(r).toEqual({ idInstance: expect.any(Number), created: true, takenOverFrom: '0042' });
+      expect(r).toEqual({
+        lines: [{ address: siren, idInstance: expect.any(Number), created: true }],
+        takenOverFrom: '0042',
+      });
       const byId = new Map(linesOf(siren).map((l) => [l.idInstance, l]));
       expect(byId.get(theirs.idInstance)?.dateFinEffet).toBe(today());
       expect(byId.get(theirSiret.idInstance)?.dateFinEffet).toBe(today());
       expect(inForce(siren)).toEqual([
-        expect.objectContaining({ idInstance: r.idInstance, matriculePlateforme: '0145', dateDebutEffet: today() }),
+        expect.objectContaining({ idInstance: line(r), matriculePlateforme: '0145', dateDebutEffet: today() }),
       ]);
-      expect(await register(input)).toEqual({ idInstance: r.idInstance, created: false });
+      expect(await register(input)).toEqual({ lines: [{ address: siren, idInstance: line(r), created: false }] });
     },
   );
 
   it('disable ends our line and puts the SIREN back on 9998, once', async () => {
     const { siren, input } = await newParty();
-    const { idInstance } = await register(input);
+    const idInstance = line(await register(input));
     const r = await disable(input);
     expect(r).toEqual({ ended: [idInstance], restoredIdInstance: expect.any(Number) });
     expect(inForce(siren)).toEqual([
@@ -149,7 +157,7 @@ describe('directory activities', () => {
     expect(linesOf(siren)).toHaveLength(3); // default 9998, ours, 9998 again: history kept
 
     // And the party can come back the same day.
-    expect(await register(input)).toMatchObject({ created: true });
+    expect(await register(input)).toMatchObject({ lines: [{ created: true }] });
     expect(inForce(siren)).toEqual([expect.objectContaining({ matriculePlateforme: '0145' })]);
   });
 
@@ -180,7 +188,7 @@ describe('directory activities', () => {
 
   it("another entry of the same SIREN can neither take nor end this entry's line", async () => {
     const { siren, input } = await newParty();
-    const { idInstance } = await register(input);
+    const idInstance = line(await register(input));
     const other = await newParty(siren);
     expect(await failure(register(other.input))).toMatchObject({
       type: 'already-registered',
@@ -225,7 +233,7 @@ describe('directory activities', () => {
     ]);
     // The 9998 line was ended before the refusal; a later run picks up from there (no line of ours yet).
     sim.setFaults(undefined);
-    expect(await register(input)).toMatchObject({ created: true });
+    expect(await register(input)).toMatchObject({ lines: [{ created: true }] });
     expect(inForce(siren)).toEqual([expect.objectContaining({ matriculePlateforme: '0145' })]);
   });
 
@@ -262,10 +270,10 @@ describe('directory activities', () => {
         return undefined;
       });
     }
-    expect(result).toMatchObject({ created: true });
+    expect(result!.lines).toMatchObject([{ created: true }]);
     expect(attempts).toBeGreaterThan(1);
     expect(inForce(siren)).toEqual([
-      expect.objectContaining({ idInstance: result!.idInstance, matriculePlateforme: '0145' }),
+      expect.objectContaining({ idInstance: line(result!), matriculePlateforme: '0145' }),
     ]);
     expect(linesOf(siren).filter((l) => l.matriculePlateforme === '0145')).toHaveLength(1);
   });
@@ -276,11 +284,9 @@ describe('directory activities', () => {
     const { siren, input } = await newParty();
     sim.setFaults({ latencyMs: 100 });
     const [a, b] = await Promise.all([register(input), register(input)]);
-    expect(a.idInstance).toBe(b.idInstance);
-    expect([a.created, b.created].sort()).toEqual([false, true]);
-    expect(inForce(siren)).toEqual([
-      expect.objectContaining({ idInstance: a.idInstance, matriculePlateforme: '0145' }),
-    ]);
+    expect(line(a)).toBe(line(b));
+    expect([a.lines[0]!.created, b.lines[0]!.created].sort()).toEqual([false, true]);
+    expect(inForce(siren)).toEqual([expect.objectContaining({ idInstance: line(a), matriculePlateforme: '0145' })]);
     expect(linesOf(siren).filter((l) => l.matriculePlateforme === '0145')).toHaveLength(1);
   });
 
@@ -289,10 +295,115 @@ describe('directory activities', () => {
     sim.setFaults({ latencyMs: 150 });
     const revoke = setTimeout(() => sim.revokeTokens(), 200); // after the search, before the writes
     try {
-      expect(await register(input)).toMatchObject({ created: true });
+      expect(await register(input)).toMatchObject({ lines: [{ created: true }] });
     } finally {
       clearTimeout(revoke);
     }
     expect(inForce(siren)).toEqual([expect.objectContaining({ matriculePlateforme: '0145' })]);
+  });
+});
+
+describe('directory activities: every invoicing address', () => {
+  let sim: AnnuaireSimulator;
+  let db: Db;
+  let drop: () => Promise<void>;
+  let workspaceId: string;
+  let acts: ReturnType<typeof directoryActivities>;
+  let annuaire: ReturnType<typeof createClients>['annuaire'];
+
+  beforeAll(async () => {
+    sim = await startAnnuaireSimulator({ host: '127.0.0.1', port: 0 });
+    ({ db, drop } = await freshDb());
+    workspaceId = (await createWorkspace(db, 'directory-addresses')).id;
+    const config = loadConfig({
+      DATA_DIR: path.join(os.tmpdir(), 'pa-test'),
+      ANNUAIRE_URL: sim.url,
+      PA_MATRICULE: '0145',
+    });
+    annuaire = createClients(config).annuaire;
+    acts = directoryActivities({ db, log, config }, annuaire);
+  });
+  afterAll(async () => {
+    await sim.close();
+    await drop();
+  });
+
+  /** A SIRET of `siren`: its NIC, then the Luhn digit. */
+  const siretOf = (siren: string, nic: string) =>
+    [...'0123456789'].map((d) => `${siren}${nic}${d}`).find((s) => isSiret(s))!;
+
+  /** A party stating `addresses`, its mandate signed entrusting `signed` (all its addresses when not given). */
+  async function partyWith(siren: string, addresses: unknown, signed?: InvoicingAddresses) {
+    const entryId = crypto.randomUUID();
+    await insertEntry(db, {
+      id: entryId,
+      workspaceId,
+      docSchema: 'https://gobl.org/draft-0/org/party',
+      data: party(siren),
+      siren,
+    });
+    await putMeta(db, entryId, INVOICING_ADDRESSES_META, { src: 'api', value: addresses });
+    await approveMandate(db, { entryId, invoicingAddresses: signed });
+    const input: StepInput = { jobId: crypto.randomUUID(), workspaceId, entryId, stepId: 's1', config: {} };
+    return { entryId, input };
+  }
+  const inForce = (siren: string) =>
+    sim
+      .lines()
+      .filter(
+        (l) =>
+          l.siren === siren && l.dateDebutEffet <= today() && (l.dateFinEffet === null || today() < l.dateFinEffet),
+      );
+
+  it('creates the routing code, then one line per address on our matricule; run again, nothing more', async () => {
+    const siren = makeSiren();
+    const siret = siretOf(siren, '0001');
+    const { input, entryId } = await partyWith(siren, {
+      addresses: [
+        {},
+        { siret },
+        { siret, routing_code: { id: 'SERVICE-ACHATS', label: 'Service achats' } },
+        { suffix: 'FACTURES_EU' },
+      ],
+    });
+    const first = await acts['gov-fr.directory.register'](input);
+    const ids = [siren, `${siren}_${siret}`, `${siren}_${siret}_SERVICE-ACHATS`, `${siren}_FACTURES_EU`];
+    expect(first.lines.map((l) => [l.address, l.created])).toEqual(ids.map((id) => [id, true]));
+    expect(
+      inForce(siren)
+        .map((l) => [l.identifiantAdressage, l.matriculePlateforme, l.dateDebutEffet])
+        .sort(),
+    ).toEqual(ids.map((id) => [id, '0145', today()]).sort());
+    expect(await annuaire.getRoutingCode(siret, 'SERVICE-ACHATS')).toMatchObject({
+      libelleCodeRoutage: 'Service achats',
+      etatAdministratif: 'A',
+    });
+    const again = await acts['gov-fr.directory.register'](input);
+    expect(again.lines).toEqual(first.lines.map((l) => ({ ...l, created: false })));
+    expect(sim.lines().filter((l) => l.siren === siren && l.matriculePlateforme === '0145')).toHaveLength(4);
+    expect((await entryDirectoryLines(db, entryId)).map((l) => l.address).sort()).toEqual([...ids].sort());
+
+    // Unregistering ends every line and puts the SIREN back on the fictive platform.
+    const ended = await acts['gov-fr.directory.disable'](input);
+    expect(ended.ended.sort()).toEqual(first.lines.map((l) => l.idInstance).sort());
+    expect(inForce(siren).map((l) => [l.identifiantAdressage, l.matriculePlateforme])).toEqual([[siren, '9998']]);
+    expect(await entryDirectoryLines(db, entryId)).toEqual([]);
+  });
+
+  it('refuses an address the signed mandate does not entrust, naming it, before writing anything', async () => {
+    const siren = makeSiren();
+    const siret = siretOf(siren, '0002');
+    const { input } = await partyWith(
+      siren,
+      { addresses: [{}, { siret }] },
+      { entrust: 'listed', addresses: [{ id: siren, siren }] },
+    );
+    const err = await acts['gov-fr.directory.register'](input).then(
+      () => undefined,
+      (e: unknown) => e as ApplicationFailure,
+    );
+    expect(err).toMatchObject({ type: 'address-not-entrusted', nonRetryable: true });
+    expect(err!.message).toContain(`does not entrust ${siren}_${siret}`);
+    expect(sim.lines().filter((l) => l.siren === siren && l.matriculePlateforme === '0145')).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 // Puts an entry in the state the directory and Peppol steps require: a signed, submitted and approved mandate.
 import crypto from 'node:crypto';
 import type { Queryable } from '../../platform/store/db';
+import type { InvoicingAddresses } from '../../domain/party/invoicing-addresses';
 import {
   claimDecision,
   issueMandate,
@@ -9,7 +10,10 @@ import {
   storeSignedPdf,
 } from '../../platform/store/agreements';
 
-export async function approveMandate(db: Queryable, a: { entryId: string; jobId?: string; formerMatricule?: string }) {
+export async function approveMandate(
+  db: Queryable,
+  a: { entryId: string; jobId?: string; formerMatricule?: string; invoicingAddresses?: InvoicingAddresses },
+) {
   const jobId = a.jobId ?? crypto.randomUUID();
   const number = await issueMandate(db, {
     entryId: a.entryId,
@@ -17,7 +21,10 @@ export async function approveMandate(db: Queryable, a: { entryId: string; jobId?
     matricule: '0145',
     day: new Date().toISOString().slice(0, 10),
   });
-  await storeSignedPdf(db, a.entryId, number, new TextEncoder().encode('%PDF-1.7 signed'), 'upload', a.formerMatricule);
+  await storeSignedPdf(db, a.entryId, number, new TextEncoder().encode('%PDF-1.7 signed'), 'upload', {
+    formerMatricule: a.formerMatricule,
+    invoicingAddresses: a.invoicingAddresses,
+  });
   await markSubmitted(db, a.entryId);
   const id = await recordDecision(db, { entryId: a.entryId, jobId, approved: true });
   await claimDecision(db, a.entryId, jobId, id);

@@ -12,6 +12,7 @@ import { buildMandatePdf, type MandateInput } from '../../../domain/mandate/pdf'
 import { sealPdf } from '../../../domain/mandate/seal';
 import type { Lang } from '../../../domain/mandate/texts';
 import { frenchParty } from '../../../domain/party';
+import { defaultInvoicingAddresses, parseInvoicingAddresses } from '../../../domain/party/invoicing-addresses';
 import { party } from '../../../bin/stack/sample-parties';
 import { png } from '../../../bin/stack/sample-images';
 import { pdfText } from '../../support/pdf-text';
@@ -148,6 +149,41 @@ describe('the mandate follows the model form', () => {
       1,
     );
     expect(noSiren).toContain('Dénomination : Plateforme Exemple SAS Matricule de plateforme : 0145');
+  });
+
+  it('lists in part 4 the addresses entrusted, or entrusts every address of the SIREN', async () => {
+    const listed = parseInvoicingAddresses('552032534', {
+      entrust: 'listed',
+      addresses: [
+        {},
+        { siret: '55203253400018', routing_code: { id: 'ACHATS', label: 'Service achats' } },
+        { suffix: 'EU' },
+      ],
+    });
+    const fr = pageText(await finalMandate('fr', { invoicingAddresses: listed }), 1);
+    expect(fr).toContain('4. Adresses de facturation confiées Les adresses suivantes, et elles seules :');
+    expect(fr).toContain('• 552032534 — adresse SIREN');
+    expect(fr).toContain(
+      '• 552032534_55203253400018_ACHATS — établissement SIRET 55203253400018, code routage ACHATS (« Service achats »)',
+    );
+    expect(fr).toContain('• 552032534_EU — suffixe d’adressage EU');
+    expect(fr).not.toContain('qui en dépendent');
+    const en = pageText(await finalMandate('en', { invoicingAddresses: listed }), 1);
+    expect(en).toContain('The following addresses, and only these:');
+    expect(en).toContain(
+      '• 552032534_55203253400018_ACHATS — establishment SIRET 55203253400018, routing code ACHATS (“Service achats”)',
+    );
+    // Every address (the model form's wildcard), naming those registered now when there are more than the SIREN's.
+    const all = pageText(await finalMandate('fr', { invoicingAddresses: { ...listed, entrust: 'all' } }), 1);
+    expect(all).toContain(
+      'SIREN 552032534 (adresse SIREN), ainsi que les adresses SIREN_SIRET, SIREN_SIRET_ROUTAGE et SIREN_SUFFIXE qui en dépendent. Adresses inscrites à la signature :',
+    );
+    expect(all).toContain('• 552032534_EU — suffixe d’adressage EU');
+    const sirenOnly = pageText(
+      await finalMandate('fr', { invoicingAddresses: defaultInvoicingAddresses('552032534') }),
+      1,
+    );
+    expect(sirenOnly).toContain('qui en dépendent. 5. Plateforme précédente');
   });
 
   it('writes dates as the language does, never ISO, and closes with where and when it is signed', async () => {

@@ -36,7 +36,13 @@ describe('participant identifiers', () => {
   it('derives the French participant 0225:<SIREN> and checks it against code list v9.7', () => {
     const p = frenchParticipantId('552032534');
     expect(formatParticipantId(p)).toBe('iso6523-actorid-upis::0225:552032534');
-    expect(() => frenchParticipantId('55203253')).toThrow(/9 digits/);
+    expect(() => frenchParticipantId('55203253')).toThrow(/9-digit SIREN/);
+    // Every directory address is a participant of its own; its characters are the 0225 scheme's.
+    expect(frenchParticipantId('552032534_55203253400017_SERVICE-A').value).toBe(
+      '0225:552032534_55203253400017_service-a',
+    );
+    expect(frenchParticipantId('552032534_FACTURES').value).toBe('0225:552032534_factures');
+    expect(() => frenchParticipantId('552032534_a.b')).toThrow(/not a valid FR:CTC identifier/);
     expect(icdSchemes().get('0225')).toMatchObject({ schemeId: 'FR:CTC', state: 'active' });
   });
 

@@ -1,0 +1,149 @@
+// The invoicing addresses an integrator states (meta fr-invoicing-addresses): checked when written, every fault named;
+// the mandate's part 4 follows them.
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/harness';
+import { isSiret } from '../../domain/party/french-ids';
+import { makeSiren, party } from '../../bin/stack/sample-parties';
+import { jobWhen } from '../support/jobs';
+import { pdfText } from '../support/pdf-text';
+import {
+  approve,
+  entryApi,
+  linesInForce,
+  signInApp,
+  startRegistration,
+  startUnregistration,
+} from '../support/registration';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const siretOf = (siren: string, nic: string) =>
+  [...'0123456789'].map((d) => `${siren}${nic}${d}`).find((s) => isSiret(s))!;
+
+/** A SIRET whose check digit is wrong. */
+const badSiret = (siret: string) => siret.slice(0, 13) + ((Number(siret[13]) + 1) % 10);
+
+async function newEntry(siren = makeSiren()) {
+  const id = crypto.randomUUID();
+  expect((await h.api('PUT', `/silo/v1/entries/${id}`, { data: party(siren) })).status).toBe(200);
+  return { id, siren };
+}
+const putAddresses = (id: string, value: unknown) =>
+  h.api('PUT', `/silo/v1/entries/${id}/meta/fr-invoicing-addresses`, { value });
+
+describe('fr-invoicing-addresses', () => {
+  it('stores the addresses with their defaults filled in', async () => {
+    const { id, siren } = await newEntry();
+    const siret = siretOf(siren, '0001');
+    const r = await putAddresses(id, {
+      addresses: [{}, { siret }, { siret, routing_code: { id: 'ACHATS', label: 'Service achats' } }, { suffix: 'EU' }],
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.value).toEqual({
+      entrust: 'all',
+      addresses: [
+        {},
+        { siret },
+        { siret, routing_code: { id: 'ACHATS', label: 'Service achats', nature: 'Privé', state: 'A' } },
+        { suffix: 'EU' },
+      ],
+    });
+  });
+
+  it('refuses with a 400 naming each invalid address', async () => {
+    const { id, siren } = await newEntry();
+    const other = siretOf(makeSiren(), '0001');
+    const r = await putAddresses(id, {
+      entrust: 'some',
+      addresses: [
+        { siret: badSiret(siretOf(siren, '0009')) },
+        { siret: other },
+        { routing_code: { id: 'ACHATS', label: 'Achats' } },
+        { siret: siretOf(siren, '0002'), suffix: 'X' },
+        { suffix: siretOf(siren, '0003') },
+        { suffix: 'a.b' },
+        { siret: siretOf(siren, '0004'), routing_code: { id: 'R/1', label: '' } },
+      ],
+    });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ code: 'invalid-request', detail: expect.stringMatching(/^invalid body\.value: /) });
+    const at = (path: string) =>
+      r.body.errors.filter((e: { path: string }) => e.path === path).map((e: { message: string }) => e.message);
+    expect(at('body.value.entrust')).toHaveLength(1);
+    expect(at('body.value.addresses.0.siret')).toEqual([expect.stringMatching(/not a valid SIRET/)]);
+    expect(at('body.value.addresses.1.siret')).toEqual([`SIRET ${other} is not an establishment of SIREN ${siren}`]);
+    expect(at('body.value.addresses.2.routing_code')).toEqual(['a routing code hangs on a SIRET: give the siret']);
+    expect(at('body.value.addresses.3.suffix')).toEqual(['an address has a SIRET or a suffix, not both']);
+    expect(at('body.value.addresses.4.suffix')).toEqual(['a suffix is never a SIRET: give it as siret']);
+    expect(at('body.value.addresses.5.suffix')).toEqual([expect.stringMatching(/Peppol participant \(scheme 0225\)/)]);
+    expect(at('body.value.addresses.6.routing_code.id')).toEqual([
+      expect.stringMatching(/only letters, digits, - and _/),
+    ]);
+    expect(at('body.value.addresses.6.routing_code.label')).toHaveLength(1);
+    // An address twice, whatever its case (Peppol's participants ignore case).
+    const twice = await putAddresses(id, { addresses: [{ suffix: 'EU' }, { suffix: 'eu' }] });
+    expect([twice.status, twice.body.errors]).toEqual([
+      400,
+      [{ path: 'body.value.addresses.1', message: 'the same address as addresses[0] (Peppol ignores case)' }],
+    ]);
+    // Nothing was stored.
+    expect((await h.api('GET', `/silo/v1/entries/${id}/meta/fr-invoicing-addresses`)).status).toBe(404);
+  });
+
+  it('registers every address — its mandate listing them — then unregisters them all', async () => {
+    const { id, siren } = await newEntry();
+    const siret = siretOf(siren, '0001');
+    const addresses = [
+      {},
+      { siret },
+      { siret, routing_code: { id: 'ACHATS', label: 'Service achats' } },
+      { suffix: 'EU' },
+    ];
+    expect((await putAddresses(id, { entrust: 'listed', addresses })).status).toBe(200);
+    const ids = [siren, `${siren}_${siret}`, `${siren}_${siret}_ACHATS`, `${siren}_EU`];
+
+    const jobId = await startRegistration(h, id);
+    await jobWhen(h, jobId, ['WAIT']);
+    const mandate = await fetch(`${h.baseUrl}${entryApi(id)}/agreement`, {
+      headers: { authorization: `Bearer ${h.apiKey}` },
+    });
+    const text = pdfText(new Uint8Array(await mandate.arrayBuffer())).replace(/\s+/g, ' ');
+    expect(text).toContain('Les adresses suivantes, et elles seules :');
+    for (const address of ids) expect(text).toContain(`• ${address} — `);
+
+    await signInApp(h, id);
+    await approve(h, id);
+    const job = await jobWhen(h, jobId, ['OK', 'ERR'], 60_000);
+    expect(job.status, JSON.stringify(job.faults)).toBe('OK');
+    expect(
+      linesInForce(h, siren)
+        .map((l) => [l.identifiantAdressage, l.matriculePlateforme])
+        .sort(),
+    ).toEqual(ids.map((a) => [a, h.config.PA_MATRICULE]).sort());
+    const participants = ids.map((a) => `iso6523-actorid-upis::0225:${a.toLowerCase()}`);
+    expect(
+      h.sims.sml
+        .participants(h.config.SMP_ID)
+        .filter((p) => participants.includes(p))
+        .sort(),
+    ).toEqual([...participants].sort());
+    expect(
+      h.sims.directory
+        .indexed()
+        .filter((p) => participants.includes(p))
+        .sort(),
+    ).toEqual([...participants].sort());
+
+    const unreg = await startUnregistration(h, id);
+    expect((await jobWhen(h, unreg, ['OK', 'ERR'], 60_000)).status).toBe('OK');
+    expect(linesInForce(h, siren).map((l) => [l.identifiantAdressage, l.matriculePlateforme])).toEqual([
+      [siren, '9998'],
+    ]);
+    expect(h.sims.sml.participants(h.config.SMP_ID).filter((p) => participants.includes(p))).toEqual([]);
+  });
+});
