@@ -2,6 +2,7 @@
 // the progress of its signing, and completing the signer's missing details. Everything else (uploads, signature,
 // confirmation) goes through the entry API's own service functions, with the same rules and limits.
 import { formerMatriculeOf } from '../../domain/party/take-over';
+import { invoicingAddressesOf } from '../../domain/party/invoicing-addresses';
 import { frenchParty, type Party } from '../../domain/party';
 import { missingSignerFields } from '../../domain/mandate/signer';
 import { getAgreement, identityViews, latestDecision } from '../../platform/store/agreements';
@@ -84,6 +85,7 @@ export async function wizardState(deps: SigningDeps, w: WizardEntry) {
     signer: { given: signer.given, surname: signer.surname, role: signer.role, id_number_hint: hint(signer.id_number) },
     missing: missingSignerFields(party).map((path) => MISSING_FIELD[path]),
     take_over: (await formerMatriculeOf(deps.db, w.entryId)) !== undefined,
+    invoicing_addresses: await entrustedView(deps, w.entryId, entry.siren!),
     details_confirmed: confirmedFor(trail, agreement.mandate_number),
     identity: { front: views.has('front'), back: views.has('back'), page: views.has('page') },
     signed: agreement.signed_via ?? null,
@@ -152,4 +154,17 @@ export async function confirmDetails(deps: SigningDeps, w: WizardEntry, given: S
       details: { completed: filled, mandate_number: agreement.mandate_number },
     });
   });
+}
+
+/** What the mandate entrusts (part 4), for the signer to read before signing: every address, or those listed. */
+async function entrustedView(deps: Pick<SigningDeps, 'db'>, entryId: string, siren: string) {
+  const { entrust, addresses } = await invoicingAddressesOf(deps.db, entryId, siren);
+  return {
+    entrust,
+    addresses: addresses.map((a) => ({
+      id: a.id,
+      kind: a.routingCode ? 'routing' : a.siret ? 'siret' : a.suffix ? 'suffix' : 'siren',
+      ...(a.routingCode && { label: a.routingCode.label }),
+    })),
+  };
 }

@@ -157,6 +157,16 @@ function render() {
   // An address the record lacks is said to be missing (as the mandate says it), not left as a bare dash.
   $('company-address').textContent = c.address || t('addressUnknown');
   $('company-address').classList.toggle('unknown', !c.address);
+  // What the mandate entrusts (its part 4): the signer reads it before signing.
+  const entrusted = state.invoicing_addresses;
+  $('entrust-scope').textContent = t(entrusted.entrust === 'all' ? 'entrustAll' : 'entrustListed');
+  $('company-addresses').replaceChildren(
+    ...entrusted.addresses.map((a) => {
+      const li = document.createElement('li');
+      li.textContent = `${a.id} — ${t(`kind_${a.kind}`)}${a.label ? ` ${t('labelled', { label: a.label })}` : ''}`;
+      return li;
+    }),
+  );
   // Known signer details are shown read-only; missing ones are fields to complete.
   for (const f of ['given', 'surname', 'role', 'id_number']) {
     const input = $(f);
