@@ -17,7 +17,7 @@ export async function entrustedAddresses(
   entryId: string,
   siren: string,
   signed: unknown,
-): Promise<InvoicingAddress[]> {
+): Promise<{ wanted: InvoicingAddress[]; scope: InvoicingAddresses; start?: string }> {
   const wanted = await invoicingAddressesOf(db, entryId, siren);
   const scope = signed === undefined ? defaultInvoicingAddresses(siren) : (signed as InvoicingAddresses);
   const beyond = wanted.addresses.filter((a) => !entrusts(scope, a));
@@ -27,5 +27,5 @@ export async function entrustedAddresses(
       'address-not-entrusted',
     );
   }
-  return wanted.addresses;
+  return { wanted: wanted.addresses, scope, ...(wanted.start && { start: wanted.start }) };
 }

@@ -24,7 +24,7 @@ import type { ActivityDeps } from './deps';
 import type { Commit } from './journalled';
 import { entrySiren } from './entry-siren';
 import { FORMER_MATRICULE_META, formerMatriculeOf } from '../domain/party/take-over';
-import type { InvoicingAddress } from '../domain/party/invoicing-addresses';
+import { effectiveDay, entrusts, type InvoicingAddress } from '../domain/party/invoicing-addresses';
 import { entrustedAddresses } from './entrusted-addresses';
 
 import { remoteCall } from './remote-failure';
@@ -37,11 +37,22 @@ export interface AddressLine {
 }
 
 export interface RegisterResult {
-  /** One per invoicing address, in the order the party states them. */
+  /** One per invoicing address, in the order the party states them, then those taken over besides. */
   lines: AddressLine[];
   /** Matricule of the PA whose lines we ended (take-over). */
   takenOverFrom?: string;
+  /** YYYY-MM-DD, when later than today: the lines start then. */
+  takesEffectOn?: string;
+  /** The workflow starts the next step (Peppol publication) no earlier (workflows/job/run.ts). */
+  nextStepNotBefore?: string;
 }
+
+/** A line to hold: an address the party states, or one another platform held for it (its routing code exists). */
+type LineTarget = Pick<InvoicingAddress, 'id' | 'siren' | 'siret' | 'suffix' | 'routingCode'> & { routingId?: string };
+const routingIdOf = (t: LineTarget) => t.routingCode?.id ?? t.routingId;
+
+/** The day before a YYYY-MM-DD day. */
+const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 
 export interface DisableResult {
   ended: number[];
@@ -64,41 +75,68 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
         'mandate-not-approved',
       );
     }
-    const wanted = await entrustedAddresses(db, input.entryId, siren, mandate.invoicingAddresses);
+    const { wanted, scope, start } = await entrustedAddresses(db, input.entryId, siren, mandate.invoicingAddresses);
     const holder = await directoryHolder(db, siren);
     if (holder && holder !== input.entryId)
       throw ApplicationFailure.nonRetryable(`0225:${siren} is already registered`, 'already-registered');
+    // The switch day: today, or the later day the party set. Our lines start on it, and the lines we take over end on
+    // it (periods [start, end) meet without a gap or an overlap).
+    const day = effectiveDay({ start }, today());
     const result = await remoteCall(async () => {
-      const day = today();
       const inForce = await client.searchLines({ siren, dateObservation: day });
-      // A take-over ends the former platform's lines on the switch day: all of them when the company's SIREN address
-      // moves to us (invoices to its other addresses then reach us through it), else those at the addresses we take.
-      const movesWhole = wanted.some((a) => a.id === siren);
-      const takenOver = inForce.filter(
+      // What another platform holds for the company's addresses within the mandate the day before the switch: still
+      // in force, or ended on the switch day (by an earlier attempt of this step). Each becomes ours from that day.
+      const takenOver = (await client.searchLines({ siren, dateObservation: dayBefore(day) })).filter(
         (l) =>
           l.matriculePlateforme !== us &&
           l.matriculePlateforme !== DEFAULT_MATRICULE &&
-          (movesWhole || wanted.some((a) => sameAddress(l, a.id))),
+          (l.dateFinEffet === null || l.dateFinEffet >= day) &&
+          entrusts(scope, { id: l.identifiantAdressage, siren }),
       );
       const holders = [...new Set(takenOver.map((l) => l.matriculePlateforme))];
       if (holders.length > 0) await requireConsent(input.entryId, siren, holders, mandate.formerMatricule);
-      for (const l of takenOver) await client.endLine(l.idInstance, day);
+      for (const l of takenOver)
+        if (l.dateFinEffet === null || l.dateFinEffet > day) await client.endLine(l.idInstance, day);
+      const targets: LineTarget[] = [
+        ...wanted,
+        ...takenOver
+          .filter((l) => !wanted.some((a) => sameAddress(l, a.id)))
+          .map((l) => ({
+            id: l.identifiantAdressage,
+            siren,
+            siret: l.siret,
+            routingId: l.identifiantRoutage,
+            suffix: l.suffixeAdressage,
+          })),
+      ].filter((t, i, all) => all.findIndex((o) => o.id.toLowerCase() === t.id.toLowerCase()) === i);
       const lines: AddressLine[] = [];
-      for (const address of wanted) {
-        if (address.routingCode) await ensureRoutingCode(address, ids);
-        lines.push(await ensureLine(address, inForce, takenOver, day, ids));
+      for (const target of targets) {
+        if ('routingCode' in target && target.routingCode) await ensureRoutingCode(target as InvoicingAddress, ids);
+        lines.push(await ensureLine(target, inForce, takenOver, day, ids));
       }
       if (takenOver.length > 0)
-        log.info({ ...ids, matricule: us, ended: idsOf(takenOver), takenOverFrom: holders[0] }, 'lines taken over');
-      return { lines, ...(holders[0] && { takenOverFrom: holders[0] }) };
+        log.info(
+          { ...ids, matricule: us, ended: idsOf(takenOver), takenOverFrom: holders[0], day },
+          'lines taken over',
+        );
+      return {
+        lines,
+        ...(holders[0] && { takenOverFrom: holders[0] }),
+        ...(day > today() && { takesEffectOn: day, nextStepNotBefore: `${day}T00:00:00.000Z` }),
+      };
     });
-    await commit(async (q) => {
-      const sirenLine = result.lines.find((l) => l.address === siren) ?? result.lines[0]!;
-      if (!(await holdDirectoryLine(q, siren, input.entryId, sirenLine.idInstance))) {
-        throw ApplicationFailure.nonRetryable(`0225:${siren} is already registered`, 'already-registered');
-      }
-      for (const l of result.lines) await recordDirectoryLine(q, { siren, entryId: input.entryId, ...l });
-    });
+    const later =
+      result.takesEffectOn && `the lines take effect on ${result.takesEffectOn}: the next step waits until then`;
+    await commit(
+      async (q) => {
+        const sirenLine = result.lines.find((l) => l.address === siren) ?? result.lines[0]!;
+        if (!(await holdDirectoryLine(q, siren, input.entryId, sirenLine.idInstance))) {
+          throw ApplicationFailure.nonRetryable(`0225:${siren} is already registered`, 'already-registered');
+        }
+        for (const l of result.lines) await recordDirectoryLine(q, { siren, entryId: input.entryId, ...l });
+      },
+      later ? { message: later } : undefined,
+    );
     return result;
   }
 
@@ -131,7 +169,7 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
 
   /** Our line for one address: the one in force, or a new one from `day` once the lines handed over are ended. */
   async function ensureLine(
-    address: InvoicingAddress,
+    address: LineTarget,
     inForce: AnnuaireLine[],
     takenOver: AnnuaireLine[],
     day: string,
@@ -149,7 +187,7 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
     const line = {
       siren: address.siren,
       ...(address.siret && { siret: address.siret }),
-      ...(address.routingCode && { identifiantRoutage: address.routingCode.id }),
+      ...(routingIdOf(address) && { identifiantRoutage: routingIdOf(address) }),
       ...(address.suffix && { suffixeAdressage: address.suffix }),
       matriculePlateforme: us,
       dateDebutEffet: day,

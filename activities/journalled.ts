@@ -7,8 +7,11 @@ import { NoApprovalRecorded, stepLines, writeJournal } from '../platform/store/j
 import { EffectRefused, runEffect, type StatementEffect } from '../platform/store/statement-effect';
 import { AWAITING_APPROVAL, type JournalLine, type StepInput, type StepJournalling } from '../workflows/types';
 
-/** Runs the step's last write in a transaction that also records its journal lines. */
-export type Commit = <T>(write: (q: Queryable) => Promise<T>) => Promise<T>;
+/**
+ * Runs the step's last write in a transaction that also records its journal lines; `note.message` says on the step's
+ * end event what the job should know of it (a directory line taking effect later).
+ */
+export type Commit = <T>(write: (q: Queryable) => Promise<T>, note?: { message: string }) => Promise<T>;
 
 export type StepActivity<R> = (input: StepInput, commit: Commit) => Promise<R>;
 
@@ -24,10 +27,10 @@ export function journalled<R>(db: Db, activity: StepActivity<R>, opts: { announc
     // Its approval checked above, once recorded, stays: the end's lines need no check.
     const end = { lines: stepLines(input.stepId, journal), ...(journal.status && { status: journal.status }) };
     let recorded = false;
-    const commit: Commit = (write) =>
+    const commit: Commit = (write, note) =>
       db.tx(async (q) => {
         const result = await write(q);
-        await writeJournal(q, input.jobId, end);
+        await writeJournal(q, input.jobId, note ? noted(end, input.stepId, note.message) : end);
         recorded = true;
         return result;
       });
@@ -125,4 +128,12 @@ async function refusedAsFailure<T>(write: () => Promise<T>): Promise<T> {
     if (err instanceof EffectRefused) throw ApplicationFailure.nonRetryable(err.message, err.type);
     throw err;
   }
+}
+
+/** The journal with the step's own end line carrying `message`. */
+function noted<E extends { lines: JournalLine[] }>(end: E, stepId: string, message: string): E {
+  return {
+    ...end,
+    lines: end.lines.map((l) => (l.step === stepId && l.at === 'end' ? { ...l, message } : l)),
+  };
 }

@@ -128,6 +128,7 @@ export async function buildMandatePdf(m: MandateInput): Promise<Uint8Array> {
   const [font, bold] = await Promise.all([TextFont.of(doc, 'regular'), TextFont.of(doc, 'bold')]);
   const w = new Writer(doc, font, bold);
   const t = TEXTS[lang];
+  const start = m.invoicingAddresses?.start;
   const v: MandateVars = {
     number: m.mandateNumber,
     company: m.party.name,
@@ -138,6 +139,7 @@ export async function buildMandatePdf(m: MandateInput): Promise<Uint8Array> {
     paSiren: m.pa.siren || undefined,
     matricule: m.pa.matricule,
     issuedOn: formatDay(m.issuedOn, lang),
+    startsOn: start && start > m.issuedOn ? formatDay(start, lang) : undefined,
     former: m.formerMatricule,
     given: signer.given,
     surname: signer.surname,

@@ -18,6 +18,8 @@ interface Vars {
   paSiren?: string;
   matricule: string;
   issuedOn: string;
+  /** the day the addresses take effect, when later than the issue */
+  startsOn?: string;
   former?: string;
   given: string;
   surname: string;
@@ -42,7 +44,9 @@ export const TEXTS = {
       `Dénomination : ${v.paName}\n${v.paSiren ? `SIREN : ${v.paSiren} — matricule de plateforme : ${v.matricule}` : `Matricule de plateforme : ${v.matricule}`}`,
     s3: '3. Date de prise d’effet',
     effect: (v: Vars) =>
-      `Le mandat prend effet le ${v.issuedOn}, ou à la date de son inscription à l’annuaire si elle est postérieure.`,
+      v.startsOn
+        ? `Le mandat prend effet le ${v.startsOn} : les adresses de la partie 4 sont inscrites à l’annuaire à compter de ce jour.`
+        : `Le mandat prend effet le ${v.issuedOn}, ou à la date de son inscription à l’annuaire si elle est postérieure.`,
     s4: '4. Adresses de facturation confiées',
     addresses: (v: Vars) =>
       `SIREN ${v.siren} (adresse SIREN), ainsi que les adresses SIREN_SIRET, SIREN_SIRET_ROUTAGE et SIREN_SUFFIXE qui en dépendent.`,
@@ -85,7 +89,9 @@ export const TEXTS = {
       `Legal name: ${v.paName}\n${v.paSiren ? `SIREN: ${v.paSiren} — platform matricule: ${v.matricule}` : `Platform matricule: ${v.matricule}`}`,
     s3: '3. Effective date',
     effect: (v: Vars) =>
-      `The mandate takes effect on ${v.issuedOn}, or on the date it is entered in the directory if later.`,
+      v.startsOn
+        ? `The mandate takes effect on ${v.startsOn}: the addresses of part 4 are entered in the directory from that day.`
+        : `The mandate takes effect on ${v.issuedOn}, or on the date it is entered in the directory if later.`,
     s4: '4. Invoicing addresses entrusted',
     addresses: (v: Vars) =>
       `SIREN ${v.siren} (SIREN address), and the SIREN_SIRET, SIREN_SIRET_ROUTAGE and SIREN_SUFFIXE addresses under it.`,

@@ -4,7 +4,12 @@ import type { Db } from '../../platform/store/db';
 import { insertEntry } from '../../platform/store/entries';
 import { DomainError } from '../errors';
 import { assertPartySize } from './document-update';
-import { INVOICING_ADDRESSES_META, invoicingAddressesValue, parseInvoicingAddresses } from './invoicing-addresses';
+import {
+  checkStartDay,
+  INVOICING_ADDRESSES_META,
+  invoicingAddressesValue,
+  parseInvoicingAddresses,
+} from './invoicing-addresses';
 import { PARTY_SCHEMA_URL, frenchParty, sirenOf } from './index';
 
 export interface NewEntry {
@@ -51,6 +56,6 @@ export function callerMeta<M extends { value?: unknown }>(key: string, meta: M, 
   assertCallerMeta(key);
   if (key !== INVOICING_ADDRESSES_META) return meta;
   if (!siren) throw new DomainError('invalid-data', 'the entry holds no valid party: correct it before its addresses');
-  parseInvoicingAddresses(siren, meta.value);
+  checkStartDay(parseInvoicingAddresses(siren, meta.value).start);
   return { ...meta, value: invoicingAddressesValue.parse(meta.value) };
 }

@@ -65,6 +65,12 @@ export const invoicingAddressesValue = z.strictObject({
       "what the mandate entrusts: every address of the SIREN (the default, the model form's wildcard), or only those listed",
     ),
   addresses: z.array(invoicingAddress).min(1).max(100),
+  start: z.iso
+    .date('a day, YYYY-MM-DD')
+    .optional()
+    .describe(
+      'the day the addresses take effect (today by default): the directory lines start then, a take-over switches then, and Peppol publication waits for it',
+    ),
 });
 
 export type RoutingCodeData = z.infer<typeof routingCode>;
@@ -81,7 +87,29 @@ export interface InvoicingAddress {
 export interface InvoicingAddresses {
   entrust: EntrustScope;
   addresses: InvoicingAddress[];
+  /** YYYY-MM-DD: the day they take effect; today when absent or past. */
+  start?: string;
 }
+
+/** How far ahead a start may be set: a registration waits for it, and a mandate is not signed for years ahead. */
+export const MAX_START_DAYS = 366;
+
+/** A start day as a caller sets it: today at the earliest (UTC, as the directory counts), a year ahead at the latest. */
+export function checkStartDay(start: string | undefined, now = new Date()): void {
+  if (start === undefined) return;
+  const today = now.toISOString().slice(0, 10);
+  const latest = new Date(now.getTime() + MAX_START_DAYS * 86_400_000).toISOString().slice(0, 10);
+  if (start < today || start > latest) {
+    const message = `a day from ${today} to ${latest}`;
+    throw new DomainError('invalid-request', `invalid body.value: start: ${message}`, {
+      field: { path: 'body.value.start', message },
+    });
+  }
+}
+
+/** The day addresses stated as `a` take effect: their start, or `today` when it is past or absent. */
+export const effectiveDay = (a: Pick<InvoicingAddresses, 'start'>, today: string): string =>
+  a.start && a.start > today ? a.start : today;
 
 export const addressIdOf = (a: Omit<InvoicingAddress, 'id'>): string =>
   [a.siren, a.siret, a.siret && a.routingCode?.id, a.suffix].filter(Boolean).join('_');
@@ -141,6 +169,7 @@ export function parseInvoicingAddresses(siren: string, value: unknown, at = 'bod
   }
   return {
     entrust: parsed.data.entrust,
+    ...(parsed.data.start && { start: parsed.data.start }),
     addresses: parsed.data.addresses.map((a) => {
       const address = {
         siren,

@@ -127,17 +127,29 @@ describe('directory activities', () => {
       await putMeta(db, entryId, 'fr-former-matricule', { src: 'api', value });
 
       const r = await register(input);
+      // The mandate entrusts every address: each one the former platform held is ours from the switch day.
       expect(r).toEqual({
-        lines: [{ address: siren, idInstance: expect.any(Number), created: true }],
+        lines: [
+          { address: siren, idInstance: expect.any(Number), created: true },
+          { address: `${siren}_${siren}00012`, idInstance: expect.any(Number), created: true },
+        ],
         takenOverFrom: '0042',
       });
       const byId = new Map(linesOf(siren).map((l) => [l.idInstance, l]));
       expect(byId.get(theirs.idInstance)?.dateFinEffet).toBe(today());
       expect(byId.get(theirSiret.idInstance)?.dateFinEffet).toBe(today());
-      expect(inForce(siren)).toEqual([
-        expect.objectContaining({ idInstance: line(r), matriculePlateforme: '0145', dateDebutEffet: today() }),
+      expect(
+        inForce(siren)
+          .map((l) => [l.identifiantAdressage, l.matriculePlateforme, l.dateDebutEffet])
+          .sort(),
+      ).toEqual([
+        [siren, '0145', today()],
+        [`${siren}_${siren}00012`, '0145', today()],
       ]);
-      expect(await register(input)).toEqual({ lines: [{ address: siren, idInstance: line(r), created: false }] });
+      expect(await register(input)).toEqual({
+        lines: r.lines.map((l) => ({ ...l, created: false })),
+        takenOverFrom: '0042',
+      });
     },
   );
 
@@ -405,5 +417,88 @@ describe('directory activities: every invoicing address', () => {
     expect(err).toMatchObject({ type: 'address-not-entrusted', nonRetryable: true });
     expect(err!.message).toContain(`does not entrust ${siren}_${siret}`);
     expect(sim.lines().filter((l) => l.siren === siren && l.matriculePlateforme === '0145')).toEqual([]);
+  });
+
+  const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+
+  it('a later start: our lines start that day, the fictive line ends that day, and Peppol is told to wait', async () => {
+    const siren = makeSiren();
+    const siret = siretOf(siren, '0003');
+    const start = inDays(10);
+    const { input } = await partyWith(siren, { start, addresses: [{}, { siret }] });
+    const r = await acts['gov-fr.directory.register'](input);
+    expect(r).toMatchObject({ takesEffectOn: start, nextStepNotBefore: `${start}T00:00:00.000Z` });
+    const lines = sim.lines().filter((l) => l.siren === siren);
+    // Today the fictive platform still receives; from the start day, we do, without a day between.
+    expect(inForce(siren).map((l) => [l.identifiantAdressage, l.matriculePlateforme])).toEqual([[siren, '9998']]);
+    expect(lines.find((l) => l.matriculePlateforme === '9998')!.dateFinEffet).toBe(start);
+    expect(
+      lines
+        .filter((l) => l.matriculePlateforme === '0145')
+        .map((l) => [l.identifiantAdressage, l.dateDebutEffet])
+        .sort(),
+    ).toEqual([
+      [siren, start],
+      [`${siren}_${siret}`, start],
+    ]);
+    expect(await acts['gov-fr.directory.register'](input)).toEqual({
+      ...r,
+      lines: r.lines.map((l) => ({ ...l, created: false })),
+    });
+  });
+
+  it('moving in at a switch day: every address the former platform held within the mandate is ours from that day', async () => {
+    const siren = makeSiren();
+    const [siretA, siretB] = [siretOf(siren, '0004'), siretOf(siren, '0005')];
+    const former = [
+      sim.seedLine({ siren, matriculePlateforme: '0042', dateDebutEffet: '2025-01-01' }),
+      sim.seedLine({ siren, siret: siretA, matriculePlateforme: '0042', dateDebutEffet: '2025-01-01' }),
+      sim.seedLine({ siren, suffixeAdressage: 'ACHATS', matriculePlateforme: '0042', dateDebutEffet: '2025-06-01' }),
+    ];
+    const start = inDays(5);
+    const { entryId, input } = await partyWith(siren, { start, addresses: [{}, { siret: siretB }] });
+    await putMeta(db, entryId, 'fr-former-matricule', { src: 'api', value: '0042' });
+    await db.query('UPDATE agreements SET signed_former_matricule = $1 WHERE entry_id = $2', ['0042', entryId]);
+    const r = await acts['gov-fr.directory.register'](input);
+    expect(r.takenOverFrom).toBe('0042');
+    const all = sim.lines().filter((l) => l.siren === siren);
+    for (const old of former) {
+      const ended = all.find((l) => l.idInstance === old.idInstance)!;
+      const ours = all.filter(
+        (l) => l.matriculePlateforme === '0145' && l.identifiantAdressage === old.identifiantAdressage,
+      );
+      // No day uncovered, no overlap: theirs ends on the switch day, ours starts on it.
+      expect([ended.dateFinEffet, ours.map((l) => l.dateDebutEffet)]).toEqual([start, [start]]);
+    }
+    expect(r.lines.map((l) => l.address).sort()).toEqual(
+      [siren, `${siren}_${siretA}`, `${siren}_${siretB}`, `${siren}_ACHATS`].sort(),
+    );
+  });
+
+  it('moving in with a mandate listing addresses: the former platform keeps the others', async () => {
+    const siren = makeSiren();
+    const siret = siretOf(siren, '0006');
+    sim.seedLine({ siren, matriculePlateforme: '0042', dateDebutEffet: '2025-01-01' });
+    const kept = sim.seedLine({ siren, siret, matriculePlateforme: '0042', dateDebutEffet: '2025-01-01' });
+    const { entryId, input } = await partyWith(
+      siren,
+      { entrust: 'listed', addresses: [{}] },
+      {
+        entrust: 'listed',
+        addresses: [{ id: siren, siren }],
+      },
+    );
+    await db.query('UPDATE agreements SET signed_former_matricule = $1 WHERE entry_id = $2', ['0042', entryId]);
+    const r = await acts['gov-fr.directory.register'](input);
+    expect(r.lines.map((l) => l.address)).toEqual([siren]);
+    expect(sim.lines().find((l) => l.idInstance === kept.idInstance)!.dateFinEffet).toBeNull();
+    expect(
+      inForce(siren)
+        .map((l) => [l.identifiantAdressage, l.matriculePlateforme])
+        .sort(),
+    ).toEqual([
+      [siren, '0145'],
+      [`${siren}_${siret}`, '0042'],
+    ]);
   });
 });

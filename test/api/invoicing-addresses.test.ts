@@ -95,6 +95,20 @@ describe('fr-invoicing-addresses', () => {
     expect((await h.api('GET', `/silo/v1/entries/${id}/meta/fr-invoicing-addresses`)).status).toBe(404);
   });
 
+  it('takes a start day from today to a year ahead', async () => {
+    const { id } = await newEntry();
+    const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+    for (const start of [day(-1), day(400)]) {
+      const r = await putAddresses(id, { start, addresses: [{}] });
+      expect([r.status, r.body.code, r.body.errors?.[0]?.path]).toEqual([400, 'invalid-request', 'body.value.start']);
+      expect(r.body.detail).toMatch(/^invalid body\.value: start: a day from \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}$/);
+    }
+    const bad = await putAddresses(id, { start: '2026-02-30', addresses: [{}] });
+    expect([bad.status, bad.body.errors?.[0]?.path]).toEqual([400, 'body.value.start']);
+    const ok = await putAddresses(id, { start: day(30), addresses: [{}] });
+    expect([ok.status, ok.body.value.start]).toEqual([200, day(30)]);
+  });
+
   it('registers every address — its mandate listing them — then unregisters them all', async () => {
     const { id, siren } = await newEntry();
     const siret = siretOf(siren, '0001');

@@ -29,6 +29,8 @@ export interface Call {
   faults?: Fault[];
   requiresApproval: boolean;
   refused: boolean;
+  /** When it ran (ms since the epoch). */
+  at: number;
 }
 
 /** The provider of each step the tests run (lines name steps by id): the built-ins', and those of definitions started. */
@@ -46,6 +48,8 @@ class FakeJob {
   /** The store's approved decision: the test sets it before its approval hint, as the API does. */
   approved = false;
   readonly failures = new Map<string, Error>();
+  /** What a provider's activity returns (nothing by default). */
+  readonly results = new Map<string, unknown>();
   /** A silo.state step for this state finishes only once the promise settles (to order it after a signal). */
   readonly holds = new Map<string, Promise<void>>();
 }
@@ -68,6 +72,7 @@ export class Fakes {
     job.calls.push({
       provider,
       refused,
+      at: Date.now(),
       lines: (journal?.lines ?? []).map(line),
       requiresApproval: journal?.requiresApproval === true,
       ...(input?.config.state !== undefined && { state: String(input.config.state) }),
@@ -81,7 +86,7 @@ export class Fakes {
     if (failure) throw failure;
   }
 
-  activities(): Record<string, (input: any) => Promise<void>> {
+  activities(): Record<string, (input: any) => Promise<unknown>> {
     return {
       ...Object.fromEntries(
         ACTIVITY_PROVIDERS.map((p) => [
@@ -94,6 +99,7 @@ export class Fakes {
               input.journal && { ...input.journal, lines: stepLines(input.stepId, input.journal) },
               input,
             );
+            return this.job(input.jobId).results.get(p);
           },
         ]),
       ),

@@ -5,7 +5,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { registration } from '../../workflows/registration';
 import { JobStatus, PartyState } from '../../workflows/search-attributes';
 import { maybeRecordHistory } from '../support/record-history';
-import { attribute, count, hint, poll, startFastWorker, status } from '../support/workflow-stubs';
+import { attribute, count, events, hint, poll, startFastWorker, status } from '../support/workflow-stubs';
 
 let h: Awaited<ReturnType<typeof startFastWorker>>;
 beforeAll(async () => {
@@ -60,6 +60,31 @@ describe('registration', () => {
     expect(await attribute(handle, JobStatus)).toBe('OK');
   });
 
+  it('waits on a durable timer before publishing on Peppol when the directory lines take effect later', async () => {
+    const { handle, job } = await parked();
+    const notBefore = Date.now() + 3_000;
+    job.results.set(DIR, { lines: [], takesEffectOn: 'later', nextStepNotBefore: new Date(notBefore).toISOString() });
+    job.approved = true;
+    await hint.decided(handle, true);
+    // While it waits, the Temporal UI says why and until when.
+    const day = new Date(notBefore).toISOString().slice(0, 10);
+    const details = async () =>
+      ((await handle.query('__temporal_workflow_metadata')) as { currentDetails?: string }).currentDetails;
+    await poll(details).toBe(
+      `Step 5 of 7: Register party in Directory (${DIR}) done: it takes effect on ${day}; the next step waits until then`,
+    );
+    expect(await handle.result()).toEqual({ status: 'OK', faults: [] });
+    const dir = job.calls.find((c) => c.provider === DIR)!;
+    const peppol = job.calls.find((c) => c.provider === 'peppol.register')!;
+    expect(peppol.at).toBeGreaterThanOrEqual(notBefore);
+    expect(dir.at).toBeLessThan(notBefore);
+    // One timer, named for the operator in the Temporal UI.
+    const timers = (await events(handle)).filter(
+      (e) => e.timerStartedEventAttributes && String(e.userMetadata?.summary?.data).includes('takes effect on'),
+    );
+    expect(timers).toHaveLength(1);
+  });
+
   it('runs the rescue when the directory refuses for good: the party state error, the job ERR with the fault', async () => {
     const { handle, job } = await parked();
     job.failures.set(DIR, ApplicationFailure.nonRetryable('SIREN unknown to the PPF', 'annuaire-rejected'));
@@ -84,6 +109,7 @@ describe('registration', () => {
       faults: [fault],
       requiresApproval: false,
       refused: false,
+      at: expect.any(Number),
       lines: [`${DIR} start RUN`, `${DIR} end KO annuaire-rejected`, 'silo.state start RUN', 'silo.state end OK'],
     });
     expect(await count(handle, 'activityTaskFailedEventAttributes')).toBe(1); // non-retryable: one attempt

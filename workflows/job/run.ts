@@ -8,6 +8,7 @@ import {
   proxyActivities,
   setCurrentDetails,
   setHandler,
+  sleep,
 } from '@temporalio/workflow';
 import { CANCEL_ACTIVITY, JOURNAL_ACTIVITY, PROVIDERS, isApprovalWait } from '../providers';
 import { JobStatus, PartyState } from '../search-attributes';
@@ -85,8 +86,9 @@ export class JobRun {
     const i = this.definition.steps.indexOf(step);
     const next = this.definition.steps[i + 1];
     const opens = next && isApprovalWait(next) ? next.id : undefined;
+    let result: unknown;
     try {
-      await this.call(
+      result = await this.call(
         step,
         this.journal.forStep({ ...(opens && { opens }), ...(!next && { status: { status: 'OK' } }) }),
       );
@@ -97,6 +99,21 @@ export class JobRun {
       this.journal.failed(step.id, fault);
       throw new StepFailed(fault);
     }
+    if (next) await this.notBefore(step, result);
+  }
+
+  /**
+   * A step whose effect starts later (directory lines from a future day) says when: the next step (Peppol
+   * publication) waits for it on a durable timer, shown in the Temporal UI.
+   */
+  private async notBefore(step: Step, result: unknown): Promise<void> {
+    const at = (result as { nextStepNotBefore?: unknown } | undefined)?.nextStepNotBefore;
+    if (typeof at !== 'string') return;
+    const ms = Date.parse(at) - Date.now();
+    if (!(ms > 0)) return;
+    const day = at.slice(0, 10);
+    setCurrentDetails(`${this.stepDetails(step)} done: it takes effect on ${day}; the next step waits until then`);
+    await sleep(ms, { summary: `takes effect on ${day}` });
   }
 
   /** Waits for an approval; the step after it records the wait's end, once the approval is recorded. */
@@ -191,7 +208,7 @@ export class JobRun {
     await condition(allHandlersFinished);
   }
 
-  private async call(step: Step, journal: StepJournalling): Promise<void> {
+  private async call(step: Step, journal: StepJournalling): Promise<unknown> {
     const spec = PROVIDERS[step.provider];
     if (spec?.kind !== 'activity') {
       throw new StepFailed({
@@ -205,11 +222,12 @@ export class JobRun {
     const run = proxyActivities({ ...spec.options, summary: step.summary ?? step.name })[step.provider]!;
     const faults = this.faults.length > 0 ? { faults: [...this.faults] } : {};
     const { jobId, workspaceId, entryId } = this.job;
-    await this.untilApproved(() =>
+    const result = await this.untilApproved(() =>
       run({ jobId, workspaceId, entryId, stepId: step.id, config: step.config ?? {}, ...faults, journal }),
     );
     this.recorded(journal.status);
     if (step.provider === 'silo.state') this.attributes.set(PartyState, String(step.config?.state));
+    return result;
   }
 
   /** Records what is owed when no step carries it (a definition ending on the wait, a failed last rescue step). */
@@ -221,11 +239,11 @@ export class JobRun {
   }
 
   /** After the approval wait, a step refused for want of a recorded approval waits for another hint. */
-  private async untilApproved(attempt: () => Promise<unknown>): Promise<void> {
+  private async untilApproved(attempt: () => Promise<unknown>): Promise<unknown> {
     for (;;) {
       this.attributes.flush();
       try {
-        return void (await attempt());
+        return await attempt();
       } catch (err) {
         if (!(this.approval?.begun && refusedForApproval(err))) throw err;
         await this.approval.next();

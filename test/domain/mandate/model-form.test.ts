@@ -186,6 +186,16 @@ describe('the mandate follows the model form', () => {
     expect(sirenOnly).toContain('qui en dépendent. 5. Plateforme précédente');
   });
 
+  it('takes effect on the day the addresses start, when later than its issue', async () => {
+    const later = { ...defaultInvoicingAddresses('552032534'), start: '2027-01-04' };
+    expect(pageText(await finalMandate('fr', { invoicingAddresses: later }), 1)).toContain(
+      'Le mandat prend effet le 04/01/2027 : les adresses de la partie 4 sont inscrites à l’annuaire à compter de ce jour.',
+    );
+    expect(pageText(await finalMandate('en', { invoicingAddresses: later }), 1)).toContain(
+      'The mandate takes effect on 4 January 2027: the addresses of part 4 are entered in the directory from that day.',
+    );
+  });
+
   it('writes dates as the language does, never ISO, and closes with where and when it is signed', async () => {
     const fr = await finalMandate('fr');
     expect(pageText(fr, 1)).toContain('Le mandat prend effet le 22/11/2026,');
