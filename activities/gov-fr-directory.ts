@@ -56,8 +56,10 @@ const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - 86_
 
 export interface DisableResult {
   ended: number[];
-  /** The 9998 line put back, when one was needed. */
+  /** The 9998 line put back, when one was needed (nobody took the SIREN over). */
   restoredIdInstance?: number;
+  /** The platforms receiving for the company now: it moved to them. */
+  takenOverBy?: string[];
 }
 
 export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) {
@@ -276,16 +278,28 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
       const inForce = await client.searchLines({ siren, dateObservation: day });
       const mine = inForce.filter((l) => l.matriculePlateforme === us);
       for (const l of mine) await client.endLine(l.idInstance, day);
+      // Another platform receiving for the company now: it took the lines over (the company moved), nothing to undo.
+      const takenOverBy = [
+        ...new Set(
+          inForce
+            .filter((l) => l.matriculePlateforme !== us && l.matriculePlateforme !== DEFAULT_MATRICULE)
+            .map((l) => l.matriculePlateforme),
+        ),
+      ];
       // Back to the fictive platform, unless another line already covers the SIREN (another PA's, or 9998's).
       const covered = inForce.some((l) => l.matriculePlateforme !== us && isSirenLevel(l));
       const restored = covered
         ? undefined
         : await client.createLine({ siren, matriculePlateforme: DEFAULT_MATRICULE, dateDebutEffet: day });
       log.info(
-        { ...ids, matricule: us, ended: idsOf(mine), restoredIdInstance: restored?.idInstance },
+        { ...ids, matricule: us, ended: idsOf(mine), restoredIdInstance: restored?.idInstance, takenOverBy },
         'directory lines ended',
       );
-      return { ended: idsOf(mine), ...(restored && { restoredIdInstance: restored.idInstance }) } as DisableResult;
+      return {
+        ended: idsOf(mine),
+        ...(restored && { restoredIdInstance: restored.idInstance }),
+        ...(takenOverBy.length > 0 && { takenOverBy }),
+      } as DisableResult;
     });
     await commit(async (q) => {
       await releaseDirectoryLine(q, siren, input.entryId);

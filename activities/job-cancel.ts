@@ -1,7 +1,7 @@
 // `job.cancel`: a job cancelled through the API, recorded at once — its mandate voided, its wizard link retired, the
 // party `cancelled`, the cancelled step's end and the job's CANCEL with the reason the API stored. One transaction.
 import { voidJobMandate } from '../platform/store/agreements';
-import { cancelReasonOf } from '../platform/store/jobs';
+import { cancelReasonOf, jobUnregisters } from '../platform/store/jobs';
 import { recordState } from '../platform/store/entries';
 import { writeJournal } from '../platform/store/job-journal';
 import { retireJobApprovalLink } from '../domain/submission/approval-link';
@@ -21,9 +21,12 @@ export function jobCancel({ db, log }: ActivityDeps) {
               ...l,
               message: l.message === CANCELLED_BEFORE_START ? `cancelled before this step started: ${reason}` : reason,
             };
-      await voidJobMandate(q, c.entryId, c.jobId);
-      await retireJobApprovalLink(q, c.entryId, c.jobId);
-      await recordState(q, { entryId: c.entryId, state: 'cancelled', jobId: c.jobId, stepId: c.stepId });
+      // An unregistration cancelled before it started (waiting for its leaving day) leaves the party as it was.
+      if (!(await jobUnregisters(q, c.jobId))) {
+        await voidJobMandate(q, c.entryId, c.jobId);
+        await retireJobApprovalLink(q, c.entryId, c.jobId);
+        await recordState(q, { entryId: c.entryId, state: 'cancelled', jobId: c.jobId, stepId: c.stepId });
+      }
       const status = journal.status && {
         ...journal.status,
         ...(journal.status.faults && { faults: journal.status.faults.map(withReason) }),

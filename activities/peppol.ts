@@ -1,5 +1,16 @@
 // `peppol.register` / `peppol.unregister`: publish a party in our SMP, at the SML and in the Peppol Directory.
 // Every step is idempotent (an activity may run twice): re-creating what exists and deleting what is gone succeed.
+//
+// Migration between SMPs, both ways:
+// - inbound: a participant another SMP holds at the SML comes over with the migration key the company set in the
+//   meta key `peppol-migration-key` (domain/party/peppol-migration.ts): SML Migrate. Without a key the step fails
+//   `sml-conflict` saying how to get one; a key the SML refuses fails it `sml-migration-refused`.
+// - outbound: the API prepares the migration of a participant of ours (api/peppol-v1.ts: SML PrepareToMigrate, the
+//   key recorded as its hash in platform/store/peppol-migrations.ts). Our SMP keeps serving the participant until the
+//   new SMP has migrated it; nothing watches for that (no sweep, no workflow): it is found out when someone looks —
+//   the API's GET of the migration, or a step here that meets the participant — by our SML List no longer holding
+//   a participant we prepared. Then the SML and the Directory are its new provider's (the Directory follows the SML
+//   to the new SMP's business card): neither is touched, our record is disabled and the migration marked done.
 import { ApplicationFailure } from '@temporalio/activity';
 import { z } from 'zod';
 import { DOC_GROUPS, isDocGroup } from '../integrations/peppol/doc-groups';
@@ -9,7 +20,10 @@ import {
   InvalidParticipantIdError,
   type ParticipantId,
 } from '../integrations/peppol/participant-id';
-import { SmlError } from '../integrations/peppol/sml-client';
+import { SmlError, type SmlErrorKind } from '../integrations/peppol/sml-client';
+import { isValidMigrationKey, MIGRATION_KEY_SPECIALS } from '../integrations/peppol/migration-key';
+import { migrationKeyOf, MigrationKeyMetaError, PEPPOL_MIGRATION_KEY_META } from '../domain/party/peppol-migration';
+import { dropPendingMigration, markMigrated, preparedMigration } from '../platform/store/peppol-migrations';
 import type { Clients } from '../integrations/clients';
 import {
   disableParticipant,
@@ -27,6 +41,11 @@ import type { ActivityDeps } from './deps';
 import type { Commit } from './journalled';
 import { rethrowRemote } from './remote-failure';
 import { entrySiren } from './entry-siren';
+import { entrustedAddresses } from './entrusted-addresses';
+import { entryDirectoryLines } from '../platform/store/directory-holdings';
+import type { Queryable } from '../platform/store/db';
+
+const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 const registerConfig = z.strictObject({
   // Every party here is French (it has a SIREN), hence `france` by default.
@@ -40,7 +59,8 @@ const registerConfig = z.strictObject({
 });
 
 export interface PeppolStepResult {
-  participantId?: string;
+  /** One per invoicing address. */
+  participantIds: string[];
   visibility?: Visibility;
   enabled: boolean;
   sml: boolean;
@@ -51,16 +71,103 @@ const wantsSml = (v: Visibility) => v !== 'smp';
 const wantsDirectory = (r: Pick<SmpRecord, 'visibility' | 'directory'>) =>
   r.visibility === 'smp+sml+peppol' && r.directory;
 
+/** The SML's answers to a Migrate that say no for good (the WSDL's client faults); others are transport trouble. */
+const MIGRATE_REFUSALS: readonly SmlErrorKind[] = ['BadRequestFault', 'NotFoundFault', 'UnauthorizedFault'];
+
+const askPrevious = (id: string) =>
+  `ask your previous Peppol provider (SMP) for a migration key for ${id} (they call SML PrepareToMigrate) and set it in the meta key ${PEPPOL_MIGRATION_KEY_META}, then run the registration again`;
+
 export function peppolActivities({ db, log }: ActivityDeps, { sml, directory }: Pick<Clients, 'sml' | 'directory'>) {
-  async function smlCreate(id: string): Promise<void> {
+  /** Whether our SMP's SML List holds the participant. */
+  async function smlHolds(id: string): Promise<boolean> {
+    const ours = await sml.list().catch((e) => rethrowRemote(e, 'SML list'));
+    return ours.includes(id);
+  }
+
+  /**
+   * Whether the participant has moved to another SMP: we prepared its migration (the only way it leaves us) and our
+   * SML List no longer holds it. Recorded (migrated_at) when found out. One List call, for prepared ones only.
+   */
+  async function migratedAway(id: string): Promise<boolean> {
+    if (!(await preparedMigration(db, id))) return false;
+    if (await smlHolds(id)) return false;
+    await markMigrated(db, id);
+    return true;
+  }
+
+  /** The migration key the entry's meta gives for the participant, if any. */
+  async function migrationKey(entryId: string, id: string): Promise<string | undefined> {
+    try {
+      return await migrationKeyOf(db, entryId, id);
+    } catch (err) {
+      if (err instanceof MigrationKeyMetaError)
+        throw ApplicationFailure.nonRetryable(
+          `${err.message}: set it to the migration key your previous Peppol provider (SMP) gave you, or to an object mapping each participant id to its key`,
+          'sml-migration-refused',
+        );
+      throw err;
+    }
+  }
+
+  /**
+   * Creates the participant at the SML. "Already exists" is success if it is ours (a previous run, or a migration
+   * whose answer was lost: the List shows it); otherwise another SMP holds it, and it comes over with the key the
+   * company set in `peppol-migration-key`, or the step fails saying how to get one.
+   */
+  async function smlCreate(id: string, entryId: string): Promise<void> {
     try {
       await sml.create(id);
+      return;
     } catch (err) {
-      // "Already exists" is success only if it is ours (a previous run); otherwise another SMP holds it.
       if (!(err instanceof SmlError && err.alreadyExists)) rethrowRemote(err, `SML registration of ${id}`);
-      const ours = await sml.list().catch((e) => rethrowRemote(e, 'SML list'));
-      if (!ours.includes(id))
-        throw ApplicationFailure.nonRetryable(`${id} is registered at the SML by another SMP`, 'sml-conflict');
+    }
+    if (await smlHolds(id)) return;
+    const key = await migrationKey(entryId, id);
+    try {
+      if (key === undefined)
+        throw ApplicationFailure.nonRetryable(
+          `${id} is registered at the SML by another SMP: ${askPrevious(id)}`,
+          'sml-conflict',
+        );
+      await smlMigrate(id, key);
+    } catch (err) {
+      // A participant of ours that left (we prepared its migration): our record goes, as after an unregistration.
+      if (err instanceof ApplicationFailure && err.nonRetryable && (await preparedMigration(db, id))) {
+        await markMigrated(db, id);
+        await disableParticipant(db, id, entryId);
+      }
+      throw err;
+    }
+  }
+
+  /** SML Migrate with the company's key; the SML's refusals fail the step for good, saying what to ask for. */
+  async function smlMigrate(id: string, key: string): Promise<void> {
+    if (!isValidMigrationKey(key))
+      throw ApplicationFailure.nonRetryable(
+        `the migration key in ${PEPPOL_MIGRATION_KEY_META} for ${id} is not one the SML takes (8 to 24 characters ` +
+          `without blanks, at least two upper-case letters, two lower-case letters, two digits and two of ` +
+          `${MIGRATION_KEY_SPECIALS}): ask your previous Peppol provider (SMP) for the key they prepared for ${id} ` +
+          `with SML PrepareToMigrate, and set it exactly as given, then run the registration again`,
+        'sml-migration-refused',
+      );
+    try {
+      await sml.migrate(id, key);
+      log.info({ participantId: id }, 'peppol participant migrated from another SMP');
+    } catch (err) {
+      if (!(err instanceof SmlError && MIGRATE_REFUSALS.includes(err.kind)))
+        rethrowRemote(err, `SML migration of ${id}`);
+      // "Already yours" (a Migrate of ours whose answer was lost, raced by a retry): the List says.
+      if (await smlHolds(id)) return;
+      const why =
+        err.kind === 'NotFoundFault'
+          ? `the SML has no migration prepared for ${id} (${err.message}): ask your previous Peppol provider (SMP) to prepare it (SML PrepareToMigrate) and give you its migration key`
+          : err.kind === 'UnauthorizedFault'
+            ? `the SML refused the key in ${PEPPOL_MIGRATION_KEY_META} for ${id} (${err.message}): ask your previous Peppol provider (SMP) for the migration key they prepared for ${id} (SML PrepareToMigrate; preparing again replaces it)`
+            : `the SML refused to migrate ${id} (${err.message}): ask your previous Peppol provider (SMP) for the migration key they prepared for ${id} (SML PrepareToMigrate)`;
+      throw ApplicationFailure.nonRetryable(
+        `${why}, set it in the meta key ${PEPPOL_MIGRATION_KEY_META}, then run the registration again`,
+        'sml-migration-refused',
+      );
     }
   }
 
@@ -68,22 +175,46 @@ export function peppolActivities({ db, log }: ActivityDeps, { sml, directory }: 
     try {
       await sml.delete(id);
     } catch (err) {
-      if (!(err instanceof SmlError && err.kind === 'NotFoundFault')) rethrowRemote(err, `SML removal of ${id}`);
+      // Gone already, or another SMP's now (BDMSL answers a participant of another SMP NotFound or Unauthorized).
+      const gone =
+        err instanceof SmlError &&
+        (err.kind === 'NotFoundFault' || (err.kind === 'UnauthorizedFault' && !(await smlHolds(id))));
+      if (!gone) rethrowRemote(err, `SML removal of ${id}`);
     }
+    // The SML forgets a prepared migration with its participant: so do we.
+    await dropPendingMigration(db, id);
   }
 
-  /** Directory first (it must stop pointing at us), then the SML, then our record (kept, disabled). */
+  /**
+   * Directory first (it must stop pointing at us), then the SML, then our record (kept, disabled). A participant that
+   * has moved to another SMP (see the top of this file) is no longer ours at either: only our record is disabled.
+   */
   async function unpublish(r: SmpRecord): Promise<void> {
+    const atSml = r.smlRegistered || wantsSml(r.visibility);
+    if (atSml && (await migratedAway(r.participantId))) {
+      log.info(
+        { participantId: r.participantId, entryId: r.entryId },
+        'peppol participant migrated to another SMP: our record disabled, the SML and the Directory left to it',
+      );
+      await disableParticipant(db, r.participantId, r.entryId);
+      return;
+    }
     if (r.directoryRegistered || wantsDirectory(r))
       await directory.remove(r.participantId).catch((e) => rethrowRemote(e, `Directory removal of ${r.participantId}`));
-    if (r.smlRegistered || wantsSml(r.visibility)) await smlDelete(r.participantId);
+    if (atSml) await smlDelete(r.participantId);
     await disableParticipant(db, r.participantId, r.entryId);
   }
 
-  async function participantOf(input: StepInput): Promise<ParticipantId> {
-    const siren = await entrySiren(db, input);
+  /**
+   * The participants of the party's invoicing addresses, each within what its signed mandate entrusts, and of the
+   * directory lines the entry holds besides (addresses taken over from another platform).
+   */
+  async function participantsOf(input: StepInput, siren: string, signed: unknown): Promise<ParticipantId[]> {
+    const { wanted } = await entrustedAddresses(db, input.entryId, siren, signed);
+    const held = (await entryDirectoryLines(db, input.entryId)).map((l) => l.address);
+    const addresses = [...wanted.map((a) => a.id), ...held.filter((h) => !wanted.some((a) => sameId(a.id, h)))];
     try {
-      return frenchParticipantId(siren);
+      return addresses.map((a) => frenchParticipantId(a));
     } catch (err) {
       if (err instanceof InvalidParticipantIdError)
         throw ApplicationFailure.nonRetryable(err.message, 'invalid-participant-id');
@@ -98,26 +229,59 @@ export function peppolActivities({ db, log }: ActivityDeps, { sml, directory }: 
       throw ApplicationFailure.nonRetryable(`peppol.register config is invalid: ${issues}`, 'invalid-config');
     }
     const cfg = parsed.data;
-    const pid = await participantOf(input);
-    const id = formatParticipantId(pid);
-    const ctx = { jobId: input.jobId, entryId: input.entryId, participantId: id };
+    const ctx = { jobId: input.jobId, entryId: input.entryId };
 
     if (cfg.disable) {
-      const mine = (await entryParticipants(db, input.workspaceId, input.entryId)).filter(
-        (r) => r.enabled && r.participantId === id,
-      );
+      const mine = (await entryParticipants(db, input.workspaceId, input.entryId)).filter((r) => r.enabled);
       for (const r of mine) await unpublish(r);
-      log.info({ ...ctx, unpublished: mine.length }, 'peppol participant disabled');
-      return { participantId: id, enabled: false, sml: false, directory: false };
+      const participantIds = mine.map((r) => r.participantId);
+      log.info({ ...ctx, participantIds }, 'peppol participants disabled');
+      return { participantIds, enabled: false, sml: false, directory: false };
     }
 
+    const siren = await entrySiren(db, input);
     // Publishing makes the company reachable on Peppol: only with its signed, approved mandate.
-    if (!(await approvedMandate(db, input.entryId))) {
+    const mandate = await approvedMandate(db, input.entryId);
+    if (!mandate) {
       throw ApplicationFailure.nonRetryable(
         'the party has no signed and approved mandate: peppol.register must follow gov-fr.agreement.sign and the approval wait',
         'mandate-not-approved',
       );
     }
+    const participants = await participantsOf(input, siren, mandate.invoicingAddresses);
+    let last: SmpRecord | undefined;
+    for (let i = 0; i < participants.length; i++) {
+      // The last participant's last write carries the step's journal (journalled.ts): it is the step's end.
+      last = await publish(input, participants[i]!, cfg, i === participants.length - 1 ? commit : undefined);
+    }
+    const result = {
+      participantIds: participants.map(formatParticipantId),
+      visibility: last!.visibility,
+      enabled: true,
+      sml: wantsSml(last!.visibility),
+      directory: wantsDirectory(last!),
+    };
+    log.info(
+      {
+        ...ctx,
+        participantIds: result.participantIds,
+        visibility: result.visibility,
+        sml: result.sml,
+        directory: result.directory,
+      },
+      'peppol participants published',
+    );
+    return result;
+  }
+
+  /** One participant in our SMP, then the SML and the Directory as the visibility asks. */
+  async function publish(
+    input: StepInput,
+    pid: ParticipantId,
+    cfg: z.infer<typeof registerConfig>,
+    commit: Commit | undefined,
+  ): Promise<SmpRecord> {
+    const id = formatParticipantId(pid);
     let rec: SmpRecord;
     try {
       rec = await publishParticipant(db, {
@@ -134,13 +298,19 @@ export function peppolActivities({ db, log }: ActivityDeps, { sml, directory }: 
         throw ApplicationFailure.nonRetryable(`${pid.icd}:${pid.code} is already registered`, 'already-registered');
       throw err;
     }
+    // A participant of ours that has moved to another SMP (see the top of this file): the SML and the Directory are
+    // its new provider's, so nothing there is withdrawn; with the SML wanted, smlCreate brings it back with a key.
+    if (rec.smlRegistered && (await migratedAway(id))) {
+      await markPublication(db, id, input.entryId, { smlRegistered: false, directoryRegistered: false });
+      rec = { ...rec, smlRegistered: false, directoryRegistered: false };
+    }
     // Narrowing a visibility withdraws what is no longer wanted, Directory before SML.
     if (!wantsDirectory(rec) && rec.directoryRegistered) {
       await directory.remove(id).catch((e) => rethrowRemote(e, `Directory removal of ${id}`));
       await markPublication(db, id, input.entryId, { directoryRegistered: false });
     }
     if (wantsSml(rec.visibility)) {
-      await smlCreate(id);
+      await smlCreate(id, input.entryId);
       await markPublication(db, id, input.entryId, { smlRegistered: true });
     } else if (rec.smlRegistered) {
       await smlDelete(id);
@@ -148,20 +318,10 @@ export function peppolActivities({ db, log }: ActivityDeps, { sml, directory }: 
     }
     if (wantsDirectory(rec)) {
       await directory.index(id).catch((e) => rethrowRemote(e, `Directory indexing of ${id}`));
-      await commit((q) => markPublication(q, id, input.entryId, { directoryRegistered: true }));
+      const mark = (q: Queryable) => markPublication(q, id, input.entryId, { directoryRegistered: true });
+      await (commit ? commit(mark) : mark(db));
     }
-    const result = {
-      participantId: id,
-      visibility: rec.visibility,
-      enabled: true,
-      sml: wantsSml(rec.visibility),
-      directory: wantsDirectory(rec),
-    };
-    log.info(
-      { ...ctx, visibility: rec.visibility, sml: result.sml, directory: result.directory },
-      'peppol participant published',
-    );
-    return result;
+    return rec;
   }
 
   async function unregister(input: StepInput): Promise<PeppolStepResult> {
@@ -172,7 +332,7 @@ export function peppolActivities({ db, log }: ActivityDeps, { sml, directory }: 
       'peppol participant unregistered',
     );
     return {
-      ...(records[0] && { participantId: records[0].participantId }),
+      participantIds: records.map((r) => r.participantId),
       enabled: false,
       sml: false,
       directory: false,

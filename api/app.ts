@@ -26,6 +26,8 @@ import { govFrRouter } from './gov-fr-v1';
 import { entriesRouter } from './entries-v1';
 import { smpOptionsFromFiles, smpRouter } from '../integrations/peppol/smp-router';
 import { jobsRouter } from './jobs-v1';
+import { peppolRouter } from './peppol-v1';
+import { smlClient } from '../integrations/clients';
 import { wizardRouter } from '../web/wizard/router';
 import { reviewPageRouter } from '../web/review/router';
 
@@ -114,6 +116,15 @@ export function createApp(deps: ApiDeps): express.Express {
     ...parsedWhenKeyed(uploadJson, rejectNulCharacters),
     idempotent,
     govFrRouter(deps),
+  );
+
+  // Peppol migrations to another SMP: the SML client built once here, by the worker's factory.
+  app.use(
+    '/apps/peppol/v1',
+    ...authed,
+    ...json,
+    idempotent,
+    peppolRouter({ db: deps.db, log: deps.log, sml: smlClient(deps.config) }),
   );
 
   // The registration wizard: public, its link's ref is the credential.

@@ -3,7 +3,7 @@
 // limits, validation) are added by `errorsOf`; the tests' contract check refuses a code an operation does not list.
 import type { ProblemCodeName } from '../web/http/problem-codes';
 import type { Operation } from './operations';
-import { REGISTRATION_WORKFLOW_ID } from '../domain/jobs/builtins';
+import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../domain/jobs/builtins';
 
 export interface OperationDoc {
   description: string;
@@ -143,9 +143,24 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   },
   'put /silo/v1/entries/:id/meta/:key': {
     description:
-      'Sets a meta row of the entry (your own references, flags, links). `fr-former-matricule` is read by the registration: the matricule of the platform the company leaves (see the README).',
+      'Sets a meta row of the entry (your own references, flags, links). `fr-invoicing-addresses` states the addresses the company receives invoices at and what its mandate entrusts — `{entrust: all|listed, start?: YYYY-MM-DD, addresses: [{} (the SIREN), {siret}, {siret, routing_code: {id, label, nature?, state?, type?, commitment_required?}}, {suffix}]}` — checked when set (400 naming each fault). ' +
+      '`fr-former-matricule` is read by the registration: the matricule of the platform the company leaves (see the README). ' +
+      '`peppol-migration-key` too: the key its previous Peppol provider prepared at the SML (PrepareToMigrate), to migrate its participants to us — a string for every participant, or an object mapping participant ids to keys.',
     examples: {
+      'invoicing addresses': {
+        src: 'api',
+        value: {
+          entrust: 'listed',
+          start: '2027-01-04',
+          addresses: [
+            {},
+            { siret: '55203253400018', routing_code: { id: 'ACHATS', label: 'Service achats' } },
+            { suffix: 'EU' },
+          ],
+        },
+      },
       'a take-over': { src: 'api', value: '0042' },
+      'a Peppol migration key': { src: 'api', value: 'Ab3$xY7!kLm9#qRt' },
       'your reference': { src: 'crm', ref: 'CUST-1234', indexed: true },
     },
     errors: ['service-meta', 'meta-ref-taken'],
@@ -198,12 +213,18 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     description:
       'Runs a workflow on an entry. The built-in registration issues the mandate, publishes the wizard link (`approval-link` meta) and waits for the signer and the operator; then it registers the party in the PPF Annuaire and on Peppol. ' +
       'The answer is 202 with the job as accepted; follow it with `GET /transform/v1/jobs/{id}`, the entry, or webhooks. With `?wait=N` (at most 60) it answers once the job ends or waits, or after N seconds. ' +
-      'An entry runs one job at a time, and a SIREN is registered once per workspace.',
+      'An entry runs one job at a time, and a SIREN is registered once per workspace. ' +
+      'An unregistration takes `args.leave_on` (YYYY-MM-DD, today to a year ahead): the company leaves us for another platform that day; the job waits for it, our records in place, and can be cancelled meanwhile.',
     examples: {
       'register an entry': {
         workflow_id: REGISTRATION,
         silo_entry_id: '0b8e0c4e-7f57-4ad5-9d8f-3f3c1b1f5a10',
         key: 'register-552032534',
+      },
+      'leave for another platform on a day': {
+        workflow_id: UNREGISTRATION_WORKFLOW_ID,
+        silo_entry_id: '0b8e0c4e-7f57-4ad5-9d8f-3f3c1b1f5a10',
+        args: { leave_on: '2027-01-04' },
       },
     },
     errors: [
@@ -385,6 +406,20 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'get /apps/gov-fr/v1/directory/identifier/:identifier': {
     description: 'The lines of an addressing identifier in the PPF Annuaire.',
     errors: ['annuaire-unavailable', 'annuaire-refused'],
+  },
+
+  'post /apps/peppol/v1/entry/:silo_entry_id/participants/:participant_id/migration-key': {
+    description:
+      'For a company moving to another Peppol provider: prepares the migration of one of its participants at the SML (PrepareToMigrate) with a new key, and answers the key — ' +
+      'in this answer only (we keep its hash): the company hands it to its new provider, whose SMP calls SML Migrate with it. Our SMP serves the participant until then. ' +
+      'Issuing a key again replaces the previous one. A participant published in our SMP only (not at the SML) has nothing to migrate (409 `not-in-sml`). ' +
+      "Coming the other way, the key from the previous provider goes in the entry's meta key `peppol-migration-key` before the registration runs.",
+    errors: ['not-in-sml', 'sml-unavailable', 'sml-refused'],
+  },
+  'get /apps/peppol/v1/entry/:silo_entry_id/participants/:participant_id/migration-key': {
+    description:
+      'Whether the new provider has migrated the participant (`migrated`), asked of the SML. Once it has, our SMP record is disabled: we no longer serve the participant. 404 until a key has been issued.',
+    errors: ['sml-unavailable', 'sml-refused'],
   },
 
   'get /reg/:ref/start': {

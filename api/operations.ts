@@ -9,6 +9,7 @@ import { identifierParam, sirenParam } from './gov-fr-directory-v1';
 import { entryParam, langQuery, viewParam } from './gov-fr-v1';
 import { agreementBody, decisionBody, identityBody, signBody } from '../domain/submission/inputs';
 import { reviewEntryParam } from './review-v1';
+import { migrationKeyIssued, migrationStatus, participantParams } from './peppol-v1';
 import * as R from './schemas';
 import { partyDocument } from '../domain/party';
 import {
@@ -447,6 +448,24 @@ export const OPERATIONS: Operation[] = [
     scope: 'entries:rw',
     params: identifierParam,
     responses: { 200: R.directoryLookup },
+  },
+
+  // apps/peppol/v1: migrations of a participant to another SMP
+  {
+    method: 'post',
+    path: '/apps/peppol/v1/entry/:silo_entry_id/participants/:participant_id/migration-key',
+    summary: 'Issue a migration key for a Peppol participant moving to another provider (shown once)',
+    scope: 'entries:rw',
+    params: participantParams,
+    responses: { 201: migrationKeyIssued },
+  },
+  {
+    method: 'get',
+    path: '/apps/peppol/v1/entry/:silo_entry_id/participants/:participant_id/migration-key',
+    summary: "A participant's migration to another provider: prepared, or done",
+    scope: 'entries:rw',
+    params: participantParams,
+    responses: { 200: migrationStatus },
   },
 
   // The wizard: its address is the link published in the approval-link meta (seed §2); the ref is the credential.

@@ -347,6 +347,18 @@ export const wizardState = z
     }),
     missing: z.array(z.enum(['given', 'surname', 'role', 'id_number'])),
     take_over: z.boolean(),
+    invoicing_addresses: z
+      .object({
+        entrust: z.enum(['all', 'listed']),
+        addresses: z.array(
+          z.object({
+            id: z.string(),
+            kind: z.enum(['siren', 'siret', 'routing', 'suffix']),
+            label: z.string().optional(),
+          }),
+        ),
+      })
+      .describe("what the mandate's part 4 entrusts: every address of the SIREN, or those listed"),
     details_confirmed: z.boolean(),
     identity: z.object({ front: z.boolean(), back: z.boolean(), page: z.boolean() }),
     signed: z.enum(['drawn', 'typed', 'upload']).nullable(),

@@ -1,5 +1,6 @@
 // The clients of the outside world, as the configuration describes them: the worker builds them once for its
-// activities and injects them (a test hands in its own); the API's directory lookups use the same factory.
+// activities and injects them (a test hands in its own); the API's directory lookups and its Peppol migrations
+// (api/peppol-v1.ts) use the same factory.
 import type { Dispatcher } from 'undici';
 import type { Config } from '../platform/config';
 import { publicOnlyDispatcher } from '../domain/events/url-guard';
@@ -28,15 +29,20 @@ export function annuaireClient(config: Config, opts: { timeoutMs?: number } = {}
   });
 }
 
+/** The SML client of our SMP (mutual TLS when configured). */
+export function smlClient(config: Config): SmlClient {
+  return createSmlClient({
+    url: config.smlUrl,
+    smpId: config.SMP_ID,
+    dispatcher: smlDispatcher(config),
+    timeoutMs: config.PEPPOL_TIMEOUT_MS,
+  });
+}
+
 export function createClients(config: Config): Clients {
   return {
     annuaire: annuaireClient(config),
-    sml: createSmlClient({
-      url: config.smlUrl,
-      smpId: config.SMP_ID,
-      dispatcher: smlDispatcher(config),
-      timeoutMs: config.PEPPOL_TIMEOUT_MS,
-    }),
+    sml: smlClient(config),
     directory: createDirectoryClient({ url: config.peppolDirectoryUrl, timeoutMs: config.PEPPOL_TIMEOUT_MS }),
     webhooks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ? undefined : publicOnlyDispatcher(),
   };

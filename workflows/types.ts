@@ -20,6 +20,8 @@ export interface JobInput {
   entryId: string;
   /** How long the approval wait may last, e.g. "30d". */
   approvalDeadline: string;
+  /** ISO time before which the job's first step does not start (leaving us on a later day); absent: at once. */
+  notBefore?: string;
 }
 
 /** runDefinition's input: the definition as it was when the job started. */

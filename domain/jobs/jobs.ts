@@ -47,6 +47,26 @@ export const workflowTypeOf = (workflowId: string): 'registration' | 'unregistra
       ? 'unregistration'
       : 'runDefinition';
 
+/** The job argument naming the day a company leaves us for another platform (an unregistration's). */
+export const LEAVE_ON_ARG = 'leave_on';
+
+/** `leave_on`: only an unregistration's, a day from today to a year ahead (UTC, as the directory counts). */
+function checkLeaveDay(args: Record<string, string>, unregisters: boolean, now = new Date()): void {
+  const day = args[LEAVE_ON_ARG];
+  if (day === undefined) return;
+  const refuse = (message: string) => {
+    throw new DomainError('invalid-request', `invalid body: args.${LEAVE_ON_ARG}: ${message}`, {
+      field: { path: `body.args.${LEAVE_ON_ARG}`, message },
+    });
+  };
+  if (!unregisters) refuse('only an unregistration takes a leaving day');
+  const today = now.toISOString().slice(0, 10);
+  const latest = new Date(now.getTime() + 366 * 86_400_000).toISOString().slice(0, 10);
+  const time = /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T00:00:00Z`) : NaN;
+  const valid = !Number.isNaN(time) && new Date(time).toISOString().startsWith(day); // 2026-02-30 is no day
+  if (!valid || day < today || day > latest) refuse(`a day from ${today} to ${latest} (YYYY-MM-DD)`);
+}
+
 /** A registration: its definition (built in or a workspace's) registers the entry's SIREN in the directory. */
 const registersInDirectory = (d: Definition) =>
   d.steps.some((s) => s.provider === REGISTRATION_STEPS.directory.provider);
@@ -70,6 +90,7 @@ export async function startJob(
   if (!workflow) throw new JobRequestError('not-found', `workflow ${req.workflow_id} not found`);
   const definition = { steps: workflow.steps, rescue: workflow.rescue };
   const workflowType = workflowTypeOf(workflow.id);
+  checkLeaveDay(req.args, unregistersFromDirectory(definition));
   const inserted = await insertJob(deps.db, {
     id: req.id,
     workspaceId,
@@ -121,6 +142,7 @@ export async function startJob(
     workflowType,
     definition,
     label: workflow.name,
+    args: req.args,
   });
   return job; // as accepted (QUEUED, no step run yet): clients follow it with GET /jobs/{id}
 }
@@ -133,6 +155,7 @@ interface Launch {
   workflowType: string;
   definition: Definition;
   label: string;
+  args: Record<string, string>;
 }
 
 /** Starts the job's workflow; false when Temporal could not be reached (the job stays QUEUED). */
@@ -142,6 +165,8 @@ async function launch(deps: JobServiceDeps, j: Launch): Promise<boolean> {
     workspaceId: j.workspaceId,
     entryId: j.entryId,
     approvalDeadline: deps.config.APPROVAL_DEADLINE,
+    // Leaving us on a later day: the unregistration's first step waits for it (our records stay until then).
+    ...(j.args[LEAVE_ON_ARG] && { notBefore: `${j.args[LEAVE_ON_ARG]}T00:00:00.000Z` }),
   };
   const options = {
     taskQueue: deps.config.TEMPORAL_TASK_QUEUE,

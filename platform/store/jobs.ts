@@ -198,8 +198,9 @@ export async function queuedJobs(db: Queryable, olderThanMs: number, limit: numb
     definition: Definition;
     workflow_type: string;
     workflow_id: string;
+    args: Record<string, string>;
   }>(
-    `SELECT j.id, j.workspace_id, j.silo_entry_id, e.siren, j.definition, j.workflow_type, j.workflow_id FROM jobs j JOIN entries e ON e.id = j.silo_entry_id
+    `SELECT j.id, j.workspace_id, j.silo_entry_id, e.siren, j.definition, j.workflow_type, j.workflow_id, j.args FROM jobs j JOIN entries e ON e.id = j.silo_entry_id
      WHERE j.status = 'QUEUED' AND j.created_at < now() - ($1::int * interval '1 millisecond')
      ORDER BY j.created_at LIMIT $2`,
     [olderThanMs, limit],
@@ -212,6 +213,7 @@ export async function queuedJobs(db: Queryable, olderThanMs: number, limit: numb
     definition: r.definition,
     workflowType: r.workflow_type,
     workflowId: r.workflow_id,
+    args: r.args ?? {},
   }));
 }
 
@@ -447,6 +449,16 @@ export async function countJobsByStatus(db: Queryable): Promise<{ status: string
 }
 
 /** The reason given with a cancellation request, if any. */
+/** Whether the job's definition ends the entry's directory lines (an unregistration: no mandate, no wizard of its own). */
+export async function jobUnregisters(q: Queryable, jobId: string): Promise<boolean> {
+  const { rows } = await q.query<{ unregisters: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM jobs, jsonb_array_elements(definition->'steps') s
+                    WHERE jobs.id = $1 AND s->>'provider' = 'gov-fr.directory.disable') AS unregisters`,
+    [jobId],
+  );
+  return rows[0]?.unregisters === true;
+}
+
 export async function cancelReasonOf(q: Queryable, jobId: string): Promise<string | null> {
   const { rows } = await q.query<{ cancel_reason: string | null }>('SELECT cancel_reason FROM jobs WHERE id = $1', [
     jobId,

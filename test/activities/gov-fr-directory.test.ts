@@ -26,6 +26,8 @@ describe('directory activities', () => {
   let drop: () => Promise<void>;
   let workspaceId: string;
   let acts: ReturnType<typeof directoryActivities>;
+  /** Another platform's calls to the directory (the simulator does not tell platforms apart by credentials). */
+  let annuaireAsNewPlatform: ReturnType<typeof createClients>['annuaire'];
 
   beforeAll(async () => {
     sim = await startAnnuaireSimulator({ host: '127.0.0.1', port: 0 });
@@ -37,6 +39,7 @@ describe('directory activities', () => {
       PA_MATRICULE: '0145',
     });
     acts = directoryActivities({ db, log, config }, createClients(config).annuaire);
+    annuaireAsNewPlatform = createClients(config).annuaire;
   });
   afterEach(() => sim.setFaults(undefined));
   afterAll(async () => {
@@ -152,6 +155,16 @@ describe('directory activities', () => {
       });
     },
   );
+
+  it('disable after another platform took the lines over: nothing to end, nothing put back on 9998', async () => {
+    const { siren, input } = await newParty();
+    const ours = line(await register(input));
+    // The company moved: the new platform ended our line today and holds the SIREN from today.
+    await annuaireAsNewPlatform.endLine(ours, today());
+    await annuaireAsNewPlatform.createLine({ siren, matriculePlateforme: '0077', dateDebutEffet: today() });
+    expect(await disable(input)).toEqual({ ended: [], takenOverBy: ['0077'] });
+    expect(inForce(siren)).toEqual([expect.objectContaining({ matriculePlateforme: '0077' })]);
+  });
 
   it('disable ends our line and puts the SIREN back on 9998, once', async () => {
     const { siren, input } = await newParty();

@@ -9,7 +9,9 @@ import { entryParticipants } from '../../platform/store/peppol-participants';
 import { startPeppolDirectorySimulator, type PeppolDirectorySimulator } from '../../simulators/peppol-directory';
 import { startSmlSimulator, type SmlSimulator } from '../../simulators/sml';
 import type { Db } from '../../platform/store/db';
-import { insertEntry } from '../../platform/store/entries';
+import { insertEntry, putMeta } from '../../platform/store/entries';
+import { isSiret } from '../../domain/party/french-ids';
+import { INVOICING_ADDRESSES_META } from '../../domain/party/invoicing-addresses';
 import { createWorkspace } from '../../platform/store/workspaces';
 import type { StepInput } from '../../workflows/types';
 import { makeSiren, party } from '../../bin/stack/sample-parties';
@@ -91,7 +93,7 @@ describe('peppol activities', () => {
     const first = await acts['peppol.register'](step(e));
     const second = await acts['peppol.register'](step(e));
     expect(first).toEqual({
-      participantId: e.participant,
+      participantIds: [e.participant],
       visibility: 'smp+sml+peppol',
       enabled: true,
       sml: true,
@@ -163,7 +165,7 @@ describe('peppol activities', () => {
     const e = await newEntry();
     await acts['peppol.register'](step(e));
     const r = await acts['peppol.unregister'](step(e, {}));
-    expect(r).toEqual({ participantId: e.participant, enabled: false, sml: false, directory: false });
+    expect(r).toEqual({ participantIds: [e.participant], enabled: false, sml: false, directory: false });
     expect(sml.participants(SMP)).not.toContain(e.participant);
     expect(pd.indexed()).not.toContain(e.participant);
     const [rec] = await entryParticipants(db, ws, e.entryId);
@@ -232,5 +234,40 @@ describe('peppol activities', () => {
     });
     const err = await failure(acts['peppol.register'](step({ entryId: e.id, workspaceId: ws })));
     expect(err).toMatchObject({ type: 'siren-missing', nonRetryable: true });
+  });
+
+  it('publishes one participant per invoicing address, and unpublishes them all', async () => {
+    const siren = makeSiren();
+    const siret = [...'0123456789'].map((d) => `${siren}0001${d}`).find((c) => isSiret(c))!;
+    const e = await newEntry(siren);
+    await putMeta(db, e.entryId, INVOICING_ADDRESSES_META, {
+      src: 'api',
+      value: { addresses: [{}, { siret, routing_code: { id: 'Compta_2', label: 'Comptabilité' } }, { suffix: 'EU' }] },
+    });
+    const ids = [siren, `${siren}_${siret}_compta_2`, `${siren}_eu`].map((a) => `iso6523-actorid-upis::0225:${a}`);
+    const r = await acts['peppol.register'](step(e));
+    expect(r.participantIds).toEqual(ids);
+    expect(
+      sml
+        .participants(SMP)
+        .filter((p) => ids.includes(p))
+        .sort(),
+    ).toEqual([...ids].sort());
+    expect(
+      pd
+        .indexed()
+        .filter((p) => ids.includes(p))
+        .sort(),
+    ).toEqual([...ids].sort());
+    expect(
+      (await entryParticipants(db, e.workspaceId, e.entryId)).map((p) => [p.participantId, p.enabled]).sort(),
+    ).toEqual(ids.map((id) => [id, true]).sort());
+    expect(await acts['peppol.register'](step(e))).toEqual(r);
+    expect(sml.participants(SMP).filter((p) => ids.includes(p))).toHaveLength(3);
+
+    const gone = await acts['peppol.unregister'](step(e, {}));
+    expect(gone.participantIds.sort()).toEqual([...ids].sort());
+    expect(sml.participants(SMP).filter((p) => ids.includes(p))).toEqual([]);
+    expect(pd.indexed().filter((p) => ids.includes(p))).toEqual([]);
   });
 });

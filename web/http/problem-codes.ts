@@ -117,6 +117,13 @@ export const PROBLEM_CODES = {
   // The directory lookup
   'annuaire-unavailable': c(503, 'the PPF Annuaire is unavailable: retry later'),
   'annuaire-refused': c(502, 'the PPF Annuaire refused the lookup'),
+  // apps/peppol/v1: migrations to another SMP
+  'not-in-sml': c(
+    409,
+    'the Peppol participant is not registered at the SML by us (published in our SMP only, or not yet at the SML): there is no migration to prepare',
+  ),
+  'sml-unavailable': c(503, 'the SML is unavailable: retry after Retry-After'),
+  'sml-refused': c(502, 'the SML refused the request'),
   // The wizard
   'link-unknown': c(404, 'the wizard link is not valid (revoked, or replaced by a newer one)'),
   'link-finished': c(410, 'the registration of this link is over'),

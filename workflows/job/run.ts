@@ -82,8 +82,9 @@ export class JobRun {
 
   /** Runs a step's activity; a failure is the job's fault. */
   async step(step: Step): Promise<void> {
-    if (this.cancelRequested) throw new Cancelled(step);
     const i = this.definition.steps.indexOf(step);
+    if (i === 0) await this.startDay(step);
+    if (this.cancelRequested) throw new Cancelled(step);
     const next = this.definition.steps[i + 1];
     const opens = next && isApprovalWait(next) ? next.id : undefined;
     let result: unknown;
@@ -100,6 +101,16 @@ export class JobRun {
       throw new StepFailed(fault);
     }
     if (next) await this.notBefore(step, result);
+  }
+
+  /** A job asked to start later (a company leaving us on a day) waits for it, cancellable, nothing done meanwhile. */
+  private async startDay(step: Step): Promise<void> {
+    const at = this.job.notBefore;
+    const ms = at ? Date.parse(at) - Date.now() : 0;
+    if (!(ms > 0)) return;
+    const day = at!.slice(0, 10);
+    setCurrentDetails(`Waiting until ${day} to start: ${this.stepDetails(step)} runs then`);
+    await Promise.race([sleep(ms, { summary: `starts on ${day}` }), condition(() => this.cancelRequested)]);
   }
 
   /**

@@ -170,7 +170,7 @@ export interface paths {
         get: operations["getSiloV1EntriesByIdMetaByKey"];
         /**
          * Set a meta entry
-         * @description Sets a meta row of the entry (your own references, flags, links). `fr-former-matricule` is read by the registration: the matricule of the platform the company leaves (see the README).
+         * @description Sets a meta row of the entry (your own references, flags, links). `fr-invoicing-addresses` states the addresses the company receives invoices at and what its mandate entrusts — `{entrust: all|listed, start?: YYYY-MM-DD, addresses: [{} (the SIREN), {siret}, {siret, routing_code: {id, label, nature?, state?, type?, commitment_required?}}, {suffix}]}` — checked when set (400 naming each fault). `fr-former-matricule` is read by the registration: the matricule of the platform the company leaves (see the README). `peppol-migration-key` too: the key its previous Peppol provider prepared at the SML (PrepareToMigrate), to migrate its participants to us — a string for every participant, or an object mapping participant ids to keys.
          */
         put: operations["putSiloV1EntriesByIdMetaByKey"];
         post?: never;
@@ -287,7 +287,7 @@ export interface paths {
         put?: never;
         /**
          * Run a workflow on an entry
-         * @description Runs a workflow on an entry. The built-in registration issues the mandate, publishes the wizard link (`approval-link` meta) and waits for the signer and the operator; then it registers the party in the PPF Annuaire and on Peppol. The answer is 202 with the job as accepted; follow it with `GET /transform/v1/jobs/{id}`, the entry, or webhooks. With `?wait=N` (at most 60) it answers once the job ends or waits, or after N seconds. An entry runs one job at a time, and a SIREN is registered once per workspace.
+         * @description Runs a workflow on an entry. The built-in registration issues the mandate, publishes the wizard link (`approval-link` meta) and waits for the signer and the operator; then it registers the party in the PPF Annuaire and on Peppol. The answer is 202 with the job as accepted; follow it with `GET /transform/v1/jobs/{id}`, the entry, or webhooks. With `?wait=N` (at most 60) it answers once the job ends or waits, or after N seconds. An entry runs one job at a time, and a SIREN is registered once per workspace. An unregistration takes `args.leave_on` (YYYY-MM-DD, today to a year ahead): the company leaves us for another platform that day; the job waits for it, our records in place, and can be cancelled meanwhile.
          */
         post: operations["postTransformV1Jobs"];
         delete?: never;
@@ -740,6 +740,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apps/peppol/v1/entry/{silo_entry_id}/participants/{participant_id}/migration-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A participant's migration to another provider: prepared, or done
+         * @description Whether the new provider has migrated the participant (`migrated`), asked of the SML. Once it has, our SMP record is disabled: we no longer serve the participant. 404 until a key has been issued.
+         */
+        get: operations["getAppsPeppolV1EntryBySiloEntryIdParticipantsByParticipantIdMigrationKey"];
+        put?: never;
+        /**
+         * Issue a migration key for a Peppol participant moving to another provider (shown once)
+         * @description For a company moving to another Peppol provider: prepares the migration of one of its participants at the SML (PrepareToMigrate) with a new key, and answers the key — in this answer only (we keep its hash): the company hands it to its new provider, whose SMP calls SML Migrate with it. Our SMP serves the participant until then. Issuing a key again replaces the previous one. A participant published in our SMP only (not at the SML) has nothing to migrate (409 `not-in-sml`). Coming the other way, the key from the previous provider goes in the entry's meta key `peppol-migration-key` before the registration runs.
+         */
+        post: operations["postAppsPeppolV1EntryBySiloEntryIdParticipantsByParticipantIdMigrationKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/reg/{ref}/start": {
         parameters: {
             query?: never;
@@ -1042,7 +1066,7 @@ export interface components {
              * @description why, stable for clients to act on or translate: each code and its meaning are listed with the operations that answer it
              * @enum {string}
              */
-            code: "invalid-request" | "malformed-json" | "unauthenticated" | "forbidden" | "not-found" | "no-route" | "too-large" | "unsupported-media-type" | "rate-limited" | "internal" | "unavailable" | "idempotency-key-invalid" | "idempotency-key-reused" | "idempotency-key-in-flight" | "unsupported-schema" | "key-taken" | "id-taken" | "id-not-available" | "meta-ref-taken" | "service-meta" | "patch-test-failed" | "patch-unappliable" | "draft-refused" | "siren-locked" | "mandate-signed" | "registered" | "builtin-workflow" | "wrong-schema" | "invalid-data" | "job-running" | "registration-running" | "not-registered" | "siren-registered" | "job-ended" | "past-directory" | "not-cancellable" | "temporal-unavailable" | "own-key" | "no-mandate" | "mandate-voided" | "mandate-replaced" | "signer-missing" | "under-review" | "not-waiting" | "not-yet" | "not-running" | "incomplete" | "nothing-to-decide" | "decided" | "details-locked" | "invalid-details" | "details-unconfirmed" | "bad-encoding" | "empty" | "busy" | "too-complex" | "image-too-large" | "not-a-pdf" | "unreadable-pdf" | "encrypted-pdf" | "active-content" | "not-signed" | "not-this-mandate" | "superseded-mandate" | "bad-signature" | "not-an-image" | "unreadable-image" | "annuaire-unavailable" | "annuaire-refused" | "link-unknown" | "link-finished" | "link-cancelled";
+            code: "invalid-request" | "malformed-json" | "unauthenticated" | "forbidden" | "not-found" | "no-route" | "too-large" | "unsupported-media-type" | "rate-limited" | "internal" | "unavailable" | "idempotency-key-invalid" | "idempotency-key-reused" | "idempotency-key-in-flight" | "unsupported-schema" | "key-taken" | "id-taken" | "id-not-available" | "meta-ref-taken" | "service-meta" | "patch-test-failed" | "patch-unappliable" | "draft-refused" | "siren-locked" | "mandate-signed" | "registered" | "builtin-workflow" | "wrong-schema" | "invalid-data" | "job-running" | "registration-running" | "not-registered" | "siren-registered" | "job-ended" | "past-directory" | "not-cancellable" | "temporal-unavailable" | "own-key" | "no-mandate" | "mandate-voided" | "mandate-replaced" | "signer-missing" | "under-review" | "not-waiting" | "not-yet" | "not-running" | "incomplete" | "nothing-to-decide" | "decided" | "details-locked" | "invalid-details" | "details-unconfirmed" | "bad-encoding" | "empty" | "busy" | "too-complex" | "image-too-large" | "not-a-pdf" | "unreadable-pdf" | "encrypted-pdf" | "active-content" | "not-signed" | "not-this-mandate" | "superseded-mandate" | "bad-signature" | "not-an-image" | "unreadable-image" | "annuaire-unavailable" | "annuaire-refused" | "not-in-sml" | "sml-unavailable" | "sml-refused" | "link-unknown" | "link-finished" | "link-cancelled";
         };
         Readiness: {
             /** @enum {string} */
@@ -1639,6 +1663,29 @@ export interface components {
             end_date: string;
             effective_end_date: string;
         };
+        PeppolMigrationKey: {
+            /** @description the participant, normalised: iso6523-actorid-upis::0225:<address> */
+            participant_id: string;
+            /** @description the key to hand to the new provider, who calls SML Migrate with it: shown in this answer only (we keep its hash) */
+            migration_key: string;
+            /** Format: date-time */
+            prepared_at: string;
+        };
+        PeppolMigration: {
+            participant_id: string;
+            /**
+             * Format: date-time
+             * @description when the last key was issued
+             */
+            prepared_at: string;
+            /** @description whether the new provider has migrated it (our SMP then no longer serves it); false: still ours */
+            migrated: boolean;
+            /**
+             * Format: date-time
+             * @description when we found it migrated
+             */
+            migrated_at?: string;
+        };
         WizardState: {
             pa_name: string;
             state: string | null;
@@ -1656,6 +1703,17 @@ export interface components {
             };
             missing: ("given" | "surname" | "role" | "id_number")[];
             take_over: boolean;
+            /** @description what the mandate's part 4 entrusts: every address of the SIREN, or those listed */
+            invoicing_addresses: {
+                /** @enum {string} */
+                entrust: "all" | "listed";
+                addresses: {
+                    id: string;
+                    /** @enum {string} */
+                    kind: "siren" | "siret" | "routing" | "suffix";
+                    label?: string;
+                }[];
+            };
             details_confirmed: boolean;
             identity: {
                 front: boolean;
@@ -6500,6 +6558,237 @@ export interface operations {
                 };
             };
             /** @description `annuaire-unavailable`: the PPF Annuaire is unavailable: retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAppsPeppolV1EntryBySiloEntryIdParticipantsByParticipantIdMigrationKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the entry's id */
+                silo_entry_id: string;
+                participant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeppolMigration"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `sml-refused`: the SML refused the request */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `sml-unavailable`: the SML is unavailable: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAppsPeppolV1EntryBySiloEntryIdParticipantsByParticipantIdMigrationKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per workspace. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the entry's id */
+                silo_entry_id: string;
+                participant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeppolMigrationKey"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `not-in-sml`: the Peppol participant is not registered at the SML by us (published in our SMP only, or not yet at the SML): there is no migration to prepare */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-reused`: this Idempotency-Key was used for another request (method, URL or body) within 24 hours */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `sml-refused`: the SML refused the request */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `sml-unavailable`: the SML is unavailable: retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
