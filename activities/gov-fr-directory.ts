@@ -14,6 +14,8 @@ import {
 import { approvedMandate } from '../platform/store/agreements';
 import {
   directoryHolder,
+  entryDirectoryLines,
+  forgetDirectoryLine,
   forgetDirectoryLines,
   holdDirectoryLine,
   recordDirectoryLine,
@@ -39,6 +41,8 @@ export interface AddressLine {
 export interface RegisterResult {
   /** One per invoicing address, in the order the party states them, then those taken over besides. */
   lines: AddressLine[];
+  /** Addresses whose line of ours ended (an update: the party no longer states them). */
+  ended?: string[];
   /** Matricule of the PA whose lines we ended (take-over). */
   takenOverFrom?: string;
   /** YYYY-MM-DD, when later than today: the lines start then. */
@@ -66,7 +70,14 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
   const { db, log, config } = deps;
   const us = config.PA_MATRICULE;
 
-  async function register(input: StepInput, commit: Commit = (write) => db.tx(write)): Promise<RegisterResult> {
+  const register = (input: StepInput, commit: Commit = (write) => db.tx(write)) => holdLines(input, commit, 'register');
+  const update = (input: StepInput, commit: Commit = (write) => db.tx(write)) => holdLines(input, commit, 'update');
+
+  /**
+   * Our lines for the addresses the party states (register), and in an update also the end of those it no longer
+   * states: on the switch day, the SIREN line going back to 9998 if nobody else receives for it.
+   */
+  async function holdLines(input: StepInput, commit: Commit, mode: 'register' | 'update'): Promise<RegisterResult> {
     const siren = await entrySiren(db, input);
     const ids = { jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, siren };
     // We act on the company's behalf only with its signed, approved mandate, and for the addresses it entrusts.
@@ -81,6 +92,12 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
     const holder = await directoryHolder(db, siren);
     if (holder && holder !== input.entryId)
       throw ApplicationFailure.nonRetryable(`0225:${siren} is already registered`, 'already-registered');
+    if (mode === 'update' && holder !== input.entryId)
+      throw ApplicationFailure.nonRetryable(
+        `entry ${input.entryId} holds no directory line: register it before updating its addresses`,
+        'not-registered',
+      );
+    const held = mode === 'update' ? await entryDirectoryLines(db, input.entryId) : [];
     // The switch day: today, or the later day the party set. Our lines start on it, and the lines we take over end on
     // it (periods [start, end) meet without a gap or an overlap).
     const day = effectiveDay({ start }, today());
@@ -121,8 +138,11 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
           { ...ids, matricule: us, ended: idsOf(takenOver), takenOverFrom: holders[0], day },
           'lines taken over',
         );
+      const dropped = held.filter((h) => !targets.some((t) => t.id.toLowerCase() === h.address.toLowerCase()));
+      for (const h of dropped) await endAddress(h, inForce, day, ids);
       return {
         lines,
+        ...(dropped.length > 0 && { ended: dropped.map((h) => h.address) }),
         ...(holders[0] && { takenOverFrom: holders[0] }),
         ...(day > today() && { takesEffectOn: day, nextStepNotBefore: `${day}T00:00:00.000Z` }),
       };
@@ -136,6 +156,7 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
           throw ApplicationFailure.nonRetryable(`0225:${siren} is already registered`, 'already-registered');
         }
         for (const l of result.lines) await recordDirectoryLine(q, { siren, entryId: input.entryId, ...l });
+        for (const address of result.ended ?? []) await forgetDirectoryLine(q, input.entryId, address);
       },
       later ? { message: later } : undefined,
     );
@@ -145,6 +166,27 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
   const sameAddress = (l: AnnuaireLine, address: string) =>
     l.identifiantAdressage.toLowerCase() === address.toLowerCase();
   const ours = (l: AnnuaireLine, address: string) => l.matriculePlateforme === us && sameAddress(l, address);
+
+  /** Our line at an address no longer stated ends on `day`; the SIREN's goes back to 9998 unless another covers it. */
+  async function endAddress(
+    h: { address: string; idInstance: number },
+    inForce: AnnuaireLine[],
+    day: string,
+    ids: Record<string, string>,
+  ): Promise<void> {
+    const line = inForce.find((l) => l.idInstance === h.idInstance);
+    if (line && (line.dateFinEffet === null || line.dateFinEffet > day)) await client.endLine(h.idInstance, day);
+    const siren = h.address.slice(0, 9);
+    const covered = inForce.some(
+      (l) => l.idInstance !== h.idInstance && isSirenLevel(l) && l.matriculePlateforme !== us,
+    );
+    if (h.address === siren && line && !covered)
+      await client.createLine({ siren, matriculePlateforme: DEFAULT_MATRICULE, dateDebutEffet: day });
+    log.info(
+      { ...ids, address: h.address, idInstance: h.idInstance, day },
+      'directory line ended: address no longer stated',
+    );
+  }
 
   /** A routing code exists in the directory before a line uses it; one created by an earlier attempt is reused. */
   async function ensureRoutingCode(a: InvoicingAddress, ids: Record<string, string>): Promise<void> {
@@ -308,7 +350,11 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
     return result;
   }
 
-  return { 'gov-fr.directory.register': register, 'gov-fr.directory.disable': disable };
+  return {
+    'gov-fr.directory.register': register,
+    'gov-fr.directory.disable': disable,
+    'gov-fr.directory.update': update,
+  };
 }
 
 const idsOf = (lines: AnnuaireLine[]) => lines.map((l) => l.idInstance);

@@ -39,6 +39,7 @@ export function createActivities(
     'gov-fr.agreement.sign': journalledStatement(deps.db, agreementSign(deps)),
     'gov-fr.directory.register': remote(directory['gov-fr.directory.register']),
     'gov-fr.directory.disable': remote(directory['gov-fr.directory.disable']),
+    'gov-fr.directory.update': remote(directory['gov-fr.directory.update']),
     'peppol.register': remote(peppol['peppol.register']),
     'peppol.unregister': remote(peppol['peppol.unregister']),
     webhook: step(webhooks.webhook),

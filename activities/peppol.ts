@@ -249,6 +249,17 @@ export function peppolActivities({ db, log }: ActivityDeps, { sml, directory }: 
       );
     }
     const participants = await participantsOf(input, siren, mandate.invoicingAddresses);
+    // Participants of addresses the party no longer has (an address update) leave Peppol first.
+    const wanted = new Set(participants.map(formatParticipantId));
+    const stale = (await entryParticipants(db, input.workspaceId, input.entryId)).filter(
+      (r) => r.enabled && !wanted.has(r.participantId),
+    );
+    for (const r of stale) await unpublish(r);
+    if (stale.length > 0)
+      log.info(
+        { ...ctx, participantIds: stale.map((r) => r.participantId) },
+        'peppol participants of ended addresses unpublished',
+      );
     let last: SmpRecord | undefined;
     for (let i = 0; i < participants.length; i++) {
       // The last participant's last write carries the step's journal (journalled.ts): it is the step's end.

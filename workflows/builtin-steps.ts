@@ -51,11 +51,29 @@ export const UNREGISTRATION_STEPS = {
   error: setState('a7d29fc7-57e9-47c5-bb62-3c6e3ede9413', 'error'),
 } satisfies Record<string, Step>;
 
+/** A registered party's invoicing addresses brought in line with what it states now (within its signed mandate). */
+export const ADDRESS_UPDATE_STEPS = {
+  directory: {
+    id: 'c2f0d7a4-5e1b-4c83-9a6f-1d2e3b4a5c60',
+    name: 'Update party addresses in Directory',
+    provider: 'gov-fr.directory.update',
+  },
+  peppol: {
+    ...REGISTRATION_STEPS.peppol,
+    id: 'e7a91b3c-2d4f-4e85-b6a7-8c9d0e1f2a31',
+    name: 'Update party addresses on Peppol',
+  },
+  registered: setState('5b8c9d0e-1f2a-4b3c-8d4e-5f6a7b8c9d02', 'registered'),
+  error: setState('9a0b1c2d-3e4f-4a5b-9c6d-7e8f9a0b1c23', 'error'),
+} satisfies Record<string, Step>;
+
 const r = REGISTRATION_STEPS;
 const u = UNREGISTRATION_STEPS;
+const a = ADDRESS_UPDATE_STEPS;
 /** In the order the stories run them (workflows/registration.ts, workflows/unregistration.ts). */
 export const REGISTRATION: Definition = {
   steps: [r.sign, r.processing, r.approval, r.completed, r.directory, r.peppol, r.registered],
   rescue: [r.error],
 };
 export const UNREGISTRATION: Definition = { steps: [u.peppol, u.directory, u.void], rescue: [u.error] };
+export const ADDRESS_UPDATE: Definition = { steps: [a.directory, a.peppol, a.registered], rescue: [a.error] };

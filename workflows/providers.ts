@@ -33,6 +33,7 @@ export const PROVIDERS: Record<string, ProviderSpec> = {
   'gov-fr.agreement.wait.approval': { kind: 'approval-wait' },
   'gov-fr.directory.register': { kind: 'activity', options: external, outside: true },
   'gov-fr.directory.disable': { kind: 'activity', options: external, outside: true },
+  'gov-fr.directory.update': { kind: 'activity', options: external, outside: true },
   'peppol.register': { kind: 'activity', options: external, outside: true },
   'peppol.unregister': { kind: 'activity', options: external, outside: true },
   webhook: { kind: 'activity', options: inStore }, // queues the delivery: a store write

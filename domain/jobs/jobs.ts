@@ -21,7 +21,7 @@ import { approvalSignal } from '../../workflows/signals';
 import { INTERPRETER_REVISION, type Definition, type JobInput } from '../../workflows/types';
 import { runJob } from '../../workflows/legacy/run-job';
 import { JobStatus, SiloEntryId, Siren } from '../../workflows/search-attributes';
-import { REGISTRATION_STEPS, UNREGISTRATION_STEPS } from '../../workflows/builtin-steps';
+import { ADDRESS_UPDATE_STEPS, REGISTRATION_STEPS, UNREGISTRATION_STEPS } from '../../workflows/builtin-steps';
 import { registration } from '../../workflows/registration';
 import { runDefinition } from '../../workflows/run-definition';
 import { unregistration } from '../../workflows/unregistration';
@@ -67,6 +67,9 @@ function checkLeaveDay(args: Record<string, string>, unregisters: boolean, now =
   if (!valid || day < today || day > latest) refuse(`a day from ${today} to ${latest} (YYYY-MM-DD)`);
 }
 
+/** An address update: its definition updates a registered entry's directory lines. */
+const updatesDirectory = (d: Definition) => d.steps.some((s) => s.provider === ADDRESS_UPDATE_STEPS.directory.provider);
+
 /** A registration: its definition (built in or a workspace's) registers the entry's SIREN in the directory. */
 const registersInDirectory = (d: Definition) =>
   d.steps.some((s) => s.provider === REGISTRATION_STEPS.directory.provider);
@@ -103,7 +106,8 @@ export async function startJob(
     args: req.args,
     tags: req.tags,
     registers: registersInDirectory(definition),
-    unregisters: unregistersFromDirectory(definition),
+    // Only a registered entry has lines to end or to update.
+    unregisters: unregistersFromDirectory(definition) || updatesDirectory(definition),
   });
   if (inserted.outcome === 'no-entry')
     throw new JobRequestError('not-found', `silo entry ${req.silo_entry_id} not found`);
@@ -124,7 +128,7 @@ export async function startJob(
   if (inserted.outcome === 'not-registered') {
     throw new JobRequestError(
       'not-registered',
-      `entry ${req.silo_entry_id} has nothing to unregister: it ${inserted.state ? `is ${inserted.state}` : 'was never registered'}`,
+      `entry ${req.silo_entry_id} has nothing to ${updatesDirectory(definition) ? 'update' : 'unregister'}: it ${inserted.state ? `is ${inserted.state}` : 'was never registered'}`,
     );
   }
   if (inserted.outcome === 'invalid-data') {

@@ -54,3 +54,7 @@ export async function entryDirectoryLines(
 export async function forgetDirectoryLines(db: Queryable, entryId: string): Promise<void> {
   await db.query('DELETE FROM directory_lines WHERE entry_id = $1', [entryId]);
 }
+
+export async function forgetDirectoryLine(db: Queryable, entryId: string, address: string): Promise<void> {
+  await db.query('DELETE FROM directory_lines WHERE entry_id = $1 AND address_id = $2', [entryId, address]);
+}

@@ -7,10 +7,12 @@ import { isSiret } from '../../domain/party/french-ids';
 import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { jobWhen } from '../support/jobs';
 import { pdfText } from '../support/pdf-text';
+import { ADDRESS_UPDATE_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import {
   approve,
   entryApi,
   linesInForce,
+  register,
   signInApp,
   startRegistration,
   startUnregistration,
@@ -159,5 +161,63 @@ describe('fr-invoicing-addresses', () => {
       [siren, '9998'],
     ]);
     expect(h.sims.sml.participants(h.config.SMP_ID).filter((p) => participants.includes(p))).toEqual([]);
+  });
+});
+
+describe('updating the addresses of a registered party', () => {
+  const update = (entryId: string) =>
+    h.api('POST', '/transform/v1/jobs', { workflow_id: ADDRESS_UPDATE_WORKFLOW_ID, silo_entry_id: entryId });
+
+  it('adds the new addresses and ends those no longer stated, with no new signature within the mandate', async () => {
+    const { id, siren } = await newEntry();
+    const siret = siretOf(siren, '0001');
+    expect((await putAddresses(id, { addresses: [{}, { siret }] })).status).toBe(200);
+    expect((await register(h, id)).status).toBe('OK');
+    const participant = (a: string) => `iso6523-actorid-upis::0225:${a.toLowerCase()}`;
+    const atSml = () =>
+      h.sims.sml
+        .participants(h.config.SMP_ID)
+        .filter((p) => p.includes(`0225:${siren}`))
+        .sort();
+    expect(atSml()).toEqual([participant(siren), participant(`${siren}_${siret}`)].sort());
+
+    // The mandate entrusts every address of the SIREN: the change needs no new signature.
+    expect((await putAddresses(id, { addresses: [{}, { suffix: 'EU' }] })).status).toBe(200);
+    const job = await update(id);
+    expect(job.status, JSON.stringify(job.body)).toBe(202);
+    const done = await jobWhen(h, job.body.id, ['OK', 'ERR'], 60_000);
+    expect(done.status, JSON.stringify(done.faults)).toBe('OK');
+    expect(
+      linesInForce(h, siren)
+        .map((l) => [l.identifiantAdressage, l.matriculePlateforme])
+        .sort(),
+    ).toEqual([
+      [siren, h.config.PA_MATRICULE],
+      [`${siren}_EU`, h.config.PA_MATRICULE],
+    ]);
+    const ended = h.sims.annuaire.lines().find((l) => l.identifiantAdressage === `${siren}_${siret}`)!;
+    expect(ended.dateFinEffet).toBe(new Date().toISOString().slice(0, 10));
+    expect(atSml()).toEqual([participant(siren), participant(`${siren}_EU`)].sort());
+    expect(h.sims.directory.indexed().filter((p) => p.includes(`0225:${siren}_`))).toEqual([
+      participant(`${siren}_EU`),
+    ]);
+    expect((await h.api('GET', `/silo/v1/entries/${id}`)).body.state).toBe('registered');
+  });
+
+  it('refuses an address beyond the signed mandate, and an entry not registered', async () => {
+    const { id, siren } = await newEntry();
+    expect((await putAddresses(id, { entrust: 'listed', addresses: [{}] })).status).toBe(200);
+    const early = await update(id);
+    expect([early.status, early.body.code]).toEqual([409, 'not-registered']);
+    expect(early.body.detail).toMatch(/has nothing to update/);
+    expect((await register(h, id)).status).toBe('OK');
+    expect((await putAddresses(id, { entrust: 'listed', addresses: [{}, { suffix: 'EU' }] })).status).toBe(200);
+    const job = await update(id);
+    const done = await jobWhen(h, job.body.id, ['OK', 'ERR'], 60_000);
+    expect(done.faults).toEqual([
+      expect.objectContaining({ code: 'address-not-entrusted', message: expect.stringContaining(`${siren}_EU`) }),
+    ]);
+    // Nothing changed outside: the SIREN's line stays ours, no new line.
+    expect(linesInForce(h, siren).map((l) => l.identifiantAdressage)).toEqual([siren]);
   });
 });
