@@ -21,7 +21,7 @@ import {
   type ParticipantId,
 } from '../integrations/peppol/participant-id';
 import { SmlError, type SmlErrorKind } from '../integrations/peppol/sml-client';
-import { isValidMigrationKey, MIGRATION_KEY_SPECIALS } from '../integrations/peppol/migration-key';
+import { isValidMigrationKey, MIGRATION_KEY_SPECIALS } from '../domain/party/migration-key';
 import { migrationKeyOf, MigrationKeyMetaError, PEPPOL_MIGRATION_KEY_META } from '../domain/party/peppol-migration';
 import { dropPendingMigration, markMigrated, preparedMigration } from '../platform/store/peppol-migrations';
 import type { Clients } from '../integrations/clients';
@@ -320,15 +320,20 @@ export function peppolActivities({ db, log }: ActivityDeps, { sml, directory }: 
       await directory.remove(id).catch((e) => rethrowRemote(e, `Directory removal of ${id}`));
       await markPublication(db, id, input.entryId, { directoryRegistered: false });
     }
+    // What our record says is done is not done again: a retried step converges however many participants it has
+    // (redoing each would need every remote call of every participant to succeed in one attempt).
     if (wantsSml(rec.visibility)) {
-      await smlCreate(id, input.entryId);
-      await markPublication(db, id, input.entryId, { smlRegistered: true });
+      if (!rec.smlRegistered) {
+        await smlCreate(id, input.entryId);
+        await markPublication(db, id, input.entryId, { smlRegistered: true });
+      }
     } else if (rec.smlRegistered) {
       await smlDelete(id);
       await markPublication(db, id, input.entryId, { smlRegistered: false });
     }
     if (wantsDirectory(rec)) {
-      await directory.index(id).catch((e) => rethrowRemote(e, `Directory indexing of ${id}`));
+      if (!rec.directoryRegistered)
+        await directory.index(id).catch((e) => rethrowRemote(e, `Directory indexing of ${id}`));
       const mark = (q: Queryable) => markPublication(q, id, input.entryId, { directoryRegistered: true });
       await (commit ? commit(mark) : mark(db));
     }

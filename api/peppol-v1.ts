@@ -10,7 +10,7 @@ import { Router, type Request } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { SmlError, type SmlClient } from '../integrations/peppol/sml-client';
-import { newMigrationKey } from '../integrations/peppol/migration-key';
+import { newMigrationKey } from '../domain/party/migration-key';
 import { InvalidParticipantIdError, normaliseParticipantId } from '../integrations/peppol/participant-id';
 import { RemoteFailure } from '../integrations/remote-failure';
 import { DomainError } from '../domain/errors';

@@ -2,15 +2,17 @@
 // against a cluster (bin/stack/cluster.ts). Each call checks its status and says which party failed; no vitest.
 import crypto from 'node:crypto';
 import { countJobsByStatus } from '../../platform/store/jobs';
-import { REGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
+import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import { callApi, type ApiJson, type Cluster } from './cluster';
-import { makeSiren, party } from './sample-parties';
+import { makeSiren, party, type SampleAddresses } from './sample-parties';
 import { b64, jpeg, png } from './sample-images';
 
 export interface Onboarding {
   siren: string;
   entryId: string;
   jobId?: string;
+  /** The invoicing addresses stated (meta fr-invoicing-addresses); the SIREN address alone when absent. */
+  addresses?: SampleAddresses;
 }
 
 const FRONT = b64(png());
@@ -42,10 +44,22 @@ async function expectStatus(
   return r.body;
 }
 
-/** PUT the party, then POST its registration job. `api` picks the API process. */
-export async function createAndStart(c: Cluster, siren: string, api = 0): Promise<Onboarding> {
+/**
+ * PUT the party (and its invoicing addresses, if given), then POST its registration job. `api` picks the API
+ * process.
+ */
+export async function createAndStart(
+  c: Cluster,
+  siren: string,
+  api = 0,
+  addresses?: SampleAddresses,
+): Promise<Onboarding> {
   const entryId = crypto.randomUUID();
   await expectStatus(c, 200, 'PUT', `/silo/v1/entries/${entryId}`, { data: party(siren) }, api);
+  if (addresses) {
+    const meta = `/silo/v1/entries/${entryId}/meta/fr-invoicing-addresses`;
+    await expectStatus(c, 200, 'PUT', meta, { value: addresses.value }, api);
+  }
   const job = await expectStatus(
     c,
     202,
@@ -54,7 +68,20 @@ export async function createAndStart(c: Cluster, siren: string, api = 0): Promis
     { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entryId },
     api,
   );
-  return { siren, entryId, jobId: job.id };
+  return { siren, entryId, jobId: job.id, ...(addresses && { addresses }) };
+}
+
+/** POST the unregistration job of a registered entry; resolves with its job id. */
+export async function startUnregistration(c: Cluster, entryId: string, api = 0): Promise<string> {
+  const job = await expectStatus(
+    c,
+    202,
+    'POST',
+    '/transform/v1/jobs',
+    { workflow_id: UNREGISTRATION_WORKFLOW_ID, silo_entry_id: entryId },
+    api,
+  );
+  return job.id as string;
 }
 
 /** The signer's part: both sides of the ID card, a typed signature, confirmation. */

@@ -1,6 +1,6 @@
 // Real French companies' public identifiers (from the public SIRENE register) and a GOBL party around them.
 import crypto from 'node:crypto';
-import { frenchVatKey } from '../../domain/party/french-ids';
+import { frenchVatKey, isSiret } from '../../domain/party/french-ids';
 
 // SIREN of public, well-known companies: valid Luhn numbers used in the wild.
 export const REAL_SIRENS = {
@@ -46,5 +46,36 @@ export function party(siren: string = makeSiren(), overrides: Record<string, unk
     ],
     inboxes: [{ key: 'peppol', scheme: '0225', code: siren }],
     ...overrides,
+  };
+}
+
+/** A valid SIRET of the SIREN: the SIREN, a 4-digit NIC (the establishment's number) and its check digit. */
+export function siretOf(siren: string, nic = '0001'): string {
+  if (!/^\d{9}$/.test(siren) || !/^\d{4}$/.test(nic)) throw new Error(`siretOf: a 9-digit SIREN and a 4-digit NIC`);
+  return [...'0123456789'].map((d) => `${siren}${nic}${d}`).find(isSiret)!; // one digit in ten passes (Luhn)
+}
+
+/** A party's invoicing addresses (meta fr-invoicing-addresses) and what registering them creates. */
+export interface SampleAddresses {
+  /** The meta key's value, as an integrator PUTs it. */
+  value: { addresses: Record<string, unknown>[] };
+  /** Each address's directory identifier (identifiantAdressage), in the order stated. */
+  ids: string[];
+  /** The routing codes the directory must hold for them. */
+  routingCodes: { siret: string; id: string }[];
+}
+
+/**
+ * Every level of invoicing address for one SIREN (DSE §3.5.3): the SIREN, an establishment (SIRET), a service under
+ * it (SIRET + routing code), and a suffix.
+ */
+export function everyAddressLevel(siren: string, nic = '0001'): SampleAddresses {
+  const siret = siretOf(siren, nic);
+  return {
+    value: {
+      addresses: [{}, { siret }, { siret, routing_code: { id: 'ACHATS', label: 'Service achats' } }, { suffix: 'EU' }],
+    },
+    ids: [siren, `${siren}_${siret}`, `${siren}_${siret}_ACHATS`, `${siren}_EU`],
+    routingCodes: [{ siret, id: 'ACHATS' }],
   };
 }

@@ -3,6 +3,9 @@
 import type { Db } from '../../platform/store/db';
 import { insertEntry } from '../../platform/store/entries';
 import { DomainError } from '../errors';
+import { isValidMigrationKey, MIGRATION_KEY_SPECIALS } from './migration-key';
+import { MigrationKeyMetaError, migrationKeysIn, PEPPOL_MIGRATION_KEY_META } from './peppol-migration';
+import { FORMER_MATRICULE_META, formerMatriculeIn } from './take-over';
 import { assertPartySize } from './document-update';
 import {
   checkStartDay,
@@ -54,8 +57,31 @@ export function assertCallerMeta(key: string): void {
  */
 export function callerMeta<M extends { value?: unknown }>(key: string, meta: M, siren: string | null): M {
   assertCallerMeta(key);
+  if (key === PEPPOL_MIGRATION_KEY_META) checkMigrationKeys(meta.value);
+  if (key === FORMER_MATRICULE_META && !/^\d{4}$/.test(formerMatriculeIn(meta.value) ?? ''))
+    throw invalidValue('a platform matricule: 4 digits, as a string or { "matricule": "0042" }');
   if (key !== INVOICING_ADDRESSES_META) return meta;
   if (!siren) throw new DomainError('invalid-data', 'the entry holds no valid party: correct it before its addresses');
   checkStartDay(parseInvoicingAddresses(siren, meta.value).start);
   return { ...meta, value: invoicingAddressesValue.parse(meta.value) };
+}
+
+const invalidValue = (message: string) =>
+  new DomainError('invalid-request', `invalid body.value: ${message}`, { field: { path: 'body.value', message } });
+
+/** A migration key meta as peppol-migration.ts reads it, each key one the SML takes. */
+function checkMigrationKeys(value: unknown): void {
+  let keys;
+  try {
+    keys = migrationKeysIn(value);
+  } catch (err) {
+    if (err instanceof MigrationKeyMetaError) throw invalidValue(err.message);
+    throw err;
+  }
+  const rule = `8 to 24 characters without blanks, with at least two upper-case letters, two lower-case letters, two digits and two of ${MIGRATION_KEY_SPECIALS}`;
+  for (const key of [keys?.every, ...(keys?.byParticipant.values() ?? [])])
+    if (key !== undefined && !isValidMigrationKey(key))
+      throw invalidValue(
+        `not a migration key the SML takes (${rule}): set it exactly as your previous provider gave it`,
+      );
 }

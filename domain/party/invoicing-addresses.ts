@@ -35,6 +35,7 @@ const routingCode = z.strictObject({
     .trim()
     .min(1)
     .max(100)
+    .regex(/^[^\p{Cc}\p{Cf}]*$/u, 'no control or invisible formatting characters')
     .describe('libelleCodeRoutage: the service or department, as buyers see it in the directory'),
   nature: z.enum(['Privé', 'Public']).default('Privé').describe('natureEtablissement'),
   state: z.enum(['A', 'F']).default('A').describe('etatAdministratif: A (active) or F (closed)'),

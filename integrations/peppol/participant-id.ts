@@ -27,7 +27,7 @@ export class InvalidParticipantIdError extends Error {}
 export function parseParticipantId(input: string): ParticipantId {
   const s = input.trim();
   const sep = s.indexOf('::');
-  const scheme = sep >= 0 ? s.slice(0, sep) : PARTICIPANT_SCHEME;
+  const scheme = sep >= 0 ? s.slice(0, sep).toLowerCase() : PARTICIPANT_SCHEME; // compared case-insensitively too
   const value = (sep >= 0 ? s.slice(sep + 2) : s).toLowerCase();
   if (scheme !== PARTICIPANT_SCHEME)
     throw new InvalidParticipantIdError(`unsupported participant identifier scheme "${scheme}"`);

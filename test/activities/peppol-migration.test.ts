@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { peppolActivities } from '../../activities/peppol';
 import { loadConfig } from '../../platform/config';
 import { createSmlClient } from '../../integrations/peppol/sml-client';
-import { newMigrationKey } from '../../integrations/peppol/migration-key';
+import { newMigrationKey } from '../../domain/party/migration-key';
 import { createClients } from '../../integrations/clients';
 import { entryParticipants } from '../../platform/store/peppol-participants';
 import { preparedMigration, recordPreparedMigration } from '../../platform/store/peppol-migrations';

@@ -97,6 +97,31 @@ describe('fr-invoicing-addresses', () => {
     expect((await h.api('GET', `/silo/v1/entries/${id}/meta/fr-invoicing-addresses`)).status).toBe(404);
   });
 
+  it('checks the take-over matricule and the Peppol migration key when they are set', async () => {
+    const { id } = await newEntry();
+    const put = (key: string, value: unknown) => h.api('PUT', `/silo/v1/entries/${id}/meta/${key}`, { value });
+    for (const value of ['short', 'abcdefghABCD1234', 123, [], { '0225:552032534': 'x' }]) {
+      const r = await put('peppol-migration-key', value);
+      expect([r.status, r.body.code, r.body.errors?.[0]?.path], JSON.stringify(value)).toEqual([
+        400,
+        'invalid-request',
+        'body.value',
+      ]);
+    }
+    expect((await put('peppol-migration-key', 'Ab12@#cdEF34')).status).toBe(200);
+    expect((await put('peppol-migration-key', { '0225:552032534_EU': 'Ab12@#cdEF34' })).status).toBe(200);
+    for (const value of ['42', 'PA42', { matricule: 'x' }, 42])
+      expect((await put('fr-former-matricule', value)).status).toBe(400);
+    expect((await put('fr-former-matricule', '0042')).status).toBe(200);
+    // A routing code's label holds no control or invisible characters (it is printed on the mandate).
+    const label = await putAddresses(id, {
+      addresses: [{ siret: siretOf(makeSiren(), '0001'), routing_code: { id: 'A', label: 'Achats\u202e' } }],
+    });
+    expect(label.body.errors.map((e: { path: string }) => e.path)).toContain(
+      'body.value.addresses.0.routing_code.label',
+    );
+  });
+
   it('takes a start day from today to a year ahead', async () => {
     const { id } = await newEntry();
     const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);

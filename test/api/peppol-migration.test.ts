@@ -6,7 +6,7 @@ import { startHarness, type Harness } from '../support/harness';
 import { newParty, register } from '../support/registration';
 import { makeSiren } from '../../bin/stack/sample-parties';
 import { createSmlClient } from '../../integrations/peppol/sml-client';
-import { isValidMigrationKey } from '../../integrations/peppol/migration-key';
+import { isValidMigrationKey } from '../../domain/party/migration-key';
 import { entryParticipants, publishParticipant } from '../../platform/store/peppol-participants';
 
 let h: Harness;

@@ -1,10 +1,14 @@
 // Chaos suite (issue 9): N registrations driven over HTTP through API and worker processes while workers are killed
 // with SIGKILL at random moments (and replaced), the simulated Annuaire, SML and Peppol Directory answer 30 % 503s,
 // let 10 % of requests time out (half of them after carrying them out, so a retry meets its own earlier work) and
-// throw bursts of 429s, and the Temporal server (our own, persisted to SQLite) is restarted once. Every registration
-// must end `registered`, with exactly one directory line in force for our matricule and one SML participant per
-// SIREN, and no job left unfinished. One party's directory line is refused for good (422): that registration alone
-// ends in `error`, with the reason.
+// throw bursts of 429s, and the Temporal server (our own, persisted to SQLite) is restarted once. Every third party
+// states every level of invoicing address (SIREN, SIRET, SIRET + routing code, suffix: meta fr-invoicing-addresses).
+// Every registration must end `registered`, with exactly one directory line of our matricule ever created per
+// address (and in force), each routing code created once, one SML participant and one Directory entry per address,
+// and no job left unfinished. Half the parties with several addresses are then unregistered, still under the chaos:
+// none of their lines stays in force, their SIREN is back on the fictive platform, nothing is left at the SML or in
+// the Directory. One party's directory line is refused for good (422): that registration alone ends in `error`, with
+// the reason.
 // CHAOS_PARTIES sets N (small in `npm test`; `npm run test:chaos` runs 100).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,9 +25,12 @@ import {
   pool,
   signAndConfirm,
   sirens,
+  startUnregistration,
   waitUntil,
   type Onboarding,
 } from '../../bin/stack/onboard';
+import { everyAddressLevel } from '../../bin/stack/sample-parties';
+import { goneFaults, participantOf, registeredFaults, worldOf } from '../support/addresses';
 import type { Faults } from '../../simulators/faults';
 import { SIM_NAMES, startMonkey, type SimName } from '../support/chaos-monkey';
 
@@ -95,21 +102,14 @@ async function jobsUntil(
 const count = async (sql: string, args: unknown[] = []) =>
   Number((await cluster.db.query<{ n: string }>(sql, args)).rows[0]!.n);
 
-/** Lines of the Annuaire simulator in force today for a SIREN, on our matricule. */
-function linesInForce(siren: string) {
-  const today = new Date().toISOString().slice(0, 10);
-  return cluster.sims.annuaire
-    .lines()
-    .filter((l) => l.siren === siren && l.dateDebutEffet <= today && (!l.dateFinEffet || l.dateFinEffet > today));
-}
-const ourLinesInForce = (siren: string) =>
-  linesInForce(siren).filter((l) => l.matriculePlateforme === cluster.config.PA_MATRICULE);
-const smlEntries = (siren: string) =>
-  cluster.sims.sml.participants(cluster.config.SMP_ID).filter((p) => p.endsWith(`0225:${siren}`));
+/** Every third party states every level of invoicing address; the refused one (the last) its SIREN alone. */
+const severalAddresses = (i: number) => i % 3 === 0 && i < N - 1;
+/** Half of those are unregistered once all registrations have ended. */
+const unregistered = (i: number) => i % 6 === 0 && i < N - 1;
 
 describe(`chaos: ${N} registrations`, () => {
   it(
-    'end registered through worker kills, a Temporal restart and flaky external systems; a permanent refusal ends in error alone',
+    'end registered, every address once, through worker kills, a Temporal restart and flaky external systems; a permanent refusal ends in error alone; unregistrations leave nothing',
     async () => {
       const t0 = Date.now();
       const parties = sirens(N);
@@ -147,9 +147,20 @@ describe(`chaos: ${N} registrations`, () => {
 
       let onboardings: Onboarding[];
       let unfinishedAtRestart = 0;
+      let registeredAt = 0;
+      let registeredWorld!: ReturnType<typeof worldOf>;
+      let unregistrations: string[] = [];
+      const leaving = () => onboardings.filter((_, i) => unregistered(i));
       try {
         onboardings = await pool(parties, CONCURRENCY, (siren, i) =>
-          despite503(() => createAndStart(cluster, siren, i % cluster.apiUrls.length)),
+          despite503(() =>
+            createAndStart(
+              cluster,
+              siren,
+              i % cluster.apiUrls.length,
+              severalAddresses(i) ? everyAddressLevel(siren) : undefined,
+            ),
+          ),
         );
         await jobsUntil((n) => n.WAIT === N, `${N} registrations to wait for approval`, phaseMs);
         say(`${N} parked after ${((Date.now() - t0) / 1000).toFixed(0)} s; signing`);
@@ -177,15 +188,32 @@ describe(`chaos: ${N} registrations`, () => {
           600_000 + N * 5_000,
           1,
         ).catch(async (err: Error) => {
-          throw new Error(`${err.message}; still running: ${await pendingSteps()}`);
+          throw new Error(`${err.message}; still running: ${await pendingSteps(onboardings)}`);
+        });
+        registeredAt = (Date.now() - t0) / 1000;
+        registeredWorld = worldOf(cluster.sims, cluster.config);
+
+        say(`${N} registrations ended after ${registeredAt.toFixed(0)} s; unregistering ${leaving().length}`);
+        unregistrations = await pool(leaving(), CONCURRENCY, (o) =>
+          despite503(() => startUnregistration(cluster, o.entryId)),
+        );
+        await jobsUntil(
+          (n) => (n.OK ?? 0) + (n.ERR ?? 0) === N + leaving().length,
+          `${leaving().length} unregistrations to finish`,
+          300_000 + leaving().length * 10_000,
+          1,
+        ).catch(async (err: Error) => {
+          throw new Error(`${err.message}; still running: ${await pendingSteps(onboardings)}`);
         });
       } finally {
         await monkey.stop();
       }
       const seconds = (Date.now() - t0) / 1000;
 
-      // Every job finished: the refused party's in error with the directory's reason, all others registered.
-      expect(await jobCounts(cluster)).toEqual({ OK: N - 1, ERR: 1 });
+      // Every job finished: the refused party's in error with the directory's reason, all others registered, and
+      // those unregistered void.
+      const gone = leaving();
+      expect(await jobCounts(cluster)).toEqual({ OK: N - 1 + gone.length, ERR: 1 });
       const states = new Map(
         (await cluster.db.query<{ id: string; state: string }>('SELECT id, state FROM entries')).rows.map((r) => [
           r.id,
@@ -203,32 +231,68 @@ describe(`chaos: ${N} registrations`, () => {
       expect(errJob!.faults).toContainEqual(
         expect.objectContaining({ provider: 'gov-fr.directory.register', message: expect.stringContaining(REFUSAL) }),
       );
-      expect(linesInForce(refused).map((l) => l.matriculePlateforme)).toEqual(['9998']); // back on the fictive platform
-      expect(smlEntries(refused)).toEqual([]);
-
-      // Exactly one line in force on our matricule and one SML participant per registered SIREN; nothing else at the SML.
       const others = onboardings.filter((o) => o.siren !== refused);
+      const staying = others.filter((o) => !gone.includes(o));
       expect(
-        others.filter((o) => states.get(o.entryId) !== 'registered').map((o) => [o.siren, states.get(o.entryId)]),
+        onboardings
+          .map((o) => [o.siren, states.get(o.entryId)])
+          .filter(
+            ([siren, state]) =>
+              state !== (siren === refused ? 'error' : gone.some((o) => o.siren === siren) ? 'void' : 'registered'),
+          ),
       ).toEqual([]);
-      expect(
-        others
-          .filter((o) => ourLinesInForce(o.siren).length !== 1)
-          .map((o) => [o.siren, ourLinesInForce(o.siren).length]),
-      ).toEqual([]);
-      expect(others.filter((o) => smlEntries(o.siren).length !== 1).map((o) => [o.siren, smlEntries(o.siren)])).toEqual(
-        [],
+
+      // Once every registration had ended: per address, one line of ours ever created and in force, each routing
+      // code once, one SML participant and one Directory entry; the refused party back on the fictive platform.
+      const addresses = (os: Onboarding[]) => os.reduce((n, o) => n + (o.addresses?.ids.length ?? 1), 0);
+      expect(others.flatMap((o) => registeredFaults(registeredWorld, o))).toEqual([]);
+      expect(goneFaults(registeredWorld, { siren: refused }, 'none')).toEqual([]);
+      expect(registeredWorld.sml).toHaveLength(addresses(others)); // nothing else at the SML, nor in the Directory
+      expect(registeredWorld.directory).toHaveLength(addresses(others));
+
+      // At the end: the same for those still registered (no late effect of an attempt thought dead); nothing left of
+      // those unregistered, each of their lines created once and ended, the SIREN back on the fictive platform.
+      const end = worldOf(cluster.sims, cluster.config);
+      expect(staying.flatMap((o) => registeredFaults(end, o))).toEqual([]);
+      expect(gone.flatMap((o) => goneFaults(end, o, 'each address once'))).toEqual([]);
+      expect(goneFaults(end, { siren: refused }, 'none')).toEqual([]);
+      expect(end.sml).toHaveLength(addresses(staying));
+      expect(end.directory).toHaveLength(addresses(staying));
+      // Our SMP: one enabled record per address of the parties registered, only disabled ones for the others; our
+      // store's lines per address match the directory's.
+      const { rows: smp } = await cluster.db.query<{ entry_id: string; participant_id: string; enabled: boolean }>(
+        'SELECT entry_id, participant_id, enabled FROM peppol_participants',
       );
-      expect(cluster.sims.sml.participants(cluster.config.SMP_ID)).toHaveLength(N - 1);
-      expect(cluster.sims.directory.indexed()).toHaveLength(N - 1);
+      const enabledOf = (o: Onboarding) =>
+        smp
+          .filter((r) => r.entry_id === o.entryId && r.enabled)
+          .map((r) => r.participant_id)
+          .sort();
+      const participantsOf = (o: Onboarding) => (o.addresses?.ids ?? [o.siren]).map(participantOf).sort();
+      expect(staying.map(enabledOf)).toEqual(staying.map(participantsOf));
+      expect(gone.flatMap(enabledOf)).toEqual([]);
+      const { rows: held } = await cluster.db.query<{ entry_id: string; address_id: string; id_instance: string }>(
+        'SELECT entry_id, address_id, id_instance FROM directory_lines',
+      );
+      const ourLine = (address: string) =>
+        end.lines.find((l) => l.identifiantAdressage === address && l.matriculePlateforme === end.us)?.idInstance;
+      expect(
+        held
+          .map((r) => [r.address_id, Number(r.id_instance), ourLine(r.address_id)])
+          .filter(([, stored, actual]) => stored !== actual),
+      ).toEqual([]);
+      expect(held.map((r) => r.address_id).sort()).toEqual(
+        staying.flatMap((o) => o.addresses?.ids ?? [o.siren]).sort(),
+      );
 
       // The chaos did happen: kills and the restart, faults answered by each simulator, steps that needed retries.
-      const read = await histories(onboardings.map((o) => o.jobId!));
+      const read = await histories([...onboardings.map((o) => o.jobId!), ...unregistrations]);
       const runs = read.flatMap((h) => h.activities);
       const retried = runs.filter((r) => r.attempt > 1);
       const seen = Object.fromEntries(SIM_NAMES.map((s) => [s, cluster.sims[s].faultsSeen()]));
       say(
-        `${N} registrations in ${seconds.toFixed(0)} s: ${monkey.counts.kills} workers killed (${monkey.counts.failedWorkerStarts} failed restarts), ` +
+        `${N} registrations (${addresses(onboardings)} addresses) in ${registeredAt.toFixed(0)} s, ` +
+          `${gone.length} unregistrations by ${seconds.toFixed(0)} s: ${monkey.counts.kills} workers killed (${monkey.counts.failedWorkerStarts} failed restarts), ` +
           `Temporal restarted ${monkey.counts.temporalRestarts}×, ${monkey.counts.bursts} bursts of 429; injected ${JSON.stringify(seen)}; ` +
           `${retried.length} of ${runs.length} activities retried (max attempt ${Math.max(...runs.map((r) => r.attempt))}, ` +
           `${runs.filter((r) => r.lastFailure === 'timeout').length} right after their worker died), ` +
@@ -246,8 +310,15 @@ describe(`chaos: ${N} registrations`, () => {
   );
 });
 
-/** The activities unfinished jobs are on: attempt, last failure, next attempt (for a failure message). */
-async function pendingSteps(): Promise<string> {
+/**
+ * The activities unfinished jobs are on: attempt, last failure, next attempt, and how many invoicing addresses the
+ * job's party states (for a failure message).
+ */
+async function pendingSteps(onboardings: Onboarding[]): Promise<string> {
+  const addressesOf = (jobId: string) => {
+    const o = onboardings.find((x) => x.jobId === jobId);
+    return o && (o.addresses?.ids.length ?? 1);
+  };
   const { rows } = await cluster.db.query<{ id: string }>(`SELECT id FROM jobs WHERE completed_at IS NULL`);
   const connection = await Connection.connect({ address: temporal.address });
   try {
@@ -256,6 +327,7 @@ async function pendingSteps(): Promise<string> {
       const { raw } = await client.workflow.getHandle(temporalWorkflowId(id)).describe();
       return (raw.pendingActivities ?? []).map((a) => ({
         job: id,
+        addresses: addressesOf(id),
         activity: a.activityType?.name,
         attempt: a.attempt,
         lastFailure: a.lastFailure?.message,

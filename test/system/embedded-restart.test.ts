@@ -1,6 +1,8 @@
 // The embedded stack as `npm start` runs it: it starts, prints its URLs and where its key is (never the key), stops
 // cleanly on SIGINT, and on restart keeps its data — a registration parked on the approval wait before the restart
-// finishes after it.
+// finishes after it. The party states every level of invoicing address (SIREN, SIRET, SIRET + routing code, suffix)
+// before the restart: after it, each has one directory line of ours, the routing code exists once, each participant
+// is at the SML and in the Directory (read from the simulators' state files) and served by our SMP.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -8,8 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
 import { REGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
-import { party } from '../../bin/stack/sample-parties';
+import { everyAddressLevel, makeSiren, party } from '../../bin/stack/sample-parties';
 import { b64, png } from '../../bin/stack/sample-images';
+import { loadConfig } from '../../platform/config';
+import { participantOf, registeredFaults, worldFromStateFiles } from '../support/addresses';
 
 const repo = path.join(__dirname, '..', '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-stack-'));
@@ -117,13 +121,21 @@ describe('npm start (embedded stack)', () => {
     // The Temporal UI is served.
     expect((await fetch(`http://127.0.0.1:${ports.ui}/`)).status).toBe(200);
 
-    // A registration parked on the approval wait.
-    const entry = (await api('POST', '/silo/v1/entries', { data: party() })).body;
+    // A registration parked on the approval wait, for a party stating all its invoicing addresses. (Polls every
+    // 500 ms: faster, they would meet the API's rate limit.)
+    const siren = makeSiren();
+    const addresses = everyAddressLevel(siren);
+    const entry = (await api('POST', '/silo/v1/entries', { data: party(siren) })).body;
+    const meta = `/silo/v1/entries/${entry.id}/meta/fr-invoicing-addresses`;
+    expect((await api('PUT', meta, { value: addresses.value })).status).toBe(200);
     const job = (
       await api('POST', '/transform/v1/jobs', { workflow_id: REGISTRATION_WORKFLOW_ID, silo_entry_id: entry.id })
     ).body;
     await expect
-      .poll(async () => (await api('GET', `/transform/v1/jobs/${job.id}`)).body.status, { timeout: 60_000 })
+      .poll(async () => (await api('GET', `/transform/v1/jobs/${job.id}`)).body.status, {
+        timeout: 60_000,
+        interval: 500,
+      })
       .toBe('WAIT');
 
     // Ctrl-C: everything stops, including the Temporal dev server child.
@@ -136,6 +148,7 @@ describe('npm start (embedded stack)', () => {
     expect(fs.readFileSync(path.join(dataDir, 'dev-api-key'), 'utf8').trim()).toBe(key); // the same key after a restart
     expect(second.output()).not.toContain(key);
     expect((await api('GET', `/silo/v1/entries/${entry.id}`)).body.state).toBe('processing');
+    expect((await api('GET', meta)).body.value.addresses).toHaveLength(addresses.ids.length);
 
     // The signer and the operator carry on after the restart; the registration resumes to its end.
     const e = `/apps/gov-fr/v1/entry/${entry.id}`;
@@ -143,13 +156,34 @@ describe('npm start (embedded stack)', () => {
     expect((await api('POST', `${e}/sign`, {})).status).toBe(204);
     expect((await api('POST', `${e}/confirm`)).body).toEqual({ status: 'submitted' });
     await expect
-      .poll(async () => (await api('GET', `/silo/v1/entries/${entry.id}`)).body.state, { timeout: 60_000 })
+      .poll(async () => (await api('GET', `/silo/v1/entries/${entry.id}`)).body.state, {
+        timeout: 60_000,
+        interval: 500,
+      })
       .toBe('submitted');
     expect((await api('POST', `${e}/decision`, { approved: true })).status).toBe(200);
     await expect
-      .poll(async () => (await api('GET', `/transform/v1/jobs/${job.id}`)).body.status, { timeout: 60_000 })
-      .toBe('OK');
+      .poll(async () => (await api('GET', `/transform/v1/jobs/${job.id}`)).body.status, {
+        timeout: 60_000,
+        interval: 500,
+      })
+      .toBe('OK')
+      .catch(async (err: Error) => {
+        const body = (await api('GET', `/transform/v1/jobs/${job.id}`)).body;
+        throw new Error(`${err.message}; the job: ${JSON.stringify(body).slice(0, 4000)}`);
+      });
     expect((await api('GET', `/silo/v1/entries/${entry.id}`)).body.state).toBe('registered');
+
+    // Every address once: a line of ours each, the routing code once, SML and Directory (their state files); each
+    // participant served by our SMP.
+    const config = loadConfig({ ...process.env, DATA_DIR: dataDir });
+    expect(
+      registeredFaults(worldFromStateFiles(path.join(dataDir, 'simulators'), config), { siren, addresses }),
+    ).toEqual([]);
+    for (const id of addresses.ids) {
+      const smp = await fetch(`http://127.0.0.1:${ports.api}/smp/${encodeURIComponent(participantOf(id))}`);
+      expect(smp.status, id).toBe(200);
+    }
     expect(await stopStack()).toBe(0);
   }, 240_000);
 });

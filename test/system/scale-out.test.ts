@@ -1,8 +1,10 @@
 // Scale-out (issue 9): two API processes and two worker processes against one PostgreSQL schema and one Temporal
 // server complete a batch of registrations, requests alternating between the APIs. Both workers must have run
-// activities (Temporal's histories say which worker ran each), and no side effect may happen twice: one directory
-// line, one SML participant and one Directory entry per SIREN; one mandate number, one decision and one SMP record
-// per entry; one `party.state_changed` event per state change and one `job.completed` per job.
+// activities (Temporal's histories say which worker ran each), and no side effect may happen twice. Every third party
+// states every level of invoicing address (SIREN, SIRET, SIRET + routing code, suffix): one directory line, one SML
+// participant and one Directory entry per address, each routing code once; one mandate number, one decision and one
+// directory holding per entry, one SMP record and one recorded line per address; one `party.state_changed` event per
+// state change and one `job.completed` per job.
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startCluster, type Cluster } from '../../bin/stack/cluster';
@@ -17,6 +19,8 @@ import {
   waitUntil,
   type Onboarding,
 } from '../../bin/stack/onboard';
+import { everyAddressLevel } from '../../bin/stack/sample-parties';
+import { participantOf, registeredFaults, worldOf } from '../support/addresses';
 
 const N = 20;
 let cluster: Cluster;
@@ -35,12 +39,14 @@ afterAll(async () => {
 const api = (i: number) => i % 2; // alternate between the two API processes
 const rowsBy = async (sql: string) =>
   new Map((await cluster.db.query<{ k: string; v: unknown }>(sql)).rows.map((r) => [r.k, r.v]));
-const today = () => new Date().toISOString().slice(0, 10);
+const addressIds = (o: Onboarding) => o.addresses?.ids ?? [o.siren];
 
 describe(`scale-out: ${N} registrations on 2 APIs and 2 workers`, () => {
   it('complete with work on both workers and every side effect once', async () => {
     const parties = sirens(N);
-    const started: Onboarding[] = await pool(parties, 8, (siren, i) => createAndStart(cluster, siren, api(i)));
+    const started: Onboarding[] = await pool(parties, 8, (siren, i) =>
+      createAndStart(cluster, siren, api(i), i % 3 === 0 ? everyAddressLevel(siren) : undefined),
+    );
     await waitUntil(
       async () => (await jobCounts(cluster)).WAIT === N,
       120_000,
@@ -79,22 +85,32 @@ describe(`scale-out: ${N} registrations on 2 APIs and 2 workers`, () => {
     expect([...byPid.keys()].sort()).toEqual([...workerPids].sort());
     for (const pid of workerPids) expect(byPid.get(pid)).toBeGreaterThan(0);
 
-    // External side effects once per SIREN, and nothing else.
-    const ours = cluster.sims.annuaire.lines().filter((l) => l.matriculePlateforme === cluster.config.PA_MATRICULE);
-    const inForce = ours.filter((l) => l.dateDebutEffet <= today() && (!l.dateFinEffet || l.dateFinEffet > today()));
-    expect(ours.map((l) => l.siren).sort()).toEqual([...parties].sort()); // one line of ours ever created per SIREN
-    expect(inForce.map((l) => l.siren).sort()).toEqual([...parties].sort());
-    const participants = parties.map((s) => `iso6523-actorid-upis::0225:${s}`).sort();
-    expect(cluster.sims.sml.participants(cluster.config.SMP_ID)).toEqual(participants);
-    expect(cluster.sims.directory.indexed()).toEqual(participants);
+    // External side effects once per address, and nothing else: one line of ours ever created per address (in
+    // force), each routing code once, one SML participant and one Directory entry per address.
+    const world = worldOf(cluster.sims, cluster.config);
+    expect(started.flatMap((o) => registeredFaults(world, o))).toEqual([]);
+    const addresses = started.flatMap(addressIds).sort();
+    expect(addresses.length).toBe(N + 3 * Math.ceil(N / 3));
+    expect(
+      world.lines
+        .filter((l) => l.matriculePlateforme === world.us)
+        .map((l) => l.identifiantAdressage)
+        .sort(),
+    ).toEqual(addresses);
+    expect(world.codes.map((c) => `${c.siret}/${c.identifiantRoutage}`).sort()).toEqual(
+      started.flatMap((o) => o.addresses?.routingCodes.map((rc) => `${rc.siret}/${rc.id}`) ?? []).sort(),
+    );
+    const participants = addresses.map(participantOf).sort();
+    expect(world.sml).toEqual(participants);
+    expect(world.directory).toEqual(participants);
 
-    // In the store: one mandate number, one decision, one SMP record and one directory holding per entry.
+    // In the store: one mandate number, one decision and one directory holding per entry; one SMP record and one
+    // recorded directory line (the directory's own) per address.
     const entryIds = started.map((o) => o.entryId).sort();
     for (const [what, sql] of [
       ['mandate numbers', 'SELECT entry_id AS k, count(*)::int AS v FROM mandate_numbers GROUP BY entry_id'],
       ['agreements', 'SELECT entry_id AS k, count(*)::int AS v FROM agreements GROUP BY entry_id'],
       ['approval decisions', 'SELECT entry_id AS k, count(*)::int AS v FROM approval_decisions GROUP BY entry_id'],
-      ['SMP records', 'SELECT entry_id AS k, count(*)::int AS v FROM peppol_participants GROUP BY entry_id'],
       ['directory holdings', 'SELECT entry_id AS k, count(*)::int AS v FROM directory_holdings GROUP BY entry_id'],
     ] as const) {
       const counts = await rowsBy(sql);
@@ -104,6 +120,21 @@ describe(`scale-out: ${N} registrations on 2 APIs and 2 workers`, () => {
         `${what}: ${JSON.stringify([...counts])}`,
       ).toBe(true);
     }
+    const smpRecords = await rowsBy(
+      `SELECT entry_id AS k, array_agg(participant_id ORDER BY participant_id COLLATE "C") AS v FROM peppol_participants WHERE enabled GROUP BY entry_id`,
+    );
+    const recordedLines = await rowsBy(
+      `SELECT entry_id AS k, array_agg(address_id || '=' || id_instance ORDER BY address_id COLLATE "C") AS v FROM directory_lines GROUP BY entry_id`,
+    );
+    const lineOf = (id: string) =>
+      world.lines.find((l) => l.identifiantAdressage === id && l.matriculePlateforme === world.us);
+    for (const o of started) {
+      expect(smpRecords.get(o.entryId), o.siren).toEqual(addressIds(o).map(participantOf).sort());
+      expect(recordedLines.get(o.entryId), o.siren).toEqual(
+        [...addressIds(o)].sort().map((id) => `${id}=${lineOf(id)?.idInstance}`),
+      );
+    }
+    expect((await cluster.db.query('SELECT 1 FROM peppol_participants')).rowCount).toBe(addresses.length);
 
     // The outbox: each state change reported once, in order; one job.completed per job.
     const states = await rowsBy(

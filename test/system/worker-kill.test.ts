@@ -1,6 +1,10 @@
-// Kill the worker (SIGKILL) while a registration is inside its directory step, start another: the registration
-// completes with exactly one directory line and one SML entry. The worker runs as its own process, as in
-// production, so the store is PostgreSQL (PGlite cannot be shared between processes).
+// Kill the worker (SIGKILL) while a registration is inside its directory step, with some of the party's lines
+// created and others not yet, start another, and kill that one inside the Peppol step, with some participants at the
+// SML and others not yet; a third finishes. The party states every level of invoicing address (SIREN, SIRET, SIRET +
+// routing code, suffix): the registration completes with exactly one directory line of ours per address, the routing
+// code created once, one SML participant and one Directory entry per address; its unregistration then leaves none.
+// The worker runs as its own process, as in production, so the store is PostgreSQL (PGlite cannot be shared between
+// processes).
 import { testSealKey } from '../support/seal-key';
 import { dataBoxFromConfig } from '../../platform/crypto/data-box';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -18,10 +22,11 @@ import { loadConfig, type Config } from '../../platform/config';
 import { startSimulators, type Simulators } from '../../simulators';
 import type { Db } from '../../platform/store/db';
 import { SCOPES, createApiKey, createWorkspace } from '../../platform/store/workspaces';
-import { makeSiren } from '../../bin/stack/sample-parties';
+import { everyAddressLevel, makeSiren } from '../../bin/stack/sample-parties';
+import { goneFaults, participantOf, registeredFaults, worldOf } from '../support/addresses';
 import { eventually, freshDb, log, type Harness } from '../support/harness';
 import { jobWhen } from '../support/jobs';
-import { approve, linesInForce, newParty, signInApp, smlHas, startRegistration } from '../support/registration';
+import { approve, newParty, signInApp, startRegistration, startUnregistration } from '../support/registration';
 
 const repo = path.join(__dirname, '..', '..');
 let db: Db, drop: () => Promise<void>, dbUrl: string;
@@ -115,11 +120,34 @@ afterAll(async () => {
   await drop?.();
 });
 
-describe('worker killed mid-registration', () => {
-  it('a new worker finishes the registration, with one directory line and one SML entry', async () => {
+/** The attempt on which an activity of the job's workflow started (its first scheduling). */
+async function startedAttempt(jobId: string, activity: string): Promise<number | undefined> {
+  const history = await h.client.workflow.getHandle(temporalWorkflowId(jobId)).fetchHistory();
+  const events = history.events ?? [];
+  const scheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === activity)!;
+  const started = events.find(
+    (e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled.eventId),
+  );
+  return started?.activityTaskStartedEventAttributes?.attempt ?? undefined;
+}
+
+async function kill(worker: ChildProcess): Promise<void> {
+  const exited = new Promise((r) => worker.once('exit', r));
+  worker.kill('SIGKILL');
+  await exited;
+}
+
+describe('workers killed mid-registration', () => {
+  it('new workers finish the registration of every address, each once; its unregistration leaves none', async () => {
     const first = await startWorker();
     const siren = makeSiren();
+    const addresses = everyAddressLevel(siren);
+    const party = { siren, addresses };
     const entryId = await newParty(h, siren);
+    const meta = await h.api('PUT', `/silo/v1/entries/${entryId}/meta/fr-invoicing-addresses`, {
+      value: addresses.value,
+    });
+    expect(meta.status, JSON.stringify(meta.body)).toBe(200);
     const jobId = await startRegistration(h, entryId);
     await jobWhen(h, jobId, ['WAIT']);
     await signInApp(h, entryId);
@@ -127,40 +155,51 @@ describe('worker killed mid-registration', () => {
       .poll(async () => (await h.api('GET', `/silo/v1/entries/${entryId}`)).body.state, { timeout: 15_000 })
       .toBe('submitted');
 
-    // Slow directory: the directory step is certainly in flight when the worker dies.
+    // Slow directory: the first worker dies once some of the party's lines are ours, before all are.
+    const ourLines = () =>
+      sims.annuaire.lines().filter((l) => l.siren === siren && l.matriculePlateforme === config.PA_MATRICULE).length;
     sims.annuaire.setFaults({ latencyMs: 1500 });
     await approve(h, entryId);
-    await eventually(
-      async () => {
-        const job = (await h.api('GET', `/transform/v1/jobs/${jobId}`)).body;
-        const step = job.intents.find((i: any) => i.provider === 'gov-fr.directory.register');
-        return step && !step.completed;
-      },
-      20_000,
-      'the directory step to start',
-    );
-    await new Promise((r) => setTimeout(r, 1000)); // inside the Annuaire calls
-    first.kill('SIGKILL');
-    await new Promise((r) => first.once('exit', r));
+    await eventually(async () => ourLines() > 0, 30_000, 'the first directory line of ours');
+    const linesAtKill = ourLines();
+    await kill(first);
     sims.annuaire.setFaults(undefined);
+    expect(linesAtKill).toBeLessThan(addresses.ids.length);
 
+    // Slow SML: the second worker finishes the directory step, then dies once some participants are at the SML,
+    // before all are.
+    const atSml = () => worldOf(sims, config).sml.filter((p) => addresses.ids.map(participantOf).includes(p)).length;
+    sims.sml.setFaults({ latencyMs: 1500 });
+    const second = await startWorker();
+    await eventually(async () => atSml() > 0, 60_000, 'the first SML participant');
+    const participantsAtKill = atSml();
+    await kill(second);
+    sims.sml.setFaults(undefined);
+    expect(participantsAtKill).toBeLessThan(addresses.ids.length);
+
+    console.error(
+      `[worker-kill] killed with ${linesAtKill} of ${addresses.ids.length} directory lines created, then with ${participantsAtKill} of ${addresses.ids.length} participants at the SML`,
+    );
     await startWorker();
     const job = await jobWhen(h, jobId, ['OK', 'ERR'], 90_000);
     expect(job.status, JSON.stringify(job.faults)).toBe('OK');
     expect((await h.api('GET', `/silo/v1/entries/${entryId}`)).body.state).toBe('registered');
-    expect(linesInForce(h, siren).map((l) => l.matriculePlateforme)).toEqual([config.PA_MATRICULE]);
-    expect(h.sims.sml.participants(config.SMP_ID).filter((p) => p.endsWith(`0225:${siren}`))).toHaveLength(1);
-    expect(smlHas(h, siren)).toBe(true);
+    // Each address once: one line of ours ever created (in force), the routing code once, SML and Directory.
+    expect(registeredFaults(worldOf(sims, config), party)).toEqual([]);
 
-    // The kill did land inside the step: the activity completed on a later attempt, on the new worker.
-    const history = await h.client.workflow.getHandle(temporalWorkflowId(jobId)).fetchHistory();
-    const events = history.events ?? [];
-    const scheduled = events.find(
-      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'gov-fr.directory.register',
-    )!;
-    const started = events.find(
-      (e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled.eventId),
+    // The kills did land inside the steps: each completed on a later attempt, on a later worker.
+    expect(await startedAttempt(jobId, 'gov-fr.directory.register')).toBeGreaterThanOrEqual(2);
+    expect(await startedAttempt(jobId, 'peppol.register')).toBeGreaterThanOrEqual(2);
+
+    // Unregistered: no line of ours in force, the SIREN back on the fictive platform, nothing at the SML or in the
+    // Directory, our SMP's records disabled.
+    const unreg = await jobWhen(h, await startUnregistration(h, entryId), ['OK', 'ERR'], 60_000);
+    expect(unreg.status, JSON.stringify(unreg.faults)).toBe('OK');
+    expect(goneFaults(worldOf(sims, config), party, 'each address once')).toEqual([]);
+    const { rows } = await db.query<{ participant_id: string }>(
+      'SELECT participant_id FROM peppol_participants WHERE entry_id = $1 AND enabled',
+      [entryId],
     );
-    expect(started?.activityTaskStartedEventAttributes?.attempt).toBeGreaterThanOrEqual(2);
-  }, 180_000);
+    expect(rows).toEqual([]);
+  }, 240_000);
 });

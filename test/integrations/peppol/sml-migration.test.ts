@@ -7,11 +7,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  isValidMigrationKey,
-  MIGRATION_KEY_SPECIALS,
-  newMigrationKey,
-} from '../../../integrations/peppol/migration-key';
+import { isValidMigrationKey, MIGRATION_KEY_SPECIALS, newMigrationKey } from '../../../domain/party/migration-key';
 import { PEPPOL_SPEC_DIR } from '../../../integrations/peppol/participant-id';
 import {
   createSmlClient,

@@ -11,7 +11,7 @@ import { disableParticipant, publishParticipant, type Visibility } from '../../.
 import type { Db } from '../../../platform/store/db';
 import { insertEntry } from '../../../platform/store/entries';
 import { createWorkspace } from '../../../platform/store/workspaces';
-import { makeSiren, party } from '../../../bin/stack/sample-parties';
+import { makeSiren, party, siretOf } from '../../../bin/stack/sample-parties';
 import { freshDb } from '../../support/harness';
 import { get, startSmpServer, xmllint, xmlsecVerify, type SmpServer } from '../../support/smp';
 
@@ -36,17 +36,28 @@ describe('our SMP (GET ServiceGroup, SignedServiceMetadata, business card)', () 
   });
 
   const publish = async (
-    o: { docGroups?: string[]; visibility?: Visibility; directory?: boolean; siren?: string } = {},
+    o: {
+      docGroups?: string[];
+      visibility?: Visibility;
+      directory?: boolean;
+      siren?: string;
+      /** The address's directory identifier (SIREN_SIRET, SIREN_SIRET_ROUTAGE, SIREN_SUFFIXE); the SIREN's by default. */
+      address?: (siren: string) => string;
+      entryId?: string;
+    } = {},
   ) => {
     const siren = o.siren ?? makeSiren();
-    const entry = await insertEntry(db, {
-      id: crypto.randomUUID(),
-      workspaceId: ws,
-      docSchema: 'org/party',
-      data: party(siren),
-      siren,
-    });
-    const participantId = `iso6523-actorid-upis::0225:${siren}`;
+    const entry = o.entryId
+      ? { id: o.entryId }
+      : await insertEntry(db, {
+          id: crypto.randomUUID(),
+          workspaceId: ws,
+          docSchema: 'org/party',
+          data: party(siren),
+          siren,
+        });
+    // As the Peppol step records it: 0225:<address>, lowercased (Peppol identifiers ignore case).
+    const participantId = `iso6523-actorid-upis::0225:${(o.address?.(siren) ?? siren).toLowerCase()}`;
     await publishParticipant(db, {
       participantId,
       workspaceId: ws,
@@ -121,6 +132,78 @@ describe('our SMP (GET ServiceGroup, SignedServiceMetadata, business card)', () 
       expect(r.status, path).toBe(200);
       expect(r.text).toContain(`>0225:${p.siren}</ids:ParticipantIdentifier>`);
     }
+  });
+
+  it('serves the participants of every address level: schema-valid, signed, found whatever the case or encoding', async () => {
+    // One company's addresses besides its SIREN (domain/party/invoicing-addresses.ts): an establishment, a service
+    // under it (a routing code with a dash and an underscore), a suffix; each its own participant 0225:<address>.
+    const siren = makeSiren();
+    const siret = siretOf(siren, '0002');
+    const first = await publish({ siren, address: (s) => `${s}_${siret}` });
+    const others = [
+      await publish({ siren, entryId: first.entryId, address: (s) => `${s}_${siret}_ACHATS` }),
+      await publish({ siren, entryId: first.entryId, address: (s) => `${s}_${siret}_Service-Achats_2` }),
+      await publish({ siren, entryId: first.entryId, address: (s) => `${s}_EU` }),
+    ];
+    const apCert = certificateBase64(smp.options.apCertificatePem);
+    for (const p of [first, ...others]) {
+      const value = p.participantId.split('::')[1]!;
+      expect(value).toMatch(/^0225:\d{9}_[0-9a-z_-]+$/);
+      const group = await get(p.path);
+      expect(group.status, p.participantId).toBe(200);
+      expect(xmllint(group.text, SMP_XSD), p.participantId).toMatchObject({ ok: true });
+      expect(group.text).toContain(
+        `<ids:ParticipantIdentifier scheme="iso6523-actorid-upis">${value}</ids:ParticipantIdentifier>`,
+      );
+      const links = hrefs(group.text);
+      expect(links).toHaveLength(8);
+      const signed = (await get(links[0]!)).text;
+      for (const link of links) {
+        expect(link.startsWith(`${p.path}/services/`), link).toBe(true);
+        const r = await get(link);
+        expect(r.status, link).toBe(200);
+        expect(xmllint(r.text, SMP_XSD), link).toMatchObject({ ok: true });
+        const v = xmlsecVerify(r.text);
+        expect(v.ok, `${link}: ${v.output}`).toBe(true);
+        expect(r.text).toContain(
+          `<ids:ParticipantIdentifier scheme="iso6523-actorid-upis">${value}</ids:ParticipantIdentifier>`,
+        );
+        expect(r.text).toContain(`<smp:Certificate>${apCert}</smp:Certificate>`);
+      }
+      const card = await get(`${smp.smpUrl}/businesscard/${enc(p.participantId)}`);
+      expect(card.status, p.participantId).toBe(200);
+      expect(xmllint(card.text, CARD_XSD), p.participantId).toMatchObject({ ok: true });
+      expect(card.text).toContain(
+        `<ParticipantIdentifier scheme="iso6523-actorid-upis">${value}</ParticipantIdentifier>`,
+      );
+      expect(card.text).toContain(`<Identifier scheme="FR:SIRENE">${siren}</Identifier>`);
+
+      // Found whatever the case (Peppol identifiers ignore it) and however the path is encoded: `_` and `-` as they
+      // are or percent-encoded (%5F, %2D, either case of hex digits), `:` raw or encoded.
+      const upper = p.participantId.toUpperCase();
+      const everyByte = (s: string, hex: (h: string) => string) =>
+        [...s].map((c) => `%${hex(c.charCodeAt(0).toString(16).padStart(2, '0'))}`).join('');
+      for (const path of [
+        upper,
+        enc(upper),
+        p.participantId.replaceAll('_', '%5F').replaceAll('-', '%2D'),
+        upper.replaceAll('_', '%5f').replaceAll('-', '%2d').replaceAll(':', '%3a'),
+        everyByte(p.participantId, (h) => h.toUpperCase()),
+      ]) {
+        const r = await get(`${smp.smpUrl}/${path}`);
+        expect(r.status, path).toBe(200);
+        expect(r.text, path).toBe(group.text); // the same document, naming the participant in lower case
+        const metadata = await get(`${smp.smpUrl}/${path}/services/${links[0]!.split('/services/')[1]}`);
+        expect([metadata.status, metadata.text], path).toEqual([200, signed]); // the document xmlsec1 verified
+        const sameCard = await get(`${smp.smpUrl}/businesscard/${path}`);
+        expect([sameCard.status, sameCard.text], path).toEqual([200, card.text]);
+      }
+    }
+    // The SIREN's own participant was not published: another address's does not make it one.
+    expect((await get(`${smp.smpUrl}/${enc(`iso6523-actorid-upis::0225:${siren}`)}`)).status).toBe(404);
+    // An address differing only by a character is another participant.
+    expect((await get(`${smp.smpUrl}/${enc(`iso6523-actorid-upis::0225:${siren}_eu-`)}`)).status).toBe(404);
+    expect((await get(`${smp.smpUrl}/${enc(`iso6523-actorid-upis::0225:${siren}_e_u`)}`)).status).toBe(404);
   });
 
   it('answers 404 for unknown and disabled participants and for document types not published, 400 for garbage', async () => {
