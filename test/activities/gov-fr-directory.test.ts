@@ -12,11 +12,10 @@ import { insertEntry, putMeta } from '../../platform/store/entries';
 import { createWorkspace } from '../../platform/store/workspaces';
 import { startAnnuaireSimulator, type AnnuaireSimulator } from '../../simulators/annuaire';
 import type { StepInput } from '../../workflows/types';
-import { makeSiren, party } from '../../bin/stack/sample-parties';
+import { makeSiren, party, siretOf } from '../../bin/stack/sample-parties';
 import { freshDb, log } from '../support/harness';
 import { approveMandate } from '../support/mandate';
 import { createClients } from '../../integrations/clients';
-import { isSiret } from '../../domain/party/french-ids';
 import { INVOICING_ADDRESSES_META, type InvoicingAddresses } from '../../domain/party/invoicing-addresses';
 import { entryDirectoryLines } from '../../platform/store/directory-holdings';
 
@@ -352,10 +351,6 @@ describe('directory activities: every invoicing address', () => {
     await sim.close();
     await drop();
   });
-
-  /** A SIRET of `siren`: its NIC, then the Luhn digit. */
-  const siretOf = (siren: string, nic: string) =>
-    [...'0123456789'].map((d) => `${siren}${nic}${d}`).find((s) => isSiret(s))!;
 
   /** A party stating `addresses`, its mandate signed entrusting `signed` (all its addresses when not given). */
   async function partyWith(siren: string, addresses: unknown, signed?: InvoicingAddresses) {

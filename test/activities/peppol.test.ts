@@ -10,11 +10,10 @@ import { startPeppolDirectorySimulator, type PeppolDirectorySimulator } from '..
 import { startSmlSimulator, type SmlSimulator } from '../../simulators/sml';
 import type { Db } from '../../platform/store/db';
 import { insertEntry, putMeta } from '../../platform/store/entries';
-import { isSiret } from '../../domain/party/french-ids';
 import { INVOICING_ADDRESSES_META } from '../../domain/party/invoicing-addresses';
 import { createWorkspace } from '../../platform/store/workspaces';
 import type { StepInput } from '../../workflows/types';
-import { makeSiren, party } from '../../bin/stack/sample-parties';
+import { makeSiren, party, siretOf } from '../../bin/stack/sample-parties';
 import { freshDb, log } from '../support/harness';
 import { approveMandate } from '../support/mandate';
 import { createClients } from '../../integrations/clients';
@@ -238,7 +237,7 @@ describe('peppol activities', () => {
 
   it('publishes one participant per invoicing address, and unpublishes them all', async () => {
     const siren = makeSiren();
-    const siret = [...'0123456789'].map((d) => `${siren}0001${d}`).find((c) => isSiret(c))!;
+    const siret = siretOf(siren, '0001');
     const e = await newEntry(siren);
     await putMeta(db, e.entryId, INVOICING_ADDRESSES_META, {
       src: 'api',

@@ -3,8 +3,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness';
-import { isSiret } from '../../domain/party/french-ids';
-import { makeSiren, party } from '../../bin/stack/sample-parties';
+import { makeSiren, party, siretOf } from '../../bin/stack/sample-parties';
 import { jobWhen } from '../support/jobs';
 import { pdfText } from '../support/pdf-text';
 import { ADDRESS_UPDATE_WORKFLOW_ID } from '../../domain/jobs/builtins';
@@ -23,9 +22,6 @@ beforeAll(async () => {
   h = await startHarness();
 });
 afterAll(() => h.close());
-
-const siretOf = (siren: string, nic: string) =>
-  [...'0123456789'].map((d) => `${siren}${nic}${d}`).find((s) => isSiret(s))!;
 
 /** A SIRET whose check digit is wrong. */
 const badSiret = (siret: string) => siret.slice(0, 13) + ((Number(siret[13]) + 1) % 10);
