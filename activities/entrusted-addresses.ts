@@ -2,11 +2,11 @@
 // within what its signed mandate entrusts. One fault code: `address-not-entrusted`, naming what is beyond it.
 import { ApplicationFailure } from '@temporalio/activity';
 import {
-  defaultInvoicingAddresses,
-  entrusts,
+  beyondMandate,
   INVOICING_ADDRESSES_META,
   invoicingAddressesOf,
   type InvoicingAddress,
+  signedScopeOf,
   type InvoicingAddresses,
 } from '../domain/party/invoicing-addresses';
 import type { Queryable } from '../platform/store/db';
@@ -19,11 +19,11 @@ export async function entrustedAddresses(
   signed: unknown,
 ): Promise<{ wanted: InvoicingAddress[]; scope: InvoicingAddresses; start?: string }> {
   const wanted = await invoicingAddressesOf(db, entryId, siren);
-  const scope = signed === undefined ? defaultInvoicingAddresses(siren) : (signed as InvoicingAddresses);
-  const beyond = wanted.addresses.filter((a) => !entrusts(scope, a));
+  const scope = signedScopeOf(signed, siren);
+  const beyond = beyondMandate(scope, wanted.addresses);
   if (beyond.length > 0) {
     throw ApplicationFailure.nonRetryable(
-      `the signed mandate does not entrust ${beyond.map((a) => a.id).join(', ')} (it lists ${scope.addresses.map((a) => a.id).join(', ')}): run the registration again to sign a mandate for the addresses in ${INVOICING_ADDRESSES_META}`,
+      `the signed mandate does not entrust ${beyond.map((a) => a.id).join(', ')} (it lists ${scope.addresses.map((a) => a.id).join(', ')}): run the address update to sign a mandate for the addresses in ${INVOICING_ADDRESSES_META}`,
       'address-not-entrusted',
     );
   }

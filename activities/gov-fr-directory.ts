@@ -180,7 +180,10 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
     const covered = inForce.some(
       (l) => l.idInstance !== h.idInstance && isSirenLevel(l) && l.matriculePlateforme !== us,
     );
-    if (h.address === siren && line && !covered)
+    // Whether or not our line was still in force (an earlier attempt may have ended it, then died): we held it until
+    // this step records otherwise, so the SIREN must not be left without a line; a 9998 line created by that attempt
+    // is in force on `day` and counts as covering it.
+    if (h.address === siren && !covered)
       await client.createLine({ siren, matriculePlateforme: DEFAULT_MATRICULE, dateDebutEffet: day });
     log.info(
       { ...ids, address: h.address, idInstance: h.idInstance, day },

@@ -6,6 +6,7 @@ import { activityOutcomes } from '../platform/observability/metrics';
 import type { ActivityDeps } from './deps';
 import type { Clients } from '../integrations/clients';
 import { agreementSign } from './gov-fr-agreement';
+import { agreementRenew } from './gov-fr-agreement-renew';
 import { directoryActivities } from './gov-fr-directory';
 import { jobCancel } from './job-cancel';
 import { journalActivities } from './journal';
@@ -37,6 +38,7 @@ export function createActivities(
   const providers: Record<string, (...args: never[]) => Promise<unknown>> = {
     'silo.state': journalledStatement(deps.db, partyState(deps)),
     'gov-fr.agreement.sign': journalledStatement(deps.db, agreementSign(deps)),
+    'gov-fr.agreement.renew': agreementRenew(deps), // journals as sign does, or records the wait as not needed
     'gov-fr.directory.register': remote(directory['gov-fr.directory.register']),
     'gov-fr.directory.disable': remote(directory['gov-fr.directory.disable']),
     'gov-fr.directory.update': remote(directory['gov-fr.directory.update']),

@@ -1,7 +1,7 @@
 // `job.cancel`: a job cancelled through the API, recorded at once — its mandate voided, its wizard link retired, the
-// party `cancelled`, the cancelled step's end and the job's CANCEL with the reason the API stored. One transaction.
+// party `cancelled` (or still `registered`), the cancelled step's end and the job's CANCEL with the reason the API stored. One transaction.
 import { voidJobMandate } from '../platform/store/agreements';
-import { cancelReasonOf, jobUnregisters } from '../platform/store/jobs';
+import { cancelReasonOf, jobActsOnRegistered } from '../platform/store/jobs';
 import { recordState } from '../platform/store/entries';
 import { writeJournal } from '../platform/store/job-journal';
 import { retireJobApprovalLink } from '../domain/submission/approval-link';
@@ -10,9 +10,10 @@ import type { ActivityDeps } from './deps';
 import { byStepIds } from './journalled';
 
 export function jobCancel({ db, log }: ActivityDeps) {
-  return async function jobCancelled(c: CancelRecord): Promise<void> {
+  /** Returns the party's state it recorded. */
+  return async function jobCancelled(c: CancelRecord): Promise<string> {
     const journal = byStepIds(c.journal);
-    await db.tx(async (q) => {
+    const state = await db.tx(async (q) => {
       const reason = (await cancelReasonOf(q, c.jobId)) ?? 'cancelled through the API';
       const withReason = <T extends { code?: string; message?: string }>(l: T): T =>
         l.code !== CANCELLED
@@ -21,12 +22,12 @@ export function jobCancel({ db, log }: ActivityDeps) {
               ...l,
               message: l.message === CANCELLED_BEFORE_START ? `cancelled before this step started: ${reason}` : reason,
             };
-      // An unregistration cancelled before it started (waiting for its leaving day) leaves the party as it was.
-      if (!(await jobUnregisters(q, c.jobId))) {
-        await voidJobMandate(q, c.entryId, c.jobId);
-        await retireJobApprovalLink(q, c.entryId, c.jobId);
-        await recordState(q, { entryId: c.entryId, state: 'cancelled', jobId: c.jobId, stepId: c.stepId });
-      }
+      // Whatever mandate the job issued is void (the one it would have replaced stays in force) and its link retired.
+      await voidJobMandate(q, c.entryId, c.jobId);
+      await retireJobApprovalLink(q, c.entryId, c.jobId);
+      // An unregistration or address update cancelled before it acted leaves the party registered, as it was.
+      const state = (await jobActsOnRegistered(q, c.jobId)) ? 'registered' : 'cancelled';
+      await recordState(q, { entryId: c.entryId, state, jobId: c.jobId, stepId: c.stepId });
       const status = journal.status && {
         ...journal.status,
         ...(journal.status.faults && { faults: journal.status.faults.map(withReason) }),
@@ -35,7 +36,9 @@ export function jobCancel({ db, log }: ActivityDeps) {
         lines: (journal.owed ?? []).map((l: JournalLine) => withReason(l)),
         ...(status && { status }),
       });
+      return state;
     });
-    log.info({ jobId: c.jobId, entryId: c.entryId, stepId: c.stepId }, 'job cancelled');
+    log.info({ jobId: c.jobId, entryId: c.entryId, stepId: c.stepId, state }, 'job cancelled');
+    return state;
   };
 }

@@ -45,8 +45,6 @@ import { entrustedAddresses } from './entrusted-addresses';
 import { entryDirectoryLines } from '../platform/store/directory-holdings';
 import type { Queryable } from '../platform/store/db';
 
-const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
 const registerConfig = z.strictObject({
   // Every party here is French (it has a SIREN), hence `france` by default.
   doc_groups: z
@@ -210,9 +208,12 @@ export function peppolActivities({ db, log }: ActivityDeps, { sml, directory }: 
    * directory lines the entry holds besides (addresses taken over from another platform).
    */
   async function participantsOf(input: StepInput, siren: string, signed: unknown): Promise<ParticipantId[]> {
-    const { wanted } = await entrustedAddresses(db, input.entryId, siren, signed);
+    // The addresses the directory step gave lines to, as it wrote them: a change of the meta since (while the job
+    // waited for their start day) waits for the next address update, so Peppol never publishes what the directory
+    // does not hold. Without a directory step (a workspace's definition), the addresses stated, within the mandate.
     const held = (await entryDirectoryLines(db, input.entryId)).map((l) => l.address);
-    const addresses = [...wanted.map((a) => a.id), ...held.filter((h) => !wanted.some((a) => sameId(a.id, h)))];
+    const addresses =
+      held.length > 0 ? held : (await entrustedAddresses(db, input.entryId, siren, signed)).wanted.map((a) => a.id);
     try {
       return addresses.map((a) => frenchParticipantId(a));
     } catch (err) {

@@ -414,7 +414,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       'in this answer only (we keep its hash): the company hands it to its new provider, whose SMP calls SML Migrate with it. Our SMP serves the participant until then. ' +
       'Issuing a key again replaces the previous one. A participant published in our SMP only (not at the SML) has nothing to migrate (409 `not-in-sml`). ' +
       "Coming the other way, the key from the previous provider goes in the entry's meta key `peppol-migration-key` before the registration runs.",
-    errors: ['not-in-sml', 'sml-unavailable', 'sml-refused'],
+    errors: ['not-in-sml', 'not-published', 'sml-unavailable', 'sml-refused'],
   },
   'get /apps/peppol/v1/entry/:silo_entry_id/participants/:participant_id/migration-key': {
     description:

@@ -101,10 +101,19 @@ export function peppolRouter({ db, log, sml }: PeppolRouterDeps): Router {
   r.post(path, async (req, res) => {
     const workspaceId = auth(res).workspaceId;
     const { entryId, participantId } = await target(req, workspaceId);
-    const rec = (await entryParticipants(db, workspaceId, entryId)).find(
-      (p) => p.participantId === participantId && p.enabled,
-    );
-    if (!rec) throw notFound(`Peppol participant ${participantId} of entry ${entryId}`);
+    const records = await entryParticipants(db, workspaceId, entryId);
+    const rec = records.find((p) => p.participantId === participantId);
+    if (!rec) {
+      const ours = records.filter((p) => p.enabled).map((p) => p.participantId);
+      throw notFound(
+        `Peppol participant ${participantId} of entry ${entryId} (${ours.length > 0 ? `its participants: ${ours.join(', ')}` : 'it has none published yet'})`,
+      );
+    }
+    if (!rec.enabled)
+      throw new DomainError(
+        'not-published',
+        `${participantId} is no longer published by us (unregistered, its address ended, or migrated away): there is no migration to prepare`,
+      );
     if (!rec.smlRegistered)
       throw new DomainError(
         'not-in-sml',

@@ -47,7 +47,8 @@ const waitingFor = z
   .enum(WAITING_FOR)
   .describe(
     "what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; " +
-      'resubmission — a new submission, after the operator rejected one',
+      'resubmission — a new submission, after the operator rejected one; effective-date — the day its changes take effect (effective_on): ' +
+      'a registration whose directory lines start later publishes on Peppol then, an unregistration with leave_on starts then',
   );
 /** The party's state, as its registration and unregistration set it (DOMAIN.md §2). */
 export const partyState = z.enum(PARTY_STATES).meta({
@@ -68,7 +69,7 @@ export const jobStatus = z.enum(['QUEUED', 'RUN', 'WAIT', 'OK', 'ERR', 'CANCEL']
   description: [
     'QUEUED — recorded; its workflow starts as soon as Temporal is reachable',
     'RUN — a step is running',
-    'WAIT — waiting at the approval step (see waiting_for)',
+    'WAIT — waiting at the approval step, or for a day (see waiting_for)',
     'OK — ended, every step done',
     'ERR — a step failed and the rescue ran: faults say why',
     'CANCEL — cancelled through the API: faults carry the reason',
@@ -160,6 +161,10 @@ export const job = z
     silo_entry_id: uuid,
     status: jobStatus,
     waiting_for: waitingFor.optional(),
+    effective_on: z.iso
+      .date()
+      .optional()
+      .describe('with waiting_for effective-date: the day (YYYY-MM-DD, UTC) the job waits for, on a durable timer'),
     args: z.record(z.string(), z.string()),
     tags: z.array(z.string()),
     faults: z.array(fault),

@@ -11,6 +11,7 @@ import { connectTemporal, openStore, untilReachable, withSecrets } from './conte
 import { tracingFromEnv } from '../platform/observability/tracing';
 import { Runtime } from '@temporalio/worker';
 import { InspectionPool, poolOptions } from '../domain/inspection';
+import { answerMalformedRequests } from '../web/http/malformed-requests';
 
 const baseConfig = (() => {
   try {
@@ -51,6 +52,7 @@ const server = app.listen(config.API_PORT, config.API_HOST, () => {
   log.info({ url: config.publicBaseUrl }, 'API listening');
   log.flush(); // what supervisors wait for
 });
+answerMalformedRequests(server);
 const metricsServer = await serveInternalMetrics(config);
 if (metricsServer) log.info({ host: config.METRICS_HOST, port: config.METRICS_PORT }, 'metrics listening (internal)');
 

@@ -21,6 +21,7 @@ import { createWorker, installSdkMetrics } from '../worker/create-worker';
 import { connectTemporal, openStore, temporalConnectionOptions, withSecrets } from './context';
 import { tracingFromEnv } from '../platform/observability/tracing';
 import { InspectionPool, poolOptions } from '../domain/inspection';
+import { answerMalformedRequests } from '../web/http/malformed-requests';
 
 const say = (msg: string) => console.log(`[start] ${msg}`);
 
@@ -78,6 +79,7 @@ async function main() {
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.API_PORT, config.API_HOST, () => resolve(s));
     s.once('error', reject);
+    answerMalformedRequests(s);
   });
   const metricsServer = await serveInternalMetrics(config);
 

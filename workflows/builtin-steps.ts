@@ -51,8 +51,21 @@ export const UNREGISTRATION_STEPS = {
   error: setState('a7d29fc7-57e9-47c5-bb62-3c6e3ede9413', 'error'),
 } satisfies Record<string, Step>;
 
-/** A registered party's invoicing addresses brought in line with what it states now (within its signed mandate). */
+/**
+ * A registered party's invoicing addresses brought in line with what it states now: a new mandate signed and
+ * approved first if they go beyond the one in force, else no wait.
+ */
 export const ADDRESS_UPDATE_STEPS = {
+  renew: {
+    id: 'f3a5c7e9-1b2d-4f60-8a9c-0e2f4a6b8c1d',
+    name: 'Sign a new PPF agreement if the addresses go beyond the signed one',
+    provider: 'gov-fr.agreement.renew',
+  },
+  approval: {
+    ...REGISTRATION_STEPS.approval,
+    id: '6d8f0a2c-4e6a-4b8c-9d0e-2f4a6c8e0b13',
+    name: 'Wait for the new PPF agreement, if one was issued',
+  },
   directory: {
     id: 'c2f0d7a4-5e1b-4c83-9a6f-1d2e3b4a5c60',
     name: 'Update party addresses in Directory',
@@ -76,4 +89,7 @@ export const REGISTRATION: Definition = {
   rescue: [r.error],
 };
 export const UNREGISTRATION: Definition = { steps: [u.peppol, u.directory, u.void], rescue: [u.error] };
-export const ADDRESS_UPDATE: Definition = { steps: [a.directory, a.peppol, a.registered], rescue: [a.error] };
+export const ADDRESS_UPDATE: Definition = {
+  steps: [a.renew, a.approval, a.directory, a.peppol, a.registered],
+  rescue: [a.error],
+};

@@ -30,6 +30,7 @@ const inStore: ActivityOptions = {
 export const PROVIDERS: Record<string, ProviderSpec> = {
   'silo.state': { kind: 'activity', options: inStore },
   'gov-fr.agreement.sign': { kind: 'activity', options: inStore },
+  'gov-fr.agreement.renew': { kind: 'activity', options: inStore },
   'gov-fr.agreement.wait.approval': { kind: 'approval-wait' },
   'gov-fr.directory.register': { kind: 'activity', options: external, outside: true },
   'gov-fr.directory.disable': { kind: 'activity', options: external, outside: true },

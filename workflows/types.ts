@@ -84,6 +84,8 @@ export interface JournalLine {
 export interface JobStatusChange {
   status: Exclude<JobStatus, 'QUEUED'>;
   faults?: Fault[];
+  /** A WAIT for a day, not for an approval: YYYY-MM-DD. */
+  until?: string;
 }
 
 /**

@@ -183,6 +183,36 @@ export function parseInvoicingAddresses(siren: string, value: unknown, at = 'bod
   };
 }
 
+/** The scope a signed mandate entrusts, as stored with it (the domain's form, written by the submission). */
+const signedScope = z.object({
+  entrust: z.enum(ENTRUST_SCOPES),
+  start: z.string().optional(),
+  addresses: z
+    .array(
+      z.object({
+        id: z.string(),
+        siren: z.string(),
+        siret: z.string().optional(),
+        routingCode: routingCode.optional(),
+        suffix: z.string().optional(),
+      }),
+    )
+    .min(1),
+});
+
+/** What a signed mandate entrusts: `stored` as kept with it, or every address for mandates signed before scopes were. */
+export function signedScopeOf(stored: unknown, siren: string): InvoicingAddresses {
+  if (stored === undefined || stored === null) return defaultInvoicingAddresses(siren);
+  const parsed = signedScope.safeParse(stored);
+  // Written by us when the mandate was submitted: unreadable means a bug or a tampered row, never "everything".
+  if (!parsed.success) throw new Error(`the signed mandate's scope of SIREN ${siren} is unreadable`);
+  return parsed.data as InvoicingAddresses;
+}
+
+/** The addresses of `wanted` a mandate entrusting `signed` does not cover. */
+export const beyondMandate = (signed: InvoicingAddresses, wanted: InvoicingAddress[]): InvoicingAddress[] =>
+  wanted.filter((a) => !entrusts(signed, a));
+
 /** Whether a mandate entrusting `signed` covers `address`. */
 export const entrusts = (signed: InvoicingAddresses, address: InvoicingAddress): boolean =>
   signed.entrust === 'all'

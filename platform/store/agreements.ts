@@ -87,6 +87,14 @@ export function issueMandateEffect(a: {
          issued_on = EXCLUDED.issued_on, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, submitted_at = NULL,
          decision_id = NULL, signed_former_matricule = NULL, signed_invoicing_addresses = NULL, upload_evidence = NULL, voided_at = NULL, updated_at = now()
        RETURNING mandate_number
+     ), superseded AS (
+       -- The signed mandate it replaces is kept (the statement reads the row as it was before the update above).
+       INSERT INTO superseded_agreements (mandate_number, entry_id, job_id, issued_on, signed_pdf, signed_via, signed_at,
+         submitted_at, decision_id, signed_former_matricule, signed_invoicing_addresses, upload_evidence, voided_at, superseded_by)
+       SELECT a.mandate_number, a.entry_id, a.job_id, a.issued_on, a.signed_pdf, a.signed_via, a.signed_at, a.submitted_at,
+         a.decision_id, a.signed_former_matricule, a.signed_invoicing_addresses, a.upload_evidence, a.voided_at, n.number
+       FROM agreements a, mandate_numbered n WHERE a.entry_id = ${entry}::uuid AND a.signed_pdf IS NOT NULL
+       ON CONFLICT (mandate_number) DO NOTHING
      ), earlier_identity AS (
        -- A new registration's signer shows their identity document anew: an earlier job's does not count for it.
        DELETE FROM identity_documents WHERE entry_id = ${entry}::uuid AND EXISTS (SELECT 1 FROM mandate_numbered)
@@ -251,8 +259,10 @@ export async function reopenAgreement(db: Queryable, entryId: string) {
 }
 
 /**
- * The entry's mandate as the directory and Peppol steps need it: signed, submitted and approved. Those steps act
- * on a company's behalf, so no definition can reach them without its consent.
+ * The entry's mandate in force, as the directory and Peppol steps need it: the latest signed, submitted and approved
+ * one not voided. A new mandate (an address update beyond the signed scope) is in force once approved; until then,
+ * and if it never is, the one it supersedes stays. Those steps act on a company's behalf, so no definition can
+ * reach them without its consent.
  */
 export async function approvedMandate(
   db: Queryable,
@@ -263,9 +273,15 @@ export async function approvedMandate(
     signed_former_matricule: string | null;
     signed_invoicing_addresses: unknown;
   }>(
-    `SELECT a.mandate_number, a.signed_former_matricule, a.signed_invoicing_addresses FROM agreements a
+    `SELECT a.mandate_number, a.signed_former_matricule, a.signed_invoicing_addresses
+     FROM (SELECT mandate_number, signed_former_matricule, signed_invoicing_addresses, decision_id, signed_pdf IS NOT NULL AS signed,
+             submitted_at, voided_at FROM agreements WHERE entry_id = $1
+           UNION ALL
+           SELECT mandate_number, signed_former_matricule, signed_invoicing_addresses, decision_id, signed_pdf IS NOT NULL,
+             submitted_at, voided_at FROM superseded_agreements WHERE entry_id = $1) a
      JOIN approval_decisions d ON d.id = a.decision_id
-     WHERE a.entry_id = $1 AND a.signed_pdf IS NOT NULL AND a.submitted_at IS NOT NULL AND d.approved AND a.voided_at IS NULL`,
+     WHERE a.signed AND a.submitted_at IS NOT NULL AND d.approved AND a.voided_at IS NULL
+     ORDER BY d.created_at DESC LIMIT 1`,
     [entryId],
   );
   const r = rows[0];

@@ -21,6 +21,8 @@ interface JobRow {
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
+  /** The day a job in WAIT waits for (its changes take effect then), as YYYY-MM-DD. */
+  waits_until: string | null;
 }
 
 interface IntentRow {
@@ -222,7 +224,7 @@ export async function queuedJobs(db: Queryable, olderThanMs: number, limit: numb
  * the job in step order: each step numbers its own (platform/store/job-journal.ts).
  */
 const JOB_VIEW_SQL = (where: string, extra = '') => `
-  SELECT j.*${extra}, ${waitingForSql('j')} AS waiting_for,
+  SELECT j.*${extra}, ${waitingForSql('j')} AS waiting_for, to_char(j.waits_until, 'YYYY-MM-DD') AS waits_until,
     COALESCE((SELECT json_agg(i ORDER BY i.position, i.created_at)
               FROM (SELECT step_id, name, provider, completed, created_at, updated_at, position FROM job_intents WHERE job_id = j.id) i), '[]') AS intents,
     COALESCE((SELECT json_agg(e ORDER BY e.idx)
@@ -241,6 +243,7 @@ function view(job: JobRow & { intents: Json<IntentRow>[]; events: Json<EventRow>
     silo_entry_id: job.silo_entry_id,
     status: job.status,
     ...(job.waiting_for && { waiting_for: job.waiting_for }),
+    ...(job.waiting_for === 'effective-date' && job.waits_until && { effective_on: job.waits_until }),
     args: job.args,
     tags: job.tags,
     faults: job.faults,
@@ -323,6 +326,7 @@ export function jobStatusCtes(first: number, guard = 'true'): string {
   const [job, status, faults] = [first, first + 1, first + 2].map((n) => `$${n}`);
   return `job AS (
        UPDATE jobs SET status = ${status}::text, faults = COALESCE(${faults}::jsonb, faults), updated_at = now(),
+         waits_until = CASE WHEN ${status}::text = 'WAIT' THEN $${first + 6}::date END,
          completed_at = CASE WHEN ${status}::text IN ('OK', 'ERR', 'CANCEL') THEN COALESCE(completed_at, now()) ELSE completed_at END
        WHERE id = ${job}::uuid AND ${status}::text IS NOT NULL AND completed_at IS NULL AND ${guard}
        RETURNING silo_entry_id, status, faults, completed_at IS NOT NULL AS ended
@@ -331,8 +335,14 @@ export function jobStatusCtes(first: number, guard = 'true'): string {
      ), ${eventCtes('ended', first + 3, `jsonb_build_object('entry_id', ended.id, 'job_id', ${job}::uuid, 'status', ended.status, 'faults', ended.faults)`)}`;
 }
 
-/** The parameters of jobStatusCtes: the job, its new status (none: no change) and faults. */
-export function jobStatusParams(jobId: string, change?: { status: JobStatus; faults?: Fault[] }): unknown[] {
+/**
+ * The parameters of jobStatusCtes: the job, its new status (none: no change) and faults, and for a WAIT until a day
+ * (not the approval's), that day.
+ */
+export function jobStatusParams(
+  jobId: string,
+  change?: { status: JobStatus; faults?: Fault[]; until?: string },
+): unknown[] {
   return [
     jobId,
     change?.status ?? null,
@@ -340,6 +350,7 @@ export function jobStatusParams(jobId: string, change?: { status: JobStatus; fau
     crypto.randomUUID(),
     'job.completed',
     jobId,
+    change?.until ?? null,
   ];
 }
 
@@ -448,16 +459,20 @@ export async function countJobsByStatus(db: Queryable): Promise<{ status: string
   return rows.map((r) => ({ status: r.status, n: Number(r.n) }));
 }
 
-/** The reason given with a cancellation request, if any. */
-/** Whether the job's definition ends the entry's directory lines (an unregistration: no mandate, no wizard of its own). */
-export async function jobUnregisters(q: Queryable, jobId: string): Promise<boolean> {
-  const { rows } = await q.query<{ unregisters: boolean }>(
+/**
+ * Whether the job's definition acts on a registered party's directory lines (an unregistration, an address update):
+ * cancelled before acting, it leaves the party registered.
+ */
+export async function jobActsOnRegistered(q: Queryable, jobId: string): Promise<boolean> {
+  const { rows } = await q.query<{ acts: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM jobs, jsonb_array_elements(definition->'steps') s
-                    WHERE jobs.id = $1 AND s->>'provider' = 'gov-fr.directory.disable') AS unregisters`,
+                    WHERE jobs.id = $1 AND s->>'provider' IN ('gov-fr.directory.disable', 'gov-fr.directory.update')) AS acts`,
     [jobId],
   );
-  return rows[0]?.unregisters === true;
+  return rows[0]?.acts === true;
 }
+
+/** The reason given with a cancellation request, if any. */
 
 export async function cancelReasonOf(q: Queryable, jobId: string): Promise<string | null> {
   const { rows } = await q.query<{ cancel_reason: string | null }>('SELECT cancel_reason FROM jobs WHERE id = $1', [

@@ -427,6 +427,30 @@ describe('directory activities: every invoicing address', () => {
     expect(sim.lines().filter((l) => l.siren === siren && l.matriculePlateforme === '0145')).toEqual([]);
   });
 
+  it('an update dropping the SIREN address puts it back on 9998, also when a crashed attempt had ended our line', async () => {
+    const siren = makeSiren();
+    const siret = siretOf(siren, '0003');
+    const { input, entryId } = await partyWith(siren, { addresses: [{}, { siret }] });
+    const registered = await acts['gov-fr.directory.register'](input);
+    const sirenLine = registered.lines.find((l) => l.address === siren)!;
+    await putMeta(db, entryId, INVOICING_ADDRESSES_META, { src: 'api', value: { addresses: [{ siret }] } });
+    // A first attempt ended our SIREN line, then died before the 9998 line was created.
+    await annuaire.endLine(sirenLine.idInstance, today());
+    const updated = await acts['gov-fr.directory.update']({ ...input, jobId: crypto.randomUUID() });
+    expect(updated.ended).toEqual([siren]);
+    expect(
+      inForce(siren)
+        .map((l) => [l.identifiantAdressage, l.matriculePlateforme])
+        .sort(),
+    ).toEqual([
+      [siren, '9998'],
+      [`${siren}_${siret}`, '0145'],
+    ]);
+    // Run again: the 9998 line is not created twice.
+    await acts['gov-fr.directory.update']({ ...input, jobId: crypto.randomUUID() });
+    expect(inForce(siren).filter((l) => l.matriculePlateforme === '9998')).toHaveLength(1);
+  });
+
   const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 
   it('a later start: our lines start that day, the fictive line ends that day, and Peppol is told to wait', async () => {

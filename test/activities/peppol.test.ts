@@ -11,6 +11,7 @@ import { startSmlSimulator, type SmlSimulator } from '../../simulators/sml';
 import type { Db } from '../../platform/store/db';
 import { insertEntry, putMeta } from '../../platform/store/entries';
 import { INVOICING_ADDRESSES_META } from '../../domain/party/invoicing-addresses';
+import { recordDirectoryLine } from '../../platform/store/directory-holdings';
 import { createWorkspace } from '../../platform/store/workspaces';
 import type { StepInput } from '../../workflows/types';
 import { makeSiren, party, siretOf } from '../../bin/stack/sample-parties';
@@ -268,5 +269,25 @@ describe('peppol activities', () => {
     expect(gone.participantIds.sort()).toEqual([...ids].sort());
     expect(sml.participants(SMP).filter((p) => ids.includes(p))).toEqual([]);
     expect(pd.indexed().filter((p) => ids.includes(p))).toEqual([]);
+  });
+
+  it('publishes the addresses the directory step gave lines to, not a meta changed since', async () => {
+    const siren = makeSiren();
+    const e = await newEntry(siren);
+    // The directory step wrote the SIREN's and EU's lines; the meta changed while the job waited for their start.
+    for (const [address, idInstance] of [
+      [siren, 1],
+      [`${siren}_EU`, 2],
+    ] as const)
+      await recordDirectoryLine(db, { address, siren, entryId: e.entryId, idInstance });
+    await putMeta(db, e.entryId, INVOICING_ADDRESSES_META, {
+      src: 'api',
+      value: { addresses: [{}, { suffix: 'US' }] },
+    });
+    const r = await acts['peppol.register'](step(e));
+    expect(r.participantIds).toEqual([siren, `${siren}_eu`].map((a) => `iso6523-actorid-upis::0225:${a}`));
+    expect(sml.participants(SMP).filter((p) => p.includes(siren))).not.toContain(
+      `iso6523-actorid-upis::0225:${siren}_us`,
+    );
   });
 });

@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -451,6 +451,25 @@ describe('problems', () => {
       expect(r.status, identifier).toBe(200);
       expect(r.body.count).toBe(0);
     }
+  });
+
+  it('a path past the header limit, or bytes that are not HTTP, get a problem with a code, and the API goes on', async () => {
+    const long = await fetch(`${h.baseUrl}/silo/v1/entries/${'a'.repeat(20_000)}`);
+    expect([long.status, long.headers.get('content-type')]).toEqual([431, 'application/problem+json']);
+    expect(await long.json()).toMatchObject({ status: 431, code: 'headers-too-large', detail: expect.any(String) });
+    const { port } = new URL(h.baseUrl);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () =>
+        socket.write('GET / HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n'),
+      );
+      let answer = '';
+      socket.on('data', (d) => (answer += d.toString()));
+      socket.on('end', () => resolve(answer));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(JSON.parse(raw.split('\r\n\r\n')[1]!)).toMatchObject({ status: 400, code: 'malformed-http' });
+    expect((await h.api('GET', '/silo/v1/entries?limit=1')).status).toBe(200);
   });
 
   it("a finished registration's wizard link is 410 Gone", async () => {

@@ -225,20 +225,73 @@ describe('updating the addresses of a registered party', () => {
     expect((await h.api('GET', `/silo/v1/entries/${id}`)).body.state).toBe('registered');
   });
 
-  it('refuses an address beyond the signed mandate, and an entry not registered', async () => {
+  it('beyond the signed mandate: a new one is signed and approved first, the old one in force meanwhile', async () => {
     const { id, siren } = await newEntry();
     expect((await putAddresses(id, { entrust: 'listed', addresses: [{}] })).status).toBe(200);
     const early = await update(id);
     expect([early.status, early.body.code]).toEqual([409, 'not-registered']);
     expect(early.body.detail).toMatch(/has nothing to update/);
     expect((await register(h, id)).status).toBe('OK');
+    const mandateNumber = async () =>
+      (await h.db.query<{ n: string }>('SELECT mandate_number AS n FROM agreements WHERE entry_id = $1', [id])).rows[0]!
+        .n;
+    const first = await mandateNumber();
+
     expect((await putAddresses(id, { entrust: 'listed', addresses: [{}, { suffix: 'EU' }] })).status).toBe(200);
     const job = await update(id);
+    const waiting = await jobWhen(h, job.body.id, ['WAIT', 'OK', 'ERR'], 30_000);
+    expect([waiting.status, waiting.waiting_for]).toEqual(['WAIT', 'signer']);
+    // The new mandate lists both addresses; the party is still registered, its lines untouched.
+    const mandate = await fetch(`${h.baseUrl}${entryApi(id)}/agreement`, {
+      headers: { authorization: `Bearer ${h.apiKey}` },
+    });
+    const text = pdfText(new Uint8Array(await mandate.arrayBuffer())).replace(/\s+/g, ' ');
+    expect(text).toContain(`• ${siren}_EU — `);
+    expect(await mandateNumber()).not.toBe(first);
+    expect((await h.api('GET', `/silo/v1/entries/${id}`)).body.state).toBe('registered');
+    expect(linesInForce(h, siren).map((l) => l.identifiantAdressage)).toEqual([siren]);
+
+    await signInApp(h, id);
+    await approve(h, id);
     const done = await jobWhen(h, job.body.id, ['OK', 'ERR'], 60_000);
-    expect(done.faults).toEqual([
-      expect.objectContaining({ code: 'address-not-entrusted', message: expect.stringContaining(`${siren}_EU`) }),
+    expect(done.status, JSON.stringify(done.faults)).toBe('OK');
+    expect(
+      linesInForce(h, siren)
+        .map((l) => l.identifiantAdressage)
+        .sort(),
+    ).toEqual([siren, `${siren}_EU`].sort());
+    expect(h.sims.sml.participants(h.config.SMP_ID)).toContain(`iso6523-actorid-upis::0225:${siren.toLowerCase()}_eu`);
+    expect((await h.api('GET', `/silo/v1/entries/${id}`)).body.state).toBe('registered');
+    // The superseded mandate is kept as evidence.
+    const kept = await h.db.query(
+      'SELECT mandate_number, signed_pdf IS NOT NULL AS signed FROM superseded_agreements WHERE entry_id = $1',
+      [id],
+    );
+    expect(kept.rows).toEqual([{ mandate_number: first, signed: true }]);
+  });
+
+  it('cancelled while the new mandate waits for its signer: the party stays registered under the old one', async () => {
+    const { id, siren } = await newEntry();
+    expect((await putAddresses(id, { entrust: 'listed', addresses: [{}] })).status).toBe(200);
+    expect((await register(h, id)).status).toBe('OK');
+    expect((await putAddresses(id, { entrust: 'listed', addresses: [{}, { suffix: 'EU' }] })).status).toBe(200);
+    const job = await update(id);
+    expect((await jobWhen(h, job.body.id, ['WAIT', 'ERR'], 30_000)).status).toBe('WAIT');
+    const cancel = await h.api('POST', `/transform/v1/jobs/${job.body.id}/cancel`, { reason: 'wrong address' });
+    expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
+    expect(cancel.body.status).toBe('CANCEL');
+    expect((await h.api('GET', `/silo/v1/entries/${id}`)).body.state).toBe('registered');
+
+    // Back within the old mandate's scope: the update runs with no signature, under the old mandate.
+    expect((await putAddresses(id, { entrust: 'listed', addresses: [{}] })).status).toBe(200);
+    const again = await update(id);
+    const done = await jobWhen(h, again.body.id, ['OK', 'ERR'], 60_000);
+    expect(done.status, JSON.stringify(done.faults)).toBe('OK');
+    const wait = done.intents.find((i: { provider: string }) => i.provider === 'gov-fr.agreement.wait.approval');
+    expect(wait.events.map((e: { status: string; message?: string }) => [e.status, e.message])).toEqual([
+      ['RUN', undefined],
+      ['OK', expect.stringMatching(/^not needed: every address is within mandate /)],
     ]);
-    // Nothing changed outside: the SIREN's line stays ours, no new line.
     expect(linesInForce(h, siren).map((l) => l.identifiantAdressage)).toEqual([siren]);
   });
 });

@@ -65,6 +65,14 @@ describe('leaving on a later day', () => {
         },
       )
       .toMatch(new RegExp(`^Waiting until ${leave_on} to start: Step 1 of 3`));
+    // The job says what it waits for, and until when; the entry too.
+    const waiting = await jobWhen(h, r.body.id, ['WAIT']);
+    expect([waiting.waiting_for, waiting.effective_on]).toEqual(['effective-date', leave_on]);
+    expect((await h.api('GET', `/silo/v1/entries/${entryId}`)).body).toMatchObject({
+      state: 'registered',
+      waiting_for: 'effective-date',
+      current_job: { id: r.body.id, status: 'WAIT', waiting_for: 'effective-date' },
+    });
     // Until then the company is ours: its line, its Peppol records.
     expect(linesInForce(h, siren)).toEqual([expect.objectContaining({ matriculePlateforme: h.config.PA_MATRICULE })]);
     expect([smlHas(h, siren), directoryHas(h, siren)]).toEqual([true, true]);
@@ -73,6 +81,8 @@ describe('leaving on a later day', () => {
     expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
     expect((await jobWhen(h, r.body.id, ['CANCEL'])).status).toBe('CANCEL');
     expect((await h.api('GET', `/silo/v1/entries/${entryId}`)).body.state).toBe('registered');
+    const handleAttrs = (await handle.describe()).searchAttributes;
+    expect([handleAttrs.PartyState, handleAttrs.JobStatus]).toEqual([['registered'], ['CANCEL']]);
     expect([smlHas(h, siren), linesInForce(h, siren)[0]?.matriculePlateforme]).toEqual([true, h.config.PA_MATRICULE]);
   });
 

@@ -85,8 +85,9 @@ describe('apps/peppol/v1 migration keys', () => {
     expect(rec).toMatchObject({ participantId: participant, enabled: false });
     expect((await fetch(`${h.baseUrl}/smp/${encodeURIComponent(participant)}`)).status).toBe(404);
     expect((await h.api('GET', keyPath(entryId, participant))).body.migrated).toBe(true);
-    // No longer ours: no key to issue.
-    expect((await h.api('POST', keyPath(entryId, participant))).status).toBe(404);
+    // No longer ours: no key to issue, and the answer says why.
+    const again = await h.api('POST', keyPath(entryId, participant));
+    expect([again.status, again.body.code]).toEqual([409, 'not-published']);
   });
 
   it("404 for another workspace's entry, an unknown participant or entry, or no key issued", async () => {

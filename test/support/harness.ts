@@ -26,6 +26,7 @@ import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { installTracing } from '../../platform/observability/tracing';
 import { InspectionPool, poolOptions } from '../../domain/inspection';
+import { answerMalformedRequests } from '../../web/http/malformed-requests';
 
 export const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
 
@@ -119,6 +120,7 @@ export async function startHarness(
   const app = createApp({ db, log, temporal: client, config, box, sealKey: testSealKey(), inspector });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    answerMalformedRequests(s);
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   sims.directory.setSmpUrl(`${baseUrl}/smp`); // the Directory reads business cards back from our SMP

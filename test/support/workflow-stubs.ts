@@ -26,6 +26,8 @@ export interface Call {
   state?: string; // silo.state's config
   lines: string[];
   status?: string;
+  /** A WAIT's day (a job waiting for its changes to take effect). */
+  until?: string;
   faults?: Fault[];
   requiresApproval: boolean;
   refused: boolean;
@@ -77,6 +79,7 @@ export class Fakes {
       requiresApproval: journal?.requiresApproval === true,
       ...(input?.config.state !== undefined && { state: String(input.config.state) }),
       ...(journal?.status && { status: journal.status.status }),
+      ...(journal?.status?.until && { until: journal.status.until }),
       ...(input?.faults && { faults: input.faults }),
     });
     // As activities/journalled.ts: the step after the wait does nothing unless the approval is recorded.

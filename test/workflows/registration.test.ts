@@ -60,7 +60,7 @@ describe('registration', () => {
     expect(await attribute(handle, JobStatus)).toBe('OK');
   });
 
-  it('waits on a durable timer before publishing on Peppol when the directory lines take effect later', async () => {
+  it('waits on a durable timer, the job in WAIT, before publishing on Peppol when the directory lines take effect later', async () => {
     const { handle, job } = await parked();
     const notBefore = Date.now() + 3_000;
     job.results.set(DIR, { lines: [], takesEffectOn: 'later', nextStepNotBefore: new Date(notBefore).toISOString() });
@@ -73,9 +73,14 @@ describe('registration', () => {
     await poll(details).toBe(
       `Step 5 of 7: Register party in Directory (${DIR}) done: it takes effect on ${day}; the next step waits until then`,
     );
+    // The job shows WAIT for that day (waiting_for effective-date), then RUN again when Peppol publishes.
+    expect(await attribute(handle, JobStatus)).toBe('WAIT');
     expect(await handle.result()).toEqual({ status: 'OK', faults: [] });
     const dir = job.calls.find((c) => c.provider === DIR)!;
     const peppol = job.calls.find((c) => c.provider === 'peppol.register')!;
+    const waits = job.calls.filter((c) => c.provider === 'job.journal');
+    expect(waits.map((c) => [c.status, c.until, c.lines])).toEqual([['WAIT', day, []]]);
+    expect(peppol.status).toBe('RUN');
     expect(peppol.at).toBeGreaterThanOrEqual(notBefore);
     expect(dir.at).toBeLessThan(notBefore);
     // One timer, named for the operator in the Temporal UI.

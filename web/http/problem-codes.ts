@@ -28,6 +28,11 @@ export const PROBLEM_CODES = {
   'not-found': c(404, "no such resource in the caller's workspace (another workspace's ids are not found either)"),
   'no-route': c(404, 'no operation at this method and path'),
   'too-large': c(413, 'the body, or a file in it, is larger than the limit'),
+  'headers-too-large': c(
+    431,
+    'the request line and headers together pass 16 KiB (a path that long is no resource of ours)',
+  ),
+  'malformed-http': c(400, 'the bytes sent are not an HTTP/1.1 request'),
   'unsupported-media-type': c(415, 'the body is not in a media type the operation reads'),
   'rate-limited': c(429, 'too many requests: wait for the seconds in Retry-After'),
   internal: c(500, 'a fault of ours, logged: retry later, and report it if it lasts'),
@@ -66,7 +71,7 @@ export const PROBLEM_CODES = {
   'registration-running': c(409, 'another entry of the workspace is being registered with this SIREN'),
   'not-registered': c(
     409,
-    'an unregistration of an entry that has nothing to undo (never registered, void, cancelled)',
+    'an unregistration or address update of an entry that has nothing to undo or update (never registered, void, cancelled)',
   ),
   'siren-registered': c(409, 'this SIREN is registered already (this entry or another): unregister it first'),
   'job-ended': c(409, 'the job has ended: there is nothing to cancel'),
@@ -121,6 +126,10 @@ export const PROBLEM_CODES = {
   'not-in-sml': c(
     409,
     'the Peppol participant is not registered at the SML by us (published in our SMP only, or not yet at the SML): there is no migration to prepare',
+  ),
+  'not-published': c(
+    409,
+    'the Peppol participant is no longer published by us (unregistered, its address ended, or migrated away)',
   ),
   'sml-unavailable': c(503, 'the SML is unavailable: retry after Retry-After'),
   'sml-refused': c(502, 'the SML refused the request'),

@@ -5,6 +5,7 @@ import {
   ApplicationFailure,
   allHandlersFinished,
   condition,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -35,6 +36,7 @@ export class JobRun {
   private readonly positions: Map<string, number>; // in the definition, rescue steps after the others
   private readonly faults: Fault[] = [];
   private opened?: string; // the approval wait whose start the last step recorded
+  private waived?: string; // the approval wait the last step recorded as not needed
   private cancelRequested = false;
   private outside = false; // a step acting outside the store has started: the job can no longer be cancelled
   private ending = false; // rescuing, cancelling or ending: no cancellation taken from then on
@@ -94,6 +96,11 @@ export class JobRun {
         this.journal.forStep({ ...(opens && { opens }), ...(!next && { status: { status: 'OK' } }) }),
       );
       this.opened = opens;
+      // The step found no approval needed (an address update within the signed mandate) and recorded the wait so.
+      if (opens && (result as { approvalNeeded?: unknown } | undefined)?.approvalNeeded === false) {
+        this.opened = undefined;
+        this.waived = opens;
+      }
     } catch (err) {
       if (err instanceof WaitFailed) throw err; // the deadline passed while this step was refused: it never ran
       const fault = toFault(step, err);
@@ -109,8 +116,21 @@ export class JobRun {
     const ms = at ? Date.parse(at) - Date.now() : 0;
     if (!(ms > 0)) return;
     const day = at!.slice(0, 10);
+    const shown = await this.waitsForDay(day);
     setCurrentDetails(`Waiting until ${day} to start: ${this.stepDetails(step)} runs then`);
     await Promise.race([sleep(ms, { summary: `starts on ${day}` }), condition(() => this.cancelRequested)]);
+    if (shown && !this.cancelRequested) this.journal.owe([], { status: 'RUN' });
+  }
+
+  /**
+   * The job shows it waits for `day` (WAIT, waiting_for effective-date), until the next step records it RUN again.
+   * Runs started before 2026-11-27 stayed RUN meanwhile: their histories replay without the write.
+   */
+  private async waitsForDay(day: string): Promise<boolean> {
+    if (!patched('job-waits-for-day')) return false;
+    await this.record({ status: 'WAIT', until: day });
+    this.attributes.flush(); // operators find it by JobStatus while it waits
+    return true;
   }
 
   /**
@@ -123,13 +143,16 @@ export class JobRun {
     const ms = Date.parse(at) - Date.now();
     if (!(ms > 0)) return;
     const day = at.slice(0, 10);
+    const shown = await this.waitsForDay(day);
     setCurrentDetails(`${this.stepDetails(step)} done: it takes effect on ${day}; the next step waits until then`);
     await sleep(ms, { summary: `takes effect on ${day}` });
+    if (shown) this.journal.owe([], { status: 'RUN' });
   }
 
   /** Waits for an approval; the step after it records the wait's end, once the approval is recorded. */
   async approvalWait(step: Step): Promise<void> {
     if (this.cancelRequested) throw new Cancelled(step);
+    if (this.waived === step.id) return;
     if (this.opened !== step.id) {
       // no step before it recorded the wait's start
       this.journal.owe([{ step: step.id, at: 'start', status: 'RUN' }], { status: 'WAIT' });
@@ -197,9 +220,15 @@ export class JobRun {
     );
     const journal = this.journal.forOwed();
     const { jobId, entryId } = this.job;
-    await proxyActivities(CANCEL_ACTIVITY.options)[CANCEL_ACTIVITY.name]!({ jobId, entryId, stepId: step.id, journal });
+    const state = await proxyActivities(CANCEL_ACTIVITY.options)[CANCEL_ACTIVITY.name]!({
+      jobId,
+      entryId,
+      stepId: step.id,
+      journal,
+    });
     this.recorded(journal.status);
-    this.attributes.set(PartyState, 'cancelled');
+    // The party's state the activity recorded (runs before 2026-11-27 got none back: theirs was always cancelled).
+    this.attributes.set(PartyState, typeof state === 'string' ? state : 'cancelled');
     this.attributes.flush();
     await this.end(
       `Cancelled through the API at step ${this.positions.get(step.id)! + 1} of ${this.definition.steps.length}: ${step.name}`,

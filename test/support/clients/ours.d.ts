@@ -1091,10 +1091,10 @@ export interface components {
                 [key: string]: unknown;
             })[];
             /**
-             * @description what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; resubmission — a new submission, after the operator rejected one
+             * @description what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; resubmission — a new submission, after the operator rejected one; effective-date — the day its changes take effect (effective_on): a registration whose directory lines start later publishes on Peppol then, an unregistration with leave_on starts then
              * @enum {string}
              */
-            waiting_for?: "signer" | "decision" | "resubmission";
+            waiting_for?: "signer" | "decision" | "resubmission" | "effective-date";
             /** @description the job running on the entry, if any */
             current_job?: components["schemas"]["JobRef"];
             /** @description the last job of the entry that ended */
@@ -1119,13 +1119,13 @@ export interface components {
             workflow_id: string;
             status: components["schemas"]["JobStatus"];
             /**
-             * @description what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; resubmission — a new submission, after the operator rejected one
+             * @description what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; resubmission — a new submission, after the operator rejected one; effective-date — the day its changes take effect (effective_on): a registration whose directory lines start later publishes on Peppol then, an unregistration with leave_on starts then
              * @enum {string}
              */
-            waiting_for?: "signer" | "decision" | "resubmission";
+            waiting_for?: "signer" | "decision" | "resubmission" | "effective-date";
         };
         /**
-         * @description QUEUED — recorded; its workflow starts as soon as Temporal is reachable; RUN — a step is running; WAIT — waiting at the approval step (see waiting_for); OK — ended, every step done; ERR — a step failed and the rescue ran: faults say why; CANCEL — cancelled through the API: faults carry the reason
+         * @description QUEUED — recorded; its workflow starts as soon as Temporal is reachable; RUN — a step is running; WAIT — waiting at the approval step, or for a day (see waiting_for); OK — ended, every step done; ERR — a step failed and the rescue ran: faults say why; CANCEL — cancelled through the API: faults carry the reason
          * @enum {string}
          */
         JobStatus: "QUEUED" | "RUN" | "WAIT" | "OK" | "ERR" | "CANCEL";
@@ -1311,10 +1311,10 @@ export interface components {
                 [key: string]: unknown;
             })[];
             /**
-             * @description what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; resubmission — a new submission, after the operator rejected one
+             * @description what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; resubmission — a new submission, after the operator rejected one; effective-date — the day its changes take effect (effective_on): a registration whose directory lines start later publishes on Peppol then, an unregistration with leave_on starts then
              * @enum {string}
              */
-            waiting_for?: "signer" | "decision" | "resubmission";
+            waiting_for?: "signer" | "decision" | "resubmission" | "effective-date";
             /** @description the job running on the entry, if any */
             current_job?: components["schemas"]["JobRef"];
             /** @description the last job of the entry that ended */
@@ -1409,10 +1409,15 @@ export interface components {
             silo_entry_id: string;
             status: components["schemas"]["JobStatus"];
             /**
-             * @description what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; resubmission — a new submission, after the operator rejected one
+             * @description what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; resubmission — a new submission, after the operator rejected one; effective-date — the day its changes take effect (effective_on): a registration whose directory lines start later publishes on Peppol then, an unregistration with leave_on starts then
              * @enum {string}
              */
-            waiting_for?: "signer" | "decision" | "resubmission";
+            waiting_for?: "signer" | "decision" | "resubmission" | "effective-date";
+            /**
+             * Format: date
+             * @description with waiting_for effective-date: the day (YYYY-MM-DD, UTC) the job waits for, on a durable timer
+             */
+            effective_on?: string;
             args: {
                 [key: string]: string;
             };

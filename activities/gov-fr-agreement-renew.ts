@@ -1,0 +1,60 @@
+// `gov-fr.agreement.renew`: before an address update, a new mandate only if the addresses the party states go beyond
+// the one in force. Beyond it: issued and its signer's link published, exactly as `gov-fr.agreement.sign` does, and
+// the approval wait that follows runs. Within it: nothing issued, and the wait is recorded as not needed (its start
+// and end, saying why) with this step's own lines; the workflow skips it (`approvalNeeded: false`).
+import { ApplicationFailure } from '@temporalio/activity';
+import { beyondMandate, invoicingAddressesOf, signedScopeOf } from '../domain/party/invoicing-addresses';
+import { approvedMandate, getAgreement } from '../platform/store/agreements';
+import { stepLines } from '../platform/store/job-journal';
+import type { JournalLine, StepInput } from '../workflows/types';
+import type { ActivityDeps } from './deps';
+import { entrySiren } from './entry-siren';
+import { agreementSign } from './gov-fr-agreement';
+import { byStepIds, journalledStatement, recordJournal } from './journalled';
+
+export type RenewResult =
+  | { approvalNeeded: true; mandateNumber: string; linkCreated: boolean; beyond: string[] }
+  | { approvalNeeded: false; mandateNumber: string };
+
+export function agreementRenew(deps: ActivityDeps) {
+  const { db, log } = deps;
+  const sign = journalledStatement(db, agreementSign(deps));
+  return async function agreementRenewStep(input: StepInput): Promise<RenewResult> {
+    const siren = await entrySiren(db, input);
+    const inForce = await approvedMandate(db, input.entryId);
+    if (!inForce) {
+      throw ApplicationFailure.nonRetryable(
+        'the party has no signed and approved mandate: register it before updating its addresses',
+        'mandate-not-approved',
+      );
+    }
+    const wanted = await invoicingAddressesOf(db, input.entryId, siren);
+    const beyond = beyondMandate(signedScopeOf(inForce.invoicingAddresses, siren), wanted.addresses).map((a) => a.id);
+    // A retry after this job issued its mandate goes on with it, whatever the addresses say now.
+    const issuedHere = (await getAgreement(db, input.entryId))?.job_id === input.jobId;
+    if (beyond.length > 0 || issuedHere) {
+      const signed = await sign(input);
+      log.info(
+        { jobId: input.jobId, entryId: input.entryId, beyond },
+        'new mandate issued for addresses beyond the signed one',
+      );
+      return { approvalNeeded: true, ...signed, beyond };
+    }
+    if (input.journal) {
+      const j = byStepIds(input.journal);
+      const message = `not needed: every address is within mandate ${inForce.number}`;
+      const wait: JournalLine[] = j.opens
+        ? [
+            { step: j.opens, at: 'start', status: 'RUN' },
+            { step: j.opens, at: 'end', status: 'OK', message },
+          ]
+        : [];
+      const status = j.status?.status === 'WAIT' ? { status: 'RUN' as const } : j.status;
+      await recordJournal(db, input.jobId, {
+        lines: [...stepLines(input.stepId, { ...j, opens: undefined }), ...wait],
+        ...(status && { status }),
+      });
+    }
+    return { approvalNeeded: false, mandateNumber: inForce.number };
+  };
+}
