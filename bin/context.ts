@@ -29,15 +29,25 @@ export async function openStore(config: Config, log: (msg: string) => void): Pro
  */
 export function temporalConnectionOptions(config: Config): {
   address: string;
-  tls?: { clientCertPair?: { crt: Buffer; key: Buffer } };
+  tls?: {
+    clientCertPair?: { crt: Buffer; key: Buffer };
+    serverRootCACertificate?: Buffer;
+    serverNameOverride?: string;
+  };
   apiKey?: string;
 } {
   const { TEMPORAL_TLS_CERT_FILE: cert, TEMPORAL_TLS_KEY_FILE: key, TEMPORAL_API_KEY: apiKey } = config;
+  const { TEMPORAL_TLS_CA_FILE: ca, TEMPORAL_TLS_SERVER_NAME: serverName } = config;
   if (!cert !== !key) throw new Error('TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE go together');
   const clientCertPair = cert && key ? { crt: fs.readFileSync(cert), key: fs.readFileSync(key) } : undefined;
+  const tls = {
+    ...(clientCertPair && { clientCertPair }),
+    ...(ca && { serverRootCACertificate: fs.readFileSync(ca) }),
+    ...(serverName && { serverNameOverride: serverName }),
+  };
   return {
     address: config.TEMPORAL_ADDRESS,
-    ...((clientCertPair || apiKey) && { tls: clientCertPair ? { clientCertPair } : {} }),
+    ...((Object.keys(tls).length > 0 || apiKey) && { tls }),
     ...(apiKey && { apiKey }),
   };
 }

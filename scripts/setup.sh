@@ -85,6 +85,9 @@ if [ "${1:-}" = "--test" ]; then
   fi
   say "checkers: $(pdftotext -v 2>&1 | head -1); $(qpdf --version | head -1); $(xmllint --version 2>&1 | head -1); $(xmlsec1 --version)"
 
+  # The real Temporal server (and its SQL tool) for the production-topology suite: built once, like the CLI.
+  bash scripts/temporal-server-build.sh || die "could not build the Temporal server 1.29.1 (see above)"
+
   # The test suite needs a PostgreSQL for its storage suite when TEST_DATABASE_URL is set; nothing else yet.
   if [ -n "${TEST_DATABASE_URL:-}" ]; then
     node -e 'const {Client}=require("pg");const c=new Client({connectionString:process.env.TEST_DATABASE_URL});c.connect().then(()=>c.end()).catch(e=>{console.error(e.message);process.exit(1)})' \

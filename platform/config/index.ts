@@ -30,6 +30,9 @@ const envSchema = z.object({
   TEMPORAL_API_KEY: z.string().min(1).optional(),
   TEMPORAL_TLS_CERT_FILE: z.string().optional(),
   TEMPORAL_TLS_KEY_FILE: z.string().optional(),
+  // A self-hosted cluster's own CA (PEM file) and the name in its frontend's certificate (when not the address's host).
+  TEMPORAL_TLS_CA_FILE: z.string().optional(),
+  TEMPORAL_TLS_SERVER_NAME: z.string().optional(),
   TEMPORAL_CLI: z.string().optional(),
   APPROVAL_DEADLINE: z
     .string()
@@ -182,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const publicBaseUrl = e.PUBLIC_BASE_URL ?? `http://${e.API_HOST}:${e.API_PORT}`;
+  if (e.NODE_ENV === 'production') refuseInsecurePeppolAddresses(e, publicBaseUrl);
   const sim = (port: number) => `http://${e.SIMULATORS_HOST}:${port}`;
   const annuaireUrl = e.ANNUAIRE_URL ?? sim(e.ANNUAIRE_SIM_PORT);
   return {
@@ -196,6 +200,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smpPublicUrl: e.SMP_PUBLIC_URL ?? `${publicBaseUrl}/smp`,
     ipRateLimitPerMinute: e.RATE_LIMIT_PER_IP_PER_MINUTE ?? 2 * e.RATE_LIMIT_PER_MINUTE,
   };
+}
+
+/**
+ * Peppol requires HTTPS of SMPs since February 2026 (and of AS4 access points): in production, the addresses we
+ * publish at the SML and in our SMP records must be https://, or the SML and senders would be sent elsewhere.
+ */
+function refuseInsecurePeppolAddresses(
+  e: { SMP_PUBLIC_URL?: string; AP_ENDPOINT_URL?: string },
+  publicBaseUrl: string,
+): void {
+  const base = publicBaseUrl.replace(/\/+$/, '');
+  const published = [
+    ['SMP_PUBLIC_URL', e.SMP_PUBLIC_URL ?? `${base}/smp`, e.SMP_PUBLIC_URL ? '' : ' (from PUBLIC_BASE_URL)'],
+    ['AP_ENDPOINT_URL', e.AP_ENDPOINT_URL ?? `${base}/as4`, e.AP_ENDPOINT_URL ? '' : ' (from PUBLIC_BASE_URL)'],
+  ];
+  const insecure = published.filter(([, url]) => new URL(url!).protocol !== 'https:');
+  if (insecure.length > 0) {
+    throw new ConfigError(
+      `NODE_ENV=production: Peppol requires https:// addresses, and ${insecure
+        .map(([name, url, from]) => `${name} is ${url}${from}`)
+        .join('; ')}. Set them (or PUBLIC_BASE_URL) to the https:// address the world reaches.`,
+    );
+  }
 }
 
 /**

@@ -376,19 +376,46 @@ describe('production settings', () => {
     });
 
   it('refuse to start the API with /metrics open to anyone, naming the variables', async () => {
+    const https = { PUBLIC_BASE_URL: 'https://pa.example.com' };
     for (const script of ['bin/api.ts', 'bin/start.ts']) {
-      const { code, output } = await run(script, freshEnv({ NODE_ENV: 'production' }));
+      const { code, output } = await run(script, freshEnv({ NODE_ENV: 'production', ...https }));
       expect(code, output).toBe(1);
       expect(output).toMatch(
         /NODE_ENV=production: \/metrics would be open to anyone\. Set METRICS_TOKEN .* or METRICS_PORT/,
       );
     }
     const prod = (env: Record<string, string>) => () =>
-      assertApiConfigSafe(loadConfig({ NODE_ENV: 'production', ...env }));
+      assertApiConfigSafe(loadConfig({ NODE_ENV: 'production', ...https, ...env }));
     expect(prod({})).toThrow(/METRICS_TOKEN/);
     expect(prod({ METRICS_TOKEN: 'a-long-enough-metrics-token' })).not.toThrow();
     expect(prod({ METRICS_PORT: '9100' })).not.toThrow();
     expect(() => assertApiConfigSafe(loadConfig({}))).not.toThrow(); // development: the embedded stack as before
+  });
+
+  it('refuse an SMP or access-point address that is not https://, in the API and the worker alike', async () => {
+    const secure = { METRICS_TOKEN: 'a-long-enough-metrics-token' };
+    for (const script of ['bin/api.ts', 'bin/worker.ts']) {
+      const { code, output } = await run(script, freshEnv({ NODE_ENV: 'production', ...secure }));
+      expect(code, output).toBe(1);
+      expect(output).toMatch(
+        /Peppol requires https:\/\/ addresses, and SMP_PUBLIC_URL is http:\/\/.*\/smp \(from PUBLIC_BASE_URL\)/,
+      );
+    }
+    const prod = (env: Record<string, string>) => () => loadConfig({ NODE_ENV: 'production', ...secure, ...env });
+    expect(prod({ PUBLIC_BASE_URL: 'https://pa.example.com', AP_ENDPOINT_URL: 'http://ap.example.com/as4' })).toThrow(
+      /AP_ENDPOINT_URL is http:\/\/ap\.example\.com\/as4/,
+    );
+    expect(prod({ PUBLIC_BASE_URL: 'https://pa.example.com', SMP_PUBLIC_URL: 'http://smp.example.com' })).toThrow(
+      /SMP_PUBLIC_URL is http:\/\/smp\.example\.com;?/,
+    );
+    expect(
+      prod({
+        PUBLIC_BASE_URL: 'http://internal:8080',
+        SMP_PUBLIC_URL: 'https://smp.example.com',
+        AP_ENDPOINT_URL: 'https://ap.example.com/as4',
+      }),
+    ).not.toThrow();
+    expect(() => loadConfig({ PUBLIC_BASE_URL: 'http://localhost:8080' })).not.toThrow(); // development
   });
 
   it('start with docker-compose.yml and .env.example as they are', () => {
