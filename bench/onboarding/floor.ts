@@ -20,6 +20,8 @@ export interface FloorOptions {
   /** The service worker's environment: the floor worker takes its settings from it. */
   env: Record<string, string>;
   temporalPid: number;
+  /** Whether PostgreSQL is Temporal's store (the real server): its CPU then counts. */
+  postgres?: boolean;
   parties: number;
   concurrency: number;
   timeoutMs: number;
@@ -48,7 +50,13 @@ export async function runFloor(o: FloorOptions) {
   const parties = sirens(N);
   const signal = (id: string, s: ApprovalSignal) => client.workflow.getHandle(id).signal(approvalSignal, s);
   // The bench process is the load generator: printed, left out of the CPU ratio.
-  const cpu = () => cpuSnapshot({ temporal: [o.temporalPid], worker: [worker.pid!], bench: [process.pid] });
+  const cpu = () =>
+    cpuSnapshot({
+      temporal: [o.temporalPid],
+      worker: [worker.pid!],
+      bench: [process.pid],
+      ...(o.postgres && { postgres: 'postgres' as const }),
+    });
   try {
     const cpu0 = cpu();
     // Started as domain/jobs/jobs.ts starts ours: the same search attributes and a summary of the same form.
