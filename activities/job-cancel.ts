@@ -1,6 +1,6 @@
 // `job.cancel`: a job cancelled through the API, recorded at once — its mandate voided, its wizard link retired, the
 // party `cancelled` (or still `registered`), the cancelled step's end and the job's CANCEL with the reason the API stored. One transaction.
-import { voidJobMandate } from '../platform/store/agreements';
+import { restoreSupersededMandate, voidJobMandate } from '../platform/store/agreements';
 import { cancelReasonOf, jobActsOnRegistered } from '../platform/store/jobs';
 import { recordState } from '../platform/store/entries';
 import { writeJournal } from '../platform/store/job-journal';
@@ -25,8 +25,11 @@ export function jobCancel({ db, log }: ActivityDeps) {
       // Whatever mandate the job issued is void (the one it would have replaced stays in force) and its link retired.
       await voidJobMandate(q, c.entryId, c.jobId);
       await retireJobApprovalLink(q, c.entryId, c.jobId);
-      // An unregistration or address update cancelled before it acted leaves the party registered, as it was.
-      const state = (await jobActsOnRegistered(q, c.jobId)) ? 'registered' : 'cancelled';
+      // An unregistration or address update cancelled before it acted leaves the party registered, as it was, under
+      // the mandate in force (an update's new one, never approved, gives it its place back).
+      const onRegistered = await jobActsOnRegistered(q, c.jobId);
+      if (onRegistered) await restoreSupersededMandate(q, c.entryId, c.jobId);
+      const state = onRegistered ? 'registered' : 'cancelled';
       await recordState(q, { entryId: c.entryId, state, jobId: c.jobId, stepId: c.stepId });
       const status = journal.status && {
         ...journal.status,

@@ -76,8 +76,18 @@ export const jobStatus = z.enum(['QUEUED', 'RUN', 'WAIT', 'OK', 'ERR', 'CANCEL']
   ].join('; '),
 });
 
+const effectiveOn = z.iso
+  .date()
+  .optional()
+  .describe('with waiting_for effective-date: the day (YYYY-MM-DD, UTC) the job waits for, on a durable timer');
 const jobRef = z
-  .object({ id: uuid, workflow_id: uuid, status: jobStatus, waiting_for: waitingFor.optional() })
+  .object({
+    id: uuid,
+    workflow_id: uuid,
+    status: jobStatus,
+    waiting_for: waitingFor.optional(),
+    effective_on: effectiveOn,
+  })
   .meta({ id: 'JobRef' });
 
 export const entry = z
@@ -89,6 +99,7 @@ export const entry = z
     state: partyState.optional(),
     faults: z.array(fault),
     waiting_for: waitingFor.optional(),
+    effective_on: effectiveOn,
     current_job: jobRef.optional().describe('the job running on the entry, if any'),
     last_job: jobRef.optional().describe('the last job of the entry that ended'),
     meta: z.array(meta),
@@ -161,10 +172,7 @@ export const job = z
     silo_entry_id: uuid,
     status: jobStatus,
     waiting_for: waitingFor.optional(),
-    effective_on: z.iso
-      .date()
-      .optional()
-      .describe('with waiting_for effective-date: the day (YYYY-MM-DD, UTC) the job waits for, on a durable timer'),
+    effective_on: effectiveOn,
     args: z.record(z.string(), z.string()),
     tags: z.array(z.string()),
     faults: z.array(fault),
@@ -312,6 +320,15 @@ export const reviewSubmission = z
         "every decision on this registration's submissions, newest first (a rejection and its reason stay listed after a new submission)",
       ),
     directory: directoryRecord,
+    replaces: z
+      .object({
+        mandate_number: z.string().describe('the mandate in force, which this one replaces once approved'),
+        new_addresses: z
+          .array(z.string())
+          .describe('the addresses this mandate entrusts and the one in force does not'),
+      })
+      .optional()
+      .describe("an address update's new mandate: what it replaces and what it adds"),
   })
   .meta({ id: 'ReviewSubmission' });
 

@@ -294,6 +294,65 @@ export async function approvedMandate(
   );
 }
 
+/** The scope the entry's current mandate was signed for, once signed (`undefined` before, or for older mandates). */
+export async function signedInvoicingAddresses(q: Queryable, entryId: string): Promise<unknown> {
+  const { rows } = await q.query<{ s: unknown }>(
+    'SELECT signed_invoicing_addresses AS s FROM agreements WHERE entry_id = $1 AND signed_pdf IS NOT NULL',
+    [entryId],
+  );
+  return rows[0]?.s ?? undefined;
+}
+
+/** The approved mandate `mandateNumber` superseded (an address update's new mandate replaces the one in force). */
+export async function supersededByMandate(
+  q: Queryable,
+  mandateNumber: string,
+): Promise<{ mandateNumber: string; invoicingAddresses: unknown } | undefined> {
+  const { rows } = await q.query<{ mandate_number: string; signed_invoicing_addresses: unknown }>(
+    `SELECT s.mandate_number, s.signed_invoicing_addresses FROM superseded_agreements s
+     JOIN approval_decisions d ON d.id = s.decision_id
+     WHERE s.superseded_by = $1 AND d.approved AND s.voided_at IS NULL`,
+    [mandateNumber],
+  );
+  const r = rows[0];
+  return r && { mandateNumber: r.mandate_number, invoicingAddresses: r.signed_invoicing_addresses ?? undefined };
+}
+
+const KEPT_COLUMNS = `mandate_number, entry_id, job_id, issued_on, signed_pdf, signed_via, signed_at, submitted_at, decision_id,
+  signed_former_matricule, signed_invoicing_addresses, upload_evidence, voided_at`;
+
+/**
+ * A cancelled job's new mandate (an address update's, voided first) gives its place back to the approved one it
+ * superseded, which was in force all along: the entry's agreement is that one again, and the voided one is kept
+ * beside the others. Nothing when the job's mandate superseded no approved one.
+ */
+export async function restoreSupersededMandate(q: Queryable, entryId: string, jobId: string): Promise<boolean> {
+  const { rows } = await q.query<{ n: string }>(
+    `WITH renewal AS (
+       SELECT ${KEPT_COLUMNS} FROM agreements WHERE entry_id = $1 AND job_id = $2 AND voided_at IS NOT NULL
+     ), previous AS (
+       SELECT s.* FROM superseded_agreements s JOIN renewal r ON s.superseded_by = r.mandate_number
+       JOIN approval_decisions d ON d.id = s.decision_id WHERE d.approved AND s.voided_at IS NULL
+     ), kept AS (
+       INSERT INTO superseded_agreements (${KEPT_COLUMNS}, superseded_by)
+       SELECT r.*, p.mandate_number FROM renewal r, previous p ON CONFLICT (mandate_number) DO NOTHING
+     ), restored AS (
+       UPDATE agreements a SET job_id = p.job_id, mandate_number = p.mandate_number, issued_on = p.issued_on,
+         signed_pdf = p.signed_pdf, signed_via = p.signed_via, signed_at = p.signed_at, submitted_at = p.submitted_at,
+         decision_id = p.decision_id, signed_former_matricule = p.signed_former_matricule,
+         signed_invoicing_addresses = p.signed_invoicing_addresses, upload_evidence = p.upload_evidence,
+         voided_at = NULL, updated_at = now()
+       FROM previous p WHERE a.entry_id = $1 AND a.job_id = $2
+       RETURNING a.mandate_number
+     ), unkept AS (
+       DELETE FROM superseded_agreements s USING previous p WHERE s.mandate_number = p.mandate_number
+     )
+     SELECT count(*) AS n FROM restored`,
+    [entryId, jobId],
+  );
+  return Number(rows[0]?.n) > 0;
+}
+
 /** `sealed` is the image encrypted by the caller; sha256 and size are the plain image's, for the audit trail. */
 export async function putIdentityDocument(
   db: Queryable,

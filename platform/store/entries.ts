@@ -52,11 +52,14 @@ export interface JobRef {
   workflow_id: string;
   status: string;
   waiting_for?: WaitingFor;
+  /** With waiting_for effective-date: the day. */
+  effective_on?: string;
 }
 
 /** The entry's running job and its last ended one, as columns of a query over `entries e`. */
 const ENTRY_JOBS = `,
-  (SELECT json_strip_nulls(json_build_object('id', j.id, 'workflow_id', j.workflow_id, 'status', j.status, 'waiting_for', ${waitingForSql('j')})) FROM jobs j
+  (SELECT json_strip_nulls(json_build_object('id', j.id, 'workflow_id', j.workflow_id, 'status', j.status, 'waiting_for', ${waitingForSql('j')},
+     'effective_on', CASE WHEN j.status = 'WAIT' THEN to_char(j.waits_until, 'YYYY-MM-DD') END)) FROM jobs j
    WHERE j.silo_entry_id = e.id AND j.completed_at IS NULL ORDER BY j.created_at DESC LIMIT 1) AS current_job,
   (SELECT json_build_object('id', j.id, 'workflow_id', j.workflow_id, 'status', j.status) FROM jobs j
    WHERE j.silo_entry_id = e.id AND j.completed_at IS NOT NULL ORDER BY j.created_at DESC, j.id DESC LIMIT 1) AS last_job`;
@@ -103,6 +106,7 @@ function entryView(e: EntryRow, meta: MetaRow[], withData: boolean) {
     doc_schema: e.doc_schema,
     ...(e.state != null && { state: e.state }),
     ...(e.current_job?.waiting_for && { waiting_for: e.current_job.waiting_for }),
+    ...(e.current_job?.effective_on && { effective_on: e.current_job.effective_on }),
     faults: [...e.faults, ...(e.draft_faults ?? [])],
     ...(e.current_job && { current_job: e.current_job }),
     ...(e.last_job && { last_job: e.last_job }),
@@ -450,12 +454,14 @@ export async function updateEntryData(db: Queryable, workspaceId: string, id: st
 export async function entryByApprovalRef(
   db: Queryable,
   ref: string,
-): Promise<{ workspaceId: string; entryId: string } | undefined> {
-  const { rows } = await db.query<{ workspace_id: string; entry_id: string }>(
-    `SELECT workspace_id, entry_id FROM entry_meta WHERE ref = $1 AND key = 'approval-link' AND src = 'gov-fr'`,
+): Promise<{ workspaceId: string; entryId: string; cancelled: boolean } | undefined> {
+  const { rows } = await db.query<{ workspace_id: string; entry_id: string; cancelled: boolean }>(
+    `SELECT workspace_id, entry_id, coalesce((value->>'cancelled')::boolean, false) AS cancelled
+     FROM entry_meta WHERE ref = $1 AND key = 'approval-link' AND src = 'gov-fr'`,
     [ref],
   );
-  return rows[0] && { workspaceId: rows[0].workspace_id, entryId: rows[0].entry_id };
+  const r = rows[0];
+  return r && { workspaceId: r.workspace_id, entryId: r.entry_id, cancelled: r.cancelled };
 }
 
 /** Marks the meta row `key` of one job (its `value.job_id`) cancelled, leaving a later job's row alone. */

@@ -275,12 +275,27 @@ describe('updating the addresses of a registered party', () => {
     expect((await putAddresses(id, { entrust: 'listed', addresses: [{}] })).status).toBe(200);
     expect((await register(h, id)).status).toBe('OK');
     expect((await putAddresses(id, { entrust: 'listed', addresses: [{}, { suffix: 'EU' }] })).status).toBe(200);
+    const inForce = (
+      await h.db.query<{ n: string }>('SELECT mandate_number AS n FROM agreements WHERE entry_id = $1', [id])
+    ).rows[0]!.n;
     const job = await update(id);
     expect((await jobWhen(h, job.body.id, ['WAIT', 'ERR'], 30_000)).status).toBe('WAIT');
+    // The operator sees what the new mandate replaces, and what it adds.
+    const review = await h.api('GET', `/apps/gov-fr/v1/review/submissions/${id}`);
+    expect(review.body.replaces).toEqual({ mandate_number: inForce, new_addresses: [`${siren}_EU`] });
+    const ref = (await h.api('GET', `/silo/v1/entries/${id}/meta/approval-link`)).body.ref;
     const cancel = await h.api('POST', `/transform/v1/jobs/${job.body.id}/cancel`, { reason: 'wrong address' });
     expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
     expect(cancel.body.status).toBe('CANCEL');
     expect((await h.api('GET', `/silo/v1/entries/${id}`)).body.state).toBe('registered');
+    // The signer's link says the update was cancelled; the mandate in force is the old one, served as before.
+    const link = await fetch(`${h.baseUrl}/reg/${ref}/api/state`);
+    expect([link.status, ((await link.json()) as { code: string }).code]).toEqual([410, 'link-cancelled']);
+    const mandate = await fetch(`${h.baseUrl}${entryApi(id)}/agreement`, {
+      headers: { authorization: `Bearer ${h.apiKey}` },
+    });
+    expect(mandate.status).toBe(200);
+    expect(mandate.headers.get('content-disposition')).toContain(`mandat-${inForce}.pdf`);
 
     // Back within the old mandate's scope: the update runs with no signature, under the old mandate.
     expect((await putAddresses(id, { entrust: 'listed', addresses: [{}] })).status).toBe(200);

@@ -71,7 +71,8 @@ describe('leaving on a later day', () => {
     expect((await h.api('GET', `/silo/v1/entries/${entryId}`)).body).toMatchObject({
       state: 'registered',
       waiting_for: 'effective-date',
-      current_job: { id: r.body.id, status: 'WAIT', waiting_for: 'effective-date' },
+      effective_on: leave_on,
+      current_job: { id: r.body.id, status: 'WAIT', waiting_for: 'effective-date', effective_on: leave_on },
     });
     // Until then the company is ours: its line, its Peppol records.
     expect(linesInForce(h, siren)).toEqual([expect.objectContaining({ matriculePlateforme: h.config.PA_MATRICULE })]);

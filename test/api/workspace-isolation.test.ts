@@ -153,7 +153,11 @@ describe('meta refs set by callers are unique per workspace', () => {
       other,
     );
     expect(put.status, JSON.stringify(put.body)).toBe(200);
-    expect(await entryByApprovalRef(h.db, approvalRef)).toEqual({ workspaceId: h.workspaceId, entryId: entry });
+    expect(await entryByApprovalRef(h.db, approvalRef)).toEqual({
+      workspaceId: h.workspaceId,
+      entryId: entry,
+      cancelled: false,
+    });
     const state = await fetch(`${h.baseUrl}/reg/${approvalRef}/api/state`);
     expect(state.status).toBe(200);
     expect(((await state.json()) as { company: { name: string } }).company.name).toBe('Boulangerie Exemple SAS');

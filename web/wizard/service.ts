@@ -37,9 +37,10 @@ export async function openRef(deps: Pick<SigningDeps, 'db'>, ref: string): Promi
     activeJobOf(deps.db, found.entryId),
     getEntryRow(deps.db, found.workspaceId, found.entryId),
   ]);
+  // A link whose job was cancelled says so, whatever the party's state (a cancelled address update leaves it registered).
   if (!agreement || !job || job.id !== agreement.job_id)
-    throw new WizardLinkError('finished', entry?.state ?? undefined);
-  return found;
+    throw new WizardLinkError('finished', found.cancelled ? 'cancelled' : (entry?.state ?? undefined));
+  return { workspaceId: found.workspaceId, entryId: found.entryId };
 }
 
 const SIGNER_FIELDS = ['given', 'surname', 'role', 'id_number'] as const;

@@ -1095,6 +1095,11 @@ export interface components {
              * @enum {string}
              */
             waiting_for?: "signer" | "decision" | "resubmission" | "effective-date";
+            /**
+             * Format: date
+             * @description with waiting_for effective-date: the day (YYYY-MM-DD, UTC) the job waits for, on a durable timer
+             */
+            effective_on?: string;
             /** @description the job running on the entry, if any */
             current_job?: components["schemas"]["JobRef"];
             /** @description the last job of the entry that ended */
@@ -1123,6 +1128,11 @@ export interface components {
              * @enum {string}
              */
             waiting_for?: "signer" | "decision" | "resubmission" | "effective-date";
+            /**
+             * Format: date
+             * @description with waiting_for effective-date: the day (YYYY-MM-DD, UTC) the job waits for, on a durable timer
+             */
+            effective_on?: string;
         };
         /**
          * @description QUEUED — recorded; its workflow starts as soon as Temporal is reachable; RUN — a step is running; WAIT — waiting at the approval step, or for a day (see waiting_for); OK — ended, every step done; ERR — a step failed and the rescue ran: faults say why; CANCEL — cancelled through the API: faults carry the reason
@@ -1315,6 +1325,11 @@ export interface components {
              * @enum {string}
              */
             waiting_for?: "signer" | "decision" | "resubmission" | "effective-date";
+            /**
+             * Format: date
+             * @description with waiting_for effective-date: the day (YYYY-MM-DD, UTC) the job waits for, on a durable timer
+             */
+            effective_on?: string;
             /** @description the job running on the entry, if any */
             current_job?: components["schemas"]["JobRef"];
             /** @description the last job of the entry that ended */
@@ -1648,6 +1663,13 @@ export interface components {
                 /** @enum {string} */
                 outcome: "not-found" | "unavailable" | "refused" | "no-siren";
                 reason: string;
+            };
+            /** @description an address update's new mandate: what it replaces and what it adds */
+            replaces?: {
+                /** @description the mandate in force, which this one replaces once approved */
+                mandate_number: string;
+                /** @description the addresses this mandate entrusts and the one in force does not */
+                new_addresses: string[];
             };
         };
         DirectoryLookup: {

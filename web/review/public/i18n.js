@@ -68,6 +68,10 @@ export const STRINGS = {
     'evidence-upload': 'Mandat déposé déjà signé.',
     'evidence-drawn': 'Mandat signé dans l’application (signature dessinée).',
     'evidence-typed': 'Mandat signé dans l’application (signature saisie).',
+    replaces:
+      'Mise à jour des adresses : ce mandat remplacera le mandat {old}, en vigueur. Adresses nouvelles : {added}.',
+    replacesNothingNew:
+      'Mise à jour des adresses : ce mandat remplacera le mandat {old}, en vigueur ; il n’ajoute aucune adresse.',
     approveHint:
       'L’approbation est possible une fois la pièce d’identité et le mandat affichés ; un refus motivé reste possible.',
     waitDocuments: 'Les boutons s’activent une fois les documents affichés.',
@@ -175,6 +179,8 @@ export const STRINGS = {
     'evidence-upload': 'Mandate uploaded already signed.',
     'evidence-drawn': 'Mandate signed in the app (drawn signature).',
     'evidence-typed': 'Mandate signed in the app (typed signature).',
+    replaces: 'Address update: this mandate will replace mandate {old}, in force. New addresses: {added}.',
+    replacesNothingNew: 'Address update: this mandate will replace mandate {old}, in force; it adds no address.',
     approveHint:
       'Approval is possible once the identity document and the mandate are shown; a rejection with a reason stays possible.',
     waitDocuments: 'The buttons are enabled once the documents are shown.',

@@ -195,6 +195,7 @@ async function open(item) {
   say('outcome', 'waitDocuments', {}, 'hint');
   $('directory-record').hidden = true;
   $('evidence').hidden = true;
+  $('replaces').hidden = true;
   $('history').hidden = true;
   $('history-list').replaceChildren();
   $('zoom').hidden = true;
@@ -231,6 +232,7 @@ async function open(item) {
   showParty(detail);
   showDirectory(detail);
   showEvidence(item, detail);
+  showReplaces(detail);
   showHistory(detail);
   say('mandate-message', 'mandateLoading');
   const [imagesShown, mandateShown] = await Promise.all([
@@ -314,6 +316,22 @@ function showDirectory(d) {
 }
 
 /** How the mandate was signed: a scan asks the operator to check the number and the signature by eye. */
+/** An address update's mandate: the operator decides on what it adds to the mandate in force. */
+function showReplaces(d) {
+  if (!d.replaces) return;
+  const added = d.replaces.new_addresses;
+  say(
+    'replaces',
+    added.length ? 'replaces' : 'replacesNothingNew',
+    {
+      old: d.replaces.mandate_number,
+      added: added.join(', '),
+    },
+    'notice',
+  );
+  $('replaces').hidden = false;
+}
+
 function showEvidence(item, d) {
   const evidence = item.upload_evidence ?? null;
   const k = evidence ? `evidence-${evidence}` : d.signed_via ? `evidence-${d.signed_via}` : null;
