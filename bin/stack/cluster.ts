@@ -94,7 +94,11 @@ export async function ownDevServer(
   };
 }
 
-/** A fresh schema in PostgreSQL ($TEST_DATABASE_URL, or the local server), migrated, with its URL for children. */
+/**
+ * A fresh schema in PostgreSQL ($TEST_DATABASE_URL, or the local server), migrated, with its URL for children. The
+ * children's connections carry the schema's name as their application_name (pg_stat_activity tells them apart from
+ * other schemas' in the same database, and from this process's `db`).
+ */
 export async function freshSchema(): Promise<{ db: Db; url: string; drop(): Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const schema = `c_${crypto.randomBytes(6).toString('hex')}`;
@@ -102,6 +106,7 @@ export async function freshSchema(): Promise<{ db: Db; url: string; drop(): Prom
   await migrate(db);
   const url = new URL(base);
   url.searchParams.set('options', `-c search_path=${schema}`);
+  url.searchParams.set('application_name', schema);
   return {
     db,
     url: url.toString(),

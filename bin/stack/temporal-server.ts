@@ -82,6 +82,11 @@ export interface TemporalServerOptions {
   ports?: Partial<TemporalServerPorts>;
   namespace?: string;
   logLevel?: 'debug' | 'info' | 'warn' | 'error';
+  /**
+   * The server's PostgreSQL connections at most (20 and 10 by default, as a small production node): a suite beside
+   * others on one PostgreSQL takes fewer.
+   */
+  maxConns?: { persistence: number; visibility: number };
 }
 
 export async function startTemporalServer(opts: TemporalServerOptions = {}): Promise<TemporalServer> {
@@ -138,7 +143,14 @@ export async function startTemporalServer(opts: TemporalServerOptions = {}): Pro
     }
     fs.mkdirSync(path.join(dir, 'config'));
     // JSON is YAML: no YAML library needed.
-    const config = serverConfig({ pg, databases, ports, tls, logLevel: opts.logLevel ?? 'info' });
+    const config = serverConfig({
+      pg,
+      databases,
+      ports,
+      tls,
+      logLevel: opts.logLevel ?? 'info',
+      ...(opts.maxConns && { maxConns: opts.maxConns }),
+    });
     fs.writeFileSync(path.join(dir, 'config', 'temporal.yaml'), JSON.stringify(config, null, 2));
 
     child = await launch(dir, logFile, temporal);
@@ -193,6 +205,7 @@ export async function startTemporalServer(opts: TemporalServerOptions = {}): Pro
       stopped = true;
       await child!.stop('SIGTERM');
       await dropDatabases();
+      fs.rmSync(dir, { recursive: true, force: true }); // its log, config and certificates (the test CA's key)
     },
   };
 }
@@ -209,6 +222,7 @@ function serverConfig(o: {
     workerKeyFile: string;
   };
   logLevel: string;
+  maxConns?: { persistence: number; visibility: number };
 }) {
   const datastore = (databaseName: string, maxConns: number) => ({
     sql: {
@@ -234,8 +248,8 @@ function serverConfig(o: {
       // Fixed for the life of the databases; 4 is the sample's, plenty for one history node here.
       numHistoryShards: 4,
       datastores: {
-        'postgres-default': datastore(o.databases.persistence, 20),
-        'postgres-visibility': datastore(o.databases.visibility, 10),
+        'postgres-default': datastore(o.databases.persistence, o.maxConns?.persistence ?? 20),
+        'postgres-visibility': datastore(o.databases.visibility, o.maxConns?.visibility ?? 10),
       },
     },
     global: {

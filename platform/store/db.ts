@@ -56,6 +56,11 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
     max: 10,
     ...(schema ? { options: `-c search_path=${quoteIdent(schema)}` } : {}),
   });
+  // A connection the server ends (a restart, a failover, pg_terminate_backend) emits an error on its client: idle, the
+  // pool drops it and opens another when needed; checked out, the query in flight fails and its caller retries. Left
+  // unheard, the error would end the process.
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const prepared = preparedStatements();
   const listeners = new Set<() => Promise<void>>();
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({

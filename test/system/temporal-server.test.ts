@@ -50,7 +50,7 @@ async function findByQuery(client: Client, query: string, workflowId: string): P
 describe('the Temporal server 1.29.1 on PostgreSQL, over mutual TLS', () => {
   it('starts on fresh databases with the namespace and our search attributes', async () => {
     const started = Date.now();
-    server = await startTemporalServer({ postgresUrl, tls: true });
+    server = await startTemporalServer({ postgresUrl, tls: true, maxConns: { persistence: 8, visibility: 4 } });
     console.log(`Temporal server up in ${Date.now() - started} ms (${server.address}, log ${server.logFile})`);
     const { persistence, visibility } = server.databases;
     expect(await databasesNamed([persistence, visibility])).toEqual([persistence, visibility]);
