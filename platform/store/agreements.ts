@@ -372,7 +372,9 @@ export async function putIdentityDocument(
 
 export async function identityViews(db: Queryable, entryId: string) {
   const { rows } = await db.query<{ view: IdentityView; mime: string; sha256: string; size: number; created_at: Date }>(
-    'SELECT view, mime, sha256, size, created_at FROM identity_documents WHERE entry_id = $1 ORDER BY view',
+    // As a reader turns the document over: front, then back (a passport has its page alone).
+    `SELECT view, mime, sha256, size, created_at FROM identity_documents WHERE entry_id = $1
+     ORDER BY CASE view WHEN 'front' THEN 0 WHEN 'back' THEN 1 ELSE 2 END`,
     [entryId],
   );
   return rows.map((r) => ({ ...r, created_at: iso(r.created_at) }));

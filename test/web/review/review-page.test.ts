@@ -11,6 +11,11 @@ import { PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/harness';
 import { submittedEntry, type Submission } from '../../support/review-submission';
+import crypto from 'node:crypto';
+import { makeSiren, party } from '../../../bin/stack/sample-parties';
+import { ADDRESS_UPDATE_WORKFLOW_ID } from '../../../domain/jobs/builtins';
+import { jobWhen } from '../../support/jobs';
+import { register, signInApp } from '../../support/registration';
 
 // Code passed to page.evaluate runs in the browser.
 declare const document: any;
@@ -313,6 +318,39 @@ describe('operator review page (approvals-only key)', () => {
     } finally {
       h.sims.annuaire.setFaults(undefined);
     }
+  });
+
+  it('says when a submission is an address update: the mandate it replaces and the addresses it adds (en, 360 px)', async () => {
+    const siren = makeSiren();
+    const id = crypto.randomUUID();
+    const name = 'Renouvellement Adresses SAS';
+    expect((await h.api('PUT', `/silo/v1/entries/${id}`, { data: party(siren, { name }) })).status).toBe(200);
+    const addresses = (list: unknown[]) =>
+      h.api('PUT', `/silo/v1/entries/${id}/meta/fr-invoicing-addresses`, {
+        value: { entrust: 'listed', addresses: list },
+      });
+    expect((await addresses([{}])).status).toBe(200);
+    expect((await register(h, id)).status).toBe('OK');
+    const inForce = (
+      await h.db.query<{ n: string }>('SELECT mandate_number AS n FROM agreements WHERE entry_id = $1', [id])
+    ).rows[0]!.n;
+    expect((await addresses([{}, { suffix: 'EU' }])).status).toBe(200);
+    const job = await h.api('POST', '/transform/v1/jobs', {
+      workflow_id: ADDRESS_UPDATE_WORKFLOW_ID,
+      silo_entry_id: id,
+    });
+    expect((await jobWhen(h, job.body.id, ['WAIT'])).waiting_for).toBe('signer');
+    await signInApp(h, id);
+
+    const { page, problems } = await openReview(operator, 'en', 360);
+    await openSubmission(page, name);
+    await expect
+      .poll(() => text(page, '#replaces'))
+      .toBe(`Address update: this mandate will replace mandate ${inForce}, in force. New addresses: ${siren}_EU.`);
+    expect(await page.isVisible('#replaces')).toBe(true);
+    await page.screenshot({ path: 'test-artifacts/review-renewal-360.png', fullPage: true });
+    expect(problems).toEqual([]);
+    await page.close();
   });
 
   it('says in words that a key without the approvals scope can see nothing', async () => {
