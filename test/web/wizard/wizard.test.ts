@@ -434,9 +434,13 @@ describe('registration wizard', () => {
     expect(await heading(page)).toBe(STRINGS.fr.step2Title);
     await shot(page, 'rejected');
     // Keyboard only: replace the back of the card, then sign (typed) and submit.
+    // Until the focus is where it should be and stays there a moment: on a busy machine the mandate's PDF viewer,
+    // loading late in its frame, took the focus back after it had arrived (seen in CI).
+    const settled = async (until: () => Promise<boolean>) =>
+      (await until()) && (await page.waitForTimeout(150), await until());
     const press = async (key: string, until: () => Promise<boolean>) => {
       const seen: string[] = [];
-      for (let i = 0; i < 40 && !(await until()); i++) {
+      for (let i = 0; i < 40 && !(await settled(until)); i++) {
         await page.keyboard.press(key);
         seen.push(await page.evaluate(() => `${document.activeElement?.tagName}#${document.activeElement?.id}`));
       }
