@@ -1,5 +1,6 @@
 // `job.cancel`: a job cancelled through the API, recorded at once — its mandate voided, its wizard link retired, the
-// party `cancelled` (or still `registered`), the cancelled step's end and the job's CANCEL with the reason the API stored. One transaction.
+// party `cancelled` (or still `registered`), the cancelled step's end and the job's CANCEL with the reason the API
+// stored. One transaction.
 import { restoreSupersededMandate, voidJobMandate } from '../platform/store/agreements';
 import { cancelReasonOf, jobActsOnRegistered } from '../platform/store/jobs';
 import { recordState } from '../platform/store/entries';
