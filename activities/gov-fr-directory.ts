@@ -130,7 +130,10 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
       ].filter((t, i, all) => all.findIndex((o) => o.id.toLowerCase() === t.id.toLowerCase()) === i);
       const lines: AddressLine[] = [];
       for (const target of targets) {
-        if ('routingCode' in target && target.routingCode) await ensureRoutingCode(target as InvoicingAddress, ids);
+        // A line of ours in force already uses the routing code: no need to look for it again.
+        const lineHeld = inForce.some((l) => ours(l, target.id));
+        if ('routingCode' in target && target.routingCode && !lineHeld)
+          await ensureRoutingCode(target as InvoicingAddress, ids);
         lines.push(await ensureLine(target, inForce, takenOver, day, ids));
       }
       if (takenOver.length > 0)

@@ -1,7 +1,20 @@
 // Requests to the external systems (PPF Annuaire, SML, Peppol Directory) through undici's `request`: it costs the
 // client a third of fetch's CPU per call (no WHATWG streams), and a registration makes four.
+//
+// A call makes up to TRIES requests before it reports a failure: a step makes several calls and starts over from its
+// first one on each of Temporal's retries, so a one-off 503 must not cost the whole step. Tried again at once: an
+// answered 429 or 503 (the server did not do it) whose Retry-After, if any, is at most a second; a request with no
+// answer (timeout, reset) only when it is idempotent. Longer waits and the rest go to the step's retry policy.
 import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
+import { parseRetryAfter } from './remote-failure';
+
+export const TRIES = 3;
+/** A Retry-After longer than this is not waited for within the call. */
+const MAX_WAIT_IN_CALL_MS = 1_000;
+/** Waits between tries when the server names none. */
+const BACKOFF_MS = [200, 500];
 
 export interface OutboundRequest {
   method: string;
@@ -11,7 +24,16 @@ export interface OutboundRequest {
   timeoutMs: number;
   /** E.g. an Agent presenting our client certificate (mutual TLS). */
   dispatcher?: Dispatcher;
+  /** Requests made at most (default TRIES; 1: no retry within the call). */
+  tries?: number;
+  /**
+   * Whether sending it twice does no more than once, so that it may be sent again when no answer came. Default: by
+   * method (GET, HEAD, PUT, DELETE, OPTIONS); a search sent as POST says so.
+   */
+  idempotent?: boolean;
 }
+
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
 /** An answer whose body is read once; every caller reads, parses or discards it, so the connection is reused. */
 export interface Answer {
@@ -41,6 +63,27 @@ function transportError(err: unknown, timer: AbortController): TransportError {
 }
 
 export async function send(url: string, o: OutboundRequest): Promise<Answer> {
+  const tries = Math.max(1, o.tries ?? TRIES);
+  const idempotent = o.idempotent ?? IDEMPOTENT_METHODS.has(o.method.toUpperCase());
+  for (let n = 1; ; n++) {
+    const backoff = BACKOFF_MS[Math.min(n - 1, BACKOFF_MS.length - 1)]!;
+    let answer: Answer;
+    try {
+      answer = await sendOnce(url, o);
+    } catch (err) {
+      if (n >= tries || !idempotent || !(err instanceof TransportError)) throw err;
+      await sleep(backoff);
+      continue;
+    }
+    if (n >= tries || (answer.status !== 429 && answer.status !== 503)) return answer;
+    const asked = parseRetryAfter(answer.header('retry-after'));
+    if (asked !== undefined && asked > MAX_WAIT_IN_CALL_MS) return answer;
+    await answer.discard().catch(() => {}); // read to its end: the connection is then reused
+    await sleep(asked ?? backoff);
+  }
+}
+
+async function sendOnce(url: string, o: OutboundRequest): Promise<Answer> {
   // undici's own head and body timeouts tick at a second at best and are not a budget for the whole exchange.
   const timer = new AbortController();
   const timeout = setTimeout(() => timer.abort(), o.timeoutMs);

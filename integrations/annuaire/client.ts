@@ -77,6 +77,8 @@ export function createAnnuaireClient(o: AnnuaireClientOptions): AnnuaireClient {
           method,
           headers,
           body: body === undefined ? undefined : JSON.stringify(body),
+          // Searches are sent as POST; setting a line's end date twice sets it once. A creation is not sent twice.
+          idempotent: !(write && method === 'POST'),
           timeoutMs,
         });
       } catch (err) {

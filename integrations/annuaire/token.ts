@@ -35,6 +35,7 @@ export function tokenSource(o: {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: form.toString(),
+        idempotent: true, // a second token costs nothing
         timeoutMs: o.timeoutMs,
       });
     } catch (err) {

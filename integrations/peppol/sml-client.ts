@@ -244,6 +244,7 @@ export function createSmlClient(opts: SmlClientOptions): SmlClient {
         method: 'POST',
         headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${SML_OPERATIONS[op].soapAction}"` },
         body: envelope,
+        idempotent: op === 'List',
         timeoutMs: opts.timeoutMs ?? 30_000,
         ...(opts.dispatcher && { dispatcher: opts.dispatcher }),
       });

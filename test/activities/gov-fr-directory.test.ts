@@ -16,6 +16,7 @@ import { makeSiren, party, siretOf } from '../../bin/stack/sample-parties';
 import { freshDb, log } from '../support/harness';
 import { approveMandate } from '../support/mandate';
 import { createClients } from '../../integrations/clients';
+import { TRIES } from '../../integrations/outbound-http';
 import { INVOICING_ADDRESSES_META, type InvoicingAddresses } from '../../domain/party/invoicing-addresses';
 import { entryDirectoryLines } from '../../platform/store/directory-holdings';
 
@@ -273,7 +274,7 @@ describe('directory activities', () => {
     sim.setFaults(undefined);
     await disable(input); // nothing of ours: 9998 already covers it, left alone
     expect(inForce(siren)).toEqual([restored]);
-    sim.setFaults([{ status: 503, only: 'POST /ligne-annuaire', count: 1 }]);
+    sim.setFaults([{ status: 503, only: 'POST /ligne-annuaire', count: TRIES }]); // every try of the call
     expect(await failure(register(input))).toMatchObject({ type: 'annuaire-unavailable', nonRetryable: false });
     expect(inForce(siren)).toEqual([]); // 9998 ended, ours not created
     sim.setFaults({ status: 422, only: 'POST /ligne-annuaire', bodyIncludes: ours, detail: 'SIREN fermé' });
