@@ -7,14 +7,8 @@ import { AnnuaireError, type AnnuaireClient } from '../integrations/annuaire/cli
 import { annuaireClient } from '../integrations/clients';
 import type { Party } from '../domain/party';
 import { agreementPdf, type SigningDeps } from '../domain/submission/service';
-import {
-  decisionsOf,
-  getAgreement,
-  identityViews,
-  signedInvoicingAddresses,
-  supersededByMandate,
-} from '../platform/store/agreements';
-import { beyondMandate, invoicingAddressesOf, signedScopeOf } from '../domain/party/invoicing-addresses';
+import { decisionsOf, getAgreement, identityViews } from '../platform/store/agreements';
+import { renewalOf } from '../domain/party/renewal';
 import { getEntryRow } from '../platform/store/entries';
 import { auth, requireScope } from './auth';
 import { notFound } from '../web/http/problem';
@@ -84,7 +78,7 @@ export function reviewRouter(deps: SigningDeps & { client?: AnnuaireClient }): R
       identityViews(deps.db, entryId),
       decisionsOf(deps.db, entryId, agreement.job_id),
       directoryRecord(entry.siren),
-      replacedMandate(entryId, entry.siren, agreement.mandate_number),
+      renewalOf(deps.db, entryId, entry.siren, agreement.mandate_number),
     ]);
     res.json({
       entry_id: entryId,
@@ -122,19 +116,6 @@ export function reviewRouter(deps: SigningDeps & { client?: AnnuaireClient }): R
       ...(replaces && { replaces }),
     });
   });
-
-  /**
-   * An address update's new mandate: the one in force it replaces, and the addresses it adds (as signed, or as the
-   * party states them until it is), for the operator to decide on what changes.
-   */
-  async function replacedMandate(entryId: string, siren: string | null, mandateNumber: string) {
-    const old = siren ? await supersededByMandate(deps.db, mandateNumber) : undefined;
-    if (!old || !siren) return undefined;
-    const signed = await signedInvoicingAddresses(deps.db, entryId);
-    const stated = signed ? signedScopeOf(signed, siren) : await invoicingAddressesOf(deps.db, entryId, siren);
-    const added = beyondMandate(signedScopeOf(old.invoicingAddresses, siren), stated.addresses).map((a) => a.id);
-    return { mandate_number: old.mandateNumber, new_addresses: added };
-  }
 
   r.get('/submissions/:silo_entry_id/mandate', async (req, res) => {
     const { silo_entry_id: entryId } = params(req, reviewEntryParam);

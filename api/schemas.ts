@@ -284,6 +284,13 @@ const reviewDecision = z.object({
   reason: z.string().optional(),
   decided_at: timestamp,
 });
+const renewal = z
+  .object({
+    mandate_number: z.string().describe('the mandate in force, which this one replaces once approved'),
+    new_addresses: z.array(z.string()).describe('the addresses this mandate entrusts and the one in force does not'),
+  })
+  .describe("an address update's new mandate: what it replaces and what it adds");
+
 export const reviewSubmission = z
   .object({
     entry_id: uuid,
@@ -320,15 +327,7 @@ export const reviewSubmission = z
         "every decision on this registration's submissions, newest first (a rejection and its reason stay listed after a new submission)",
       ),
     directory: directoryRecord,
-    replaces: z
-      .object({
-        mandate_number: z.string().describe('the mandate in force, which this one replaces once approved'),
-        new_addresses: z
-          .array(z.string())
-          .describe('the addresses this mandate entrusts and the one in force does not'),
-      })
-      .optional()
-      .describe("an address update's new mandate: what it replaces and what it adds"),
+    replaces: renewal.optional(),
   })
   .meta({ id: 'ReviewSubmission' });
 
@@ -381,6 +380,9 @@ export const wizardState = z
         ),
       })
       .describe("what the mandate's part 4 entrusts: every address of the SIREN, or those listed"),
+    replaces: renewal
+      .nullable()
+      .describe("an address update's new mandate: what it replaces and what it adds; null for a registration"),
     details_confirmed: z.boolean(),
     identity: z.object({ front: z.boolean(), back: z.boolean(), page: z.boolean() }),
     signed: z.enum(['drawn', 'typed', 'upload']).nullable(),

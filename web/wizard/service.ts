@@ -3,6 +3,7 @@
 // confirmation) goes through the entry API's own service functions, with the same rules and limits.
 import { formerMatriculeOf } from '../../domain/party/take-over';
 import { invoicingAddressesOf } from '../../domain/party/invoicing-addresses';
+import { renewalOf } from '../../domain/party/renewal';
 import { frenchParty, type Party } from '../../domain/party';
 import { missingSignerFields } from '../../domain/mandate/signer';
 import { getAgreement, identityViews, latestDecision } from '../../platform/store/agreements';
@@ -87,6 +88,8 @@ export async function wizardState(deps: SigningDeps, w: WizardEntry) {
     missing: missingSignerFields(party).map((path) => MISSING_FIELD[path]),
     take_over: (await formerMatriculeOf(deps.db, w.entryId)) !== undefined,
     invoicing_addresses: await entrustedView(deps, w.entryId, entry.siren!),
+    // An address update: the mandate it replaces and the addresses it adds, so the signer knows what changes.
+    replaces: (await renewalOf(deps.db, w.entryId, entry.siren, agreement.mandate_number)) ?? null,
     details_confirmed: confirmedFor(trail, agreement.mandate_number),
     identity: { front: views.has('front'), back: views.has('back'), page: views.has('page') },
     signed: agreement.signed_via ?? null,

@@ -1741,6 +1741,13 @@ export interface components {
                     label?: string;
                 }[];
             };
+            /** @description an address update's new mandate: what it replaces and what it adds; null for a registration */
+            replaces: {
+                /** @description the mandate in force, which this one replaces once approved */
+                mandate_number: string;
+                /** @description the addresses this mandate entrusts and the one in force does not */
+                new_addresses: string[];
+            } | null;
             details_confirmed: boolean;
             identity: {
                 front: boolean;

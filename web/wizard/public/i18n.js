@@ -4,6 +4,12 @@ export const STRINGS = {
   fr: {
     title: 'Inscription à la facturation électronique',
     lead: 'Pour recevoir vos factures électroniques par notre plateforme, l’entreprise nous donne mandat. Quatre étapes, environ cinq minutes.',
+    titleRenewal: 'Mise à jour des adresses de facturation',
+    leadRenewal:
+      'L’entreprise nous confie de nouvelles adresses de facturation : elle signe pour cela un nouveau mandat. Quatre étapes, environ cinq minutes.',
+    renewalNotice:
+      'Ce mandat remplacera le mandat n° {mandate}, qui reste en vigueur jusqu’à la validation de celui-ci. Adresses ajoutées : {added}.',
+    newAddress: 'nouvelle',
     switchTo: 'English',
     loading: 'Chargement…',
     step1: 'Informations',
@@ -145,6 +151,12 @@ export const STRINGS = {
   en: {
     title: 'E-invoicing registration',
     lead: 'To receive your electronic invoices through our platform, the company gives us a mandate. Four steps, about five minutes.',
+    titleRenewal: 'Invoicing address update',
+    leadRenewal:
+      'The company entrusts us with new invoicing addresses: it signs a new mandate for them. Four steps, about five minutes.',
+    renewalNotice:
+      'This mandate will replace mandate {mandate}, which stays in force until this one is approved. Addresses added: {added}.',
+    newAddress: 'new',
     switchTo: 'Français',
     loading: 'Loading…',
     step1: 'Details',

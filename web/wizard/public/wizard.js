@@ -157,6 +157,22 @@ function render() {
   // An address the record lacks is said to be missing (as the mandate says it), not left as a bare dash.
   $('company-address').textContent = c.address || t('addressUnknown');
   $('company-address').classList.toggle('unknown', !c.address);
+  // An address update: titled as such, saying which mandate it replaces and which addresses it adds.
+  const renewal = state.replaces;
+  for (const [id, key] of [
+    ['doc-title', 'title'],
+    ['title', 'title'],
+    ['lead', 'lead'],
+  ]) {
+    $(id).dataset.i18n = renewal ? `${key}Renewal` : key;
+    $(id).textContent = t($(id).dataset.i18n);
+  }
+  $('renewal').hidden = !renewal;
+  if (renewal)
+    $('renewal').textContent = t('renewalNotice', {
+      mandate: renewal.mandate_number,
+      added: renewal.new_addresses.join(', '),
+    });
   // What the mandate entrusts (its part 4): the signer reads it before signing.
   const entrusted = state.invoicing_addresses;
   $('entrust-scope').textContent = t(entrusted.entrust === 'all' ? 'entrustAll' : 'entrustListed');
@@ -164,6 +180,12 @@ function render() {
     ...entrusted.addresses.map((a) => {
       const li = document.createElement('li');
       li.textContent = `${a.id} — ${t(`kind_${a.kind}`)}${a.label ? ` ${t('labelled', { label: a.label })}` : ''}`;
+      if (renewal?.new_addresses.includes(a.id)) {
+        const mark = document.createElement('strong');
+        mark.className = 'new';
+        mark.textContent = t('newAddress');
+        li.append(' ', mark);
+      }
       return li;
     }),
   );
