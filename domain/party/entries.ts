@@ -7,12 +7,7 @@ import { isValidMigrationKey, MIGRATION_KEY_SPECIALS } from './migration-key';
 import { MigrationKeyMetaError, migrationKeysIn, PEPPOL_MIGRATION_KEY_META } from './peppol-migration';
 import { FORMER_MATRICULE_META, formerMatriculeIn } from './take-over';
 import { assertPartySize } from './document-update';
-import {
-  checkStartDay,
-  INVOICING_ADDRESSES_META,
-  invoicingAddressesValue,
-  parseInvoicingAddresses,
-} from './invoicing-addresses';
+import { INVOICING_ADDRESSES_META, invoicingAddressesValue, parseInvoicingAddresses } from './invoicing-addresses';
 import { PARTY_SCHEMA_URL, frenchParty, sirenOf } from './index';
 
 export interface NewEntry {
@@ -62,7 +57,7 @@ export function callerMeta<M extends { value?: unknown }>(key: string, meta: M, 
     throw invalidValue('a platform matricule: 4 digits, as a string or { "matricule": "0042" }');
   if (key !== INVOICING_ADDRESSES_META) return meta;
   if (!siren) throw new DomainError('invalid-data', 'the entry holds no valid party: correct it before its addresses');
-  checkStartDay(parseInvoicingAddresses(siren, meta.value).start);
+  parseInvoicingAddresses(siren, meta.value, { now: new Date() });
   return { ...meta, value: invoicingAddressesValue.parse(meta.value) };
 }
 

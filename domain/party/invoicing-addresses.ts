@@ -96,16 +96,13 @@ export interface InvoicingAddresses {
 export const MAX_START_DAYS = 366;
 
 /** A start day as a caller sets it: today at the earliest (UTC, as the directory counts), a year ahead at the latest. */
-export function checkStartDay(start: string | undefined, now = new Date()): void {
-  if (start === undefined) return;
+function startDayFrom(now: Date) {
   const today = now.toISOString().slice(0, 10);
   const latest = new Date(now.getTime() + MAX_START_DAYS * 86_400_000).toISOString().slice(0, 10);
-  if (start < today || start > latest) {
-    const message = `a day from ${today} to ${latest}`;
-    throw new DomainError('invalid-request', `invalid body.value: start: ${message}`, {
-      field: { path: 'body.value.start', message },
-    });
-  }
+  return z.iso
+    .date('a day, YYYY-MM-DD')
+    .refine((d) => d >= today && d <= latest, `a day from ${today} to ${latest}`)
+    .optional();
 }
 
 /** The day addresses stated as `a` take effect: their start, or `today` when it is past or absent. */
@@ -129,9 +126,14 @@ export async function invoicingAddressesOf(db: Queryable, entryId: string, siren
 
 /**
  * Reads a `fr-invoicing-addresses` value for a SIREN, refusing with every fault named: a SIRET of another SIREN or
- * failing its check, a routing code without a SIRET, a suffix beside a SIRET or shaped like one, an address twice.
+ * failing its check, a routing code without a SIRET, a suffix beside a SIRET or shaped like one, an address twice,
+ * and, as a caller writes it (`now` given), a start day outside the range a registration may wait for.
  */
-export function parseInvoicingAddresses(siren: string, value: unknown, at = 'body.value'): InvoicingAddresses {
+export function parseInvoicingAddresses(
+  siren: string,
+  value: unknown,
+  o: { at?: string; now?: Date } = {},
+): InvoicingAddresses {
   // Each address checked on its own (so one bad address does not hide another's faults), then the list for repeats.
   const address = invoicingAddress.superRefine((a, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
@@ -147,7 +149,10 @@ export function parseInvoicingAddresses(siren: string, value: unknown, at = 'bod
       issue('suffix', 'a suffix is never a SIRET: give it as siret');
   });
   const checked = invoicingAddressesValue
-    .extend({ addresses: z.array(address).min(1).max(100) })
+    .extend({
+      addresses: z.array(address).min(1).max(100),
+      start: o.now ? startDayFrom(o.now) : invoicingAddressesValue.shape.start,
+    })
     .superRefine((v, ctx) => {
       const seen = new Map<string, number>();
       v.addresses.forEach((a, i) => {
@@ -165,7 +170,7 @@ export function parseInvoicingAddresses(siren: string, value: unknown, at = 'bod
   const parsed = checked.safeParse(value);
   if (!parsed.success) {
     throw new DomainError('invalid-request', `invalid ${INVOICING_ADDRESSES_META}`, {
-      invalid: { error: parsed.error, at },
+      invalid: { error: parsed.error, at: o.at ?? 'body.value' },
     });
   }
   return {

@@ -124,8 +124,22 @@ describe('fr-invoicing-addresses', () => {
     for (const start of [day(-1), day(400)]) {
       const r = await putAddresses(id, { start, addresses: [{}] });
       expect([r.status, r.body.code, r.body.errors?.[0]?.path]).toEqual([400, 'invalid-request', 'body.value.start']);
-      expect(r.body.detail).toMatch(/^invalid body\.value: start: a day from \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}$/);
+      expect(r.body.detail).toMatch(
+        /^invalid body\.value: body\.value\.start: a day from \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}$/,
+      );
     }
+    // Every fault named at once: a start out of range beside a wrong scope and a bad address.
+    const both = await putAddresses(id, {
+      entrust: 'some',
+      start: day(400),
+      addresses: [{ suffix: '12345678901234' }],
+    });
+    expect(both.status).toBe(400);
+    expect(both.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      'body.value.addresses.0.suffix',
+      'body.value.entrust',
+      'body.value.start',
+    ]);
     const bad = await putAddresses(id, { start: '2026-02-30', addresses: [{}] });
     expect([bad.status, bad.body.errors?.[0]?.path]).toEqual([400, 'body.value.start']);
     const ok = await putAddresses(id, { start: day(30), addresses: [{}] });
