@@ -1,7 +1,8 @@
 // Chaos suite (issue 9): N registrations driven over HTTP through API and worker processes while workers are killed
 // with SIGKILL at random moments (and replaced), the simulated Annuaire, SML and Peppol Directory answer 30 % 503s,
 // let 10 % of requests time out (half of them after carrying them out, so a retry meets its own earlier work) and
-// throw bursts of 429s, and the Temporal server (our own, persisted to SQLite) is restarted once. Every third party
+// throw bursts of 429s, and the Temporal server (our own, persisted to SQLite) is restarted once. (Each call is sent up
+// to 3 times within a step, integrations/outbound-http.ts: the steps still fail and are retried, as the summary shows.) Every third party
 // states every level of invoicing address (SIREN, SIRET, SIRET + routing code, suffix: meta fr-invoicing-addresses).
 // Every registration must end `registered`, with exactly one directory line of our matricule ever created per
 // address (and in force), each routing code created once, one SML participant and one Directory entry per address,
