@@ -49,7 +49,8 @@ export function journalledStatement<R>(
   db: Db,
   step: (input: StepInput) => { effect: StatementEffect; done(result: unknown): R },
 ) {
-  return async (input: StepInput): Promise<R> => {
+  /** `note.message` goes on the step's end event, as with `Commit`. */
+  return async (input: StepInput, note?: { message: string }): Promise<R> => {
     const { effect, done } = step(input);
     if (!input.journal) return done(await refusedAsFailure(() => runEffect(db, effect)));
     const journal = byStepIds(input.journal);
@@ -58,7 +59,8 @@ export function journalledStatement<R>(
       ...(journal.status && { status: journal.status }),
       requiresApproval: journal.requiresApproval,
     };
-    return done(await recheckingApproval(() => recordJournal(db, input.jobId, end, effect)));
+    const recorded = note ? noted(end, input.stepId, note.message) : end;
+    return done(await recheckingApproval(() => recordJournal(db, input.jobId, recorded, effect)));
   };
 }
 

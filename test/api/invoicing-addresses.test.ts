@@ -255,6 +255,12 @@ describe('updating the addresses of a registered party', () => {
     const job = await update(id);
     const waiting = await jobWhen(h, job.body.id, ['WAIT', 'OK', 'ERR'], 30_000);
     expect([waiting.status, waiting.waiting_for]).toEqual(['WAIT', 'signer']);
+    // The job says why a new signature is needed.
+    const renew = waiting.intents.find((i: { provider: string }) => i.provider === 'gov-fr.agreement.renew');
+    expect(renew.events.map((e: { status: string; message?: string }) => [e.status, e.message])).toEqual([
+      ['RUN', undefined],
+      ['OK', `new mandate to sign: ${siren}_EU beyond mandate ${first}`],
+    ]);
     // The new mandate lists both addresses; the party is still registered, its lines untouched.
     const mandate = await fetch(`${h.baseUrl}${entryApi(id)}/agreement`, {
       headers: { authorization: `Bearer ${h.apiKey}` },
