@@ -1,7 +1,11 @@
 // Driving a whole registration through the public API, as an integrator and an operator would.
 import crypto from 'node:crypto';
 import { expect } from 'vitest';
-import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
+import {
+  ADDRESS_UPDATE_WORKFLOW_ID,
+  REGISTRATION_WORKFLOW_ID,
+  UNREGISTRATION_WORKFLOW_ID,
+} from '../../domain/jobs/builtins';
 import type { Harness } from './harness';
 import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { b64, jpeg, png } from '../../bin/stack/sample-images';
@@ -68,3 +72,28 @@ export const smlHas = (h: Harness, siren: string) =>
   h.sims.sml.participants(h.config.SMP_ID).some((p) => p.endsWith(`0225:${siren}`));
 export const directoryHas = (h: Harness, siren: string) =>
   h.sims.directory.indexed().some((p) => p.endsWith(`0225:${siren}`));
+
+/**
+ * A party registered for its SIREN address alone (mandate listing it), whose address update to add `<SIREN>_EU` now
+ * waits for the signer of a new mandate. Returns the mandate in force, which the new one replaces.
+ */
+export async function renewalAwaitingSigner(h: Harness, name?: string) {
+  const siren = makeSiren();
+  const entryId = crypto.randomUUID();
+  expect((await h.api('PUT', `/silo/v1/entries/${entryId}`, { data: party(siren, name ? { name } : {}) })).status).toBe(
+    200,
+  );
+  const addresses = (list: unknown[]) =>
+    h.api('PUT', `/silo/v1/entries/${entryId}/meta/fr-invoicing-addresses`, {
+      value: { entrust: 'listed', addresses: list },
+    });
+  expect((await addresses([{}])).status).toBe(200);
+  expect((await register(h, entryId)).status).toBe('OK');
+  const inForce = (
+    await h.db.query<{ n: string }>('SELECT mandate_number AS n FROM agreements WHERE entry_id = $1', [entryId])
+  ).rows[0]!.n;
+  expect((await addresses([{}, { suffix: 'EU' }])).status).toBe(200);
+  const jobId = await startRegistration(h, entryId, ADDRESS_UPDATE_WORKFLOW_ID);
+  expect((await jobWhen(h, jobId, ['WAIT'])).waiting_for).toBe('signer');
+  return { entryId, siren, jobId, inForce };
+}

@@ -11,11 +11,7 @@ import { PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/harness';
 import { submittedEntry, type Submission } from '../../support/review-submission';
-import crypto from 'node:crypto';
-import { makeSiren, party } from '../../../bin/stack/sample-parties';
-import { ADDRESS_UPDATE_WORKFLOW_ID } from '../../../domain/jobs/builtins';
-import { jobWhen } from '../../support/jobs';
-import { register, signInApp } from '../../support/registration';
+import { renewalAwaitingSigner, signInApp } from '../../support/registration';
 
 // Code passed to page.evaluate runs in the browser.
 declare const document: any;
@@ -321,25 +317,8 @@ describe('operator review page (approvals-only key)', () => {
   });
 
   it('says when a submission is an address update: the mandate it replaces and the addresses it adds (en, 360 px)', async () => {
-    const siren = makeSiren();
-    const id = crypto.randomUUID();
     const name = 'Renouvellement Adresses SAS';
-    expect((await h.api('PUT', `/silo/v1/entries/${id}`, { data: party(siren, { name }) })).status).toBe(200);
-    const addresses = (list: unknown[]) =>
-      h.api('PUT', `/silo/v1/entries/${id}/meta/fr-invoicing-addresses`, {
-        value: { entrust: 'listed', addresses: list },
-      });
-    expect((await addresses([{}])).status).toBe(200);
-    expect((await register(h, id)).status).toBe('OK');
-    const inForce = (
-      await h.db.query<{ n: string }>('SELECT mandate_number AS n FROM agreements WHERE entry_id = $1', [id])
-    ).rows[0]!.n;
-    expect((await addresses([{}, { suffix: 'EU' }])).status).toBe(200);
-    const job = await h.api('POST', '/transform/v1/jobs', {
-      workflow_id: ADDRESS_UPDATE_WORKFLOW_ID,
-      silo_entry_id: id,
-    });
-    expect((await jobWhen(h, job.body.id, ['WAIT'])).waiting_for).toBe('signer');
+    const { entryId: id, siren, inForce } = await renewalAwaitingSigner(h, name);
     await signInApp(h, id);
 
     const { page, problems } = await openReview(operator, 'en', 360);

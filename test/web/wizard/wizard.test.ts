@@ -17,8 +17,7 @@ import { startHarness, type Harness } from '../../support/harness';
 import { makeSiren, party } from '../../../bin/stack/sample-parties';
 import { jpeg, png } from '../../../bin/stack/sample-images';
 import { entryState, jobWhen } from '../../support/jobs';
-import { entryApi, register, startRegistration } from '../../support/registration';
-import { ADDRESS_UPDATE_WORKFLOW_ID } from '../../../domain/jobs/builtins';
+import { entryApi, renewalAwaitingSigner, startRegistration } from '../../support/registration';
 
 // Code passed to page.evaluate runs in the browser.
 declare const document: any;
@@ -319,27 +318,8 @@ describe('registration wizard', () => {
   });
 
   it('titles an address update as such on a 360 px phone: the mandate it replaces, the addresses it adds marked new (fr, en)', async () => {
-    const entryId = crypto.randomUUID();
-    const siren = makeSiren();
-    expect((await h.api('PUT', `/silo/v1/entries/${entryId}`, { data: party(siren) })).status).toBe(200);
-    const addresses = (list: unknown[]) =>
-      h.api('PUT', `/silo/v1/entries/${entryId}/meta/fr-invoicing-addresses`, {
-        value: { entrust: 'listed', addresses: list },
-      });
-    expect((await addresses([{}])).status).toBe(200);
-    expect((await register(h, entryId)).status).toBe('OK');
-    const firstLink = (await h.api('GET', `/silo/v1/entries/${entryId}/meta/approval-link`)).body;
-    const oldMandate = (
-      await h.db.query<{ n: string }>('SELECT mandate_number AS n FROM agreements WHERE entry_id = $1', [entryId])
-    ).rows[0]!.n;
-    expect((await addresses([{}, { suffix: 'EU' }])).status).toBe(200);
-    const job = await h.api('POST', '/transform/v1/jobs', {
-      workflow_id: ADDRESS_UPDATE_WORKFLOW_ID,
-      silo_entry_id: entryId,
-    });
-    expect((await jobWhen(h, job.body.id, ['WAIT'])).waiting_for).toBe('signer');
+    const { entryId, siren, inForce: oldMandate } = await renewalAwaitingSigner(h);
     const link = (await h.api('GET', `/silo/v1/entries/${entryId}/meta/approval-link`)).body;
-    expect(link.ref).not.toBe(firstLink.ref); // a new link, for the new mandate
 
     for (const lang of ['fr', 'en'] as const) {
       const s = STRINGS[lang];
