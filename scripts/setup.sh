@@ -4,6 +4,8 @@
 # Usage: bash scripts/setup.sh [--test]   (--test also installs what the test suite needs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=lib/go.sh
+. scripts/lib/go.sh
 
 TEMPORAL_VERSION=1.5.1
 say() { printf '[setup] %s\n' "$*"; }
@@ -47,8 +49,7 @@ done
 if [ -n "$found" ]; then
   say "Temporal CLI $TEMPORAL_VERSION: $found"
 else
-  GO="$(command -v go || true)"
-  [ -z "$GO" ] && [ -x /usr/local/go/bin/go ] && GO=/usr/local/go/bin/go
+  GO="$(go_binary)"
   [ -n "$GO" ] || die "Temporal CLI $TEMPORAL_VERSION not found and Go is not installed to build it (install Go 1.24+, or put temporal $TEMPORAL_VERSION on PATH)"
   say "building Temporal CLI $TEMPORAL_VERSION with $("$GO" version | cut -d' ' -f3) (a few minutes, once)…"
   mkdir -p "$TOOLS_BIN"

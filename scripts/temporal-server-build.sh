@@ -6,6 +6,8 @@
 # Usage: bash scripts/temporal-server-build.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=lib/go.sh
+. scripts/lib/go.sh
 
 SERVER_VERSION=1.29.1
 MODULE=go.temporal.io/server
@@ -24,8 +26,7 @@ if [ "$(cat "$STAMP" 2>/dev/null)" = "$SERVER_VERSION" ] && reports "$TOOLS_BIN/
   exit 0
 fi
 
-GO="$(command -v go || true)"
-[ -z "$GO" ] && [ -x /usr/local/go/bin/go ] && GO=/usr/local/go/bin/go
+GO="$(go_binary)"
 [ -n "$GO" ] || die "Go is not installed (need Go 1.24+ on PATH or in /usr/local/go) to build the Temporal server $SERVER_VERSION"
 say "building Temporal server $SERVER_VERSION and its SQL tool with $("$GO" version | cut -d' ' -f3) (several minutes, once)…"
 mkdir -p "$TOOLS_BIN"
