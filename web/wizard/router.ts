@@ -10,6 +10,7 @@
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { mountPdfView, PDF_VIEW_CSP } from '../pdf-view/assets';
 import express, { Router } from 'express';
 import { z } from 'zod';
 import { LANGS } from '../../domain/mandate/texts';
@@ -55,11 +56,12 @@ export function wizardRouter(deps: SigningDeps): Router {
   // Embeddable only by the origins configured; everything it loads is ours. The ref is in the URL: no Referer.
   const csp = [
     "default-src 'self'",
-    "script-src 'self'",
+    `script-src 'self' ${PDF_VIEW_CSP.script}`,
+    `worker-src ${PDF_VIEW_CSP.worker}`,
     "style-src 'self'",
     "img-src 'self' data: blob:",
     "connect-src 'self'",
-    "frame-src 'self'",
+    "frame-src 'none'", // the mandate is drawn by pdf.js, never in the browser's PDF viewer
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
@@ -71,6 +73,7 @@ export function wizardRouter(deps: SigningDeps): Router {
   });
 
   r.use('/assets', express.static(PUBLIC_DIR, { index: false, fallthrough: true, maxAge: '1h' }));
+  mountPdfView(r, '/assets');
   r.get('/assets/signature_pad.js', (_req, res) =>
     res.type('text/javascript').set('cache-control', 'public, max-age=3600').sendFile(SIGNATURE_PAD),
   );

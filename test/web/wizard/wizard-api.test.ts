@@ -94,6 +94,7 @@ describe('wizard API', () => {
     const csp = page.headers.get('content-security-policy')!;
     expect(csp).toContain("frame-ancestors 'self' https://app.customer.example https://portal.example:8443");
     expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-src 'none'"); // the mandate is drawn by pdf.js, never in the browser's PDF viewer
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     expect(page.headers.get('cache-control')).toBe('no-store');
     const pdf = await fetch(`${h.baseUrl}${base}/agreement?lang=en`);

@@ -243,8 +243,28 @@ let shownMandate = '';
 function showMandate() {
   const url = `${apiBase}/agreement?lang=${lang}&v=${state.signed ?? 'blank'}`;
   $('mandate-link').href = url;
-  if (shownMandate !== url) $('mandate-frame').src = shownMandate = url;
+  if (shownMandate !== url) void drawMandate((shownMandate = url));
   if (!state.signed) setTimeout(sizePad);
+}
+
+/** The mandate drawn by pdf.js, page by page at the screen's width: a phone's browser often shows no PDF inline. */
+async function drawMandate(url) {
+  const box = $('mandate-pages');
+  const pages = document.createElement('div'); // a later drawing (the language switched) replaces this one
+  box.replaceChildren(pages);
+  box.setAttribute('aria-busy', 'true');
+  setError('mandate-error');
+  try {
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    const data = new Uint8Array(await res.arrayBuffer());
+    const { renderPdf } = await import('./pdf-view.js');
+    await renderPdf(data, pages, (n) => t('mandatePage', { n }));
+  } catch {
+    if (shownMandate === url) setError('mandate-error', 'mandateUnavailable');
+  } finally {
+    if (shownMandate === url) box.setAttribute('aria-busy', 'false');
+  }
 }
 
 // Step 1 — details
