@@ -22,7 +22,11 @@ const ppfCode = (what: string, ppf: RegExp) =>
     .string()
     .min(1, `a ${what} is 1 to 100 characters`)
     .max(100, `a ${what} is 1 to 100 characters`)
-    .regex(ppf, `a ${what} holds only letters, digits and the characters the directory allows`)
+    // Once the directory's rule is broken, the narrower Peppol one is not named as well.
+    .regex(ppf, {
+      message: `a ${what} holds only letters, digits and the characters the directory allows`,
+      abort: true,
+    })
     .regex(
       PEPPOL_SAFE,
       `a ${what} may hold only letters, digits, - and _: the directory accepts more, but a Peppol participant (scheme 0225) does not`,
@@ -146,7 +150,7 @@ export function parseInvoicingAddresses(
     if (a.suffix !== undefined && a.siret !== undefined)
       issue('suffix', 'an address has a SIRET or a suffix, not both');
     if (a.suffix !== undefined && /^\d{14}$/.test(a.suffix))
-      issue('suffix', 'a suffix is never a SIRET: give it as siret');
+      issue('suffix', 'a suffix is never 14 digits, the shape of a SIRET: an establishment is given as siret');
   });
   const checked = invoicingAddressesValue
     .extend({

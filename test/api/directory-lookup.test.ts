@@ -165,8 +165,8 @@ describe('directory lookups', () => {
       retryAfter: '4',
       body: { status: 503, detail: expect.stringContaining('panne simulée (429)') },
     });
-    sim.setFaults({ status: 503 });
-    expect((await get(`/identifier/${makeSiren()}`)).status).toBe(503);
+    sim.setFaults({ status: 503 }); // no Retry-After from the directory: ours
+    expect(await get(`/identifier/${makeSiren()}`)).toMatchObject({ status: 503, retryAfter: '5' });
 
     sim.setFaults({ status: 403, detail: "le client n'est pas habilité à consulter l'annuaire" });
     const refused = await get(`/siren/${makeSiren()}`);

@@ -66,6 +66,7 @@ describe('fr-invoicing-addresses', () => {
         { suffix: siretOf(siren, '0003') },
         { suffix: 'a.b' },
         { siret: siretOf(siren, '0004'), routing_code: { id: 'R/1', label: '' } },
+        { suffix: 'bad suffix!' },
       ],
     });
     expect(r.status).toBe(400);
@@ -77,12 +78,18 @@ describe('fr-invoicing-addresses', () => {
     expect(at('body.value.addresses.1.siret')).toEqual([`SIRET ${other} is not an establishment of SIREN ${siren}`]);
     expect(at('body.value.addresses.2.routing_code')).toEqual(['a routing code hangs on a SIRET: give the siret']);
     expect(at('body.value.addresses.3.suffix')).toEqual(['an address has a SIRET or a suffix, not both']);
-    expect(at('body.value.addresses.4.suffix')).toEqual(['a suffix is never a SIRET: give it as siret']);
+    expect(at('body.value.addresses.4.suffix')).toEqual([
+      'a suffix is never 14 digits, the shape of a SIRET: an establishment is given as siret',
+    ]);
     expect(at('body.value.addresses.5.suffix')).toEqual([expect.stringMatching(/Peppol participant \(scheme 0225\)/)]);
     expect(at('body.value.addresses.6.routing_code.id')).toEqual([
       expect.stringMatching(/only letters, digits, - and _/),
     ]);
     expect(at('body.value.addresses.6.routing_code.label')).toHaveLength(1);
+    // Outside the directory's characters: said once, not again for Peppol's narrower ones.
+    expect(at('body.value.addresses.7.suffix')).toEqual([
+      'a suffix holds only letters, digits and the characters the directory allows',
+    ]);
     // An address twice, whatever its case (Peppol's participants ignore case).
     const twice = await putAddresses(id, { addresses: [{ suffix: 'EU' }, { suffix: 'eu' }] });
     expect([twice.status, twice.body.errors]).toEqual([

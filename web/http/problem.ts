@@ -74,12 +74,16 @@ export function domainProblem(err: DomainError | ConflictError): HttpProblem {
   return new HttpProblem(status, err.message, facts.field && [facts.field], headers, err.code);
 }
 
+/** When to try a lookup again after a remote failure that named no delay: its own calls were already tried 3 times. */
+const REMOTE_RETRY_AFTER_S = 5;
+
 /** A remote system's failure met while answering (the API's directory lookups): 503 to retry later, 502 if it refused. */
 export function remoteProblem(err: RemoteFailure): HttpProblem {
   if (!err.retryable)
     return coded(502, `${err.system}-refused`, `the ${SYSTEM_NAMES[err.system]} refused the lookup: ${err.message}`);
-  const headers =
-    err.retryAfterMs !== undefined ? { 'retry-after': String(Math.ceil(err.retryAfterMs / 1000)) } : undefined;
+  // The remote's own Retry-After, else ours: a client is always told when to come back.
+  const retryAfterS = err.retryAfterMs !== undefined ? Math.ceil(err.retryAfterMs / 1000) : REMOTE_RETRY_AFTER_S;
+  const headers = { 'retry-after': String(retryAfterS) };
   return coded(
     503,
     `${err.system}-unavailable`,
