@@ -7,7 +7,7 @@ const TEXT = {
     unknownTitle: 'Lien non valable',
     unknown:
       'Ce lien d’inscription n’est pas valable ou a été révoqué. Vérifiez que vous avez copié l’adresse entière, ou demandez un nouveau lien à l’entreprise qui vous l’a envoyé.',
-    finishedTitle: 'Inscription terminée',
+    finishedTitle: 'Lien clos',
     finished: 'Cette inscription n’attend plus rien de votre part : le lien n’est plus actif.',
     registered: 'L’entreprise est inscrite : elle peut désormais recevoir ses factures électroniques.',
     error:
@@ -20,7 +20,7 @@ const TEXT = {
     unknownTitle: 'Link not valid',
     unknown:
       'This registration link is not valid or has been revoked. Check that you copied the whole address, or ask the company that sent it for a new link.',
-    finishedTitle: 'Registration over',
+    finishedTitle: 'Link closed',
     finished: 'This registration no longer needs anything from you: the link is no longer active.',
     registered: 'The company is registered: it can now receive its electronic invoices.',
     error: 'This registration was stopped. Contact the company that sent you the link to start a new one.',

@@ -234,7 +234,7 @@ describe('registration wizard', () => {
     // A finished registration's link shows a clear page, not the wizard.
     const after = await page.goto(p.url);
     expect(after?.status()).toBe(410);
-    expect(await page.textContent('h1')).toBe('Inscription terminée');
+    expect(await page.textContent('h1')).toBe('Lien clos');
     expect(external).toEqual([]);
     await page.context().close();
   });
@@ -349,6 +349,7 @@ describe('registration wizard', () => {
       expect(await page.locator('#renewal').innerText()).toBe(
         s.renewalNotice.replace('{mandate}', oldMandate).replace('{added}', `${siren}_EU`),
       );
+      expect(await page.textContent('#confirm-hint')).toBe(s.confirmHintRenewal); // step 4's, not a registration's
       const items = await page.locator('#company-addresses li').allInnerTexts();
       expect(items).toEqual([expect.not.stringContaining(s.newAddress), expect.stringContaining(`${siren}_EU`)]);
       expect(items[1]).toMatch(new RegExp(`${s.newAddress}$`));

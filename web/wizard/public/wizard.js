@@ -163,6 +163,7 @@ function render() {
     ['doc-title', 'title'],
     ['title', 'title'],
     ['lead', 'lead'],
+    ['confirm-hint', 'confirmHint'],
   ]) {
     $(id).dataset.i18n = renewal ? `${key}Renewal` : key;
     $(id).textContent = t($(id).dataset.i18n);
@@ -231,8 +232,9 @@ function render() {
   const status =
     state.decision?.decision === 'approved' ? (state.state === 'completed' ? 'completed' : 'approved') : 'submitted';
   $('status').dataset.status = status;
-  $('status').textContent = t(`status_${status}`);
-  $('done-text').textContent = status === 'submitted' ? t('doneSubmitted') : t('doneApproved');
+  const renewed = state.replaces ? 'Renewal' : '';
+  $('status').textContent = t(status === 'completed' ? `status_completed${renewed}` : `status_${status}`);
+  $('done-text').textContent = status === 'submitted' ? t('doneSubmitted') : t(`doneApproved${renewed}`);
   // The signer keeps a copy of what they signed (sealed, with its audit page).
   $('signed-link').href = `${apiBase}/agreement?lang=${lang}&v=submitted`;
   if (current === 0) go(stepFromState(), false);
