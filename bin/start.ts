@@ -47,6 +47,10 @@ async function main() {
   const devKeyFile = path.join(config.dataDir, 'dev-api-key');
   const devKey = await ensureDevApiKey(db, devKeyFile);
 
+  const faults = simulatorFaultsFromEnv();
+  // Said once at start, so that failures met later are not mistaken for bugs.
+  for (const [sim, setting] of Object.entries(faults))
+    if (setting) say(`fault injection on in the ${sim} simulator: ${JSON.stringify(setting)}`);
   const simulators = await startSimulators({
     host: config.SIMULATORS_HOST,
     ports: {
@@ -55,7 +59,7 @@ async function main() {
       directory: config.PEPPOL_DIRECTORY_SIM_PORT,
     },
     stateDir: path.join(config.dataDir, 'simulators'),
-    faults: simulatorFaultsFromEnv(),
+    faults,
     smpUrl: config.smpPublicUrl,
   });
 

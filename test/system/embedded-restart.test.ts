@@ -40,7 +40,7 @@ let ports: { api: number; temporal: number; ui: number; annuaire: number; sml: n
 let stack: ChildProcess | undefined;
 let output = ''; // everything the stack printed, over both starts: shown when the test fails
 
-async function startStack(): Promise<{ output: () => string }> {
+async function startStack(extraEnv: Record<string, string> = {}): Promise<{ output: () => string }> {
   let out = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/start.ts'], {
     cwd: repo,
@@ -54,6 +54,7 @@ async function startStack(): Promise<{ output: () => string }> {
       ANNUAIRE_SIM_PORT: String(ports.annuaire),
       SML_SIM_PORT: String(ports.sml),
       PEPPOL_DIRECTORY_SIM_PORT: String(ports.directory),
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -96,7 +97,9 @@ describe('npm start (embedded stack)', () => {
       sml: await freePort(),
       directory: await freePort(),
     };
-    const first = await startStack();
+    // Fault injection asked of a simulator is said at start (a harmless latency here).
+    const first = await startStack({ SIM_FAULTS_PEPPOL_DIRECTORY: '{"latencyMs":1}' });
+    expect(first.output()).toContain('fault injection on in the directory simulator: {"latencyMs":1}');
     // The start log shows only the key's prefix and the file that holds it.
     expect(first.output()).toMatch(/Dev API key\s+pak_\S{4}…\s+\(the key itself: .*dev-api-key\)/);
     const key = fs.readFileSync(path.join(dataDir, 'dev-api-key'), 'utf8').trim();
