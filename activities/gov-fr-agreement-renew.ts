@@ -34,10 +34,8 @@ export function agreementRenew(deps: ActivityDeps) {
     const issuedHere = (await getAgreement(db, input.entryId))?.job_id === input.jobId;
     if (beyond.length > 0 || issuedHere) {
       // The job says why a signature is asked for again (a retry that finds the addresses changed since says nothing).
-      const why = beyond.length > 0 && {
-        message: `new mandate to sign: ${beyond.join(', ')} beyond mandate ${inForce.number}`,
-      };
-      const signed = await sign(input, why || undefined);
+      const why = `new mandate to sign: ${beyond.join(', ')} beyond mandate ${inForce.number}`;
+      const signed = await sign(input, beyond.length > 0 ? { message: why } : undefined);
       log.info(
         { jobId: input.jobId, entryId: input.entryId, beyond },
         'new mandate issued for addresses beyond the signed one',
