@@ -12,4 +12,6 @@ ENV WORKFLOW_BUNDLE_FILE=/app/dist/workflows.js
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 8080
-CMD ["npm", "run", "start:api"]
+# Node itself as PID 1, not npm: npm's shell does not pass on SIGTERM, so `docker stop` would kill the process
+# before it drains (in-flight requests, activities). Our handlers replace the defaults Node lacks as PID 1.
+CMD ["node", "--import", "tsx", "bin/api.ts"]

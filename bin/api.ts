@@ -8,10 +8,12 @@ import { runWebhookDispatcher } from '../domain/events/dispatch';
 import { ConfigError, assertApiConfigSafe, loadConfig } from '../platform/config';
 import { createLogger } from '../platform/observability/logger';
 import { connectTemporal, openStore, untilReachable, withSecrets } from './context';
+import { lifecycle, unlessAborted } from './stack/lifecycle';
 import { tracingFromEnv } from '../platform/observability/tracing';
 import { Runtime } from '@temporalio/worker';
 import { InspectionPool, poolOptions } from '../domain/inspection';
 import { answerMalformedRequests } from '../web/http/malformed-requests';
+import type { Server } from 'node:http';
 
 const baseConfig = (() => {
   try {
@@ -25,49 +27,66 @@ const baseConfig = (() => {
   }
 })();
 const log = createLogger(baseConfig.LOG_LEVEL, 'pa-api');
-const db = await openStore(baseConfig, (m) => log.info(m));
-const config = await withSecrets(baseConfig, db, (m) => log.info(m));
-const tracing = tracingFromEnv('pa-api');
-// The client's native runtime, with no worker to stop on signals: this process stops itself (below).
-Runtime.install({ shutdownSignals: [] });
-const temporal = await untilReachable(
-  () => connectTemporal(config, tracing),
-  (m) => log.warn(m),
+// First of all: a SIGINT/SIGTERM at any moment stops what has started, in reverse order (bin/stack/lifecycle.ts):
+// exit 0 once listening, 130/143 when it interrupts the start-up (waiting for Temporal, for one).
+const life = lifecycle(
+  (m) => log.info(m),
+  (m) => log.error(m),
 );
-// Uploaded files are decoded and checked in these child processes, off the event loop.
-const inspector = new InspectionPool(poolOptions(config));
-const jobDeps = {
-  db,
-  log,
-  temporal,
-  config,
-  box: dataBoxFromConfig(config),
-  sealKey: sealKeyFromConfig(config),
-  inspector,
-};
-const app = createApp(jobDeps);
-const stopSweeper = runQueuedJobSweeper(jobDeps);
-const stopDispatcher = runWebhookDispatcher(jobDeps);
-const server = app.listen(config.API_PORT, config.API_HOST, () => {
+try {
+  // PostgreSQL's connection may be left behind on a signal; PGlite's opening, not (lifecycle.ts): it is waited for.
+  const opening = openStore(baseConfig, (m) => log.info(m));
+  const db = await (baseConfig.DATABASE_URL ? unlessAborted(opening, life.signal, (late) => late.close()) : opening);
+  life.onStop('store', () => db.close());
+  life.check();
+  const config = await withSecrets(baseConfig, db, (m) => log.info(m));
+  const tracing = tracingFromEnv('pa-api');
+  if (tracing) life.onStop('tracing', () => tracing.shutdown()); // the last spans
+  // The client's native runtime, with no worker to stop on signals: this process stops itself (lifecycle).
+  Runtime.install({ shutdownSignals: [] });
+  const temporal = await unlessAborted(
+    untilReachable(
+      () => connectTemporal(config, tracing),
+      (m) => log.warn(m),
+    ),
+    life.signal,
+    (late) => late.connection.close(),
+  );
+  life.onStop('Temporal client', () => temporal.connection.close());
+  // Uploaded files are decoded and checked in these child processes, off the event loop.
+  const inspector = new InspectionPool(poolOptions(config));
+  life.onStop('inspection pool', () => inspector.close());
+  const jobDeps = {
+    db,
+    log,
+    temporal,
+    config,
+    box: dataBoxFromConfig(config),
+    sealKey: sealKeyFromConfig(config),
+    inspector,
+  };
+  const app = createApp(jobDeps);
+  const stopSweeper = runQueuedJobSweeper(jobDeps);
+  const stopDispatcher = runWebhookDispatcher(jobDeps);
+  life.onStop('job sweeper and webhook dispatcher', () => {
+    stopSweeper();
+    stopDispatcher();
+  });
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.API_PORT, config.API_HOST, () => resolve(s));
+    s.once('error', reject);
+    answerMalformedRequests(s);
+  });
+  life.onStop('API server', () => new Promise((resolve) => server.close(resolve)));
+  const metricsServer = await serveInternalMetrics(config);
+  if (metricsServer) {
+    life.onStop('metrics server', () => new Promise((resolve) => metricsServer.close(resolve)));
+    log.info({ host: config.METRICS_HOST, port: config.METRICS_PORT }, 'metrics listening (internal)');
+  }
+  life.check();
   log.info({ url: config.publicBaseUrl }, 'API listening');
   log.flush(); // what supervisors wait for
-});
-answerMalformedRequests(server);
-const metricsServer = await serveInternalMetrics(config);
-if (metricsServer) log.info({ host: config.METRICS_HOST, port: config.METRICS_PORT }, 'metrics listening (internal)');
-
-const stop = () => {
-  log.info('stopping');
-  stopSweeper();
-  stopDispatcher();
-  metricsServer?.close();
-  server.close(async () => {
-    await inspector.close();
-    await temporal.connection.close();
-    await tracing?.shutdown(); // the last spans
-    await db.close();
-    process.exit(0);
-  });
-};
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+  life.ready();
+} catch (err) {
+  await life.fail(err);
+}

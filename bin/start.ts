@@ -1,5 +1,6 @@
 // `npm start`: the whole embedded stack in one process tree — Temporal dev server (SQLite under data/, UI),
-// PGlite store, simulators, HTTP API and worker. Ctrl-C stops everything; data survives restarts.
+// PGlite store, simulators, HTTP API and worker. Ctrl-C stops everything, at any moment, start-up included (exit 0
+// once started, 130/143 when it interrupts the start-up); data survives restarts.
 import { sealKeyFromConfig } from '../domain/mandate/seal-key';
 import { dataBoxFromConfig } from '../platform/crypto/data-box';
 import fs from 'node:fs';
@@ -17,6 +18,8 @@ import { SCOPES, createApiKey, createWorkspace, findApiKey } from '../platform/s
 import type { Db } from '../platform/store/db';
 import { findTemporalCli } from './stack/cli';
 import { startDevServer } from './stack/dev-server';
+import { bundleWorkflowsOffThread } from './stack/bundle-thread';
+import { lifecycle, type Lifecycle } from './stack/lifecycle';
 import { createWorker, installSdkMetrics } from '../worker/create-worker';
 import { connectTemporal, openStore, temporalConnectionOptions, withSecrets } from './context';
 import { tracingFromEnv } from '../platform/observability/tracing';
@@ -25,7 +28,12 @@ import { answerMalformedRequests } from '../web/http/malformed-requests';
 
 const say = (msg: string) => console.log(`[start] ${msg}`);
 
-async function main() {
+/**
+ * Stopping is clean at any moment (bin/stack/lifecycle.ts): each part registers its stop as it starts; a SIGINT or
+ * SIGTERM during start-up interrupts it (exit 130/143) after stopping, in reverse order, what had started.
+ */
+async function main(life: Lifecycle) {
+  const { signal } = life;
   let config = loadConfig();
   assertApiConfigSafe(config);
   const log = createLogger(config.LOG_LEVEL);
@@ -40,12 +48,20 @@ async function main() {
     uiPort: config.TEMPORAL_UI_PORT,
     namespace: config.TEMPORAL_NAMESPACE,
     logFile: path.join(config.dataDir, 'temporal.log'),
+    signal,
   });
+  life.onStop('Temporal dev server', () => temporalServer.stop());
+  say(`Temporal dev server up (pid ${temporalServer.pid}, process group ${temporalServer.processGroup})`);
+  life.check();
 
+  // PGlite (WebAssembly) holds the event loop while it opens and migrates: a signal is taken once it is done.
   const db = await openStore(config, say);
+  life.onStop('store', () => db.close());
+  life.check();
   config = await withSecrets(config, db, say);
   const devKeyFile = path.join(config.dataDir, 'dev-api-key');
   const devKey = await ensureDevApiKey(db, devKeyFile);
+  life.check();
 
   const faults = simulatorFaultsFromEnv();
   // Said once at start, so that failures met later are not mistaken for bugs.
@@ -62,12 +78,17 @@ async function main() {
     faults,
     smpUrl: config.smpPublicUrl,
   });
+  life.onStop('simulators', () => simulators.close());
+  life.check();
 
   const tracing = tracingFromEnv('pa-party-registration');
   installSdkMetrics(config.TEMPORAL_METRICS_ADDRESS); // before the first native connection
   const temporal = await connectTemporal(config, tracing);
+  life.onStop('Temporal client', () => temporal.connection.close());
   // Uploaded files are decoded and checked in these child processes, off the event loop.
   const inspector = new InspectionPool(poolOptions(config));
+  life.onStop('inspection pool', () => inspector.close());
+  life.check();
   const jobDeps = {
     db,
     log,
@@ -80,23 +101,48 @@ async function main() {
   const app = createApp(jobDeps);
   const stopSweeper = runQueuedJobSweeper(jobDeps);
   const stopDispatcher = runWebhookDispatcher(jobDeps);
+  life.onStop('job sweeper and webhook dispatcher', () => {
+    stopSweeper();
+    stopDispatcher();
+  });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.API_PORT, config.API_HOST, () => resolve(s));
     s.once('error', reject);
     answerMalformedRequests(s);
   });
+  life.onStop('API server', () => new Promise((resolve) => server.close(resolve)));
   const metricsServer = await serveInternalMetrics(config);
+  if (metricsServer) life.onStop('metrics server', () => new Promise((resolve) => metricsServer.close(resolve)));
+  life.check();
 
   say('bundling workflows and starting the worker…');
   const workerConnection = await NativeConnection.connect(temporalConnectionOptions(config));
+  life.onStop('worker connection', () => workerConnection.close());
+  life.check();
   const worker = await createWorker({
     connection: workerConnection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     deps: { db, log, config },
     tracing,
+    // Off the main thread, so that a signal is taken at once and ends the bundling.
+    bundle: (withTracing) => bundleWorkflowsOffThread(withTracing, signal),
   });
   const running = worker.run();
+  life.onStop('worker', async () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await running.catch(() => undefined); // its error, if any, is logged below
+  });
+  // A worker that fails on its own takes the stack down with it, in order, rather than leaving an API whose jobs
+  // never run.
+  running.then(
+    () => void life.stop('the worker stopped', 1), // unless stopping already: then ignored
+    (err) => {
+      log.error({ err }, 'the worker failed');
+      void life.stop('the worker failed', 1);
+    },
+  );
+  life.check();
 
   console.log(`
   API            ${config.publicBaseUrl}   (try: curl ${config.publicBaseUrl}/utils/v1/ping)
@@ -108,38 +154,7 @@ async function main() {
   Data           ${config.dataDir}
   Ctrl-C stops everything.
 `);
-
-  let stopping = false;
-  const stop = async (reason: string, exitCode = 0) => {
-    if (stopping) return;
-    stopping = true;
-    say(`${reason}: stopping…`);
-    if (worker.getState() === 'RUNNING') worker.shutdown();
-    await running.catch(() => undefined); // its error, if any, is logged below
-    await workerConnection.close();
-    stopSweeper();
-    stopDispatcher();
-    await new Promise((resolve) => server.close(resolve));
-    await inspector.close();
-    await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));
-    await temporal.connection.close();
-    await simulators.close();
-    await db.close();
-    await temporalServer.stop();
-    say('stopped.');
-    process.exit(exitCode);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  // A worker that fails on its own takes the stack down with it, in order, rather than leaving an API whose jobs
-  // never run.
-  running.then(
-    () => void stop('the worker stopped', stopping ? 0 : 1),
-    (err) => {
-      log.error({ err }, 'the worker failed');
-      void stop('the worker failed', 1);
-    },
-  );
+  life.ready();
 }
 
 /** The key's prefix (as `npm run key:list` shows it): the log is no place for a secret, it is copied around. */
@@ -158,7 +173,6 @@ async function ensureDevApiKey(db: Db, file: string): Promise<string> {
   return secret;
 }
 
-main().catch((err) => {
-  console.error(`[start] failed: ${err instanceof Error ? err.message : err}`);
-  process.exit(1);
-});
+// First of all: from here on, a signal stops what has started.
+const life = lifecycle(say, (msg) => console.error(`[start] ${msg}`));
+main(life).catch((err) => life.fail(err));

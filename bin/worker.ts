@@ -1,4 +1,6 @@
-// Production worker process (stateless; scale horizontally). Shuts down gracefully on SIGINT/SIGTERM.
+// Production worker process (stateless; scale horizontally). Shuts down gracefully on SIGINT/SIGTERM, at any moment:
+// during start-up (waiting for Temporal, bundling the workflows) it stops what has started and exits 130/143; once
+// running, after its in-flight tasks complete, exit 0 (bin/stack/lifecycle.ts).
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfig } from '../platform/config';
 import { createLogger } from '../platform/observability/logger';
@@ -6,30 +8,63 @@ import { serveMetrics } from '../platform/observability/metrics';
 import { createWorker, installSdkMetrics } from '../worker/create-worker';
 import { openStore, temporalConnectionOptions, untilReachable, withSecrets } from './context';
 import { tracingFromEnv } from '../platform/observability/tracing';
+import { bundleWorkflowsOffThread } from './stack/bundle-thread';
+import { lifecycle, unlessAborted } from './stack/lifecycle';
 
 const baseConfig = loadConfig();
 const log = createLogger(baseConfig.LOG_LEVEL, 'pa-worker');
-const db = await openStore(baseConfig, (m) => log.info(m));
-const config = await withSecrets(baseConfig, db, (m) => log.info(m));
-installSdkMetrics(config.TEMPORAL_METRICS_ADDRESS);
-// Activity outcomes and process metrics; the API process serves its own at /metrics.
-const metrics = config.WORKER_METRICS_PORT ? serveMetrics(config.WORKER_METRICS_PORT) : undefined;
-const connection = await untilReachable(
-  () => NativeConnection.connect(temporalConnectionOptions(config)),
-  (m) => log.warn(m),
+const life = lifecycle(
+  (m) => log.info(m),
+  (m) => log.error(m),
 );
-const tracing = tracingFromEnv('pa-worker');
-const worker = await createWorker({
-  connection,
-  namespace: config.TEMPORAL_NAMESPACE,
-  taskQueue: config.TEMPORAL_TASK_QUEUE,
-  deps: { db, log, config },
-  tracing,
-});
-log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
-log.flush(); // what supervisors wait for
-await worker.run(); // the SDK stops it on SIGINT/SIGTERM, after in-flight tasks complete
-await connection.close();
-metrics?.close();
-await tracing?.shutdown();
-await db.close();
+try {
+  // PostgreSQL's connection may be left behind on a signal; PGlite's opening, not (lifecycle.ts): it is waited for.
+  const opening = openStore(baseConfig, (m) => log.info(m));
+  const db = await (baseConfig.DATABASE_URL ? unlessAborted(opening, life.signal, (late) => late.close()) : opening);
+  life.onStop('store', () => db.close());
+  life.check();
+  const config = await withSecrets(baseConfig, db, (m) => log.info(m));
+  installSdkMetrics(config.TEMPORAL_METRICS_ADDRESS);
+  // Activity outcomes and process metrics; the API process serves its own at /metrics.
+  const metrics = config.WORKER_METRICS_PORT ? serveMetrics(config.WORKER_METRICS_PORT) : undefined;
+  if (metrics) life.onStop('metrics server', () => new Promise((resolve) => metrics.close(resolve)));
+  const connection = await unlessAborted(
+    untilReachable(
+      () => NativeConnection.connect(temporalConnectionOptions(config)),
+      (m) => log.warn(m),
+    ),
+    life.signal,
+    (late) => late.close(),
+  );
+  life.onStop('Temporal connection', () => connection.close());
+  const tracing = tracingFromEnv('pa-worker');
+  if (tracing) life.onStop('tracing', () => tracing.shutdown());
+  const worker = await createWorker({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    deps: { db, log, config },
+    tracing,
+    // Off the main thread, so that a signal is taken at once and ends the bundling.
+    bundle: (withTracing) => bundleWorkflowsOffThread(withTracing, life.signal),
+  });
+  // The SDK, too, stops it on SIGINT/SIGTERM, after in-flight tasks complete.
+  const running = worker.run();
+  life.onStop('worker', async () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await running.catch(() => undefined); // its error, if any, is logged below
+  });
+  running.then(
+    () => void life.stop('the worker stopped', 0),
+    (err) => {
+      log.error({ err }, 'the worker failed');
+      void life.stop('the worker failed', 1);
+    },
+  );
+  life.check();
+  log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
+  log.flush(); // what supervisors wait for
+  life.ready();
+} catch (err) {
+  await life.fail(err);
+}

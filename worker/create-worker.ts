@@ -29,6 +29,8 @@ export interface WorkerOptions {
   workflowBundle?: WorkflowBundle;
   /** OpenTelemetry tracing (platform/observability/tracing.ts): workflow and activity spans continuing the caller's trace. */
   tracing?: Tracing;
+  /** How the workflows are bundled when they must be (default bundleWorkflows, on this thread). */
+  bundle?: (tracing: boolean) => Promise<WorkflowBundle>;
 }
 
 const TRACING_INTERCEPTORS = path.join(
@@ -36,12 +38,14 @@ const TRACING_INTERCEPTORS = path.join(
   'workflow-tracing-interceptors.ts',
 );
 
+/** What the workflows are bundled from (plain data: bin/stack/bundle-thread.ts bundles them off the main thread). */
+export const bundleSources = (tracing = false) => ({
+  workflowsPath: WORKFLOWS_PATH,
+  ...(tracing && { workflowInterceptorModules: [TRACING_INTERCEPTORS] }),
+});
+
 export function bundleWorkflows(tracing = false): Promise<WorkflowBundle> {
-  return bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
-    logger: quietBundlerLogger,
-    ...(tracing && { workflowInterceptorModules: [TRACING_INTERCEPTORS] }),
-  });
+  return bundleWorkflowCode({ ...bundleSources(tracing), logger: quietBundlerLogger });
 }
 
 /** The prebuilt bundle named by WORKFLOW_BUNDLE_FILE (npm run build:workflows), if any. */
@@ -53,14 +57,15 @@ export function prebuiltBundle(c: Pick<Config, 'WORKFLOW_BUNDLE_FILE'>): Workflo
 }
 
 export async function createWorker(opts: WorkerOptions): Promise<Worker> {
+  const bundle = opts.bundle ?? bundleWorkflows;
   return Worker.create({
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     // Tracing needs its interceptors inside the bundle: built here, whatever was prebuilt.
     workflowBundle: opts.tracing
-      ? await bundleWorkflows(true)
-      : (opts.workflowBundle ?? prebuiltBundle(opts.deps.config) ?? (await bundleWorkflows())),
+      ? await bundle(true)
+      : (opts.workflowBundle ?? prebuiltBundle(opts.deps.config) ?? (await bundle(false))),
     activities: createActivities(opts.deps, opts.clients ?? createClients(opts.deps.config)),
     ...(opts.tracing && {
       interceptors: { activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx) })] },

@@ -86,6 +86,9 @@ export async function ownDevServer(
     get pid() {
       return server.pid;
     },
+    get processGroup() {
+      return server.processGroup;
+    },
     stop: () => server.stop(),
     async restart() {
       await server.stop();

@@ -45,8 +45,10 @@ describe('docker-compose.yml', () => {
     expect(services.temporal!.environment).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'postgresql' });
     expect(services.temporal!.depends_on?.postgresql?.condition).toBe('service_healthy');
     expect(services['temporal-ui']!.environment?.TEMPORAL_ADDRESS).toBe('temporal:7233');
-    expect(services.api!.command).toEqual(['npm', 'run', 'start:api']);
-    expect(services.worker!.command).toEqual(['npm', 'run', 'start:worker']);
+    // Node as the container's process, not npm, whose shell would not pass on docker stop's SIGTERM.
+    expect(services.api!.command).toEqual(['node', '--import', 'tsx', 'bin/api.ts']);
+    expect(services.worker!.command).toEqual(['node', '--import', 'tsx', 'bin/worker.ts']);
+    expect(fs.readFileSync('Dockerfile', 'utf8')).toMatch(/^CMD \["node", "--import", "tsx", "bin\/api\.ts"\]$/m);
     // The search attributes our workflows set are created before the service starts.
     const setup = JSON.stringify(services['temporal-setup']);
     for (const a of ALL_SEARCH_ATTRIBUTES) expect(setup).toContain(a.name);
