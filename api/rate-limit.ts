@@ -1,14 +1,17 @@
 // Rate limits, token buckets in this process (bursts up to the per-minute amount; several API processes each apply
-// them). Over one: 429 with Retry-After, as problem+json.
-//   - per client address, before authentication, on every route: a flood of bad keys or of wizard links is limited
-//     before any store lookup (the address is Express's req.ip, which honours TRUST_PROXY);
-//   - per wizard link (/reg/<ref>/…), whoever sends the requests;
-//   - per API key (RATE_LIMIT_PER_MINUTE), after authentication.
+// them). Over one: 429 with Retry-After, as problem+json. None can be spent by one client against others behind the
+// same address (a NAT, a proxy), nor stop probes: health, readiness, ping and metrics are not limited.
+//   - per API key (RATE_LIMIT_PER_MINUTE), after authentication: an authenticated request counts against its key only;
+//   - failed authentications per client address, a bucket of their own (RATE_LIMIT_FAILED_AUTH_PER_MINUTE): past
+//     it, a bad key is answered 429 rather than 401, while valid keys from that address go on;
+//   - per client address, on the public pages and files (the wizard, the review page, the reference, unknown paths);
+//   - per wizard link (/reg/<ref>/…), whoever sends the requests.
+// The address is Express's req.ip, which honours TRUST_PROXY.
 import type { Request, RequestHandler, Response } from 'express';
 import ipaddr from 'ipaddr.js';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { auth } from './auth';
-import { sendProblem } from '../web/http/problem';
+import { coded, sendProblem, type HttpProblem } from '../web/http/problem';
 
 interface Limit {
   perMinute: number;
@@ -59,12 +62,41 @@ export function clientKey(ip: string | undefined): string {
   return `${ipaddr.fromByteArray([...bytes, 0, 0, 0, 0, 0, 0, 0, 0]).toString()}/64`;
 }
 
+/** Per client address; a request is counted once, however many routes it passes through. */
 export function ipRateLimit(perMinute: number): RequestHandler {
   return limiter({
     perMinute,
-    keyOf: (req) => clientKey(req.ip),
+    keyOf: (req, res) => {
+      // An authenticated request (to a path no route answers) counts against its key only.
+      if (res.locals.countedByAddress || res.locals.auth) return undefined;
+      res.locals.countedByAddress = true;
+      return clientKey(req.ip);
+    },
     refusal: (s) => `rate limit of ${perMinute} requests per minute reached for your address: retry in ${s} s`,
   });
+}
+
+/**
+ * What a failed authentication is answered: its 401, or a 429 once its address is past `perMinute` failures. Valid
+ * keys never spend from it.
+ */
+export function failedAuthentications(perMinute: number) {
+  const buckets = new RateLimiterMemory({ points: perMinute, duration: 60 });
+  return async (req: Request, problem: HttpProblem): Promise<HttpProblem> => {
+    try {
+      await buckets.consume(clientKey(req.ip));
+      return problem;
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err;
+      const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
+      return coded(
+        429,
+        'rate-limited',
+        `${perMinute} failed authentications per minute reached for your address: retry in ${seconds} s with a valid API key`,
+        { 'retry-after': String(seconds), 'ratelimit-limit': String(perMinute), 'ratelimit-remaining': '0' },
+      );
+    }
+  };
 }
 
 /** The first segment of a path, decoded as the router decodes a parameter (kept as it is if it cannot be). */

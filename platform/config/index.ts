@@ -97,9 +97,11 @@ const envSchema = z.object({
     .default('10s'),
   // Requests per minute per API key (each API process counts its own).
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
-  // Requests per minute per client address, before authentication, on every route (default: twice the per-key
-  // limit, so a client is limited by its key first); each API process counts its own.
+  // Requests per minute per client address on the public pages and files (the wizard, the review page, the
+  // reference, unknown paths; default: twice the per-key limit); each API process counts its own.
   RATE_LIMIT_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).optional(),
+  // Failed authentications per minute per client address (a bucket of their own: valid keys do not spend it).
+  RATE_LIMIT_FAILED_AUTH_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(60),
   // Requests per minute on one wizard link (/reg/<ref>/…), whoever sends them.
   WIZARD_RATE_LIMIT_PER_REF_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(120),
   // The load balancers in front of the API, whose X-Forwarded-For is believed: a hop count ("1") or their addresses

@@ -1,5 +1,6 @@
-// Idempotency keys (api/idempotency.ts): who holds a key, and the answer it got. A claim is one INSERT … ON CONFLICT
-// on the primary key (workspace, key), so two requests racing on one key, in one process or two, cannot both win.
+// Idempotency keys (api/idempotency.ts): who holds a key, and the answer it got. A key belongs to the API key that
+// sent it. A claim is one INSERT … ON CONFLICT on the primary key (API key, key), so two requests racing on one key,
+// in one process or two, cannot both win.
 import crypto from 'node:crypto';
 import type { Queryable } from './db';
 
@@ -10,6 +11,12 @@ export const IDEMPOTENCY_WINDOW = '24 hours';
  * does not stay refused for a day. Far above any request's duration (`?wait` is at most 60 s).
  */
 export const ABANDONED_AFTER = '5 minutes';
+
+/** Whose Idempotency-Key it is: an API key (of a workspace). */
+export interface KeyHolder {
+  workspaceId: string;
+  apiKeyId: string;
+}
 
 export interface StoredAnswer {
   status: number;
@@ -34,7 +41,7 @@ interface KeyRow {
 /** Takes `key` for this request, or says why not: the request it was first used for, still running, or answered. */
 export async function claimIdempotencyKey(
   q: Queryable,
-  workspaceId: string,
+  holder: KeyHolder,
   key: string,
   requestSha256: string,
 ): Promise<ClaimOutcome> {
@@ -42,19 +49,19 @@ export async function claimIdempotencyKey(
   for (let attempt = 0; attempt < 3; attempt++) {
     const claim = crypto.randomUUID();
     const taken = await q.query(
-      `INSERT INTO idempotency_keys (workspace_id, key, request_sha256, claim) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (workspace_id, key) DO UPDATE
+      `INSERT INTO idempotency_keys (workspace_id, api_key_id, key, request_sha256, claim) VALUES ($1, $7, $2, $3, $4)
+       ON CONFLICT (api_key_id, key) DO UPDATE
          SET request_sha256 = EXCLUDED.request_sha256, claim = EXCLUDED.claim, created_at = now(),
              completed_at = NULL, status = NULL, headers = NULL, body_sealed = NULL
        WHERE idempotency_keys.created_at < now() - $5::interval
           OR (idempotency_keys.completed_at IS NULL AND idempotency_keys.created_at < now() - $6::interval)
        RETURNING claim`,
-      [workspaceId, key, requestSha256, claim, IDEMPOTENCY_WINDOW, ABANDONED_AFTER],
+      [holder.workspaceId, key, requestSha256, claim, IDEMPOTENCY_WINDOW, ABANDONED_AFTER, holder.apiKeyId],
     );
     if (taken.rows.length === 1) return { outcome: 'claimed', claim };
     const { rows } = await q.query<KeyRow>(
-      'SELECT request_sha256, completed_at, status, headers, body_sealed FROM idempotency_keys WHERE workspace_id = $1 AND key = $2',
-      [workspaceId, key],
+      'SELECT request_sha256, completed_at, status, headers, body_sealed FROM idempotency_keys WHERE api_key_id = $1 AND key = $2',
+      [holder.apiKeyId, key],
     );
     const row = rows[0];
     if (!row) continue;
@@ -71,15 +78,15 @@ export async function claimIdempotencyKey(
 /** Keeps the answer of the request holding `claim`; false when it no longer holds the key. */
 export async function completeIdempotencyKey(
   q: Queryable,
-  workspaceId: string,
+  holder: KeyHolder,
   key: string,
   claim: string,
   answer: StoredAnswer,
 ): Promise<boolean> {
   const r = await q.query(
     `UPDATE idempotency_keys SET completed_at = now(), status = $4, headers = $5, body_sealed = $6
-      WHERE workspace_id = $1 AND key = $2 AND claim = $3`,
-    [workspaceId, key, claim, answer.status, JSON.stringify(answer.headers), answer.bodySealed],
+      WHERE api_key_id = $1 AND key = $2 AND claim = $3`,
+    [holder.apiKeyId, key, claim, answer.status, JSON.stringify(answer.headers), answer.bodySealed],
   );
   return r.rowCount === 1;
 }
@@ -87,12 +94,12 @@ export async function completeIdempotencyKey(
 /** Frees the key held by `claim` (its answer is not to be replayed): the next request with it runs anew. */
 export async function releaseIdempotencyKey(
   q: Queryable,
-  workspaceId: string,
+  holder: KeyHolder,
   key: string,
   claim: string,
 ): Promise<void> {
-  await q.query('DELETE FROM idempotency_keys WHERE workspace_id = $1 AND key = $2 AND claim = $3', [
-    workspaceId,
+  await q.query('DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND claim = $3', [
+    holder.apiKeyId,
     key,
     claim,
   ]);

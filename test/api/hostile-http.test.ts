@@ -229,23 +229,43 @@ describe('limits', () => {
     expect(problem.detail).toMatch(reason);
   };
 
-  it('limits each client address before authentication (the SMP apart): a flood of bad keys is refused without a key lookup', async () => {
+  it('counts an authenticated request against its key, failed authentications per address apart, and never limits probes', async () => {
     expect(loadConfig({}).ipRateLimitPerMinute).toBe(2 * loadConfig({}).RATE_LIMIT_PER_MINUTE); // the default
     expect(loadConfig({ RATE_LIMIT_PER_IP_PER_MINUTE: '7' }).ipRateLimitPerMinute).toBe(7);
-    const app = await appWith({ ipRateLimitPerMinute: 4 });
+    expect(loadConfig({}).RATE_LIMIT_FAILED_AUTH_PER_MINUTE).toBe(60);
+    const app = await appWith({
+      ipRateLimitPerMinute: 4,
+      RATE_LIMIT_FAILED_AUTH_PER_MINUTE: 3,
+      RATE_LIMIT_PER_MINUTE: 5,
+    });
+    const otherKey = await h.newKey(['entries:rw']);
     try {
-      const guess = (i: number) =>
-        fetch(`${app.url}/silo/v1/entries`, { headers: { authorization: `Bearer pak_guess${i}` } });
-      for (let i = 0; i < 4; i++) expect((await guess(i)).status).toBe(401);
-      await expectLimited(await guess(4), /4 requests per minute reached for your address/);
-      // Every route counts, the public ones and a valid key's too.
-      await expectLimited(await fetch(`${app.url}/utils/v1/ping`), /your address/);
+      const entries = (key: string) =>
+        fetch(`${app.url}/silo/v1/entries`, { headers: { authorization: `Bearer ${key}` } });
+      for (let i = 0; i < 3; i++) expect((await entries(`pak_guess${i}`)).status).toBe(401);
+      await expectLimited(await entries('pak_guess3'), /3 failed authentications per minute reached for your address/);
+      await expectLimited(await fetch(`${app.url}/transform/v1/jobs`), /failed authentications/); // no key at all
+      // Valid keys from the same address go on, each counted against itself only.
+      for (let i = 0; i < 5; i++) expect((await entries(h.apiKey)).status).toBe(200);
+      await expectLimited(await entries(h.apiKey), /5 requests per minute reached for this API key/);
+      for (let i = 0; i < 5; i++) expect((await entries(otherKey)).status).toBe(200);
+      // Probes are never limited: an orchestrator behind the same address must not see the service die.
+      for (const probe of ['/utils/v1/ping', '/utils/v1/health/live', '/utils/v1/health/ready', '/metrics'])
+        for (let i = 0; i < 6; i++) expect((await fetch(`${app.url}${probe}`)).status, probe).toBe(200);
+      // The public pages and files count per address.
+      for (let i = 0; i < 3; i++) expect((await fetch(`${app.url}/openapi.json`)).status).toBe(200);
+      expect((await fetch(`${app.url}/reg/${ref}/api/state`)).status).toBe(200);
       await expectLimited(
-        await fetch(`${app.url}/silo/v1/entries`, { headers: { authorization: `Bearer ${h.apiKey}` } }),
-        /your address/,
+        await fetch(`${app.url}/reg/${ref}/api/state`),
+        /4 requests per minute reached for your address/,
       );
-      await expectLimited(await fetch(`${app.url}/reg/${ref}/api/state`), /your address/);
-      // Except the SMP: access points read it from behind shared addresses, and its answers are cached.
+      await expectLimited(await fetch(`${app.url}/no/such/page`), /your address/);
+      // An authenticated request to a path no route answers counts against its key, not the address.
+      const third = await h.newKey(['entries:rw']);
+      const unknownPath = await fetch(`${app.url}/silo/v1/no-such`, { headers: { authorization: `Bearer ${third}` } });
+      expect(unknownPath.status).toBe(404);
+      await expectLimited(await fetch(`${app.url}/docs/`), /your address/);
+      // And the SMP is not: access points read it from behind shared addresses, and its answers are cached.
       expect((await fetch(`${app.url}/smp/iso6523-actorid-upis%3A%3A0225%3A000000000`)).status).toBe(404);
     } finally {
       await app.close();
@@ -262,7 +282,7 @@ describe('limits', () => {
     const direct = await appWith({ ipRateLimitPerMinute: 3 });
     try {
       const ping = (url: string, client: string) =>
-        fetch(`${url}/utils/v1/ping`, { headers: { 'x-forwarded-for': client } });
+        fetch(`${url}/openapi.json`, { headers: { 'x-forwarded-for': client } });
       for (let i = 0; i < 3; i++) expect((await ping(behindProxy.url, '203.0.113.7')).status).toBe(200);
       await expectLimited(await ping(behindProxy.url, '203.0.113.7'), /your address/);
       expect((await ping(behindProxy.url, '198.51.100.9')).status).toBe(200); // another client, not limited

@@ -1,5 +1,5 @@
 // Idempotency-Key on the authenticated POSTs (issue 21, point 6), over real HTTP: a retry replays the first answer,
-// another request under the key is 422, a request still running makes the retry 409; keys are per workspace, last
+// another request under the key is 422, a request still running makes the retry 409; keys are per API key, last
 // 24 hours, and a 5xx is not kept. The in-flight claim is also raced directly on each store engine.
 import crypto from 'node:crypto';
 import type { Server } from 'node:http';
@@ -13,8 +13,8 @@ import {
   releaseIdempotencyKey,
   sweepIdempotencyKeys,
 } from '../../platform/store/idempotency-keys';
-import { createWorkspace } from '../../platform/store/workspaces';
-import { contractViolation } from '../support/contract';
+import { createApiKey, createWorkspace } from '../../platform/store/workspaces';
+import { replayed, send as sendAs, type Answer } from '../support/keyed-send';
 import { eventually, freshDb, log, startHarness, type Harness } from '../support/harness';
 import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { createEntry, createWorkflow, setState } from '../support/jobs';
@@ -26,42 +26,23 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-interface Answer {
-  status: number;
-  body: any;
-  text: string;
-  headers: Headers;
-}
-
 /** A request as a client sends it, with an Idempotency-Key unless `key` is null; checked against the contract. */
-async function send(
+const send = (
   path: string,
   body: unknown,
   opts: { key?: string | null; apiKey?: string; method?: string; baseUrl?: string } = {},
-): Promise<Answer> {
-  const method = opts.method ?? 'POST';
-  const headers: Record<string, string> = { authorization: `Bearer ${opts.apiKey ?? h.apiKey}` };
-  if (opts.key !== null && opts.key !== undefined) headers['idempotency-key'] = opts.key;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch((opts.baseUrl ?? h.baseUrl) + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    /* keep text */
-  }
-  const broken = contractViolation(method, path, res.status, res.headers.get('content-type'), parsed);
-  if (broken) throw new Error(`contract: ${method} ${path} → ${res.status}: ${broken}\n${text.slice(0, 500)}`);
-  return { status: res.status, body: parsed, text, headers: res.headers };
-}
+): Promise<Answer> =>
+  sendAs(path, body, { ...opts, apiKey: opts.apiKey ?? h.apiKey, baseUrl: opts.baseUrl ?? h.baseUrl });
 
-const replayed = (a: Answer) => a.headers.get('idempotent-replayed');
 const newKey = () => crypto.randomUUID();
+/** The store's holder of the Idempotency-Keys an API key sends. */
+const holderOf = async (secret: string) => {
+  const { rows } = await h.db.query<{ id: string; workspace_id: string }>(
+    'SELECT id, workspace_id FROM api_keys WHERE secret_sha256 = $1',
+    [crypto.createHash('sha256').update(secret).digest('hex')],
+  );
+  return { workspaceId: rows[0]!.workspace_id, apiKeyId: rows[0]!.id };
+};
 const entryRequest = () => ({ data: party(makeSiren()), folder: `idem-${crypto.randomUUID()}` });
 const entriesIn = async (folder: string) =>
   (await send(`/silo/v1/entries?folder=${folder}`, undefined, { method: 'GET', key: null })).body.list;
@@ -238,10 +219,11 @@ describe('while the first request with a key runs', () => {
     const req = entryRequest();
     const key = newKey();
     // Held as another API replica handling this very request would hold it.
-    const held = await claimIdempotencyKey(h.db, h.workspaceId, key, requestSha256('POST', '/silo/v1/entries', req));
+    const holder = await holderOf(h.apiKey);
+    const held = await claimIdempotencyKey(h.db, holder, key, requestSha256('POST', '/silo/v1/entries', req));
     if (held.outcome !== 'claimed') throw new Error(held.outcome);
     expectProblem(await send('/silo/v1/entries', req, { key }), 409, 'idempotency-key-in-flight');
-    await releaseIdempotencyKey(h.db, h.workspaceId, key, held.claim);
+    await releaseIdempotencyKey(h.db, holder, key, held.claim);
     expect((await send('/silo/v1/entries', req, { key })).status).toBe(200);
   });
 
@@ -312,15 +294,16 @@ describe.each(engines)('claiming a key in the store (%s)', (engine) => {
     const { db, drop } = await freshDb(engine);
     try {
       const ws = await createWorkspace(db, 'claims');
+      const holder = { workspaceId: ws.id, apiKeyId: (await createApiKey(db, ws.id, { name: 'claims' })).id };
       const outcomes = await Promise.all(
-        Array.from({ length: 12 }, () => claimIdempotencyKey(db, ws.id, 'k', 'same-request')),
+        Array.from({ length: 12 }, () => claimIdempotencyKey(db, holder, 'k', 'same-request')),
       );
       expect(outcomes.filter((o) => o.outcome === 'claimed')).toHaveLength(1);
       expect(outcomes.filter((o) => o.outcome === 'in-flight')).toHaveLength(11);
-      expect((await claimIdempotencyKey(db, ws.id, 'k', 'another-request')).outcome).toBe('reused');
+      expect((await claimIdempotencyKey(db, holder, 'k', 'another-request')).outcome).toBe('reused');
       // An unanswered claim older than the abandonment delay (its process died) is taken over.
       await db.query(`UPDATE idempotency_keys SET created_at = now() - interval '6 minutes'`);
-      expect((await claimIdempotencyKey(db, ws.id, 'k', 'same-request')).outcome).toBe('claimed');
+      expect((await claimIdempotencyKey(db, holder, 'k', 'same-request')).outcome).toBe('claimed');
     } finally {
       await drop();
     }

@@ -91,6 +91,7 @@ export async function startHarness(
     // Tests drive many requests with one key; the limit itself is tested on its own app.
     RATE_LIMIT_PER_MINUTE: '1000000',
     RATE_LIMIT_PER_IP_PER_MINUTE: '10000000',
+    RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '10000000',
     WIZARD_RATE_LIMIT_PER_REF_PER_MINUTE: '1000000', // test/api/hostile-http.test.ts tests them
     WEBHOOK_RETRY_INITIAL: '200ms', // failed webhook deliveries retried quickly
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', // the test subscribers listen on 127.0.0.1
