@@ -6,6 +6,7 @@ import { pdfText, textCarries } from './pdf-text';
 import { isOurMandate, referenceWords, type MandateReference } from './mandate-text';
 import { signedRevision } from './pdf-signature';
 import { walkPdf, type PdfFacts } from './pdf-walk';
+import { ContentBudget } from './pdf-content';
 import { refuse, RefusedFile } from './refusal';
 
 import type { UploadEvidence } from '../../platform/store/agreements';
@@ -22,7 +23,9 @@ export async function inspectMandate(
 ): Promise<{ evidence: UploadEvidence }> {
   const { mandateNumber } = reference;
   if (Buffer.from(bytes.subarray(0, 1024)).indexOf('%PDF-') === -1) refuse('not-a-pdf', 'is not a PDF document');
-  const facts = await walk(bytes);
+  // One budget for the file and the revisions its signatures signed: pdf.js reads the text of each.
+  const counted = new ContentBudget(PDF_LIMITS);
+  const facts = await walk(bytes, counted);
   if (facts.active.length) {
     refuse(
       'active-content',
@@ -31,10 +34,15 @@ export async function inspectMandate(
   }
   let badSignature = false;
   const ours = await referenceWords(reference);
+  const revisionsRead = new Set<number>();
   for (const sig of facts.signatures) {
     const revision = await signedRevision(bytes, sig);
     if (!revision) badSignature = true;
-    else if (isOurMandate(await text(revision), mandateNumber, ours)) return { evidence: 'digital-signature' };
+    else if (!revisionsRead.has(revision.length)) {
+      revisionsRead.add(revision.length);
+      if (revision.length < bytes.length) await walk(revision, counted); // what pdf.js reads in it, within the limits
+      if (isOurMandate(await text(revision), mandateNumber, ours)) return { evidence: 'digital-signature' };
+    }
   }
   if (facts.pages.every((p) => p.imageCoverage >= SCAN_COVERAGE)) return { evidence: 'scan' };
   const plain = await text(bytes);
@@ -61,9 +69,9 @@ export async function inspectMandate(
   );
 }
 
-async function walk(bytes: Uint8Array): Promise<PdfFacts> {
+async function walk(bytes: Uint8Array, counted: ContentBudget): Promise<PdfFacts> {
   try {
-    return await walkPdf(bytes, PDF_LIMITS);
+    return await walkPdf(bytes, PDF_LIMITS, counted);
   } catch (err) {
     throw asRefusal(err);
   }

@@ -13,8 +13,22 @@ export const PDF_LIMITS = {
   imagePixels: 50_000_000,
   /** pixels of all the images together */
   totalPixels: 200_000_000,
-  /** content-stream operators interpreted, all pages and forms together */
-  operators: 2_000_000,
+  /** digital signatures: each is verified over the bytes it covers, and the text of what it signed read */
+  signatures: 8,
+  /**
+   * What drawing instructions may cost, counted as they are read, as a reader reads them (a form each time it is
+   * drawn; a Type 3 font's glyphs once, as a page of their own), on one page and in all (with the revisions digital
+   * signatures signed): operations (operators — `'` 2, `"` 4 —, elements of a TJ's array, 16 for each stream
+   * begun), bytes of strings, bytes of content streams. pdf.js takes up to ~10 µs an operation and ~2.5 µs a byte
+   * of string to read the text: the costliest file accepted (test/support/costly-pdf.ts) is checked in about a
+   * quarter of a second of CPU. Our mandate draws about 200 operations, 3 KB of strings and 7 KB a page.
+   */
+  pageOperators: 10_000,
+  operators: 20_000,
+  pageTextBytes: 16 * 1024,
+  textBytes: 32 * 1024,
+  pageContentBytes: 256 * 1024,
+  contentBytes: 512 * 1024,
 } as const;
 
 export const IMAGE_LIMITS = {
@@ -38,7 +52,13 @@ export interface PdfLimits {
   pages: number;
   imagePixels: number;
   totalPixels: number;
+  signatures: number;
+  pageOperators: number;
   operators: number;
+  pageTextBytes: number;
+  textBytes: number;
+  pageContentBytes: number;
+  contentBytes: number;
 }
 
 /** A file over a limit; the message names it, for the caller's. */

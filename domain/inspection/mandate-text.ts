@@ -19,12 +19,25 @@ const words = (text: string) =>
       .filter((w) => w.length >= 2),
   );
 
-export async function referenceWords(reference: MandateReference): Promise<Set<string>[]> {
-  return Promise.all(
-    (['fr', 'en'] as const).map(async (lang) =>
-      words(await pdfText(await buildMandatePdf({ ...reference, lang }), 10)),
-    ),
-  );
+/** The words of the last mandates checked against: a signer sending again, or a second file, costs no rebuild. */
+const recent = new Map<string, Promise<Set<string>[]>>();
+const RECENT = 32;
+
+export function referenceWords(reference: MandateReference): Promise<Set<string>[]> {
+  const key = JSON.stringify(reference);
+  let found = recent.get(key);
+  if (found)
+    recent.delete(key); // most recent last
+  else
+    found = Promise.all(
+      (['fr', 'en'] as const).map(async (lang) =>
+        words(await pdfText(await buildMandatePdf({ ...reference, lang }), 10)),
+      ),
+    );
+  recent.set(key, found);
+  found.catch(() => recent.delete(key));
+  while (recent.size > RECENT) recent.delete(recent.keys().next().value!);
+  return found;
 }
 
 export function isOurMandate(text: string, mandateNumber: string, references: Set<string>[]): boolean {

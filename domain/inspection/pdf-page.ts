@@ -1,5 +1,7 @@
 // What one page shows: how much of it images cover, how many images larger than a mark it draws, and which
-// annotations a reader would show on it — read from its content streams and forms under the walk's budgets.
+// annotations a reader would show on it — read from its content streams and forms under the walk's budgets. The
+// glyphs of the Type 3 fonts it names are read too (pdf.js runs them when it reads the text), once a document:
+// only counted.
 import {
   PDFArray,
   PDFDict,
@@ -11,13 +13,16 @@ import {
   type PDFObject,
   type PDFPageLeaf,
 } from 'pdf-lib';
-import { LimitError, type PdfLimits } from './limits';
+import { LimitError } from './limits';
 import type { DecodeBudget } from './pdf-decode';
-import { IDENTITY, interpret, multiply, unitSquareBox, type Matrix } from './pdf-content';
+import { IDENTITY, interpret, multiply, unitSquareBox, type ContentBudget, type Matrix } from './pdf-content';
 
 const name = (o: PDFObject | undefined) => (o instanceof PDFName ? o.decodeText() : undefined);
 /** An image under 200 pt² (about 2.5 cm²) is a mark, not a signature. */
 const MIN_IMAGE_AREA = 200;
+/** Forms drawn within forms (and glyphs, patterns, soft masks within each other): deeper, the file is refused. */
+const MAX_DEPTH = 12;
+const NOTHING = () => undefined;
 
 export interface PageFacts {
   /** the share of the page covered by images (0–1) */
@@ -36,7 +41,7 @@ export function pageFacts(
   node: PDFPageLeaf,
   decoded: Map<PDFRawStream, Uint8Array | undefined>,
   budget: DecodeBudget,
-  limits: PdfLimits,
+  counted: ContentBudget,
   countInline: (content: Uint8Array, what: string, only?: (img: { at: number; id: number }) => boolean) => void,
 ): PageFacts {
   const ctx = doc.context;
@@ -53,7 +58,6 @@ export function pageFacts(
   const pageArea = Math.max(1, (bx1 - bx0) * (by1 - by0));
   let covered = 0;
   let images = 0;
-  let operators = 0;
   const drawn = (ctm: Matrix) => {
     const b = unitSquareBox(ctm);
     const w = Math.max(0, Math.min(b.x1, bx1) - Math.max(b.x0, bx0));
@@ -66,37 +70,97 @@ export function pageFacts(
     if (!(s instanceof PDFRawStream)) return undefined;
     return decoded.has(s) ? decoded.get(s) : budget.decode(s, 'a content stream');
   };
-  const run = (content: Uint8Array, resources: PDFDict | undefined, ctm: Matrix, depth: number, paint?: () => void) => {
+  /** `o` (or what it refers to) when it is a dictionary; not the dictionary of a stream. */
+  const dictOf = (o: PDFObject | undefined) => {
+    const d = o instanceof PDFRef ? ctx.lookup(o) : o;
+    return d instanceof PDFDict ? d : undefined;
+  };
+  /** A form, a tiling pattern or a soft mask's group drawn under `m`: its matrix, its resources or the caller's. */
+  const drawForm = (
+    x: PDFRawStream,
+    m: Matrix,
+    resources: PDFDict | undefined,
+    depth: number,
+    paint: (() => void) | undefined,
+    glyphs: boolean,
+  ) => {
+    if (depth >= MAX_DEPTH)
+      throw new LimitError('structure', `it draws forms within forms more than ${MAX_DEPTH} deep (the limit)`);
+    const fm = x.dict.lookupMaybe(PDFName.of('Matrix'), PDFArray)?.asArray();
+    const formMatrix =
+      fm?.length === 6 ? (fm.map((n) => (n instanceof PDFNumber ? n.asNumber() : 0)) as Matrix) : IDENTITY;
+    const body = bytesOf(x);
+    const own = x.dict.lookup(PDFName.of('Resources'));
+    if (body) run(body, own instanceof PDFDict ? own : resources, multiply(formMatrix, m), depth + 1, paint, glyphs);
+  };
+  const resourcesSeen = new Set<PDFDict>();
+  /** The glyphs of the Type 3 fonts `resources` name (directly or in a graphics state), once per document. */
+  const type3Glyphs = (resources: PDFDict | undefined, depth: number) => {
+    if (!resources || resourcesSeen.has(resources)) return;
+    resourcesSeen.add(resources);
+    const fonts: PDFObject[] = [];
+    const fontDict = resources.lookup(PDFName.of('Font'));
+    if (fontDict instanceof PDFDict) for (const [, f] of fontDict.entries()) fonts.push(f);
+    const states = resources.lookup(PDFName.of('ExtGState'));
+    if (states instanceof PDFDict)
+      for (const [, g] of states.entries()) {
+        const f = dictOf(g)?.lookup(PDFName.of('Font'));
+        if (f instanceof PDFArray && f.size() > 0) fonts.push(f.get(0));
+      }
+    for (const f of fonts) {
+      const font = dictOf(f);
+      if (!font || counted.fontsSeen.has(font) || name(font.lookup(PDFName.of('Subtype'))) !== 'Type3') continue;
+      counted.fontsSeen.add(font);
+      if (depth >= MAX_DEPTH)
+        throw new LimitError('structure', `it draws fonts within fonts more than ${MAX_DEPTH} deep (the limit)`);
+      const procs = dictOf(font.get(PDFName.of('CharProcs')));
+      const own = dictOf(font.get(PDFName.of('Resources'))) ?? resources; // pdf.js falls back on the caller's too
+      counted.apart('a Type 3 font', () => {
+        for (const [, p] of procs?.entries() ?? []) {
+          const body = bytesOf(p);
+          if (body) run(body, own, IDENTITY, depth + 1, NOTHING, true);
+        }
+      });
+    }
+  };
+  /**
+   * Reads content: counted (bytes before, operators as met), images drawn noted for the page unless `paint` (an
+   * annotation's appearance, told whether it paints, or a glyph). `glyphs`: a Type 3 glyph or what it draws, which
+   * pdf.js renders whole — its patterns and soft masks too.
+   */
+  const run = (
+    content: Uint8Array,
+    resources: PDFDict | undefined,
+    ctm: Matrix,
+    depth: number,
+    paint?: () => void,
+    glyphs = false,
+  ) => {
+    counted.content(content.length);
+    type3Glyphs(resources, depth);
     interpret(content, ctm, {
-      operator(op) {
-        if (++operators > limits.operators)
-          throw new LimitError('structure', `a page has more than ${limits.operators} drawing operations (the limit)`);
-        if (paint && PAINTING.has(op)) paint();
+      operator(paints) {
+        if (paint && paints) paint();
       },
+      cost: (operations, textBytes) => counted.add(operations, textBytes),
       inlineImage: (m) => (paint ? undefined : drawn(m)), // in an annotation's appearance: not the page's images
       xobject(xname, m) {
-        const xobjects = resources?.lookupMaybe(PDFName.of('XObject'), PDFDict);
-        const x = xobjects && ctx.lookup(xobjects.get(PDFName.of(xname)));
+        const xobjects = resources?.lookup(PDFName.of('XObject'));
+        const x = xobjects instanceof PDFDict ? ctx.lookup(xobjects.get(PDFName.of(xname))) : undefined;
         if (!(x instanceof PDFRawStream)) return;
         const subtype = name(x.dict.lookup(PDFName.of('Subtype')));
         if (subtype === 'Image') {
           if (!paint) drawn(m);
-        } else if (subtype === 'Form' && depth < 12) {
-          const fm = x.dict
-            .lookupMaybe(PDFName.of('Matrix'), PDFArray)
-            ?.asArray()
-            .map((n) => (n instanceof PDFNumber ? n.asNumber() : 0));
-          const formMatrix = fm?.length === 6 ? (fm as Matrix) : IDENTITY;
-          const body = bytesOf(x);
-          if (body)
-            run(
-              body,
-              x.dict.lookupMaybe(PDFName.of('Resources'), PDFDict) ?? resources,
-              multiply(formMatrix, m),
-              depth + 1,
-              paint,
-            );
-        }
+        } else if (subtype === 'Form') drawForm(x, m, resources, depth, paint, glyphs);
+      },
+      resource(kind, rname) {
+        if (!glyphs) return; // pdf.js reads a page's text without them
+        const named = dictOf(resources?.get(PDFName.of(kind)))?.get(PDFName.of(rname));
+        const r = named && ctx.lookup(named);
+        if (kind === 'Pattern' && r instanceof PDFRawStream) drawForm(r, ctm, resources, depth, paint, glyphs);
+        const group = kind === 'ExtGState' && r instanceof PDFDict ? dictOf(r.get(PDFName.of('SMask'))) : undefined;
+        const g = group && ctx.lookup(group.get(PDFName.of('G')));
+        if (g instanceof PDFRawStream) drawForm(g, ctm, resources, depth, paint, glyphs);
       },
     });
   };
@@ -112,6 +176,7 @@ export function pageFacts(
     const partOf = (at: number) => ends.findIndex((e) => at < e);
     countInline(content, 'a page', (img) => partOf(img.at) !== partOf(img.id));
   }
+  counted.startPage();
   run(content, node.Resources(), IDENTITY, 0);
 
   /** Whether a reader shows an Ink or Stamp annotation: not hidden, large enough on the page, drawing something. */
@@ -167,6 +232,3 @@ export function pageFacts(
   });
   return { imageCoverage: Math.min(1, covered), images, annotations };
 }
-
-/** Operators that paint: paths stroked or filled, text, images and forms, shadings. */
-const PAINTING = new Set(['S', 's', 'f', 'F', 'f*', 'B', 'B*', 'b', 'b*', 'Tj', 'TJ', "'", '"', 'Do', 'BI', 'sh']);

@@ -16,7 +16,7 @@ import { LimitError, UnreadableError, type PdfLimits } from './limits';
 export type { PdfLimits };
 import { DecodeBudget, filtersOf } from './pdf-decode';
 import { loadWithin } from './pdf-load';
-import { inlineImages } from './pdf-content';
+import { ContentBudget, inlineImages } from './pdf-content';
 import { pageFacts, type PageFacts } from './pdf-page';
 
 export type { PageFacts };
@@ -37,7 +37,12 @@ export interface PdfFacts {
 
 const name = (o: PDFObject | undefined) => (o instanceof PDFName ? o.decodeText() : undefined);
 
-export async function walkPdf(bytes: Uint8Array, limits: PdfLimits): Promise<PdfFacts> {
+/** `counted`: what reading content cost so far, when walks share the document's limits (a signed revision's). */
+export async function walkPdf(
+  bytes: Uint8Array,
+  limits: PdfLimits,
+  counted = new ContentBudget(limits),
+): Promise<PdfFacts> {
   const budget = new DecodeBudget(limits.streamBytes, limits.totalBytes);
   const doc = await loadWithin(bytes, budget, limits.objects);
   const objects = doc.context.enumerateIndirectObjects();
@@ -81,7 +86,8 @@ export async function walkPdf(bytes: Uint8Array, limits: PdfLimits): Promise<Pdf
     if (dict) {
       findActive(dict, active);
       const sig = signatureOf(dict);
-      if (sig) signatures.push(sig);
+      if (sig && signatures.push(sig) > limits.signatures)
+        throw new LimitError('structure', `it has more than ${limits.signatures} digital signatures (the limit)`);
       for (const [, v] of dict.entries()) visit(v, depth + 1);
     } else if (o instanceof PDFArray) for (const v of o.asArray()) visit(v, depth + 1);
   };
@@ -113,7 +119,7 @@ export async function walkPdf(bytes: Uint8Array, limits: PdfLimits): Promise<Pdf
     if (err instanceof TypeError) throw new UnreadableError('its catalog or page tree is malformed');
     throw err;
   }
-  const pages = leaves.map((node) => pageFacts(doc, node, decoded, budget, limits, countInline));
+  const pages = leaves.map((node) => pageFacts(doc, node, decoded, budget, counted, countInline));
   return { pages, active: [...active], signatures };
 }
 

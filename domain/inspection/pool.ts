@@ -4,6 +4,7 @@
 // is polled from /proc and the child killed over budget. A child is replaced after any failure.
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Answer, Job, JobResults } from './jobs';
@@ -29,14 +30,22 @@ export class BusyError extends Error {
 
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'child-boot.mjs');
 const POLL_MS = 20;
-/** jobs one owner may have in the pool, waiting or running (a card's two sides at once) */
+/** how much lower than the API's the children's scheduling priority is (nice) */
+const CHILD_NICENESS = 5;
+/** jobs one registration may have in the pool, waiting or running (a card's two sides at once) */
 const PER_OWNER = 2;
+
+/** Whose file it is: a registration (its entry) of a workspace. */
+export interface Owner {
+  workspace: string;
+  registration: string;
+}
 
 interface Pending {
   id: number;
   job: Job;
-  /** whose file it is (a registration): one owner cannot hold the pool while others wait */
-  owner?: string;
+  /** whose file it is: one workspace, or one registration, cannot hold the pool while others wait */
+  owner?: Owner;
   resolve(v: unknown): void;
   reject(e: Error): void;
 }
@@ -61,7 +70,7 @@ export class InspectionPool {
   private failedStarts = 0;
   /** how long a job takes, on average lately: what a caller told to come back should wait */
   private jobMs = 250;
-  /** when each owner with files in the pool last had one taken by a child */
+  /** when each workspace, and each registration, with files in the pool last had one taken by a child */
   private servedAt = new Map<string, number>();
 
   constructor(readonly options: PoolOptions) {
@@ -69,17 +78,19 @@ export class InspectionPool {
   }
 
   /**
-   * `owner`: whose file it is. An owner has at most PER_OWNER jobs in the pool (more are told to come back), and a
-   * free child takes first the job of an owner it is not already working for: one wizard link sending slow files
-   * cannot keep everyone else's out.
+   * `owner`: whose file it is. The pool is shared between workspaces first, then between the registrations of each:
+   * - a registration has at most PER_OWNER jobs in the pool (waiting or being checked);
+   * - a workspace at most its share of the pool (children and queue): half of it alone, a third beside one other
+   *   workspace, and so on — room is always left for one more workspace;
+   * - a workspace with jobs in the pool cannot take the queue's last PER_OWNER places: a workspace with none finds
+   *   room for its first file even while others flood;
+   * beyond, the caller is told to come back (BusyError, with the time the queue takes to drain). A free child takes
+   * the job of the workspace served least recently, and within it of the registration served least recently.
    */
-  run<K extends Job['kind']>(job: Extract<Job, { kind: K }>, owner?: string): Promise<JobResults[K]> {
+  run<K extends Job['kind']>(job: Extract<Job, { kind: K }>, owner?: Owner): Promise<JobResults[K]> {
     if (this.closed) return Promise.reject(new Error('the inspection pool is closed'));
     const free = this.slots.some((s) => s.ready && !s.job);
-    if (
-      (!free && this.waiting.length >= this.options.queue) ||
-      (owner !== undefined && this.jobsOf(owner) >= PER_OWNER)
-    ) {
+    if ((!free && this.waiting.length >= this.options.queue) || (owner && !this.admits(owner, free))) {
       return Promise.reject(new BusyError(this.expectedWaitS()));
     }
     return new Promise((resolve, reject) => {
@@ -89,8 +100,9 @@ export class InspectionPool {
     });
   }
 
-  /** The pool as one owner's files use it. */
-  ownedBy(owner: string): FileChecker {
+  /** The pool as the files of one registration (`registration`, its entry id) of `workspace` use it. */
+  ownedBy(workspace: string, registration: string): FileChecker {
+    const owner = { workspace, registration };
     return { run: (job) => this.run(job, owner) };
   }
 
@@ -108,6 +120,13 @@ export class InspectionPool {
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
+    // Below the API in the CPU's queue: a flood of costly files slows the checks, not every other request.
+    if (child.pid)
+      try {
+        os.setPriority(child.pid, Math.min(19, os.getPriority() + CHILD_NICENESS));
+      } catch {
+        /* not allowed here: the children run at the API's priority */
+      }
     const slot: Slot = { child, ready: false };
     child.on('message', (msg: Answer | 'ready') => {
       if (msg === 'ready') {
@@ -142,22 +161,45 @@ export class InspectionPool {
     return slot;
   }
 
-  private jobsOf(owner: string): number {
-    return (
-      this.waiting.filter((p) => p.owner === owner).length + this.slots.filter((s) => s.job?.owner === owner).length
-    );
+  /** The owners of the jobs in the pool, waiting or being checked. */
+  private owners(): Owner[] {
+    const owners: Owner[] = [];
+    for (const p of this.waiting) if (p.owner) owners.push(p.owner);
+    for (const s of this.slots) if (s.job?.owner) owners.push(s.job.owner);
+    return owners;
   }
 
-  /** The waiting job whose owner was served least recently (first in the queue among equals). */
+  /** Whether `owner` may put one more job in the pool (see run). */
+  private admits(owner: Owner, free: boolean): boolean {
+    const owners = this.owners();
+    const mine = owners.filter((o) => o.workspace === owner.workspace);
+    if (mine.filter((o) => o.registration === owner.registration).length >= PER_OWNER) return false;
+    if (mine.length === 0) return true;
+    if (!free && this.waiting.length >= this.options.queue - PER_OWNER) return false;
+    const others = new Set(owners.map((o) => o.workspace)).size - 1;
+    const share = Math.max(PER_OWNER, Math.floor((this.options.size + this.options.queue) / (others + 2)));
+    return mine.length < share;
+  }
+
+  /**
+   * The waiting job of the workspace served least recently, and within it of the registration served least recently
+   * (first in the queue among equals; jobs without an owner first).
+   */
   private takeNext(): Pending | undefined {
     let best = -1;
-    let bestAt = Infinity;
+    let bestAt: [number, number] = [Infinity, Infinity];
     this.waiting.forEach((p, i) => {
-      const at = (p.owner !== undefined && this.servedAt.get(p.owner)) || -1;
-      if (at < bestAt) [best, bestAt] = [i, at];
+      const at: [number, number] = p.owner
+        ? [this.servedAt.get(workspaceKey(p.owner)) ?? -1, this.servedAt.get(registrationKey(p.owner)) ?? -1]
+        : [-1, -1];
+      if (at[0] < bestAt[0] || (at[0] === bestAt[0] && at[1] < bestAt[1])) [best, bestAt] = [i, at];
     });
     const next = best === -1 ? undefined : this.waiting.splice(best, 1)[0];
-    if (next?.owner !== undefined) this.servedAt.set(next.owner, performance.now());
+    if (next?.owner) {
+      const now = performance.now();
+      this.servedAt.set(workspaceKey(next.owner), now);
+      this.servedAt.set(registrationKey(next.owner), now);
+    }
     return next;
   }
 
@@ -203,7 +245,14 @@ export class InspectionPool {
     clearTimeout(slot.timer);
     clearInterval(slot.watch);
     slot.job = undefined;
-    if (job.owner !== undefined && this.jobsOf(job.owner) === 0) this.servedAt.delete(job.owner);
+    if (job.owner) {
+      // An owner with no more files in the pool is forgotten: when it comes back, it is served first.
+      const owners = this.owners();
+      const { workspace, registration } = job.owner;
+      if (!owners.some((o) => o.workspace === workspace)) this.servedAt.delete(workspaceKey(job.owner));
+      if (!owners.some((o) => o.workspace === workspace && o.registration === registration))
+        this.servedAt.delete(registrationKey(job.owner));
+    }
     queueMicrotask(() => {
       this.dispatch();
       this.keepAlive();
@@ -235,6 +284,9 @@ export class InspectionPool {
     });
   }
 }
+
+const workspaceKey = (o: Owner) => `w\u0000${o.workspace}`;
+const registrationKey = (o: Owner) => `r\u0000${o.workspace}\u0000${o.registration}`;
 
 const tooComplex = (why: string) =>
   new RefusedFile({ code: 'too-complex', reason: `is too complex to check: it ${why}` });

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildMandatePdf } from '../../../domain/mandate/pdf';
 import { BusyError, InspectionPool, RefusedFile } from '../../../domain/inspection';
 import { party } from '../../../bin/stack/sample-parties';
+import { png } from '../../../bin/stack/sample-images';
 
 const number = '552032534_0145_20261125_01';
 const reference = {
@@ -73,12 +74,46 @@ describe('owners of files', () => {
     const track = (name: string, p: Promise<unknown>) =>
       p.catch((e: unknown) => order.push(e instanceof BusyError ? `${name}: busy` : name));
     // A link sends three files at once: the third is told to come back; then another registration's file arrives.
-    const a1 = track('a1', pool.ownedBy('a').run(job));
-    const a2 = track('a2', pool.ownedBy('a').run(job));
-    const a3 = track('a3', pool.ownedBy('a').run(job));
-    const b1 = track('b1', pool.ownedBy('b').run(job));
+    const a1 = track('a1', pool.ownedBy('w', 'a').run(job));
+    const a2 = track('a2', pool.ownedBy('w', 'a').run(job));
+    const a3 = track('a3', pool.ownedBy('w', 'a').run(job));
+    const b1 = track('b1', pool.ownedBy('w', 'b').run(job));
     await Promise.all([a1, a2, a3, b1]);
     expect(order[0]).toBe('a3: busy');
     expect(order.slice(1)).toEqual(['a1', 'b1', 'a2']); // b1 before a2, though it came after
+  });
+
+  it('workspaces share the pool first, then their registrations: a flood has its share, a newcomer finds room and goes first', async () => {
+    // One child and a queue of 8 (9 places): a workspace alone may hold 4 (half), beside others less; a workspace
+    // with files in the pool cannot take the queue's last 2 places; a registration holds 2 at most.
+    const job = {
+      kind: 'image' as const,
+      bytes: png(64, 64),
+      claimed: 'image/png' as const,
+      purpose: 'identity' as const,
+    };
+    pool = new InspectionPool({ size: 1, queue: 8, timeMs: 30_000, memoryMb: 1024 });
+    const order: string[] = [];
+    const busy: string[] = [];
+    const track = (workspace: string, link: string) =>
+      pool!
+        .ownedBy(workspace, link)
+        .run(job)
+        .then(
+          () => order.push(`${workspace} ${link}`),
+          (e: unknown) => (e instanceof BusyError ? busy.push(`${workspace} ${link}`) : order.push(String(e))),
+        );
+    // B floods from 6 links, two files each; then C from 3; then D sends one file. The child is still starting: all wait.
+    const links = (n: number) => Array.from({ length: n * 2 }, (_, i) => `r${Math.floor(i / 2) + 1}`);
+    const sent = [...links(6).map((l) => track('B', l)), ...links(3).map((l) => track('C', l)), track('D', 'x')];
+    await Promise.all(sent);
+    // B holds 4 (its half), C 2 (up to the queue's last 2 places), D, new, one of those.
+    expect(busy).toEqual([
+      ...['r3', 'r3', 'r4', 'r4', 'r5', 'r5', 'r6', 'r6'].map((l) => `B ${l}`),
+      ...['r2', 'r2', 'r3', 'r3'].map((l) => `C ${l}`),
+    ]);
+    // The workspace served least recently first (D, never served, before B and C once served), then within it the
+    // registration served least recently.
+    expect(order).toEqual(['B r1', 'C r1', 'D x', 'B r2', 'C r1', 'B r1', 'B r2']);
   });
 });
