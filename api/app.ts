@@ -17,9 +17,10 @@ import { watchJobs } from '../platform/observability/metrics';
 import { countJobsByStatus } from '../platform/store/jobs';
 import { authenticate } from './auth';
 import { idempotency, parsedWhenKeyed } from './idempotency';
-import { ipRateLimit, rateLimit, wizardRefRateLimit } from './rate-limit';
+import { failedAuthentications, ipRateLimit, rateLimit, wizardRefRateLimit } from './rate-limit';
 import { framingByCspOnly, securityHeaders } from './security-headers';
 import { rejectNulCharacters } from '../web/http/no-nul';
+import { MAX_SMALL_JSON_VALUES, boundedJson } from '../web/http/bounded-json';
 import { uploadJson } from '../web/http/upload-json';
 import { errorHandler, routeNotFound } from '../web/http/problem';
 import { govFrRouter } from './gov-fr-v1';
@@ -43,7 +44,8 @@ export function createApp(deps: ApiDeps): express.Express {
   app.set('query parser', 'simple');
   // The client address (req.ip, the per-address limit) through the configured load balancers only.
   app.set('trust proxy', deps.config.TRUST_PROXY ?? false);
-  const json = [express.json({ limit: '1mb', strict: true }), rejectNulCharacters];
+  // MAX_JSON_BODY (128 KB) and MAX_JSON_VALUES, counted before parsing (web/http/bounded-json.ts).
+  const json = [boundedJson(), rejectNulCharacters];
   app.use(...observability(deps.log), ...securityHeaders());
   // Our SMP: public, read by every Peppol access point and the Peppol Directory. Many access points read from behind
   // one address (a cloud's NAT), and its answers come from a record cache: its reads are not counted per address.
@@ -58,8 +60,11 @@ export function createApp(deps: ApiDeps): express.Express {
       },
     ),
   );
-  // Before anything else, authentication included: a flood of bad keys or wizard links is limited too.
-  app.use(ipRateLimit(deps.config.ipRateLimitPerMinute));
+  // Probes (health, readiness, ping, metrics) are never limited: an orchestrator must not see the service die because
+  // someone behind its address flooded it. The API counts per key, its failed authentications per address; the
+  // public pages and files per address (api/rate-limit.ts).
+  const perAddress = ipRateLimit(deps.config.ipRateLimitPerMinute);
+  app.use(['/openapi.json', '/docs', '/apps/gov-fr/review', '/reg'], perAddress);
   watchJobs(deps.db, () => countJobsByStatus(deps.db));
   // With METRICS_PORT, /metrics is served on that internal listener only (bin/), not here.
   if (deps.config.METRICS_PORT === undefined) app.get('/metrics', metricsEndpoint(deps.config.METRICS_TOKEN));
@@ -85,7 +90,10 @@ export function createApp(deps: ApiDeps): express.Express {
   app.get('/utils/v1/ping', (_req, res) => void res.json({ ping: 'pong' }));
   app.use('/utils/v1', healthRouter({ db: deps.db, temporal: deps.temporal }));
 
-  const authed = [authenticate(deps.db), rateLimit(deps.config.RATE_LIMIT_PER_MINUTE)];
+  const authed = [
+    authenticate(deps.db, failedAuthentications(deps.config.RATE_LIMIT_FAILED_AUTH_PER_MINUTE)),
+    rateLimit(deps.config.RATE_LIMIT_PER_MINUTE),
+  ];
   // Idempotency-Key on POSTs: after the body parser (a request is identified by its body too), before the router.
   const idempotent = idempotency(deps);
   app.use('/silo/v1', ...authed, ...json, idempotent, entriesRouter(deps));
@@ -93,7 +101,7 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use(
     '/events/v1',
     ...authed,
-    express.json({ limit: '16kb', strict: true }),
+    boundedJson({ limit: '16kb', maxValues: MAX_SMALL_JSON_VALUES }),
     rejectNulCharacters,
     idempotent,
     eventsRouter(deps),
@@ -101,7 +109,7 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use(
     '/admin/v1',
     ...authed,
-    express.json({ limit: '16kb', strict: true }),
+    boundedJson({ limit: '16kb', maxValues: MAX_SMALL_JSON_VALUES }),
     rejectNulCharacters,
     idempotent,
     adminRouter(deps.db),
@@ -135,7 +143,7 @@ export function createApp(deps: ApiDeps): express.Express {
     wizardRouter(deps),
   );
 
-  app.use(routeNotFound);
+  app.use(perAddress, routeNotFound);
   app.use(errorHandler(deps.log));
   return app;
 }

@@ -1,9 +1,10 @@
 // PATCH /silo/v1/entries/{id}: the public API's update body `{content_type, data, allow_invalid?, folder?}`, or a
 // patch sent as the request's own content type. The patch formats are the libraries' (RFC 7396, RFC 6902).
-import express, { type Request } from 'express';
+import type { Request } from 'express';
 import type { Operation } from 'fast-json-patch';
 import { z } from 'zod';
 import { rejectNulCharacters } from '../web/http/no-nul';
+import { boundedJson } from '../web/http/bounded-json';
 import {
   DOCUMENT,
   JSON_PATCH,
@@ -65,10 +66,7 @@ export const updateBody = z
   });
 
 /** Parses the patch media types too (the router's parser reads application/json only). */
-export const patchBodyParser = [
-  express.json({ limit: '1mb', strict: true, type: [MERGE_PATCH, JSON_PATCH] }),
-  rejectNulCharacters,
-];
+export const patchBodyParser = [boundedJson({ type: [MERGE_PATCH, JSON_PATCH] }), rejectNulCharacters];
 
 // Names an object inherits (__proto__, constructor, hasOwnProperty…): as a key or a path segment they reach the
 // libraries' own objects — the merge-patch library calls `target.hasOwnProperty`, and skips the rest of an object

@@ -21,6 +21,7 @@ import { directoryLookupRouter } from './gov-fr-directory-v1';
 import { reviewRouter } from './review-v1';
 import { rejectNulCharacters } from '../web/http/no-nul';
 import { uploadJson } from '../web/http/upload-json';
+import { MAX_SMALL_JSON_VALUES, boundedJson } from '../web/http/bounded-json';
 import { body, params, query } from '../web/http/validate';
 
 const clientOf = (req: express.Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });
@@ -51,7 +52,7 @@ export function govFrRouter(deps: SigningDeps): Router {
   r.post(
     '/entry/:silo_entry_id/decision',
     requireScope('approvals'),
-    express.json({ limit: '16kb' }),
+    boundedJson({ limit: '16kb', maxValues: MAX_SMALL_JSON_VALUES }),
     rejectNulCharacters,
     async (req, res) => {
       const entryId = id(req);

@@ -14,6 +14,7 @@ import { findWorkflow, listAllWorkflows, saveWorkflow } from '../domain/jobs/wor
 import { auth, requireScope } from './auth';
 import { notFound } from '../web/http/problem';
 import { body, params, query } from '../web/http/validate';
+import { STORED_JSON_LIMITS, jsonOverLimits } from '../web/http/bounded-json';
 
 export const idParam = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
 export const keyParam = z.object({ key: z.string().min(1).max(255) });
@@ -22,8 +23,25 @@ export const jobBody = z.strictObject({
   workflow_id: z.uuid({ error: 'must be a UUID' }),
   silo_entry_id: z.uuid({ error: 'must be a UUID' }),
   key: z.string().trim().min(1).max(255).optional(),
-  args: z.record(z.string().max(100), z.string().max(10_000)).default({}),
+  args: z
+    .record(z.string().max(100), z.string().max(10_000))
+    .superRefine((args, ctx) => {
+      const over = jsonOverLimits(args, 'args', STORED_JSON_LIMITS);
+      if (over) ctx.addIssue({ code: 'custom', message: over });
+    })
+    .describe(
+      `stored with the job: at most ${STORED_JSON_LIMITS.values.toLocaleString('en')} values and keys and ` +
+        `${STORED_JSON_LIMITS.bytes.toLocaleString('en')} bytes as JSON`,
+    )
+    .default({}),
   tags: z.array(z.string().trim().min(1).max(100)).max(20).default([]),
+});
+
+/** A definition as it is stored (its steps and rescue, copied into each of its jobs): within STORED_JSON_LIMITS. */
+const workflowBody = workflowInput.superRefine((w, ctx) => {
+  const stored = { steps: w.steps, rescue: w.rescue };
+  const over = jsonOverLimits(stored, 'a workflow definition (its steps and rescue)', STORED_JSON_LIMITS);
+  if (over) ctx.addIssue({ code: 'custom', path: ['steps'], message: over });
 });
 
 export const createJobQuery = z.strictObject({
@@ -81,7 +99,7 @@ export function jobsRouter(deps: JobServiceDeps): Router {
 
   r.put('/workflows/:id', async (req, res) => {
     const { id } = params(req, idParam);
-    const doc = body(req, workflowInput);
+    const doc = body(req, workflowBody);
     res.json(onWire(await saveWorkflow(db, auth(res).workspaceId, id, doc)));
   });
 

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { WAITING_FOR } from '../platform/store/waiting-for';
 import { PROBLEM_CODE_NAMES } from '../web/http/problem-codes';
+import { STORED_JSON_LIMITS, jsonOverLimits, type JsonLimits } from '../web/http/bounded-json';
 import { partyDocument } from '../domain/party';
 import { PARTY_STATES } from '../workflows/types';
 
@@ -42,6 +43,21 @@ export const meta = z
     updated_at: timestamp,
   })
   .meta({ id: 'Meta' });
+
+/** A meta value's own limits, under the body's (web/http/bounded-json.ts). */
+export const META_VALUE_LIMITS: JsonLimits = STORED_JSON_LIMITS;
+
+/** A meta value as a caller sets it: any JSON within META_VALUE_LIMITS (400 naming them). */
+export const metaValueInput = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    const over = jsonOverLimits(value, 'a meta value', META_VALUE_LIMITS);
+    if (over) ctx.addIssue({ code: 'custom', message: over });
+  })
+  .describe(
+    `any JSON: at most ${META_VALUE_LIMITS.values.toLocaleString('en')} values and keys (each object, array, string, number, boolean, null and object key counts one) ` +
+      `and ${META_VALUE_LIMITS.bytes.toLocaleString('en')} bytes written as compact JSON (UTF-8); a larger value is refused, 400 naming the limit`,
+  );
 
 const waitingFor = z
   .enum(WAITING_FOR)

@@ -98,12 +98,23 @@ const SYSTEM_NAMES: Record<RemoteFailure['system'], string> = {
   directory: 'Peppol Directory',
 };
 
+/** Field errors listed in a problem: a body of thousands of bad values is told about its first ones (and the count). */
+const MAX_LISTED_ERRORS = 100;
+/** Unknown field names listed, and the characters shown of each. */
+const MAX_LISTED_KEYS = 20;
+const MAX_KEY_SHOWN = 100;
+const listed = (keys: string[]) =>
+  keys
+    .slice(0, MAX_LISTED_KEYS)
+    .map((k) => (k.length > MAX_KEY_SHOWN ? `${k.slice(0, MAX_KEY_SHOWN)}…` : k))
+    .join(', ') + (keys.length > MAX_LISTED_KEYS ? ` and ${keys.length - MAX_LISTED_KEYS} more` : '');
+
 export function zodProblem(err: ZodError, where: string): HttpProblem {
-  const errors = err.issues.map((i) => ({
+  const errors = err.issues.slice(0, MAX_LISTED_ERRORS).map((i) => ({
     path: [where, ...i.path.map(String)].join('.'),
     message:
       i.code === 'unrecognized_keys'
-        ? `unknown field(s): ${i.keys.join(', ')}`
+        ? `unknown field(s): ${listed(i.keys)}`
         : // A field left out reads as one, not as a type received: zod says "expected string, received undefined".
           i.code === 'invalid_type' && /received undefined$/.test(i.message)
           ? `required (${i.expected})`
@@ -112,7 +123,7 @@ export function zodProblem(err: ZodError, where: string): HttpProblem {
   const first = errors[0];
   const detail =
     `invalid ${where}: ${first ? `${first.path}: ${first.message}` : 'validation failed'}` +
-    (errors.length > 1 ? ` (and ${errors.length - 1} more)` : '');
+    (err.issues.length > 1 ? ` (and ${err.issues.length - 1} more)` : '');
   return new HttpProblem(400, detail, errors, undefined, 'invalid-request');
 }
 

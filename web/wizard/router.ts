@@ -25,6 +25,7 @@ import {
 } from '../../domain/submission/service';
 import { agreementBody, identityBody, signBody } from '../../domain/submission/inputs';
 import { uploadJson } from '../http/upload-json';
+import { MAX_SMALL_JSON_VALUES, boundedJson } from '../http/bounded-json';
 import { rejectNulCharacters } from '../http/no-nul';
 import { sendProblem } from '../http/problem';
 import { body, query } from '../http/validate';
@@ -46,7 +47,7 @@ export const detailsBody = z.strictObject({
   role: field,
   id_number: z.string().trim().max(64).optional(),
 });
-const smallJson = express.json({ limit: '16kb', strict: true });
+const smallJson = boundedJson({ limit: '16kb', maxValues: MAX_SMALL_JSON_VALUES });
 
 const clientOf = (req: express.Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });
 
