@@ -6,6 +6,7 @@ import type { DataBox } from '../platform/crypto/data-box';
 import type { Db } from '../platform/store/db';
 import {
   EVENT_KINDS,
+  decodeEventCursor,
   deliveryLog,
   disableSubscription,
   getSubscription,
@@ -13,7 +14,6 @@ import {
   listSubscriptions,
   subscriptionView,
 } from '../platform/store/events';
-import { decodeCursor } from '../platform/store/rows';
 import { auth, requireScope } from './auth';
 import { notFound } from '../web/http/problem';
 import { subscribe } from '../domain/events/subscriptions';
@@ -34,7 +34,7 @@ export const eventsQuery = pageQuery.extend({
   cursor: z
     .string()
     .max(200)
-    .refine((c) => decodeCursor(c) !== undefined, 'not a cursor from a previous page')
+    .refine((c) => decodeEventCursor(c) !== undefined, 'not a cursor from a previous page')
     .optional(),
   entry_id: z.uuid({ error: 'must be a UUID' }).optional(),
   // `kind=a&kind=b` as well as `kind=a,b`.

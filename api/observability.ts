@@ -1,5 +1,6 @@
 // One structured log line per request (request id, route, status, time, workspace and key ids; no headers, no
-// bodies, no query strings) and the HTTP latency histogram. The wizard's ref is a credential: it never appears,
+// bodies, no query strings) and the HTTP latency histogram. The wizard's ref is a credential, and no ref a path
+// carries appears (`/reg/<ref>/…`, `/silo/v1/entries/meta/<key>/<ref>`: every path parameter named like a ref),
 // whatever the case or encoding of the path (platform/observability/logger.ts redactPath). And /metrics: on the API's port (behind
 // METRICS_TOKEN when set), or on an internal listener of its own (METRICS_PORT).
 import crypto from 'node:crypto';
@@ -9,12 +10,15 @@ import express, { type RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import type { Config } from '../platform/config';
-import { redactPath as redact } from '../platform/observability/logger';
+import { redactPath as redact, redactRefRoutes } from '../platform/observability/logger';
 import { httpDuration, registry } from '../platform/observability/metrics';
-import { operationFor } from './operations';
+import { OPERATIONS, operationFor } from './operations';
 import type { ApiKeyIdentity } from '../platform/store/workspaces';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+// Every operation's path parameters named like a ref (the wizard's, the meta lookup's) are left out of the logs and
+// spans, and out of the error log of web/http/problem.ts: all three redact with redactPath.
+redactRefRoutes(OPERATIONS.map((op) => op.path));
 const QUIET = new Set(['/metrics', '/utils/v1/health/live', '/utils/v1/health/ready']);
 
 /**

@@ -11,8 +11,12 @@
 // HTTP caching: documents carry a strong ETag (the SHA-256 of their bytes, computed once) and
 // `Cache-Control: public, max-age=<httpMaxAgeS>`; a conditional GET whose ETag still matches gets 304 without a
 // body. Errors are `no-store`, so a participant registered a moment later is not hidden by a cached 404.
+// Errors are problem details (application/problem+json, with a `code`), as the API's OpenAPI document says of these
+// paths: 400 `invalid-request` for an identifier that is not one (control characters and white space included: a
+// NUL would fail in the store, a trailing newline must not name the participant), 404 `not-found`.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { STATUS_CODES } from 'node:http';
 import express from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../../platform/config';
@@ -103,6 +107,8 @@ export function smpOptionsFromFiles(c: SmpFilesConfig): SmpOptions {
 }
 
 const XML_TYPE = 'text/xml; charset=utf-8';
+/** Control characters (C0, DEL, C1) and white space of any kind: in no Peppol identifier. */
+const UNFIT_CHARACTER = /[\p{Cc}\s]/u;
 
 /** A document ready to serve, with its strong validator. */
 interface Served {
@@ -194,22 +200,43 @@ export function smpRouter({ db, config, log }: SmpDeps, opts: SmpOptions): expre
     return q;
   };
 
-  const notFound = (res: express.Response, what: string) =>
-    void res.status(404).set('Cache-Control', 'no-store').type('text/plain').send(`${what} not found`);
+  // RFC 9457, as web/http/problem.ts writes them for the rest of the API (which this layer does not import).
+  const problem = (res: express.Response, status: 400 | 404, detail: string) =>
+    void res
+      .status(status)
+      .set('Cache-Control', 'no-store')
+      .type('application/problem+json')
+      .json({
+        type: 'about:blank',
+        title: STATUS_CODES[status],
+        status,
+        detail,
+        code: status === 400 ? 'invalid-request' : 'not-found',
+      });
+  const notFound = (res: express.Response, what: string) => problem(res, 404, `${what} not found`);
+  /** Why an identifier from the path cannot be one (a control character or white space, anywhere), or undefined. */
+  const unfit = (what: string, raw: string): string | undefined => {
+    const c = UNFIT_CHARACTER.exec(raw)?.[0].codePointAt(0);
+    const name = `U+${c?.toString(16).toUpperCase().padStart(4, '0')}`;
+    return c === undefined
+      ? undefined
+      : `the ${what} must not contain control characters or white space (${name} found)`;
+  };
 
   /** The enabled record of a path's participant; undefined (after answering 400/404) otherwise. */
   async function recordOf(
     raw: string,
     res: express.Response,
   ): Promise<{ p: ParticipantId; rec: SmpRecord } | undefined> {
+    const why = unfit('participant identifier', raw);
+    if (why) return void problem(res, 400, why);
     let p: ParticipantId;
     try {
       // Scheme and value are both case-insensitive in Peppol; our records hold them lowercased.
       p = parseParticipantId(raw.toLowerCase());
     } catch (err) {
       if (!(err instanceof InvalidParticipantIdError)) throw err;
-      res.status(400).set('Cache-Control', 'no-store').type('text/plain').send(err.message);
-      return undefined;
+      return void problem(res, 400, err.message);
     }
     const rec = await lookup(`${p.scheme}::${p.value}`);
     if (!rec) return void notFound(res, 'participant');
@@ -238,6 +265,8 @@ export function smpRouter({ db, config, log }: SmpDeps, opts: SmpOptions): expre
   });
 
   router.get('/:participant/services/:doctype', async (req, res) => {
+    const why = unfit('document type identifier', req.params.doctype);
+    if (why) return problem(res, 400, why);
     const found = await recordOf(req.params.participant, res);
     if (!found) return;
     const { p, rec } = found;

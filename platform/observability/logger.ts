@@ -83,5 +83,70 @@ export function redactPath(path: string): string {
     // An encoded slash (`reg%2F<ref>`) keeps the ref inside this segment.
     else if (/^reg[/\\]/.test(name)) segments[i] = 'reg/:ref';
   }
+  return redactRefParameters(segments);
+}
+
+/** A path parameter that holds a ref (`:ref`, `:approval_ref`…): a credential, or a value the caller chose. */
+const REF_PARAMETER = /ref/i;
+
+interface RefRoute {
+  /** The route's segments: a literal (lower case) or, for a parameter, null. */
+  literals: (string | null)[];
+  /** The parameters named like a ref: their index in the route, and their name. */
+  refs: { at: number; name: string }[];
+}
+const refRoutes = new Map<string, RefRoute>();
+
+/**
+ * Makes redactPath replace, in every path of these routes (Express-style patterns, `/silo/v1/entries/meta/:key/:ref`),
+ * the parameters named like a ref by their name (`:ref`); api/observability.ts gives it every operation of the API,
+ * so a new route with a ref is covered without more. A path is compared as routing might read it (segments decoded,
+ * in any case, empty ones skipped), wherever the route stands in it; after the ref, a segment as long as a ref is
+ * redacted too (`…/<ref>/x/<ref>`, `…/<ref>/../<ref>`, which no route answers but the log would show).
+ */
+export function redactRefRoutes(patterns: Iterable<string>): void {
+  for (const pattern of patterns) {
+    const parts = pattern.split('/').filter(Boolean);
+    const refs = parts.flatMap((p, at) => (p.startsWith(':') && REF_PARAMETER.test(p) ? [{ at, name: p }] : []));
+    if (refs.length && !refRoutes.has(pattern))
+      refRoutes.set(pattern, { literals: parts.map((p) => (p.startsWith(':') ? null : p.toLowerCase())), refs });
+  }
+}
+
+function redactRefParameters(segments: string[]): string {
+  if (!refRoutes.size) return segments.join('/');
+  // The path as routing might read it: decoded parts (an encoded slash, `approval-link%2F<ref>`, splits a segment),
+  // each with the segment it comes from.
+  const parts = segments.flatMap((s, seg) =>
+    s === ''
+      ? []
+      : routedName(s)
+          .split(/[/\\]+/)
+          .filter(Boolean)
+          .map((name) => ({ seg, name, redacted: '' })),
+  );
+  // After the first ref matched, anything as long as a ref is redacted too: found once, from the earliest such ref
+  // (a long path of repeated routes costs one pass, not one per match).
+  let tailFrom = Infinity;
+  for (const { literals, refs } of refRoutes.values()) {
+    // Wherever the route stands (`/x/../silo/v1/…`: no route answers it, but the log would show it).
+    for (let start = 0; start + literals.length <= parts.length; start++) {
+      if (!literals.every((literal, k) => literal === null || literal === parts[start + k]!.name)) continue;
+      for (const ref of refs) parts[start + ref.at]!.redacted = ref.name;
+      tailFrom = Math.min(tailFrom, start + refs[0]!.at + 1);
+    }
+  }
+  if (tailFrom === Infinity) return segments.join('/');
+  for (let k = tailFrom; k < parts.length; k++) if (REF_LIKE.test(parts[k]!.name)) parts[k]!.redacted ||= ':ref';
+  const bySegment = new Map<number, typeof parts>();
+  for (const part of parts) {
+    const of = bySegment.get(part.seg);
+    if (of) of.push(part);
+    else bySegment.set(part.seg, [part]);
+  }
+  for (const [seg, of] of bySegment) {
+    if (!of.some((p) => p.redacted)) continue;
+    segments[seg] = of.length === 1 ? of[0]!.redacted : of.map((p) => p.redacted || p.name).join('/');
+  }
   return segments.join('/');
 }

@@ -3,7 +3,7 @@
 // goes unannounced. The deliveries are then sent by Temporal workflows (workflows/webhook-delivery.ts).
 import crypto from 'node:crypto';
 import type { Queryable } from './db';
-import { decodeCursor, encodeCursor, iso } from './rows';
+import { iso } from './rows';
 
 export const EVENT_KINDS = ['party.state_changed', 'party.updated', 'job.completed'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
@@ -209,6 +209,17 @@ export async function markDeliveryFailed(q: Queryable, id: string, error: string
   );
 }
 
+/**
+ * The events' cursor: the workspace's own number of the last event of a page (platform/store/migrations/
+ * …_events-per-workspace.sql), encoded. It tells nothing of other workspaces (their events are numbered apart), and
+ * a cursor of the service-wide sequence given before (`s…`) is not taken for one.
+ */
+export const encodeEventCursor = (wsSeq: string | number): string => Buffer.from(`w${wsSeq}`).toString('base64url');
+
+export function decodeEventCursor(cursor: string): string | undefined {
+  return /^w([1-9]\d{0,17})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'))?.[1];
+}
+
 export interface EventFilter {
   limit: number;
   cursor?: string;
@@ -216,7 +227,10 @@ export interface EventFilter {
   kinds?: EventKind[];
 }
 
-/** The workspace's events, newest first (in the order they were written), after `cursor` (from a previous page). */
+/**
+ * The workspace's events, newest first (in the order they were committed, those of one statement in the order it
+ * wrote them), after `cursor` (from a previous page).
+ */
 export async function listEvents(db: Queryable, workspaceId: string, f: EventFilter) {
   const params: unknown[] = [workspaceId, f.limit + 1];
   const where = ['workspace_id = $1'];
@@ -226,8 +240,8 @@ export async function listEvents(db: Queryable, workspaceId: string, f: EventFil
   };
   if (f.entryId) add((n) => `entry_id = ${n}::uuid`, f.entryId);
   if (f.kinds?.length) add((n) => `kind = ANY (${n}::text[])`, f.kinds);
-  const after = f.cursor ? decodeCursor(f.cursor) : undefined;
-  if (after) add((n) => `seq < ${n}::bigint`, after);
+  const after = f.cursor ? decodeEventCursor(f.cursor) : undefined;
+  if (after) add((n) => `ws_seq < ${n}::bigint`, after);
   const { rows } = await db.query<{
     id: string;
     kind: string;
@@ -235,9 +249,11 @@ export async function listEvents(db: Queryable, workspaceId: string, f: EventFil
     job_id: string | null;
     payload: unknown;
     at: Date;
-    seq: string;
+    ws_seq: string;
   }>(
-    `SELECT id, kind, entry_id, job_id, payload, at, seq FROM events WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $2`,
+    // ws_seq is given at commit: only the caller's own transaction could see an event without it yet.
+    `SELECT id, kind, entry_id, job_id, payload, at, ws_seq FROM events
+      WHERE ${where.join(' AND ')} AND ws_seq IS NOT NULL ORDER BY ws_seq DESC LIMIT $2`,
     params,
   );
   const page = rows.slice(0, f.limit);
@@ -251,7 +267,7 @@ export async function listEvents(db: Queryable, workspaceId: string, f: EventFil
       data: e.payload,
       at: iso(e.at),
     })),
-    ...(rows.length > f.limit && last && { next_cursor: encodeCursor(last.seq) }),
+    ...(rows.length > f.limit && last && { next_cursor: encodeEventCursor(last.ws_seq) }),
   };
 }
 

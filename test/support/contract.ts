@@ -33,7 +33,7 @@ export function contractViolation(
   const json = /json/.test(contentType ?? '');
   if (status >= 400) {
     if (!json)
-      return op && !op.path.startsWith('/smp') && !op.path.startsWith('/reg/:ref/start') && op.path !== '/metrics'
+      return op && !op.path.startsWith('/reg/:ref/start') && op.path !== '/metrics'
         ? `${status} without problem+json`
         : undefined;
     const invalid = validate('openapi#/components/schemas/Problem', body);

@@ -14,6 +14,7 @@ import { createWorkspace } from '../../../platform/store/workspaces';
 import { makeSiren, party, siretOf } from '../../../bin/stack/sample-parties';
 import { freshDb } from '../../support/harness';
 import { get, startSmpServer, xmllint, xmlsecVerify, type SmpServer } from '../../support/smp';
+import { contractViolation } from '../../support/contract';
 
 const SMP_XSD = 'peppol-smp-types-v1-ext.xsd';
 const CARD_XSD = 'peppol-directory-business-card-20180621.xsd';
@@ -221,6 +222,59 @@ describe('our SMP (GET ServiceGroup, SignedServiceMetadata, business card)', () 
     expect((await get(p.path)).status).toBe(404);
     expect((await get(link)).status).toBe(404); // even though its signed document is cached
     expect((await get(`${smp.smpUrl}/businesscard/${enc(p.participantId)}`)).status).toBe(404);
+  });
+
+  it('answers its errors as problem details: 400 for control characters or white space in an identifier, never 500', async () => {
+    const p = await publish();
+    const problemOf = async (url: string) => {
+      const res = await fetch(url);
+      const body = (await res.json()) as { status: number; code: string; detail: string };
+      // As the API's OpenAPI document describes these paths (errors: application/problem+json, with their codes).
+      const broken = contractViolation('GET', url, res.status, res.headers.get('content-type'), body);
+      expect(broken, url).toBeUndefined();
+      expect(res.headers.get('content-type'), url).toMatch(/^application\/problem\+json/);
+      expect(res.headers.get('cache-control'), url).toBe('no-store');
+      expect(body.status, url).toBe(res.status);
+      return { status: res.status, code: body.code, detail: body.detail };
+    };
+    const id = `iso6523-actorid-upis::0225:${p.siren}`;
+    // A NUL used to reach the store (500); a trailing newline used to be trimmed away (200 for another spelling).
+    for (const [raw, shown] of [
+      ['%00', 'U+0000'],
+      ['%0a', 'U+000A'],
+      ['%0D%0A', 'U+000D'],
+      ['%09', 'U+0009'],
+      ['%7F', 'U+007F'],
+      ['%C2%85', 'U+0085'],
+      ['%20', 'U+0020'],
+      ['%C2%A0', 'U+00A0'],
+    ]) {
+      for (const url of [
+        `${smp.smpUrl}/iso6523-actorid-upis::0225:${p.siren}${raw}`,
+        `${smp.smpUrl}/${raw}${enc(id)}`,
+        `${smp.smpUrl}/iso6523-actorid-upis::0225:${raw}${p.siren}`,
+        `${smp.smpUrl}/businesscard/${enc(id)}${raw}`,
+        `${smp.smpUrl}/${enc(id)}${raw}/services/${enc('busdox-docid-qns::x')}`,
+        `${smp.smpUrl}/${enc(id)}/services/${enc('busdox-docid-qns::x')}${raw}`,
+      ])
+        expect(await problemOf(url), url).toEqual({
+          status: 400,
+          code: 'invalid-request',
+          detail: expect.stringContaining(`must not contain control characters or white space (${shown} found)`),
+        });
+    }
+    expect((await get(`${smp.smpUrl}/iso6523-actorid-upis::0225:${p.siren}`)).status).toBe(200); // the id itself
+    // Not ours, or not an identifier: 404 and 400, as problems too.
+    expect(await problemOf(`${smp.smpUrl}/${enc(`iso6523-actorid-upis::0225:${makeSiren()}`)}`)).toEqual({
+      status: 404,
+      code: 'not-found',
+      detail: 'participant not found',
+    });
+    expect(await problemOf(`${p.path}/services/nope`)).toMatchObject({ status: 404, code: 'not-found' });
+    expect(await problemOf(`${smp.smpUrl}/not-an-id`)).toMatchObject({ status: 400, code: 'invalid-request' });
+    expect(await problemOf(`${smp.smpUrl}/${enc('other-scheme::0225:552032534')}`)).toMatchObject({ status: 400 });
+    await disableParticipant(db, p.participantId, p.entryId);
+    expect(await problemOf(`${smp.smpUrl}/businesscard/${enc(p.participantId)}`)).toMatchObject({ status: 404 });
   });
 
   it('lets HTTP caches keep documents and revalidate them with a strong ETag; a change gives a new one', async () => {
