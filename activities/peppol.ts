@@ -3,8 +3,9 @@
 //
 // Migration between SMPs, both ways:
 // - inbound: a participant another SMP holds at the SML comes over with the migration key the company set in the
-//   meta key `peppol-migration-key` (domain/party/peppol-migration.ts): SML Migrate. Without a key the step fails
-//   `sml-conflict` saying how to get one; a key the SML refuses fails it `sml-migration-refused`.
+//   meta key `peppol-migration-key` (domain/party/peppol-migration.ts; sealed at rest, opened here): SML Migrate.
+//   Without a key the step fails `sml-conflict` saying how to get one; a key the SML refuses fails it
+//   `sml-migration-refused`.
 // - outbound: the API prepares the migration of a participant of ours (api/peppol-v1.ts: SML PrepareToMigrate, the
 //   key recorded as its hash in platform/store/peppol-migrations.ts). Our SMP keeps serving the participant until the
 //   new SMP has migrated it; nothing watches for that (no sweep, no workflow): it is found out when someone looks —
@@ -44,6 +45,7 @@ import { entrySiren } from './entry-siren';
 import { entrustedAddresses } from './entrusted-addresses';
 import { entryDirectoryLines } from '../platform/store/directory-holdings';
 import type { Queryable } from '../platform/store/db';
+import { dataBoxFromConfig, type DataBox } from '../platform/crypto/data-box';
 
 const registerConfig = z.strictObject({
   // Every party here is French (it has a SIREN), hence `france` by default.
@@ -75,7 +77,13 @@ const MIGRATE_REFUSALS: readonly SmlErrorKind[] = ['BadRequestFault', 'NotFoundF
 const askPrevious = (id: string) =>
   `ask your previous Peppol provider (SMP) for a migration key for ${id} (they call SML PrepareToMigrate) and set it in the meta key ${PEPPOL_MIGRATION_KEY_META}, then run the registration again`;
 
-export function peppolActivities({ db, log }: ActivityDeps, { sml, directory }: Pick<Clients, 'sml' | 'directory'>) {
+export function peppolActivities(
+  { db, log, config }: ActivityDeps,
+  { sml, directory }: Pick<Clients, 'sml' | 'directory'>,
+) {
+  // Opens the migration keys, sealed at rest (domain/party/peppol-migration.ts); made when first needed.
+  let box: DataBox | undefined;
+
   /** Whether our SMP's SML List holds the participant. */
   async function smlHolds(id: string): Promise<boolean> {
     const ours = await sml.list().catch((e) => rethrowRemote(e, 'SML list'));
@@ -96,7 +104,7 @@ export function peppolActivities({ db, log }: ActivityDeps, { sml, directory }: 
   /** The migration key the entry's meta gives for the participant, if any. */
   async function migrationKey(entryId: string, id: string): Promise<string | undefined> {
     try {
-      return await migrationKeyOf(db, entryId, id);
+      return await migrationKeyOf(db, (box ??= dataBoxFromConfig(config)), entryId, id);
     } catch (err) {
       if (err instanceof MigrationKeyMetaError)
         throw ApplicationFailure.nonRetryable(

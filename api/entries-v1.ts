@@ -4,9 +4,11 @@ import { Router } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { assertCallerMeta, callerMeta, createPartyEntry } from '../domain/party/entries';
+import { migrationKeysSealed, PEPPOL_MIGRATION_KEY_META, putMigrationKeyMeta } from '../domain/party/peppol-migration';
 import type { DataBox } from '../platform/crypto/data-box';
 import type { Db } from '../platform/store/db';
 import { credentialsRouter } from './credentials';
+import { metaValueInput } from './schemas';
 import {
   deleteMeta,
   getEntry,
@@ -63,7 +65,7 @@ export const metaBody = z.strictObject({
     .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/)
     .default('api'),
   ref: z.string().trim().min(1).max(255).optional(),
-  value: z.unknown().optional(),
+  value: metaValueInput.optional(),
   link_url: z.url().max(2000).optional(),
   link_scope: z.enum(['public', 'private']).optional(),
   indexed: z.boolean().optional(),
@@ -73,6 +75,11 @@ export const metaBody = z.strictObject({
 export function entriesRouter({ db, box, log }: { db: Db; box: DataBox; log: Logger }): Router {
   const r = Router();
   r.use(requireScope('entries:rw'));
+  // Migration keys written in clear by an earlier version are sealed before the first request is served.
+  r.use(async (_req, _res, next) => {
+    await migrationKeysSealed(db, box, log);
+    next();
+  });
   const ownEntry = async (workspaceId: string, id: string) => {
     const row = await getEntryRow(db, workspaceId, id);
     if (!row) throw notFound(`entry ${id}`);
@@ -142,7 +149,13 @@ export function entriesRouter({ db, box, log }: { db: Db; box: DataBox; log: Log
     const { id, key } = params(req, metaParams);
     const input = body(req, metaBody);
     const entry = await ownEntry(auth(res).workspaceId, id);
-    res.json(await putMeta(db, id, key, callerMeta(key, input, entry.siren)));
+    const meta = callerMeta(key, input, entry.siren);
+    // A migration key is a secret: sealed, answered masked (domain/party/peppol-migration.ts).
+    res.json(
+      key === PEPPOL_MIGRATION_KEY_META
+        ? await putMigrationKeyMeta({ db, box }, entry, meta)
+        : await putMeta(db, id, key, meta),
+    );
   });
 
   r.get('/entries/:id/meta/:key', async (req, res) => {

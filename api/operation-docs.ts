@@ -4,6 +4,13 @@
 import type { ProblemCodeName } from '../web/http/problem-codes';
 import type { Operation } from './operations';
 import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../domain/jobs/builtins';
+import { STORED_JSON_LIMITS } from '../web/http/bounded-json';
+
+/** The limits of the free-form JSON a route stores, as the descriptions write them. */
+const STORED = {
+  values: STORED_JSON_LIMITS.values.toLocaleString('en'),
+  bytes: STORED_JSON_LIMITS.bytes.toLocaleString('en'),
+};
 
 export interface OperationDoc {
   description: string;
@@ -145,7 +152,10 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     description:
       'Sets a meta row of the entry (your own references, flags, links). `fr-invoicing-addresses` states the addresses the company receives invoices at and what its mandate entrusts — `{entrust: all|listed, start?: YYYY-MM-DD, addresses: [{} (the SIREN), {siret}, {siret, routing_code: {id, label, nature?, state?, type?, commitment_required?}}, {suffix}]}` — checked when set (400 naming each fault). ' +
       '`fr-former-matricule` is read by the registration: the matricule of the platform the company leaves (see the README). ' +
-      '`peppol-migration-key` too: the key its previous Peppol provider prepared at the SML (PrepareToMigrate), to migrate its participants to us — a string for every participant, or an object mapping participant ids to keys.',
+      '`peppol-migration-key` too: the key its previous Peppol provider prepared at the SML (PrepareToMigrate), to migrate its participants to us — a string for every participant, or an object mapping participant ids to keys. ' +
+      "The object names only the entry's own participants, `0225:<address>` for each of its invoicing addresses (set `fr-invoicing-addresses` first), with or without the scheme `iso6523-actorid-upis::`, in any case; any other id is refused (400 naming it). " +
+      'The keys are secrets: stored encrypted, and shown masked (`"********"`, the participant ids kept) in this answer, the entry and every meta read; only the Peppol step reads them. ' +
+      `A value holds at most ${STORED.values} JSON values and keys (each object, array, string, number, boolean, null and object key counts one) and ${STORED.bytes} bytes as compact JSON (UTF-8): a larger one is refused, 400 naming the limit.`,
     examples: {
       'invoicing addresses': {
         src: 'api',
@@ -161,9 +171,13 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       },
       'a take-over': { src: 'api', value: '0042' },
       'a Peppol migration key': { src: 'api', value: 'Ab3$xY7!kLm9#qRt' },
+      'a Peppol migration key per participant': {
+        src: 'api',
+        value: { '0225:552032534': 'Ab3$xY7!kLm9#qRt', '0225:552032534_eu': 'Zq8#pW2@nVc4$sEx' },
+      },
       'your reference': { src: 'crm', ref: 'CUST-1234', indexed: true },
     },
-    errors: ['service-meta', 'meta-ref-taken'],
+    errors: ['service-meta', 'meta-ref-taken', 'invalid-data'],
   },
   'get /silo/v1/entries/:id/meta/:key': { description: 'One meta row of the entry.' },
   'delete /silo/v1/entries/:id/meta/:key': {
@@ -179,7 +193,8 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
 
   'put /transform/v1/workflows/:id': {
     description:
-      'Stores a workflow definition of the workspace: its steps (each a `provider`, also named `action`) and its rescue steps, run when a step fails. The built-in registration and unregistration are listed by GET.',
+      'Stores a workflow definition of the workspace: its steps (each a `provider`, also named `action`) and its rescue steps, run when a step fails. The built-in registration and unregistration are listed by GET. ' +
+      `The definition as stored (its steps and rescue, \`notes\` left out) holds at most ${STORED.values} JSON values and keys and ${STORED.bytes} bytes as compact JSON: a larger one is refused, 400 naming the limit.`,
     examples: {
       'set a state': {
         name: 'Mark completed',
@@ -214,7 +229,8 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       'Runs a workflow on an entry. The built-in registration issues the mandate, publishes the wizard link (`approval-link` meta) and waits for the signer and the operator; then it registers the party in the PPF Annuaire and on Peppol. ' +
       'The answer is 202 with the job as accepted; follow it with `GET /transform/v1/jobs/{id}`, the entry, or webhooks. With `?wait=N` (at most 60) it answers once the job ends or waits, or after N seconds. ' +
       'An entry runs one job at a time, and a SIREN is registered once per workspace. ' +
-      'An unregistration takes `args.leave_on` (YYYY-MM-DD, today to a year ahead): the company leaves us for another platform that day; the job waits for it, our records in place, and can be cancelled meanwhile.',
+      'An unregistration takes `args.leave_on` (YYYY-MM-DD, today to a year ahead): the company leaves us for another platform that day; the job waits for it, our records in place, and can be cancelled meanwhile. ' +
+      `\`args\` hold at most ${STORED.values} JSON values and keys and ${STORED.bytes} bytes as compact JSON (400 naming the limit).`,
     examples: {
       'register an entry': {
         workflow_id: REGISTRATION,
@@ -264,9 +280,11 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     description:
       'Cancels a job until a step acting outside the service has started (for a registration: the directory step). The job ends `CANCEL` with your reason in its journal and faults, ' +
       'its mandate is voided, its wizard link revoked, the party goes `cancelled`, and a new job can start on the entry. Once the directory step has started the answer is 409 `past-directory`: ' +
-      'let the job end, then run the unregistration. The body is optional.',
+      'let the job end, then run the unregistration. The body is optional. ' +
+      "A cancellation and the operator's approval decision racing: exactly one wins. A submission approved first makes the cancellation 409 `already-decided` (the job goes on); " +
+      'a cancellation first makes the decision 409 `job-cancelled`.',
     examples: { 'with a reason': { reason: 'the customer chose another platform' } },
-    errors: ['job-ended', 'past-directory', 'not-cancellable', 'temporal-unavailable'],
+    errors: ['job-ended', 'past-directory', 'already-decided', 'not-cancellable', 'temporal-unavailable'],
   },
   'get /transform/v1/jobs/key/:key': { description: 'The job created with this `key`.' },
   'get /transform/v1/jobs/:id': {
@@ -327,12 +345,22 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     ],
   },
   'post /apps/gov-fr/v1/entry/:silo_entry_id/sign': {
-    description: `Signs the mandate in the app: with a drawn signature (a PNG, base64) or, without one, the signer's typed name. ${entryApiNote}`,
-    examples: { typed: {}, drawn: { signature: '<base64 of a PNG>' } },
+    description:
+      "Signs the mandate in the app: with a drawn signature (a PNG, base64) or, without one, the signer's typed name. " +
+      'The mandate signed is the one current when the request arrives: issued again meanwhile (a party change), 409 `mandate-replaced`. ' +
+      '`mandate_number` (optional, our addition to the public contract) names the mandate the signer read: 409 `mandate-replaced` when it is no longer current. ' +
+      'Without it, the mandate last downloaded (GET agreement, here or in the wizard) stands for what was read: issued again since, 409 `mandate-changed` — download it again, or name it. ' +
+      entryApiNote,
+    examples: {
+      typed: {},
+      drawn: { signature: '<base64 of a PNG>' },
+      'naming the mandate read': { mandate_number: '356000000_552032534_20261122_01' },
+    },
     errors: [
       'no-mandate',
       'mandate-voided',
       'mandate-replaced',
+      'mandate-changed',
       'signer-missing',
       'under-review',
       'bad-encoding',
@@ -370,7 +398,8 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   },
   'post /apps/gov-fr/v1/entry/:silo_entry_id/decision': {
     description:
-      "The operator's decision on the submission (scope `approvals`). Approved, the registration goes on to the directory and Peppol; rejected, the signer is asked for a new submission, with your reason.",
+      "The operator's decision on the submission (scope `approvals`). Approved, the registration goes on to the directory and Peppol; rejected, the signer is asked for a new submission, with your reason. " +
+      'A decision and a cancellation of the job racing: exactly one wins; a cancellation first makes the decision 409 `job-cancelled`, an approval first makes the cancellation 409 `already-decided`.',
     examples: {
       approve: { approved: true },
       reject: { approved: false, reason: 'The identity document is illegible: upload a sharper photo.' },
@@ -380,6 +409,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       'mandate-voided',
       'nothing-to-decide',
       'decided',
+      'job-cancelled',
       'not-waiting',
       'not-running',
       'unavailable',
@@ -474,7 +504,8 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     ],
   },
   'post /reg/:ref/api/sign': {
-    description: "The wizard's signature.",
+    description:
+      "The wizard's signature, under the entry API's rules: the wizard names the mandate shown (`mandate_number`); without it, a mandate issued again since it was last downloaded is refused (409 `mandate-changed`).",
     examples: { typed: {}, drawn: { signature: '<base64 of a PNG>' } },
     errors: [
       'link-unknown',
@@ -482,6 +513,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       'link-cancelled',
       'under-review',
       'mandate-replaced',
+      'mandate-changed',
       'signer-missing',
       'bad-encoding',
       'empty',

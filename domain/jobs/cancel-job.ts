@@ -3,8 +3,9 @@
 // whose workflow never started (Temporal was unreachable) is cancelled in the store alone.
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { cancelQueuedJob, clearCancelReason, getJob, setCancelReason, type JobView } from '../../platform/store/jobs';
+import { cancelQueuedJob, claimCancellation, clearCancelReason, getJob, type JobView } from '../../platform/store/jobs';
 import { CANCEL_REFUSED, cancelUpdate } from '../../workflows/signals';
+import { PROVIDERS } from '../../workflows/providers';
 import { UNREGISTRATION_WORKFLOW_ID } from './builtins';
 import { JobRequestError, temporalWorkflowId, type JobServiceDeps } from './jobs';
 
@@ -22,8 +23,10 @@ export async function cancelJob(
   const job = await getJob(deps.db, workspaceId, jobId);
   if (!job) throw new JobRequestError('not-found', `job ${jobId} not found`);
   if (ENDED.has(job.status)) throw ended(job);
-  // In the store first: the workflow's cancel activity takes it from there (free text never enters Temporal).
-  await setCancelReason(deps.db, jobId, reason);
+  // In the store first: the workflow's cancel activity takes it from there (free text never enters Temporal). Claimed
+  // there against the operator's approval (one of them wins: domain/submission/service.ts decide takes the same lock).
+  const { approvedBy } = await claimCancellation(deps.db, jobId, reason);
+  if (approvedBy) throw approved((await getJob(deps.db, workspaceId, jobId)) ?? job, approvedBy);
   const handle = deps.temporal.workflow.getHandle(temporalWorkflowId(jobId));
   try {
     await deps.temporal.withDeadline(Date.now() + CANCEL_DEADLINE_MS, () => handle.executeUpdate(cancelUpdate));
@@ -50,16 +53,34 @@ export async function cancelJob(
 const ended = (job: Pick<JobView, 'id' | 'status'>) =>
   new JobRequestError('job-ended', `job ${job.id} has ended (${job.status}): there is nothing to cancel`);
 
+/** Its submission was approved first: the job goes on to the directory and Peppol (unless it ended meanwhile). */
+function approved(job: JobView, decisionId: string): JobRequestError {
+  if (ENDED.has(job.status)) return ended(job);
+  if (job.intents.some((i) => actsOutside(i.provider))) return outsideRefusal(job);
+  return new JobRequestError(
+    'already-decided',
+    `job ${job.id} can no longer be cancelled: its submission has been approved (decision ${decisionId}) and it goes on to the directory and Peppol. ` +
+      `Let it end; to undo the registration, run the unregistration (POST /transform/v1/jobs with workflow_id ${UNREGISTRATION_WORKFLOW_ID})`,
+  );
+}
+
+const actsOutside = (provider: string) => {
+  const spec = PROVIDERS[provider];
+  return spec?.kind === 'activity' && spec.outside === true;
+};
+
+function outsideRefusal(job: JobView): JobRequestError {
+  const step = job.intents.at(-1);
+  return new JobRequestError(
+    'past-directory',
+    `job ${job.id} can no longer be cancelled: it has started acting outside (step "${step?.name ?? '?'}", ${step?.provider ?? '?'}), in the directory or on Peppol. ` +
+      `Let it end; to undo a registration, run the unregistration (POST /transform/v1/jobs with workflow_id ${UNREGISTRATION_WORKFLOW_ID})`,
+  );
+}
+
 function refused(job: JobView, cause: Error | undefined): JobRequestError {
   const type = cause instanceof ApplicationFailure ? cause.type : undefined;
-  if (type === CANCEL_REFUSED.outside) {
-    const step = job.intents.at(-1);
-    return new JobRequestError(
-      'past-directory',
-      `job ${job.id} can no longer be cancelled: it has started acting outside (step "${step?.name ?? '?'}", ${step?.provider ?? '?'}), in the directory or on Peppol. ` +
-        `Let it end; to undo a registration, run the unregistration (POST /transform/v1/jobs with workflow_id ${UNREGISTRATION_WORKFLOW_ID})`,
-    );
-  }
+  if (type === CANCEL_REFUSED.outside) return outsideRefusal(job);
   if (type === CANCEL_REFUSED.ended)
     return new JobRequestError(
       'job-ended',

@@ -12,7 +12,7 @@ export const signBody = z.strictObject({
     .max(100)
     .optional()
     .describe(
-      'the number of the mandate the signer read: refused (409 mandate-replaced) when the mandate has been issued again since',
+      'the number of the mandate the signer read: refused (409 mandate-replaced) when the mandate has been issued again since. Optional: without it, the mandate last downloaded (GET agreement) stands for what was read (409 mandate-changed when issued again since)',
     ),
 });
 export const agreementBody = z.strictObject({ data: z.string().min(1, 'data is required') });

@@ -27,6 +27,7 @@ import {
   recordDecision,
   lockAgreement,
   reopenAgreement,
+  recordServedMandate,
   storeSignedPdf,
   type SignedTerms,
   supersededMandates,
@@ -35,7 +36,7 @@ import {
 } from '../../platform/store/agreements';
 import type { Db } from '../../platform/store/db';
 import { getEntryRow, putMeta } from '../../platform/store/entries';
-import { activeJobOf } from '../../platform/store/jobs';
+import { activeJobOf, lockJobForDecision } from '../../platform/store/jobs';
 import { temporalWorkflowId } from '../jobs/jobs';
 import { approvalSignal } from '../../workflows/signals';
 import type { ApprovalSignal } from '../../workflows/types';
@@ -69,13 +70,16 @@ export type SigningErrorCode =
   | 'invalid-details'
   | 'details-unconfirmed'
   | 'mandate-replaced'
-  | 'mandate-voided';
+  | 'mandate-changed'
+  | 'mandate-voided'
+  | 'job-cancelled';
 
 export class SigningError extends DomainError<SigningErrorCode> {}
 
 /** Why a decision cannot be taken any more: taken meanwhile, or the registration moved on (the sandbox's auto-approval then does nothing). */
 const DECIDED_MEANWHILE: SigningErrorCode[] = [
   'decided',
+  'job-cancelled',
   'nothing-to-decide',
   'no-mandate',
   'mandate-voided',
@@ -171,7 +175,10 @@ export async function agreementPdf(deps: SigningDeps, workspaceId: string, entry
   const signed = ctx.agreement.signed ? await getSignedPdf(deps.db, entryId) : undefined;
   if (signed)
     return { pdf: deps.box.open(signed, mandateContext(entryId)), signed: true, number: ctx.agreement.mandate_number };
-  return { pdf: await render(deps, ctx, undefined, lang), signed: false, number: ctx.agreement.mandate_number };
+  const pdf = await render(deps, ctx, undefined, lang);
+  // The number read: a signature naming none is held to it (signInApp).
+  await recordServedMandate(deps.db, entryId, ctx.agreement.job_id, ctx.agreement.mandate_number);
+  return { pdf, signed: false, number: ctx.agreement.mandate_number };
 }
 
 /** The signature of a mandate issued again meanwhile (the party changed): it must be signed as it is now. */
@@ -197,7 +204,7 @@ export async function uploadIdentity(
   const ctx = await context(deps, workspaceId, entryId);
   refuseIfSubmitted(ctx.agreement);
   const bytes = decodeBase64('data', data);
-  const mime = await checkIdentityImage(inspectorOf(deps).ownedBy(entryId), 'data', bytes);
+  const mime = await checkIdentityImage(inspectorOf(deps).ownedBy(workspaceId, entryId), 'data', bytes);
   const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
   return deps.db.tx(async (q) => {
     await recordAudit(q, { entryId, jobId: ctx.agreement.job_id, kind: 'identity', client, details: { view, sha256 } });
@@ -210,7 +217,12 @@ export async function uploadIdentity(
   });
 }
 
-/** `read`: the number of the mandate the signer read, when the client knows it (the wizard does). */
+/**
+ * `read`: the number of the mandate the signer read, when the client knows it (the wizard does). Without it, the
+ * mandate last served unsigned (GET agreement) stands for what was read: a mandate issued again since (a party
+ * change) is refused, 409 mandate-changed, rather than signed unread. The mandate current when the request arrived is
+ * the one signed, or none (409 mandate-replaced: storeSignedPdf's condition).
+ */
 export async function signInApp(
   deps: SigningDeps,
   workspaceId: string,
@@ -228,12 +240,19 @@ export async function signInApp(
       `mandate ${read} was replaced by mandate ${ctx.agreement.mandate_number} when the party's details changed: read the new one, then sign it`,
     );
   }
+  const served = ctx.agreement.served_number;
+  if (read === undefined && served !== null && served !== ctx.agreement.mandate_number) {
+    throw new SigningError(
+      'mandate-changed',
+      `mandate ${served}, last downloaded, was replaced by mandate ${ctx.agreement.mandate_number} when the party's details changed: download the new one (GET agreement), read it, then sign it (or name it in mandate_number)`,
+    );
+  }
   const terms = signedTerms(await mandateReference(deps, ctx));
   let pdf: Uint8Array;
   if (signature) {
     // Decoded and scaled down in a child process: the mandate embeds a small PNG.
     const image = await normalisedSignature(
-      inspectorOf(deps).ownedBy(entryId),
+      inspectorOf(deps).ownedBy(workspaceId, entryId),
       'signature',
       decodeBase64('signature', signature),
     );
@@ -282,7 +301,13 @@ export async function uploadSignedAgreement(
   // Refused unless signed: a digital signature, a visible one added, or a scan (flagged for the operator).
   const reference = await mandateReference(deps, ctx);
   const superseded = await supersededMandates(deps.db, entryId, ctx.agreement.mandate_number);
-  const evidence = await checkSignedMandate(inspectorOf(deps).ownedBy(entryId), 'data', bytes, reference, superseded);
+  const evidence = await checkSignedMandate(
+    inspectorOf(deps).ownedBy(workspaceId, entryId),
+    'data',
+    bytes,
+    reference,
+    superseded,
+  );
   // The signer signed the mandate we served, whose text follows the take-over identifier and addresses set now.
   const terms = signedTerms(reference);
   await deps.db.tx(async (q) => {
@@ -426,7 +451,7 @@ async function finalMandate(
       'incomplete',
       'cannot confirm yet: missing a signature (POST sign) or a pre-signed mandate (POST agreement)',
     );
-  return sealedInPool(inspectorOf(deps).ownedBy(entryId), {
+  return sealedInPool(inspectorOf(deps).ownedBy(ctx.entry.workspace_id, entryId), {
     pdf: deps.box.open(sealed, mandateContext(entryId)),
     key: deps.sealKey,
     info,
@@ -448,6 +473,14 @@ export async function decide(
   const decisionId = crypto.randomUUID();
   const decidedAt = new Date().toISOString();
   await deps.db.tx(async (q) => {
+    // The job's row first, as a cancellation claims it (platform/store/jobs.ts claimCancellation): of the two racing,
+    // the first to take it wins, and the other sees what it did.
+    const { cancelReason } = await lockJobForDecision(q, job.id);
+    if (cancelReason !== null)
+      throw new SigningError(
+        'job-cancelled',
+        `job ${job.id} has been cancelled (or is being cancelled) through the API: its submission can no longer be decided`,
+      );
     await recordDecision(q, {
       id: decisionId,
       entryId,

@@ -21,6 +21,8 @@ export interface AgreementRow {
   upload_evidence: UploadEvidence | null;
   /** Set when its registration was cancelled: kept as evidence, no longer in force. */
   voided_at: Date | null;
+  /** The number of this job's mandate last served unsigned (GET agreement), if any was. */
+  served_number: string | null;
 }
 
 /** What showed an uploaded mandate was signed, as the inspection found it (domain/inspection/inspect-pdf.ts). */
@@ -28,13 +30,24 @@ export type UploadEvidence = 'digital-signature' | 'visible-signature' | 'scan';
 
 // Without the signed mandate's bytes (tens of kilobytes): most readers only need to know it is there.
 const AGREEMENT_COLUMNS = `entry_id, job_id, mandate_number, to_char(issued_on, 'YYYY-MM-DD') AS issued_on, signed_pdf IS NOT NULL AS signed,
-  signed_via, signed_at, submitted_at, decision_id, signed_former_matricule, upload_evidence, voided_at`;
+  signed_via, signed_at, submitted_at, decision_id, signed_former_matricule, upload_evidence, voided_at, served_number`;
 
 export async function getAgreement(db: Queryable, entryId: string): Promise<AgreementRow | undefined> {
   const { rows } = await db.query<AgreementRow>(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE entry_id = $1`, [
     entryId,
   ]);
   return rows[0];
+}
+
+/**
+ * Records that the job's mandate `number` was served unsigned (GET agreement): the number a signature that names none
+ * is held to (signInApp). Written only when it changes.
+ */
+export async function recordServedMandate(db: Queryable, entryId: string, jobId: string, number: string) {
+  await db.query(
+    `UPDATE agreements SET served_number = $3 WHERE entry_id = $1 AND job_id = $2 AND served_number IS DISTINCT FROM $3`,
+    [entryId, jobId, number],
+  );
 }
 
 /** The signed mandate as stored (sealed), if any. */
@@ -85,7 +98,8 @@ export function issueMandateEffect(a: {
        INSERT INTO agreements (entry_id, job_id, mandate_number, issued_on) SELECT ${entry}::uuid, ${job}::uuid, number, ${day}::date FROM mandate_numbered
        ON CONFLICT (entry_id) DO UPDATE SET job_id = EXCLUDED.job_id, mandate_number = EXCLUDED.mandate_number,
          issued_on = EXCLUDED.issued_on, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, submitted_at = NULL,
-         decision_id = NULL, signed_former_matricule = NULL, signed_invoicing_addresses = NULL, upload_evidence = NULL, voided_at = NULL, updated_at = now()
+         decision_id = NULL, signed_former_matricule = NULL, signed_invoicing_addresses = NULL, upload_evidence = NULL, voided_at = NULL,
+         served_number = NULL, updated_at = now()
        RETURNING mandate_number
      ), superseded AS (
        -- The signed mandate it replaces is kept (the statement reads the row as it was before the update above).

@@ -379,6 +379,39 @@ export async function setCancelReason(db: Queryable, jobId: string, reason: stri
   ]);
 }
 
+/**
+ * Claims a job's cancellation in the store, against the operator's approval: the job's row locked (as
+ * lockJobForDecision locks it), then, unless an approval of its submission is recorded, its reason set (the first
+ * stays). Of a cancellation and an approval racing, the one whose transaction takes the row first wins; the other,
+ * reading after it, sees it. `approvedBy`: the approval's decision id when one came first (nothing was written).
+ */
+export async function claimCancellation(db: Db, jobId: string, reason: string): Promise<{ approvedBy?: string }> {
+  return db.tx(async (q) => {
+    await q.query('SELECT 1 FROM jobs WHERE id = $1 FOR UPDATE', [jobId]);
+    // A statement of its own, after the lock: it reads what a decision that held the row committed.
+    const { rows } = await q.query<{ id: string }>(
+      `SELECT d.id FROM agreements a JOIN approval_decisions d ON d.id = a.decision_id
+       WHERE a.job_id = $1 AND a.voided_at IS NULL AND d.approved`,
+      [jobId],
+    );
+    if (rows[0]) return { approvedBy: rows[0].id };
+    await setCancelReason(q, jobId, reason);
+    return {};
+  });
+}
+
+/**
+ * Locks a job's row for an approval decision (see claimCancellation) until the transaction ends; returns whether a
+ * cancellation of it has been asked (its reason, set by the API before the workflow takes it).
+ */
+export async function lockJobForDecision(q: Queryable, jobId: string): Promise<{ cancelReason: string | null }> {
+  const { rows } = await q.query<{ cancel_reason: string | null }>(
+    'SELECT cancel_reason FROM jobs WHERE id = $1 FOR UPDATE',
+    [jobId],
+  );
+  return { cancelReason: rows[0]?.cancel_reason ?? null };
+}
+
 /** The workflow refused the cancellation: the job goes on, without the reason this caller set. */
 export async function clearCancelReason(db: Queryable, jobId: string, reason: string): Promise<void> {
   await db.query('UPDATE jobs SET cancel_reason = NULL WHERE id = $1 AND cancel_reason = $2 AND completed_at IS NULL', [

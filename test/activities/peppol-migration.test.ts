@@ -14,7 +14,8 @@ import { startPeppolDirectorySimulator, type PeppolDirectorySimulator } from '..
 import { startSmlSimulator, type SmlSimulator } from '../../simulators/sml';
 import type { Db } from '../../platform/store/db';
 import { insertEntry, putMeta } from '../../platform/store/entries';
-import { PEPPOL_MIGRATION_KEY_META } from '../../domain/party/peppol-migration';
+import { PEPPOL_MIGRATION_KEY_META, putMigrationKeyMeta } from '../../domain/party/peppol-migration';
+import { dataBoxFromConfig, type DataBox } from '../../platform/crypto/data-box';
 import { INVOICING_ADDRESSES_META } from '../../domain/party/invoicing-addresses';
 import { createWorkspace } from '../../platform/store/workspaces';
 import type { StepInput } from '../../workflows/types';
@@ -33,6 +34,7 @@ describe('peppol migration between SMPs', () => {
   let pd: PeppolDirectorySimulator;
   let acts: ReturnType<typeof peppolActivities>;
   let ws: string;
+  let box: DataBox;
   /** The other SMP's SML client, and ours. */
   let other: ReturnType<typeof createSmlClient>;
   let ours: ReturnType<typeof createSmlClient>;
@@ -41,7 +43,14 @@ describe('peppol migration between SMPs', () => {
     ({ db, drop } = await freshDb());
     sml = await startSmlSimulator({ port: 0 });
     pd = await startPeppolDirectorySimulator({ port: 0 });
-    const config = loadConfig({ SML_URL: sml.url, PEPPOL_DIRECTORY_URL: pd.url, SMP_ID: SMP });
+    const config = loadConfig({
+      SML_URL: sml.url,
+      PEPPOL_DIRECTORY_URL: pd.url,
+      SMP_ID: SMP,
+      // The migration keys are sealed with it (the step opens them).
+      DATA_ENCRYPTION_KEYS: `test:${crypto.randomBytes(32).toString('base64')}`,
+    });
+    box = dataBoxFromConfig(config);
     acts = peppolActivities({ db, log, config }, createClients(config));
     ws = (await createWorkspace(db, 'acme')).id;
     other = createSmlClient({ url: sml.url, smpId: OTHER });
@@ -82,8 +91,11 @@ describe('peppol migration between SMPs', () => {
     expect(err).toBeInstanceOf(ApplicationFailure);
     return err as ApplicationFailure;
   };
-  const setKey = (entryId: string, value: unknown) =>
-    putMeta(db, entryId, PEPPOL_MIGRATION_KEY_META, { src: 'api', value });
+  /** The meta set as the API sets it: sealed, the row's value masked. */
+  const setKey = async (entryId: string, value: unknown) => {
+    const { rows } = await db.query<{ siren: string }>('SELECT siren FROM entries WHERE id = $1', [entryId]);
+    await putMigrationKeyMeta({ db, box }, { id: entryId, siren: rows[0]!.siren }, { src: 'api', value });
+  };
   /** The participant held by the other SMP, which prepared its migration with a key. */
   const heldElsewhere = async (participant: string) => {
     sml.seedParticipant(OTHER, participant);
@@ -105,6 +117,16 @@ describe('peppol migration between SMPs', () => {
       expect((await entryParticipants(db, ws, e.entryId))[0]).toMatchObject({ enabled: true, smlRegistered: true });
       // Again (a retried activity, a registration run again): ours already, the spent key is not used.
       expect(await acts['peppol.register'](step(e))).toEqual(first);
+      expect(sml.ownerOf(e.participant)).toBe(SMP);
+    });
+
+    it('reads a key an earlier version kept in clear', async () => {
+      const e = await newEntry();
+      await putMeta(db, e.entryId, PEPPOL_MIGRATION_KEY_META, {
+        src: 'api',
+        value: { [e.participant]: await heldElsewhere(e.participant) },
+      });
+      expect(await acts['peppol.register'](step(e))).toMatchObject({ participantIds: [e.participant], sml: true });
       expect(sml.ownerOf(e.participant)).toBe(SMP);
     });
 

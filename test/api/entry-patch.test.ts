@@ -281,6 +281,56 @@ describe('against the mandate', () => {
     );
   });
 
+  it('refuses a signature naming no mandate when the mandate was issued again since it was last downloaded (409 mandate-changed), in the wizard too', async () => {
+    const id = await newEntry(party(makeSiren()));
+    const jobId = await startRegistration(h, id);
+    await jobWhen(h, jobId, ['WAIT']);
+    const read = pdfText(await agreement(id)).match(/\d{9}_\w+_\d{8}_01/)![0];
+    const renamed = await patch(id, { name: 'Raison Changée SAS' }, 'application/merge-patch+json');
+    const next = renamed.body.mandate_number;
+    expect(next).toBe(read.replace(/_01$/, '_02'));
+    // The signer read mandate _01; without a number, signing now would sign _02 unread.
+    for (const body of [{}, undefined]) {
+      const r = await h.api('POST', `${entryApi(id)}/sign`, body);
+      expect(r.status, JSON.stringify(r.body)).toBe(409);
+      expect(r.body).toMatchObject({
+        code: 'mandate-changed',
+        detail: expect.stringContaining(`mandate ${read}, last downloaded, was replaced by mandate ${next}`),
+      });
+    }
+    // The wizard's sign route follows the same rule.
+    const ref = (await h.api('GET', `/silo/v1/entries/${id}`)).body.meta.find(
+      (m: any) => m.key === 'approval-link',
+    ).ref;
+    const wizard = await h.api('POST', `/reg/${ref}/api/sign`, {}, null);
+    expect([wizard.status, wizard.body.code]).toEqual([409, 'mandate-changed']);
+    const unsigned = await h.db.query('SELECT signed_pdf IS NULL AS unsigned FROM agreements WHERE entry_id = $1', [
+      id,
+    ]);
+    expect(unsigned.rows).toEqual([{ unsigned: true }]);
+    // Downloaded again (here through the wizard), it is signed.
+    expect((await fetch(`${h.baseUrl}/reg/${ref}/api/agreement`)).status).toBe(200);
+    expect((await h.api('POST', `${entryApi(id)}/sign`, {})).status).toBe(204);
+    const { rows } = await h.db.query(
+      'SELECT mandate_number, signed_pdf IS NOT NULL AS signed FROM agreements WHERE entry_id = $1',
+      [id],
+    );
+    expect(rows[0]).toEqual({ mandate_number: next, signed: true });
+  });
+
+  it('signs without a number a mandate never downloaded, or downloaded as it is', async () => {
+    const id = await newEntry(party(makeSiren()));
+    const jobId = await startRegistration(h, id);
+    await jobWhen(h, jobId, ['WAIT']);
+    expect((await patch(id, { name: 'Jamais Lue SAS' }, 'application/merge-patch+json')).status).toBe(200);
+    expect((await h.api('POST', `${entryApi(id)}/sign`, {})).status).toBe(204);
+
+    const other = await newEntry(party(makeSiren()));
+    await jobWhen(h, await startRegistration(h, other), ['WAIT']);
+    await agreement(other);
+    expect((await h.api('POST', `${entryApi(other)}/sign`, {})).status).toBe(204);
+  });
+
   it('a change of signer drops the identity document shown by the previous one', async () => {
     const id = await newEntry(party(makeSiren()));
     const jobId = await startRegistration(h, id);

@@ -101,7 +101,7 @@ describe('fr-invoicing-addresses', () => {
   });
 
   it('checks the take-over matricule and the Peppol migration key when they are set', async () => {
-    const { id } = await newEntry();
+    const { id, siren } = await newEntry();
     const put = (key: string, value: unknown) => h.api('PUT', `/silo/v1/entries/${id}/meta/${key}`, { value });
     for (const value of ['short', 'abcdefghABCD1234', 123, [], { '0225:552032534': 'x' }]) {
       const r = await put('peppol-migration-key', value);
@@ -112,7 +112,9 @@ describe('fr-invoicing-addresses', () => {
       ]);
     }
     expect((await put('peppol-migration-key', 'Ab12@#cdEF34')).status).toBe(200);
-    expect((await put('peppol-migration-key', { '0225:552032534_EU': 'Ab12@#cdEF34' })).status).toBe(200);
+    expect((await put('peppol-migration-key', { [`0225:${siren}`]: 'Ab12@#cdEF34' })).status).toBe(200);
+    // Only the entry's own participants (test/api/peppol-migration.test.ts tests it further).
+    expect((await put('peppol-migration-key', { '0225:552032534_EU': 'Ab12@#cdEF34' })).status).toBe(400);
     for (const value of ['42', 'PA42', { matricule: 'x' }, 42])
       expect((await put('fr-former-matricule', value)).status).toBe(400);
     expect((await put('fr-former-matricule', '0042')).status).toBe(200);

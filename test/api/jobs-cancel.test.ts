@@ -240,6 +240,52 @@ describe('POST /transform/v1/jobs/{id}/cancel', () => {
     expect(ended.body.detail).toMatch(/has ended \(OK\)/);
   });
 
+  it('and an approval decision racing: exactly one wins, the other answers 409, and the final state is the winner’s (10 rounds)', async () => {
+    const won = { cancel: 0, decision: 0 };
+    const losers: Record<string, number> = {};
+    for (let round = 0; round < 10; round++) {
+      const entryId = await newParty(h, makeSiren());
+      const jobId = await startRegistration(h, entryId);
+      await jobWhen(h, jobId, ['WAIT']);
+      await signInApp(h, entryId);
+      await expect.poll(async () => (await entry(entryId)).state, { timeout: 15_000 }).toBe('submitted');
+      // Fired together, either one a few milliseconds ahead now and then, so that each gets to win.
+      const lag = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      const ahead = round % 3; // 0: together; 1: the cancellation ahead; 2: the decision ahead
+      const [c, d] = await Promise.all([
+        lag(ahead === 2 ? 5 : 0).then(() => cancel(jobId, { reason: `round ${round}` })),
+        lag(ahead === 1 ? 5 : 0).then(() => h.api('POST', `${entryApi(entryId)}/decision`, { approved: true })),
+      ]);
+      const what = `round ${round}: cancel ${c.status} ${c.body?.code ?? ''}, decision ${d.status} ${d.body?.code ?? ''}`;
+      expect([c.status, d.status].sort(), what).toEqual([200, 409]);
+      const loser = c.status === 409 ? `cancel ${c.body.code}` : `decision ${d.body.code}`;
+      losers[loser] = (losers[loser] ?? 0) + 1;
+      const decisions = async () =>
+        (await h.db.query('SELECT approved FROM approval_decisions WHERE job_id = $1', [jobId])).rows;
+      if (c.status === 200) {
+        won.cancel++;
+        // The decision saw the cancellation: not recorded, the job and the party cancelled.
+        expect(['job-cancelled', 'mandate-voided', 'not-waiting'], what).toContain(d.body.code);
+        expect(c.body.status).toBe('CANCEL');
+        expect(await decisions()).toEqual([]);
+        expect((await entry(entryId)).state).toBe('cancelled');
+        const job = (await h.api('GET', `/transform/v1/jobs/${jobId}`)).body;
+        expect(job.status).toBe('CANCEL');
+      } else {
+        won.decision++;
+        // The cancellation saw the approval: nothing cancelled, the registration goes on to its end.
+        expect(['already-decided', 'past-directory'], what).toContain(c.body.code);
+        expect(d.body.decision).toBe('approved');
+        expect(await decisions()).toEqual([{ approved: true }]);
+        expect((await jobWhen(h, jobId, ['OK', 'ERR', 'CANCEL'], 60_000)).status, what).toBe('OK');
+        expect((await entry(entryId)).state).toBe('registered');
+        const { rows } = await h.db.query('SELECT cancel_reason FROM jobs WHERE id = $1', [jobId]);
+        expect(rows).toEqual([{ cancel_reason: null }]);
+      }
+    }
+    console.info(`cancellation vs decision, 10 rounds: won ${JSON.stringify(won)}, lost ${JSON.stringify(losers)}`);
+  }, 600_000);
+
   it('refuses an unregistration of an entry that has nothing to undo', async () => {
     const entryId = await newParty(h);
     const r = await h.api('POST', '/transform/v1/jobs', {

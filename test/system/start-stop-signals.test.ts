@@ -191,19 +191,9 @@ describe('npm start stops cleanly at any moment', () => {
     await expectNothingLeft();
   }, 90_000);
 
-  // Bundling takes seconds (webpack): it is abandoned at once, not waited for.
-  it('SIGINT while the workflows are bundled', async () => {
-    showOutput();
-    const { code, ms, out } = await startAndSignal({ at: BUNDLING, delayMs: 1000, signal: 'SIGINT' });
-    expect(code).toBe(130);
-    expect(ms).toBeLessThan(10_000);
-    expect(out).not.toMatch(READY);
-    expect(out).toMatch(/\[start\] stopped\./);
-    await expectNothingLeft();
-  }, 90_000);
-
-  // npm passes the signal to its shell only, which dies of it (dash): bin/start.ts, left with tsx as its parent, sees
-  // the shell gone and stops as on a SIGTERM, after npm has exited.
+  // Bundling takes seconds (webpack): it is abandoned at once, not waited for. npm passes the signal to its shell
+  // only, which dies of it (dash): bin/start.ts, left with tsx as its parent, sees the shell gone and stops as on a
+  // SIGTERM, after npm has exited.
   it('SIGTERM to npm start while the workflows are bundled', async () => {
     showOutput();
     const { ms, out } = await startAndSignal({ at: BUNDLING, delayMs: 1000, signal: 'SIGTERM', npm: true });

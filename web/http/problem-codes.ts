@@ -27,12 +27,16 @@ export const PROBLEM_CODES = {
   forbidden: c(403, 'the API key lacks the scope the operation needs'),
   'not-found': c(404, "no such resource in the caller's workspace (another workspace's ids are not found either)"),
   'no-route': c(404, 'no operation at this method and path'),
-  'too-large': c(413, 'the body, or a file in it, is larger than the limit'),
+  'too-large': c(
+    413,
+    'the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one)',
+  ),
   'headers-too-large': c(
     431,
     'the request line and headers together pass 16 KiB (a path that long is no resource of ours)',
   ),
   'malformed-http': c(400, 'the bytes sent are not an HTTP/1.1 request'),
+  'request-timeout': c(408, 'the request, its body included, did not arrive within 30 seconds: send it again'),
   'unsupported-media-type': c(415, 'the body is not in a media type the operation reads'),
   'rate-limited': c(429, 'too many requests: wait for the seconds in Retry-After'),
   internal: c(500, 'a fault of ours, logged: retry later, and report it if it lasts'),
@@ -76,6 +80,10 @@ export const PROBLEM_CODES = {
   'siren-registered': c(409, 'this SIREN is registered already (this entry or another): unregister it first'),
   'job-ended': c(409, 'the job has ended: there is nothing to cancel'),
   'past-directory': c(409, 'the job has started acting in the directory or on Peppol: let it end, then unregister'),
+  'already-decided': c(
+    409,
+    "the job's submission has been approved (a decision that came first): it goes on to the directory and Peppol; let it end, then unregister",
+  ),
   'not-cancellable': c(409, "the job's workflow takes no cancellation (recorded by an earlier version)"),
   'temporal-unavailable': c(503, 'the workflow service could not be reached: retry after Retry-After'),
   // admin/v1
@@ -86,6 +94,10 @@ export const PROBLEM_CODES = {
   'mandate-replaced': c(
     409,
     'the mandate was issued again (the party changed) while it was being signed: sign the new one',
+  ),
+  'mandate-changed': c(
+    409,
+    'the mandate was issued again (the party changed) since it was last downloaded: download and read the new one, then sign',
   ),
   'signer-missing': c(
     422,
@@ -98,6 +110,7 @@ export const PROBLEM_CODES = {
   incomplete: c(422, 'the submission lacks the identity document or the signature'),
   'nothing-to-decide': c(409, 'there is no submission to decide on'),
   decided: c(409, 'the submission has been decided already'),
+  'job-cancelled': c(409, 'the job has been cancelled (a cancellation that came first): there is nothing to decide'),
   'details-locked': c(409, 'a detail on record cannot be changed in the wizard (correct it through the API)'),
   'invalid-details': c(422, 'a detail given in the wizard is invalid'),
   'details-unconfirmed': c(422, 'the signer has not confirmed the details yet'),

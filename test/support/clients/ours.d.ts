@@ -170,7 +170,7 @@ export interface paths {
         get: operations["getSiloV1EntriesByIdMetaByKey"];
         /**
          * Set a meta entry
-         * @description Sets a meta row of the entry (your own references, flags, links). `fr-invoicing-addresses` states the addresses the company receives invoices at and what its mandate entrusts — `{entrust: all|listed, start?: YYYY-MM-DD, addresses: [{} (the SIREN), {siret}, {siret, routing_code: {id, label, nature?, state?, type?, commitment_required?}}, {suffix}]}` — checked when set (400 naming each fault). `fr-former-matricule` is read by the registration: the matricule of the platform the company leaves (see the README). `peppol-migration-key` too: the key its previous Peppol provider prepared at the SML (PrepareToMigrate), to migrate its participants to us — a string for every participant, or an object mapping participant ids to keys.
+         * @description Sets a meta row of the entry (your own references, flags, links). `fr-invoicing-addresses` states the addresses the company receives invoices at and what its mandate entrusts — `{entrust: all|listed, start?: YYYY-MM-DD, addresses: [{} (the SIREN), {siret}, {siret, routing_code: {id, label, nature?, state?, type?, commitment_required?}}, {suffix}]}` — checked when set (400 naming each fault). `fr-former-matricule` is read by the registration: the matricule of the platform the company leaves (see the README). `peppol-migration-key` too: the key its previous Peppol provider prepared at the SML (PrepareToMigrate), to migrate its participants to us — a string for every participant, or an object mapping participant ids to keys. The object names only the entry's own participants, `0225:<address>` for each of its invoicing addresses (set `fr-invoicing-addresses` first), with or without the scheme `iso6523-actorid-upis::`, in any case; any other id is refused (400 naming it). The keys are secrets: stored encrypted, and shown masked (`"********"`, the participant ids kept) in this answer, the entry and every meta read; only the Peppol step reads them. A value holds at most 4,000 JSON values and keys (each object, array, string, number, boolean, null and object key counts one) and 65,536 bytes as compact JSON (UTF-8): a larger one is refused, 400 naming the limit.
          */
         put: operations["putSiloV1EntriesByIdMetaByKey"];
         post?: never;
@@ -242,7 +242,7 @@ export interface paths {
         get: operations["getTransformV1WorkflowsById"];
         /**
          * Create a workflow definition
-         * @description Stores a workflow definition of the workspace: its steps (each a `provider`, also named `action`) and its rescue steps, run when a step fails. The built-in registration and unregistration are listed by GET.
+         * @description Stores a workflow definition of the workspace: its steps (each a `provider`, also named `action`) and its rescue steps, run when a step fails. The built-in registration and unregistration are listed by GET. The definition as stored (its steps and rescue, `notes` left out) holds at most 4,000 JSON values and keys and 65,536 bytes as compact JSON: a larger one is refused, 400 naming the limit.
          */
         put: operations["putTransformV1WorkflowsById"];
         post?: never;
@@ -287,7 +287,7 @@ export interface paths {
         put?: never;
         /**
          * Run a workflow on an entry
-         * @description Runs a workflow on an entry. The built-in registration issues the mandate, publishes the wizard link (`approval-link` meta) and waits for the signer and the operator; then it registers the party in the PPF Annuaire and on Peppol. The answer is 202 with the job as accepted; follow it with `GET /transform/v1/jobs/{id}`, the entry, or webhooks. With `?wait=N` (at most 60) it answers once the job ends or waits, or after N seconds. An entry runs one job at a time, and a SIREN is registered once per workspace. An unregistration takes `args.leave_on` (YYYY-MM-DD, today to a year ahead): the company leaves us for another platform that day; the job waits for it, our records in place, and can be cancelled meanwhile.
+         * @description Runs a workflow on an entry. The built-in registration issues the mandate, publishes the wizard link (`approval-link` meta) and waits for the signer and the operator; then it registers the party in the PPF Annuaire and on Peppol. The answer is 202 with the job as accepted; follow it with `GET /transform/v1/jobs/{id}`, the entry, or webhooks. With `?wait=N` (at most 60) it answers once the job ends or waits, or after N seconds. An entry runs one job at a time, and a SIREN is registered once per workspace. An unregistration takes `args.leave_on` (YYYY-MM-DD, today to a year ahead): the company leaves us for another platform that day; the job waits for it, our records in place, and can be cancelled meanwhile. `args` hold at most 4,000 JSON values and keys and 65,536 bytes as compact JSON (400 naming the limit).
          */
         post: operations["postTransformV1Jobs"];
         delete?: never;
@@ -331,7 +331,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a job, until a step acting outside (directory, Peppol) has started
-         * @description Cancels a job until a step acting outside the service has started (for a registration: the directory step). The job ends `CANCEL` with your reason in its journal and faults, its mandate is voided, its wizard link revoked, the party goes `cancelled`, and a new job can start on the entry. Once the directory step has started the answer is 409 `past-directory`: let the job end, then run the unregistration. The body is optional.
+         * @description Cancels a job until a step acting outside the service has started (for a registration: the directory step). The job ends `CANCEL` with your reason in its journal and faults, its mandate is voided, its wizard link revoked, the party goes `cancelled`, and a new job can start on the entry. Once the directory step has started the answer is 409 `past-directory`: let the job end, then run the unregistration. The body is optional. A cancellation and the operator's approval decision racing: exactly one wins. A submission approved first makes the cancellation 409 `already-decided` (the job goes on); a cancellation first makes the decision 409 `job-cancelled`.
          */
         post: operations["postTransformV1JobsByIdCancel"];
         delete?: never;
@@ -547,7 +547,7 @@ export interface paths {
         put?: never;
         /**
          * Sign the mandate (drawn image, or typed name)
-         * @description Signs the mandate in the app: with a drawn signature (a PNG, base64) or, without one, the signer's typed name. The entry must have a registration waiting at its approval step (a `gov-fr.agreement.sign` step has issued its mandate).
+         * @description Signs the mandate in the app: with a drawn signature (a PNG, base64) or, without one, the signer's typed name. The mandate signed is the one current when the request arrives: issued again meanwhile (a party change), 409 `mandate-replaced`. `mandate_number` (optional, our addition to the public contract) names the mandate the signer read: 409 `mandate-replaced` when it is no longer current. Without it, the mandate last downloaded (GET agreement, here or in the wizard) stands for what was read: issued again since, 409 `mandate-changed` — download it again, or name it. The entry must have a registration waiting at its approval step (a `gov-fr.agreement.sign` step has issued its mandate).
          */
         post: operations["postAppsGovFrV1EntryBySiloEntryIdSign"];
         delete?: never;
@@ -611,7 +611,7 @@ export interface paths {
         put?: never;
         /**
          * Approve or reject a submission (operator)
-         * @description The operator's decision on the submission (scope `approvals`). Approved, the registration goes on to the directory and Peppol; rejected, the signer is asked for a new submission, with your reason.
+         * @description The operator's decision on the submission (scope `approvals`). Approved, the registration goes on to the directory and Peppol; rejected, the signer is asked for a new submission, with your reason. A decision and a cancellation of the job racing: exactly one wins; a cancellation first makes the decision 409 `job-cancelled`, an approval first makes the cancellation 409 `already-decided`.
          */
         post: operations["postAppsGovFrV1EntryBySiloEntryIdDecision"];
         delete?: never;
@@ -879,7 +879,7 @@ export interface paths {
         put?: never;
         /**
          * Wizard: sign the mandate
-         * @description The wizard's signature.
+         * @description The wizard's signature, under the entry API's rules: the wizard names the mandate shown (`mandate_number`); without it, a mandate issued again since it was last downloaded is refused (409 `mandate-changed`).
          */
         post: operations["postRegByRefApiSign"];
         delete?: never;
@@ -1066,7 +1066,7 @@ export interface components {
              * @description why, stable for clients to act on or translate: each code and its meaning are listed with the operations that answer it
              * @enum {string}
              */
-            code: "invalid-request" | "malformed-json" | "unauthenticated" | "forbidden" | "not-found" | "no-route" | "too-large" | "headers-too-large" | "malformed-http" | "unsupported-media-type" | "rate-limited" | "internal" | "unavailable" | "idempotency-key-invalid" | "idempotency-key-reused" | "idempotency-key-in-flight" | "unsupported-schema" | "key-taken" | "id-taken" | "id-not-available" | "meta-ref-taken" | "service-meta" | "patch-test-failed" | "patch-unappliable" | "draft-refused" | "siren-locked" | "mandate-signed" | "registered" | "builtin-workflow" | "wrong-schema" | "invalid-data" | "job-running" | "registration-running" | "not-registered" | "siren-registered" | "job-ended" | "past-directory" | "not-cancellable" | "temporal-unavailable" | "own-key" | "no-mandate" | "mandate-voided" | "mandate-replaced" | "signer-missing" | "under-review" | "not-waiting" | "not-yet" | "not-running" | "incomplete" | "nothing-to-decide" | "decided" | "details-locked" | "invalid-details" | "details-unconfirmed" | "bad-encoding" | "empty" | "busy" | "too-complex" | "image-too-large" | "not-a-pdf" | "unreadable-pdf" | "encrypted-pdf" | "active-content" | "not-signed" | "not-this-mandate" | "superseded-mandate" | "bad-signature" | "not-an-image" | "unreadable-image" | "annuaire-unavailable" | "annuaire-refused" | "not-in-sml" | "not-published" | "sml-unavailable" | "sml-refused" | "link-unknown" | "link-finished" | "link-cancelled";
+            code: "invalid-request" | "malformed-json" | "unauthenticated" | "forbidden" | "not-found" | "no-route" | "too-large" | "headers-too-large" | "malformed-http" | "request-timeout" | "unsupported-media-type" | "rate-limited" | "internal" | "unavailable" | "idempotency-key-invalid" | "idempotency-key-reused" | "idempotency-key-in-flight" | "unsupported-schema" | "key-taken" | "id-taken" | "id-not-available" | "meta-ref-taken" | "service-meta" | "patch-test-failed" | "patch-unappliable" | "draft-refused" | "siren-locked" | "mandate-signed" | "registered" | "builtin-workflow" | "wrong-schema" | "invalid-data" | "job-running" | "registration-running" | "not-registered" | "siren-registered" | "job-ended" | "past-directory" | "already-decided" | "not-cancellable" | "temporal-unavailable" | "own-key" | "no-mandate" | "mandate-voided" | "mandate-replaced" | "mandate-changed" | "signer-missing" | "under-review" | "not-waiting" | "not-yet" | "not-running" | "incomplete" | "nothing-to-decide" | "decided" | "job-cancelled" | "details-locked" | "invalid-details" | "details-unconfirmed" | "bad-encoding" | "empty" | "busy" | "too-complex" | "image-too-large" | "not-a-pdf" | "unreadable-pdf" | "encrypted-pdf" | "active-content" | "not-signed" | "not-this-mandate" | "superseded-mandate" | "bad-signature" | "not-an-image" | "unreadable-image" | "annuaire-unavailable" | "annuaire-refused" | "not-in-sml" | "not-published" | "sml-unavailable" | "sml-refused" | "link-unknown" | "link-finished" | "link-cancelled";
         };
         Readiness: {
             /** @enum {string} */
@@ -2016,7 +2016,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per workspace. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
+                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per API key: another key sending the same one runs its own request. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2077,7 +2077,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2293,7 +2293,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2439,7 +2439,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2778,6 +2778,7 @@ export interface operations {
                     /** @default api */
                     src?: string;
                     ref?: string;
+                    /** @description any JSON: at most 4,000 values and keys (each object, array, string, number, boolean, null and object key counts one) and 65,536 bytes written as compact JSON (UTF-8); a larger value is refused, 400 naming the limit */
                     value?: unknown;
                     /** Format: uri */
                     link_url?: string;
@@ -2843,7 +2844,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2854,6 +2855,15 @@ export interface operations {
             };
             /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid-data`: the entry holds an invalid party (kept with allow_invalid): correct it first */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3065,7 +3075,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3478,7 +3488,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3698,7 +3708,7 @@ export interface operations {
                 wait?: number;
             };
             header?: {
-                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per workspace. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
+                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per API key: another key sending the same one runs its own request. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3712,7 +3722,10 @@ export interface operations {
                     /** Format: uuid */
                     silo_entry_id: string;
                     key?: string;
-                    /** @default {} */
+                    /**
+                     * @description stored with the job: at most 4,000 values and keys and 65,536 bytes as JSON
+                     * @default {}
+                     */
                     args?: {
                         [key: string]: string;
                     };
@@ -3776,7 +3789,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3939,7 +3952,10 @@ export interface operations {
                     /** Format: uuid */
                     silo_entry_id: string;
                     key?: string;
-                    /** @default {} */
+                    /**
+                     * @description stored with the job: at most 4,000 values and keys and 65,536 bytes as JSON
+                     * @default {}
+                     */
                     args?: {
                         [key: string]: string;
                     };
@@ -4003,7 +4019,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4063,7 +4079,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per workspace. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
+                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per API key: another key sending the same one runs its own request. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4126,7 +4142,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `job-ended`: the job has ended: there is nothing to cancel; `past-directory`: the job has started acting in the directory or on Peppol: let it end, then unregister; `not-cancellable`: the job's workflow takes no cancellation (recorded by an earlier version) */
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `job-ended`: the job has ended: there is nothing to cancel; `past-directory`: the job has started acting in the directory or on Peppol: let it end, then unregister; `already-decided`: the job's submission has been approved (a decision that came first): it goes on to the directory and Peppol; let it end, then unregister; `not-cancellable`: the job's workflow takes no cancellation (recorded by an earlier version) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4135,7 +4151,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4355,7 +4371,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per workspace. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
+                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per API key: another key sending the same one runs its own request. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4415,7 +4431,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4633,7 +4649,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per workspace. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
+                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per API key: another key sending the same one runs its own request. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4695,7 +4711,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5204,7 +5220,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per workspace. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
+                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per API key: another key sending the same one runs its own request. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5273,7 +5289,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit; `too-complex`: the file is too complex to check within the limits */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one); `too-complex`: the file is too complex to check within the limits */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5342,7 +5358,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per workspace. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
+                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per API key: another key sending the same one runs its own request. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5413,7 +5429,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit; `image-too-large`: the image has more pixels than the limit; `too-complex`: the file is too complex to check within the limits */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one); `image-too-large`: the image has more pixels than the limit; `too-complex`: the file is too complex to check within the limits */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5485,7 +5501,7 @@ export interface operations {
                 lang?: "fr" | "en";
             };
             header?: {
-                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per workspace. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
+                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per API key: another key sending the same one runs its own request. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5498,7 +5514,7 @@ export interface operations {
             content: {
                 "application/json": {
                     signature?: string;
-                    /** @description the number of the mandate the signer read: refused (409 mandate-replaced) when the mandate has been issued again since */
+                    /** @description the number of the mandate the signer read: refused (409 mandate-replaced) when the mandate has been issued again since. Optional: without it, the mandate last downloaded (GET agreement) stands for what was read (409 mandate-changed when issued again since) */
                     mandate_number?: string;
                 };
             };
@@ -5547,7 +5563,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `no-mandate`: no mandate has been issued for the entry yet: start a registration first; `mandate-voided`: the mandate was voided: its registration was cancelled; `mandate-replaced`: the mandate was issued again (the party changed) while it was being signed: sign the new one; `under-review`: the submission is under review: wait for the decision */
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `no-mandate`: no mandate has been issued for the entry yet: start a registration first; `mandate-voided`: the mandate was voided: its registration was cancelled; `mandate-replaced`: the mandate was issued again (the party changed) while it was being signed: sign the new one; `mandate-changed`: the mandate was issued again (the party changed) since it was last downloaded: download and read the new one, then sign; `under-review`: the submission is under review: wait for the decision */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5556,7 +5572,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit; `image-too-large`: the image has more pixels than the limit; `too-complex`: the file is too complex to check within the limits */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one); `image-too-large`: the image has more pixels than the limit; `too-complex`: the file is too complex to check within the limits */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5625,7 +5641,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per workspace. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
+                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per API key: another key sending the same one runs its own request. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5741,7 +5757,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per workspace. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
+                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per API key: another key sending the same one runs its own request. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5932,7 +5948,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per workspace. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
+                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per API key: another key sending the same one runs its own request. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5995,7 +6011,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `no-mandate`: no mandate has been issued for the entry yet: start a registration first; `mandate-voided`: the mandate was voided: its registration was cancelled; `nothing-to-decide`: there is no submission to decide on; `decided`: the submission has been decided already; `not-waiting`: no registration is waiting for this entry; `not-running`: the registration's workflow is not running */
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `no-mandate`: no mandate has been issued for the entry yet: start a registration first; `mandate-voided`: the mandate was voided: its registration was cancelled; `nothing-to-decide`: there is no submission to decide on; `decided`: the submission has been decided already; `job-cancelled`: the job has been cancelled (a cancellation that came first): there is nothing to decide; `not-waiting`: no registration is waiting for this entry; `not-running`: the registration's workflow is not running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6004,7 +6020,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6720,7 +6736,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per workspace. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
+                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per API key: another key sending the same one runs its own request. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7060,7 +7076,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7275,7 +7291,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit; `too-complex`: the file is too complex to check within the limits */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one); `too-complex`: the file is too complex to check within the limits */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7403,7 +7419,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit; `image-too-large`: the image has more pixels than the limit; `too-complex`: the file is too complex to check within the limits */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one); `image-too-large`: the image has more pixels than the limit; `too-complex`: the file is too complex to check within the limits */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7485,7 +7501,7 @@ export interface operations {
             content: {
                 "application/json": {
                     signature?: string;
-                    /** @description the number of the mandate the signer read: refused (409 mandate-replaced) when the mandate has been issued again since */
+                    /** @description the number of the mandate the signer read: refused (409 mandate-replaced) when the mandate has been issued again since. Optional: without it, the mandate last downloaded (GET agreement) stands for what was read (409 mandate-changed when issued again since) */
                     mandate_number?: string;
                 };
             };
@@ -7516,7 +7532,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `under-review`: the submission is under review: wait for the decision; `mandate-replaced`: the mandate was issued again (the party changed) while it was being signed: sign the new one */
+            /** @description `under-review`: the submission is under review: wait for the decision; `mandate-replaced`: the mandate was issued again (the party changed) while it was being signed: sign the new one; `mandate-changed`: the mandate was issued again (the party changed) since it was last downloaded: download and read the new one, then sign */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7534,7 +7550,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit; `image-too-large`: the image has more pixels than the limit; `too-complex`: the file is too complex to check within the limits */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one); `image-too-large`: the image has more pixels than the limit; `too-complex`: the file is too complex to check within the limits */
             413: {
                 headers: {
                     [name: string]: unknown;
