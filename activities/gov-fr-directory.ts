@@ -1,3 +1,4 @@
+// Long file: its business rules move to the domain in issue 43 (activities by role), leaving the activity thin.
 // `gov-fr.directory.register` / `gov-fr.directory.disable`: the party's lines in the PPF Annuaire, one per invoicing
 // address it entrusts (domain/party/invoicing-addresses.ts), routing codes created first. Both look before they
 // write, so a retried or re-run step never creates a second line. The switch date is today: lines handed over end on

@@ -1,3 +1,4 @@
+// Long file: its migration and publication rules move to the domain in issue 43, leaving the activity thin.
 // `peppol.register` / `peppol.unregister`: publish a party in our SMP, at the SML and in the Peppol Directory.
 // Every step is idempotent (an activity may run twice): re-creating what exists and deleting what is gone succeed.
 //

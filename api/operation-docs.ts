@@ -1,3 +1,4 @@
+// Long file: one entry per operation, beside api/operations.ts; issue 43 declares each route once, with its docs.
 // What the reference says of each operation beyond its schemas: a description, request examples, and the problem
 // codes it can answer (web/http/problem-codes.ts). The codes an operation shares with all others of its kind (auth,
 // limits, validation) are added by `errorsOf`; the tests' contract check refuses a code an operation does not list.

@@ -1,3 +1,4 @@
+// Long file: the one list the OpenAPI document is generated from; issue 43 declares each route once, in its router.
 // Every operation of the API, with the zod schemas its router validates requests with and the schemas of its
 // responses: the OpenAPI document is generated from this list, and a test checks that it names every route the
 // app serves. Paths carry their service and version (seed §9), except those whose address is set by others.

@@ -1,3 +1,4 @@
+// Long file: every response shape of the contract in one file; issue 43 moves each beside its route.
 // The shapes of our JSON responses, as zod schemas: the OpenAPI document is generated from them (with the request
 // schemas the routers validate with), and the API tests check every response they receive against it.
 import { z } from 'zod';

@@ -1,3 +1,5 @@
+// Past the 120 lines of workflow files: the shared plain types in one place until issue 42 gives each step its
+// own.
 // Types shared by workflow code, activities and the API. Plain types only: this file is bundled into workflows.
 
 export interface Step {

@@ -1,3 +1,5 @@
+// Long file: one process set up in the order it runs (schema, TLS, configuration, start, health); split when a second
+// server kind comes.
 // The real Temporal server (v1.29.1, the release the CLI 1.5.1 embeds), as a self-hosted cluster runs it: its own
 // process with persistence and visibility on PostgreSQL, the frontend optionally behind mutual TLS. Fresh databases
 // per instance (made and migrated with the server's SQL tool), the namespace and our search attributes registered

@@ -1,3 +1,5 @@
+// Long file: one content-stream interpreter, byte by byte, whose counting and dispatch must stay in one loop to stop
+// at the first count over a limit.
 // Just enough of a content-stream interpreter to see where images are drawn: the graphics state's matrix (q, Q, cm),
 // XObjects (Do) and inline images (BI … ID … EI); patterns (scn, SCN) and graphics states (gs) for what glyphs of
 // Type 3 fonts draw. Everything else is skipped, but every operator is counted (ContentBudget).

@@ -1,3 +1,5 @@
+// Long file: the pool and its fair-share queue share one state (children, waiting jobs, who was served); issue 42 may
+// put the share rule apart.
 // A bounded pool of child processes inspecting untrusted files off the API's event loop. Children are forked once
 // and reused (their imports stay warm). Each job has a time budget and a memory budget: the child's V8 heap is
 // capped by --max-old-space-size, and its whole resident size (zlib's and libvips' buffers are outside the heap)

@@ -1,3 +1,5 @@
+// Long file: the entry API's rules in one service; issue 42 splits it by step (mandate, identity, signature,
+// decision).
 // The entry API's rules (seed §4.1–4.2): mandate download, identity upload, in-app or pre-signed signature,
 // confirmation, and the operator's approval decision. The waiting workflow is resumed by signals.
 import { DomainError } from '../errors';

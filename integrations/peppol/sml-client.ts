@@ -1,3 +1,4 @@
+// Long file: one SOAP client of one service, whose operations share the envelope, TLS and fault parsing.
 // SOAP 1.1 client of the SML's ManageBusinessIdentifierService (BDMSL): Create, Delete, List, and the migration of a
 // participant between SMPs (PrepareToMigrate by its SMP, Migrate by the new one), as in
 // ManageBusinessIdentifierService-1.0.wsdl. The wire helpers are exported for the simulator, which speaks the same.

@@ -1,3 +1,4 @@
+// Long file: issue 42 splits the store by table and keeps the mandate in force in one place.
 // Mandates, identity documents and approval decisions of party entries.
 import crypto from 'node:crypto';
 import type { Queryable } from './db';

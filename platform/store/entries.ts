@@ -1,3 +1,4 @@
+// Long file: entries, meta rows and state history together; issue 42 splits the store by table.
 // Entries (a GOBL party per entry), their meta rows and their state history.
 import type { Queryable } from './db';
 import { waitingForSql, type WaitingFor } from './waiting-for';

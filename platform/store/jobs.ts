@@ -1,3 +1,4 @@
+// Long file: jobs, intents and their events together; issue 42 splits the store by table (the journal among them).
 // Jobs: one run of a workflow definition on an entry, with its intents (one per step run) and their events.
 import crypto from 'node:crypto';
 import { CANCELLED, type Definition, type Fault, type JobStatus, type StepJournal } from '../../workflows/types';

@@ -1,3 +1,5 @@
+// Past the 120 lines of workflow files: issue 42 splits the interpreter by concern (cancellation, start days,
+// renewal).
 // Running a job's steps: each step is one activity, which records its journal lines with its effect; a failure
 // becomes the job's fault and the rescue steps run, each attempted, before the job ends ERR. A cancellation (the
 // cancel update) is taken between steps or during the approval wait, until a step acting outside has started.
