@@ -20,7 +20,7 @@ import { migrate } from '../../platform/store/migrate';
 import { SCOPES, createApiKey, createWorkspace, type Scope } from '../../platform/store/workspaces';
 import { createWorker } from '../../worker/create-worker';
 
-import { contractViolation } from './contract';
+import { send } from './keyed-send';
 import { runWebhookDispatcher } from '../../domain/events/dispatch';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -143,25 +143,9 @@ export async function startHarness(
       return (await createApiKey(db, wsId, { name: 'extra', scopes })).secret;
     },
     async api(method, path, body, key = secret) {
-      const headers: Record<string, string> = {};
-      if (key) headers.authorization = `Bearer ${key}`;
-      let payload: string | undefined;
-      if (body !== undefined) {
-        headers['content-type'] = 'application/json';
-        payload = typeof body === 'string' ? body : JSON.stringify(body);
-      }
-      const res = await fetch(baseUrl + path, { method, headers, body: payload });
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        /* keep text */
-      }
-      // Every response a test sees must be one the OpenAPI document declares.
-      const broken = contractViolation(method, path, res.status, res.headers.get('content-type'), parsed);
-      if (broken) throw new Error(`contract: ${method} ${path} → ${res.status}: ${broken}\n${text.slice(0, 500)}`);
-      return { status: res.status, body: parsed, headers: res.headers };
+      // Every response a test sees must be one the OpenAPI document declares (send checks it).
+      const { status, body: parsed, headers } = await send(path, body, { method, apiKey: key ?? undefined, baseUrl });
+      return { status, body: parsed, headers };
     },
     async close() {
       stopDispatcher();

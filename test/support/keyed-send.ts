@@ -12,14 +12,16 @@ export interface Answer {
 export interface SendOptions {
   /** the Idempotency-Key; none when null or absent */
   key?: string | null;
-  apiKey: string;
+  /** none: an unauthenticated request */
+  apiKey?: string;
   method?: string;
   baseUrl: string;
 }
 
 export async function send(path: string, body: unknown, opts: SendOptions): Promise<Answer> {
   const method = opts.method ?? 'POST';
-  const headers: Record<string, string> = { authorization: `Bearer ${opts.apiKey}` };
+  const headers: Record<string, string> = {};
+  if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
   if (opts.key !== null && opts.key !== undefined) headers['idempotency-key'] = opts.key;
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(opts.baseUrl + path, {
