@@ -46,6 +46,10 @@ export interface AnnuaireClient {
   searchLines(filters: LineFilters): Promise<AnnuaireLine[]>;
   /** Ends a line: it is no longer in force from `dateFinEffet` on. History is kept. */
   endLine(idInstance: number, dateFinEffet: string): Promise<void>;
+  /** Masks (cancels) a line not yet in force (DELETE): kept in the history, never in force. */
+  maskLine(idInstance: number): Promise<void>;
+  /** A line as the directory records it, masked or not, by its idInstance; null when it has none. */
+  getLineById(idInstance: number): Promise<AnnuaireLine | null>;
   /** Creates a routing code under a SIRET; a SIREN_SIRET_ROUTAGE line can only address an existing, open one. */
   createRoutingCode(code: NewRoutingCode): Promise<{ idInstance: number }>;
   /** The routing code the directory holds for a SIRET and identifiantRoutage; null when it has none. */
@@ -190,6 +194,25 @@ export function createAnnuaireClient(o: AnnuaireClientOptions): AnnuaireClient {
     async endLine(idInstance, dateFinEffet) {
       const res = await call('PATCH', `/ligne-annuaire/id-instance:${idInstance}`, { dateFinEffet }, true);
       await res.discard().catch(() => {}); // ended: what the body says does not matter
+    },
+
+    async maskLine(idInstance) {
+      try {
+        const res = await call('DELETE', `/ligne-annuaire/id-instance:${idInstance}`, undefined, true);
+        await res.discard().catch(() => {});
+      } catch (err) {
+        // Gone is what we asked for; the read-back after the step says whether it is masked.
+        if (!(err instanceof AnnuaireError && err.status === 404)) throw err;
+      }
+    },
+
+    async getLineById(idInstance) {
+      try {
+        return parse(wireLine, await json(await call('GET', `/ligne-annuaire/id-instance:${idInstance}`)), 'line');
+      } catch (err) {
+        if (err instanceof AnnuaireError && err.status === 404) return null;
+        throw err;
+      }
     },
 
     async createRoutingCode(c) {

@@ -21,6 +21,8 @@ export interface AnnuaireLine extends LineAddressing {
   /** Exclusive: the line is no longer in force on this day (the next line starts on it). */
   dateFinEffet: string | null;
   dateFinEffective?: string;
+  /** Cancelled before it was in force (historisation.masque): never in force. */
+  masked?: boolean;
 }
 
 export interface NewLine extends LineAddressing {
@@ -74,7 +76,11 @@ export const wireLine = z
     matriculePlateforme: z.string(),
     dateFinEffet: z.string().nullish(),
     dateFinEffective: opt,
-    historisation: z.object({ idInstance: z.number().int(), dateDebutEffet: z.string() }),
+    historisation: z.object({
+      idInstance: z.number().int(),
+      dateDebutEffet: z.string(),
+      masque: z.boolean().nullish(),
+    }),
   })
   .transform((w): AnnuaireLine => ({
     idInstance: w.historisation.idInstance,
@@ -87,6 +93,7 @@ export const wireLine = z
     dateDebutEffet: w.historisation.dateDebutEffet,
     dateFinEffet: w.dateFinEffet ?? null,
     ...(w.dateFinEffective && { dateFinEffective: w.dateFinEffective }),
+    ...(w.historisation.masque && { masked: true }),
   }));
 
 export const wireSearch = z.object({

@@ -216,11 +216,12 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
           dateDebutEffet: l.dateDebutEffet,
         });
       }
-      if (method === 'DELETE')
-        throw new HttpError(
-          501,
-          "le simulateur ne supprime pas de ligne : clôturez-la (dateFinEffet), l'historique est conservé",
-        );
+      if (method === 'DELETE') {
+        // The PPF never erases a line: "supprimer" masks one not yet in force (a masking line cancels it).
+        checkRattachements(req);
+        commit(() => store.mask(id, by, day));
+        return answer(204);
+      }
     }
     if (method === 'GET' && (m = p.match(/^\/siren\/code-insee:(.+)$/))) {
       if (!/^\d{9}$/.test(m[1]!)) throw new HttpError(400, 'siren doit comporter 9 chiffres');

@@ -39,7 +39,7 @@ export function wireLine(l: StoredLine) {
       dateDefinition: l.dateDefinition,
       dateDebutEffet: l.dateDebutEffet,
       creePar: l.creePar,
-      masque: false,
+      masque: l.masque === true,
       idInstance: l.idInstance,
     },
   };
@@ -47,7 +47,7 @@ export function wireLine(l: StoredLine) {
 
 /**
  * Filters are ANDed; an absent filter does not filter. Without any date criterion the lines in force today are
- * returned (as for GET); `modeAudit` returns the whole history.
+ * returned (as for GET); `modeAudit` returns the whole history, masked lines included.
  */
 export function search(lines: readonly StoredLine[], body: SearchBody, today: string) {
   const f = body.filtres ?? {};
@@ -57,6 +57,8 @@ export function search(lines: readonly StoredLine[], body: SearchBody, today: st
   const from = h.dateDebutRecherche?.valeur;
   const to = h.dateFinRecherche?.valeur;
   const period = (l: StoredLine) => {
+    // A masked line is found only by an audit of the whole history.
+    if (l.masque) return h.modeAudit?.valeur === true;
     if (h.dateObservation?.valeur) return inForceOn(l, h.dateObservation.valeur);
     if (from || to)
       return (!to || l.dateDebutEffet <= to) && (!from || l.dateFinEffet === null || l.dateFinEffet > from);

@@ -21,6 +21,8 @@ export interface StoredLine extends Addressing {
   creePar: string;
   /** Every change of the end date, so nothing is ever lost. */
   modifications: { at: string; par: string; dateFinEffet: string | null }[];
+  /** Cancelled before it was ever in force (DELETE): kept in the history, never in force, never in the way. */
+  masque?: boolean;
 }
 
 export type SeedLine = Partial<
@@ -42,7 +44,7 @@ const END_OF_TIME = '9999-12-31';
 export const today = (): string => new Date().toISOString().slice(0, 10);
 
 export const inForceOn = (l: StoredLine, day: string) =>
-  l.dateDebutEffet <= day && (l.dateFinEffet === null || day < l.dateFinEffet);
+  !l.masque && l.dateDebutEffet <= day && (l.dateFinEffet === null || day < l.dateFinEffet);
 const overlap = (a: { dateDebutEffet: string; dateFinEffet: string | null }, b: typeof a) =>
   a.dateDebutEffet < (b.dateFinEffet ?? END_OF_TIME) && b.dateDebutEffet < (a.dateFinEffet ?? END_OF_TIME);
 
@@ -133,6 +135,7 @@ export class LineStore {
   setEnd(id: number, dateFinEffet: string | null, by: string, day: string): StoredLine {
     const l = this.byId(id);
     if (!l) throw new Refusal(404, `aucune ligne d'annuaire d'idInstance ${id}`);
+    if (l.masque) throw new Refusal(422, `la ligne ${id} est masquée : elle n'a plus de période d'effet`);
     if (l.dateFinEffet !== null && l.dateFinEffet < day)
       throw new Refusal(
         422,
@@ -145,6 +148,29 @@ export class LineStore {
     this.refuseOverlap(l.identifiantAdressage, { dateDebutEffet: l.dateDebutEffet, dateFinEffet }, id);
     l.dateFinEffet = dateFinEffet;
     l.modifications.push({ at: new Date().toISOString(), par: by, dateFinEffet });
+    return l;
+  }
+
+  /**
+   * Masks (cancels) a line not yet in force: it stays in the history, marked, and no longer counts. A line in force
+   * or past is ended instead (its history is kept). Masking a masked line again changes nothing.
+   */
+  mask(id: number, by: string, day: string): StoredLine {
+    const l = this.byId(id);
+    if (!l) throw new Refusal(404, `aucune ligne d'annuaire d'idInstance ${id}`);
+    if (l.masque) return l;
+    if (l.dateFinEffet !== null && l.dateFinEffet <= day)
+      throw new Refusal(
+        422,
+        `la ligne ${id} est close depuis le ${l.dateFinEffet} : l'historique n'est pas modifiable`,
+      );
+    if (l.dateDebutEffet <= day)
+      throw new Refusal(
+        422,
+        `la ligne ${id} est en vigueur depuis le ${l.dateDebutEffet} : seule une ligne pas encore en vigueur se masque, clôturez-la (dateFinEffet)`,
+      );
+    l.masque = true;
+    l.modifications.push({ at: new Date().toISOString(), par: by, dateFinEffet: l.dateFinEffet });
     return l;
   }
 
@@ -164,7 +190,7 @@ export class LineStore {
   ) {
     // An address starts with its SIREN.
     const clash = this.candidates(address.slice(0, 9)).find(
-      (o) => o.identifiantAdressage === address && o.idInstance !== except && overlap(o, period),
+      (o) => o.identifiantAdressage === address && o.idInstance !== except && !o.masque && overlap(o, period),
     );
     if (clash) {
       throw new Refusal(

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { today } from '../../integrations/annuaire/types';
 import { startAnnuaireSimulator, type AnnuaireSimulator } from '../../simulators/annuaire';
+import { DEFAULT_SINCE } from '../../simulators/annuaire/store';
 import { makeSiren } from '../../bin/stack/sample-parties';
 
 const CREDS = { client_id: 'pa-dev', client_secret: 'pa-dev-secret', grant_type: 'client_credentials' };
@@ -274,6 +275,161 @@ describe('Annuaire simulator', () => {
     expect(sim.lines().filter((l) => l.siren === siren && l.matriculePlateforme === '0145')).toHaveLength(1);
     expect(sim.faultsSeen()['timeout after work']).toBe(1);
     sim.setFaults(undefined);
+  });
+
+  describe('masking', () => {
+    const inDays = (n: number) => today(new Date(Date.now() + n * 86_400_000));
+    type Found = { matriculePlateforme: string; historisation: { idInstance: number; masque: boolean } };
+    const found = async (body: object): Promise<Found[]> => {
+      const r = await call('POST', '/ligne-annuaire/recherche', body);
+      return r.status === 204 ? [] : (r.body.resultats as Found[]);
+    };
+    const platforms = (lines: Found[]) => lines.map((l) => l.matriculePlateforme);
+    const mask = (id: number) => call('DELETE', `/ligne-annuaire/id-instance:${id}`);
+    const expectRefusal = (r: Awaited<ReturnType<typeof call>>, statut: number, titre: string, detail: string) => {
+      expect(r.status).toBe(statut);
+      expect(r.type).toContain('application/problem+json');
+      expect(r.body).toMatchObject({ titre, statut, detail: expect.stringContaining(detail) });
+    };
+
+    it("cancels another platform's future line: the address is free again over its period, the line stays in the history", async () => {
+      // 9998 until the switch day, then another PA's line, which we cancel to take the address from that day on.
+      const siren = makeSiren();
+      const switchDay = inDays(10);
+      const [fictive] = await found(bySiren(siren));
+      expect(
+        (
+          await call('PATCH', `/ligne-annuaire/id-instance:${fictive!.historisation.idInstance}`, {
+            dateFinEffet: switchDay,
+          })
+        ).status,
+      ).toBe(200);
+      const theirs = sim.seedLine({ siren, matriculePlateforme: '0042', dateDebutEffet: switchDay });
+      const overlap = await call('POST', '/ligne-annuaire', newLine(siren, '0145', switchDay));
+      expectRefusal(overlap, 422, 'Erreur de validation des données', `chevauche la ligne ${theirs.idInstance}`);
+
+      const masked = await mask(theirs.idInstance);
+      expect([masked.status, masked.body]).toEqual([204, undefined]);
+      expect(sim.lines().find((l) => l.idInstance === theirs.idInstance)).toMatchObject({
+        masque: true,
+        dateDebutEffet: switchDay,
+        dateFinEffet: null,
+      });
+      const ours = await call('POST', '/ligne-annuaire', newLine(siren, '0145', switchDay));
+      expect(ours.status).toBe(201);
+
+      // Never in force: not on its own start day, not over a period, not today.
+      const on = (day: string) => bySiren(siren, { dateObservation: { op: 'strict', valeur: day } });
+      expect(platforms(await found(on(switchDay)))).toEqual(['0145']);
+      expect(platforms(await found(on(inDays(40))))).toEqual(['0145']);
+      expect(
+        platforms(
+          await found(
+            bySiren(siren, {
+              dateDebutRecherche: { op: 'strict', valeur: today() },
+              dateFinRecherche: { op: 'strict', valeur: inDays(30) },
+            }),
+          ),
+        ),
+      ).toEqual(['9998', '0145']);
+      expect(platforms(await found(bySiren(siren)))).toEqual(['9998']);
+      const atSwitch = await call('GET', `/ligne-annuaire/code:${siren}?dateObservation=${switchDay}`);
+      expect([atSwitch.status, atSwitch.body.matriculePlateforme]).toEqual([200, '0145']);
+
+      // Only an audit of the whole history, or a read by its idInstance, shows it, marked.
+      const audit = await found(bySiren(siren, { modeAudit: { op: 'strict', valeur: true } }));
+      expect(audit).toEqual([
+        expect.objectContaining({
+          matriculePlateforme: '9998',
+          historisation: expect.objectContaining({ masque: false }),
+        }),
+        expect.objectContaining({
+          matriculePlateforme: '0042',
+          dateFinEffet: null,
+          historisation: expect.objectContaining({
+            idInstance: theirs.idInstance,
+            masque: true,
+            dateDebutEffet: switchDay,
+          }),
+        }),
+        expect.objectContaining({
+          matriculePlateforme: '0145',
+          historisation: expect.objectContaining({ masque: false }),
+        }),
+      ]);
+      const byId = await call('GET', `/ligne-annuaire/id-instance:${theirs.idInstance}`);
+      expect(byId.status).toBe(200);
+      expect(byId.body).toMatchObject({
+        siren,
+        matriculePlateforme: '0042',
+        historisation: { idInstance: theirs.idInstance, masque: true, dateDebutEffet: switchDay },
+      });
+    });
+
+    it('masking a masked line again answers 204 and changes nothing; a masked line cannot be ended', async () => {
+      const siren = makeSiren();
+      const created = await call('POST', '/ligne-annuaire', {
+        periodeEffet: { dateDebutEffet: inDays(5) },
+        informationAdressage: { siren, siret: `${siren}00012`, matriculePlateforme: '0145' },
+      });
+      expect(created.status).toBe(201);
+      const id = created.body.idInstance as number;
+      expect((await mask(id)).status).toBe(204);
+      const once = sim.lines().find((l) => l.idInstance === id);
+      expect(once).toMatchObject({ masque: true });
+
+      const again = await mask(id);
+      expect([again.status, again.body]).toEqual([204, undefined]);
+      expect(sim.lines().find((l) => l.idInstance === id)).toEqual(once);
+
+      const ended = await call('PATCH', `/ligne-annuaire/id-instance:${id}`, { dateFinEffet: inDays(20) });
+      expectRefusal(ended, 422, 'Erreur de validation des données', 'masquée');
+      expect(sim.lines().find((l) => l.idInstance === id)).toEqual(once);
+      expect((await call('GET', `/ligne-annuaire/id-instance:${id}`)).body).toMatchObject({
+        dateFinEffet: null,
+        historisation: { masque: true },
+      });
+    });
+
+    it('refuses to mask a line in force (from today or before) or past, saying to end it instead; 404 for an unknown one', async () => {
+      const siren = makeSiren();
+      const [fictive] = await found(bySiren(siren));
+      const fromToday = await call('POST', '/ligne-annuaire', {
+        periodeEffet: { dateDebutEffet: today() },
+        informationAdressage: { siren, siret: `${siren}00012`, matriculePlateforme: '0145' },
+      });
+      expect(fromToday.status).toBe(201);
+      const past = sim.seedLine({
+        siren,
+        siret: `${siren}00027`,
+        matriculePlateforme: '0042',
+        dateDebutEffet: DEFAULT_SINCE,
+        dateFinEffet: '2025-01-01',
+      });
+
+      const refusals: [number, string][] = [
+        [fictive!.historisation.idInstance, 'clôturez-la (dateFinEffet)'],
+        [fromToday.body.idInstance as number, 'clôturez-la (dateFinEffet)'],
+        [past.idInstance, "close depuis le 2025-01-01 : l'historique n'est pas modifiable"],
+      ];
+      for (const [id, why] of refusals) {
+        const before = sim.lines().find((l) => l.idInstance === id);
+        expectRefusal(await mask(id), 422, 'Erreur de validation des données', why);
+        expect(sim.lines().find((l) => l.idInstance === id)).toEqual(before);
+        expect(before?.masque).toBeUndefined();
+      }
+      // Still in force, and in the way.
+      expect(platforms(await found(bySiren(siren))).sort()).toEqual(['0145', '9998']);
+      expectRefusal(
+        await call('POST', '/ligne-annuaire', newLine(siren, '0145')),
+        422,
+        'Erreur de validation des données',
+        'chevauche',
+      );
+
+      const maxId = Math.max(...sim.lines().map((l) => l.idInstance));
+      expectRefusal(await mask(maxId + 1_000_000), 404, 'Non trouvée', `idInstance ${maxId + 1_000_000}`);
+    });
   });
 });
 

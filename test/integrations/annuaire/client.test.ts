@@ -110,6 +110,48 @@ describe('Annuaire client', () => {
     });
   });
 
+  it('masks a line not yet in force and reads it back by idInstance; refuses one in force', async () => {
+    const siren = makeSiren();
+    const siret = `${siren}00012`;
+    const later = today(new Date(Date.now() + 10 * 86_400_000));
+    const future = await client.createLine({ siren, siret, matriculePlateforme: '0145', dateDebutEffet: later });
+    expect(await client.getLineById(future.idInstance)).toMatchObject({
+      idInstance: future.idInstance,
+      dateDebutEffet: later,
+    });
+    expect((await client.getLineById(future.idInstance))?.masked).toBeUndefined();
+
+    await client.maskLine(future.idInstance);
+    expect(await client.getLineById(future.idInstance)).toEqual({
+      idInstance: future.idInstance,
+      identifiantAdressage: `${siren}_${siret}`,
+      siren,
+      siret,
+      matriculePlateforme: '0145',
+      dateDebutEffet: later,
+      dateFinEffet: null,
+      masked: true,
+    });
+    await client.maskLine(future.idInstance); // again: done already
+    expect(await client.searchLines({ siren, dateObservation: later })).toEqual([
+      expect.objectContaining({ matriculePlateforme: '9998' }),
+    ]);
+
+    const unknown = Math.max(...sim.lines().map((l) => l.idInstance)) + 1_000_000;
+    expect(await client.getLineById(unknown)).toBeNull();
+    await expect(client.maskLine(unknown)).resolves.toBeUndefined();
+
+    const [inForce] = await client.searchLines({ siren });
+    const err = await client.maskLine(inForce!.idInstance).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AnnuaireError);
+    expect(err).toMatchObject({ status: 422, retryable: false, detail: expect.stringContaining('clôturez-la') });
+    expect(await client.getLineById(inForce!.idInstance)).toMatchObject({
+      matriculePlateforme: '9998',
+      dateFinEffet: null,
+    });
+    expect((await client.getLineById(inForce!.idInstance))?.masked).toBeUndefined();
+  });
+
   it('returns null for an address without a line in force, and [] for an empty search', async () => {
     expect(await client.getLine(`${makeSiren()}_unknown-suffix`)).toBeNull();
     expect(await client.searchLines({ matriculePlateforme: '0998' })).toEqual([]);
