@@ -1,17 +1,15 @@
-// Long file: its business rules move to the domain in issue 43 (activities by role), leaving the activity thin.
-// `gov-fr.directory.register` / `gov-fr.directory.disable`: the party's lines in the PPF Annuaire, one per invoicing
-// address it entrusts (domain/party/invoicing-addresses.ts), routing codes created first. Both look before they
-// write, so a retried or re-run step never creates a second line. The switch date is today: lines handed over end on
-// it and the new lines start on it (DSE rule, periods do not overlap).
+// `gov-fr.directory.register` / `.update` / `.disable`: the party's lines in the PPF Annuaire, one per invoicing
+// address it entrusts (domain/party/invoicing-addresses.ts). Each attempt reads the SIREN's lines in force and to
+// come, asks the plan (domain/directory/plan.ts) what to end, mask and create, carries it out, reads every line back
+// (directory-writes.ts) and records it. A retried or re-run step plans again from what the directory holds, so it
+// never writes twice; a write the directory refuses for good is planned once more (an attempt beside this one may have
+// done it), and if still refused, the SIREN's uncovered days go back to the fictive platform before the step fails.
 import { ApplicationFailure } from '@temporalio/activity';
-import {
-  AnnuaireError,
-  DEFAULT_MATRICULE,
-  isSirenLevel,
-  today,
-  type AnnuaireClient,
-  type AnnuaireLine,
-} from '../integrations/annuaire/client';
+import { AnnuaireError, today, type AnnuaireClient } from '../integrations/annuaire/client';
+import { addDays, type Addressing } from '../domain/directory/lines';
+import { planDirectory, type DirectoryPlan, type DirectoryRequest } from '../domain/directory/plan';
+import { formerMatriculeOf } from '../domain/party/take-over';
+import { effectiveDay, entrusts, type InvoicingAddress } from '../domain/party/invoicing-addresses';
 import { approvedMandate } from '../platform/store/agreements';
 import {
   directoryHolder,
@@ -26,10 +24,8 @@ import type { StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 import type { Commit } from './journalled';
 import { entrySiren } from './entry-siren';
-import { FORMER_MATRICULE_META, formerMatriculeOf } from '../domain/party/take-over';
-import { effectiveDay, entrusts, type InvoicingAddress } from '../domain/party/invoicing-addresses';
 import { entrustedAddresses } from './entrusted-addresses';
-
+import { directoryWriter, lineOf, type ReadBack } from './directory-writes';
 import { remoteCall } from './remote-failure';
 
 /** One invoicing address's line on our matricule. */
@@ -52,13 +48,6 @@ export interface RegisterResult {
   nextStepNotBefore?: string;
 }
 
-/** A line to hold: an address the party states, or one another platform held for it (its routing code exists). */
-type LineTarget = Pick<InvoicingAddress, 'id' | 'siren' | 'siret' | 'suffix' | 'routingCode'> & { routingId?: string };
-const routingIdOf = (t: LineTarget) => t.routingCode?.id ?? t.routingId;
-
-/** The day before a YYYY-MM-DD day. */
-const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
-
 export interface DisableResult {
   ended: number[];
   /** The 9998 line put back, when one was needed (nobody took the SIREN over). */
@@ -67,17 +56,23 @@ export interface DisableResult {
   takenOverBy?: string[];
 }
 
+const addressingOf = (a: InvoicingAddress): Addressing => ({
+  address: a.id,
+  siren: a.siren,
+  ...(a.siret && { siret: a.siret }),
+  ...(a.routingCode && { routingId: a.routingCode.id }),
+  ...(a.suffix && { suffix: a.suffix }),
+});
+
 export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) {
   const { db, log, config } = deps;
   const us = config.PA_MATRICULE;
+  const writer = directoryWriter(client, log);
 
   const register = (input: StepInput, commit: Commit = (write) => db.tx(write)) => holdLines(input, commit, 'register');
   const update = (input: StepInput, commit: Commit = (write) => db.tx(write)) => holdLines(input, commit, 'update');
 
-  /**
-   * Our lines for the addresses the party states (register), and in an update also the end of those it no longer
-   * states: on the switch day, the SIREN line going back to 9998 if nobody else receives for it.
-   */
+  /** Our lines for the addresses the party states; in an update, ours at the addresses it no longer states end. */
   async function holdLines(input: StepInput, commit: Commit, mode: 'register' | 'update'): Promise<RegisterResult> {
     const siren = await entrySiren(db, input);
     const ids = { jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, siren };
@@ -99,218 +94,49 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
         'not-registered',
       );
     const held = mode === 'update' ? await entryDirectoryLines(db, input.entryId) : [];
-    // The switch day: today, or the later day the party set. Our lines start on it, and the lines we take over end on
-    // it (periods [start, end) meet without a gap or an overlap).
-    const day = effectiveDay({ start }, today());
-    const result = await remoteCall(async () => {
-      const inForce = await client.searchLines({ siren, dateObservation: day });
-      // What another platform holds for the company's addresses within the mandate the day before the switch: still
-      // in force, or ended on the switch day (by an earlier attempt of this step). Each becomes ours from that day.
-      const takenOver = (await client.searchLines({ siren, dateObservation: dayBefore(day) })).filter(
-        (l) =>
-          l.matriculePlateforme !== us &&
-          l.matriculePlateforme !== DEFAULT_MATRICULE &&
-          (l.dateFinEffet === null || l.dateFinEffet >= day) &&
-          entrusts(scope, { id: l.identifiantAdressage, siren }),
-      );
-      const holders = [...new Set(takenOver.map((l) => l.matriculePlateforme))];
-      if (holders.length > 0) await requireConsent(input.entryId, siren, holders, mandate.formerMatricule);
-      for (const l of takenOver)
-        if (l.dateFinEffet === null || l.dateFinEffet > day) await client.endLine(l.idInstance, day);
-      const targets: LineTarget[] = [
-        ...wanted,
-        ...takenOver
-          .filter((l) => !wanted.some((a) => sameAddress(l, a.id)))
-          .map((l) => ({
-            id: l.identifiantAdressage,
-            siren,
-            siret: l.siret,
-            routingId: l.identifiantRoutage,
-            suffix: l.suffixeAdressage,
-          })),
-      ].filter((t, i, all) => all.findIndex((o) => o.id.toLowerCase() === t.id.toLowerCase()) === i);
-      const lines: AddressLine[] = [];
-      for (const target of targets) {
-        // A line of ours in force already uses the routing code: no need to look for it again.
-        const lineHeld = inForce.some((l) => ours(l, target.id));
-        if ('routingCode' in target && target.routingCode && !lineHeld)
-          await ensureRoutingCode(target as InvoicingAddress, ids);
-        lines.push(await ensureLine(target, inForce, takenOver, day, ids));
-      }
-      if (takenOver.length > 0)
-        log.info(
-          { ...ids, matricule: us, ended: idsOf(takenOver), takenOverFrom: holders[0], day },
-          'lines taken over',
-        );
-      const dropped = held.filter((h) => !targets.some((t) => t.id.toLowerCase() === h.address.toLowerCase()));
-      for (const h of dropped) await endAddress(h, inForce, day, ids);
-      return {
-        lines,
-        ...(dropped.length > 0 && { ended: dropped.map((h) => h.address) }),
-        ...(holders[0] && { takenOverFrom: holders[0] }),
-        ...(day > today() && { takesEffectOn: day, nextStepNotBefore: `${day}T00:00:00.000Z` }),
-      };
-    });
+    const request: DirectoryRequest = {
+      kind: 'hold',
+      siren,
+      // The switch day: today, or the later day the party set.
+      on: effectiveDay({ start }, today()),
+      wanted: wanted.map(addressingOf),
+      entrusted: (a) => entrusts(scope, { id: a.address, siren }),
+      // The take-over consent is the one in the signed mandate, not whatever the meta says now.
+      ...(mandate.formerMatricule && { consent: mandate.formerMatricule }),
+      consentSetAfterSigning: !mandate.formerMatricule && !!(await formerMatriculeOf(db, input.entryId)),
+      dropped: held.map((h) => h.address),
+    };
+    const stated = new Map(wanted.map((a) => [a.id.toLowerCase(), a]));
+    const { plan, lines } = await carryOut(request, stated, ids);
+    const ours = (t: Addressing) => lines.find((l) => l.platform === us && sameId(l.address, t.address))!;
+    const result: RegisterResult = {
+      lines: plan.targets.map((t) => ({
+        address: t.address,
+        idInstance: ours(t).idInstance,
+        created: ours(t).created,
+      })),
+      ...(plan.released.length > 0 && { ended: plan.released }),
+      ...(plan.takenOverFrom[0] && { takenOverFrom: plan.takenOverFrom[0] }),
+      ...(plan.on > today() && { takesEffectOn: plan.on, nextStepNotBefore: `${plan.on}T00:00:00.000Z` }),
+    };
     const later =
       result.takesEffectOn && `the lines take effect on ${result.takesEffectOn}: the next step waits until then`;
+    const readBackAt = new Date();
     await commit(
       async (q) => {
         const sirenLine = result.lines.find((l) => l.address === siren) ?? result.lines[0]!;
         if (!(await holdDirectoryLine(q, siren, input.entryId, sirenLine.idInstance))) {
           throw ApplicationFailure.nonRetryable(`0225:${siren} is already registered`, 'already-registered');
         }
-        for (const l of result.lines) await recordDirectoryLine(q, { siren, entryId: input.entryId, ...l });
+        for (const l of result.lines) {
+          const startsOn = ours({ address: l.address, siren }).start;
+          await recordDirectoryLine(q, { siren, entryId: input.entryId, ...l, startsOn, readBackAt });
+        }
         for (const address of result.ended ?? []) await forgetDirectoryLine(q, input.entryId, address);
       },
       later ? { message: later } : undefined,
     );
     return result;
-  }
-
-  const sameAddress = (l: AnnuaireLine, address: string) =>
-    l.identifiantAdressage.toLowerCase() === address.toLowerCase();
-  const ours = (l: AnnuaireLine, address: string) => l.matriculePlateforme === us && sameAddress(l, address);
-
-  /** Our line at an address no longer stated ends on `day`; the SIREN's goes back to 9998 unless another covers it. */
-  async function endAddress(
-    h: { address: string; idInstance: number },
-    inForce: AnnuaireLine[],
-    day: string,
-    ids: Record<string, string>,
-  ): Promise<void> {
-    const line = inForce.find((l) => l.idInstance === h.idInstance);
-    if (line && (line.dateFinEffet === null || line.dateFinEffet > day)) await client.endLine(h.idInstance, day);
-    const siren = h.address.slice(0, 9);
-    const covered = inForce.some(
-      (l) => l.idInstance !== h.idInstance && isSirenLevel(l) && l.matriculePlateforme !== us,
-    );
-    // Whether or not our line was still in force (an earlier attempt may have ended it, then died): we held it until
-    // this step records otherwise, so the SIREN must not be left without a line; a 9998 line created by that attempt
-    // is in force on `day` and counts as covering it.
-    if (h.address === siren && !covered)
-      await client.createLine({ siren, matriculePlateforme: DEFAULT_MATRICULE, dateDebutEffet: day });
-    log.info(
-      { ...ids, address: h.address, idInstance: h.idInstance, day },
-      'directory line ended: address no longer stated',
-    );
-  }
-
-  /** A routing code exists in the directory before a line uses it; one created by an earlier attempt is reused. */
-  async function ensureRoutingCode(a: InvoicingAddress, ids: Record<string, string>): Promise<void> {
-    const rc = a.routingCode!;
-    if (await client.getRoutingCode(a.siret!, rc.id)) return;
-    const code = {
-      siret: a.siret!,
-      identifiantRoutage: rc.id,
-      libelleCodeRoutage: rc.label,
-      natureEtablissement: rc.nature,
-      etatAdministratif: rc.state,
-      ...(rc.type && { typeIdentifiantRoutage: rc.type }),
-      ...(rc.commitment_required !== undefined && { gestionEngagementJuridique: rc.commitment_required }),
-    };
-    try {
-      const created = await client.createRoutingCode(code);
-      log.info({ ...ids, address: a.id, idInstance: created.idInstance }, 'routing code created');
-    } catch (err) {
-      // Refused because it is there after all (an earlier attempt's answer was lost): then it is done.
-      if (err instanceof AnnuaireError && !err.retryable && (await client.getRoutingCode(a.siret!, rc.id))) return;
-      throw err;
-    }
-  }
-
-  /** Our line for one address: the one in force, or a new one from `day` once the lines handed over are ended. */
-  async function ensureLine(
-    address: LineTarget,
-    inForce: AnnuaireLine[],
-    takenOver: AnnuaireLine[],
-    day: string,
-    ids: Record<string, string>,
-  ): Promise<AddressLine> {
-    const here = inForce.filter((l) => sameAddress(l, address.id));
-    const mine = here.find((l) => ours(l, address.id));
-    if (mine) {
-      log.info({ ...ids, address: address.id, idInstance: mine.idInstance }, 'directory line already ours');
-      return { address: address.id, idInstance: mine.idInstance, created: false };
-    }
-    // The fictive platform's line, at the SIREN level, is handed over too.
-    const fictive = here.filter((l) => l.matriculePlateforme === DEFAULT_MATRICULE);
-    for (const l of fictive) await client.endLine(l.idInstance, day);
-    const line = {
-      siren: address.siren,
-      ...(address.siret && { siret: address.siret }),
-      ...(routingIdOf(address) && { identifiantRoutage: routingIdOf(address) }),
-      ...(address.suffix && { suffixeAdressage: address.suffix }),
-      matriculePlateforme: us,
-      dateDebutEffet: day,
-    };
-    try {
-      const created = await client.createLine(line);
-      log.info(
-        { ...ids, address: address.id, matricule: us, idInstance: created.idInstance, ended: idsOf(fictive) },
-        'directory line created',
-      );
-      return { address: address.id, idInstance: created.idInstance, created: true };
-    } catch (err) {
-      // Refused because our line is there after all: created by an earlier attempt whose answer was lost (the PPF
-      // carried it out after our timeout) or by an attempt running beside this one. Then the address is done.
-      if (!(err instanceof AnnuaireError) || err.retryable) throw err;
-      const since = (await client.searchLines({ siren: address.siren, dateObservation: day })).find((l) =>
-        ours(l, address.id),
-      );
-      if (since) {
-        log.info(
-          { ...ids, address: address.id, idInstance: since.idInstance, status: err.status },
-          'directory line refused as already there: ours, created by another attempt',
-        );
-        return { address: address.id, idInstance: since.idInstance, created: false };
-      }
-      // Refused for good: the SIREN must not stay without a line, so unless another still covers it, it goes back
-      // to the fictive platform (as on disable) before the refusal ends the step. (On a retry after a transient
-      // failure the lines were ended by the earlier attempt: nothing is in force, and the same holds.)
-      const handedOver = [...fictive, ...takenOver];
-      const stillCovered = inForce.some((l) => !handedOver.includes(l) && isSirenLevel(l));
-      if (address.id === address.siren && !stillCovered) await restoreFictiveLine(address.siren, day, err, ids);
-      throw err;
-    }
-  }
-
-  async function restoreFictiveLine(siren: string, day: string, err: AnnuaireError, ids: Record<string, string>) {
-    try {
-      const restored = await client.createLine({ siren, matriculePlateforme: DEFAULT_MATRICULE, dateDebutEffet: day });
-      log.warn(
-        { ...ids, status: err.status, restoredIdInstance: restored.idInstance },
-        'directory line refused: the SIREN is back on the fictive platform',
-      );
-    } catch (restoreErr) {
-      if (restoreErr instanceof AnnuaireError && restoreErr.retryable) throw restoreErr; // the retry tries both again
-      log.error(
-        { ...ids, status: err.status, err: restoreErr },
-        'directory line refused, and the fictive platform line could not be restored',
-      );
-    }
-  }
-
-  /** The take-over consent is the one in the signed mandate, not whatever the meta says now. */
-  async function requireConsent(entryId: string, siren: string, holders: string[], named: string | undefined) {
-    const held = `SIREN ${siren} is held in the Annuaire by platform ${holders.join(', ')}`;
-    if (!named && (await formerMatriculeOf(db, entryId))) {
-      throw ApplicationFailure.nonRetryable(
-        `${held}: the signed mandate carries no take-over consent (${FORMER_MATRICULE_META} was set after signing): run the registration again to sign the new mandate`,
-        'takeover-consent-missing',
-      );
-    }
-    if (!named) {
-      throw ApplicationFailure.nonRetryable(
-        `${held}: set the meta key ${FORMER_MATRICULE_META} to that platform's matricule (with the party's consent to the take-over) and run the registration again`,
-        'takeover-identifier-missing',
-      );
-    }
-    if (holders.length > 1 || holders[0] !== named) {
-      throw ApplicationFailure.nonRetryable(
-        `${held}, but the mandate's take-over consent (${FORMER_MATRICULE_META}) names platform ${named}: correct the meta key to the platform holding the line and run the registration again`,
-        'takeover-identifier-mismatch',
-      );
-    }
   }
 
   async function disable(input: StepInput, commit: Commit = (write) => db.tx(write)): Promise<DisableResult> {
@@ -322,39 +148,68 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
       log.info({ ...ids, holder }, 'directory line held by another entry: left in place');
       return { ended: [] };
     }
-    const result = await remoteCall(async () => {
-      const day = today();
-      const inForce = await client.searchLines({ siren, dateObservation: day });
-      const mine = inForce.filter((l) => l.matriculePlateforme === us);
-      for (const l of mine) await client.endLine(l.idInstance, day);
-      // Another platform receiving for the company now: it took the lines over (the company moved), nothing to undo.
-      const takenOverBy = [
-        ...new Set(
-          inForce
-            .filter((l) => l.matriculePlateforme !== us && l.matriculePlateforme !== DEFAULT_MATRICULE)
-            .map((l) => l.matriculePlateforme),
-        ),
-      ];
-      // Back to the fictive platform, unless another line already covers the SIREN (another PA's, or 9998's).
-      const covered = inForce.some((l) => l.matriculePlateforme !== us && isSirenLevel(l));
-      const restored = covered
-        ? undefined
-        : await client.createLine({ siren, matriculePlateforme: DEFAULT_MATRICULE, dateDebutEffet: day });
-      log.info(
-        { ...ids, matricule: us, ended: idsOf(mine), restoredIdInstance: restored?.idInstance, takenOverBy },
-        'directory lines ended',
-      );
-      return {
-        ended: idsOf(mine),
-        ...(restored && { restoredIdInstance: restored.idInstance }),
-        ...(takenOverBy.length > 0 && { takenOverBy }),
-      } as DisableResult;
-    });
+    const { plan, lines } = await carryOut({ kind: 'release', siren, on: today() }, new Map(), ids);
+    const restored = lines.find((l) => l.created && l.platform !== us && sameId(l.address, siren));
+    const result: DisableResult = {
+      ended: plan.writes.flatMap((w) => (w.kind !== 'create' && w.line.platform === us ? [w.line.idInstance] : [])),
+      ...(restored && { restoredIdInstance: restored.idInstance }),
+      ...(plan.receivingAfter.length > 0 && { takenOverBy: plan.receivingAfter }),
+    };
     await commit(async (q) => {
       await releaseDirectoryLine(q, siren, input.entryId);
       await forgetDirectoryLines(q, input.entryId);
     });
     return result;
+  }
+
+  /**
+   * Reads, plans, writes, reads back. A write refused for good is planned once more from what the directory then
+   * holds; refused again, the SIREN's uncovered days go back to the fictive platform and the refusal ends the step.
+   */
+  async function carryOut(
+    request: DirectoryRequest,
+    stated: Map<string, InvoicingAddress>,
+    ids: Record<string, string>,
+  ): Promise<{ plan: DirectoryPlan; lines: ReadBack[] }> {
+    return remoteCall(async () => {
+      for (let round = 0; ; round++) {
+        const plan = await planNow(request, ids);
+        try {
+          const created = await writer.apply(plan.writes, stated, ids);
+          return { plan, lines: await writer.readBack(plan, created) };
+        } catch (err) {
+          if (!(err instanceof AnnuaireError) || err.retryable) throw err;
+          if (round === 0) {
+            log.warn({ ...ids, status: err.status, err: err.message }, 'directory write refused: planning again');
+            continue;
+          }
+          const repair = await planNow({ kind: 'cover', siren: request.siren, on: today() }, ids);
+          await writer.apply(repair.writes, new Map(), ids);
+          log.warn({ ...ids, status: err.status, restored: repair.writes.length }, 'directory write refused for good');
+          throw err;
+        }
+      }
+    });
+  }
+
+  /**
+   * The plan over the SIREN's lines from yesterday on (a line ended today by an earlier attempt counts). A refusal
+   * writes nothing, but for the SIREN's days left without a line (by an earlier attempt that the directory's changes
+   * since have made impossible to finish): those go back to the fictive platform first.
+   */
+  async function planNow(request: DirectoryRequest, ids: Record<string, string>): Promise<DirectoryPlan> {
+    const day = today();
+    const lines = (await client.searchLines({ siren: request.siren, dateDebutRecherche: addDays(day, -1) })).map(
+      lineOf,
+    );
+    const outcome = planDirectory({ us, today: day, lines, request });
+    if (!('refused' in outcome)) return outcome.plan;
+    const cover = planDirectory({ us, today: day, lines, request: { kind: 'cover', siren: request.siren, on: day } });
+    if ('plan' in cover && cover.plan.writes.length > 0) {
+      await writer.apply(cover.plan.writes, new Map(), ids);
+      log.warn({ ...ids, restored: cover.plan.writes.length }, 'directory step refused: uncovered days back on 9998');
+    }
+    throw ApplicationFailure.nonRetryable(outcome.refused.message, outcome.refused.code);
   }
 
   return {
@@ -364,4 +219,4 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
   };
 }
 
-const idsOf = (lines: AnnuaireLine[]) => lines.map((l) => l.idInstance);
+const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();

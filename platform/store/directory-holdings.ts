@@ -27,15 +27,20 @@ export async function releaseDirectoryLine(db: Queryable, siren: string, entryId
   await db.query('DELETE FROM directory_holdings WHERE siren = $1 AND entry_id = $2', [siren, entryId]);
 }
 
-/** Our line for one invoicing address (its identifier: SIREN, SIREN_SIRET, SIREN_SIRET_ROUTAGE or SIREN_SUFFIXE). */
+/**
+ * Our line for one invoicing address (its identifier: SIREN, SIREN_SIRET, SIREN_SIRET_ROUTAGE or SIREN_SUFFIXE), as
+ * the directory was read back to hold it: from `startsOn`, read at `readBackAt`.
+ */
 export async function recordDirectoryLine(
   db: Queryable,
-  l: { address: string; siren: string; entryId: string; idInstance: number },
+  l: { address: string; siren: string; entryId: string; idInstance: number; startsOn?: string; readBackAt?: Date },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO directory_lines (address_id, siren, entry_id, id_instance) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (address_id) DO UPDATE SET id_instance = EXCLUDED.id_instance, entry_id = EXCLUDED.entry_id, since = now()`,
-    [l.address, l.siren, l.entryId, l.idInstance],
+    `INSERT INTO directory_lines (address_id, siren, entry_id, id_instance, starts_on, read_back_at)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (address_id) DO UPDATE SET id_instance = EXCLUDED.id_instance, entry_id = EXCLUDED.entry_id,
+       starts_on = EXCLUDED.starts_on, read_back_at = EXCLUDED.read_back_at, since = now()`,
+    [l.address, l.siren, l.entryId, l.idInstance, l.startsOn ?? null, l.readBackAt ?? null],
   );
 }
 
