@@ -1,5 +1,8 @@
-// Long file: its migration and publication rules move to the domain in issue 43, leaving the activity thin.
+// Long file: the SML's answers (creation meeting another SMP, Migrate's refusals) are settled here, step by step.
 // `peppol.register` / `peppol.unregister`: publish a party in our SMP, at the SML and in the Peppol Directory.
+// The step reads first (the entry's records in our SMP, the participants wanted, which of them migrated away), then
+// domain/peppol/publication-plan.ts decides what to publish, migrate and withdraw, in which order; this file runs
+// those actions, settling what depends on the remotes' answers (an SML creation that meets another SMP, below).
 // Every step is idempotent (an activity may run twice): re-creating what exists and deleting what is gone succeed.
 //
 // Migration between SMPs, both ways:
@@ -11,8 +14,9 @@
 //   key recorded as its hash in platform/store/peppol-migrations.ts). Our SMP keeps serving the participant until the
 //   new SMP has migrated it; nothing watches for that (no sweep, no workflow): it is found out when someone looks —
 //   the API's GET of the migration, or a step here that meets the participant — by our SML List no longer holding
-//   a participant we prepared. Then the SML and the Directory are its new provider's (the Directory follows the SML
-//   to the new SMP's business card): neither is touched, our record is disabled and the migration marked done.
+//   a participant we prepared (one List for the step, read before the plan). Then the SML and the Directory are its
+//   new provider's (the Directory follows the SML to the new SMP's business card): neither is touched, our record is
+//   disabled and the migration marked done.
 import { ApplicationFailure } from '@temporalio/activity';
 import { z } from 'zod';
 import { DOC_GROUPS, isDocGroup } from '../integrations/peppol/doc-groups';
@@ -20,6 +24,7 @@ import {
   formatParticipantId,
   frenchParticipantId,
   InvalidParticipantIdError,
+  parseParticipantId,
   type ParticipantId,
 } from '../integrations/peppol/participant-id';
 import { SmlError, type SmlErrorKind } from '../integrations/peppol/sml-client';
@@ -34,9 +39,16 @@ import {
   ParticipantTakenError,
   publishParticipant,
   VISIBILITIES,
-  type SmpRecord,
   type Visibility,
 } from '../platform/store/peppol-participants';
+import {
+  migrationCandidates,
+  planPublication,
+  wantsDirectory,
+  wantsSml,
+  type PublicationAction,
+  type PublicationPlan,
+} from '../domain/peppol/publication-plan';
 import { approvedMandate } from '../platform/store/agreements';
 import type { StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
@@ -45,7 +57,6 @@ import { rethrowRemote } from './remote-failure';
 import { entrySiren } from './entry-siren';
 import { entrustedAddresses } from './entrusted-addresses';
 import { entryDirectoryLines } from '../platform/store/directory-holdings';
-import type { Queryable } from '../platform/store/db';
 import { dataBoxFromConfig, type DataBox } from '../platform/crypto/data-box';
 
 const registerConfig = z.strictObject({
@@ -68,9 +79,7 @@ export interface PeppolStepResult {
   directory: boolean;
 }
 
-const wantsSml = (v: Visibility) => v !== 'smp';
-const wantsDirectory = (r: Pick<SmpRecord, 'visibility' | 'directory'>) =>
-  r.visibility === 'smp+sml+peppol' && r.directory;
+type RegisterConfig = z.infer<typeof registerConfig>;
 
 /** The SML's answers to a Migrate that say no for good (the WSDL's client faults); others are transport trouble. */
 const MIGRATE_REFUSALS: readonly SmlErrorKind[] = ['BadRequestFault', 'NotFoundFault', 'UnauthorizedFault'];
@@ -92,14 +101,15 @@ export function peppolActivities(
   }
 
   /**
-   * Whether the participant has moved to another SMP: we prepared its migration (the only way it leaves us) and our
-   * SML List no longer holds it. Recorded (migrated_at) when found out. One List call, for prepared ones only.
+   * Which of the participants have moved to another SMP: we prepared their migration (the only way one leaves us) and
+   * our SML List no longer holds them. One List call, and only when one of them has a prepared migration.
    */
-  async function migratedAway(id: string): Promise<boolean> {
-    if (!(await preparedMigration(db, id))) return false;
-    if (await smlHolds(id)) return false;
-    await markMigrated(db, id);
-    return true;
+  async function migratedAway(ids: string[]): Promise<Set<string>> {
+    const prepared: string[] = [];
+    for (const id of ids) if (await preparedMigration(db, id)) prepared.push(id);
+    if (prepared.length === 0) return new Set();
+    const ours = await sml.list().catch((e) => rethrowRemote(e, 'SML list'));
+    return new Set(prepared.filter((id) => !ours.includes(id)));
   }
 
   /** The migration key the entry's meta gives for the participant, if any. */
@@ -193,26 +203,6 @@ export function peppolActivities(
   }
 
   /**
-   * Directory first (it must stop pointing at us), then the SML, then our record (kept, disabled). A participant that
-   * has moved to another SMP (see the top of this file) is no longer ours at either: only our record is disabled.
-   */
-  async function unpublish(r: SmpRecord): Promise<void> {
-    const atSml = r.smlRegistered || wantsSml(r.visibility);
-    if (atSml && (await migratedAway(r.participantId))) {
-      log.info(
-        { participantId: r.participantId, entryId: r.entryId },
-        'peppol participant migrated to another SMP: our record disabled, the SML and the Directory left to it',
-      );
-      await disableParticipant(db, r.participantId, r.entryId);
-      return;
-    }
-    if (r.directoryRegistered || wantsDirectory(r))
-      await directory.remove(r.participantId).catch((e) => rethrowRemote(e, `Directory removal of ${r.participantId}`));
-    if (atSml) await smlDelete(r.participantId);
-    await disableParticipant(db, r.participantId, r.entryId);
-  }
-
-  /**
    * The participants of the party's invoicing addresses, each within what its signed mandate entrusts, and of the
    * directory lines the entry holds besides (addresses taken over from another platform).
    */
@@ -232,6 +222,79 @@ export function peppolActivities(
     }
   }
 
+  /** The plan of the step (domain/peppol/publication-plan.ts), from what it reads first. */
+  async function plan(input: StepInput, wanted: string[], cfg?: RegisterConfig): Promise<PublicationPlan> {
+    const records = await entryParticipants(db, input.workspaceId, input.entryId);
+    const read = { wanted, records, ...(cfg && { config: cfg }) };
+    return planPublication({ ...read, migratedAway: await migratedAway(migrationCandidates(read)) });
+  }
+
+  /**
+   * Runs the plan's actions in their order. The last, when it writes our record's flags, carries the step's journal
+   * (journalled.ts): it is the step's end.
+   */
+  async function run(input: StepInput, actions: PublicationAction[], commit?: Commit): Promise<void> {
+    for (const [i, a] of actions.entries())
+      await act(input, a, commit && i === actions.length - 1 ? commit : (write) => write(db));
+  }
+
+  async function act(input: StepInput, a: PublicationAction, write: Commit): Promise<unknown> {
+    const { participantId: id } = a;
+    switch (a.kind) {
+      case 'upsert':
+        return upsert(input, a);
+      case 'sml-create':
+        return smlCreate(id, input.entryId);
+      case 'sml-delete':
+        return smlDelete(id);
+      case 'directory-index':
+        return directory.index(id).catch((e) => rethrowRemote(e, `Directory indexing of ${id}`));
+      case 'directory-remove':
+        return directory.remove(id).catch((e) => rethrowRemote(e, `Directory removal of ${id}`));
+      case 'mark': {
+        const { smlRegistered, directoryRegistered } = a;
+        return write((q) => markPublication(q, id, input.entryId, { smlRegistered, directoryRegistered }));
+      }
+      case 'migrated':
+        log.info(
+          { participantId: id, entryId: input.entryId },
+          'peppol participant migrated to another SMP: the SML and the Directory left to it',
+        );
+        return markMigrated(db, id);
+      case 'disable':
+        return disableParticipant(db, id, input.entryId);
+    }
+  }
+
+  /** Our record of the participant, enabled for this entry: "already registered" when another entry's. */
+  async function upsert(input: StepInput, a: Extract<PublicationAction, { kind: 'upsert' }>): Promise<void> {
+    try {
+      await publishParticipant(db, {
+        participantId: a.participantId,
+        workspaceId: input.workspaceId,
+        entryId: input.entryId,
+        docGroups: [...a.docGroups],
+        visibility: a.visibility,
+        directory: a.directory,
+      });
+    } catch (err) {
+      // The specification's wording: "<scheme>:<code> is already registered".
+      if (err instanceof ParticipantTakenError) {
+        const pid = parseParticipantId(a.participantId);
+        throw ApplicationFailure.nonRetryable(`${pid.icd}:${pid.code} is already registered`, 'already-registered');
+      }
+      throw err;
+    }
+  }
+
+  /** Every participant of the entry leaves Peppol (our records kept, disabled). */
+  async function withdrawAll(input: StepInput, message: string): Promise<PeppolStepResult> {
+    const { withdrawn, actions } = await plan(input, []);
+    await run(input, actions);
+    log.info({ jobId: input.jobId, entryId: input.entryId, participantIds: withdrawn }, message);
+    return { participantIds: withdrawn, enabled: false, sml: false, directory: false };
+  }
+
   async function register(input: StepInput, commit: Commit = (write) => db.tx(write)): Promise<PeppolStepResult> {
     const parsed = registerConfig.safeParse(input.config ?? {});
     if (!parsed.success) {
@@ -239,15 +302,7 @@ export function peppolActivities(
       throw ApplicationFailure.nonRetryable(`peppol.register config is invalid: ${issues}`, 'invalid-config');
     }
     const cfg = parsed.data;
-    const ctx = { jobId: input.jobId, entryId: input.entryId };
-
-    if (cfg.disable) {
-      const mine = (await entryParticipants(db, input.workspaceId, input.entryId)).filter((r) => r.enabled);
-      for (const r of mine) await unpublish(r);
-      const participantIds = mine.map((r) => r.participantId);
-      log.info({ ...ctx, participantIds }, 'peppol participants disabled');
-      return { participantIds, enabled: false, sml: false, directory: false };
-    }
+    if (cfg.disable) return withdrawAll(input, 'peppol participants disabled');
 
     const siren = await entrySiren(db, input);
     // Publishing makes the company reachable on Peppol: only with its signed, approved mandate.
@@ -258,111 +313,29 @@ export function peppolActivities(
         'mandate-not-approved',
       );
     }
-    const participants = await participantsOf(input, siren, mandate.invoicingAddresses);
+    const participantIds = (await participantsOf(input, siren, mandate.invoicingAddresses)).map(formatParticipantId);
     // Participants of addresses the party no longer has (an address update) leave Peppol first.
-    const wanted = new Set(participants.map(formatParticipantId));
-    const stale = (await entryParticipants(db, input.workspaceId, input.entryId)).filter(
-      (r) => r.enabled && !wanted.has(r.participantId),
-    );
-    for (const r of stale) await unpublish(r);
-    if (stale.length > 0)
-      log.info(
-        { ...ctx, participantIds: stale.map((r) => r.participantId) },
-        'peppol participants of ended addresses unpublished',
-      );
-    let last: SmpRecord | undefined;
-    for (let i = 0; i < participants.length; i++) {
-      // The last participant's last write carries the step's journal (journalled.ts): it is the step's end.
-      last = await publish(input, participants[i]!, cfg, i === participants.length - 1 ? commit : undefined);
-    }
+    const { withdrawn, actions } = await plan(input, participantIds, cfg);
+    await run(input, actions, commit);
+    const ctx = { jobId: input.jobId, entryId: input.entryId };
+    if (withdrawn.length > 0)
+      log.info({ ...ctx, participantIds: withdrawn }, 'peppol participants of ended addresses unpublished');
     const result = {
-      participantIds: participants.map(formatParticipantId),
-      visibility: last!.visibility,
+      participantIds,
+      visibility: cfg.visibility,
       enabled: true,
-      sml: wantsSml(last!.visibility),
-      directory: wantsDirectory(last!),
+      sml: wantsSml(cfg.visibility),
+      directory: wantsDirectory(cfg),
     };
     log.info(
-      {
-        ...ctx,
-        participantIds: result.participantIds,
-        visibility: result.visibility,
-        sml: result.sml,
-        directory: result.directory,
-      },
+      { ...ctx, participantIds, visibility: result.visibility, sml: result.sml, directory: result.directory },
       'peppol participants published',
     );
     return result;
   }
 
-  /** One participant in our SMP, then the SML and the Directory as the visibility asks. */
-  async function publish(
-    input: StepInput,
-    pid: ParticipantId,
-    cfg: z.infer<typeof registerConfig>,
-    commit: Commit | undefined,
-  ): Promise<SmpRecord> {
-    const id = formatParticipantId(pid);
-    let rec: SmpRecord;
-    try {
-      rec = await publishParticipant(db, {
-        participantId: id,
-        workspaceId: input.workspaceId,
-        entryId: input.entryId,
-        docGroups: cfg.doc_groups,
-        visibility: cfg.visibility,
-        directory: cfg.directory,
-      });
-    } catch (err) {
-      // The specification's wording: "<scheme>:<code> is already registered".
-      if (err instanceof ParticipantTakenError)
-        throw ApplicationFailure.nonRetryable(`${pid.icd}:${pid.code} is already registered`, 'already-registered');
-      throw err;
-    }
-    // A participant of ours that has moved to another SMP (see the top of this file): the SML and the Directory are
-    // its new provider's, so nothing there is withdrawn; with the SML wanted, smlCreate brings it back with a key.
-    if (rec.smlRegistered && (await migratedAway(id))) {
-      await markPublication(db, id, input.entryId, { smlRegistered: false, directoryRegistered: false });
-      rec = { ...rec, smlRegistered: false, directoryRegistered: false };
-    }
-    // Narrowing a visibility withdraws what is no longer wanted, Directory before SML.
-    if (!wantsDirectory(rec) && rec.directoryRegistered) {
-      await directory.remove(id).catch((e) => rethrowRemote(e, `Directory removal of ${id}`));
-      await markPublication(db, id, input.entryId, { directoryRegistered: false });
-    }
-    // What our record says is done is not done again: a retried step converges however many participants it has
-    // (redoing each would need every remote call of every participant to succeed in one attempt).
-    if (wantsSml(rec.visibility)) {
-      if (!rec.smlRegistered) {
-        await smlCreate(id, input.entryId);
-        await markPublication(db, id, input.entryId, { smlRegistered: true });
-      }
-    } else if (rec.smlRegistered) {
-      await smlDelete(id);
-      await markPublication(db, id, input.entryId, { smlRegistered: false });
-    }
-    if (wantsDirectory(rec)) {
-      if (!rec.directoryRegistered)
-        await directory.index(id).catch((e) => rethrowRemote(e, `Directory indexing of ${id}`));
-      const mark = (q: Queryable) => markPublication(q, id, input.entryId, { directoryRegistered: true });
-      await (commit ? commit(mark) : mark(db));
-    }
-    return rec;
-  }
-
   async function unregister(input: StepInput): Promise<PeppolStepResult> {
-    const records = (await entryParticipants(db, input.workspaceId, input.entryId)).filter((r) => r.enabled);
-    for (const r of records) await unpublish(r);
-    log.info(
-      { jobId: input.jobId, entryId: input.entryId, participantIds: records.map((r) => r.participantId) },
-      'peppol participant unregistered',
-    );
-    return {
-      participantIds: records.map((r) => r.participantId),
-      enabled: false,
-      sml: false,
-      directory: false,
-    };
+    return withdrawAll(input, 'peppol participant unregistered');
   }
 
   return { 'peppol.register': register, 'peppol.unregister': unregister };
