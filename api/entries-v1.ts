@@ -1,4 +1,5 @@
 // silo/v1: party entries and their meta rows.
+import type { Config } from '../platform/config';
 import crypto from 'node:crypto';
 import { Router } from 'express';
 import type { Logger } from 'pino';
@@ -72,7 +73,17 @@ export const metaBody = z.strictObject({
   shared: z.boolean().optional(),
 });
 
-export function entriesRouter({ db, box, log }: { db: Db; box: DataBox; log: Logger }): Router {
+export function entriesRouter({
+  db,
+  box,
+  log,
+  config,
+}: {
+  db: Db;
+  box: DataBox;
+  log: Logger;
+  config: Pick<Config, 'PA_MATRICULE'>;
+}): Router {
   const r = Router();
   r.use(requireScope('entries:rw'));
   // Migration keys written in clear by an earlier version are sealed before the first request is served.
@@ -149,7 +160,7 @@ export function entriesRouter({ db, box, log }: { db: Db; box: DataBox; log: Log
     const { id, key } = params(req, metaParams);
     const input = body(req, metaBody);
     const entry = await ownEntry(auth(res).workspaceId, id);
-    const meta = callerMeta(key, input, entry.siren);
+    const meta = callerMeta(key, input, entry.siren, config.PA_MATRICULE);
     // A migration key is a secret: sealed, answered masked (domain/party/peppol-migration.ts).
     res.json(
       key === PEPPOL_MIGRATION_KEY_META

@@ -152,7 +152,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'put /silo/v1/entries/:id/meta/:key': {
     description:
       'Sets a meta row of the entry (your own references, flags, links). `fr-invoicing-addresses` states the addresses the company receives invoices at and what its mandate entrusts — `{entrust: all|listed, start?: YYYY-MM-DD, addresses: [{} (the SIREN), {siret}, {siret, routing_code: {id, label, nature?, state?, type?, commitment_required?}}, {suffix}]}` — checked when set (400 naming each fault). ' +
-      '`fr-former-matricule` is read by the registration: the matricule of the platform the company leaves (see the README). ' +
+      '`fr-former-matricule` is the company\'s consent to leave another platform for us, read by the registration: that platform\'s matricule, 4 digits (`"0042"` or `{"matricule": "0042"}`; neither 9998 nor ours), set before the mandate is signed (the mandate states it; one set after counts only once a new mandate is signed). ' +
       '`peppol-migration-key` too: the key its previous Peppol provider prepared at the SML (PrepareToMigrate), to migrate its participants to us — a string for every participant, or an object mapping participant ids to keys. ' +
       "The object names only the entry's own participants, `0225:<address>` for each of its invoicing addresses (set `fr-invoicing-addresses` first), with or without the scheme `iso6523-actorid-upis::`, in any case; any other id is refused (400 naming it). " +
       'The keys are secrets: stored encrypted, and shown masked (`"********"`, the participant ids kept) in this answer, the entry and every meta read; only the Peppol step reads them. ' +

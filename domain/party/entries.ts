@@ -5,7 +5,7 @@ import { insertEntry } from '../../platform/store/entries';
 import { DomainError } from '../errors';
 import { isValidMigrationKey, MIGRATION_KEY_SPECIALS } from './migration-key';
 import { MigrationKeyMetaError, migrationKeysIn, PEPPOL_MIGRATION_KEY_META } from './peppol-migration';
-import { FORMER_MATRICULE_META, formerMatriculeIn } from './take-over';
+import { FORMER_MATRICULE_META, formerMatriculeFault } from './take-over';
 import { assertPartySize } from './document-update';
 import { INVOICING_ADDRESSES_META, invoicingAddressesValue, parseInvoicingAddresses } from './invoicing-addresses';
 import { PARTY_SCHEMA_URL, frenchParty, sirenOf } from './index';
@@ -50,11 +50,11 @@ export function assertCallerMeta(key: string): void {
  * A meta row as a caller may write it: not one of the service's keys, and a value the service reads checked now
  * (the invoicing addresses, stored with their defaults filled in), so that a mistake is a 400, not a failed step.
  */
-export function callerMeta<M extends { value?: unknown }>(key: string, meta: M, siren: string | null): M {
+export function callerMeta<M extends { value?: unknown }>(key: string, meta: M, siren: string | null, us: string): M {
   assertCallerMeta(key);
   if (key === PEPPOL_MIGRATION_KEY_META) checkMigrationKeys(meta.value);
-  if (key === FORMER_MATRICULE_META && !/^\d{4}$/.test(formerMatriculeIn(meta.value) ?? ''))
-    throw invalidValue('a platform matricule: 4 digits, as a string or { "matricule": "0042" }');
+  const notAConsent = key === FORMER_MATRICULE_META && formerMatriculeFault(meta.value, us);
+  if (notAConsent) throw invalidValue(notAConsent);
   if (key !== INVOICING_ADDRESSES_META) return meta;
   if (!siren) throw new DomainError('invalid-data', 'the entry holds no valid party: correct it before its addresses');
   parseInvoicingAddresses(siren, meta.value, { now: new Date() });

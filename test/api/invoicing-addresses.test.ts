@@ -115,9 +115,18 @@ describe('fr-invoicing-addresses', () => {
     expect((await put('peppol-migration-key', { [`0225:${siren}`]: 'Ab12@#cdEF34' })).status).toBe(200);
     // Only the entry's own participants (test/api/peppol-migration.test.ts tests it further).
     expect((await put('peppol-migration-key', { '0225:552032534_EU': 'Ab12@#cdEF34' })).status).toBe(400);
-    for (const value of ['42', 'PA42', { matricule: 'x' }, 42])
+    for (const value of ['42', 'PA42', { matricule: 'x' }, 42, ' 0042', '0042 '])
       expect((await put('fr-former-matricule', value)).status).toBe(400);
+    // Neither the fictive platform nor ours is a platform a company leaves for us: said at once, not after signing.
+    for (const [value, why] of [
+      ['9998', 'the fictive platform 9998 needs no take-over consent'],
+      [h.config.PA_MATRICULE, 'is our own matricule'],
+    ]) {
+      const r = await put('fr-former-matricule', value);
+      expect([r.status, r.body.detail]).toEqual([400, expect.stringContaining(why!)]);
+    }
     expect((await put('fr-former-matricule', '0042')).status).toBe(200);
+    expect((await put('fr-former-matricule', { matricule: '0042' })).status).toBe(200);
     // A routing code's label holds no control or invisible characters (it is printed on the mandate).
     const label = await putAddresses(id, {
       addresses: [{ siret: siretOf(makeSiren(), '0001'), routing_code: { id: 'A', label: 'Achats\u202e' } }],
