@@ -93,7 +93,7 @@ export function directoryWriter(client: AnnuaireClient, log: Logger) {
             .map(([k, v]) => `${k} ${String(v ?? 'none')}`)
             .join(
               ', ',
-            )}, found ${found}. Nothing more was written: check the line with the PPF, then run the step again`,
+            )}, found ${found}. Nothing more was written: check line ${idInstance} with the PPF, then start the job again (the registration, address update or unregistration: a new job of the same workflow on this entry)`,
           'directory-not-as-written',
         );
       }

@@ -2,11 +2,13 @@
 // address it entrusts (domain/party/invoicing-addresses.ts). Each attempt reads the SIREN's lines in force and to
 // come, asks the plan (domain/directory/plan.ts) what to end, mask and create, carries it out, reads every line back
 // (directory-writes.ts) and records it. A retried or re-run step plans again from what the directory holds, so it
-// never writes twice; a write the directory refuses for good is planned once more (an attempt beside this one may have
-// done it), and if still refused, the SIREN's uncovered days go back to the fictive platform before the step fails.
+// never writes twice, and finishes the take-over its first plan began (its targets are kept before writing); a write
+// the directory refuses for good is planned again (an attempt beside this one may have done it), and if still
+// refused, the SIREN's uncovered days go back to the fictive platform before the step fails. `cover` does only that,
+// for the job's rescue.
 import { ApplicationFailure } from '@temporalio/activity';
 import { AnnuaireError, today, type AnnuaireClient } from '../integrations/annuaire/client';
-import { addDays, type Addressing } from '../domain/directory/lines';
+import { addDays, type Addressing, type Line } from '../domain/directory/lines';
 import { planDirectory, type DirectoryPlan, type DirectoryRequest } from '../domain/directory/plan';
 import { formerMatriculeOf } from '../domain/party/take-over';
 import { effectiveDay, entrusts, type InvoicingAddress } from '../domain/party/invoicing-addresses';
@@ -20,6 +22,7 @@ import {
   recordDirectoryLine,
   releaseDirectoryLine,
 } from '../platform/store/directory-holdings';
+import { keepPlannedTargets, plannedTargets } from '../platform/store/directory-step-targets';
 import type { StepInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 import type { Commit } from './journalled';
@@ -94,12 +97,14 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
         'not-registered',
       );
     const held = mode === 'update' ? await entryDirectoryLines(db, input.entryId) : [];
+    // An earlier attempt's take-over, finished as planned (the lines it handed over no longer show).
+    const earlier = await plannedTargets(db, input.jobId, input.stepId);
     const request: DirectoryRequest = {
       kind: 'hold',
       siren,
       // The switch day: today, or the later day the party set.
       on: effectiveDay({ start }, today()),
-      wanted: wanted.map(addressingOf),
+      wanted: [...wanted.map(addressingOf), ...(earlier?.targets ?? [])],
       entrusted: (a) => entrusts(scope, { id: a.address, siren }),
       // The take-over consent is the one in the signed mandate, not whatever the meta says now.
       ...(mandate.formerMatricule && { consent: mandate.formerMatricule }),
@@ -107,7 +112,13 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
       dropped: held.map((h) => h.address),
     };
     const stated = new Map(wanted.map((a) => [a.id.toLowerCase(), a]));
-    const { plan, lines } = await carryOut(request, stated, ids);
+    const { plan, lines } = await carryOut(request, stated, ids, (p) =>
+      keepPlannedTargets(db, input.jobId, input.stepId, {
+        targets: p.targets,
+        ...(p.takenOverFrom[0] && { takenOverFrom: p.takenOverFrom[0] }),
+      }),
+    );
+    const takenOverFrom = plan.takenOverFrom[0] ?? earlier?.takenOverFrom;
     const ours = (t: Addressing) => lines.find((l) => l.platform === us && sameId(l.address, t.address))!;
     const result: RegisterResult = {
       lines: plan.targets.map((t) => ({
@@ -116,7 +127,7 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
         created: ours(t).created,
       })),
       ...(plan.released.length > 0 && { ended: plan.released }),
-      ...(plan.takenOverFrom[0] && { takenOverFrom: plan.takenOverFrom[0] }),
+      ...(takenOverFrom && { takenOverFrom }),
       ...(plan.on > today() && { takesEffectOn: plan.on, nextStepNotBefore: `${plan.on}T00:00:00.000Z` }),
     };
     const later =
@@ -163,29 +174,34 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
   }
 
   /**
-   * Reads, plans, writes, reads back. A write refused for good is planned once more from what the directory then
-   * holds; refused again, the SIREN's uncovered days go back to the fictive platform and the refusal ends the step.
+   * Reads, plans, writes, reads back. A write refused for good is planned again from what the directory then holds
+   * (an attempt running beside this one, or another platform, changed it meanwhile); after ROUNDS refusals, the
+   * SIREN's uncovered days go back to the fictive platform and the refusal ends the step.
    */
   async function carryOut(
     request: DirectoryRequest,
     stated: Map<string, InvoicingAddress>,
     ids: Record<string, string>,
+    beforeWriting?: (plan: DirectoryPlan) => Promise<void>,
   ): Promise<{ plan: DirectoryPlan; lines: ReadBack[] }> {
     return remoteCall(async () => {
-      for (let round = 0; ; round++) {
+      for (let round = 1; ; round++) {
         const plan = await planNow(request, ids);
+        if (beforeWriting && plan.writes.length > 0) await beforeWriting(plan);
         try {
           const created = await writer.apply(plan.writes, stated, ids);
           return { plan, lines: await writer.readBack(plan, created) };
         } catch (err) {
           if (!(err instanceof AnnuaireError) || err.retryable) throw err;
-          if (round === 0) {
-            log.warn({ ...ids, status: err.status, err: err.message }, 'directory write refused: planning again');
+          if (round < ROUNDS) {
+            log.warn(
+              { ...ids, status: err.status, err: err.message, round },
+              'directory write refused: planning again',
+            );
             continue;
           }
-          const repair = await planNow({ kind: 'cover', siren: request.siren, on: today() }, ids);
-          await writer.apply(repair.writes, new Map(), ids);
-          log.warn({ ...ids, status: err.status, restored: repair.writes.length }, 'directory write refused for good');
+          const restored = await coverGaps(request.siren, ids);
+          log.warn({ ...ids, status: err.status, restored }, 'directory write refused for good');
           throw err;
         }
       }
@@ -193,30 +209,59 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
   }
 
   /**
-   * The plan over the SIREN's lines from yesterday on (a line ended today by an earlier attempt counts). A refusal
-   * writes nothing, but for the SIREN's days left without a line (by an earlier attempt that the directory's changes
-   * since have made impossible to finish): those go back to the fictive platform first.
+   * The plan over the SIREN's lines from yesterday on (a line ended today by an earlier attempt counts), masked lines
+   * aside (never in force, whatever a search returns). A refusal writes nothing of ours; the SIREN's days left
+   * without a line (by an earlier attempt that the directory's changes since made impossible to finish) go back to
+   * the fictive platform first, and the message says so.
    */
   async function planNow(request: DirectoryRequest, ids: Record<string, string>): Promise<DirectoryPlan> {
     const day = today();
-    const lines = (await client.searchLines({ siren: request.siren, dateDebutRecherche: addDays(day, -1) })).map(
-      lineOf,
-    );
+    const lines = await linesOf(request.siren, day);
     const outcome = planDirectory({ us, today: day, lines, request });
     if (!('refused' in outcome)) return outcome.plan;
-    const cover = planDirectory({ us, today: day, lines, request: { kind: 'cover', siren: request.siren, on: day } });
-    if ('plan' in cover && cover.plan.writes.length > 0) {
-      await writer.apply(cover.plan.writes, new Map(), ids);
-      log.warn({ ...ids, restored: cover.plan.writes.length }, 'directory step refused: uncovered days back on 9998');
-    }
-    throw ApplicationFailure.nonRetryable(outcome.refused.message, outcome.refused.code);
+    const restored = await coverGaps(request.siren, ids, lines);
+    const note =
+      restored > 0 ? ` (the SIREN's days left without a line by an earlier attempt were put back on 9998)` : '';
+    throw ApplicationFailure.nonRetryable(outcome.refused.message + note, outcome.refused.code);
+  }
+
+  const linesOf = async (siren: string, day: string) =>
+    (await client.searchLines({ siren, dateDebutRecherche: addDays(day, -1) })).filter((l) => !l.masked).map(lineOf);
+
+  /** The SIREN's days without a line, from today on, go to the fictive platform; returns how many lines that took. */
+  async function coverGaps(siren: string, ids: Record<string, string>, known?: Line[]): Promise<number> {
+    const day = today();
+    const outcome = planDirectory({
+      us,
+      today: day,
+      lines: known ?? (await linesOf(siren, day)),
+      request: { kind: 'cover', siren, on: day },
+    });
+    if (!('plan' in outcome) || outcome.plan.writes.length === 0) return 0;
+    await writer.apply(outcome.plan.writes, new Map(), ids);
+    log.warn({ ...ids, restored: outcome.plan.writes.length }, "directory: the SIREN's uncovered days back on 9998");
+    return outcome.plan.writes.length;
+  }
+
+  /**
+   * Run by the job's rescue after a directory step failed (workflows/job/run.ts): a handover it cut short (the 9998
+   * line ended, ours never created, its retries spent) must not leave the SIREN without a line.
+   */
+  async function cover(input: Pick<StepInput, 'jobId' | 'workspaceId' | 'entryId'>): Promise<{ restored: number }> {
+    const siren = await entrySiren(db, input);
+    const ids = { jobId: input.jobId, entryId: input.entryId, siren };
+    return { restored: await remoteCall(() => coverGaps(siren, ids)) };
   }
 
   return {
     'gov-fr.directory.register': register,
     'gov-fr.directory.disable': disable,
     'gov-fr.directory.update': update,
+    'gov-fr.directory.cover': cover,
   };
 }
+
+/** Write refusals met before the step gives up: each is planned again from what the directory holds then. */
+const ROUNDS = 4;
 
 const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();

@@ -1,7 +1,7 @@
 // Directory lines as the plan sees them, and the PPF's rules over them: periods are [start, end) (a line ended on D
-// is no longer in force on D, so the next starts on D); two lines of one address never overlap; an address with no
-// line of its own in force resolves to the most specific one above it (SIRET + routing code → SIRET → SIREN,
-// suffix → SIREN).
+// is no longer in force on D, so the next starts on D); two lines of one address never overlap. (An address with no
+// line of its own in force resolves to the most specific one above it — SIRET + routing code → SIRET → SIREN,
+// suffix → SIREN — so the SIREN's line, always there, answers for every address without one.)
 
 /** The fictive platform every company is on until a PA registers it. */
 export const FICTIVE_PLATFORM = '9998';
@@ -29,32 +29,10 @@ export type Period = Pick<Line, 'start' | 'end'>;
 /** Identifiers are compared as the directory does, whatever the case a caller wrote them in. */
 export const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-export const inForceOn = (p: Period, day: string) => p.start <= day && (p.end === null || day < p.end);
-
 /** Whether a period has any day on or after `day`. */
 export const reaches = (p: Period, day: string) => p.end === null || p.end > day;
 
-export const overlaps = (a: Period, b: Period) =>
-  (b.end === null || a.start < b.end) && (a.end === null || b.start < a.end);
-
 export const isSirenLevel = (a: Pick<Addressing, 'siret' | 'suffix'>) => !a.siret && !a.suffix;
-
-/** The identifiers an address falls back to, most specific first (itself included). */
-export function resolutionChain(a: Addressing): string[] {
-  if (a.suffix) return [a.address, a.siren];
-  if (a.siret && a.routingId) return [a.address, `${a.siren}_${a.siret}`, a.siren];
-  if (a.siret) return [a.address, a.siren];
-  return [a.siren];
-}
-
-/** The platform the PPF names for an address on a day: the most specific line in force, or none. */
-export function resolve(lines: readonly Line[], a: Addressing, day: string): string | undefined {
-  for (const id of resolutionChain(a)) {
-    const line = lines.find((l) => sameAddress(l.address, id) && inForceOn(l, day));
-    if (line) return line.platform;
-  }
-  return undefined;
-}
 
 /** YYYY-MM-DD plus `n` days. */
 export const addDays = (day: string, n: number) =>

@@ -11,7 +11,7 @@ export interface HoldRequest {
   siren: string;
   /** The switch day (today or later): our lines start on it, the lines handed over end on it. */
   on: string;
-  /** The addresses the party states. */
+  /** The addresses the party states, and those an earlier attempt of the step planned to take over. */
   wanted: Addressing[];
   /** Whether the signed mandate entrusts an address: another platform's lines there are taken over with the rest. */
   entrusted: (a: Addressing) => boolean;
@@ -89,15 +89,12 @@ export function planDirectory({ us, today, lines, request }: PlanInput): PlanOut
   let takenOverFrom: string[] = [];
   let targets: Addressing[] = [];
   if (request.kind === 'hold') {
-    // Another platform's lines within the mandate come over too, but for the addresses the party gives up; so do
-    // those ending on the switch day (ended by an earlier attempt of this step, or leaving that day anyway).
+    // Another platform's lines within the mandate come over too, but for the addresses the party gives up. (Once
+    // handed over they no longer show: a retry finds them among `wanted`, where the first plan's targets are kept.)
     const givenUp = (a: Addressing) => request.dropped.some((d) => sameAddress(d, a.address));
-    const endingOnSwitch = lines.filter((l) => another(l) && l.start < on && l.end === on);
     targets = unique([
       ...request.wanted,
-      ...[...live.filter((l) => another(l) && reaches(l, on)), ...endingOnSwitch]
-        .filter((l) => request.entrusted(l) && !givenUp(l))
-        .map(addressingOf),
+      ...live.filter((l) => another(l) && reaches(l, on) && request.entrusted(l) && !givenUp(l)).map(addressingOf),
     ]);
     const held = targets.flatMap((t) => at(t.address).filter(another));
     const refusal = consentRefusal(request, held);
@@ -118,10 +115,7 @@ export function planDirectory({ us, today, lines, request }: PlanInput): PlanOut
         .forEach(handOver);
       released.push(d);
     }
-    takenOverFrom = platformsOf([
-      ...held,
-      ...endingOnSwitch.filter((l) => targets.some((t) => sameAddress(t.address, l.address))),
-    ]);
+    takenOverFrom = platformsOf(held);
   } else if (request.kind === 'release') {
     const ours = live.filter((l) => l.platform === us && reaches(l, on));
     ours.forEach(handOver);

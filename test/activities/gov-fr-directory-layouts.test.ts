@@ -29,6 +29,8 @@ import { coverageFaults, plusDays, resolveOn, type OracleLine } from '../support
 
 const US = '0145';
 const CASES = 100;
+/** Past the last day a generated line starts or ends (5 days ago + 3 × (3 + 5)), and the latest switch day. */
+const HORIZON = 25;
 
 /** One address's lines: consecutive periods from 5 days ago, with gaps; the last may stay open. */
 const history = fc.array(
@@ -241,7 +243,7 @@ describe('directory step over generated layouts, faults and crashes', () => {
         expect(coverageFaults(oracle(before), oracle(after), siren, today(), 10), shown).toEqual([]);
       return 'refused';
     }
-    expect(coverageFaults(oracle(before), oracle(after), siren, today(), 10, [ids.siren, ids.siret]), shown).toEqual(
+    expect(coverageFaults(oracle(before), oracle(after), siren, today(), HORIZON, Object.values(ids)), shown).toEqual(
       [],
     );
     for (const id of Object.values(ids)) {
@@ -250,10 +252,49 @@ describe('directory step over generated layouts, faults and crashes', () => {
     }
     const on = start ?? today();
     const wanted = s.step === 'disable' ? [] : s.step === 'update' ? [ids.siret] : s.addresses.map((w) => ids[w]);
-    for (let n = 0; n <= 10; n++) {
+    // Worked out here from the request: what becomes ours is what is stated, and every address another platform
+    // holds on or after the switch day (the mandate entrusts them all), but the one an update gives up.
+    const dropped = s.step === 'update' ? [ids.siren] : [];
+    const another = (l: StoredLine) => l.matriculePlateforme !== US && l.matriculePlateforme !== '9998';
+    const takenOver =
+      s.step === 'disable'
+        ? []
+        : Object.values(ids).filter(
+            (id) =>
+              wanted.includes(id) ||
+              (!dropped.includes(id) &&
+                before.some(
+                  (l) =>
+                    l.identifiantAdressage === id &&
+                    another(l) &&
+                    !l.masque &&
+                    reachesAfter(l, on) &&
+                    reachesAfter(l, today()),
+                )),
+          );
+    // No line changes but those the request is about.
+    for (const b of before) {
+      const mayChange =
+        s.step === 'disable'
+          ? b.matriculePlateforme === US
+          : takenOver.includes(b.identifiantAdressage) ||
+            (b.matriculePlateforme === US && dropped.includes(b.identifiantAdressage));
+      const a = after.find((l) => l.idInstance === b.idInstance)!;
+      if (!mayChange)
+        expect([a.dateFinEffet, a.masque], `line ${b.idInstance} unchanged\n${shown}`).toEqual([
+          b.dateFinEffet,
+          b.masque,
+        ]);
+    }
+    for (let n = 0; n <= HORIZON; n++) {
       const day = plusDays(today(), n);
-      for (const id of wanted) if (day >= on) expect(ownLine(after, id, day), `${id} on ${day}\n${shown}`).toBe(US);
-      if (s.step === 'disable') expect(resolveOn(oracle(after), ids.siren, day), shown).not.toBe(US);
+      for (const id of Object.values(ids)) {
+        const [was, is] = [before, after].map((ls) => resolveOn(oracle(ls), id, day));
+        if (day < on && !(was === undefined && is === '9998'))
+          expect(is, `${id} on ${day}, before the switch day\n${shown}`).toBe(was);
+        if (day >= on && takenOver.includes(id)) expect(ownLine(after, id, day), `${id} on ${day}\n${shown}`).toBe(US);
+        if (s.step === 'disable') expect(ownLine(after, id, day), `${id} on ${day}\n${shown}`).not.toBe(US);
+      }
     }
     const recorded = await db.query<{ address_id: string; read_back_at: Date | null; starts_on: Date | null }>(
       'SELECT address_id, read_back_at, starts_on FROM directory_lines WHERE entry_id = $1',
@@ -350,6 +391,19 @@ const SWEEP: [string, Scenario][] = [
       siretLines: [{ gap: 0, length: null, platform: '0777' }],
     },
   ],
+  [
+    "another platform's SIREN line from a later day, taken over with consent though only the SIRET is stated",
+    {
+      ...base,
+      step: 'register',
+      addresses: ['siret'],
+      consent: '0777',
+      sirenLines: [
+        { gap: 0, length: 8, platform: '9998' },
+        { gap: 0, length: null, platform: '0777' },
+      ],
+    },
+  ],
   ['an update giving up the SIREN address for a SIRET', { ...base, step: 'update' }],
   ['leaving while another platform takes over in three days', { ...base, step: 'disable', movingOutIn: 3 }],
 ];
@@ -366,6 +420,7 @@ const show = (ls: StoredLine[]) =>
       l.masque ? 'masked' : '',
     ]),
   );
+const reachesAfter = (l: StoredLine, day: string) => l.dateFinEffet === null || l.dateFinEffet > day;
 /** The platform of the address's own line in force on the day. */
 const ownLine = (ls: StoredLine[], id: string, day: string) =>
   ls.find(

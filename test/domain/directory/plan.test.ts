@@ -19,7 +19,8 @@ const ADDRESSES: Addressing[] = [
   { address: `${SIREN}_FACTURES`, siren: SIREN, suffix: 'FACTURES' },
 ];
 const PLATFORMS = [US, FICTIVE_PLATFORM, '0777', '0042'];
-const HORIZON = 20;
+/** Past the last day a generated line starts or ends (6 days ago + 4 × (3 + 6)), and the latest switch day. */
+const HORIZON = 36;
 
 /** One address's history: consecutive periods from 6 days ago, with gaps, the last one possibly open. */
 const history = fc.array(
@@ -124,27 +125,74 @@ function carryOut(lines: Line[], writes: Write[]): (Line & { masked?: boolean })
 }
 
 const visible = (ls: (Line & { masked?: boolean })[]) => ls.filter((l) => !l.masked);
+const reachesDay = (l: Line, day: string) => l.end === null || l.end > day;
+const everInForce = (l: Line) => l.end === null || l.end > l.start;
+
+/** Other platforms' lines at these addresses on or after `on` (neither ours nor the fictive platform's). */
+const othersAt = (lines: Line[], ids: string[], on: string) =>
+  lines.filter(
+    (l) =>
+      ids.includes(l.address) &&
+      l.platform !== US &&
+      l.platform !== FICTIVE_PLATFORM &&
+      reachesDay(l, on) &&
+      everInForce(l),
+  );
+
+/** What a hold asks to become ours, worked out here from the request: stated, or another's within the mandate. */
+function takenOverBy(lines: Line[], req: Extract<DirectoryRequest, { kind: 'hold' }>): string[] {
+  return ADDRESSES.filter(
+    (a) =>
+      req.wanted.some((w) => w.address === a.address) ||
+      (req.entrusted(a) && !req.dropped.includes(a.address) && othersAt(lines, [a.address], req.on).length > 0),
+  ).map((a) => a.address);
+}
+
+/**
+ * What must hold after a request is met: every address reachable, the SIREN covered, no overlap (coverageFaults);
+ * no line changed but those the request is about; before the switch day no address resolves differently (but a day
+ * the SIREN had no line, now on 9998); from it, the addresses taken over are ours by their own line, and after a
+ * release none is.
+ */
+function judge(before: Line[], after: (Line & { masked?: boolean })[], req: DirectoryRequest): string[] {
+  const ids = ADDRESSES.map((a) => a.address);
+  const faults = coverageFaults(before.map(oracle), visible(after).map(oracle), SIREN, TODAY, HORIZON, ids);
+  const ours = req.kind === 'hold' ? takenOverBy(before, req) : [];
+  const dropped = req.kind === 'hold' ? req.dropped : [];
+  const mayChange = (l: Line) =>
+    req.kind === 'hold'
+      ? ours.includes(l.address) || (l.platform === US && dropped.includes(l.address))
+      : l.platform === US;
+  for (const b of before) {
+    const a = after.find((l) => l.idInstance === b.idInstance)!;
+    if (!mayChange(b) && (a.end !== b.end || a.masked))
+      faults.push(`line ${b.idInstance} of ${b.platform} at ${b.address} changed`);
+  }
+  for (let n = 0; n <= HORIZON; n++) {
+    const day = plusDays(TODAY, n);
+    for (const id of ids) {
+      const was = resolveOn(before.map(oracle), id, day);
+      const is = resolveOn(visible(after).map(oracle), id, day);
+      const own = visible(after).find((l) => l.address === id && l.start <= day && reachesDay(l, day))?.platform;
+      if (day < req.on && was !== is && !(was === undefined && is === FICTIVE_PLATFORM))
+        faults.push(`${id} on ${day}, before the switch day: ${was} then ${is}`);
+      if (day >= req.on && ours.includes(id) && own !== US) faults.push(`${id} on ${day}: ${own}, not ours`);
+      if (day >= req.on && req.kind === 'release' && own === US) faults.push(`${id} on ${day}: still ours`);
+    }
+  }
+  return faults;
+}
 
 describe('directory plan', () => {
-  it('keeps every address reachable, the SIREN covered and no overlap, over generated layouts', () => {
+  it('keeps every address reachable, changes only what it is asked to, and a retry after any write ends the same', () => {
     fc.assert(
-      fc.property(layout, request, (lines, req) => {
+      fc.property(layout, request, fc.nat(), (lines, req, interruption) => {
         const outcome = planDirectory({ us: US, today: TODAY, lines, request: req });
-        const othersAt = (ids: string[], on: string) =>
-          lines.filter(
-            (l) =>
-              ids.includes(l.address) &&
-              l.platform !== US &&
-              l.platform !== FICTIVE_PLATFORM &&
-              (l.end === null || l.end > on) &&
-              (l.end === null || l.end > l.start),
-          );
         if ('refused' in outcome) {
           // Refused only for a take-over the signed mandate does not consent to.
           expect(req.kind).toBe('hold');
           if (req.kind !== 'hold') return;
-          const scope = ADDRESSES.filter((a) => req.entrusted(a)).map((a) => a.address);
-          const holders = new Set(othersAt(scope, req.on).map((l) => l.platform));
+          const holders = new Set(othersAt(lines, takenOverBy(lines, req), req.on).map((l) => l.platform));
           expect(holders.size).toBeGreaterThan(0);
           expect(holders.size === 1 && req.consent !== undefined && holders.has(req.consent)).toBe(false);
           expect(outcome.refused.message).toMatch(/platform \d{4}.*from \d{4}-\d\d-\d\d/);
@@ -152,29 +200,36 @@ describe('directory plan', () => {
         }
         if (req.kind === 'hold') {
           // Not refused: whatever other platform's lines it takes over, the signed mandate consents to leaving it.
-          const kept = (a: Addressing) =>
-            req.wanted.includes(a) || (req.entrusted(a) && !req.dropped.includes(a.address));
-          const holders = new Set(
-            othersAt(
-              ADDRESSES.filter(kept).map((a) => a.address),
-              req.on,
-            ).map((l) => l.platform),
-          );
+          const holders = new Set(othersAt(lines, takenOverBy(lines, req), req.on).map((l) => l.platform));
           if (holders.size > 0) expect([...holders]).toEqual([req.consent]);
         }
         const after = carryOut(lines, outcome.plan.writes);
-        const ids = ADDRESSES.map((a) => a.address);
-        expect(coverageFaults(lines.map(oracle), after.map(oracle), SIREN, TODAY, HORIZON, ids)).toEqual([]);
-        for (let n = 0; n <= HORIZON; n++) {
-          const day = plusDays(TODAY, n);
-          const ours = (id: string) =>
-            visible(after).some((l) => l.address === id && l.platform === US && l.start <= day && (l.end ?? '9') > day);
-          if (req.kind === 'hold' && day >= req.on) for (const a of req.wanted) expect(ours(a.address)).toBe(true);
-          if (req.kind === 'release' && day >= req.on) for (const id of ids) expect(ours(id)).toBe(false);
-        }
+        expect(judge(lines, after, req)).toEqual([]);
         // Met once, the same request needs no more writes.
         const again = planDirectory({ us: US, today: TODAY, lines: visible(after), request: req });
         expect('plan' in again && again.plan.writes).toEqual([]);
+
+        // Interrupted after any of its writes, then planned again from what the directory holds — with the first
+        // plan's targets among those wanted, as the step keeps them — it ends where it would have.
+        const k = interruption % (outcome.plan.writes.length + 1);
+        const partial = carryOut(lines, outcome.plan.writes.slice(0, k));
+        const retried = planDirectory({
+          us: US,
+          today: TODAY,
+          lines: visible(partial),
+          request: req.kind === 'hold' ? { ...req, wanted: [...req.wanted, ...outcome.plan.targets] } : req,
+        });
+        if (!('plan' in retried))
+          throw new Error(`the retry after ${k} writes was refused: ${retried.refused.message}`);
+        const finished = carryOut(partial, retried.plan.writes);
+        expect(judge(lines, finished, req)).toEqual([]);
+        for (let n = 0; n <= HORIZON; n++)
+          for (const a of ADDRESSES) {
+            const day = plusDays(TODAY, n);
+            const [ended, expected] = [finished, after].map((s) => resolveOn(visible(s).map(oracle), a.address, day));
+            if (ended !== expected)
+              throw new Error(`${a.address} on ${day}: ${ended} after a retry, ${expected} without`);
+          }
       }),
       { numRuns: 6000 },
     );
