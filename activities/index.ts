@@ -1,6 +1,12 @@
 // All activities of the worker, keyed by the provider id the definitions name; each step's records its journal lines.
 import { Context } from '@temporalio/activity';
-import { ACTIVITY_PROVIDERS, CANCEL_ACTIVITY, HEARTBEAT_EVERY_MS, JOURNAL_ACTIVITY } from '../workflows/providers';
+import {
+  ACTIVITY_PROVIDERS,
+  CANCEL_ACTIVITY,
+  DIRECTORY_COVER_ACTIVITY,
+  HEARTBEAT_EVERY_MS,
+  JOURNAL_ACTIVITY,
+} from '../workflows/providers';
 import type { OwedJournal } from '../workflows/types';
 import { activityOutcomes } from '../platform/observability/metrics';
 import type { ActivityDeps } from './deps';
@@ -64,6 +70,10 @@ export function createActivities(
     ...counting,
     [JOURNAL_ACTIVITY.name]: journal,
     [CANCEL_ACTIVITY.name]: jobCancel(deps),
+    [DIRECTORY_COVER_ACTIVITY.name]: counted(
+      DIRECTORY_COVER_ACTIVITY.name,
+      withHeartbeat(directory['gov-fr.directory.cover']),
+    ),
     ...journalActivities(deps), // the legacy runJob's local activities
     webhookAttempt: counted('webhook.attempt', webhooks.webhookAttempt),
     webhookGiveUp: webhooks.webhookGiveUp,

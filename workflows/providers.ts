@@ -49,6 +49,20 @@ export const JOURNAL_ACTIVITY = {
   },
 } as const;
 
+/**
+ * After a directory step failed, the rescue gives the SIREN's days left without a line back to the fictive platform
+ * (a handover cut short: the 9998 line ended, ours never created). It retries for a day: the directory may be down.
+ */
+export const DIRECTORY_COVER_ACTIVITY = {
+  name: 'gov-fr.directory.cover',
+  options: {
+    startToCloseTimeout: '2 minutes',
+    heartbeatTimeout: HEARTBEAT_TIMEOUT,
+    scheduleToCloseTimeout: '1 day',
+    retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+  },
+} as const;
+
 /** Records a job's cancellation: the mandate voided, the wizard link revoked, the party cancelled, the job ended. */
 export const CANCEL_ACTIVITY = { name: 'job.cancel', options: JOURNAL_ACTIVITY.options } as const;
 

@@ -223,6 +223,25 @@ describe('directory activities', () => {
     expect(inForce(siren)).toEqual([expect.objectContaining({ idInstance, matriculePlateforme: '0145' })]);
   });
 
+  it("the rescue's cover gives the SIREN's days without a line back to 9998, bounded by a line to come; once", async () => {
+    const { siren, input } = await newParty();
+    // A handover cut short: the 9998 line ended today, ours never created; another platform from a later day.
+    const fictive = sim.seedLine({ siren, matriculePlateforme: '9998', dateFinEffet: today() });
+    const later = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+    sim.seedLine({ siren, matriculePlateforme: '0777', dateDebutEffet: later });
+    const cover = acts['gov-fr.directory.cover'];
+    expect(await cover(input)).toEqual({ restored: 1 });
+    expect(
+      linesOf(siren)
+        .filter((l) => l.idInstance !== fictive.idInstance)
+        .map((l) => [l.matriculePlateforme, l.dateDebutEffet, l.dateFinEffet]),
+    ).toEqual([
+      ['0777', later, null],
+      ['9998', today(), later],
+    ]);
+    expect(await cover(input)).toEqual({ restored: 0 });
+  });
+
   it('fails clearly for an unknown entry', async () => {
     const { input } = await newParty();
     expect(await failure(register({ ...input, entryId: crypto.randomUUID() }))).toMatchObject({

@@ -6,7 +6,7 @@ import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { expect, inject } from 'vitest';
 import { bundleWorkflows } from '../../worker/create-worker';
-import { ACTIVITY_PROVIDERS, JOURNAL_ACTIVITY } from '../../workflows/providers';
+import { ACTIVITY_PROVIDERS, DIRECTORY_COVER_ACTIVITY, JOURNAL_ACTIVITY } from '../../workflows/providers';
 import { JobStatus, SiloEntryId } from '../../workflows/search-attributes';
 import { approvalSignal } from '../../workflows/signals';
 import { stepLines } from '../../platform/store/job-journal';
@@ -108,6 +108,10 @@ export class Fakes {
       ),
       [JOURNAL_ACTIVITY.name]: async (input: { jobId: string; journal: OwedJournal }) =>
         this.call(JOURNAL_ACTIVITY.name, input.jobId, { ...input.journal, lines: input.journal.owed ?? [] }),
+      [DIRECTORY_COVER_ACTIVITY.name]: async (input: { jobId: string }) => {
+        this.call(DIRECTORY_COVER_ACTIVITY.name, input.jobId, undefined);
+        return { restored: 0 };
+      },
     };
   }
 }

@@ -99,12 +99,14 @@ describe('registration', () => {
     expect(await handle.result()).toEqual({ status: 'ERR', faults: [fault] });
     await maybeRecordHistory(handle, 'registration.rescue');
 
-    // No registration step after the failed one; the rescue records the failure and ends the job.
+    // No registration step after the failed one; the rescue sees that the SIREN keeps a directory line (a handover
+    // the step cut short), records the failure and ends the job.
     expect(job.calls.map((c) => c.state ?? c.provider)).toEqual([
       'gov-fr.agreement.sign',
       'processing',
       'completed',
       DIR,
+      'gov-fr.directory.cover',
       'error',
     ]);
     expect(job.calls.at(-1)).toEqual({
@@ -120,6 +122,24 @@ describe('registration', () => {
     expect(await count(handle, 'activityTaskFailedEventAttributes')).toBe(1); // non-retryable: one attempt
     expect(await attribute(handle, PartyState)).toBe('error');
     expect(await attribute(handle, JobStatus)).toBe('ERR');
+  });
+
+  it("a rescue that cannot see to the SIREN's directory line says so in the job's faults, and still ends it", async () => {
+    const { handle, job } = await parked();
+    job.failures.set(DIR, ApplicationFailure.nonRetryable('SIREN unknown to the PPF', 'annuaire-rejected'));
+    job.failures.set('gov-fr.directory.cover', ApplicationFailure.nonRetryable('refused', 'annuaire-rejected'));
+    job.approved = true;
+    await hint.decided(handle, true);
+    expect(await handle.result()).toEqual({
+      status: 'ERR',
+      faults: [
+        { provider: DIR, code: 'annuaire-rejected', message: 'SIREN unknown to the PPF' },
+        { provider: 'gov-fr.directory.cover', code: 'annuaire-rejected', message: 'refused' },
+      ],
+    });
+    await maybeRecordHistory(handle, 'registration.rescue-with-directory-cover');
+    expect(job.calls.map((c) => c.state ?? c.provider).slice(-3)).toEqual([DIR, 'gov-fr.directory.cover', 'error']);
+    expect(await attribute(handle, PartyState)).toBe('error');
   });
 
   it('keeps waiting after a rejection (nothing runs, the party back to processing), then goes on once approved', async () => {

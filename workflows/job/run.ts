@@ -13,7 +13,7 @@ import {
   setHandler,
   sleep,
 } from '@temporalio/workflow';
-import { CANCEL_ACTIVITY, JOURNAL_ACTIVITY, PROVIDERS, isApprovalWait } from '../providers';
+import { CANCEL_ACTIVITY, DIRECTORY_COVER_ACTIVITY, JOURNAL_ACTIVITY, PROVIDERS, isApprovalWait } from '../providers';
 import { JobStatus, PartyState } from '../search-attributes';
 import { CANCEL_REFUSED, cancelUpdate } from '../signals';
 import {
@@ -182,6 +182,8 @@ export class JobRun {
     this.ending = true;
     this.faults.push(err.fault);
     setCurrentDetails(`Rescue after: ${err.fault.message}`);
+    if (err.fault.provider.startsWith('gov-fr.directory.') && patched('directory-cover-on-rescue'))
+      await this.coverDirectory();
     const steps = this.definition.rescue;
     for (const [i, step] of steps.entries()) {
       const last = i === steps.length - 1;
@@ -200,6 +202,17 @@ export class JobRun {
     this.attributes.flush();
     await this.end(`Ended ERR: ${this.faults[0]!.provider} failed (${this.faults[0]!.code}); the rescue ran`);
     return { status: 'ERR', faults: this.faults };
+  }
+
+  /** No SIREN left without a directory line by the failed directory step; a failure to see to it is one more fault. */
+  private async coverDirectory(): Promise<void> {
+    const { name, options } = DIRECTORY_COVER_ACTIVITY;
+    const { jobId, workspaceId, entryId } = this.job;
+    try {
+      await proxyActivities(options)[name]!({ jobId, workspaceId, entryId });
+    } catch (failure) {
+      this.faults.push(toFault({ id: 'directory-cover', name: 'directory cover', provider: name }, failure));
+    }
   }
 
   /** The job cancelled at `step` (which did not run, or was the approval wait): one activity records it all. */
