@@ -154,8 +154,9 @@ function consentRefusal(r: HoldRequest, held: Line[]): { code: RefusalCode; mess
   const holders = platformsOf(held);
   if (holders.length === 0) return undefined;
   const lines = held.map(describe).join('; ');
-  const who = `SIREN ${r.siren} is held in the Annuaire by platform ${holders.join(', ')} (${lines}), and nothing was written`;
-  const future = held.every((l) => l.start > r.on)
+  const toCome = held.every((l) => l.start > r.on);
+  const who = `SIREN ${r.siren} ${toCome ? 'is to be held' : 'is held'} in the Annuaire by platform ${holders.join(', ')} (${lines}), and nothing was written`;
+  const future = toCome
     ? `; if the company is moving to ${holders.join(', ')} on that day, do not register it here`
     : '';
   if (!r.consent && r.consentSetAfterSigning)
