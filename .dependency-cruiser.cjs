@@ -1,7 +1,8 @@
 // The layers the README's architecture section describes, checked in the test command (`npm run lint:layers`).
-// From the bottom: workflows (the deterministic code and the job contract everyone shares) < platform < domain <
-// integrations < web < activities, api < worker < bin. A folder imports only from the layers below it.
-const SERVICE = '^(workflows|platform|domain|integrations|web|activities|api|worker|bin|bench|scripts)/';
+// From the bottom: contract (the job contract everyone shares) < platform < domain < integrations < web <
+// activities, api < worker < bin. The workflows stand beside them on the contract alone, and only the worker (and
+// the tests) import them. A folder imports only from the layers below it.
+const SERVICE = '^(contract|workflows|platform|domain|integrations|web|activities|api|worker|bin|bench|scripts)/';
 
 /** A rule forbidding `from` to import any of `to` (folders at the top, or under them). */
 const below = (name, from, to, comment) => ({
@@ -15,20 +16,49 @@ const below = (name, from, to, comment) => ({
 module.exports = {
   forbidden: [
     {
+      name: 'contract-at-the-bottom',
+      comment:
+        'The job contract imports nothing of ours but itself, and of Temporal only the signal and update definitions ' +
+        '(@temporalio/workflow, which the client may load) and types.',
+      severity: 'error',
+      from: { path: '^contract/' },
+      to: { pathNot: ['^contract/', '^node_modules/@temporalio/workflow/'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'contract-types',
+      comment: 'What the contract imports for its types only comes from Temporal packages or the contract.',
+      severity: 'error',
+      from: { path: '^contract/' },
+      to: { pathNot: ['^contract/', '^node_modules/@temporalio/'], dependencyTypes: ['type-only'] },
+    },
+    {
+      name: 'workflows-run-by-the-worker-only',
+      comment:
+        'Workflow code is loaded by the worker (its bundle) and tested; everything else reaches a workflow through ' +
+        'the contract (its type name, input, signals, search attributes).',
+      severity: 'error',
+      from: { path: SERVICE, pathNot: ['^workflows/', '^worker/'] },
+      to: { path: '^workflows/' },
+    },
+    {
       name: 'workflow-sandbox',
       comment:
-        'Workflow code runs in the deterministic sandbox: it imports only @temporalio/workflow and other workflow ' +
-        'code; types (erased at build) may come from any Temporal package.',
+        'Workflow code runs in the deterministic sandbox: it imports only @temporalio/workflow, the contract and other ' +
+        'workflow code; types (erased at build) may come from any Temporal package.',
       severity: 'error',
       from: { path: '^workflows/' },
-      to: { pathNot: ['^workflows/', '^node_modules/@temporalio/workflow/'], dependencyTypesNot: ['type-only'] },
+      to: {
+        pathNot: ['^workflows/', '^contract/', '^node_modules/@temporalio/workflow/'],
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'workflow-sandbox-types',
-      comment: 'What workflow code imports for its types only comes from Temporal packages or workflow code.',
+      comment:
+        'What workflow code imports for its types only comes from Temporal packages, the contract or workflow code.',
       severity: 'error',
       from: { path: '^workflows/' },
-      to: { pathNot: ['^workflows/', '^node_modules/@temporalio/'], dependencyTypes: ['type-only'] },
+      to: { pathNot: ['^workflows/', '^contract/', '^node_modules/@temporalio/'], dependencyTypes: ['type-only'] },
     },
     {
       name: 'independent-simulators',

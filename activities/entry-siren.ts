@@ -4,7 +4,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Queryable } from '../platform/store/db';
 import { getEntryRow } from '../platform/store/entries';
-import type { StepInput } from '../workflows/types';
+import type { StepInput } from '../contract/journal';
 
 export async function entrySiren(db: Queryable, input: Pick<StepInput, 'workspaceId' | 'entryId'>): Promise<string> {
   const row = await getEntryRow(db, input.workspaceId, input.entryId);

@@ -6,11 +6,11 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { beyondMandate, invoicingAddressesOf, signedScopeOf } from '../domain/party/invoicing-addresses';
 import { approvedMandate, getAgreement } from '../platform/store/agreements';
 import { stepLines } from '../platform/store/job-journal';
-import type { JournalLine, StepInput } from '../workflows/types';
+import type { JournalLine, StepCall } from '../contract/journal';
 import type { ActivityDeps } from './deps';
 import { entrySiren } from './entry-siren';
 import { agreementSign } from './gov-fr-agreement';
-import { byStepIds, journalledStatement, recordJournal } from './journalled';
+import { journalledStatement, recordJournal } from './journalled';
 
 export type RenewResult =
   | { approvalNeeded: true; mandateNumber: string; linkCreated: boolean; beyond: string[] }
@@ -19,7 +19,7 @@ export type RenewResult =
 export function agreementRenew(deps: ActivityDeps) {
   const { db, log } = deps;
   const sign = journalledStatement(db, agreementSign(deps));
-  return async function agreementRenewStep(input: StepInput): Promise<RenewResult> {
+  return async function agreementRenewStep(input: StepCall): Promise<RenewResult> {
     const siren = await entrySiren(db, input);
     const inForce = await approvedMandate(db, input.entryId);
     if (!inForce) {
@@ -42,8 +42,8 @@ export function agreementRenew(deps: ActivityDeps) {
       );
       return { approvalNeeded: true, ...signed, beyond };
     }
-    if (input.journal) {
-      const j = byStepIds(input.journal);
+    {
+      const j = input.journal;
       const message = `not needed: every address is within mandate ${inForce.number}`;
       const wait: JournalLine[] = j.opens
         ? [

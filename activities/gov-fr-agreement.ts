@@ -5,7 +5,7 @@ import { mandateIssuer } from '../domain/mandate/number';
 import { approvalLinkEffect } from '../domain/submission/approval-link';
 import { issueMandateEffect } from '../platform/store/agreements';
 import { bothEffects } from '../platform/store/statement-effect';
-import type { StepInput } from '../workflows/types';
+import type { StepInput } from '../contract/journal';
 import type { ActivityDeps } from './deps';
 
 export function agreementSign({ log, config }: ActivityDeps) {

@@ -23,7 +23,7 @@ import {
   releaseDirectoryLine,
 } from '../platform/store/directory-holdings';
 import { keepPlannedTargets, plannedTargets } from '../platform/store/directory-step-targets';
-import type { StepInput } from '../workflows/types';
+import type { StepInput } from '../contract/journal';
 import type { ActivityDeps } from './deps';
 import type { Commit } from './journalled';
 import { entrySiren } from './entry-siren';

@@ -6,8 +6,8 @@ import {
   DIRECTORY_COVER_ACTIVITY,
   HEARTBEAT_EVERY_MS,
   JOURNAL_ACTIVITY,
-} from '../workflows/providers';
-import type { OwedJournal } from '../workflows/types';
+} from '../contract/providers';
+import type { OwedJournal } from '../contract/journal';
 import { activityOutcomes } from '../platform/observability/metrics';
 import type { ActivityDeps } from './deps';
 import type { Clients } from '../integrations/clients';
@@ -15,15 +15,7 @@ import { agreementSign } from './gov-fr-agreement';
 import { agreementRenew } from './gov-fr-agreement-renew';
 import { directoryActivities } from './gov-fr-directory';
 import { jobCancel } from './job-cancel';
-import { journalActivities } from './journal';
-import {
-  byStepIds,
-  journalled,
-  journalledStatement,
-  recheckingApproval,
-  recordJournal,
-  type StepActivity,
-} from './journalled';
+import { journalled, journalledStatement, recheckingApproval, recordJournal, type StepActivity } from './journalled';
 import { peppolActivities } from './peppol';
 import { partyState } from './party-state';
 import { webhookActivities } from './webhooks';
@@ -39,7 +31,7 @@ export function createActivities(
   const directory = directoryActivities(deps, clients.annuaire);
   const peppol = peppolActivities(deps, clients);
   const step = journalled.bind(null, deps.db);
-  // Remote steps may take minutes: their start is recorded at once, and they heartbeat (workflows/providers.ts).
+  // Remote steps may take minutes: their start is recorded at once, and they heartbeat (contract/providers.ts).
   const remote = <R>(activity: StepActivity<R>) => withHeartbeat(step(activity, { announced: true }));
   const providers: Record<string, (...args: never[]) => Promise<unknown>> = {
     'silo.state': journalledStatement(deps.db, partyState(deps)),
@@ -56,16 +48,14 @@ export function createActivities(
   const missing = ACTIVITY_PROVIDERS.filter((p) => !providers[p]);
   if (missing.length) throw new Error(`no activity for provider(s) ${missing.join(', ')}`);
   const counting = Object.fromEntries(Object.entries(providers).map(([name, fn]) => [name, counted(name, fn)]));
-  const journal = ({ jobId, journal }: { jobId: string; journal: OwedJournal }) => {
-    const j = byStepIds(journal);
-    return recheckingApproval(() =>
+  const journal = ({ jobId, journal: j }: { jobId: string; journal: OwedJournal }) =>
+    recheckingApproval(() =>
       recordJournal(deps.db, jobId, {
         lines: j.owed ?? [],
         ...(j.status && { status: j.status }),
         requiresApproval: j.requiresApproval,
       }),
     );
-  };
   return {
     ...counting,
     [JOURNAL_ACTIVITY.name]: journal,
@@ -74,7 +64,6 @@ export function createActivities(
       DIRECTORY_COVER_ACTIVITY.name,
       withHeartbeat(directory['gov-fr.directory.cover']),
     ),
-    ...journalActivities(deps), // the legacy runJob's local activities
     webhookAttempt: counted('webhook.attempt', webhooks.webhookAttempt),
     webhookGiveUp: webhooks.webhookGiveUp,
   };
@@ -82,7 +71,7 @@ export function createActivities(
 
 /**
  * Heartbeats while the activity runs, so that a worker that dies mid-step is noticed within the heartbeat
- * timeout (workflows/providers.ts) instead of the whole start-to-close timeout.
+ * timeout (contract/providers.ts) instead of the whole start-to-close timeout.
  */
 function withHeartbeat<A extends never[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return async (...args) => {

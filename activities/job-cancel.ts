@@ -6,14 +6,14 @@ import { cancelReasonOf, jobActsOnRegistered } from '../platform/store/jobs';
 import { recordState } from '../platform/store/entries';
 import { writeJournal } from '../platform/store/job-journal';
 import { retireJobApprovalLink } from '../domain/submission/approval-link';
-import { CANCELLED, CANCELLED_BEFORE_START, type CancelRecord, type JournalLine } from '../workflows/types';
+import { CANCELLED, CANCELLED_BEFORE_START } from '../contract/job';
+import { type CancelRecord, type JournalLine } from '../contract/journal';
 import type { ActivityDeps } from './deps';
-import { byStepIds } from './journalled';
 
 export function jobCancel({ db, log }: ActivityDeps) {
   /** Returns the party's state it recorded. */
   return async function jobCancelled(c: CancelRecord): Promise<string> {
-    const journal = byStepIds(c.journal);
+    const { journal } = c;
     const state = await db.tx(async (q) => {
       const reason = (await cancelReasonOf(q, c.jobId)) ?? 'cancelled through the API';
       const withReason = <T extends { code?: string; message?: string }>(l: T): T =>

@@ -4,8 +4,14 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db, Queryable } from '../platform/store/db';
 import { NoApprovalRecorded, stepLines, writeJournal } from '../platform/store/job-journal';
-import { EffectRefused, runEffect, type StatementEffect } from '../platform/store/statement-effect';
-import { AWAITING_APPROVAL, type JournalLine, type StepInput, type StepJournalling } from '../workflows/types';
+import { EffectRefused, type StatementEffect } from '../platform/store/statement-effect';
+import {
+  AWAITING_APPROVAL,
+  type JournalLine,
+  type StepCall,
+  type StepInput,
+  type StepJournalling,
+} from '../contract/journal';
 
 /**
  * Runs the step's last write in a transaction that also records its journal lines; `note.message` says on the step's
@@ -20,9 +26,8 @@ export type StepActivity<R> = (input: StepInput, commit: Commit) => Promise<R>;
  * shows which one it is in). A step that needs a recorded approval checks it before anything else.
  */
 export function journalled<R>(db: Db, activity: StepActivity<R>, opts: { announced?: boolean } = {}) {
-  return async (input: StepInput): Promise<R> => {
-    if (!input.journal) return activity(input, (write) => db.tx(write)); // the legacy runJob journals by itself
-    const journal = byStepIds(input.journal);
+  return async (input: StepCall): Promise<R> => {
+    const journal = input.journal;
     if (opts.announced || journal.requiresApproval) await announce(db, input, journal);
     // Its approval checked above, once recorded, stays: the end's lines need no check.
     const end = { lines: stepLines(input.stepId, journal), ...(journal.status && { status: journal.status }) };
@@ -42,18 +47,17 @@ export function journalled<R>(db: Db, activity: StepActivity<R>, opts: { announc
 
 /**
  * A step whose whole effect is one statement: written with its journal lines in that very statement, under the
- * journal's approval guard, so it needs neither a transaction nor a check of its own (a legacy runJob, which
- * journals by itself, gets the effect alone). `done` turns the effect's result into the step's.
+ * journal's approval guard, so it needs neither a transaction nor a check of its own. `done` turns the effect's
+ * result into the step's.
  */
 export function journalledStatement<R>(
   db: Db,
   step: (input: StepInput) => { effect: StatementEffect; done(result: unknown): R },
 ) {
   /** `note.message` goes on the step's end event, as with `Commit`. */
-  return async (input: StepInput, note?: { message: string }): Promise<R> => {
+  return async (input: StepCall, note?: { message: string }): Promise<R> => {
     const { effect, done } = step(input);
-    if (!input.journal) return done(await refusedAsFailure(() => runEffect(db, effect)));
-    const journal = byStepIds(input.journal);
+    const journal = input.journal;
     const end = {
       lines: stepLines(input.stepId, journal),
       ...(journal.status && { status: journal.status }),
@@ -65,30 +69,12 @@ export function journalledStatement<R>(
 }
 
 /** Records the step's start with what is owed (the job's view keeps its order as the step goes on). */
-async function announce(db: Db, input: StepInput, j: StepJournalling): Promise<void> {
+async function announce(db: Db, input: StepCall, j: StepJournalling): Promise<void> {
   const lines: JournalLine[] = [...(j.owed ?? []), { step: input.stepId, at: 'start', status: 'RUN' }];
   const status = j.status?.status === 'RUN' ? j.status : undefined; // an ending status waits for the end
   await recheckingApproval(() =>
     recordJournal(db, input.jobId, { lines, ...(status && { status }), requiresApproval: j.requiresApproval }),
   );
-}
-
-/** A step as runs started before 2026-11-26 name it in their journal lines: with its name, provider and position. */
-type Named = string | { id: string };
-type AnyJournalling = Omit<StepJournalling, 'owed' | 'opens'> & {
-  owed?: (Omit<JournalLine, 'step'> & { step: Named })[];
-  opens?: Named;
-};
-
-/** The journal with its steps named by id, whichever run sent it (such runs may wait for their signer for days). */
-export function byStepIds<J extends AnyJournalling>(j: J): Omit<J, 'owed' | 'opens'> & StepJournalling {
-  const id = (s: Named) => (typeof s === 'string' ? s : s.id);
-  const { owed, opens, ...rest } = j;
-  return {
-    ...rest,
-    ...(owed && { owed: owed.map((l) => ({ ...l, step: id(l.step) })) }),
-    ...(opens && { opens: id(opens) }),
-  };
 }
 
 /**

@@ -1,7 +1,8 @@
 // `silo.state`: the only writer of a party's state. Its effect is one statement, which also records its journal.
 import { ApplicationFailure } from '@temporalio/activity';
 import { stateEffect } from '../platform/store/entries';
-import { PARTY_STATES, type StepInput } from '../workflows/types';
+import { PARTY_STATES } from '../contract/job';
+import { type StepInput } from '../contract/journal';
 import type { ActivityDeps } from './deps';
 
 export function partyState({ log }: ActivityDeps) {

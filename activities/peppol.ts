@@ -34,7 +34,7 @@ import {
   type PublicationPlan,
 } from '../domain/peppol/publication-plan';
 import { approvedMandate } from '../platform/store/agreements';
-import type { StepInput } from '../workflows/types';
+import type { StepInput } from '../contract/journal';
 import type { ActivityDeps } from './deps';
 import type { Commit } from './journalled';
 import { rethrowRemote } from './remote-failure';

@@ -14,8 +14,8 @@ import { getEntryRow } from '../platform/store/entries';
 import { signedHeaders, webhookSecretContext } from '../domain/events/webhook-signature';
 import type { Clients } from '../integrations/clients';
 import { fetch } from 'undici';
-import type { StepInput } from '../workflows/types';
-import type { WebhookActivities } from '../workflows/webhook-delivery';
+import type { StepInput } from '../contract/journal';
+import type { WebhookActivities } from '../contract/webhook-delivery';
 import type { ActivityDeps } from './deps';
 import type { Commit } from './journalled';
 

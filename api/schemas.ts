@@ -6,7 +6,7 @@ import { WAITING_FOR } from '../platform/store/waiting-for';
 import { PROBLEM_CODE_NAMES } from '../web/http/problem-codes';
 import { STORED_JSON_LIMITS, jsonOverLimits, type JsonLimits } from '../web/http/bounded-json';
 import { partyDocument } from '../domain/party';
-import { PARTY_STATES } from '../workflows/types';
+import { PARTY_STATES } from '../contract/job';
 
 const timestamp = z.iso.datetime({ offset: true });
 const uuid = z.uuid();

@@ -1,6 +1,20 @@
 // Every workflow type the worker runs.
-export { registration } from './registration';
-export { unregistration } from './unregistration';
-export { runDefinition } from './run-definition';
-export { deliverWebhook } from './webhook-delivery';
-export { runJob } from './legacy/run-job';
+import type {
+  BuiltinJobWorkflow,
+  DefinitionJobWorkflow,
+  DeliveryWorkflow,
+  JobWorkflowType,
+} from '../contract/workflow-types';
+import { registration } from './registration';
+import { runDefinition } from './run-definition';
+import { unregistration } from './unregistration';
+import { deliverWebhook } from './webhook-delivery';
+
+export { registration, unregistration, runDefinition, deliverWebhook };
+
+// The API starts them by name with the contract's types (contract/workflow-types.ts): they must agree.
+({ registration, unregistration, runDefinition }) satisfies Record<
+  JobWorkflowType,
+  BuiltinJobWorkflow | DefinitionJobWorkflow
+>;
+deliverWebhook satisfies DeliveryWorkflow;

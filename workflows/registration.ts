@@ -1,7 +1,7 @@
 // The French party registration (specification §3.1): one activity a step, the signer's approval in between.
-import { REGISTRATION, REGISTRATION_STEPS as step } from './builtin-steps';
+import { REGISTRATION, REGISTRATION_STEPS as step } from '../contract/definitions';
 import { JobRun } from './job/run';
-import type { JobInput, JobResult } from './types';
+import type { JobInput, JobResult } from '../contract/job';
 
 export async function registration(job: JobInput): Promise<JobResult> {
   const run = new JobRun(job, REGISTRATION);

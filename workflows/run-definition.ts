@@ -1,7 +1,7 @@
 // A workspace's own workflow definition, interpreted: its steps in order, then its rescue steps on a failure.
 import { JobRun } from './job/run';
-import { isApprovalWait } from './providers';
-import type { DefinitionJobInput, JobResult } from './types';
+import { isApprovalWait } from '../contract/providers';
+import type { DefinitionJobInput, JobResult } from '../contract/job';
 
 export async function runDefinition(job: DefinitionJobInput): Promise<JobResult> {
   const run = new JobRun(job, job.definition);

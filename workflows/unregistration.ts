@@ -1,7 +1,7 @@
 // The French party unregistration (specification §3.2): off Peppol first, then out of the PPF directory.
-import { UNREGISTRATION, UNREGISTRATION_STEPS as step } from './builtin-steps';
+import { UNREGISTRATION, UNREGISTRATION_STEPS as step } from '../contract/definitions';
 import { JobRun } from './job/run';
-import type { JobInput, JobResult } from './types';
+import type { JobInput, JobResult } from '../contract/job';
 
 export async function unregistration(job: JobInput): Promise<JobResult> {
   const run = new JobRun(job, UNREGISTRATION);

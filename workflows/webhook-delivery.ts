@@ -1,22 +1,7 @@
 // One webhook delivery: the attempt is an activity retried with exponential backoff for up to 13 hours (the
 // subscriber may be down for a night); after that the delivery is marked failed. Deterministic, ids only.
 import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
-
-/** The activities a delivery calls; activities/webhooks.ts implements them. */
-export interface WebhookActivities {
-  /** One POST of the delivery; throws (to be retried) unless the subscriber answers 2xx. */
-  webhookAttempt(deliveryId: string): Promise<void>;
-  webhookGiveUp(deliveryId: string, reason: string): Promise<void>;
-}
-
-export interface DeliveryInput {
-  deliveryId: string;
-  /** First retry delay; later ones double up to an hour. Tests shorten it. */
-  initialInterval?: string;
-}
-
-/** How long a delivery keeps being retried: at least the 12 hours integrators are promised. */
-export const DELIVERY_RETRY_WINDOW = '13 hours';
+import { DELIVERY_RETRY_WINDOW, type DeliveryInput, type WebhookActivities } from '../contract/webhook-delivery';
 
 export async function deliverWebhook(input: DeliveryInput): Promise<'delivered' | 'failed'> {
   const { webhookAttempt } = proxyActivities<WebhookActivities>({

@@ -4,8 +4,8 @@
 // then decided), 4 activities (state completed; directory; Peppol; state registered), and the same search-attribute
 // writes as ours (3 at start, given by the bench; 4 upserts). No local activities, no store, no HTTP, no I/O.
 import { condition, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
-import { approvalSignal } from '../../workflows/signals';
-import { JobStatus, PartyState } from '../../workflows/search-attributes';
+import { approvalSignal } from '../../contract/signals';
+import { JobStatus, PartyState } from '../../contract/search-attributes';
 import type * as activities from './floor-activities';
 
 const { noop, mark } = proxyActivities<typeof activities>({ startToCloseTimeout: '1 minute' });

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { ALL_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
+import { ALL_SEARCH_ATTRIBUTES } from '../../contract/search-attributes';
 
 export interface DevServer {
   address: string;

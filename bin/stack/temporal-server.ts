@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import forge from 'node-forge';
-import { ALL_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
+import { ALL_SEARCH_ATTRIBUTES } from '../../contract/search-attributes';
 import { findTemporalCli } from './cli';
 
 export const TEMPORAL_SERVER_VERSION = '1.29.1';

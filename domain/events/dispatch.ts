@@ -6,7 +6,8 @@ import type { Logger } from 'pino';
 import { runPeriodically } from '../../platform/periodic';
 import { markDeliveryStarted, unstartedDeliveries } from '../../platform/store/events';
 import type { Db } from '../../platform/store/db';
-import type { DeliveryInput } from '../../workflows/webhook-delivery';
+import type { DeliveryInput } from '../../contract/webhook-delivery';
+import { DELIVERY_WORKFLOW_TYPE, type DeliveryWorkflow } from '../../contract/workflow-types';
 
 export interface DispatchDeps {
   db: Db;
@@ -20,7 +21,7 @@ export async function dispatchDeliveries(deps: DispatchDeps): Promise<number> {
   for (const deliveryId of await unstartedDeliveries(deps.db)) {
     const args: [DeliveryInput] = [{ deliveryId, initialInterval: deps.config.WEBHOOK_RETRY_INITIAL }];
     try {
-      await deps.temporal.workflow.start('deliverWebhook', {
+      await deps.temporal.workflow.start<DeliveryWorkflow>(DELIVERY_WORKFLOW_TYPE, {
         workflowId: `webhook-${deliveryId}`,
         taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
         args,

@@ -1,8 +1,8 @@
 // The registration and unregistration definitions of the specification (§3.1, §3.2), as clients read them. They
 // are read-only and visible in every workspace; their ids are fixed so clients can hard-code them. Their steps are
-// the ones the registration and unregistration workflows run (workflows/builtin-steps.ts).
+// the ones the registration and unregistration workflows run (contract/definitions.ts).
 import type { WorkflowDoc } from '../../platform/store/workflows';
-import { ADDRESS_UPDATE, REGISTRATION, UNREGISTRATION } from '../../workflows/builtin-steps';
+import { ADDRESS_UPDATE, REGISTRATION, UNREGISTRATION } from '../../contract/definitions';
 
 export const REGISTRATION_WORKFLOW_ID = '3b67bf9e-5044-4707-9df5-2d136892ab6f';
 export const UNREGISTRATION_WORKFLOW_ID = 'bef05d6c-0677-45fc-bbf7-88521e02425d';

@@ -4,8 +4,8 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { cancelQueuedJob, claimCancellation, clearCancelReason, getJob, type JobView } from '../../platform/store/jobs';
-import { CANCEL_REFUSED, cancelUpdate } from '../../workflows/signals';
-import { PROVIDERS } from '../../workflows/providers';
+import { CANCEL_REFUSED, cancelUpdate } from '../../contract/signals';
+import { PROVIDERS } from '../../contract/providers';
 import { UNREGISTRATION_WORKFLOW_ID } from './builtins';
 import { JobRequestError, temporalWorkflowId, type JobServiceDeps } from './jobs';
 
@@ -86,7 +86,7 @@ function refused(job: JobView, cause: Error | undefined): JobRequestError {
       'job-ended',
       `job ${job.id} is ending (its last step or its rescue runs): there is nothing to cancel`,
     );
-  // A workflow without the cancel update: a legacy runJob recorded before it existed.
+  // Not a refusal of ours: the workflow could not take the update.
   return new JobRequestError(
     'not-cancellable',
     `job ${job.id} cannot be cancelled: its workflow takes no cancellation (${cause?.message ?? 'refused'}). An operator can terminate it in the Temporal UI`,

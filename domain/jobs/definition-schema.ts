@@ -1,7 +1,7 @@
 // Request schemas of workflow definitions (transform/v1). `action` is accepted as an alias of `provider`.
 import { z } from 'zod';
-import { isApprovalWait } from '../../workflows/providers';
-import { PARTY_STATES } from '../../workflows/types';
+import { isApprovalWait } from '../../contract/providers';
+import { PARTY_STATES } from '../../contract/job';
 
 const stepInput = z
   .strictObject({

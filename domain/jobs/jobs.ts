@@ -17,14 +17,11 @@ import {
   setJobStatus,
   type JobView,
 } from '../../platform/store/jobs';
-import { approvalSignal } from '../../workflows/signals';
-import { INTERPRETER_REVISION, type Definition, type JobInput } from '../../workflows/types';
-import { runJob } from '../../workflows/legacy/run-job';
-import { JobStatus, SiloEntryId, Siren } from '../../workflows/search-attributes';
-import { ADDRESS_UPDATE_STEPS, REGISTRATION_STEPS, UNREGISTRATION_STEPS } from '../../workflows/builtin-steps';
-import { registration } from '../../workflows/registration';
-import { runDefinition } from '../../workflows/run-definition';
-import { unregistration } from '../../workflows/unregistration';
+import { approvalSignal } from '../../contract/signals';
+import type { Definition, JobInput } from '../../contract/job';
+import { JobStatus, SiloEntryId, Siren } from '../../contract/search-attributes';
+import { ADDRESS_UPDATE_STEPS, REGISTRATION_STEPS, UNREGISTRATION_STEPS } from '../../contract/definitions';
+import type { BuiltinJobWorkflow, DefinitionJobWorkflow, JobWorkflowType } from '../../contract/workflow-types';
 import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from './builtins';
 import { findWorkflow } from './workflow-catalog';
 
@@ -40,7 +37,7 @@ export interface JobServiceDeps {
 export const temporalWorkflowId = (jobId: string) => `job-${jobId}`;
 
 /** The Temporal workflow a job runs: the built-ins their own, a workspace's definition interpreted. */
-export const workflowTypeOf = (workflowId: string): 'registration' | 'unregistration' | 'runDefinition' =>
+export const workflowTypeOf = (workflowId: string): JobWorkflowType =>
   workflowId === REGISTRATION_WORKFLOW_ID
     ? 'registration'
     : workflowId === UNREGISTRATION_WORKFLOW_ID
@@ -184,26 +181,14 @@ async function launch(deps: JobServiceDeps, j: Launch): Promise<boolean> {
     ],
     staticSummary: `${j.label} — entry ${j.entryId}`,
   };
-  const start = <A extends unknown[]>(workflow: (...args: A) => Promise<unknown>, args: A) =>
-    deps.temporal.workflow.start(workflow, { ...options, args });
+  const start = <W extends BuiltinJobWorkflow | DefinitionJobWorkflow>(type: string, args: Parameters<W>) =>
+    deps.temporal.workflow.start<W>(type, { ...options, args });
   try {
     // Bounded: when Temporal is down the client would otherwise keep retrying while the HTTP caller waits.
     await deps.temporal.withDeadline(Date.now() + 5_000, () =>
-      j.workflowType === 'registration'
-        ? start(registration, [input])
-        : j.workflowType === 'unregistration'
-          ? start(unregistration, [input])
-          : j.workflowType === 'runDefinition'
-            ? start(runDefinition, [{ ...input, definition: j.definition }])
-            : // Recorded before the workflow types above, and never started: it runs as it was recorded to.
-              start(runJob, [
-                {
-                  ...input,
-                  definition: j.definition,
-                  revision: INTERPRETER_REVISION,
-                  ...(j.siren && { siren: j.siren }),
-                },
-              ]),
+      j.workflowType === 'runDefinition'
+        ? start<DefinitionJobWorkflow>(j.workflowType, [{ ...input, definition: j.definition }])
+        : start<BuiltinJobWorkflow>(j.workflowType, [input]),
     );
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {

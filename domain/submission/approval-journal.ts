@@ -4,8 +4,8 @@ import { decisionsOf } from '../../platform/store/agreements';
 import type { Queryable } from '../../platform/store/db';
 import { recordState } from '../../platform/store/entries';
 import { recordWaitEvent } from '../../platform/store/job-journal';
-import { isApprovalWait } from '../../workflows/providers';
-import type { Definition } from '../../workflows/types';
+import { isApprovalWait } from '../../contract/providers';
+import type { Definition } from '../../contract/job';
 
 export interface WaitingJob {
   id: string;
@@ -14,9 +14,8 @@ export interface WaitingJob {
   definition: Definition;
 }
 
-/** The job's approval wait step; none for the legacy runJob, which records its wait itself. */
+/** The job's approval wait step. */
 function waitStep(job: WaitingJob): { id: string } | undefined {
-  if (job.workflowType === 'runJob') return undefined;
   return job.definition.steps.find(isApprovalWait); // never in the rescue (definition-schema.ts)
 }
 

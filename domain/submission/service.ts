@@ -40,8 +40,8 @@ import type { Db } from '../../platform/store/db';
 import { getEntryRow, putMeta } from '../../platform/store/entries';
 import { activeJobOf, lockJobForDecision } from '../../platform/store/jobs';
 import { temporalWorkflowId } from '../jobs/jobs';
-import { approvalSignal } from '../../workflows/signals';
-import type { ApprovalSignal } from '../../workflows/types';
+import { approvalSignal } from '../../contract/signals';
+import type { ApprovalSignal } from '../../contract/signals';
 import {
   checkIdentityImage,
   checkSignedMandate,

@@ -1,6 +1,6 @@
 // A job's journal as its steps write it: each step's activity records its intent and events with its effect, and
 // the API records the approval wait's events with the submission and the decision.
-import type { JobStatusChange, JournalLine, StepJournalling } from '../../workflows/types';
+import type { JobStatusChange, JournalLine, StepJournalling } from '../../contract/journal';
 import type { Queryable } from './db';
 import { checkAllowed, requiredBy, type StatementEffect } from './statement-effect';
 import { jobStatusCtes, jobStatusParams } from './jobs';

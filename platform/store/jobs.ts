@@ -1,7 +1,7 @@
 // Long file: jobs, intents and their events together; issue 42 splits the store by table (the journal among them).
 // Jobs: one run of a workflow definition on an entry, with its intents (one per step run) and their events.
 import crypto from 'node:crypto';
-import { CANCELLED, type Definition, type Fault, type JobStatus, type StepJournal } from '../../workflows/types';
+import { CANCELLED, type Definition, type Fault, type JobStatus } from '../../contract/job';
 import type { Db, Queryable } from './db';
 import { waitingForSql, type WaitingFor } from './waiting-for';
 import { eventCtes } from './events';
@@ -183,7 +183,7 @@ export async function approvedButWaiting(db: Queryable, olderThanMs: number, lim
   const { rows } = await db.query<{ id: string; decision_id: string }>(
     `SELECT j.id, d.id AS decision_id FROM jobs j
      JOIN agreements a ON a.job_id = j.id JOIN approval_decisions d ON d.id = a.decision_id
-     WHERE j.status = 'WAIT' AND j.workflow_type <> 'runJob' AND d.approved
+     WHERE j.status = 'WAIT' AND d.approved
        AND d.created_at < now() - ($1::int * interval '1 millisecond')
      ORDER BY d.created_at LIMIT $2`,
     [olderThanMs, limit],
@@ -291,31 +291,6 @@ export async function getJobStatus(db: Queryable, workspaceId: string, id: strin
 export async function getJobByKey(db: Queryable, workspaceId: string, key: string): Promise<JobView | undefined> {
   const { rows } = await db.query<ViewRow>(JOB_VIEW_SQL('j.key = $1 AND j.workspace_id = $2'), [key, workspaceId]);
   return rows[0] && view(rows[0]);
-}
-
-/** Idempotent: the intent row is created once, each event index is written once. */
-export async function journalStep(db: Queryable, j: StepJournal): Promise<void> {
-  // One statement, so atomic without a transaction: the workflow writes this around every step.
-  await db.query(
-    `WITH intent AS (
-       INSERT INTO job_intents (job_id, step_id, position, name, provider, completed) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (job_id, step_id) DO UPDATE SET completed = job_intents.completed OR EXCLUDED.completed, updated_at = now()
-     )
-     INSERT INTO job_events (job_id, step_id, idx, status, code, message) VALUES ($1, $2, $7, $8, $9, $10)
-     ON CONFLICT DO NOTHING`,
-    [
-      j.jobId,
-      j.stepId,
-      j.position,
-      j.name,
-      j.provider,
-      j.completed,
-      j.event.idx,
-      j.event.status,
-      j.event.code ?? null,
-      j.event.message ?? null,
-    ],
-  );
 }
 
 /**

@@ -1,6 +1,6 @@
 // Workflow definitions stored per workspace. The built-in ones live in code (domain/jobs/builtins.ts).
 import crypto from 'node:crypto';
-import type { Step } from '../../workflows/types';
+import type { Step } from '../../contract/job';
 import type { Queryable } from './db';
 import { ConflictError } from './entries';
 import { iso, isUniqueViolation } from './rows';

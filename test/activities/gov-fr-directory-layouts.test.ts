@@ -21,7 +21,7 @@ import { startAnnuaireSimulator, type AnnuaireSimulator } from '../../simulators
 import type { Faults } from '../../simulators/faults';
 import type { StoredLine } from '../../simulators/annuaire/store';
 import { INVOICING_ADDRESSES_META } from '../../domain/party/invoicing-addresses';
-import type { StepInput } from '../../workflows/types';
+import type { StepInput } from '../../contract/journal';
 import { makeSiren, party, siretOf } from '../../bin/stack/sample-parties';
 import { freshDb, log } from '../support/harness';
 import { approveMandate } from '../support/mandate';

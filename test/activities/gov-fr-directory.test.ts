@@ -11,7 +11,7 @@ import type { Db } from '../../platform/store/db';
 import { insertEntry, putMeta } from '../../platform/store/entries';
 import { createWorkspace } from '../../platform/store/workspaces';
 import { startAnnuaireSimulator, type AnnuaireSimulator } from '../../simulators/annuaire';
-import type { StepInput } from '../../workflows/types';
+import type { StepInput } from '../../contract/journal';
 import { makeSiren, party, siretOf } from '../../bin/stack/sample-parties';
 import { freshDb, log } from '../support/harness';
 import { approveMandate } from '../support/mandate';

@@ -10,7 +10,7 @@ import { issueMandate } from '../../platform/store/agreements';
 import { getEntry, insertEntry } from '../../platform/store/entries';
 import { getJob, insertJob, setJobStatus } from '../../platform/store/jobs';
 import { createWorkspace } from '../../platform/store/workspaces';
-import type { StepInput } from '../../workflows/types';
+import type { StepCall } from '../../contract/journal';
 import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { freshDb, log } from '../support/harness';
 import { createClients } from '../../integrations/clients';
@@ -28,7 +28,7 @@ describe.each(engines)('the mandate step on %s', (engine) => {
   let db: Db;
   let drop: () => Promise<void>;
   let ws: string;
-  let sign: (input: StepInput) => Promise<{ mandateNumber: string; linkCreated: boolean }>;
+  let sign: (input: StepCall) => Promise<{ mandateNumber: string; linkCreated: boolean }>;
   const today = new Date().toISOString().slice(0, 10).replaceAll('-', '');
 
   beforeAll(async () => {
@@ -56,7 +56,7 @@ describe.each(engines)('the mandate step on %s', (engine) => {
     });
     return jobId;
   };
-  const input = (entryId: string, jobId: string): StepInput => ({
+  const input = (entryId: string, jobId: string): StepCall => ({
     jobId,
     workspaceId: ws,
     entryId,
@@ -137,15 +137,12 @@ describe.each(engines)('the mandate step on %s', (engine) => {
       data: party(),
     });
     const jobId = await newJob(e.id);
-    for (const run of [input(e.id, jobId), { ...input(e.id, jobId), journal: undefined }]) {
-      // a registration; a legacy runJob
-      const err = await sign(run).then(
-        () => undefined,
-        (x: unknown) => x,
-      );
-      expect(err).toBeInstanceOf(ApplicationFailure);
-      expect(err).toMatchObject({ type: 'siren-missing', nonRetryable: true, message: `entry ${e.id} has no SIREN` });
-    }
+    const err = await sign(input(e.id, jobId)).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    expect(err).toBeInstanceOf(ApplicationFailure);
+    expect(err).toMatchObject({ type: 'siren-missing', nonRetryable: true, message: `entry ${e.id} has no SIREN` });
     const job = await getJob(db, ws, jobId);
     expect(job).toMatchObject({ status: 'QUEUED', intents: [] });
     expect(await link(e.id)).toBeUndefined();

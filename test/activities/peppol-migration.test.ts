@@ -18,7 +18,7 @@ import { PEPPOL_MIGRATION_KEY_META, putMigrationKeyMeta } from '../../domain/par
 import { dataBoxFromConfig, type DataBox } from '../../platform/crypto/data-box';
 import { INVOICING_ADDRESSES_META } from '../../domain/party/invoicing-addresses';
 import { createWorkspace } from '../../platform/store/workspaces';
-import type { StepInput } from '../../workflows/types';
+import type { StepInput } from '../../contract/journal';
 import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { freshDb, log } from '../support/harness';
 import { approveMandate } from '../support/mandate';

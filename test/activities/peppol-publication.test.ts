@@ -12,7 +12,7 @@ import { loadConfig } from '../../platform/config';
 import type { Db } from '../../platform/store/db';
 import { insertEntry } from '../../platform/store/entries';
 import { createWorkspace } from '../../platform/store/workspaces';
-import type { StepInput } from '../../workflows/types';
+import type { StepInput } from '../../contract/journal';
 import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { freshDb, log } from '../support/harness';
 import { approveMandate } from '../support/mandate';

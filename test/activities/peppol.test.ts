@@ -13,7 +13,7 @@ import { insertEntry, putMeta } from '../../platform/store/entries';
 import { INVOICING_ADDRESSES_META } from '../../domain/party/invoicing-addresses';
 import { recordDirectoryLine } from '../../platform/store/directory-holdings';
 import { createWorkspace } from '../../platform/store/workspaces';
-import type { StepInput } from '../../workflows/types';
+import type { StepInput } from '../../contract/journal';
 import { makeSiren, party, siretOf } from '../../bin/stack/sample-parties';
 import { freshDb, log } from '../support/harness';
 import { approveMandate } from '../support/mandate';

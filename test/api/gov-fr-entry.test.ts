@@ -8,7 +8,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities';
-import type { StepInput } from '../../workflows/types';
+import type { StepInput } from '../../contract/journal';
 import { eventually, log, startHarness, type Harness } from '../support/harness';
 import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { b64, gif, jpeg, png } from '../../bin/stack/sample-images';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertJob } from '../../platform/store/jobs';
 import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import { temporalWorkflowId } from '../../domain/jobs/jobs';
-import { REGISTRATION } from '../../workflows/builtin-steps';
+import { REGISTRATION } from '../../contract/definitions';
 import { makeSiren } from '../../bin/stack/sample-parties';
 import { startHarness, type Harness } from '../support/harness';
 import { createEntry, createWorkflow, jobWhen, setState, startJob } from '../support/jobs';

@@ -2,7 +2,7 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { TestProject } from 'vitest/node';
 import { findTemporalCli } from '../../bin/stack/cli';
-import { ALL_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
+import { ALL_SEARCH_ATTRIBUTES } from '../../contract/search-attributes';
 
 declare module 'vitest' {
   export interface ProvidedContext {

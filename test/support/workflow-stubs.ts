@@ -6,19 +6,13 @@ import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { expect, inject } from 'vitest';
 import { bundleWorkflows } from '../../worker/create-worker';
-import { ACTIVITY_PROVIDERS, DIRECTORY_COVER_ACTIVITY, JOURNAL_ACTIVITY } from '../../workflows/providers';
-import { JobStatus, SiloEntryId } from '../../workflows/search-attributes';
-import { approvalSignal } from '../../workflows/signals';
+import { ACTIVITY_PROVIDERS, DIRECTORY_COVER_ACTIVITY, JOURNAL_ACTIVITY } from '../../contract/providers';
+import { JobStatus, SiloEntryId } from '../../contract/search-attributes';
+import { approvalSignal } from '../../contract/signals';
 import { stepLines } from '../../platform/store/job-journal';
-import { REGISTRATION, UNREGISTRATION } from '../../workflows/builtin-steps';
-import {
-  AWAITING_APPROVAL,
-  type Definition,
-  type Fault,
-  type JournalLine,
-  type OwedJournal,
-  type StepInput,
-} from '../../workflows/types';
+import { REGISTRATION, UNREGISTRATION } from '../../contract/definitions';
+import { AWAITING_APPROVAL, type JournalLine, type OwedJournal, type StepCall } from '../../contract/journal';
+import { type Definition, type Fault } from '../../contract/job';
 
 /** One activity call, as an operator would read it in the journal. */
 export interface Call {
@@ -67,7 +61,7 @@ export class Fakes {
     provider: string,
     jobId: string,
     journal: (OwedJournal & { lines: JournalLine[] }) | undefined,
-    input?: StepInput,
+    input?: StepCall,
   ): void {
     const job = this.job(jobId);
     const refused = journal?.requiresApproval === true && !job.approved;
@@ -94,7 +88,7 @@ export class Fakes {
       ...Object.fromEntries(
         ACTIVITY_PROVIDERS.map((p) => [
           p,
-          async (input: StepInput) => {
+          async (input: StepCall) => {
             await this.job(input.jobId).holds.get(String(input.config.state));
             this.call(
               p,

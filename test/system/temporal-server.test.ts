@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { makeSiren } from '../../bin/stack/sample-parties';
 import { startTemporalServer, type TemporalServer } from '../../bin/stack/temporal-server';
 import { generateSelfSigned } from '../../platform/crypto/dev-certificates';
-import { ALL_SEARCH_ATTRIBUTES, JobStatus, Siren } from '../../workflows/search-attributes';
+import { ALL_SEARCH_ATTRIBUTES, JobStatus, Siren } from '../../contract/search-attributes';
 
 // CI always has PostgreSQL; here the local one (trust authentication) stands in for TEST_DATABASE_URL.
 const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -2,7 +2,7 @@
 // approval (signals are hints; the step after the wait checks the store).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registration } from '../../workflows/registration';
-import { JobStatus, PartyState } from '../../workflows/search-attributes';
+import { JobStatus, PartyState } from '../../contract/search-attributes';
 import { maybeRecordHistory } from '../support/record-history';
 import { attribute, count, hint, poll, startFastWorker, status } from '../support/workflow-stubs';
 

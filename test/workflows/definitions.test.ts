@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDefinition } from '../../workflows/run-definition';
 import { unregistration } from '../../workflows/unregistration';
-import { JobStatus, PartyState } from '../../workflows/search-attributes';
-import type { Definition, Step } from '../../workflows/types';
+import { JobStatus, PartyState } from '../../contract/search-attributes';
+import type { Definition, Step } from '../../contract/job';
 import { attribute, count, hint, poll, startFastWorker } from '../support/workflow-stubs';
 
 let h: Awaited<ReturnType<typeof startFastWorker>>;

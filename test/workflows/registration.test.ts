@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/activity';
 import { registration } from '../../workflows/registration';
-import { JobStatus, PartyState } from '../../workflows/search-attributes';
+import { JobStatus, PartyState } from '../../contract/search-attributes';
 import { maybeRecordHistory } from '../support/record-history';
 import { attribute, count, events, hint, poll, startFastWorker, status } from '../support/workflow-stubs';
 

@@ -3,9 +3,9 @@
 // approved decision (otherwise the wait goes on). The deadline counts from the time the wait begins.
 import { condition, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import { durationMs } from '../duration';
-import { PartyState } from '../search-attributes';
-import { approvalSignal } from '../signals';
-import type { Step } from '../types';
+import { PartyState } from '../../contract/search-attributes';
+import { approvalSignal } from '../../contract/signals';
+import type { Step } from '../../contract/job';
 import { Cancelled, WaitFailed } from './faults';
 import type { JobJournal, SearchAttributes } from './journal';
 

@@ -1,6 +1,7 @@
 // A step's failure as the job shows it: the provider, a code and a message, from what the activity threw.
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
-import { AWAITING_APPROVAL, type Fault, type Step } from '../types';
+import { AWAITING_APPROVAL } from '../../contract/journal';
+import { type Fault, type Step } from '../../contract/job';
 
 /** A step that failed for good, with the fault the job shows. */
 export class StepFailed extends Error {

@@ -1,8 +1,9 @@
 // What a job's workflow owes its journal and the Temporal UI. The workflow records nothing itself: each step's
 // activity writes the lines owed so far with its own effect, and search attributes are upserted in batches.
 import { upsertSearchAttributes } from '@temporalio/workflow';
-import { JobStatus, PartyState } from '../search-attributes';
-import type { Fault, JobStatusChange, JournalLine, OwedJournal, StepJournalling } from '../types';
+import { JobStatus, PartyState } from '../../contract/search-attributes';
+import type { Fault } from '../../contract/job';
+import type { JobStatusChange, JournalLine, OwedJournal, StepJournalling } from '../../contract/journal';
 
 /** Of two statuses owed, the job takes the one of higher rank (the second on a tie): an ending one over all. */
 const RANK: Record<JobStatusChange['status'], number> = { RUN: 0, WAIT: 1, OK: 2, ERR: 2, CANCEL: 2 };

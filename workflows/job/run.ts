@@ -7,15 +7,20 @@ import {
   ApplicationFailure,
   allHandlersFinished,
   condition,
-  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
   sleep,
 } from '@temporalio/workflow';
-import { CANCEL_ACTIVITY, DIRECTORY_COVER_ACTIVITY, JOURNAL_ACTIVITY, PROVIDERS, isApprovalWait } from '../providers';
-import { JobStatus, PartyState } from '../search-attributes';
-import { CANCEL_REFUSED, cancelUpdate } from '../signals';
+import {
+  CANCEL_ACTIVITY,
+  DIRECTORY_COVER_ACTIVITY,
+  JOURNAL_ACTIVITY,
+  PROVIDERS,
+  isApprovalWait,
+} from '../../contract/providers';
+import { JobStatus, PartyState } from '../../contract/search-attributes';
+import { CANCEL_REFUSED, cancelUpdate } from '../../contract/signals';
 import {
   CANCELLED,
   CANCELLED_BEFORE_START,
@@ -23,10 +28,9 @@ import {
   type Fault,
   type JobInput,
   type JobResult,
-  type JobStatusChange,
   type Step,
-  type StepJournalling,
-} from '../types';
+} from '../../contract/job';
+import { type JobStatusChange, type StepJournalling } from '../../contract/journal';
 import { ApprovalWait } from './approval';
 import { Cancelled, StepFailed, WaitFailed, refusedForApproval, toFault } from './faults';
 import { JobJournal, SearchAttributes } from './journal';
@@ -118,21 +122,16 @@ export class JobRun {
     const ms = at ? Date.parse(at) - Date.now() : 0;
     if (!(ms > 0)) return;
     const day = at!.slice(0, 10);
-    const shown = await this.waitsForDay(day);
+    await this.waitsForDay(day);
     setCurrentDetails(`Waiting until ${day} to start: ${this.stepDetails(step)} runs then`);
     await Promise.race([sleep(ms, { summary: `starts on ${day}` }), condition(() => this.cancelRequested)]);
-    if (shown && !this.cancelRequested) this.journal.owe([], { status: 'RUN' });
+    if (!this.cancelRequested) this.journal.owe([], { status: 'RUN' });
   }
 
-  /**
-   * The job shows it waits for `day` (WAIT, waiting_for effective-date), until the next step records it RUN again.
-   * Runs started before 2026-11-27 stayed RUN meanwhile: their histories replay without the write.
-   */
-  private async waitsForDay(day: string): Promise<boolean> {
-    if (!patched('job-waits-for-day')) return false;
+  /** The job shows it waits for `day` (WAIT, waiting_for effective-date), until the next step records it RUN again. */
+  private async waitsForDay(day: string): Promise<void> {
     await this.record({ status: 'WAIT', until: day });
     this.attributes.flush(); // operators find it by JobStatus while it waits
-    return true;
   }
 
   /**
@@ -145,10 +144,10 @@ export class JobRun {
     const ms = Date.parse(at) - Date.now();
     if (!(ms > 0)) return;
     const day = at.slice(0, 10);
-    const shown = await this.waitsForDay(day);
+    await this.waitsForDay(day);
     setCurrentDetails(`${this.stepDetails(step)} done: it takes effect on ${day}; the next step waits until then`);
     await sleep(ms, { summary: `takes effect on ${day}` });
-    if (shown) this.journal.owe([], { status: 'RUN' });
+    this.journal.owe([], { status: 'RUN' });
   }
 
   /** Waits for an approval; the step after it records the wait's end, once the approval is recorded. */
@@ -182,8 +181,7 @@ export class JobRun {
     this.ending = true;
     this.faults.push(err.fault);
     setCurrentDetails(`Rescue after: ${err.fault.message}`);
-    if (err.fault.provider.startsWith('gov-fr.directory.') && patched('directory-cover-on-rescue'))
-      await this.coverDirectory();
+    if (err.fault.provider.startsWith('gov-fr.directory.')) await this.coverDirectory();
     const steps = this.definition.rescue;
     for (const [i, step] of steps.entries()) {
       const last = i === steps.length - 1;
@@ -242,8 +240,7 @@ export class JobRun {
       journal,
     });
     this.recorded(journal.status);
-    // The party's state the activity recorded (runs before 2026-11-27 got none back: theirs was always cancelled).
-    this.attributes.set(PartyState, typeof state === 'string' ? state : 'cancelled');
+    this.attributes.set(PartyState, String(state)); // the party's state the activity recorded
     this.attributes.flush();
     await this.end(
       `Cancelled through the API at step ${this.positions.get(step.id)! + 1} of ${this.definition.steps.length}: ${step.name}`,

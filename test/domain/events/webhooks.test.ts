@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELIVERY_RETRY_WINDOW } from '../../../workflows/webhook-delivery';
+import { DELIVERY_RETRY_WINDOW } from '../../../contract/webhook-delivery';
 import { eventually, startHarness, type Harness } from '../../support/harness';
 import { makeSiren, party } from '../../../bin/stack/sample-parties';
 import { createWorkflow, jobWhen, setState, startJob, step } from '../../support/jobs';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { ENV_KEYS, loadConfig } from '../../../platform/config';
-import { ALL_SEARCH_ATTRIBUTES } from '../../../workflows/search-attributes';
+import { ALL_SEARCH_ATTRIBUTES } from '../../../contract/search-attributes';
 
 interface Service {
   image?: string;

@@ -12,7 +12,7 @@ import {
   recordState,
   stateHistory,
 } from '../../../platform/store/entries';
-import { getJob, insertJob, journalStep, setJobStatus } from '../../../platform/store/jobs';
+import { getJob, insertJob, setJobStatus } from '../../../platform/store/jobs';
 import { recordWaitEvent, stepLines, writeJournal } from '../../../platform/store/job-journal';
 import { ApiKeyCache, KEY_REVOKED_CHANNEL } from '../../../platform/store/api-key-cache';
 import { migrate } from '../../../platform/store/migrate';
@@ -275,10 +275,10 @@ describe.each(engines)('store on %s', (engine) => {
       siren,
       job: { id: jobId, status: 'QUEUED', silo_entry_id: e.id, intents: [] },
     });
-    const step = { jobId, stepId: 's1', position: 0, name: 'Set state', provider: 'silo.state' };
-    await db.tx((q) => journalStep(q, { ...step, event: { idx: 0, status: 'RUN' }, completed: false }));
-    await db.tx((q) => journalStep(q, { ...step, event: { idx: 0, status: 'RUN' }, completed: false })); // replayed
-    await db.tx((q) => journalStep(q, { ...step, event: { idx: 1, status: 'OK' }, completed: true }));
+    const start = { lines: [{ step: 's1', at: 'start' as const, status: 'RUN' as const }] };
+    await writeJournal(db, jobId, start);
+    await writeJournal(db, jobId, start); // replayed
+    await writeJournal(db, jobId, { lines: [{ step: 's1', at: 'end', status: 'OK' }] });
     await setJobStatus(db, jobId, 'OK', []);
     await setJobStatus(db, jobId, 'RUN'); // a late write cannot reopen a finished job
     const job = await getJob(db, ws, jobId);

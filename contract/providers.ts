@@ -1,6 +1,6 @@
 // The step providers this service knows, and how the workflow runs each one. Deterministic data only.
 import type { ActivityOptions } from '@temporalio/workflow';
-import type { Step } from './types';
+import type { Step } from './job';
 
 export type ProviderSpec =
   /** `outside`: acts on systems outside the store (the directory, Peppol): a job can no longer be cancelled */

@@ -1,18 +1,13 @@
 // The definition interpreter on the real Temporal dev server: steps, rescue, the approval wait, search attributes.
-import crypto from 'node:crypto';
-import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActivities } from '../../activities';
-import { insertJob } from '../../platform/store/jobs';
 import { temporalWorkflowId } from '../../domain/jobs/jobs';
-import { approvalSignal } from '../../workflows/signals';
-import { JobStatus, PartyState, SiloEntryId } from '../../workflows/search-attributes';
+import { approvalSignal } from '../../contract/signals';
+import { JobStatus, PartyState, SiloEntryId } from '../../contract/search-attributes';
 import { stateHistory } from '../../platform/store/entries';
 import { eventually, log, startHarness, type Harness } from '../support/harness';
 import { maybeRecordHistory } from '../support/record-history';
 import { createEntry, createWorkflow, entryState, jobWhen, setState, startJob, step } from '../support/jobs';
 import { entryApi, signInApp } from '../support/registration';
-import { createClients } from '../../integrations/clients';
 
 let h: Harness;
 beforeAll(async () => {
@@ -225,68 +220,5 @@ describe('the approval deadline', () => {
     } finally {
       await short.close();
     }
-  });
-});
-
-describe('a run started before journal lines named their steps by id', () => {
-  it('sends its activities step refs, and they record the same journal: names and order from the job', async () => {
-    // Such runs may still be parked on their signer when this code is deployed: their next activities carry refs.
-    const entryId = await createEntry(h);
-    const [processing, wait, completed] = [
-      setState('processing'),
-      step('gov-fr.agreement.wait.approval', undefined, 'Wait for approval'),
-      setState('completed'),
-    ];
-    const jobId = crypto.randomUUID();
-    const inserted = await insertJob(h.db, {
-      id: jobId,
-      workspaceId: h.workspaceId,
-      workflowId: crypto.randomUUID(),
-      workflowType: 'runDefinition',
-      entryId,
-      docSchema: 'org/party',
-      definition: { steps: [processing, wait, completed], rescue: [setState('error')] },
-      args: {},
-      tags: [],
-      registers: false,
-    });
-    expect(inserted.outcome).toBe('inserted');
-    const ref = (s: typeof processing, position: number) => ({
-      id: s.id,
-      position,
-      name: s.name,
-      provider: s.provider,
-    });
-    const state = createActivities({ db: h.db, log, config: h.config }, createClients(h.config))['silo.state'] as (
-      input: unknown,
-    ) => Promise<unknown>;
-    const run = (s: typeof processing, journal: unknown) =>
-      new MockActivityEnvironment().run(state, {
-        jobId,
-        workspaceId: h.workspaceId,
-        entryId,
-        stepId: s.id,
-        config: s.config,
-        journal,
-      });
-
-    await run(processing, { step: ref(processing, 0), owed: [], opens: ref(wait, 1), status: { status: 'WAIT' } });
-    expect((await jobWhen(h, jobId, ['WAIT'])).intents.map((i: any) => [i.name, i.completed])).toEqual([
-      ['Set state processing', true],
-      ['Wait for approval', false],
-    ]);
-    await run(completed, {
-      step: ref(completed, 2),
-      owed: [{ step: ref(wait, 1), at: 'end', status: 'OK' }],
-      status: { status: 'OK' },
-    });
-
-    const job = await jobWhen(h, jobId, ['OK']);
-    expect(job.intents.map((i: any) => [i.name, i.provider, i.events.map((e: any) => e.status)])).toEqual([
-      ['Set state processing', 'silo.state', ['RUN', 'OK']],
-      ['Wait for approval', 'gov-fr.agreement.wait.approval', ['RUN', 'OK']],
-      ['Set state completed', 'silo.state', ['RUN', 'OK']],
-    ]);
-    expect(await entryState(h, entryId)).toBe('completed');
   });
 });

@@ -1,6 +1,8 @@
-// Signal and query definitions, importable by the API without pulling in the interpreter.
-import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ApprovalSignal } from './types';
+// The signal and update a job's workflow takes from the API.
+import { defineSignal, defineUpdate } from '@temporalio/workflow';
+
+/** A hint that the job's approval wait may be over: the store holds what was decided (workflows/job/approval.ts). */
+export type ApprovalSignal = { kind: 'confirmed' } | { kind: 'decided'; approved: boolean; decisionId?: string };
 
 export const approvalSignal = defineSignal<[ApprovalSignal]>('approval');
 
@@ -12,12 +14,3 @@ export const cancelUpdate = defineUpdate<void, []>('cancel');
 
 /** Why the workflow refused a cancellation (the failure's type). */
 export const CANCEL_REFUSED = { ended: 'job-ended', outside: 'acting-outside' } as const;
-
-export interface JobProgress {
-  status: 'RUN' | 'WAIT' | 'OK' | 'ERR';
-  step?: { id: string; name: string; provider: string };
-  submitted: boolean;
-}
-
-/** Answered by the legacy runJob only. */
-export const progressQuery = defineQuery<JobProgress>('progress');

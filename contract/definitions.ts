@@ -1,7 +1,7 @@
 // The steps of the specification's registration (§3.1) and unregistration (§3.2). Their ids are fixed: the job
 // journal names them, and clients read them in the built-in definitions (domain/jobs/builtins.ts). Running
 // registrations replay against them: a different list of steps is a new workflow type, not an edit here.
-import type { Definition, Step } from './types';
+import type { Definition, Step } from './job';
 
 const setState = (id: string, state: string): Step => ({
   id,
