@@ -5,6 +5,7 @@ import { mandateIssuer } from '../domain/mandate/number';
 import { approvalLinkEffect } from '../domain/submission/approval-link';
 import { issueMandateEffect } from '../platform/store/agreements';
 import { bothEffects } from '../platform/store/statement-effect';
+import type { StepResult } from '../contract/activities';
 import type { StepInput } from '../contract/journal';
 import type { ActivityDeps } from './deps';
 
@@ -20,7 +21,7 @@ export function agreementSign({ log, config }: ActivityDeps) {
     );
     return {
       effect,
-      done(result: unknown): { mandateNumber: string; linkCreated: boolean } {
+      done(result: unknown): StepResult & { mandateNumber: string; linkCreated: boolean } {
         const [mandateNumber, linkCreated] = result as [string, boolean];
         log.info({ jobId: input.jobId, entryId: input.entryId, mandate: mandateNumber, linkCreated }, 'mandate issued');
         return { mandateNumber, linkCreated };

@@ -23,6 +23,7 @@ import {
   releaseDirectoryLine,
 } from '../platform/store/directory-holdings';
 import { keepPlannedTargets, plannedTargets } from '../platform/store/directory-step-targets';
+import type { StepResult } from '../contract/activities';
 import type { StepInput } from '../contract/journal';
 import type { ActivityDeps } from './deps';
 import type { Commit } from './journalled';
@@ -38,7 +39,7 @@ export interface AddressLine {
   created: boolean;
 }
 
-export interface RegisterResult {
+export interface RegisterResult extends StepResult {
   /** One per invoicing address, in the order the party states them, then those taken over besides. */
   lines: AddressLine[];
   /** Addresses whose line of ours ended (an update: the party no longer states them). */
@@ -51,7 +52,7 @@ export interface RegisterResult {
   nextStepNotBefore?: string;
 }
 
-export interface DisableResult {
+export interface DisableResult extends StepResult {
   ended: number[];
   /** The 9998 line put back, when one was needed (nobody took the SIREN over). */
   restoredIdInstance?: number;
@@ -253,12 +254,7 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
     return { restored: await remoteCall(() => coverGaps(siren, ids)) };
   }
 
-  return {
-    'gov-fr.directory.register': register,
-    'gov-fr.directory.disable': disable,
-    'gov-fr.directory.update': update,
-    'gov-fr.directory.cover': cover,
-  };
+  return { register, disable, update, cover };
 }
 
 /** Write refusals met before the step gives up: each is planned again from what the directory holds then. */

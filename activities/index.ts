@@ -1,13 +1,13 @@
 // All activities of the worker, keyed by the provider id the definitions name; each step's records its journal lines.
 import { Context } from '@temporalio/activity';
+import type { JobActivities, StepActivity, StepResult } from '../contract/activities';
 import {
   ACTIVITY_PROVIDERS,
-  CANCEL_ACTIVITY,
-  DIRECTORY_COVER_ACTIVITY,
+  DIRECTORY_COVER,
   HEARTBEAT_EVERY_MS,
-  JOURNAL_ACTIVITY,
+  type ActivityProviderId,
 } from '../contract/providers';
-import type { OwedJournal } from '../contract/journal';
+import type { WebhookActivities } from '../contract/webhook-delivery';
 import { activityOutcomes } from '../platform/observability/metrics';
 import type { ActivityDeps } from './deps';
 import type { Clients } from '../integrations/clients';
@@ -15,7 +15,13 @@ import { agreementSign } from './gov-fr-agreement';
 import { agreementRenew } from './gov-fr-agreement-renew';
 import { directoryActivities } from './gov-fr-directory';
 import { jobCancel } from './job-cancel';
-import { journalled, journalledStatement, recheckingApproval, recordJournal, type StepActivity } from './journalled';
+import {
+  journalled,
+  journalledStatement,
+  recheckingApproval,
+  recordJournal,
+  type StepActivity as StepActivityOf,
+} from './journalled';
 import { peppolActivities } from './peppol';
 import { partyState } from './party-state';
 import { webhookActivities } from './webhooks';
@@ -23,47 +29,39 @@ import { webhookActivities } from './webhooks';
 export type { ActivityDeps } from './deps';
 
 /** The activities over clients built once by the worker (integrations/clients.ts createClients). */
-export function createActivities(
-  deps: ActivityDeps,
-  clients: Clients,
-): Record<string, (...args: never[]) => Promise<unknown>> {
+export function createActivities(deps: ActivityDeps, clients: Clients): JobActivities & WebhookActivities {
   const webhooks = webhookActivities(deps, clients.webhooks);
   const directory = directoryActivities(deps, clients.annuaire);
   const peppol = peppolActivities(deps, clients);
-  const step = journalled.bind(null, deps.db);
+  const step = <R>(activity: StepActivityOf<R>, opts?: { announced?: boolean }) => journalled(deps.db, activity, opts);
   // Remote steps may take minutes: their start is recorded at once, and they heartbeat (contract/providers.ts).
-  const remote = <R>(activity: StepActivity<R>) => withHeartbeat(step(activity, { announced: true }));
-  const providers: Record<string, (...args: never[]) => Promise<unknown>> = {
+  const remote = <R extends StepResult>(activity: StepActivityOf<R>) =>
+    withHeartbeat(step(activity, { announced: true }));
+  // One activity per provider of the registry (contract/providers.ts): the type says none is missing.
+  const steps: Record<ActivityProviderId, StepActivity> = {
     'silo.state': journalledStatement(deps.db, partyState(deps)),
     'gov-fr.agreement.sign': journalledStatement(deps.db, agreementSign(deps)),
     'gov-fr.agreement.renew': agreementRenew(deps), // journals as sign does, or records the wait as not needed
-    'gov-fr.directory.register': remote(directory['gov-fr.directory.register']),
-    'gov-fr.directory.disable': remote(directory['gov-fr.directory.disable']),
-    'gov-fr.directory.update': remote(directory['gov-fr.directory.update']),
-    'peppol.register': remote(peppol['peppol.register']),
-    'peppol.unregister': remote(peppol['peppol.unregister']),
+    'gov-fr.directory.register': remote(directory.register),
+    'gov-fr.directory.disable': remote(directory.disable),
+    'gov-fr.directory.update': remote(directory.update),
+    'peppol.register': remote(peppol.register),
+    'peppol.unregister': remote(peppol.unregister),
     webhook: step(webhooks.webhook),
   };
-  // The workflow's provider catalogue and the worker must agree, or steps would time out instead of failing.
-  const missing = ACTIVITY_PROVIDERS.filter((p) => !providers[p]);
-  if (missing.length) throw new Error(`no activity for provider(s) ${missing.join(', ')}`);
-  const counting = Object.fromEntries(Object.entries(providers).map(([name, fn]) => [name, counted(name, fn)]));
-  const journal = ({ jobId, journal: j }: { jobId: string; journal: OwedJournal }) =>
-    recheckingApproval(() =>
-      recordJournal(deps.db, jobId, {
-        lines: j.owed ?? [],
-        ...(j.status && { status: j.status }),
-        requiresApproval: j.requiresApproval,
-      }),
-    );
+  for (const p of ACTIVITY_PROVIDERS) steps[p] = counted(p, steps[p]);
   return {
-    ...counting,
-    [JOURNAL_ACTIVITY.name]: journal,
-    [CANCEL_ACTIVITY.name]: jobCancel(deps),
-    [DIRECTORY_COVER_ACTIVITY.name]: counted(
-      DIRECTORY_COVER_ACTIVITY.name,
-      withHeartbeat(directory['gov-fr.directory.cover']),
-    ),
+    ...steps,
+    'job.journal': ({ jobId, journal: j }) =>
+      recheckingApproval(() =>
+        recordJournal(deps.db, jobId, {
+          lines: j.owed ?? [],
+          ...(j.status && { status: j.status }),
+          requiresApproval: j.requiresApproval,
+        }),
+      ),
+    'job.cancel': jobCancel(deps),
+    [DIRECTORY_COVER]: counted(DIRECTORY_COVER, withHeartbeat(directory.cover)),
     webhookAttempt: counted('webhook.attempt', webhooks.webhookAttempt),
     webhookGiveUp: webhooks.webhookGiveUp,
   };
@@ -73,7 +71,7 @@ export function createActivities(
  * Heartbeats while the activity runs, so that a worker that dies mid-step is noticed within the heartbeat
  * timeout (contract/providers.ts) instead of the whole start-to-close timeout.
  */
-function withHeartbeat<A extends never[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+function withHeartbeat<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return async (...args) => {
     const ctx = Context.current();
     const timer = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
@@ -86,7 +84,7 @@ function withHeartbeat<A extends never[], R>(fn: (...args: A) => Promise<R>): (.
 }
 
 /** Counts each attempt's outcome for /metrics. */
-function counted<A extends never[], R>(provider: string, fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+function counted<A extends unknown[], R>(provider: string, fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return async (...args) => {
     try {
       const r = await fn(...args);

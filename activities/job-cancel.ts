@@ -6,13 +6,13 @@ import { cancelReasonOf, jobActsOnRegistered } from '../platform/store/jobs';
 import { recordState } from '../platform/store/entries';
 import { writeJournal } from '../platform/store/job-journal';
 import { retireJobApprovalLink } from '../domain/submission/approval-link';
-import { CANCELLED, CANCELLED_BEFORE_START } from '../contract/job';
+import { CANCELLED, CANCELLED_BEFORE_START, type PartyState } from '../contract/job';
 import { type CancelRecord, type JournalLine } from '../contract/journal';
 import type { ActivityDeps } from './deps';
 
 export function jobCancel({ db, log }: ActivityDeps) {
   /** Returns the party's state it recorded. */
-  return async function jobCancelled(c: CancelRecord): Promise<string> {
+  return async function jobCancelled(c: CancelRecord): Promise<PartyState> {
     const { journal } = c;
     const state = await db.tx(async (q) => {
       const reason = (await cancelReasonOf(q, c.jobId)) ?? 'cancelled through the API';
@@ -30,7 +30,7 @@ export function jobCancel({ db, log }: ActivityDeps) {
       // the mandate in force (an update's new one, never approved, gives it its place back).
       const onRegistered = await jobActsOnRegistered(q, c.jobId);
       if (onRegistered) await restoreSupersededMandate(q, c.entryId, c.jobId);
-      const state = onRegistered ? 'registered' : 'cancelled';
+      const state: PartyState = onRegistered ? 'registered' : 'cancelled';
       await recordState(q, { entryId: c.entryId, state, jobId: c.jobId, stepId: c.stepId });
       const status = journal.status && {
         ...journal.status,

@@ -1,14 +1,14 @@
 // `silo.state`: the only writer of a party's state. Its effect is one statement, which also records its journal.
 import { ApplicationFailure } from '@temporalio/activity';
 import { stateEffect } from '../platform/store/entries';
-import { PARTY_STATES } from '../contract/job';
+import { PARTY_STATES, isPartyState, type PartyState } from '../contract/job';
 import { type StepInput } from '../contract/journal';
 import type { ActivityDeps } from './deps';
 
 export function partyState({ log }: ActivityDeps) {
   return function partyStateStep(input: StepInput) {
     const state = input.config.state;
-    if (typeof state !== 'string' || !(PARTY_STATES as readonly string[]).includes(state)) {
+    if (!isPartyState(state)) {
       throw ApplicationFailure.nonRetryable(
         `silo.state needs config.state, one of ${PARTY_STATES.join(', ')}; got ${JSON.stringify(state)}`,
         'invalid-config',
@@ -22,12 +22,12 @@ export function partyState({ log }: ActivityDeps) {
         stepId: input.stepId,
         faults: input.faults,
       }),
-      done(changed: unknown): { state: string; changed: boolean } {
+      done(changed: unknown): { partyState: PartyState; changed: boolean } {
         log.info(
           { jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, state, changed },
           'party state set',
         );
-        return { state, changed: changed === true };
+        return { partyState: state, changed: changed === true };
       },
     };
   };

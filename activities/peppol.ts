@@ -34,6 +34,7 @@ import {
   type PublicationPlan,
 } from '../domain/peppol/publication-plan';
 import { approvedMandate } from '../platform/store/agreements';
+import type { StepResult } from '../contract/activities';
 import type { StepInput } from '../contract/journal';
 import type { ActivityDeps } from './deps';
 import type { Commit } from './journalled';
@@ -54,7 +55,7 @@ const registerConfig = z.strictObject({
   disable: z.boolean().default(false),
 });
 
-export interface PeppolStepResult {
+export interface PeppolStepResult extends StepResult {
   /** One per invoicing address. */
   participantIds: string[];
   visibility?: Visibility;
@@ -207,7 +208,7 @@ export function peppolActivities(
     return withdrawAll(input, 'peppol participant unregistered');
   }
 
-  return { 'peppol.register': register, 'peppol.unregister': unregister };
+  return { register, unregister };
 }
 
 export type PeppolActivities = ReturnType<typeof peppolActivities>;

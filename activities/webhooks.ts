@@ -14,6 +14,7 @@ import { getEntryRow } from '../platform/store/entries';
 import { signedHeaders, webhookSecretContext } from '../domain/events/webhook-signature';
 import type { Clients } from '../integrations/clients';
 import { fetch } from 'undici';
+import type { StepResult } from '../contract/activities';
 import type { StepInput } from '../contract/journal';
 import type { WebhookActivities } from '../contract/webhook-delivery';
 import type { ActivityDeps } from './deps';
@@ -85,7 +86,7 @@ export function webhookActivities({ db, log, config }: ActivityDeps, dispatcher:
   async function webhookStep(
     input: StepInput,
     commit: Commit = (write) => db.tx(write),
-  ): Promise<{ deliveryId: string }> {
+  ): Promise<StepResult & { deliveryId: string }> {
     const subscriptionId = input.config.subscription_id;
     if (typeof subscriptionId !== 'string' || !UUID.test(subscriptionId)) {
       throw ApplicationFailure.nonRetryable(

@@ -60,3 +60,5 @@ export const PARTY_STATES = [
   'cancelled',
 ] as const;
 export type PartyState = (typeof PARTY_STATES)[number];
+
+export const isPartyState = (s: unknown): s is PartyState => (PARTY_STATES as readonly unknown[]).includes(s);

@@ -1,14 +1,14 @@
-// The step providers this service knows, and how the workflow runs each one. Deterministic data only.
-import type { ActivityOptions } from '@temporalio/workflow';
+// The step providers this service knows, and how the workflow runs each one: the one registry of provider ids (a
+// definition names its steps' providers by them; the worker registers an activity under each). Data only.
+import type { ActivityOptions } from '@temporalio/common';
 import type { Step } from './job';
-
-export type ProviderSpec =
-  /** `outside`: acts on systems outside the store (the directory, Peppol): a job can no longer be cancelled */
-  { kind: 'activity'; options: ActivityOptions; outside?: true } | { kind: 'approval-wait' };
 
 /** Activities heartbeat this often (activities/index.ts); a worker silent for HEARTBEAT_TIMEOUT is deemed dead. */
 export const HEARTBEAT_EVERY_MS = 3_000;
-const HEARTBEAT_TIMEOUT = '10s';
+export const HEARTBEAT_TIMEOUT = '10s';
+
+/** The activity the rescue runs first after a directory step failed (contract/activities.ts). */
+export const DIRECTORY_COVER = 'gov-fr.directory.cover';
 
 // Transport failures (5xx, 429, timeouts) are retried with backoff for an hour; business failures are thrown
 // non-retryable. A time budget, not a number of attempts: retries timed by the server's Retry-After come quickly and
@@ -27,46 +27,56 @@ const inStore: ActivityOptions = {
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
 };
 
-export const PROVIDERS: Record<string, ProviderSpec> = {
+/**
+ * A step's activity. `outside`: it acts on systems outside the store (the directory, Peppol), so the job can no
+ * longer be cancelled; `rescuedBy`: after it fails, the rescue first runs that activity (contract/activities.ts);
+ * `actsOnRegistered`: it changes a registered party's directory lines (a cancellation before it leaves the party
+ * registered).
+ */
+interface ActivityProvider {
+  kind: 'activity';
+  options: ActivityOptions;
+  outside?: true;
+  rescuedBy?: typeof DIRECTORY_COVER;
+  actsOnRegistered?: true;
+}
+export type ProviderSpec = ActivityProvider | { kind: 'approval-wait' };
+
+const inDirectory = { kind: 'activity', options: external, outside: true, rescuedBy: DIRECTORY_COVER } as const;
+
+export const PROVIDERS = {
   'silo.state': { kind: 'activity', options: inStore },
   'gov-fr.agreement.sign': { kind: 'activity', options: inStore },
   'gov-fr.agreement.renew': { kind: 'activity', options: inStore },
   'gov-fr.agreement.wait.approval': { kind: 'approval-wait' },
-  'gov-fr.directory.register': { kind: 'activity', options: external, outside: true },
-  'gov-fr.directory.disable': { kind: 'activity', options: external, outside: true },
-  'gov-fr.directory.update': { kind: 'activity', options: external, outside: true },
+  'gov-fr.directory.register': inDirectory,
+  'gov-fr.directory.disable': { ...inDirectory, actsOnRegistered: true },
+  'gov-fr.directory.update': { ...inDirectory, actsOnRegistered: true },
   'peppol.register': { kind: 'activity', options: external, outside: true },
   'peppol.unregister': { kind: 'activity', options: external, outside: true },
   webhook: { kind: 'activity', options: inStore }, // queues the delivery: a store write
-};
+} as const satisfies Record<string, ProviderSpec>;
 
-/** Records a job's journal lines when no step's activity carries them (workflows/job/run.ts): until the store answers. */
-export const JOURNAL_ACTIVITY = {
-  name: 'job.journal',
-  options: {
-    startToCloseTimeout: '30s',
-    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
-  },
-} as const;
+export type ProviderId = keyof typeof PROVIDERS;
+/** The providers a worker registers an activity for. */
+export type ActivityProviderId = {
+  [P in ProviderId]: (typeof PROVIDERS)[P]['kind'] extends 'activity' ? P : never;
+}[ProviderId];
 
-/**
- * After a directory step failed, the rescue gives the SIREN's days left without a line back to the fictive platform
- * (a handover cut short: the 9998 line ended, ours never created). It retries for a day: the directory may be down.
- */
-export const DIRECTORY_COVER_ACTIVITY = {
-  name: 'gov-fr.directory.cover',
-  options: {
-    startToCloseTimeout: '2 minutes',
-    heartbeatTimeout: HEARTBEAT_TIMEOUT,
-    scheduleToCloseTimeout: '1 day',
-    retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '10 minutes' },
-  },
-} as const;
+const registry: Readonly<Record<string, ProviderSpec>> = PROVIDERS;
 
-/** Records a job's cancellation: the mandate voided, the wizard link revoked, the party cancelled, the job ended. */
-export const CANCEL_ACTIVITY = { name: 'job.cancel', options: JOURNAL_ACTIVITY.options } as const;
+/** The provider a definition's step names, if this service knows it (a custom definition may name any). */
+export const providerOf = (id: string): ProviderSpec | undefined =>
+  Object.hasOwn(registry, id) ? registry[id] : undefined;
 
-export const isApprovalWait = (step: Step) => PROVIDERS[step.provider]?.kind === 'approval-wait';
+export const isActivityProvider = (id: string): id is ActivityProviderId => providerOf(id)?.kind === 'activity';
 
-/** Providers the worker must register an activity for. */
-export const ACTIVITY_PROVIDERS = Object.keys(PROVIDERS).filter((p) => PROVIDERS[p]!.kind === 'activity');
+export const isApprovalWait = (step: Step) => providerOf(step.provider)?.kind === 'approval-wait';
+
+export const ACTIVITY_PROVIDERS = Object.keys(PROVIDERS).filter(isActivityProvider);
+
+/** The providers whose steps change a registered party's directory lines. */
+export const ACTS_ON_REGISTERED = ACTIVITY_PROVIDERS.filter((p) => {
+  const spec = providerOf(p);
+  return spec?.kind === 'activity' && spec.actsOnRegistered === true;
+});

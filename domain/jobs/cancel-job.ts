@@ -5,7 +5,7 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/cl
 import { ApplicationFailure } from '@temporalio/common';
 import { cancelQueuedJob, claimCancellation, clearCancelReason, getJob, type JobView } from '../../platform/store/jobs';
 import { CANCEL_REFUSED, cancelUpdate } from '../../contract/signals';
-import { PROVIDERS } from '../../contract/providers';
+import { providerOf } from '../../contract/providers';
 import { UNREGISTRATION_WORKFLOW_ID } from './builtins';
 import { JobRequestError, temporalWorkflowId, type JobServiceDeps } from './jobs';
 
@@ -65,7 +65,7 @@ function approved(job: JobView, decisionId: string): JobRequestError {
 }
 
 const actsOutside = (provider: string) => {
-  const spec = PROVIDERS[provider];
+  const spec = providerOf(provider);
   return spec?.kind === 'activity' && spec.outside === true;
 };
 

@@ -199,7 +199,7 @@ describe('directory step over generated layouts, faults and crashes', () => {
 
     // Disable and update start from a registration carried out without faults.
     if (s.step !== 'register') {
-      const registered = await toTheEnd((c) => acts(c)['gov-fr.directory.register'](input));
+      const registered = await toTheEnd((c) => acts(c).register(input));
       if (registered.failed) return 'skipped'; // a take-over refused: the register cases cover it
       if (s.step === 'disable' && s.movingOutIn !== null) {
         // Another platform takes the company over on that day: ours ends then, theirs starts.
@@ -220,8 +220,8 @@ describe('directory step over generated layouts, faults and crashes', () => {
     const outcome = await toTheEnd<unknown>(
       (c) =>
         s.step === 'disable'
-          ? acts(c)['gov-fr.directory.disable'](input)
-          : acts(c)[s.step === 'update' ? 'gov-fr.directory.update' : 'gov-fr.directory.register'](input),
+          ? acts(c).disable(input)
+          : acts(c)[s.step === 'update' ? 'update' : 'register'](input),
       firstClient,
     );
     sim.setFaults(undefined);

@@ -61,10 +61,10 @@ describe('directory activities', () => {
     const input: StepInput = { jobId: crypto.randomUUID(), workspaceId, entryId: id, stepId: 's1', config: {} };
     return { siren, entryId: id, input };
   }
-  const register = (i: StepInput) => acts['gov-fr.directory.register'](i);
+  const register = (i: StepInput) => acts.register(i);
   /** The one line of a registration of the SIREN address alone. */
   const line = (r: { lines: { idInstance: number }[] }) => r.lines[0]!.idInstance;
-  const disable = (i: StepInput) => acts['gov-fr.directory.disable'](i);
+  const disable = (i: StepInput) => acts.disable(i);
   const linesOf = (siren: string) => sim.lines().filter((l) => l.siren === siren);
   const inForce = (siren: string) =>
     linesOf(siren).filter((l) => l.dateDebutEffet <= today() && (l.dateFinEffet === null || today() < l.dateFinEffet));
@@ -229,7 +229,7 @@ describe('directory activities', () => {
     const fictive = sim.seedLine({ siren, matriculePlateforme: '9998', dateFinEffet: today() });
     const later = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
     sim.seedLine({ siren, matriculePlateforme: '0777', dateDebutEffet: later });
-    const cover = acts['gov-fr.directory.cover'];
+    const cover = acts.cover;
     expect(await cover(input)).toEqual({ restored: 1 });
     expect(
       linesOf(siren)
@@ -406,7 +406,7 @@ describe('directory activities: every invoicing address', () => {
         { suffix: 'FACTURES_EU' },
       ],
     });
-    const first = await acts['gov-fr.directory.register'](input);
+    const first = await acts.register(input);
     const ids = [siren, `${siren}_${siret}`, `${siren}_${siret}_SERVICE-ACHATS`, `${siren}_FACTURES_EU`];
     expect(first.lines.map((l) => [l.address, l.created])).toEqual(ids.map((id) => [id, true]));
     expect(
@@ -418,13 +418,13 @@ describe('directory activities: every invoicing address', () => {
       libelleCodeRoutage: 'Service achats',
       etatAdministratif: 'A',
     });
-    const again = await acts['gov-fr.directory.register'](input);
+    const again = await acts.register(input);
     expect(again.lines).toEqual(first.lines.map((l) => ({ ...l, created: false })));
     expect(sim.lines().filter((l) => l.siren === siren && l.matriculePlateforme === '0145')).toHaveLength(4);
     expect((await entryDirectoryLines(db, entryId)).map((l) => l.address).sort()).toEqual([...ids].sort());
 
     // Unregistering ends every line and puts the SIREN back on the fictive platform.
-    const ended = await acts['gov-fr.directory.disable'](input);
+    const ended = await acts.disable(input);
     expect(ended.ended.sort()).toEqual(first.lines.map((l) => l.idInstance).sort());
     expect(inForce(siren).map((l) => [l.identifiantAdressage, l.matriculePlateforme])).toEqual([[siren, '9998']]);
     expect(await entryDirectoryLines(db, entryId)).toEqual([]);
@@ -438,7 +438,7 @@ describe('directory activities: every invoicing address', () => {
       { addresses: [{}, { siret }] },
       { entrust: 'listed', addresses: [{ id: siren, siren }] },
     );
-    const err = await acts['gov-fr.directory.register'](input).then(
+    const err = await acts.register(input).then(
       () => undefined,
       (e: unknown) => e as ApplicationFailure,
     );
@@ -451,12 +451,12 @@ describe('directory activities: every invoicing address', () => {
     const siren = makeSiren();
     const siret = siretOf(siren, '0003');
     const { input, entryId } = await partyWith(siren, { addresses: [{}, { siret }] });
-    const registered = await acts['gov-fr.directory.register'](input);
+    const registered = await acts.register(input);
     const sirenLine = registered.lines.find((l) => l.address === siren)!;
     await putMeta(db, entryId, INVOICING_ADDRESSES_META, { src: 'api', value: { addresses: [{ siret }] } });
     // A first attempt ended our SIREN line, then died before the 9998 line was created.
     await annuaire.endLine(sirenLine.idInstance, today());
-    const updated = await acts['gov-fr.directory.update']({ ...input, jobId: crypto.randomUUID() });
+    const updated = await acts.update({ ...input, jobId: crypto.randomUUID() });
     expect(updated.ended).toEqual([siren]);
     expect(
       inForce(siren)
@@ -467,7 +467,7 @@ describe('directory activities: every invoicing address', () => {
       [`${siren}_${siret}`, '0145'],
     ]);
     // Run again: the 9998 line is not created twice.
-    await acts['gov-fr.directory.update']({ ...input, jobId: crypto.randomUUID() });
+    await acts.update({ ...input, jobId: crypto.randomUUID() });
     expect(inForce(siren).filter((l) => l.matriculePlateforme === '9998')).toHaveLength(1);
   });
 
@@ -478,7 +478,7 @@ describe('directory activities: every invoicing address', () => {
     const siret = siretOf(siren, '0003');
     const start = inDays(10);
     const { input } = await partyWith(siren, { start, addresses: [{}, { siret }] });
-    const r = await acts['gov-fr.directory.register'](input);
+    const r = await acts.register(input);
     expect(r).toMatchObject({ takesEffectOn: start, nextStepNotBefore: `${start}T00:00:00.000Z` });
     const lines = sim.lines().filter((l) => l.siren === siren);
     // Today the fictive platform still receives; from the start day, we do, without a day between.
@@ -493,7 +493,7 @@ describe('directory activities: every invoicing address', () => {
       [siren, start],
       [`${siren}_${siret}`, start],
     ]);
-    expect(await acts['gov-fr.directory.register'](input)).toEqual({
+    expect(await acts.register(input)).toEqual({
       ...r,
       lines: r.lines.map((l) => ({ ...l, created: false })),
     });
@@ -511,7 +511,7 @@ describe('directory activities: every invoicing address', () => {
     const { entryId, input } = await partyWith(siren, { start, addresses: [{}, { siret: siretB }] });
     await putMeta(db, entryId, 'fr-former-matricule', { src: 'api', value: '0042' });
     await db.query('UPDATE agreements SET signed_former_matricule = $1 WHERE entry_id = $2', ['0042', entryId]);
-    const r = await acts['gov-fr.directory.register'](input);
+    const r = await acts.register(input);
     expect(r.takenOverFrom).toBe('0042');
     const all = sim.lines().filter((l) => l.siren === siren);
     for (const old of former) {
@@ -541,7 +541,7 @@ describe('directory activities: every invoicing address', () => {
       },
     );
     await db.query('UPDATE agreements SET signed_former_matricule = $1 WHERE entry_id = $2', ['0042', entryId]);
-    const r = await acts['gov-fr.directory.register'](input);
+    const r = await acts.register(input);
     expect(r.lines.map((l) => l.address)).toEqual([siren]);
     expect(sim.lines().find((l) => l.idInstance === kept.idInstance)!.dateFinEffet).toBeNull();
     expect(

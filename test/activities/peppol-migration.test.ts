@@ -108,7 +108,7 @@ describe('peppol migration between SMPs', () => {
     it('is migrated with the key in peppol-migration-key; running again is fine', async () => {
       const e = await newEntry();
       await setKey(e.entryId, await heldElsewhere(e.participant));
-      const first = await acts['peppol.register'](step(e));
+      const first = await acts.register(step(e));
       expect(first).toMatchObject({ participantIds: [e.participant], enabled: true, sml: true, directory: true });
       expect(sml.ownerOf(e.participant)).toBe(SMP);
       expect(await ours.list()).toContain(e.participant);
@@ -116,7 +116,7 @@ describe('peppol migration between SMPs', () => {
       expect(pd.indexed()).toContain(e.participant);
       expect((await entryParticipants(db, ws, e.entryId))[0]).toMatchObject({ enabled: true, smlRegistered: true });
       // Again (a retried activity, a registration run again): ours already, the spent key is not used.
-      expect(await acts['peppol.register'](step(e))).toEqual(first);
+      expect(await acts.register(step(e))).toEqual(first);
       expect(sml.ownerOf(e.participant)).toBe(SMP);
     });
 
@@ -126,7 +126,7 @@ describe('peppol migration between SMPs', () => {
         src: 'api',
         value: { [e.participant]: await heldElsewhere(e.participant) },
       });
-      expect(await acts['peppol.register'](step(e))).toMatchObject({ participantIds: [e.participant], sml: true });
+      expect(await acts.register(step(e))).toMatchObject({ participantIds: [e.participant], sml: true });
       expect(sml.ownerOf(e.participant)).toBe(SMP);
     });
 
@@ -139,7 +139,7 @@ describe('peppol migration between SMPs', () => {
       });
       const eu = `iso6523-actorid-upis::0225:${siren}_eu`;
       await setKey(e.entryId, { [`0225:${siren}_EU`]: await heldElsewhere(eu) });
-      const r = await acts['peppol.register'](step(e));
+      const r = await acts.register(step(e));
       expect(r.participantIds).toEqual([e.participant, eu]);
       expect(sml.ownerOf(e.participant)).toBe(SMP); // created: no migration needed
       expect(sml.ownerOf(eu)).toBe(SMP); // migrated with its key
@@ -149,7 +149,7 @@ describe('peppol migration between SMPs', () => {
       const e = await newEntry();
       await heldElsewhere(e.participant);
       await setKey(e.entryId, newMigrationKey());
-      const err = await failure(acts['peppol.register'](step(e)));
+      const err = await failure(acts.register(step(e)));
       expect(err).toMatchObject({ type: 'sml-migration-refused', nonRetryable: true });
       expect(err.message).toContain(
         `ask your previous Peppol provider (SMP) for the migration key they prepared for ${e.participant}`,
@@ -164,7 +164,7 @@ describe('peppol migration between SMPs', () => {
       const e = await newEntry();
       sml.seedParticipant(OTHER, e.participant);
       await setKey(e.entryId, newMigrationKey());
-      const err = await failure(acts['peppol.register'](step(e)));
+      const err = await failure(acts.register(step(e)));
       expect(err).toMatchObject({ type: 'sml-migration-refused', nonRetryable: true });
       expect(err.message).toContain(`the SML has no migration prepared for ${e.participant}`);
       expect(err.message).toContain('PrepareToMigrate');
@@ -176,7 +176,7 @@ describe('peppol migration between SMPs', () => {
       await heldElsewhere(e.participant);
       for (const value of ['password', ' Ab12@#cdEF ', 42, ['Ab12@#cdEF']]) {
         await setKey(e.entryId, value);
-        const err = await failure(acts['peppol.register'](step(e)));
+        const err = await failure(acts.register(step(e)));
         expect(err, JSON.stringify(value)).toMatchObject({ type: 'sml-migration-refused', nonRetryable: true });
         expect(err.message).toContain('peppol-migration-key');
       }
@@ -186,7 +186,7 @@ describe('peppol migration between SMPs', () => {
     it('without a key: sml-conflict, saying exactly what to do', async () => {
       const e = await newEntry();
       sml.seedParticipant(OTHER, e.participant);
-      const err = await failure(acts['peppol.register'](step(e)));
+      const err = await failure(acts.register(step(e)));
       expect(err).toMatchObject({ type: 'sml-conflict', nonRetryable: true });
       expect(err.message).toBe(
         `${e.participant} is registered at the SML by another SMP: ask your previous Peppol provider (SMP) for a ` +
@@ -200,7 +200,7 @@ describe('peppol migration between SMPs', () => {
     /** Registered with us, its migration prepared (as the API does), then migrated by the other SMP. */
     const migratedAway = async () => {
       const e = await newEntry();
-      await acts['peppol.register'](step(e));
+      await acts.register(step(e));
       const key = newMigrationKey();
       await ours.prepareToMigrate(e.participant, key);
       await recordPreparedMigration(db, { participantId: e.participant, workspaceId: ws, entryId: e.entryId, key });
@@ -211,26 +211,26 @@ describe('peppol migration between SMPs', () => {
 
     it('unregisters: our record disabled, the SML and the Directory left to the new SMP', async () => {
       const e = await migratedAway();
-      const r = await acts['peppol.unregister'](step(e, {}));
+      const r = await acts.unregister(step(e, {}));
       expect(r).toEqual({ participantIds: [e.participant], enabled: false, sml: false, directory: false });
       expect(sml.ownerOf(e.participant)).toBe(OTHER);
       expect(pd.indexed()).toContain(e.participant); // the Directory follows the SML to the new SMP: not ours to remove
       const [rec] = await entryParticipants(db, ws, e.entryId);
       expect(rec).toMatchObject({ enabled: false, smlRegistered: false, directoryRegistered: false });
       expect((await preparedMigration(db, e.participant))?.migratedAt).toBeDefined();
-      await expect(acts['peppol.unregister'](step(e, {}))).resolves.toMatchObject({ enabled: false }); // twice is fine
+      await expect(acts.unregister(step(e, {}))).resolves.toMatchObject({ enabled: false }); // twice is fine
     });
 
     it('disable: true does the same', async () => {
       const e = await migratedAway();
-      expect(await acts['peppol.register'](step(e, { ...REGISTER, disable: true }))).toMatchObject({ enabled: false });
+      expect(await acts.register(step(e, { ...REGISTER, disable: true }))).toMatchObject({ enabled: false });
       expect(sml.ownerOf(e.participant)).toBe(OTHER);
       expect((await entryParticipants(db, ws, e.entryId))[0]!.enabled).toBe(false);
     });
 
     it('registering it again fails sml-conflict (it is the other SMP’s now) and our record goes', async () => {
       const e = await migratedAway();
-      const err = await failure(acts['peppol.register'](step(e)));
+      const err = await failure(acts.register(step(e)));
       expect(err).toMatchObject({ type: 'sml-conflict', nonRetryable: true });
       expect(err.message).toContain('peppol-migration-key');
       expect(sml.ownerOf(e.participant)).toBe(OTHER);
@@ -239,11 +239,11 @@ describe('peppol migration between SMPs', () => {
 
     it('a migration prepared but not done: unregistering removes it from the SML as usual, and forgets the migration', async () => {
       const e = await newEntry();
-      await acts['peppol.register'](step(e));
+      await acts.register(step(e));
       const key = newMigrationKey();
       await ours.prepareToMigrate(e.participant, key);
       await recordPreparedMigration(db, { participantId: e.participant, workspaceId: ws, entryId: e.entryId, key });
-      await acts['peppol.unregister'](step(e, {}));
+      await acts.unregister(step(e, {}));
       expect(sml.ownerOf(e.participant)).toBeUndefined();
       expect(sml.pendingMigration(e.participant)).toBeUndefined();
       expect(pd.indexed()).not.toContain(e.participant);

@@ -94,7 +94,7 @@ describe('Peppol publication with our SMP: order and retries', () => {
 
   it('registers: the Directory reads a schema-valid business card back from our SMP', async () => {
     const e = await newParty();
-    await acts['peppol.register'](step(e));
+    await acts.register(step(e));
     expect(await where(e)).toEqual(ALL);
     const card = pd.businessCard(e.participant);
     expect(card).toBeDefined();
@@ -104,22 +104,22 @@ describe('Peppol publication with our SMP: order and retries', () => {
 
   it('unregisters Directory first, then SML, then SMP: a failure in between leaves the SML pointing at a live SMP', async () => {
     const e = await newParty();
-    await acts['peppol.register'](step(e));
+    await acts.register(step(e));
     pd.setFaults({ rate: 1, status: 503 });
-    expect(await failure(acts['peppol.unregister'](step(e)))).toMatchObject({
+    expect(await failure(acts.unregister(step(e)))).toMatchObject({
       type: 'directory-unavailable',
       nonRetryable: false,
     });
     expect(await where(e)).toEqual(ALL); // nothing removed yet
     pd.setFaults(undefined);
     sml.setFaults({ rate: 1, status: 503 });
-    expect(await failure(acts['peppol.unregister'](step(e)))).toMatchObject({
+    expect(await failure(acts.unregister(step(e)))).toMatchObject({
       type: 'sml-unavailable',
       nonRetryable: false,
     });
     expect(await where(e)).toEqual({ smp: true, sml: true, directory: false });
     sml.setFaults(undefined);
-    await acts['peppol.unregister'](step(e));
+    await acts.unregister(step(e));
     expect(await where(e)).toEqual(NONE);
     expect((await entryParticipants(db, ws, e.entryId))[0]).toMatchObject({
       enabled: false,
@@ -130,19 +130,19 @@ describe('Peppol publication with our SMP: order and retries', () => {
 
   it('unregistration retried after lost responses completes, leaving nothing behind', async () => {
     const e = await newParty();
-    await acts['peppol.register'](step(e));
+    await acts.register(step(e));
     // The Directory drops it but the answer is lost: its DELETE, idempotent, is sent again within the call and finds
     // it gone. The SML deletes and the answer is lost: a Delete is not sent twice, so the step fails, to be retried.
     pd.setFaults({ loseResponses: true });
     sml.setFaults({ loseResponses: true });
-    expect(await failure(acts['peppol.unregister'](step(e)))).toMatchObject({
+    expect(await failure(acts.unregister(step(e)))).toMatchObject({
       type: 'sml-unavailable',
       nonRetryable: false,
     });
     expect(await where(e)).toEqual({ smp: true, sml: false, directory: false }); // SMP last: still serving
     sml.setFaults(undefined);
     pd.setFaults(undefined);
-    await expect(acts['peppol.unregister'](step(e))).resolves.toMatchObject({
+    await expect(acts.unregister(step(e))).resolves.toMatchObject({
       enabled: false,
       sml: false,
       directory: false,
@@ -154,16 +154,16 @@ describe('Peppol publication with our SMP: order and retries', () => {
   it('registration retried after lost responses completes, published once everywhere', async () => {
     const e = await newParty();
     sml.setFaults({ loseResponses: true });
-    expect(await failure(acts['peppol.register'](step(e)))).toMatchObject({
+    expect(await failure(acts.register(step(e)))).toMatchObject({
       type: 'sml-unavailable',
       nonRetryable: false,
     });
     expect(await where(e)).toEqual({ smp: true, sml: true, directory: false });
     sml.setFaults(undefined);
     pd.setFaults({ loseResponses: true });
-    expect(await failure(acts['peppol.register'](step(e)))).toMatchObject({ type: 'directory-unavailable' });
+    expect(await failure(acts.register(step(e)))).toMatchObject({ type: 'directory-unavailable' });
     pd.setFaults(undefined);
-    await acts['peppol.register'](step(e)); // the SML's "already exists" is ours: done
+    await acts.register(step(e)); // the SML's "already exists" is ours: done
     expect(await where(e)).toEqual(ALL);
     expect((await entryParticipants(db, ws, e.entryId))[0]).toMatchObject({
       enabled: true,
@@ -176,7 +176,7 @@ describe('Peppol publication with our SMP: order and retries', () => {
     const e = await newParty();
     pd.setSmpUrl('http://127.0.0.1:1/smp');
     try {
-      expect(await failure(acts['peppol.register'](step(e)))).toMatchObject({
+      expect(await failure(acts.register(step(e)))).toMatchObject({
         type: 'directory-unavailable',
         nonRetryable: false,
       });
@@ -184,7 +184,7 @@ describe('Peppol publication with our SMP: order and retries', () => {
       pd.setSmpUrl(smp.smpUrl);
     }
     expect(await where(e)).toEqual({ smp: true, sml: true, directory: false });
-    await acts['peppol.register'](step(e));
+    await acts.register(step(e));
     expect(await where(e)).toEqual(ALL);
   });
 
@@ -192,7 +192,7 @@ describe('Peppol publication with our SMP: order and retries', () => {
     const e = await newParty();
     const strangerConfig = loadConfig({ SML_URL: sml.url, PEPPOL_DIRECTORY_URL: pd.url, SMP_ID: 'STRANGER-SMP' });
     const other = peppolActivities({ db, log, config: strangerConfig }, createClients(strangerConfig));
-    const err = await failure(other['peppol.register'](step(e)));
+    const err = await failure(other.register(step(e)));
     expect(err).toMatchObject({ type: 'sml-rejected', nonRetryable: true });
     expect(err.message).toMatch(/not authorized/);
     expect(sml.participants('STRANGER-SMP')).toEqual([]);

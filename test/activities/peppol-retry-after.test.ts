@@ -81,10 +81,10 @@ describe('Retry-After of the SML and the Peppol Directory', () => {
       config: {},
     };
     sml.setFaults({ status: 503, retryAfterSeconds: 4 });
-    const err = await acts['peppol.register'](input).catch((e: unknown) => e);
+    const err = await acts.register(input).catch((e: unknown) => e);
     sml.setFaults(undefined);
     expect(err).toBeInstanceOf(ApplicationFailure);
     expect(err).toMatchObject({ type: 'sml-unavailable', nonRetryable: false, nextRetryDelay: 4000 });
-    expect(await acts['peppol.register'](input)).toMatchObject({ sml: true, directory: true });
+    expect(await acts.register(input)).toMatchObject({ sml: true, directory: true });
   });
 });

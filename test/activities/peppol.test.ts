@@ -83,15 +83,15 @@ describe('peppol activities', () => {
       data: party(siren),
       siren,
     });
-    const err = await failure(acts['peppol.register'](step({ entryId: e.id, workspaceId: ws })));
+    const err = await failure(acts.register(step({ entryId: e.id, workspaceId: ws })));
     expect(err).toMatchObject({ type: 'mandate-not-approved', nonRetryable: true });
     expect(sml.participants(SMP).some((p) => p.endsWith(siren))).toBe(false);
   });
 
   it('registers once at the SML and the Directory, however often it runs', async () => {
     const e = await newEntry();
-    const first = await acts['peppol.register'](step(e));
-    const second = await acts['peppol.register'](step(e));
+    const first = await acts.register(step(e));
+    const second = await acts.register(step(e));
     expect(first).toEqual({
       participantIds: [e.participant],
       visibility: 'smp+sml+peppol',
@@ -115,7 +115,7 @@ describe('peppol activities', () => {
 
   it('defaults to france, smp+sml+peppol, directory on', async () => {
     const e = await newEntry();
-    expect(await acts['peppol.register'](step(e, {}))).toMatchObject({
+    expect(await acts.register(step(e, {}))).toMatchObject({
       visibility: 'smp+sml+peppol',
       sml: true,
       directory: true,
@@ -125,14 +125,14 @@ describe('peppol activities', () => {
 
   it('refuses a participant another entry holds: "0225:<SIREN> is already registered"', async () => {
     const e = await newEntry();
-    await acts['peppol.register'](step(e));
+    await acts.register(step(e));
     const same = await newEntry(e.siren);
-    const err = await failure(acts['peppol.register'](step(same)));
+    const err = await failure(acts.register(step(same)));
     expect(err.message).toBe(`0225:${e.siren} is already registered`);
     expect(err).toMatchObject({ type: 'already-registered', nonRetryable: true });
     const otherWs = (await createWorkspace(db, 'other')).id;
     const elsewhere = await newEntry(e.siren, otherWs);
-    expect((await failure(acts['peppol.register'](step(elsewhere)))).message).toBe(
+    expect((await failure(acts.register(step(elsewhere)))).message).toBe(
       `0225:${e.siren} is already registered`,
     );
     expect(await entryParticipants(db, same.workspaceId, same.entryId)).toEqual([]);
@@ -140,7 +140,7 @@ describe('peppol activities', () => {
 
   it('visibility smp publishes in our SMP only', async () => {
     const e = await newEntry();
-    const r = await acts['peppol.register'](step(e, { ...REGISTER, visibility: 'smp' }));
+    const r = await acts.register(step(e, { ...REGISTER, visibility: 'smp' }));
     expect(r).toMatchObject({ enabled: true, sml: false, directory: false });
     expect(sml.participants(SMP)).not.toContain(e.participant);
     expect(pd.indexed()).not.toContain(e.participant);
@@ -153,36 +153,36 @@ describe('peppol activities', () => {
 
   it('narrowing the visibility withdraws from the Directory, then the SML', async () => {
     const e = await newEntry();
-    await acts['peppol.register'](step(e));
-    await acts['peppol.register'](step(e, { ...REGISTER, visibility: 'smp+sml' }));
+    await acts.register(step(e));
+    await acts.register(step(e, { ...REGISTER, visibility: 'smp+sml' }));
     expect(pd.indexed()).not.toContain(e.participant);
     expect(sml.participants(SMP)).toContain(e.participant);
-    await acts['peppol.register'](step(e, { ...REGISTER, visibility: 'smp' }));
+    await acts.register(step(e, { ...REGISTER, visibility: 'smp' }));
     expect(sml.participants(SMP)).not.toContain(e.participant);
   });
 
   it('unregisters from the Directory and the SML and keeps the record, disabled', async () => {
     const e = await newEntry();
-    await acts['peppol.register'](step(e));
-    const r = await acts['peppol.unregister'](step(e, {}));
+    await acts.register(step(e));
+    const r = await acts.unregister(step(e, {}));
     expect(r).toEqual({ participantIds: [e.participant], enabled: false, sml: false, directory: false });
     expect(sml.participants(SMP)).not.toContain(e.participant);
     expect(pd.indexed()).not.toContain(e.participant);
     const [rec] = await entryParticipants(db, ws, e.entryId);
     expect(rec).toMatchObject({ enabled: false, smlRegistered: false, directoryRegistered: false });
     expect(rec!.disabledAt).toBeDefined();
-    await expect(acts['peppol.unregister'](step(e, {}))).resolves.toMatchObject({ enabled: false }); // twice is fine
+    await expect(acts.unregister(step(e, {}))).resolves.toMatchObject({ enabled: false }); // twice is fine
     // Once unregistered, the participant may be registered again (by a new entry); the old row stays as history.
     const again = await newEntry(e.siren);
-    await acts['peppol.register'](step(again));
+    await acts.register(step(again));
     expect(sml.participants(SMP)).toContain(e.participant);
     expect(await entryParticipants(db, ws, e.entryId)).toHaveLength(1);
   });
 
   it('disable: true unpublishes', async () => {
     const e = await newEntry();
-    await acts['peppol.register'](step(e));
-    expect(await acts['peppol.register'](step(e, { ...REGISTER, disable: true }))).toMatchObject({ enabled: false });
+    await acts.register(step(e));
+    expect(await acts.register(step(e, { ...REGISTER, disable: true }))).toMatchObject({ enabled: false });
     expect(sml.participants(SMP)).not.toContain(e.participant);
     expect(pd.indexed()).not.toContain(e.participant);
     expect((await entryParticipants(db, ws, e.entryId))[0]!.enabled).toBe(false);
@@ -197,7 +197,7 @@ describe('peppol activities', () => {
       { directory: 'yes' },
       { dissable: true },
     ]) {
-      const err = await failure(acts['peppol.register'](step(e, config)));
+      const err = await failure(acts.register(step(e, config)));
       expect(err, JSON.stringify(config)).toMatchObject({ type: 'invalid-config', nonRetryable: true });
     }
     expect(await entryParticipants(db, ws, e.entryId)).toEqual([]);
@@ -207,19 +207,19 @@ describe('peppol activities', () => {
     const e = await newEntry();
     sml.setFaults({ rate: 1, status: 503 });
     try {
-      const err = await failure(acts['peppol.register'](step(e)));
+      const err = await failure(acts.register(step(e)));
       expect(err).toMatchObject({ type: 'sml-unavailable', nonRetryable: false });
     } finally {
       sml.setFaults(undefined);
     }
-    expect(await acts['peppol.register'](step(e))).toMatchObject({ sml: true, directory: true });
+    expect(await acts.register(step(e))).toMatchObject({ sml: true, directory: true });
     expect(sml.participants(SMP)).toContain(e.participant);
   });
 
   it('fails for good when another SMP holds the participant at the SML', async () => {
     const e = await newEntry();
     await createSmlClient({ url: sml.url, smpId: 'OTHER-SMP' }).create(e.participant);
-    const err = await failure(acts['peppol.register'](step(e)));
+    const err = await failure(acts.register(step(e)));
     expect(err).toMatchObject({ type: 'sml-conflict', nonRetryable: true });
     expect(err.message).toContain('another SMP');
     expect(pd.indexed()).not.toContain(e.participant);
@@ -232,7 +232,7 @@ describe('peppol activities', () => {
       docSchema: 'org/party',
       data: party(),
     });
-    const err = await failure(acts['peppol.register'](step({ entryId: e.id, workspaceId: ws })));
+    const err = await failure(acts.register(step({ entryId: e.id, workspaceId: ws })));
     expect(err).toMatchObject({ type: 'siren-missing', nonRetryable: true });
   });
 
@@ -245,7 +245,7 @@ describe('peppol activities', () => {
       value: { addresses: [{}, { siret, routing_code: { id: 'Compta_2', label: 'Comptabilité' } }, { suffix: 'EU' }] },
     });
     const ids = [siren, `${siren}_${siret}_compta_2`, `${siren}_eu`].map((a) => `iso6523-actorid-upis::0225:${a}`);
-    const r = await acts['peppol.register'](step(e));
+    const r = await acts.register(step(e));
     expect(r.participantIds).toEqual(ids);
     expect(
       sml
@@ -262,10 +262,10 @@ describe('peppol activities', () => {
     expect(
       (await entryParticipants(db, e.workspaceId, e.entryId)).map((p) => [p.participantId, p.enabled]).sort(),
     ).toEqual(ids.map((id) => [id, true]).sort());
-    expect(await acts['peppol.register'](step(e))).toEqual(r);
+    expect(await acts.register(step(e))).toEqual(r);
     expect(sml.participants(SMP).filter((p) => ids.includes(p))).toHaveLength(3);
 
-    const gone = await acts['peppol.unregister'](step(e, {}));
+    const gone = await acts.unregister(step(e, {}));
     expect(gone.participantIds.sort()).toEqual([...ids].sort());
     expect(sml.participants(SMP).filter((p) => ids.includes(p))).toEqual([]);
     expect(pd.indexed().filter((p) => ids.includes(p))).toEqual([]);
@@ -284,7 +284,7 @@ describe('peppol activities', () => {
       src: 'api',
       value: { addresses: [{}, { suffix: 'US' }] },
     });
-    const r = await acts['peppol.register'](step(e));
+    const r = await acts.register(step(e));
     expect(r.participantIds).toEqual([siren, `${siren}_eu`].map((a) => `iso6523-actorid-upis::0225:${a}`));
     expect(sml.participants(SMP).filter((p) => p.includes(siren))).not.toContain(
       `iso6523-actorid-upis::0225:${siren}_us`,

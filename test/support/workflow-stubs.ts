@@ -6,7 +6,7 @@ import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { expect, inject } from 'vitest';
 import { bundleWorkflows } from '../../worker/create-worker';
-import { ACTIVITY_PROVIDERS, DIRECTORY_COVER_ACTIVITY, JOURNAL_ACTIVITY } from '../../contract/providers';
+import { ACTIVITY_PROVIDERS, DIRECTORY_COVER } from '../../contract/providers';
 import { JobStatus, SiloEntryId } from '../../contract/search-attributes';
 import { approvalSignal } from '../../contract/signals';
 import { stepLines } from '../../platform/store/job-journal';
@@ -44,7 +44,7 @@ class FakeJob {
   /** The store's approved decision: the test sets it before its approval hint, as the API does. */
   approved = false;
   readonly failures = new Map<string, Error>();
-  /** What a provider's activity returns (nothing by default). */
+  /** What a provider's activity returns (silo.state: the state it set; the others nothing, by default). */
   readonly results = new Map<string, unknown>();
   /** A silo.state step for this state finishes only once the promise settles (to order it after a signal). */
   readonly holds = new Map<string, Promise<void>>();
@@ -96,14 +96,15 @@ export class Fakes {
               input.journal && { ...input.journal, lines: stepLines(input.stepId, input.journal) },
               input,
             );
-            return this.job(input.jobId).results.get(p);
+            const result = this.job(input.jobId).results.get(p);
+            return result ?? (p === 'silo.state' ? { partyState: input.config.state } : {});
           },
         ]),
       ),
-      [JOURNAL_ACTIVITY.name]: async (input: { jobId: string; journal: OwedJournal }) =>
-        this.call(JOURNAL_ACTIVITY.name, input.jobId, { ...input.journal, lines: input.journal.owed ?? [] }),
-      [DIRECTORY_COVER_ACTIVITY.name]: async (input: { jobId: string }) => {
-        this.call(DIRECTORY_COVER_ACTIVITY.name, input.jobId, undefined);
+      'job.journal': async (input: { jobId: string; journal: OwedJournal }) =>
+        this.call('job.journal', input.jobId, { ...input.journal, lines: input.journal.owed ?? [] }),
+      [DIRECTORY_COVER]: async (input: { jobId: string }) => {
+        this.call(DIRECTORY_COVER, input.jobId, undefined);
         return { restored: 0 };
       },
     };

@@ -7,7 +7,7 @@ import { PartyState } from '../../contract/search-attributes';
 import { approvalSignal } from '../../contract/signals';
 import type { Step } from '../../contract/job';
 import { Cancelled, WaitFailed } from './faults';
-import type { JobJournal, SearchAttributes } from './journal';
+import type { JobContext } from './context';
 
 export class ApprovalWait {
   private hinted = false;
@@ -16,15 +16,10 @@ export class ApprovalWait {
   /** The party's state the last hint told of: it may arrive with the step before the wait, and must win over it. */
   private partyState?: string;
 
-  constructor(
-    private readonly limit: string,
-    private readonly journal: JobJournal,
-    private readonly attributes: SearchAttributes,
-    /** Whether the job has been asked to cancel: the wait ends at once. */
-    private readonly cancelled: () => boolean,
-    /** The step as the Temporal UI names it. */
-    private readonly stepDetails: (step: Step) => string,
-  ) {
+  private readonly limit: string;
+
+  constructor(private readonly ctx: JobContext) {
+    this.limit = ctx.job.approvalDeadline;
     setHandler(approvalSignal, (hint) => {
       if (hint.kind === 'decided' && hint.approved) {
         this.hinted = true;
@@ -37,8 +32,8 @@ export class ApprovalWait {
       this.showWait();
       // Operators filter parked registrations by the party's state: submitted awaits their decision.
       this.partyState = hint.kind === 'confirmed' ? 'submitted' : 'processing';
-      attributes.set(PartyState, this.partyState);
-      attributes.flush();
+      ctx.attributes.set(PartyState, this.partyState);
+      ctx.attributes.flush();
     });
   }
 
@@ -46,7 +41,7 @@ export class ApprovalWait {
   private waitingFor = 'the signer to sign and submit the mandate';
 
   private showWait(): void {
-    if (this.step) setCurrentDetails(`${this.stepDetails(this.step)}: waiting for ${this.waitingFor}`);
+    if (this.step) setCurrentDetails(`${this.ctx.stepDetails(this.step)}: waiting for ${this.waitingFor}`);
   }
 
   /** Whether the job has reached its approval wait. */
@@ -58,7 +53,7 @@ export class ApprovalWait {
   async begin(step: Step): Promise<void> {
     this.step = step;
     this.deadline = Date.now() + durationMs(this.limit);
-    if (this.partyState) this.attributes.set(PartyState, this.partyState);
+    if (this.partyState) this.ctx.attributes.set(PartyState, this.partyState);
     await this.next();
   }
 
@@ -66,21 +61,21 @@ export class ApprovalWait {
   async next(): Promise<void> {
     const step = this.step!;
     this.showWait();
-    this.journal.noApprovalExpected();
-    this.attributes.flush();
+    this.ctx.journal.noApprovalExpected();
+    this.ctx.attributes.flush();
     const remaining = this.deadline - Date.now();
-    if (!this.hinted && remaining > 0) await condition(() => this.hinted || this.cancelled(), remaining);
-    if (this.cancelled()) throw new Cancelled(step);
+    if (!this.hinted && remaining > 0) await condition(() => this.hinted || this.ctx.cancelRequested, remaining);
+    if (this.ctx.cancelRequested) throw new Cancelled(step);
     if (!this.hinted) {
       const fault = {
         provider: step.provider,
         code: 'approval-timeout',
         message: `no approved submission within ${this.limit}`,
       };
-      this.journal.owe([{ step: step.id, at: 'end', status: 'KO', code: fault.code, message: fault.message }]); // its start is recorded
+      this.ctx.journal.owe([{ step: step.id, at: 'end', status: 'KO', code: fault.code, message: fault.message }]); // its start is recorded
       throw new WaitFailed(fault);
     }
     this.hinted = false;
-    this.journal.approvalHinted(step.id);
+    this.ctx.journal.approvalHinted(step.id);
   }
 }

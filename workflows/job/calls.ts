@@ -1,0 +1,68 @@
+// A job's activities, called: each step's, which records its journal lines with its effect, and the journal
+// activity for what no step carries. After the approval wait, a call refused for want of a recorded approval waits
+// for another hint.
+import { proxyActivities, setCurrentDetails } from '@temporalio/workflow';
+import { JOB_ACTIVITY_OPTIONS, type JobActivities, type StepResult } from '../../contract/activities';
+import type { Step } from '../../contract/job';
+import type { JobStatusChange, StepJournalling } from '../../contract/journal';
+import { isActivityProvider, providerOf } from '../../contract/providers';
+import { JobStatus, PartyState } from '../../contract/search-attributes';
+import type { ApprovalWait } from './approval';
+import type { JobContext } from './context';
+import { StepFailed, refusedForApproval } from './faults';
+
+const { 'job.journal': recordJournal } = proxyActivities<JobActivities>(JOB_ACTIVITY_OPTIONS['job.journal']);
+
+export class JobCalls {
+  constructor(
+    private readonly ctx: JobContext,
+    private readonly approval?: ApprovalWait,
+  ) {}
+
+  /** Runs the step's activity with what it records; its result shows the party's state it set. */
+  async step(step: Step, journal: StepJournalling): Promise<StepResult> {
+    const provider = step.provider;
+    const spec = providerOf(provider);
+    if (!isActivityProvider(provider) || spec?.kind !== 'activity') {
+      throw new StepFailed({
+        provider,
+        code: 'provider-unknown',
+        message: `step "${step.name}" uses provider "${provider}", which this worker does not know`,
+      });
+    }
+    if (spec.outside) this.ctx.outside = true;
+    setCurrentDetails(this.ctx.stepDetails(step));
+    const run = proxyActivities<JobActivities>({ ...spec.options, summary: step.summary ?? step.name })[provider];
+    const faults = this.ctx.faults.length > 0 ? { faults: [...this.ctx.faults] } : {};
+    const call = { ...this.ctx.ids, stepId: step.id, config: step.config ?? {}, ...faults, journal };
+    const result = await this.untilApproved(() => run(call));
+    this.recorded(journal.status);
+    if (result.partyState) this.ctx.attributes.set(PartyState, result.partyState);
+    return result;
+  }
+
+  /** Records what is owed when no step carries it (a definition ending on the wait, a failed last rescue step). */
+  async record(status?: JobStatusChange): Promise<void> {
+    const journal = this.ctx.journal.forOwed(status);
+    await this.untilApproved(() => recordJournal({ jobId: this.ctx.job.jobId, journal }));
+    this.recorded(journal.status);
+  }
+
+  /** What was owed is recorded; the job's status shows in the Temporal UI. */
+  recorded(status?: JobStatusChange): void {
+    this.ctx.journal.recorded();
+    if (status) this.ctx.attributes.set(JobStatus, status.status);
+  }
+
+  private async untilApproved<R>(attempt: () => Promise<R>): Promise<R> {
+    for (;;) {
+      this.ctx.attributes.flush();
+      try {
+        return await attempt();
+      } catch (err) {
+        if (!(this.approval?.begun && refusedForApproval(err))) throw err;
+        await this.approval.next();
+      }
+    }
+  }
+}
