@@ -219,9 +219,7 @@ describe('directory step over generated layouts, faults and crashes', () => {
     sim.setFaults(s.fault);
     const outcome = await toTheEnd<unknown>(
       (c) =>
-        s.step === 'disable'
-          ? acts(c).disable(input)
-          : acts(c)[s.step === 'update' ? 'update' : 'register'](input),
+        s.step === 'disable' ? acts(c).disable(input) : acts(c)[s.step === 'update' ? 'update' : 'register'](input),
       firstClient,
     );
     sim.setFaults(undefined);

@@ -132,9 +132,7 @@ describe('peppol activities', () => {
     expect(err).toMatchObject({ type: 'already-registered', nonRetryable: true });
     const otherWs = (await createWorkspace(db, 'other')).id;
     const elsewhere = await newEntry(e.siren, otherWs);
-    expect((await failure(acts.register(step(elsewhere)))).message).toBe(
-      `0225:${e.siren} is already registered`,
-    );
+    expect((await failure(acts.register(step(elsewhere)))).message).toBe(`0225:${e.siren} is already registered`);
     expect(await entryParticipants(db, same.workspaceId, same.entryId)).toEqual([]);
   });
 
