@@ -4,7 +4,7 @@ import { temporalWorkflowId } from '../../domain/jobs/jobs';
 import { approvalSignal } from '../../contract/signals';
 import { JobStatus, PartyState, SiloEntryId } from '../../contract/search-attributes';
 import { stateHistory } from '../../platform/store/entries';
-import { eventually, log, startHarness, type Harness } from '../support/harness';
+import { eventually, startHarness, type Harness } from '../support/harness';
 import { maybeRecordHistory } from '../support/record-history';
 import { createEntry, createWorkflow, entryState, jobWhen, setState, startJob, step } from '../support/jobs';
 import { entryApi, signInApp } from '../support/registration';
