@@ -4,9 +4,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflows } from '../worker/create-worker';
+import { buildIdOf } from '../worker/versioning';
 
 const out = path.resolve(process.argv[2] ?? 'dist/workflows.js');
 const { code } = await bundleWorkflows();
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.writeFileSync(out, code);
-console.log(`workflow bundle: ${out} (${(code.length / 1024).toFixed(0)} kB)`);
+console.log(`workflow bundle: ${out} (${(code.length / 1024).toFixed(0)} kB), build id ${buildIdOf({ code }, {})}`);

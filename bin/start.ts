@@ -21,6 +21,7 @@ import { startDevServer } from './stack/dev-server';
 import { bundleWorkflowsOffThread } from './stack/bundle-thread';
 import { lifecycle, type Lifecycle } from './stack/lifecycle';
 import { createWorker, installSdkMetrics } from '../worker/create-worker';
+import { makeCurrent } from '../worker/versioning';
 import { connectTemporal, openStore, temporalConnectionOptions, withSecrets } from './context';
 import { tracingFromEnv } from '../platform/observability/tracing';
 import { InspectionPool, poolOptions } from '../domain/inspection';
@@ -119,7 +120,7 @@ async function main(life: Lifecycle) {
   const workerConnection = await NativeConnection.connect(temporalConnectionOptions(config));
   life.onStop('worker connection', () => workerConnection.close());
   life.check();
-  const worker = await createWorker({
+  const { worker, buildId } = await createWorker({
     connection: workerConnection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
@@ -142,12 +143,20 @@ async function main(life: Lifecycle) {
       void life.stop('the worker failed', 1);
     },
   );
+  // The embedded stack runs one build: it is the current one (the runs of an earlier build move to it, or stay
+  // pinned to theirs: README).
+  await makeCurrent(workerConnection, {
+    namespace: config.TEMPORAL_NAMESPACE,
+    deploymentName: config.TEMPORAL_DEPLOYMENT_NAME,
+    buildId,
+    signal,
+  });
   life.check();
 
   console.log(`
   API            ${config.publicBaseUrl}   (try: curl ${config.publicBaseUrl}/utils/v1/ping)
   Temporal UI    ${temporalServer.uiUrl}
-  Temporal gRPC  ${config.TEMPORAL_ADDRESS}   (namespace ${config.TEMPORAL_NAMESPACE}, task queue ${config.TEMPORAL_TASK_QUEUE})
+  Temporal gRPC  ${config.TEMPORAL_ADDRESS}   (namespace ${config.TEMPORAL_NAMESPACE}, task queue ${config.TEMPORAL_TASK_QUEUE}, build ${buildId} of ${config.TEMPORAL_DEPLOYMENT_NAME})
   Our SMP        ${config.smpPublicUrl}
   Simulators     Annuaire ${simulators.annuaire.url}, SML ${simulators.sml.endpoint}, Peppol Directory ${simulators.directory.url}
   Dev API key    ${masked(devKey)}   (the key itself: ${devKeyFile})

@@ -6,6 +6,7 @@ import { loadConfig } from '../platform/config';
 import { createLogger } from '../platform/observability/logger';
 import { serveMetrics } from '../platform/observability/metrics';
 import { createWorker, installSdkMetrics } from '../worker/create-worker';
+import { currentBuild, makeCurrent } from '../worker/versioning';
 import { openStore, temporalConnectionOptions, untilReachable, withSecrets } from './context';
 import { tracingFromEnv } from '../platform/observability/tracing';
 import { bundleWorkflowsOffThread } from './stack/bundle-thread';
@@ -39,7 +40,7 @@ try {
   life.onStop('Temporal connection', () => connection.close());
   const tracing = tracingFromEnv('pa-worker');
   if (tracing) life.onStop('tracing', () => tracing.shutdown());
-  const worker = await createWorker({
+  const { worker, buildId } = await createWorker({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
@@ -62,7 +63,13 @@ try {
     },
   );
   life.check();
-  log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
+  const version = { namespace: config.TEMPORAL_NAMESPACE, deploymentName: config.TEMPORAL_DEPLOYMENT_NAME, buildId };
+  // A deploy's step (README), unless this worker is told to take it itself: then a new build takes over, once.
+  const current = config.WORKER_MAKE_CURRENT
+    ? await makeCurrent(connection, { ...version, once: true, signal: life.signal })
+    : (await currentBuild(connection, version)) === buildId;
+  life.check();
+  log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, ...version, current }, 'worker running');
   log.flush(); // what supervisors wait for
   life.ready();
 } catch (err) {

@@ -15,6 +15,7 @@ import { createActivities, type ActivityDeps } from '../activities';
 import type { Tracing } from '../platform/observability/tracing';
 import type { Config } from '../platform/config';
 import { createClients, type Clients } from '../integrations/clients';
+import { buildIdOf, deploymentOptions } from './versioning';
 
 export const WORKFLOWS_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'workflows', 'index.ts');
 
@@ -29,6 +30,8 @@ export interface WorkerOptions {
   workflowBundle?: WorkflowBundle;
   /** OpenTelemetry tracing (platform/observability/tracing.ts): workflow and activity spans continuing the caller's trace. */
   tracing?: Tracing;
+  /** Activities besides ours (tests: a probe a new build calls). */
+  activities?: Record<string, (...args: never[]) => Promise<unknown>>;
   /** How the workflows are bundled when they must be (default bundleWorkflows, on this thread). */
   bundle?: (tracing: boolean) => Promise<WorkflowBundle>;
 }
@@ -48,6 +51,11 @@ export function bundleWorkflows(tracing = false): Promise<WorkflowBundle> {
   return bundleWorkflowCode({ ...bundleSources(tracing), logger: quietBundlerLogger });
 }
 
+/** Workflows bundled from another entry point (tests: another build's code), as quietly. */
+export function bundleWorkflowsFrom(workflowsPath: string): Promise<WorkflowBundle> {
+  return bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger });
+}
+
 /** The prebuilt bundle named by WORKFLOW_BUNDLE_FILE (npm run build:workflows), if any. */
 export function prebuiltBundle(c: Pick<Config, 'WORKFLOW_BUNDLE_FILE'>): WorkflowBundleOption | undefined {
   if (!c.WORKFLOW_BUNDLE_FILE) return undefined;
@@ -56,23 +64,33 @@ export function prebuiltBundle(c: Pick<Config, 'WORKFLOW_BUNDLE_FILE'>): Workflo
   return { codePath: path.resolve(c.WORKFLOW_BUNDLE_FILE) };
 }
 
-export async function createWorker(opts: WorkerOptions): Promise<Worker> {
+/** A worker polling as one build of the deployment (worker/versioning.ts). */
+export interface VersionedWorker {
+  worker: Worker;
+  buildId: string;
+}
+
+export async function createWorker(opts: WorkerOptions): Promise<VersionedWorker> {
   const bundle = opts.bundle ?? bundleWorkflows;
-  return Worker.create({
+  // Tracing needs its interceptors inside the bundle: built here, whatever was prebuilt.
+  const workflowBundle = opts.tracing
+    ? await bundle(true)
+    : (opts.workflowBundle ?? prebuiltBundle(opts.deps.config) ?? (await bundle(false)));
+  const buildId = buildIdOf(workflowBundle, opts.deps.config);
+  const worker = await Worker.create({
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
-    // Tracing needs its interceptors inside the bundle: built here, whatever was prebuilt.
-    workflowBundle: opts.tracing
-      ? await bundle(true)
-      : (opts.workflowBundle ?? prebuiltBundle(opts.deps.config) ?? (await bundle(false))),
-    activities: createActivities(opts.deps, opts.clients ?? createClients(opts.deps.config)),
+    workflowBundle,
+    workerDeploymentOptions: deploymentOptions(opts.deps.config, buildId),
+    activities: { ...createActivities(opts.deps, opts.clients ?? createClients(opts.deps.config)), ...opts.activities },
     ...(opts.tracing && {
       interceptors: { activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx) })] },
       sinks: { exporter: makeWorkflowExporter(opts.tracing.exporter, opts.tracing.resource) },
     }),
     ...workerTuning(opts.deps.config),
   });
+  return { worker, buildId };
 }
 
 /** Cache and concurrency of a worker (WORKER_* settings); the onboarding benchmark's floor worker uses the same. */

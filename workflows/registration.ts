@@ -1,4 +1,5 @@
 // The French party registration (specification §3.1): one activity a step, the signer's approval in between.
+import { setWorkflowOptions } from '@temporalio/workflow';
 import { REGISTRATION, REGISTRATION_STEPS as step } from '../contract/definitions';
 import { JobRun } from './job/run';
 import type { JobInput, JobResult } from '../contract/job';
@@ -18,3 +19,7 @@ export async function registration(job: JobInput): Promise<JobResult> {
     return run.rescue(failure); // the party's state becomes error; the job ends ERR with the fault
   }
 }
+
+// It may live more than a year (a start day, a signer's days): each run moves to the current build on its next task,
+// so a change must replay the runs it finds (the recorded histories), behind patched() if it would not (README).
+setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, registration);

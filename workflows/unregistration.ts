@@ -1,4 +1,5 @@
 // The French party unregistration (specification §3.2): off Peppol first, then out of the PPF directory.
+import { setWorkflowOptions } from '@temporalio/workflow';
 import { UNREGISTRATION, UNREGISTRATION_STEPS as step } from '../contract/definitions';
 import { JobRun } from './job/run';
 import type { JobInput, JobResult } from '../contract/job';
@@ -14,3 +15,7 @@ export async function unregistration(job: JobInput): Promise<JobResult> {
     return run.rescue(failure); // the party's state becomes error; the job ends ERR with the fault
   }
 }
+
+// It may live more than a year (a start day, a signer's days): each run moves to the current build on its next task,
+// so a change must replay the runs it finds (the recorded histories), behind patched() if it would not (README).
+setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, unregistration);

@@ -1,6 +1,6 @@
 // One webhook delivery: the attempt is an activity retried with exponential backoff for up to 13 hours (the
 // subscriber may be down for a night); after that the delivery is marked failed. Deterministic, ids only.
-import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
 import { DELIVERY_RETRY_WINDOW, type DeliveryInput, type WebhookActivities } from '../contract/webhook-delivery';
 
 export async function deliverWebhook(input: DeliveryInput): Promise<'delivered' | 'failed'> {
@@ -23,3 +23,6 @@ export async function deliverWebhook(input: DeliveryInput): Promise<'delivered' 
     return 'failed';
   }
 }
+
+// At most 13 hours: it ends on the build it started on, whatever is deployed meanwhile.
+setWorkflowOptions({ versioningBehavior: 'PINNED' }, deliverWebhook);

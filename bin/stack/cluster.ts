@@ -206,6 +206,7 @@ export async function startCluster(opts: {
   fs.writeFileSync(bundleFile, (await bundleWorkflows()).code);
   const apiPorts = await Promise.all(Array.from({ length: opts.apis ?? 1 }, () => freePort()));
   const apiUrls = apiPorts.map((p) => `http://127.0.0.1:${p}`);
+  const taskQueue = `cluster-${crypto.randomUUID()}`;
   const env: Record<string, string> = {
     ...sims.env,
     DATABASE_URL: dbUrl,
@@ -213,7 +214,10 @@ export async function startCluster(opts: {
     WORKFLOW_BUNDLE_FILE: bundleFile,
     DATA_ENCRYPTION_KEYS: `cluster:${crypto.randomBytes(32).toString('base64')}`,
     TEMPORAL_ADDRESS: opts.temporalAddress,
-    TEMPORAL_TASK_QUEUE: `cluster-${crypto.randomUUID()}`,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    // Its own deployment, whose workers each make a new build current once (a versioned deploy: README).
+    TEMPORAL_DEPLOYMENT_NAME: taskQueue,
+    WORKER_MAKE_CURRENT: 'true',
     SMP_PUBLIC_URL: `${apiUrls[0]}/smp`,
     APPROVAL_DEADLINE: '1h',
     RATE_LIMIT_PER_MINUTE: '1000000',

@@ -150,6 +150,15 @@ const envSchema = z.object({
   WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100_000).default(500),
   WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(10_000).default(100),
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(2).max(10_000).default(50),
+  // Worker Versioning (worker/versioning.ts): the Worker Deployment the workers belong to, this worker's build (the
+  // workflow bundle's hash when unset), and whether it makes its build the deployment's current one once it polls
+  // (the embedded stack always does; a production deploy does it as a step: README).
+  TEMPORAL_DEPLOYMENT_NAME: z.string().min(1).default('party-registration'),
+  WORKER_BUILD_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, dots, dashes and underscores, at most 64')
+    .optional(),
+  WORKER_MAKE_CURRENT: bool.default(false),
   // A workflow bundle built ahead of time (npm run build:workflows); bundled at start when unset.
   WORKFLOW_BUNDLE_FILE: z.string().optional(),
   // A separate worker process serves its own /metrics on this port; off when unset.

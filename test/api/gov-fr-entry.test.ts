@@ -8,7 +8,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities';
-import type { StepInput } from '../../contract/journal';
+import type { StepCall } from '../../contract/journal';
 import { eventually, log, startHarness, type Harness } from '../support/harness';
 import { makeSiren, party } from '../../bin/stack/sample-parties';
 import { b64, gif, jpeg, png } from '../../bin/stack/sample-images';
@@ -71,13 +71,14 @@ describe('gov-fr.agreement.sign', () => {
     const before = (await h.api('GET', `/silo/v1/entries/${entryId}`)).body.meta;
     const sign = createActivities({ db: h.db, log, config: h.config }, createClients(h.config))[
       'gov-fr.agreement.sign'
-    ] as (i: StepInput) => Promise<{ mandateNumber: string; linkCreated: boolean }>;
+    ] as (i: StepCall) => Promise<{ mandateNumber: string; linkCreated: boolean }>;
     const again: { mandateNumber: string; linkCreated: boolean } = await new MockActivityEnvironment().run(sign, {
       jobId,
       workspaceId: h.workspaceId,
       entryId,
-      stepId: 'retry',
+      stepId: (await h.api('GET', `/transform/v1/jobs/${jobId}`)).body.intents[0].step_id, // its sign step
       config: {},
+      journal: {}, // as the workflow sends it: the step after it is not the approval wait
     });
     expect(again.linkCreated).toBe(false);
     expect(again.mandateNumber).toMatch(/_01$/);

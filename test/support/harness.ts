@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { inject } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,6 +19,7 @@ import { openDb, type Db } from '../../platform/store/db';
 import { migrate } from '../../platform/store/migrate';
 import { SCOPES, createApiKey, createWorkspace, type Scope } from '../../platform/store/workspaces';
 import { createWorker } from '../../worker/create-worker';
+import { makeCurrent } from '../../worker/versioning';
 
 import { send } from './keyed-send';
 import { runWebhookDispatcher } from '../../domain/events/dispatch';
@@ -76,9 +77,18 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** A harness whose worker runs in the test's process. */
+export interface WorkerHarness extends Harness {
+  /** The worker's connection, and its build (of the deployment TEMPORAL_DEPLOYMENT_NAME, the current one). */
+  nativeConnection: NativeConnection;
+  buildId: string;
+  /** Stops the worker (a deploy test replaces it with another build's). */
+  stopWorker(): Promise<void>;
+}
+
 export async function startHarness(
   opts: { approvalDeadline?: string; env?: Record<string, string>; tracing?: SpanExporter } = {},
-): Promise<Harness> {
+): Promise<WorkerHarness> {
   const { db, drop } = await freshDb();
   const sims = await startSimulators({ host: '127.0.0.1' });
   const taskQueue = `test-${crypto.randomUUID()}`;
@@ -88,6 +98,7 @@ export async function startHarness(
     DATA_ENCRYPTION_KEYS: `test:${crypto.randomBytes(32).toString('base64')}`,
     APPROVAL_DEADLINE: opts.approvalDeadline ?? '1h',
     TEMPORAL_TASK_QUEUE: taskQueue,
+    TEMPORAL_DEPLOYMENT_NAME: taskQueue, // a deployment of its own: making its build current moves no other test's runs
     // Tests drive many requests with one key; the limit itself is tested on its own app.
     RATE_LIMIT_PER_MINUTE: '1000000',
     RATE_LIMIT_PER_IP_PER_MINUTE: '10000000',
@@ -106,7 +117,7 @@ export async function startHarness(
     ...(tracing && { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } }),
   });
   const nativeConnection = await NativeConnection.connect({ address });
-  const worker: Worker = await createWorker({
+  const { worker, buildId } = await createWorker({
     connection: nativeConnection,
     namespace: 'default',
     taskQueue,
@@ -114,6 +125,12 @@ export async function startHarness(
     tracing,
   });
   const running = worker.run();
+  // As the embedded stack: its build is the current one of its own deployment (one per harness: its task queue's).
+  await makeCurrent(nativeConnection, {
+    namespace: 'default',
+    deploymentName: config.TEMPORAL_DEPLOYMENT_NAME,
+    buildId,
+  });
 
   const box = dataBoxFromConfig(config);
   const stopDispatcher = runWebhookDispatcher({ db, temporal: client, log, config }, 200);
@@ -135,6 +152,12 @@ export async function startHarness(
     sims,
     client,
     taskQueue,
+    nativeConnection,
+    buildId,
+    async stopWorker() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+    },
     baseUrl,
     workspaceId: ws.id,
     apiKey: secret,
@@ -151,7 +174,7 @@ export async function startHarness(
       stopDispatcher();
       await new Promise((r) => server.close(r));
       await inspector.close();
-      worker.shutdown();
+      if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       await nativeConnection.close();
       await connection.close();

@@ -20,6 +20,8 @@ export async function setup(project: TestProject) {
       executable: { type: 'existing-path', path: cli },
       searchAttributes: ALL_SEARCH_ATTRIBUTES,
       ip: '127.0.0.1',
+      // Each harness is a Worker Deployment of its own (test/support/harness.ts): more than the default 100.
+      extraArgs: ['--dynamic-config-value', 'matching.maxDeployments=1000'],
     },
   });
   project.provide('temporalAddress', env.address);

@@ -6,6 +6,7 @@ import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { expect, inject } from 'vitest';
 import { bundleWorkflows } from '../../worker/create-worker';
+import { buildIdOf, deploymentOptions, makeCurrent } from '../../worker/versioning';
 import { ACTIVITY_PROVIDERS, DIRECTORY_COVER } from '../../contract/providers';
 import { JobStatus, SiloEntryId } from '../../contract/search-attributes';
 import { approvalSignal } from '../../contract/signals';
@@ -124,13 +125,17 @@ export async function startFastWorker() {
   const client = new Client({ connection });
   const fakes = new Fakes();
   const taskQueue = `fast-${crypto.randomUUID()}`;
+  // Versioned as the service's workers are (the workflows declare their behaviour), a deployment of its own.
+  const version = { deploymentName: taskQueue, buildId: buildIdOf(workflowBundle, {}) };
   const worker = await Worker.create({
     connection: nativeConnection,
     taskQueue,
     workflowBundle,
     activities: fakes.activities(),
+    workerDeploymentOptions: deploymentOptions({ TEMPORAL_DEPLOYMENT_NAME: version.deploymentName }, version.buildId),
   });
   const running = worker.run();
+  await makeCurrent(nativeConnection, { namespace: 'default', ...version });
 
   /** Starts a job as the API does: JobStatus RUN and the entry id set at the start. */
   async function start<A extends object>(

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { currentBuild } from '../../worker/versioning';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -63,6 +64,8 @@ const APPROVED_BEFORE = N / 2;
 const DOWN_ANSWER_BOUND_MS = 12_000;
 /** Any answer slower than this is a hang (the approvals retried while the server starts again included). */
 const HANG_BOUND_MS = 20_000;
+/** The workers' build after the versioned deploy of step 5 (the first is the workflow bundle's hash). */
+const NEXT_BUILD = 'topology-next';
 const PUBLIC = 'https://pa.test.example';
 const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -449,17 +452,22 @@ describe(`the production topology: the real Temporal server over mutual TLS, 2 A
     expect(killedFirst).toBeGreaterThanOrEqual(2); // at least the APIs' LISTEN connections
     await survivedConnectionKill('during the registrations');
 
-    // 5. Rolling restart of the workers: SIGTERM one (it finishes what it holds), start a new one, then the other.
+    // 5. A versioned deploy of the workers (README): the new build's workers start and make it current, then the
+    // old build's stop (SIGTERM: they finish what they hold); the registrations move to the new build on their next
+    // task, and a worker of the old build started again would not take back over.
     const oldWorkers = [...c().workers];
+    const deployment = { namespace: server!.namespace, deploymentName: c().config.TEMPORAL_DEPLOYMENT_NAME };
+    const oldBuild = await currentBuild(connection!, deployment);
+    for (let i = 0; i < oldWorkers.length; i++) await c().startWorker({ WORKER_BUILD_ID: NEXT_BUILD });
+    expect(await currentBuild(connection!, deployment)).toBe(NEXT_BUILD);
     for (const w of oldWorkers) {
       await w.kill('SIGTERM');
       retired.add(w);
       expect(w.child.exitCode, `${w.name} stopped on SIGTERM:\n${w.output().slice(-1500)}`).toBe(0);
-      await c().startWorker();
     }
     const newWorkers = c().workers.filter((w) => !retired.has(w));
     say(
-      `workers ${oldWorkers.map((w) => w.name).join(', ')} replaced by ${newWorkers.map((w) => w.name).join(', ')} after ${elapsed()}`,
+      `workers ${oldWorkers.map((w) => w.name).join(', ')} (build ${oldBuild}) replaced by ${newWorkers.map((w) => w.name).join(', ')} (build ${NEXT_BUILD}) after ${elapsed()}`,
     );
 
     // 6. LATE's job, recorded while Temporal was down, started by an API's sweeper; signed and approved.

@@ -43,6 +43,9 @@ function startWorker(): Promise<ChildProcess> {
       DATABASE_URL: dbUrl,
       TEMPORAL_ADDRESS: inject('temporalAddress'),
       TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE,
+      // A deployment of its own, whose build each worker makes current (the same build: each restart keeps it).
+      TEMPORAL_DEPLOYMENT_NAME: config.TEMPORAL_TASK_QUEUE,
+      WORKER_MAKE_CURRENT: 'true',
       LOG_LEVEL: 'info',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
