@@ -11,7 +11,8 @@
 //          `confirmed` signal to all; then the `decided` signal → 4 activities → done; the same 4 upserts as ours;
 //          on a worker process with the same settings; run before ours and again after, on the same server, and
 //          averaged.
-// Prints the shape of one of our histories beside one of the floor's; per phase the rate (parties/s from the first
+// Prints the shape of one of our histories beside one of the floor's, and the mean size of a registration's history
+// (events, bytes; 100 sampled) beside the floor's; per phase the rate (parties/s from the first
 // request to the last arrival), p50/p95 latency per party, the CPU per party (floor: Temporal + worker; ours:
 // Temporal + worker + API + PostgreSQL; the load generator and simulators are left out) and the CPU ratio
 // floor/ours (goal ≥ 0.75) beside the rate ratio ours/floor, and each floor run's CPU per party; CPU seconds by
@@ -26,7 +27,7 @@ import { temporalWorkflowId } from '../domain/jobs/jobs';
 import { ownDevServer, startCluster, type Cluster } from '../bin/stack/cluster';
 import { startTemporalServer } from '../bin/stack/temporal-server';
 import { approve, createAndStart, jobCounts, pool, signAndConfirm, sirens, waitUntil } from '../bin/stack/onboard';
-import { countShape, formatShape } from './onboarding/shape';
+import { countShape, formatHistorySize, formatShape, meanHistorySize } from './onboarding/shape';
 import { cpuDelta, cpuSnapshot, formatCpu, msPerParty, withChildren, type CpuSnapshot } from './onboarding/cpu';
 import { meanFloor, runFloor } from './onboarding/floor';
 import { phaseResult, timed, type PhaseResult } from './onboarding/phase';
@@ -118,6 +119,7 @@ async function ours(cluster: Cluster, earlier: number) {
 
   return {
     jobIds,
+    history: await meanHistorySize(client, jobIds.map(temporalWorkflowId)),
     toWait: phaseResult(
       started,
       jobIds.map((id) => waitAt.get(id)!),
@@ -179,6 +181,9 @@ try {
   );
   console.log(`shape  ours:  ${formatShape(shape)}`);
   console.log(`shape  floor: ${formatShape(before.shape)}`);
+  console.log(
+    `history per registration (mean of ${o.history.runs}): ours ${formatHistorySize(o.history)}; floor ${formatHistorySize(before.history)}`,
+  );
   console.log(
     `${'phase'.padEnd(36)} ${'rate'.padStart(10)} ${'p50'.padStart(11)} ${'p95'.padStart(11)} ${'span'.padStart(10)}`,
   );

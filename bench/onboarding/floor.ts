@@ -13,7 +13,7 @@ import { approvalSignal } from '../../contract/signals';
 import type { ApprovalSignal } from '../../contract/signals';
 import { cpuDelta, cpuSnapshot, type CpuSnapshot } from './cpu';
 import { phaseResult, timed, type PhaseResult } from './phase';
-import { countShape } from './shape';
+import { countShape, meanHistorySize } from './shape';
 
 export interface FloorOptions {
   client: Client;
@@ -120,6 +120,7 @@ export async function runFloor(o: FloorOptions) {
       peakRss: memoryMb(worker.pid!, 'VmHWM'),
       cpu: { toWait: cpuDelta(cpu0, cpu1), toRegistered: cpuDelta(cpu2, cpu3) },
       shape: countShape(await client.workflow.getHandle(ids[0]!).fetchHistory()),
+      history: await meanHistorySize(client, ids),
     };
   } finally {
     worker.kill('SIGKILL');

@@ -1,6 +1,7 @@
 // A registration's shape as Temporal sees it, read from a history, to print ours beside the floor's: what runs
 // before the first signal (to the approval wait), between the signals, and after the last one (→ registered).
-import type { temporal } from '@temporalio/proto';
+import type { Client } from '@temporalio/client';
+import proto, { type temporal } from '@temporalio/proto';
 
 interface Part {
   activities: number;
@@ -56,3 +57,24 @@ export function formatShape(s: Shape): string {
     .join(', ');
   return `started with ${s.startAttributes} search attributes; before the wait ${part(s.before)}; signals ${s.signals} (${between}); after ${part(s.after)}`;
 }
+
+/** The mean size of the histories of up to `sample` of the runs: events, and bytes as the server stores them. */
+export async function meanHistorySize(
+  client: Client,
+  workflowIds: string[],
+  sample = 100,
+): Promise<{ events: number; bytes: number; runs: number }> {
+  const step = Math.max(1, Math.floor(workflowIds.length / sample));
+  const ids = workflowIds.filter((_, i) => i % step === 0).slice(0, sample);
+  let events = 0;
+  let bytes = 0;
+  for (const id of ids) {
+    const history = await client.workflow.getHandle(id).fetchHistory();
+    events += history.events?.length ?? 0;
+    bytes += proto.temporal.api.history.v1.History.encode(history).finish().length;
+  }
+  return { events: events / ids.length, bytes: bytes / ids.length, runs: ids.length };
+}
+
+export const formatHistorySize = (h: { events: number; bytes: number }) =>
+  `${h.events.toFixed(1)} events, ${(h.bytes / 1024).toFixed(1)} KB`;
