@@ -48,7 +48,7 @@ export interface RegisterResult extends StepResult {
   takenOverFrom?: string;
   /** YYYY-MM-DD, when later than today: the lines start then. */
   takesEffectOn?: string;
-  /** The workflow starts the next step (Peppol publication) no earlier (workflows/job/run.ts). */
+  /** The workflow starts the next step (Peppol publication) no earlier (workflows/job/start-days.ts). */
   nextStepNotBefore?: string;
 }
 
@@ -245,7 +245,7 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
   }
 
   /**
-   * Run by the job's rescue after a directory step failed (workflows/job/run.ts): a handover it cut short (the 9998
+   * Run by the job's rescue after a directory step failed (workflows/job/rescue.ts): a handover it cut short (the 9998
    * line ended, ours never created, its retries spent) must not leave the SIREN without a line.
    */
   async function cover(input: Pick<StepInput, 'jobId' | 'workspaceId' | 'entryId'>): Promise<{ restored: number }> {

@@ -69,6 +69,13 @@ try {
     ? await makeCurrent(connection, { ...version, once: true, signal: life.signal })
     : (await currentBuild(connection, version)) === buildId;
   life.check();
+  if (!current)
+    log.warn(
+      version,
+      config.WORKER_MAKE_CURRENT
+        ? 'this build was current before and has been replaced: it does not take back over (a rollback: temporal worker deployment set-current-version)'
+        : 'this build is not the current one: it gets no task until a deploy makes it current (README)',
+    );
   log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, ...version, current }, 'worker running');
   log.flush(); // what supervisors wait for
   life.ready();

@@ -2,8 +2,12 @@
 // journal names them, and clients read them in the built-in definitions (domain/jobs/builtins.ts). Running
 // registrations replay against them: a different list of steps is a new workflow type, not an edit here.
 import type { Definition, Step } from './job';
+import type { ProviderId } from './providers';
 
-const setState = (id: string, state: string): Step => ({
+/** A built-in step: its provider one of the registry's, checked when this compiles. */
+type BuiltinStep = Step & { provider: ProviderId };
+
+const setState = (id: string, state: string): BuiltinStep => ({
   id,
   name: 'Set state',
   provider: 'silo.state',
@@ -34,7 +38,7 @@ export const REGISTRATION_STEPS = {
   },
   registered: setState('d578e66a-9b82-43b0-97ac-633a8018e92c', 'registered'),
   error: setState('bd0a74c9-5378-4831-a24a-a17206eadd40', 'error'),
-} satisfies Record<string, Step>;
+} satisfies Record<string, BuiltinStep>;
 
 export const UNREGISTRATION_STEPS = {
   peppol: {
@@ -49,7 +53,7 @@ export const UNREGISTRATION_STEPS = {
   },
   void: setState('24b1da69-aa87-418a-aa83-63022676b9ee', 'void'),
   error: setState('a7d29fc7-57e9-47c5-bb62-3c6e3ede9413', 'error'),
-} satisfies Record<string, Step>;
+} satisfies Record<string, BuiltinStep>;
 
 /**
  * A registered party's invoicing addresses brought in line with what it states now: a new mandate signed and
@@ -78,7 +82,7 @@ export const ADDRESS_UPDATE_STEPS = {
   },
   registered: setState('5b8c9d0e-1f2a-4b3c-8d4e-5f6a7b8c9d02', 'registered'),
   error: setState('9a0b1c2d-3e4f-4a5b-9c6d-7e8f9a0b1c23', 'error'),
-} satisfies Record<string, Step>;
+} satisfies Record<string, BuiltinStep>;
 
 const r = REGISTRATION_STEPS;
 const u = UNREGISTRATION_STEPS;

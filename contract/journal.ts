@@ -53,7 +53,7 @@ export interface StepJournalling {
   requiresApproval?: boolean;
 }
 
-/** What the journal activity records when no step carries it (workflows/job/run.ts). */
+/** What the journal activity records when no step carries it (workflows/job/calls.ts). */
 export type OwedJournal = Pick<StepJournalling, 'owed' | 'status' | 'requiresApproval'>;
 
 /** The failure type of a step refused for want of a recorded approval: the workflow waits again. */

@@ -1,24 +1,31 @@
 // Worker Versioning (Temporal Worker Deployments): every worker polls as one build of the deployment; the server
-// routes new runs, and the next task of every auto-upgrade run, to the deployment's current build, and keeps each
-// pinned run on the build it started on. Which workflow type behaves how, and when a build may be retired: README.
+// routes new runs, and the next task of every (auto-upgrade) run, to the deployment's current build. Why every
+// workflow type is auto-upgrade, and how a change stays replayable: README.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { WorkflowBundleOption } from '@temporalio/worker';
 import type { NativeConnection } from '@temporalio/worker';
 import type { Config } from '../platform/config';
 
-/** A build's id: WORKER_BUILD_ID, else the hash of the workflow code it runs (the same code, the same build). */
+/**
+ * A build's id: WORKER_BUILD_ID, else the hash of the workflow code it runs, without its inline source map (which
+ * names the checkout's absolute paths): the same code, wherever it was bundled, is the same build.
+ */
 export function buildIdOf(bundle: WorkflowBundleOption, c: Pick<Config, 'WORKER_BUILD_ID'>): string {
   if (c.WORKER_BUILD_ID) return c.WORKER_BUILD_ID;
   const code = 'code' in bundle ? bundle.code : fs.readFileSync(bundle.codePath, 'utf8');
-  return crypto.createHash('sha256').update(code).digest('hex').slice(0, 12);
+  const withoutMap = code.replace(/\/\/# sourceMappingURL=\S*\s*$/m, '');
+  return crypto.createHash('sha256').update(withoutMap).digest('hex').slice(0, 12);
 }
 
-/** The worker's versioning: its build of the deployment; a workflow type that says nothing is pinned. */
+/**
+ * The worker's versioning: its build of the deployment. Every workflow type moves to the current build on its next
+ * task (each also says so itself): a deploy may replace the workers at once, and no run waits for a build gone.
+ */
 export const deploymentOptions = (c: Pick<Config, 'TEMPORAL_DEPLOYMENT_NAME'>, buildId: string) => ({
   useWorkerVersioning: true as const,
   version: { deploymentName: c.TEMPORAL_DEPLOYMENT_NAME, buildId },
-  defaultVersioningBehavior: 'PINNED' as const,
+  defaultVersioningBehavior: 'AUTO_UPGRADE' as const,
 });
 
 type Service = Pick<NativeConnection, 'workflowService'>;

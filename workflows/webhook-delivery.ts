@@ -24,5 +24,6 @@ export async function deliverWebhook(input: DeliveryInput): Promise<'delivered' 
   }
 }
 
-// At most 13 hours: it ends on the build it started on, whatever is deployed meanwhile.
-setWorkflowOptions({ versioningBehavior: 'PINNED' }, deliverWebhook);
+// Its retries last up to 13 hours: it moves to the current build on its next task, so that a deploy replacing every
+// worker at once strands no delivery (a change must replay the recorded delivery history, as the jobs').
+setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, deliverWebhook);

@@ -1,7 +1,9 @@
 // Request schemas of workflow definitions (transform/v1). `action` is accepted as an alias of `provider`.
 import { z } from 'zod';
-import { isApprovalWait } from '../../contract/providers';
-import { PARTY_STATES } from '../../contract/job';
+import { isApprovalWait, type ProviderId } from '../../contract/providers';
+import { PARTY_STATES, isPartyState } from '../../contract/job';
+
+const PARTY_STATE_PROVIDER: ProviderId = 'silo.state';
 
 const stepInput = z
   .strictObject({
@@ -26,7 +28,7 @@ const stepInput = z
       ctx.addIssue({ code: 'custom', path: ['action'], message: 'provider and action differ' });
     }
     const provider = s.provider ?? s.action;
-    if (provider === 'silo.state' && !(PARTY_STATES as readonly unknown[]).includes(s.config?.state)) {
+    if (provider === PARTY_STATE_PROVIDER && !isPartyState(s.config?.state)) {
       ctx.addIssue({
         code: 'custom',
         path: ['config', 'state'],

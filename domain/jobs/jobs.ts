@@ -21,7 +21,11 @@ import { approvalSignal } from '../../contract/signals';
 import type { Definition, JobInput } from '../../contract/job';
 import { JobStatus, SiloEntryId, Siren } from '../../contract/search-attributes';
 import { ADDRESS_UPDATE_STEPS, REGISTRATION_STEPS, UNREGISTRATION_STEPS } from '../../contract/definitions';
-import type { BuiltinJobWorkflow, DefinitionJobWorkflow, JobWorkflowType } from '../../contract/workflow-types';
+import {
+  type BuiltinJobWorkflow,
+  type DefinitionJobWorkflow,
+  type JobWorkflowType,
+} from '../../contract/workflow-types';
 import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from './builtins';
 import { findWorkflow } from './workflow-catalog';
 
@@ -153,7 +157,7 @@ interface Launch {
   workspaceId: string;
   entryId: string;
   siren: string | null;
-  workflowType: string;
+  workflowType: JobWorkflowType;
   definition: Definition;
   label: string;
   args: Record<string, string>;

@@ -1,6 +1,8 @@
 // Long file: jobs, intents and their events together; issue 42 splits the store by table (the journal among them).
 // Jobs: one run of a workflow definition on an entry, with its intents (one per step run) and their events.
 import crypto from 'node:crypto';
+import type { JobWorkflowType } from '../../contract/workflow-types';
+import { ACTS_ON_REGISTERED } from '../../contract/providers';
 import { CANCELLED, type Definition, type Fault, type JobStatus } from '../../contract/job';
 import type { Db, Queryable } from './db';
 import { waitingForSql, type WaitingFor } from './waiting-for';
@@ -66,7 +68,7 @@ export async function insertJob(
     workspaceId: string;
     key?: string;
     workflowId: string;
-    workflowType: string;
+    workflowType: JobWorkflowType;
     entryId: string;
     docSchema: string;
     definition: Definition;
@@ -199,7 +201,7 @@ export async function queuedJobs(db: Queryable, olderThanMs: number, limit: numb
     silo_entry_id: string;
     siren: string | null;
     definition: Definition;
-    workflow_type: string;
+    workflow_type: JobWorkflowType; // of a queued job: set by insertJob (migration 1763840800000 for older rows)
     workflow_id: string;
     args: Record<string, string>;
   }>(
@@ -475,8 +477,8 @@ export async function countJobsByStatus(db: Queryable): Promise<{ status: string
 export async function jobActsOnRegistered(q: Queryable, jobId: string): Promise<boolean> {
   const { rows } = await q.query<{ acts: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM jobs, jsonb_array_elements(definition->'steps') s
-                    WHERE jobs.id = $1 AND s->>'provider' IN ('gov-fr.directory.disable', 'gov-fr.directory.update')) AS acts`,
-    [jobId],
+                    WHERE jobs.id = $1 AND s->>'provider' = ANY($2::text[])) AS acts`,
+    [jobId, ACTS_ON_REGISTERED],
   );
   return rows[0]?.acts === true;
 }

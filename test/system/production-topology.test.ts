@@ -465,6 +465,12 @@ describe(`the production topology: the real Temporal server over mutual TLS, 2 A
       retired.add(w);
       expect(w.child.exitCode, `${w.name} stopped on SIGTERM:\n${w.output().slice(-1500)}`).toBe(0);
     }
+    // A worker of the old build started again (a supervisor's restart) serves, but does not take back over.
+    const oldAgain = await c().startWorker();
+    expect(oldAgain.output()).toContain('does not take back over');
+    expect(await currentBuild(connection!, deployment)).toBe(NEXT_BUILD);
+    await oldAgain.kill('SIGTERM');
+    retired.add(oldAgain);
     const newWorkers = c().workers.filter((w) => !retired.has(w));
     say(
       `workers ${oldWorkers.map((w) => w.name).join(', ')} (build ${oldBuild}) replaced by ${newWorkers.map((w) => w.name).join(', ')} (build ${NEXT_BUILD}) after ${elapsed()}`,

@@ -1,7 +1,7 @@
 -- Up Migration
--- The legacy interpreter `runJob` is gone (Worker Versioning keeps a run on the code it started on). A job recorded
--- for it and not yet started runs as a custom definition does: the same steps, the same journal.
-UPDATE jobs SET workflow_type = 'runDefinition' WHERE workflow_type = 'runJob';
+-- The legacy interpreter `runJob` is gone. A job recorded for it and not yet started runs as a custom definition
+-- does: the same steps, the same journal. The others keep their type, as history (none runs in production).
+UPDATE jobs SET workflow_type = 'runDefinition' WHERE workflow_type = 'runJob' AND status = 'QUEUED';
 ALTER TABLE jobs ALTER COLUMN workflow_type DROP DEFAULT;
 
 -- Down Migration

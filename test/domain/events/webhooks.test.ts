@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { maybeRecordHistory } from '../../support/record-history';
 import { DELIVERY_RETRY_WINDOW } from '../../../contract/webhook-delivery';
 import { eventually, startHarness, type Harness } from '../../support/harness';
 import { makeSiren, party } from '../../../bin/stack/sample-parties';
@@ -119,6 +120,7 @@ describe('webhooks', () => {
     expect(scheduled.retryPolicy!.backoffCoefficient).toBe(2);
     expect(scheduled.retryPolicy!.maximumAttempts ?? 0).toBe(0);
     expect(DELIVERY_RETRY_WINDOW).toBe('13 hours');
+    await maybeRecordHistory(h.client.workflow.getHandle(`webhook-${retried.id}`), 'deliver-webhook.retried');
 
     failFirst = 0;
     const events = (await h.api('GET', '/events/v1/events?limit=100')).body.list.filter(

@@ -23,6 +23,7 @@ describe('replay of recorded histories', () => {
       'run-definition.approval-wait',
       'run-definition.rescue-after-failure',
       'run-definition.silo-state-steps',
+      'deliver-webhook.retried',
     ].map((r) => `${r}.json`);
     expect(histories).toEqual(expect.arrayContaining(current));
   });
