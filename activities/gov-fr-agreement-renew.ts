@@ -5,12 +5,11 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { beyondMandate, invoicingAddressesOf, signedScopeOf } from '../domain/party/invoicing-addresses';
 import { approvedMandate, getAgreement } from '../platform/store/agreements';
-import { stepLines } from '../platform/store/job-journal';
-import type { JournalLine, StepCall } from '../contract/journal';
+import type { StepCall } from '../contract/journal';
 import type { ActivityDeps } from './deps';
 import { entrySiren } from './entry-siren';
 import { agreementSign } from './gov-fr-agreement';
-import { journalledStatement, recordJournal } from './journalled';
+import { journalledStatement, recordJournal, stepWrite } from './journalled';
 
 export type RenewResult =
   | { approvalNeeded: true; mandateNumber: string; linkCreated: boolean; beyond: string[] }
@@ -42,21 +41,8 @@ export function agreementRenew(deps: ActivityDeps) {
       );
       return { approvalNeeded: true, ...signed, beyond };
     }
-    {
-      const j = input.journal;
-      const message = `not needed: every address is within mandate ${inForce.number}`;
-      const wait: JournalLine[] = j.opens
-        ? [
-            { step: j.opens, at: 'start', status: 'RUN' },
-            { step: j.opens, at: 'end', status: 'OK', message },
-          ]
-        : [];
-      const status = j.status?.status === 'WAIT' ? { status: 'RUN' as const } : j.status;
-      await recordJournal(db, input.jobId, {
-        lines: [...stepLines(input.stepId, { ...j, opens: undefined }), ...wait],
-        ...(status && { status }),
-      });
-    }
+    const waive = `not needed: every address is within mandate ${inForce.number}`;
+    await recordJournal(db, input.jobId, stepWrite(input, 'end', { waive }));
     return { approvalNeeded: false, mandateNumber: inForce.number };
   };
 }

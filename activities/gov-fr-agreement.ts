@@ -10,7 +10,7 @@ import type { StepInput } from '../contract/journal';
 import type { ActivityDeps } from './deps';
 
 export function agreementSign({ log, config }: ActivityDeps) {
-  return function agreementSignStep(input: StepInput) {
+  return function agreementSignStep(input: Omit<StepInput, 'config'>) {
     const day = new Date().toISOString().slice(0, 10);
     // The store's parameter keeps its old name: it is the PA's part of the number, now its SIREN.
     const issuer = mandateIssuer({ siren: config.PA_SIREN, matricule: config.PA_MATRICULE });

@@ -33,10 +33,9 @@ export function createActivities(deps: ActivityDeps, clients: Clients): JobActiv
   const webhooks = webhookActivities(deps, clients.webhooks);
   const directory = directoryActivities(deps, clients.annuaire);
   const peppol = peppolActivities(deps, clients);
-  const step = <R>(activity: StepActivityOf<R>, opts?: { announced?: boolean }) => journalled(deps.db, activity, opts);
-  // Remote steps may take minutes: their start is recorded at once, and they heartbeat (contract/providers.ts).
-  const remote = <R extends StepResult>(activity: StepActivityOf<R>) =>
-    withHeartbeat(step(activity, { announced: true }));
+  const step = <R extends StepResult>(activity: StepActivityOf<R>) => journalled(deps.db, activity);
+  // Remote steps may take minutes: they heartbeat (contract/providers.ts).
+  const remote = <R extends StepResult>(activity: StepActivityOf<R>) => withHeartbeat(step(activity));
   // One activity per provider of the registry (contract/providers.ts): the type says none is missing.
   const steps: Record<ActivityProviderId, StepActivity> = {
     'silo.state': journalledStatement(deps.db, partyState(deps)),
@@ -49,7 +48,7 @@ export function createActivities(deps: ActivityDeps, clients: Clients): JobActiv
     'peppol.unregister': remote(peppol.unregister),
     webhook: step(webhooks.webhook),
   };
-  for (const p of ACTIVITY_PROVIDERS) steps[p] = counted(p, steps[p]);
+  for (const p of ACTIVITY_PROVIDERS) steps[p] = counted(p, toldTheWorkflow(steps[p]));
   return {
     ...steps,
     'job.journal': ({ jobId, journal: j }) =>
@@ -58,12 +57,27 @@ export function createActivities(deps: ActivityDeps, clients: Clients): JobActiv
           lines: j.owed ?? [],
           ...(j.status && { status: j.status }),
           requiresApproval: j.requiresApproval,
-        }),
+        }).then(() => undefined),
       ),
     'job.cancel': jobCancel(deps),
     [DIRECTORY_COVER]: counted(DIRECTORY_COVER, withHeartbeat(directory.cover)),
     webhookAttempt: counted('webhook.attempt', webhooks.webhookAttempt),
     webhookGiveUp: webhooks.webhookGiveUp,
+  };
+}
+
+/**
+ * What the workflow needs of a step's result, and nothing more: the rest (participant ids, mandate numbers, lines)
+ * is in the store and the logs, and would be written into every history.
+ */
+function toldTheWorkflow(fn: StepActivity): StepActivity {
+  return async (call) => {
+    const { partyState, approvalNeeded, nextStepNotBefore } = await fn(call);
+    return {
+      ...(partyState !== undefined && { partyState }),
+      ...(approvalNeeded !== undefined && { approvalNeeded }),
+      ...(nextStepNotBefore !== undefined && { nextStepNotBefore }),
+    };
   };
 }
 

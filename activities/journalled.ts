@@ -1,81 +1,90 @@
-// A step's activity records its journal lines (workflows/job/journal.ts) with its effect: in the very statement
-// when its effect is one (journalledStatement), in the transaction of its last write, which the activity makes
-// through `commit`, or right after its effect when it makes none.
+// A step's activity records its journal lines with its effect, the store deriving them from the job's definition
+// (platform/store/job-journal.ts): its start before it runs, its end in the transaction of its last write, which the
+// activity makes through `commit` (or right after its effect when it makes none); a step whose whole effect is one
+// statement records both in that very statement (journalledStatement).
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db, Queryable } from '../platform/store/db';
-import { NoApprovalRecorded, stepLines, writeJournal } from '../platform/store/job-journal';
-import { EffectRefused, type StatementEffect } from '../platform/store/statement-effect';
 import {
-  AWAITING_APPROVAL,
-  type JournalLine,
-  type StepCall,
-  type StepInput,
-  type StepJournalling,
-} from '../contract/journal';
+  NoApprovalRecorded,
+  writeJournal,
+  type JournalWrite,
+  type StepWrite,
+  type Written,
+} from '../platform/store/job-journal';
+import { EffectRefused, type StatementEffect } from '../platform/store/statement-effect';
+import { AWAITING_APPROVAL, type StepCall, type StepIds, type StepInput } from '../contract/journal';
 
 /**
- * Runs the step's last write in a transaction that also records its journal lines; `note.message` says on the step's
- * end event what the job should know of it (a directory line taking effect later).
+ * Runs the step's last write in a transaction that also records its end; `note.message` says on the step's end
+ * event what the job should know of it (a directory line taking effect later).
  */
 export type Commit = <T>(write: (q: Queryable) => Promise<T>, note?: { message: string }) => Promise<T>;
 
 export type StepActivity<R> = (input: StepInput, commit: Commit) => Promise<R>;
 
 /**
- * `announced`: the step's start is recorded before it runs (remote steps, which may retry for an hour: the job
- * shows which one it is in). A step that needs a recorded approval checks it before anything else.
+ * A step whose start is recorded before it runs (the job shows which step it is in while it retries), in the
+ * statement that reads its config from the job's definition; a step after the approval wait does nothing unless an
+ * approved decision is recorded.
  */
-export function journalled<R>(db: Db, activity: StepActivity<R>, opts: { announced?: boolean } = {}) {
-  return async (input: StepCall): Promise<R> => {
-    const journal = input.journal;
-    if (opts.announced || journal.requiresApproval) await announce(db, input, journal);
-    // Its approval checked above, once recorded, stays: the end's lines need no check.
-    const end = { lines: stepLines(input.stepId, journal), ...(journal.status && { status: journal.status }) };
+export function journalled<R>(db: Db, activity: StepActivity<R>) {
+  return async (call: StepCall): Promise<R> => {
+    const { config } = await recheckingApproval(() => recordJournal(db, call.jobId, stepWrite(call, 'start')));
     let recorded = false;
-    const commit: Commit = (write, note) =>
+    const commit: Commit = (effect, note) =>
       db.tx(async (q) => {
-        const result = await write(q);
-        await writeJournal(q, input.jobId, note ? noted(end, input.stepId, note.message) : end);
+        const result = await effect(q);
+        await writeJournal(q, call.jobId, stepWrite(call, 'end', note && { note: note.message }));
         recorded = true;
         return result;
       });
-    const result = await activity(input, commit);
-    if (!recorded) await recordJournal(db, input.jobId, end);
+    const result = await activity(stepInput(call, config), commit);
+    if (!recorded) await recordJournal(db, call.jobId, stepWrite(call, 'end'));
     return result;
   };
 }
 
 /**
  * A step whose whole effect is one statement: written with its journal lines in that very statement, under the
- * journal's approval guard, so it needs neither a transaction nor a check of its own. `done` turns the effect's
- * result into the step's.
+ * journal's approval guard, so it needs neither a transaction nor a check of its own. The effect reads what it needs
+ * of the step's config in the statement (statement-effect.ts stepConfig); `done` turns its result into the step's.
  */
 export function journalledStatement<R>(
   db: Db,
-  step: (input: StepInput) => { effect: StatementEffect; done(result: unknown): R },
+  step: (input: Omit<StepInput, 'config'>) => { effect: StatementEffect; done(result: unknown): R },
 ) {
   /** `note.message` goes on the step's end event, as with `Commit`. */
-  return async (input: StepCall, note?: { message: string }): Promise<R> => {
-    const { effect, done } = step(input);
-    const journal = input.journal;
-    const end = {
-      lines: stepLines(input.stepId, journal),
-      ...(journal.status && { status: journal.status }),
-      requiresApproval: journal.requiresApproval,
-    };
-    const recorded = note ? noted(end, input.stepId, note.message) : end;
-    return done(await recheckingApproval(() => recordJournal(db, input.jobId, recorded, effect)));
+  return async (call: StepCall, note?: { message: string }): Promise<R> => {
+    const { effect, done } = step(stepIds(call));
+    const written = await recheckingApproval(() =>
+      recordJournal(db, call.jobId, stepWrite(call, 'end', note && { note: note.message }), effect),
+    );
+    return done(written.effect);
   };
 }
 
-/** Records the step's start with what is owed (the job's view keeps its order as the step goes on). */
-async function announce(db: Db, input: StepCall, j: StepJournalling): Promise<void> {
-  const lines: JournalLine[] = [...(j.owed ?? []), { step: input.stepId, at: 'start', status: 'RUN' }];
-  const status = j.status?.status === 'RUN' ? j.status : undefined; // an ending status waits for the end
-  await recheckingApproval(() =>
-    recordJournal(db, input.jobId, { lines, ...(status && { status }), requiresApproval: j.requiresApproval }),
-  );
+/** What step `call` records at its start or end (`more`: its end's note, a wait waived): the rescue adds its own. */
+export function stepWrite(
+  call: StepCall,
+  at: StepWrite['at'],
+  more: Pick<StepWrite, 'note' | 'waive'> = {},
+): JournalWrite {
+  const rescue = call.rescue;
+  return {
+    step: { step: call.stepId, at, ...more },
+    ...(rescue?.owed && { lines: rescue.owed }),
+    ...(rescue && { faults: rescue.faults }),
+  };
 }
+
+/** The step's ids, with the faults so far on the rescue path. */
+function stepIds(call: StepCall): Omit<StepInput, 'config'> {
+  const { jobId, workspaceId, entryId, stepId } = call;
+  const ids: StepIds = { jobId, workspaceId, entryId, stepId };
+  return call.rescue ? { ...ids, faults: call.rescue.faults } : ids;
+}
+
+const stepInput = (call: StepCall, config: Record<string, unknown>): StepInput => ({ ...stepIds(call), config });
 
 /**
  * The API signals an approval just before it commits it: a refusal is checked again for a few seconds before the
@@ -97,9 +106,9 @@ export async function recheckingApproval<T>(write: () => Promise<T>): Promise<T>
 export async function recordJournal(
   db: Db,
   jobId: string,
-  journal: Parameters<typeof writeJournal>[2],
+  journal: JournalWrite,
   effect?: StatementEffect,
-): Promise<unknown> {
+): Promise<Written> {
   try {
     return await refusedAsFailure(() => writeJournal(db, jobId, journal, effect)); // one statement
   } catch (err) {
@@ -116,12 +125,4 @@ async function refusedAsFailure<T>(write: () => Promise<T>): Promise<T> {
     if (err instanceof EffectRefused) throw ApplicationFailure.nonRetryable(err.message, err.type);
     throw err;
   }
-}
-
-/** The journal with the step's own end line carrying `message`. */
-function noted<E extends { lines: JournalLine[] }>(end: E, stepId: string, message: string): E {
-  return {
-    ...end,
-    lines: end.lines.map((l) => (l.step === stepId && l.at === 'end' ? { ...l, message } : l)),
-  };
 }

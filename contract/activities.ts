@@ -5,7 +5,7 @@ import type { PartyState } from './job';
 import type { CancelRecord, OwedJournal, StepCall } from './journal';
 import { DIRECTORY_COVER, HEARTBEAT_TIMEOUT, type ActivityProviderId } from './providers';
 
-/** What a step tells the workflow; each step's activity may return more (for its logs and tests). */
+/** What a step tells the workflow, and all it tells it (activities/index.ts keeps the rest out of the history). */
 export interface StepResult {
   /** The party's state the step recorded: the workflow shows it in the Temporal UI (PartyState). */
   partyState?: PartyState;
@@ -22,7 +22,7 @@ export type JobIds = Pick<StepCall, 'jobId' | 'workspaceId' | 'entryId'>;
 
 export type JobActivities = Record<ActivityProviderId, StepActivity> & {
   /** Records a job's journal lines when no step's activity carries them (workflows/job): until the store answers. */
-  'job.journal'(input: { jobId: string; journal: OwedJournal }): Promise<unknown>;
+  'job.journal'(input: { jobId: string; journal: OwedJournal }): Promise<void>;
   /** Records a job's cancellation (the mandate voided, the wizard link revoked, the job ended); the party's state. */
   'job.cancel'(record: CancelRecord): Promise<PartyState>;
   /**

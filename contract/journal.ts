@@ -1,27 +1,38 @@
-// What a step's activity records in the job's journal with its effect (activities/journalled.ts), as the workflow
-// tells it (workflows/job/journal.ts).
+// What a step's activity is called with, and what the workflow tells the journal beyond what the store derives from
+// the job's definition (activities/journalled.ts, workflows/job/journal.ts).
 import type { Fault, JobStatus, EventStatus } from './job';
 
-/** What every provider activity receives. */
-export interface StepInput {
+/** The ids a step's activity is called with. */
+export interface StepIds {
   jobId: string;
   workspaceId: string;
   entryId: string;
   stepId: string;
-  config: Record<string, unknown>;
-  /** Faults of the job so far (rescue steps). */
-  faults?: Fault[];
 }
 
-/** What the workflow sends a step's activity: its input, and what it records in the job's journal with its effect. */
-export interface StepCall extends StepInput {
-  journal: StepJournalling;
+/**
+ * What the workflow sends a step's activity: ids. The store derives what the step records in the job's journal from
+ * the job's definition (platform/store/job-journal.ts); only the rescue path adds what the definition cannot tell.
+ */
+export interface StepCall extends StepIds {
+  rescue?: RescueCall;
+}
+
+/** A rescue step's call: the job's faults so far, and the lines of the steps that failed (their start and KO). */
+export interface RescueCall {
+  faults: Fault[];
+  owed?: JournalLine[];
+}
+
+/** What a step's activity works with: its ids, its config read from the job's definition, the faults (rescue). */
+export interface StepInput extends StepIds {
+  config: Record<string, unknown>;
+  faults?: Fault[];
 }
 
 /**
  * One event of a step's intent. A `start` event opens the intent, an `end` one (OK or KO) completes it. The step
- * is named by its id: the store reads its name, provider and position from the job's definition (small activity
- * inputs: each is written to the workflow's history).
+ * is named by its id: the store reads its name, provider and position from the job's definition.
  */
 export interface JournalLine {
   step: string;
@@ -40,21 +51,14 @@ export interface JobStatusChange {
 }
 
 /**
- * What a step's activity (StepInput.stepId) records in the same transaction as its effect: its own start and end,
- * the lines the workflow owes for earlier steps (a failed step's KO, the approval wait's end), the start of the
- * approval wait it leads to, and the job's status.
+ * What the journal activity records when no step carries it (workflows/job/calls.ts): lines the workflow owes, the
+ * job's status, and whether an approval must be recorded first (the approval wait's end is among the lines).
  */
-export interface StepJournalling {
+export interface OwedJournal {
   owed?: JournalLine[];
-  /** The approval wait (its step id) that follows this step: its start is recorded with this step's end. */
-  opens?: string;
   status?: JobStatusChange;
-  /** Does nothing unless an approved decision is recorded for the job: the step after the approval wait. */
   requiresApproval?: boolean;
 }
-
-/** What the journal activity records when no step carries it (workflows/job/calls.ts). */
-export type OwedJournal = Pick<StepJournalling, 'owed' | 'status' | 'requiresApproval'>;
 
 /** The failure type of a step refused for want of a recorded approval: the workflow waits again. */
 export const AWAITING_APPROVAL = 'awaiting-approval';

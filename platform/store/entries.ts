@@ -3,7 +3,8 @@
 import type { Queryable } from './db';
 import { waitingForSql, type WaitingFor } from './waiting-for';
 import { eventCtes, eventParams } from './events';
-import { runEffect, type StatementEffect } from './statement-effect';
+import { runEffect, stepConfig, type StatementEffect } from './statement-effect';
+import { PARTY_STATES } from '../../contract/job';
 import { decodeCursor, encodeCursor, iso, isUniqueViolation } from './rows';
 
 /** A request that conflicts with what is stored; `code` is its stable reason (web/http/problem-codes.ts). */
@@ -411,27 +412,50 @@ export interface StateChange {
  * this call changed anything.
  */
 export function stateEffect(s: StateChange): StatementEffect {
-  const faults = JSON.stringify(s.faults ?? []);
-  const event = eventParams({
-    kind: 'party.state_changed',
-    entryId: s.entryId,
-    jobId: s.jobId,
-    data: { state: s.state, faults: s.faults ?? [] },
-  });
+  return stateEffectOf(s, s.state, (param) => `${param}::text`);
+}
+
+/**
+ * The state change a `silo.state` step's definition configures, read in the step's journal statement (writeJournal's
+ * `step`): refused as `invalid-config` unless it is a party state. Its result: [changed, the state].
+ */
+export function configuredStateEffect(s: Omit<StateChange, 'state'>): StatementEffect {
+  const state = `(${stepConfig('state')})`;
+  const effect = stateEffectOf(s, PARTY_STATES, () => state); // the state's parameter: the states it may be
   return {
-    params: [s.entryId, s.state, s.jobId, s.stepId, faults, ...event],
+    ...effect,
+    result: `json_build_array(${effect.result}, ${state})`,
+    requires: {
+      holds: (first) => `COALESCE(${state} = ANY ($${first + 1}::text[]), false)`,
+      type: 'invalid-config',
+      message: `silo.state needs config.state, one of ${PARTY_STATES.join(', ')}`,
+    },
+  };
+}
+
+function stateEffectOf(
+  s: Omit<StateChange, 'state'>,
+  stateParam: unknown,
+  stateSql: (param: string) => string,
+): StatementEffect {
+  const faults = JSON.stringify(s.faults ?? []);
+  const event = eventParams({ kind: 'party.state_changed', entryId: s.entryId, jobId: s.jobId, data: { faults } });
+  return {
+    params: [s.entryId, stateParam, s.jobId, s.stepId, faults, ...event],
     result: 'EXISTS (SELECT 1 FROM recorded)',
     ctes(first, guard) {
-      const [entry, state, job, step, faultsP] = [0, 1, 2, 3, 4].map((i) => `$${first + i}`);
+      const [entry, job, step, faultsP] = [0, 2, 3, 4].map((i) => `$${first + i}`);
+      const state = stateSql(`$${first + 1}`);
+      const payload = `$${first + 8}::jsonb || jsonb_build_object('state', ${state})`;
       return `recorded AS (
        INSERT INTO entry_states (entry_id, state, job_id, step_id, faults)
-       SELECT ${entry}::uuid, ${state}::text, ${job}::uuid, ${step}::text, ${faultsP}::jsonb WHERE ${guard}
+       SELECT ${entry}::uuid, ${state}, ${job}::uuid, ${step}::text, ${faultsP}::jsonb WHERE ${guard}
        ON CONFLICT (job_id, step_id) DO NOTHING
        RETURNING entry_id
      ), entry AS (
-       UPDATE entries SET state = ${state}::text, faults = ${faultsP}::jsonb, updated_at = now() WHERE id IN (SELECT entry_id FROM recorded)
+       UPDATE entries SET state = ${state}, faults = ${faultsP}::jsonb, updated_at = now() WHERE id IN (SELECT entry_id FROM recorded)
        RETURNING id, workspace_id
-     ), ${eventCtes('entry', first + 5, undefined, 'state_event')}`;
+     ), ${eventCtes('entry', first + 5, payload, 'state_event')}`;
     },
   };
 }

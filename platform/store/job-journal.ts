@@ -1,6 +1,8 @@
 // A job's journal as its steps write it: each step's activity records its intent and events with its effect, and
 // the API records the approval wait's events with the submission and the decision.
-import type { JobStatusChange, JournalLine, StepJournalling } from '../../contract/journal';
+import type { Fault } from '../../contract/job';
+import type { JobStatusChange, JournalLine } from '../../contract/journal';
+import { PROVIDERS } from '../../contract/providers';
 import type { Queryable } from './db';
 import { checkAllowed, requiredBy, type StatementEffect } from './statement-effect';
 import { jobStatusCtes, jobStatusParams } from './jobs';
@@ -15,38 +17,98 @@ const END_SLOT = 1_000_000;
 /** Thrown when a step requiring an approved decision finds none recorded (the signal that woke it was forged). */
 export class NoApprovalRecorded extends Error {}
 
-/** Every line step `stepId` records at its end: what is owed, its own start and end, the start of the wait it opens. */
-export function stepLines(stepId: string, j: StepJournalling): JournalLine[] {
-  const own: JournalLine[] = [
-    { step: stepId, at: 'start', status: 'RUN' },
-    { step: stepId, at: 'end', status: 'OK' },
-  ];
-  return [
-    ...(j.owed ?? []),
-    ...own,
-    ...(j.opens ? [{ step: j.opens, at: 'start' as const, status: 'RUN' as const }] : []),
-  ];
+/**
+ * What a step's activity asks the journal to record, by the step's id: the store derives the lines and the job's
+ * status from the job's definition. At its start: the step's start (and the end of an approval wait before it, which
+ * needs an approved decision recorded). At its end: the step's end too, the start of an approval wait after it (WAIT),
+ * the job's end after the last step (OK, or ERR after the last rescue step). A job waiting (a day, an approval) runs
+ * again (RUN) with the step's first write.
+ */
+export interface StepWrite {
+  step: string;
+  at: 'start' | 'end';
+  /** On the step's end line: what the job should know of it (a directory line taking effect later). */
+  note?: string;
+  /** The approval wait after the step is not needed: recorded started and ended with this message, no WAIT. */
+  waive?: string;
 }
 
-/** SQL for the CTE `def`: the steps of job `$1`'s definition, rescue steps after the others, with their positions. */
+/** What one journal write records beside a step's derived lines: lines and a status the store cannot derive. */
+export interface JournalWrite {
+  /** Lines the workflow owes (a failed step's, a cancelled one's, a wait begun without a step before it). */
+  lines?: JournalLine[];
+  status?: JobStatusChange;
+  /** Writes nothing unless an approved decision is recorded for the job (the end of an approval wait is owed). */
+  requiresApproval?: boolean;
+  step?: StepWrite;
+  /** The job's faults so far (the rescue's): the job ends with them. */
+  faults?: Fault[];
+}
+
+/**
+ * SQL for the CTE `def`: the steps of job `$1`'s definition, rescue steps after the others, with their positions
+ * and configs (`main`: not a rescue step).
+ */
 const DEFINITION_STEPS = `def AS (
-       SELECT s->>'id' AS step_id, (o - 1)::int AS position, s->>'name' AS name, s->>'provider' AS provider
+       SELECT s->>'id' AS step_id, (o - 1)::int AS position, s->>'name' AS name, s->>'provider' AS provider,
+         COALESCE(s->'config', '{}'::jsonb) AS config, o <= jsonb_array_length(jobs.definition->'steps') AS main
        FROM jobs, jsonb_array_elements((jobs.definition->'steps') || (jobs.definition->'rescue')) WITH ORDINALITY AS d(s, o)
        WHERE jobs.id = $1
      )`;
 
 /**
+ * The CTEs deriving a step's lines and status: `step` (the one whose id is $4, none when null), the step after it,
+ * the approval wait before it whose end is not recorded, the one after it (at its end, $5), and the job's status.
+ */
+const STEP_CTES = `step AS (
+       SELECT * FROM def WHERE step_id = $4
+     ), after AS (
+       SELECT d.* FROM def d JOIN step ON d.main = step.main AND d.position = step.position + 1
+     ), wait_before AS (
+       SELECT d.step_id FROM def d JOIN step ON d.main = step.main AND d.position = step.position - 1
+       WHERE d.provider = ANY($8::text[])
+         AND NOT EXISTS (SELECT 1 FROM job_events e WHERE e.job_id = $1 AND e.step_id = d.step_id AND e.idx = ${END_SLOT})
+     ), wait_after AS (
+       SELECT step_id FROM after WHERE $5 = 'end' AND provider = ANY($8::text[])
+     ), derived_status AS (
+       SELECT CASE
+         WHEN $5 = 'end' AND NOT EXISTS (SELECT 1 FROM after) THEN CASE WHEN step.main THEN 'OK' ELSE 'ERR' END
+         WHEN $7::text IS NULL AND EXISTS (SELECT 1 FROM wait_after) THEN 'WAIT'
+         WHEN (SELECT status FROM jobs WHERE id = $1) = 'WAIT' THEN 'RUN'
+       END AS status FROM step
+     )`;
+
+/** The step's derived lines, as rows of the `line` CTE's columns. */
+const STEP_LINES = `SELECT step_id, true, ${END_SLOT}, 'OK', NULL, NULL FROM wait_before
+       UNION ALL SELECT step_id, false, ${START_SLOT}, 'RUN', NULL, NULL FROM step
+       UNION ALL SELECT step_id, true, ${END_SLOT}, 'OK', NULL, $6::text FROM step WHERE $5 = 'end'
+       UNION ALL SELECT step_id, false, ${START_SLOT}, 'RUN', NULL, NULL FROM wait_after
+       UNION ALL SELECT step_id, true, ${END_SLOT}, 'OK', NULL, $7::text FROM wait_after WHERE $7::text IS NOT NULL`;
+
+/** The approval wait providers (contract/providers.ts): a step after one needs the approval recorded. */
+const WAIT_PROVIDERS = Object.entries(PROVIDERS)
+  .filter(([, spec]) => spec.kind === 'approval-wait')
+  .map(([id]) => id);
+
+/** What a journal write returns: the effect's result, and the step's config from the job's definition. */
+export interface Written {
+  effect: unknown;
+  config: Record<string, unknown>;
+}
+
+/**
  * Writes the lines (intents created as needed, events in their slots), the job's status and the step's `effect` if
- * any, in one statement; returns the effect's result. Writes nothing and throws NoApprovalRecorded when
- * `requiresApproval` and the job has no approved decision, EffectRefused when the effect's requirement fails.
+ * any, in one statement; returns the effect's result and the step's config. Writes nothing and throws
+ * NoApprovalRecorded when an approval is required and the job has no approved decision, EffectRefused when the
+ * effect's requirement fails. The effect's SQL may read the step's definition in the CTE `step` (STEP_CONFIG).
  */
 export async function writeJournal(
   q: Queryable,
   jobId: string,
-  j: { lines: JournalLine[]; status?: JobStatusChange; requiresApproval?: boolean },
+  j: JournalWrite,
   effect?: StatementEffect,
-): Promise<unknown> {
-  const lines = j.lines.map((l) => ({
+): Promise<Written> {
+  const lines = (j.lines ?? []).map((l) => ({
     step_id: l.step,
     completed: l.at === 'end',
     idx: l.at === 'end' ? END_SLOT : START_SLOT,
@@ -56,19 +118,23 @@ export async function writeJournal(
   }));
   // One statement: the guard, the intents, the events and the job's status together (foreign keys are checked at
   // its end). A step missing from the definition has no name: the insert fails rather than lose the line.
-  const status = jobStatusParams(jobId, j.status);
-  const firstOfEffect = 4 + status.length;
+  const status = jobStatusParams(jobId, { ...j.status, ...(j.faults && { faults: j.faults }) });
+  const firstOfStatus = 9;
+  const firstOfEffect = firstOfStatus + status.length;
   const guard = '(SELECT ok AND allowed FROM approved)';
-  const { rows } = await q.query<{ approved: boolean; allowed: boolean; effect: unknown }>(
-    `WITH approved AS (
-       SELECT NOT $3::boolean OR EXISTS (
+  const derived = `COALESCE($${firstOfStatus + 1}::text, (SELECT status FROM derived_status))`;
+  const { rows } = await q.query<{ approved: boolean; allowed: boolean; effect: unknown; config: Written['config'] }>(
+    `WITH ${DEFINITION_STEPS}, ${STEP_CTES}, approved AS (
+       SELECT NOT ($3::boolean OR EXISTS (SELECT 1 FROM wait_before)) OR EXISTS (
          SELECT 1 FROM jobs j JOIN agreements a ON a.entry_id = j.silo_entry_id AND a.job_id = j.id
          JOIN approval_decisions d ON d.id = a.decision_id WHERE j.id = $1 AND d.approved) AS ok,
          ${effect ? requiredBy(effect, firstOfEffect) : 'true'} AS allowed
-     ), ${DEFINITION_STEPS}, line AS (
+     ), line AS (
        SELECT l.*, def.position, def.name, def.provider
-       FROM jsonb_to_recordset($2::jsonb) AS l(step_id text, completed boolean, idx int, status text, code text, message text)
-       LEFT JOIN def USING (step_id), approved WHERE approved.ok AND approved.allowed
+       FROM (
+         SELECT * FROM jsonb_to_recordset($2::jsonb) AS l(step_id text, completed boolean, idx int, status text, code text, message text)
+         UNION ALL ${STEP_LINES}
+       ) AS l LEFT JOIN def USING (step_id), approved WHERE approved.ok AND approved.allowed
      ), intent AS (
        INSERT INTO job_intents (job_id, step_id, position, name, provider, completed)
        SELECT DISTINCT ON (step_id) $1, step_id, position, name, provider, completed FROM line ORDER BY step_id, completed DESC
@@ -76,13 +142,24 @@ export async function writeJournal(
      ), step_event AS (
        INSERT INTO job_events (job_id, step_id, idx, status, code, message)
        SELECT $1, step_id, idx, status, code, message FROM line ON CONFLICT DO NOTHING
-     ), ${jobStatusCtes(4, guard)}${effect ? `, ${effect.ctes(firstOfEffect, guard)}` : ''}
-     SELECT ok AS approved, allowed${effect ? `, ${effect.result} AS effect` : ''} FROM approved`,
-    [jobId, JSON.stringify(lines), j.requiresApproval === true, ...status, ...(effect?.params ?? [])],
+     ), ${jobStatusCtes(firstOfStatus, guard, derived)}${effect ? `, ${effect.ctes(firstOfEffect, guard)}` : ''}
+     SELECT ok AS approved, allowed, (SELECT config FROM step) AS config${effect ? `, ${effect.result} AS effect` : ''} FROM approved`,
+    [
+      jobId,
+      JSON.stringify(lines),
+      j.requiresApproval === true,
+      j.step?.step ?? null,
+      j.step?.at ?? null,
+      j.step?.note ?? null,
+      j.step?.waive ?? null,
+      WAIT_PROVIDERS,
+      ...status,
+      ...(effect?.params ?? []),
+    ],
   );
   if (!rows[0]?.approved) throw new NoApprovalRecorded(`job ${jobId} has no approved decision recorded`);
   if (effect) checkAllowed(effect, rows[0].allowed);
-  return rows[0].effect;
+  return { effect: rows[0].effect, config: rows[0].config ?? {} };
 }
 
 /**

@@ -298,10 +298,11 @@ export async function getJobByKey(db: Queryable, workspaceId: string, key: strin
 /**
  * SQL for the CTEs `job` (its status set, unless it has ended already) and, the first time it ends (OK, ERR, CANCEL), its
  * `job.completed` event with the faults it ended with. Parameters from `$first`: jobStatusParams. The update also
- * needs `guard`; a null status changes nothing.
+ * needs `guard`; a null status changes nothing. `statusSql`: the status as an SQL expression (default: its parameter).
  */
-export function jobStatusCtes(first: number, guard = 'true'): string {
-  const [job, status, faults] = [first, first + 1, first + 2].map((n) => `$${n}`);
+export function jobStatusCtes(first: number, guard = 'true', statusSql = `$${first + 1}::text`): string {
+  const [job, faults] = [first, first + 2].map((n) => `$${n}`);
+  const status = `(${statusSql})`;
   return `job AS (
        UPDATE jobs SET status = ${status}::text, faults = COALESCE(${faults}::jsonb, faults), updated_at = now(),
          waits_until = CASE WHEN ${status}::text = 'WAIT' THEN $${first + 6}::date END,
@@ -319,7 +320,7 @@ export function jobStatusCtes(first: number, guard = 'true'): string {
  */
 export function jobStatusParams(
   jobId: string,
-  change?: { status: JobStatus; faults?: Fault[]; until?: string },
+  change?: { status?: JobStatus; faults?: Fault[]; until?: string },
 ): unknown[] {
   return [
     jobId,

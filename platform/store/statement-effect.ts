@@ -23,6 +23,12 @@ export class EffectRefused extends Error {
   }
 }
 
+/**
+ * SQL for the text value `key` of the step's config, in the step's journal statement (job-journal.ts writeJournal:
+ * its CTE `step` reads the job's definition): an effect configured by the definition needs no read of its own.
+ */
+export const stepConfig = (key: string) => `SELECT config->>'${key}' FROM step`;
+
 /** The SQL boolean of what the effect requires, its parameters from `$first`. */
 export const requiredBy = (effect: StatementEffect, first: number) => effect.requires?.holds(first) ?? 'true';
 

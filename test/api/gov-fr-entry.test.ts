@@ -7,7 +7,8 @@ import crypto from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActivities } from '../../activities';
+import { agreementSign } from '../../activities/gov-fr-agreement';
+import { journalledStatement } from '../../activities/journalled';
 import type { StepCall } from '../../contract/journal';
 import { eventually, log, startHarness, type Harness } from '../support/harness';
 import { makeSiren, party } from '../../bin/stack/sample-parties';
@@ -17,7 +18,6 @@ import { inkSigned } from '../support/signed-pdf';
 import { generateSelfSigned } from '../../platform/crypto/dev-certificates';
 import { sealPdf } from '../../domain/mandate/seal';
 import { createWorkflow, entryState, jobWhen, setState, startJob, step } from '../support/jobs';
-import { createClients } from '../../integrations/clients';
 
 let h: Harness;
 beforeAll(async () => {
@@ -69,17 +69,14 @@ describe('gov-fr.agreement.sign', () => {
   it('run again for the same job (a retried activity), it keeps the one link and the one mandate number', async () => {
     const { entryId, jobId } = await parkedEntry();
     const before = (await h.api('GET', `/silo/v1/entries/${entryId}`)).body.meta;
-    const sign = createActivities({ db: h.db, log, config: h.config }, createClients(h.config))[
-      'gov-fr.agreement.sign'
-    ] as (i: StepCall) => Promise<{ mandateNumber: string; linkCreated: boolean }>;
+    // The step's activity as the worker builds it, before its result is cut to what the workflow needs.
+    const sign = journalledStatement(h.db, agreementSign({ db: h.db, log, config: h.config }));
     const again: { mandateNumber: string; linkCreated: boolean } = await new MockActivityEnvironment().run(sign, {
       jobId,
       workspaceId: h.workspaceId,
       entryId,
       stepId: (await h.api('GET', `/transform/v1/jobs/${jobId}`)).body.intents[0].step_id, // its sign step
-      config: {},
-      journal: {}, // as the workflow sends it: the step after it is not the approval wait
-    });
+    } satisfies StepCall);
     expect(again.linkCreated).toBe(false);
     expect(again.mandateNumber).toMatch(/_01$/);
     expect((await h.api('GET', `/silo/v1/entries/${entryId}`)).body.meta).toEqual(before);

@@ -7,12 +7,17 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { expect, inject } from 'vitest';
 import { bundleWorkflows } from '../../worker/create-worker';
 import { buildIdOf, deploymentOptions, makeCurrent } from '../../worker/versioning';
-import { ACTIVITY_PROVIDERS, DIRECTORY_COVER } from '../../contract/providers';
+import { ACTIVITY_PROVIDERS, DIRECTORY_COVER, isApprovalWait } from '../../contract/providers';
 import { JobStatus, SiloEntryId } from '../../contract/search-attributes';
 import { approvalSignal } from '../../contract/signals';
-import { stepLines } from '../../platform/store/job-journal';
 import { REGISTRATION, UNREGISTRATION } from '../../contract/definitions';
-import { AWAITING_APPROVAL, type JournalLine, type OwedJournal, type StepCall } from '../../contract/journal';
+import {
+  AWAITING_APPROVAL,
+  type JobStatusChange,
+  type JournalLine,
+  type OwedJournal,
+  type StepCall,
+} from '../../contract/journal';
 import { type Definition, type Fault } from '../../contract/job';
 
 /** One activity call, as an operator would read it in the journal. */
@@ -49,6 +54,45 @@ class FakeJob {
   readonly results = new Map<string, unknown>();
   /** A silo.state step for this state finishes only once the promise settles (to order it after a signal). */
   readonly holds = new Map<string, Promise<void>>();
+  /** The definition the job runs, as the store holds it. */
+  definition: Definition = { steps: [], rescue: [] };
+  /** The store's view: the job's status, the steps whose end is recorded. */
+  status = 'RUN';
+  readonly ended = new Set<string>();
+}
+
+/** What a write records: its lines, the job's status it sets, whether it needs the approval recorded. */
+type Recorded = { lines: JournalLine[]; status?: JobStatusChange; requiresApproval?: boolean };
+
+/**
+ * What the store derives for a step's write from the job's definition (platform/store/job-journal.ts), modelled
+ * here as the tests read it: the end of an approval wait before the step, its start and end, the start of a wait
+ * after it; OK after the last step, ERR after the last rescue step, WAIT before a wait, RUN after a wait.
+ */
+function derived(job: FakeJob, call: StepCall): Recorded {
+  const { steps, rescue } = job.definition;
+  const list = steps.some((s) => s.id === call.stepId) ? steps : rescue;
+  const i = list.findIndex((s) => s.id === call.stepId);
+  const [before, after] = [list[i - 1], list[i + 1]];
+  const waitBefore = before && isApprovalWait(before) && !job.ended.has(before.id) ? before.id : undefined;
+  const waitAfter = after && isApprovalWait(after) ? after.id : undefined;
+  const lines: JournalLine[] = [
+    ...(call.rescue?.owed ?? []),
+    ...(waitBefore ? [{ step: waitBefore, at: 'end', status: 'OK' } as const] : []),
+    { step: call.stepId, at: 'start', status: 'RUN' },
+    { step: call.stepId, at: 'end', status: 'OK' },
+    ...(waitAfter ? [{ step: waitAfter, at: 'start', status: 'RUN' } as const] : []),
+  ];
+  const status = !after
+    ? list === steps
+      ? 'OK'
+      : 'ERR'
+    : waitAfter
+      ? 'WAIT'
+      : job.status === 'WAIT'
+        ? 'RUN'
+        : undefined;
+  return { lines, ...(status && { status: { status } }), requiresApproval: waitBefore !== undefined };
 }
 
 export class Fakes {
@@ -58,12 +102,7 @@ export class Fakes {
     return this.jobs.get(jobId)!;
   }
 
-  private call(
-    provider: string,
-    jobId: string,
-    journal: (OwedJournal & { lines: JournalLine[] }) | undefined,
-    input?: StepCall,
-  ): void {
+  private call(provider: string, jobId: string, journal: Recorded | undefined, input?: StepCall): void {
     const job = this.job(jobId);
     const refused = journal?.requiresApproval === true && !job.approved;
     job.calls.push({
@@ -72,16 +111,18 @@ export class Fakes {
       at: Date.now(),
       lines: (journal?.lines ?? []).map(line),
       requiresApproval: journal?.requiresApproval === true,
-      ...(input?.config.state !== undefined && { state: String(input.config.state) }),
+      ...(input && { state: configOf(job, input.stepId).state as string | undefined }),
       ...(journal?.status && { status: journal.status.status }),
       ...(journal?.status?.until && { until: journal.status.until }),
-      ...(input?.faults && { faults: input.faults }),
+      ...(input?.rescue && { faults: input.rescue.faults }),
     });
     // As activities/journalled.ts: the step after the wait does nothing unless the approval is recorded.
     if (refused)
       throw ApplicationFailure.nonRetryable(`job ${jobId} has no approved decision recorded`, AWAITING_APPROVAL);
     const failure = job.failures.get(provider);
     if (failure) throw failure;
+    for (const l of journal?.lines ?? []) if (l.at === 'end') job.ended.add(l.step);
+    if (journal?.status) job.status = journal.status.status;
   }
 
   activities(): Record<string, (input: any) => Promise<unknown>> {
@@ -90,15 +131,12 @@ export class Fakes {
         ACTIVITY_PROVIDERS.map((p) => [
           p,
           async (input: StepCall) => {
-            await this.job(input.jobId).holds.get(String(input.config.state));
-            this.call(
-              p,
-              input.jobId,
-              input.journal && { ...input.journal, lines: stepLines(input.stepId, input.journal) },
-              input,
-            );
-            const result = this.job(input.jobId).results.get(p);
-            return result ?? (p === 'silo.state' ? { partyState: input.config.state } : {});
+            const job = this.job(input.jobId);
+            const state = configOf(job, input.stepId).state;
+            await job.holds.get(String(state));
+            this.call(p, input.jobId, derived(job, input), input);
+            const result = job.results.get(p);
+            return result ?? (p === 'silo.state' ? { partyState: state } : {});
           },
         ]),
       ),
@@ -111,6 +149,12 @@ export class Fakes {
     };
   }
 }
+
+const configOf = (job: FakeJob, stepId: string) =>
+  [...job.definition.steps, ...job.definition.rescue].find((s) => s.id === stepId)?.config ?? {};
+
+/** The built-in workflows' definitions, by workflow type. */
+const BUILTINS: Record<string, Definition> = { registration: REGISTRATION, unregistration: UNREGISTRATION };
 
 type Workflow<A> = (input: A) => Promise<unknown>;
 
@@ -148,6 +192,7 @@ export async function startFastWorker() {
     prepare?.(fakes.job(jobId));
     const { definition } = input as { definition?: Definition };
     for (const s of definition ? [...definition.steps, ...definition.rescue] : []) providerOf.set(s.id, s.provider);
+    fakes.job(jobId).definition = definition ?? BUILTINS[workflow.name]!;
     const args = [{ jobId, workspaceId: 'ws-test', entryId, approvalDeadline: '1h', ...input } as unknown as A] as [A];
     const handle = await client.workflow.start(workflow, {
       args,

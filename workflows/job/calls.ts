@@ -1,10 +1,10 @@
-// A job's activities, called: each step's, which records its journal lines with its effect, and the journal
-// activity for what no step carries. After the approval wait, a call refused for want of a recorded approval waits
+// A job's activities, called: each step's with ids (its activity records the lines the store derives with its
+// effect), and the journal activity for what no step carries. After the approval wait, a call refused for want of a recorded approval waits
 // for another hint.
 import { proxyActivities, setCurrentDetails } from '@temporalio/workflow';
 import { JOB_ACTIVITY_OPTIONS, type JobActivities, type StepResult } from '../../contract/activities';
 import type { Step } from '../../contract/job';
-import type { JobStatusChange, StepJournalling } from '../../contract/journal';
+import type { JobStatusChange, RescueCall } from '../../contract/journal';
 import { isActivityProvider, providerOf } from '../../contract/providers';
 import { JobStatus, PartyState } from '../../contract/search-attributes';
 import type { ApprovalWait } from './approval';
@@ -19,8 +19,11 @@ export class JobCalls {
     private readonly approval?: ApprovalWait,
   ) {}
 
-  /** Runs the step's activity with what it records; its result shows the party's state it set. */
-  async step(step: Step, journal: StepJournalling): Promise<StepResult> {
+  /**
+   * Runs the step's activity, called with ids: the store derives what it records, and `shows` is the job's status
+   * it leaves (shown in the Temporal UI). A rescue step also gets the faults and the failed steps' lines.
+   */
+  async step(step: Step, shows: JobStatusChange['status'], rescue?: RescueCall): Promise<StepResult> {
     const provider = step.provider;
     const spec = providerOf(provider);
     if (!isActivityProvider(provider) || spec?.kind !== 'activity') {
@@ -33,10 +36,11 @@ export class JobCalls {
     if (spec.outside) this.ctx.outside = true;
     setCurrentDetails(this.ctx.stepDetails(step));
     const run = proxyActivities<JobActivities>({ ...spec.options, summary: step.summary ?? step.name })[provider];
-    const faults = this.ctx.faults.length > 0 ? { faults: [...this.ctx.faults] } : {};
-    const call = { ...this.ctx.ids, stepId: step.id, config: step.config ?? {}, ...faults, journal };
+    const call = { ...this.ctx.ids, stepId: step.id, ...(rescue && { rescue }) };
     const result = await this.untilApproved(() => run(call));
-    this.recorded(journal.status);
+    this.ctx.journal.recorded();
+    // A step that found its approval wait not needed recorded it so, and the job runs on.
+    this.ctx.attributes.set(JobStatus, shows === 'WAIT' && result.approvalNeeded === false ? 'RUN' : shows);
     if (result.partyState) this.ctx.attributes.set(PartyState, result.partyState);
     return result;
   }

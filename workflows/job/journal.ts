@@ -1,9 +1,11 @@
-// What a job's workflow owes its journal and the Temporal UI. The workflow records nothing itself: each step's
-// activity writes the lines owed so far with its own effect, and search attributes are upserted in batches.
+// What a job's workflow owes its journal and the Temporal UI. The workflow records nothing itself: the store derives
+// each step's lines from the definition as the step's activity writes its effect; the workflow owes only what the
+// definition cannot tell (a failure, a cancellation, a day or an approval waited for with no step to record it).
+// Search attributes are upserted in batches.
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import { JobStatus, PartyState } from '../../contract/search-attributes';
 import type { Fault } from '../../contract/job';
-import type { JobStatusChange, JournalLine, OwedJournal, StepJournalling } from '../../contract/journal';
+import type { JobStatusChange, JournalLine, OwedJournal, RescueCall } from '../../contract/journal';
 
 /** Of two statuses owed, the job takes the one of higher rank (the second on a tie): an ending one over all. */
 const RANK: Record<JobStatusChange['status'], number> = { RUN: 0, WAIT: 1, OK: 2, ERR: 2, CANCEL: 2 };
@@ -22,7 +24,10 @@ export class JobJournal {
     this.status = higher(this.status, status);
   }
 
-  /** An approval hint ended the wait: the next write records its end, and needs the approval recorded. */
+  /**
+   * An approval hint ended the wait: the next write records its end, and needs the approval recorded (a step's
+   * write does so as the store derives it; the journal activity's, as owed here).
+   */
   approvalHinted(wait: string): void {
     this.approvedWait = wait;
   }
@@ -44,9 +49,9 @@ export class JobJournal {
     return { ...(owed.length > 0 && { owed }), ...(next && { status: next }), ...(wait && { requiresApproval: true }) };
   }
 
-  /** What a step's activity records: what is owed, its own lines, the wait it opens, where the job goes. */
-  forStep(then: { status?: JobStatusChange; opens?: string } = {}): StepJournalling {
-    return { ...this.forOwed(then.opens ? { status: 'WAIT' } : then.status), ...(then.opens && { opens: then.opens }) };
+  /** What a rescue step's activity records beside its own lines: the failed steps' lines, the faults so far. */
+  forRescue(faults: Fault[]): RescueCall {
+    return { faults: [...faults], ...(this.owed.length > 0 && { owed: [...this.owed] }) };
   }
 
   /** The activity recorded what it was given. */

@@ -18,8 +18,7 @@ export async function rescue(ctx: JobContext, calls: JobCalls, fault: Fault): Pr
   for (const [i, step] of steps.entries()) {
     const last = i === steps.length - 1;
     try {
-      const status = last ? { status: { status: 'ERR' as const, faults: [...ctx.faults] } } : {};
-      await calls.step(step, ctx.journal.forStep(status));
+      await calls.step(step, last ? 'ERR' : 'RUN', ctx.journal.forRescue(ctx.faults)); // the last one ends the job
     } catch (failure) {
       const stepFault = toFault(step, failure);
       ctx.faults.push(stepFault);

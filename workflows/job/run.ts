@@ -1,4 +1,5 @@
-// Running a job's steps: each step is one activity, which records its journal lines with its effect; a failure
+// Running a job's steps: each step is one activity, which records its journal lines with its effect (the store
+// derives them from the definition: the start of the approval wait after it, the job's end after the last); a failure
 // becomes the job's fault and the rescue runs (rescue.ts). A cancellation (cancellation.ts) is taken between steps
 // or during the approval wait (approval.ts); days the job waits for are in start-days.ts.
 import type { Definition, JobInput, JobResult, Step } from '../../contract/job';
@@ -35,8 +36,7 @@ export class JobRun {
     const opens = next && isApprovalWait(next) ? next.id : undefined;
     let result;
     try {
-      const then = { ...(opens && { opens }), ...(!next && { status: { status: 'OK' as const } }) };
-      result = await this.calls.step(step, this.ctx.journal.forStep(then));
+      result = await this.calls.step(step, opens ? 'WAIT' : next ? 'RUN' : 'OK');
       // The step found no approval needed (an address update within the signed mandate) and recorded the wait so.
       const waived = opens !== undefined && result.approvalNeeded === false;
       this.opened = waived ? undefined : opens;

@@ -15,7 +15,6 @@ export async function startDay(ctx: JobContext, calls: JobCalls, step: Step): Pr
   await waitsForDay(ctx, calls, day);
   setCurrentDetails(`Waiting until ${day} to start: ${ctx.stepDetails(step)} runs then`);
   await Promise.race([sleep(ms, { summary: `starts on ${day}` }), condition(() => ctx.cancelRequested)]);
-  if (!ctx.cancelRequested) ctx.journal.owe([], { status: 'RUN' });
 }
 
 /** A step whose effect starts later (directory lines from a future day): the next step waits for it. */
@@ -28,10 +27,9 @@ export async function effectDay(ctx: JobContext, calls: JobCalls, step: Step, re
   await waitsForDay(ctx, calls, day);
   setCurrentDetails(`${ctx.stepDetails(step)} done: it takes effect on ${day}; the next step waits until then`);
   await sleep(ms, { summary: `takes effect on ${day}` });
-  ctx.journal.owe([], { status: 'RUN' });
 }
 
-/** The job shows it waits for `day` (WAIT, waiting_for effective-date), until the next step records it RUN again. */
+/** The job shows it waits for `day` (WAIT, waiting_for effective-date), until the next step's start sets it RUN. */
 async function waitsForDay(ctx: JobContext, calls: JobCalls, day: string): Promise<void> {
   await calls.record({ status: 'WAIT', until: day });
   ctx.attributes.flush(); // operators find it by JobStatus while it waits

@@ -5,6 +5,7 @@ import { openDb, type Db, type Queryable } from '../../../platform/store/db';
 import { getAgreement, issueMandate, startsWith } from '../../../platform/store/agreements';
 import {
   ConflictError,
+  configuredStateEffect,
   getEntry,
   insertEntry,
   listEntries,
@@ -13,7 +14,9 @@ import {
   stateHistory,
 } from '../../../platform/store/entries';
 import { getJob, insertJob, setJobStatus } from '../../../platform/store/jobs';
-import { recordWaitEvent, stepLines, writeJournal } from '../../../platform/store/job-journal';
+import { NoApprovalRecorded, recordWaitEvent, writeJournal } from '../../../platform/store/job-journal';
+import { approveMandate } from '../../support/mandate';
+import type { Definition } from '../../../contract/job';
 import { ApiKeyCache, KEY_REVOKED_CHANNEL } from '../../../platform/store/api-key-cache';
 import { migrate } from '../../../platform/store/migrate';
 import { createApiKey, createWorkspace, findApiKey, revokeApiKey, sha256Hex } from '../../../platform/store/workspaces';
@@ -46,6 +49,30 @@ describe.each(engines)('store on %s', (engine) => {
       siren,
       ...opts,
     });
+  };
+  /** A step of the definitions below: its name says its id. */
+  const step = (id: string, provider: string, config?: Record<string, unknown>) => ({
+    id,
+    name: `step ${id}`,
+    provider,
+    ...(config && { config }),
+  });
+  /** A job running `definition` on entry `entryId`; its id. */
+  const definitionJob = async (entryId: string, definition: Definition) => {
+    const id = crypto.randomUUID();
+    await insertJob(db, {
+      id,
+      workspaceId: ws,
+      workflowId: crypto.randomUUID(),
+      workflowType: 'runDefinition',
+      entryId,
+      docSchema: 'org/party',
+      definition,
+      args: {},
+      tags: [],
+      registers: false,
+    });
+    return id;
   };
 
   it('migrations are versioned and re-running them applies nothing', async () => {
@@ -304,30 +331,23 @@ describe.each(engines)('store on %s', (engine) => {
 
   it("journals lines by step id with the names and order of the job's definition, ends the job once, loses no line", async () => {
     const e = await newEntry();
-    const jobId = crypto.randomUUID();
-    const step = (id: string, provider: string) => ({ id, name: `step ${id}`, provider });
     const definition = {
       steps: [step('a', 'silo.state'), step('w', 'gov-fr.agreement.wait.approval'), step('b', 'silo.state')],
       rescue: [step('r', 'silo.state')],
     };
-    await insertJob(db, {
-      id: jobId,
-      workspaceId: ws,
-      workflowId: crypto.randomUUID(),
-      workflowType: 'runDefinition',
-      entryId: e.id,
-      docSchema: 'org/party',
-      definition,
-      args: {},
-      tags: [],
-      registers: false,
-    });
-    await writeJournal(db, jobId, { lines: stepLines('a', { opens: 'w' }), status: { status: 'WAIT' } });
+    const jobId = await definitionJob(e.id, definition);
+    // Each write names its step: the store derives the lines and the job's status from the definition.
+    const end = (id: string) => ({ step: { step: id, at: 'end' as const } });
+    await writeJournal(db, jobId, end('a')); // and the wait's start: the job waits
+    expect(await getJob(db, ws, jobId)).toMatchObject({ status: 'WAIT' });
     await db.tx((q) => recordWaitEvent(q, jobId, 'w', { status: 'WAIT', code: 'submitted' }));
-    await writeJournal(db, jobId, {
-      lines: stepLines('b', { owed: [{ step: 'w', at: 'end', status: 'OK' }] }),
-      status: { status: 'OK' },
-    });
+    // The step after the wait records its end: only once an approval is recorded.
+    await expect(writeJournal(db, jobId, end('b'))).rejects.toThrow(NoApprovalRecorded);
+    expect(await getJob(db, ws, jobId)).toMatchObject({ status: 'WAIT' });
+    await approveMandate(db, { entryId: e.id, jobId });
+    await writeJournal(db, jobId, { step: { step: 'b', at: 'start' } }); // the wait ends, the job runs again
+    expect(await getJob(db, ws, jobId)).toMatchObject({ status: 'RUN' });
+    await writeJournal(db, jobId, end('b')); // the last step: the job ends OK
     await writeJournal(db, jobId, { lines: [], status: { status: 'ERR', faults: [] } }); // a late write changes nothing
 
     const job = await getJob(db, ws, jobId);
@@ -347,6 +367,85 @@ describe.each(engines)('store on %s', (engine) => {
     // A step the job does not have is refused, not dropped: the caller's transaction rolls back.
     await expect(writeJournal(db, jobId, { lines: [{ step: 'nope', at: 'start', status: 'RUN' }] })).rejects.toThrow();
     await expect(db.tx((q) => recordWaitEvent(q, jobId, 'nope', { status: 'WAIT' }))).rejects.toThrow(/no step nope/);
+  });
+
+  it("derives a rescue's end, a wait found not needed and a step's config from the definition; a configured state must be one", async () => {
+    const e = await newEntry();
+    const definition = {
+      steps: [
+        step('renew', 'gov-fr.agreement.renew'),
+        step('w', 'gov-fr.agreement.wait.approval'),
+        step('p', 'peppol.register', { visibility: 'smp' }),
+      ],
+      rescue: [step('r1', 'silo.state', { state: 'error' }), step('r2', 'silo.state', { state: 'nope' })],
+    };
+    const jobId = await definitionJob(e.id, definition);
+    await setJobStatus(db, jobId, 'RUN'); // started
+    // Not needed: the wait recorded started and ended, saying why; the job does not wait.
+    await writeJournal(db, jobId, { step: { step: 'renew', at: 'end', waive: 'not needed' } });
+    expect(await getJob(db, ws, jobId)).toMatchObject({ status: 'RUN' });
+    // No approval asked: the wait before the step has ended. Its start returns its config.
+    expect(await writeJournal(db, jobId, { step: { step: 'p', at: 'start' } })).toEqual({
+      effect: undefined,
+      config: { visibility: 'smp' },
+    });
+    const fault = { provider: 'peppol.register', code: 'boom', message: 'it failed' };
+    const failed = [{ step: 'p', at: 'end' as const, status: 'KO' as const, code: 'boom', message: 'it failed' }];
+    const state = (id: string) => configuredStateEffect({ entryId: e.id, jobId, stepId: id, faults: [fault] });
+    const r1 = await writeJournal(
+      db,
+      jobId,
+      { step: { step: 'r1', at: 'end' }, lines: failed, faults: [fault] },
+      state('r1'),
+    );
+    expect(r1.effect).toEqual([true, 'error']);
+    expect(await getJob(db, ws, jobId)).toMatchObject({ status: 'RUN' });
+    expect((await getEntry(db, ws, e.id))!.state).toBe('error');
+    // A state the definition configures that is none: refused, nothing written.
+    await expect(
+      writeJournal(db, jobId, { step: { step: 'r2', at: 'end' }, faults: [fault] }, state('r2')),
+    ).rejects.toMatchObject({ type: 'invalid-config', message: expect.stringContaining('config.state') });
+    // The last rescue step ends the job ERR with the faults.
+    await writeJournal(db, jobId, { step: { step: 'r2', at: 'end' }, faults: [fault] });
+    const job = await getJob(db, ws, jobId);
+    expect(job).toMatchObject({ status: 'ERR', faults: [fault] });
+    expect(job!.intents.map((i) => [i.step_id, i.events.map((x) => [x.status, x.message ?? null])])).toEqual([
+      [
+        'renew',
+        [
+          ['RUN', null],
+          ['OK', null],
+        ],
+      ],
+      [
+        'w',
+        [
+          ['RUN', null],
+          ['OK', 'not needed'],
+        ],
+      ],
+      [
+        'p',
+        [
+          ['RUN', null],
+          ['KO', 'it failed'],
+        ],
+      ],
+      [
+        'r1',
+        [
+          ['RUN', null],
+          ['OK', null],
+        ],
+      ],
+      [
+        'r2',
+        [
+          ['RUN', null],
+          ['OK', null],
+        ],
+      ],
+    ]);
   });
 
   it('rolls a failed transaction back', async () => {
