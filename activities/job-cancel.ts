@@ -2,7 +2,8 @@
 // party `cancelled` (or still `registered`), the cancelled step's end and the job's CANCEL with the reason the API
 // stored. One transaction.
 import { restoreSupersededMandate, voidJobMandate } from '../platform/store/agreements';
-import { cancelReasonOf, jobActsOnRegistered } from '../platform/store/jobs';
+import { jobActsOnRegistered } from '../platform/store/jobs';
+import { cancelReasonOf } from '../platform/store/job-cancellation';
 import { recordState } from '../platform/store/entries';
 import { writeJournal } from '../platform/store/job-journal';
 import { retireJobApprovalLink } from '../domain/submission/approval-link';

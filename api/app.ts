@@ -14,7 +14,7 @@ import { healthRouter } from './health';
 import { metricsEndpoint, observability } from './observability';
 import { openApiDocument } from './openapi';
 import { watchJobs } from '../platform/observability/metrics';
-import { countJobsByStatus } from '../platform/store/jobs';
+import { countJobsByStatus } from '../platform/store/job-views';
 import { authenticate } from './auth';
 import { idempotency, parsedWhenKeyed } from './idempotency';
 import { failedAuthentications, ipRateLimit, rateLimit, wizardRefRateLimit } from './rate-limit';

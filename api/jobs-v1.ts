@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Db } from '../platform/store/db';
-import { getJob, getJobByKey, listJobs } from '../platform/store/jobs';
+import { getJob, getJobByKey, listJobs } from '../platform/store/job-views';
 import { decodeTimeCursor } from '../platform/store/rows';
 import { type WorkflowView } from '../platform/store/workflows';
 import { workflowInput } from '../domain/jobs/definition-schema';

@@ -1,7 +1,7 @@
 // A registration driven over HTTP as an integrator and an operator would, step by step, for many parties at once
 // against a cluster (bin/stack/cluster.ts). Each call checks its status and says which party failed; no vitest.
 import crypto from 'node:crypto';
-import { countJobsByStatus } from '../../platform/store/jobs';
+import { countJobsByStatus } from '../../platform/store/job-views';
 import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import { callApi, type ApiJson, type Cluster } from './cluster';
 import { makeSiren, party, type SampleAddresses } from './sample-parties';

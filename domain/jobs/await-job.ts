@@ -2,7 +2,7 @@
 // store (an indexed read, at most one a second per waiting request): the store is where a job's status is written.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../platform/store/db';
-import { getJobStatus } from '../../platform/store/jobs';
+import { getJobStatus } from '../../platform/store/job-views';
 
 const SETTLED = new Set(['OK', 'ERR', 'CANCEL', 'WAIT']);
 

@@ -3,7 +3,8 @@
 // whose workflow never started (Temporal was unreachable) is cancelled in the store alone.
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { cancelQueuedJob, claimCancellation, clearCancelReason, getJob, type JobView } from '../../platform/store/jobs';
+import { getJob, type JobView } from '../../platform/store/job-views';
+import { cancelQueuedJob, claimCancellation, clearCancelReason } from '../../platform/store/job-cancellation';
 import { CANCEL_REFUSED, cancelUpdate } from '../../contract/signals';
 import { providerOf } from '../../contract/providers';
 import { UNREGISTRATION_WORKFLOW_ID } from './builtins';

@@ -9,14 +9,8 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Logger } from 'pino';
 import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/store/db';
-import {
-  approvedButWaiting,
-  insertJob,
-  markJobStarted,
-  queuedJobs,
-  setJobStatus,
-  type JobView,
-} from '../../platform/store/jobs';
+import { approvedButWaiting, insertJob, markJobStarted, queuedJobs, setJobStatus } from '../../platform/store/jobs';
+import { type JobView } from '../../platform/store/job-views';
 import { approvalSignal } from '../../contract/signals';
 import type { Definition, JobInput } from '../../contract/job';
 import { JobStatus, SiloEntryId, Siren } from '../../contract/search-attributes';

@@ -38,7 +38,8 @@ import {
 } from '../../platform/store/agreements';
 import type { Db } from '../../platform/store/db';
 import { getEntryRow, putMeta } from '../../platform/store/entries';
-import { activeJobOf, lockJobForDecision } from '../../platform/store/jobs';
+import { activeJobOf } from '../../platform/store/jobs';
+import { lockJobForDecision } from '../../platform/store/job-cancellation';
 import { temporalWorkflowId } from '../jobs/jobs';
 import { approvalSignal } from '../../contract/signals';
 import type { ApprovalSignal } from '../../contract/signals';

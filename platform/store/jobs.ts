@@ -1,50 +1,14 @@
-// Long file: jobs, intents and their events together; issue 42 splits the store by table (the journal among them).
-// Jobs: one run of a workflow definition on an entry, with its intents (one per step run) and their events.
+// Jobs: one run of a workflow definition on an entry, recorded, started, found by the sweeper, their status set. How
+// clients read them is in job-views.ts, their journal in job-journal.ts, their cancellation in job-cancellation.ts.
 import crypto from 'node:crypto';
 import type { JobWorkflowType } from '../../contract/workflow-types';
 import { ACTS_ON_REGISTERED } from '../../contract/providers';
-import { CANCELLED, type Definition, type Fault, type JobStatus } from '../../contract/job';
-import type { Db, Queryable } from './db';
-import { waitingForSql, type WaitingFor } from './waiting-for';
+import type { Definition, Fault, JobStatus } from '../../contract/job';
+import type { Queryable } from './db';
 import { eventCtes } from './events';
-import { ConflictError, RESERVED_IDS, idNotAvailable, recordState } from './entries';
-import { afterTimeCursor, cursorMicros, decodeTimeCursor, encodeTimeCursor, iso, isUniqueViolation } from './rows';
-
-interface JobRow {
-  id: string;
-  workspace_id: string;
-  key: string | null;
-  workflow_id: string;
-  silo_entry_id: string;
-  definition: Definition;
-  args: Record<string, string>;
-  tags: string[];
-  status: JobStatus;
-  faults: Fault[];
-  created_at: Date;
-  updated_at: Date;
-  completed_at: Date | null;
-  /** The day a job in WAIT waits for (its changes take effect then), as YYYY-MM-DD. */
-  waits_until: string | null;
-}
-
-interface IntentRow {
-  step_id: string;
-  name: string;
-  provider: string;
-  completed: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
-
-interface EventRow {
-  step_id: string;
-  idx: number;
-  status: string;
-  code: string | null;
-  message: string | null;
-  at: Date;
-}
+import { ConflictError, RESERVED_IDS, idNotAvailable } from './entries';
+import { isUniqueViolation } from './rows';
+import { getJob, view, type JobRow, type JobView } from './job-views';
 
 export type InsertJobResult =
   | { outcome: 'no-entry' }
@@ -223,79 +187,6 @@ export async function queuedJobs(db: Queryable, olderThanMs: number, limit: numb
 }
 
 /**
- * The job with its intents and their events, read in one statement (clients poll this). Events are numbered across
- * the job in step order: each step numbers its own (platform/store/job-journal.ts).
- */
-const JOB_VIEW_SQL = (where: string, extra = '') => `
-  SELECT j.*${extra}, ${waitingForSql('j')} AS waiting_for, to_char(j.waits_until, 'YYYY-MM-DD') AS waits_until,
-    COALESCE((SELECT json_agg(i ORDER BY i.position, i.created_at)
-              FROM (SELECT step_id, name, provider, completed, created_at, updated_at, position FROM job_intents WHERE job_id = j.id) i), '[]') AS intents,
-    COALESCE((SELECT json_agg(e ORDER BY e.idx)
-              FROM (SELECT e.step_id, row_number() OVER (ORDER BY i.position, e.idx) - 1 AS idx, e.status, e.code, e.message, e.at
-                    FROM job_events e JOIN job_intents i USING (job_id, step_id) WHERE e.job_id = j.id) e), '[]') AS events
-  FROM jobs j WHERE ${where}`;
-
-/** Timestamps arrive as JSON strings from the aggregates; iso() reads both. */
-type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
-
-function view(job: JobRow & { intents: Json<IntentRow>[]; events: Json<EventRow>[]; waiting_for?: WaitingFor | null }) {
-  return {
-    id: job.id,
-    ...(job.key != null && { key: job.key }),
-    workflow_id: job.workflow_id,
-    silo_entry_id: job.silo_entry_id,
-    status: job.status,
-    ...(job.waiting_for && { waiting_for: job.waiting_for }),
-    ...(job.waiting_for === 'effective-date' && job.waits_until && { effective_on: job.waits_until }),
-    args: job.args,
-    tags: job.tags,
-    faults: job.faults,
-    intents: job.intents.map((i) => ({
-      step_id: i.step_id,
-      name: i.name,
-      provider: i.provider,
-      completed: i.completed,
-      events: job.events
-        .filter((e) => e.step_id === i.step_id)
-        .map((e) => ({
-          index: e.idx,
-          status: e.status,
-          at: iso(e.at),
-          ...(e.code != null && { code: e.code }),
-          ...(e.message != null && { message: e.message }),
-        })),
-      created_at: iso(i.created_at),
-      updated_at: iso(i.updated_at),
-    })),
-    created_at: iso(job.created_at),
-    updated_at: iso(job.updated_at),
-    ...(job.completed_at && { completed_at: iso(job.completed_at) }),
-  };
-}
-
-export type JobView = ReturnType<typeof view>;
-
-type ViewRow = Parameters<typeof view>[0];
-
-export async function getJob(db: Queryable, workspaceId: string, id: string): Promise<JobView | undefined> {
-  const { rows } = await db.query<ViewRow>(JOB_VIEW_SQL('j.id = $1 AND j.workspace_id = $2'), [id, workspaceId]);
-  return rows[0] && view(rows[0]);
-}
-
-export async function getJobStatus(db: Queryable, workspaceId: string, id: string): Promise<JobStatus | undefined> {
-  const { rows } = await db.query<{ status: JobStatus }>(
-    'SELECT status FROM jobs WHERE id = $1 AND workspace_id = $2',
-    [id, workspaceId],
-  );
-  return rows[0]?.status;
-}
-
-export async function getJobByKey(db: Queryable, workspaceId: string, key: string): Promise<JobView | undefined> {
-  const { rows } = await db.query<ViewRow>(JOB_VIEW_SQL('j.key = $1 AND j.workspace_id = $2'), [key, workspaceId]);
-  return rows[0] && view(rows[0]);
-}
-
-/**
  * SQL for the CTEs `job` (its status set, unless it has ended already) and, the first time it ends (OK, ERR, CANCEL), its
  * `job.completed` event with the faults it ended with. Parameters from `$first`: jobStatusParams. The update also
  * needs `guard`; a null status changes nothing. `statusSql`: the status as an SQL expression (default: its parameter).
@@ -349,128 +240,6 @@ export async function activeJobOf(db: Queryable, entryId: string) {
   return r && { id: r.id, status: r.status, workflowType: r.workflow_type, definition: r.definition };
 }
 
-/** Why the job is being cancelled, set by the API before it asks the workflow; the cancel activity reads it. */
-export async function setCancelReason(db: Queryable, jobId: string, reason: string): Promise<void> {
-  // The first reason stays: of callers cancelling at once, the first is the one the workflow takes.
-  await db.query('UPDATE jobs SET cancel_reason = COALESCE(cancel_reason, $2) WHERE id = $1 AND completed_at IS NULL', [
-    jobId,
-    reason,
-  ]);
-}
-
-/**
- * Claims a job's cancellation in the store, against the operator's approval: the job's row locked (as
- * lockJobForDecision locks it), then, unless an approval of its submission is recorded, its reason set (the first
- * stays). Of a cancellation and an approval racing, the one whose transaction takes the row first wins; the other,
- * reading after it, sees it. `approvedBy`: the approval's decision id when one came first (nothing was written).
- */
-export async function claimCancellation(db: Db, jobId: string, reason: string): Promise<{ approvedBy?: string }> {
-  return db.tx(async (q) => {
-    await q.query('SELECT 1 FROM jobs WHERE id = $1 FOR UPDATE', [jobId]);
-    // A statement of its own, after the lock: it reads what a decision that held the row committed.
-    const { rows } = await q.query<{ id: string }>(
-      `SELECT d.id FROM agreements a JOIN approval_decisions d ON d.id = a.decision_id
-       WHERE a.job_id = $1 AND a.voided_at IS NULL AND d.approved`,
-      [jobId],
-    );
-    if (rows[0]) return { approvedBy: rows[0].id };
-    await setCancelReason(q, jobId, reason);
-    return {};
-  });
-}
-
-/**
- * Locks a job's row for an approval decision (see claimCancellation) until the transaction ends; returns whether a
- * cancellation of it has been asked (its reason, set by the API before the workflow takes it).
- */
-export async function lockJobForDecision(q: Queryable, jobId: string): Promise<{ cancelReason: string | null }> {
-  const { rows } = await q.query<{ cancel_reason: string | null }>(
-    'SELECT cancel_reason FROM jobs WHERE id = $1 FOR UPDATE',
-    [jobId],
-  );
-  return { cancelReason: rows[0]?.cancel_reason ?? null };
-}
-
-/** The workflow refused the cancellation: the job goes on, without the reason this caller set. */
-export async function clearCancelReason(db: Queryable, jobId: string, reason: string): Promise<void> {
-  await db.query('UPDATE jobs SET cancel_reason = NULL WHERE id = $1 AND cancel_reason = $2 AND completed_at IS NULL', [
-    jobId,
-    reason,
-  ]);
-}
-
-/**
- * Cancels a job whose workflow never started (still QUEUED): the job ends CANCEL with its reason, the party is
- * `cancelled`. False when it is no longer QUEUED.
- */
-export async function cancelQueuedJob(db: Db, jobId: string): Promise<boolean> {
-  return db.tx(async (q) => {
-    const { rows } = await q.query<{ silo_entry_id: string; cancel_reason: string | null }>(
-      `SELECT silo_entry_id, cancel_reason FROM jobs WHERE id = $1 AND status = 'QUEUED' FOR UPDATE`,
-      [jobId],
-    );
-    const job = rows[0];
-    if (!job) return false;
-    const faults = [
-      { provider: 'transform', code: CANCELLED, message: job.cancel_reason ?? 'cancelled through the API' },
-    ];
-    await q.query(`WITH ${jobStatusCtes(1)} SELECT 1`, jobStatusParams(jobId, { status: 'CANCEL', faults }));
-    await recordState(q, { entryId: job.silo_entry_id, state: 'cancelled', jobId, stepId: 'queued' });
-    return true;
-  });
-}
-
-/** Filters of the jobs list; the page is newest first, after `cursor` (from a previous page). */
-export interface JobFilter {
-  limit: number;
-  cursor?: string;
-  entryId?: string;
-  status?: JobStatus;
-  workflowId?: string;
-  /** jobs created at or before this time */
-  createdAt?: string;
-}
-
-export async function listJobs(
-  db: Queryable,
-  workspaceId: string,
-  f: JobFilter,
-): Promise<{ list: JobView[]; next_cursor?: string }> {
-  const params: unknown[] = [workspaceId, f.limit + 1];
-  const where = ['j.workspace_id = $1'];
-  const add = (sql: (n: string) => string, value: unknown) => {
-    params.push(value);
-    where.push(sql(`$${params.length}`));
-  };
-  if (f.entryId) add((n) => `j.silo_entry_id = ${n}::uuid`, f.entryId);
-  if (f.status) add((n) => `j.status = ${n}`, f.status);
-  if (f.workflowId) add((n) => `j.workflow_id = ${n}::uuid`, f.workflowId);
-  if (f.createdAt) add((n) => `j.created_at <= ${n}::timestamptz`, f.createdAt);
-  const after = f.cursor ? decodeTimeCursor(f.cursor) : undefined;
-  if (after) {
-    params.push(after.micros, after.id);
-    where.push(afterTimeCursor('j.created_at', 'j.id', `$${params.length - 1}`, `$${params.length}`));
-  }
-  const { rows } = await db.query<ViewRow & { micros: string }>(
-    `${JOB_VIEW_SQL(where.join(' AND '), `, ${cursorMicros('j.created_at')} AS micros`)} ORDER BY j.created_at DESC, j.id DESC LIMIT $2`,
-    params,
-  );
-  const page = rows.slice(0, f.limit);
-  const last = page.at(-1);
-  return {
-    list: page.map(view),
-    ...(rows.length > f.limit && last && { next_cursor: encodeTimeCursor(last.micros, last.id) }),
-  };
-}
-
-/** How many jobs the store holds in each status (the `jobs` metric). */
-export async function countJobsByStatus(db: Queryable): Promise<{ status: string; n: number }[]> {
-  const { rows } = await db.query<{ status: string; n: string }>(
-    'SELECT status, count(*) AS n FROM jobs GROUP BY status',
-  );
-  return rows.map((r) => ({ status: r.status, n: Number(r.n) }));
-}
-
 /**
  * Whether the job's definition acts on a registered party's directory lines (an unregistration, an address update):
  * cancelled before acting, it leaves the party registered.
@@ -482,13 +251,4 @@ export async function jobActsOnRegistered(q: Queryable, jobId: string): Promise<
     [jobId, ACTS_ON_REGISTERED],
   );
   return rows[0]?.acts === true;
-}
-
-/** The reason given with a cancellation request, if any. */
-
-export async function cancelReasonOf(q: Queryable, jobId: string): Promise<string | null> {
-  const { rows } = await q.query<{ cancel_reason: string | null }>('SELECT cancel_reason FROM jobs WHERE id = $1', [
-    jobId,
-  ]);
-  return rows[0]?.cancel_reason ?? null;
 }

@@ -13,7 +13,8 @@ import {
   recordState,
   stateHistory,
 } from '../../../platform/store/entries';
-import { getJob, insertJob, setJobStatus } from '../../../platform/store/jobs';
+import { insertJob, setJobStatus } from '../../../platform/store/jobs';
+import { getJob } from '../../../platform/store/job-views';
 import { NoApprovalRecorded, recordWaitEvent, writeJournal } from '../../../platform/store/job-journal';
 import { approveMandate } from '../../support/mandate';
 import type { Definition } from '../../../contract/job';
