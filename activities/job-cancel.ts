@@ -4,7 +4,7 @@
 import { restoreSupersededMandate, voidJobMandate } from '../platform/store/agreements';
 import { jobActsOnRegistered } from '../platform/store/jobs';
 import { cancelReasonOf } from '../platform/store/job-cancellation';
-import { recordState } from '../platform/store/entries';
+import { recordState } from '../platform/store/entry-states';
 import { writeJournal } from '../platform/store/job-journal';
 import { retireJobApprovalLink } from '../domain/submission/approval-link';
 import { CANCELLED, CANCELLED_BEFORE_START, type PartyState } from '../contract/job';

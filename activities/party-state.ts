@@ -1,6 +1,6 @@
 // `silo.state`: the only writer of a party's state. Its effect is one statement, which also records its journal and
 // reads the state the step's definition configures.
-import { configuredStateEffect } from '../platform/store/entries';
+import { configuredStateEffect } from '../platform/store/entry-states';
 import { type PartyState } from '../contract/job';
 import { type StepInput } from '../contract/journal';
 import type { ActivityDeps } from './deps';

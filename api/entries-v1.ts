@@ -10,16 +10,8 @@ import type { DataBox } from '../platform/crypto/data-box';
 import type { Db } from '../platform/store/db';
 import { credentialsRouter } from './credentials';
 import { metaValueInput } from './schemas';
-import {
-  deleteMeta,
-  getEntry,
-  getEntryByKey,
-  getEntryRow,
-  getMeta,
-  getMetaByRef,
-  listEntries,
-  putMeta,
-} from '../platform/store/entries';
+import { getEntry, getEntryByKey, getEntryRow, listEntries } from '../platform/store/entries';
+import { deleteMeta, getMeta, getMetaByRef, putMeta } from '../platform/store/entry-meta';
 import { decodeCursor } from '../platform/store/rows';
 import { auth, requireScope } from './auth';
 import { notFound } from '../web/http/problem';

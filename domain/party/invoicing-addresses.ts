@@ -5,7 +5,7 @@
 // must suit both: the PPF's formats, and the 0225 scheme's characters (letters, digits, - and _).
 import { z } from 'zod';
 import type { Queryable } from '../../platform/store/db';
-import { getMeta } from '../../platform/store/entries';
+import { getMeta } from '../../platform/store/entry-meta';
 import { DomainError } from '../errors';
 import { isSiret } from './french-ids';
 

@@ -28,7 +28,7 @@ import {
   sealClearSecretMeta,
   type MetaInput,
   type MetaView,
-} from '../../platform/store/entries';
+} from '../../platform/store/entry-meta';
 import { DomainError } from '../errors';
 import { INVOICING_ADDRESSES_META, invoicingAddressesOf } from './invoicing-addresses';
 

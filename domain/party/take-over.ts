@@ -2,7 +2,7 @@
 // the platform whose directory lines the company asks us to take over ("0042", or { "matricule": "0042" }). Read here
 // only: the mandate states it, and the directory step checks it against the signed mandate.
 import type { Queryable } from '../../platform/store/db';
-import { getMeta } from '../../platform/store/entries';
+import { getMeta } from '../../platform/store/entry-meta';
 
 export const FORMER_MATRICULE_META = 'fr-former-matricule';
 

@@ -2,7 +2,7 @@
 // signals the workflow: the party's state and the wait step's events. The workflow takes its signals as hints only.
 import { decisionsOf } from '../../platform/store/agreements';
 import type { Queryable } from '../../platform/store/db';
-import { recordState } from '../../platform/store/entries';
+import { recordState } from '../../platform/store/entry-states';
 import { recordWaitEvent } from '../../platform/store/job-journal';
 import { isApprovalWait } from '../../contract/providers';
 import type { Definition } from '../../contract/job';

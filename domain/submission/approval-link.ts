@@ -10,7 +10,7 @@ import {
   putMetaUnlessHeld,
   type MetaInput,
   type MetaView,
-} from '../../platform/store/entries';
+} from '../../platform/store/entry-meta';
 import type { StatementEffect } from '../../platform/store/statement-effect';
 
 export const APPROVAL_LINK_KEY = 'approval-link';

@@ -37,7 +37,8 @@ import {
   type IdentityView,
 } from '../../platform/store/agreements';
 import type { Db } from '../../platform/store/db';
-import { getEntryRow, putMeta } from '../../platform/store/entries';
+import { getEntryRow } from '../../platform/store/entries';
+import { putMeta } from '../../platform/store/entry-meta';
 import { activeJobOf } from '../../platform/store/jobs';
 import { lockJobForDecision } from '../../platform/store/job-cancellation';
 import { temporalWorkflowId } from '../jobs/jobs';

@@ -2,7 +2,7 @@
 // it against an approval decision, and a job cancelled before its workflow started.
 import { CANCELLED } from '../../contract/job';
 import type { Db, Queryable } from './db';
-import { recordState } from './entries';
+import { recordState } from './entry-states';
 import { jobStatusCtes, jobStatusParams } from './jobs';
 
 /** Why the job is being cancelled, set by the API before it asks the workflow; the cancel activity reads it. */

@@ -6,7 +6,8 @@ import { ACTS_ON_REGISTERED } from '../../contract/providers';
 import type { Definition, Fault, JobStatus } from '../../contract/job';
 import type { Queryable } from './db';
 import { eventCtes } from './events';
-import { ConflictError, RESERVED_IDS, idNotAvailable } from './entries';
+import { RESERVED_IDS, idNotAvailable } from './entries';
+import { ConflictError } from './conflict';
 import { isUniqueViolation } from './rows';
 import { getJob, view, type JobRow, type JobView } from './job-views';
 

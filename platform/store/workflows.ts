@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import type { Step } from '../../contract/job';
 import type { Queryable } from './db';
-import { ConflictError } from './entries';
+import { ConflictError } from './conflict';
 import { iso, isUniqueViolation } from './rows';
 
 export interface WorkflowDoc {

@@ -13,7 +13,8 @@ import { preparedMigration, recordPreparedMigration } from '../../platform/store
 import { startPeppolDirectorySimulator, type PeppolDirectorySimulator } from '../../simulators/peppol-directory';
 import { startSmlSimulator, type SmlSimulator } from '../../simulators/sml';
 import type { Db } from '../../platform/store/db';
-import { insertEntry, putMeta } from '../../platform/store/entries';
+import { insertEntry } from '../../platform/store/entries';
+import { putMeta } from '../../platform/store/entry-meta';
 import { PEPPOL_MIGRATION_KEY_META, putMigrationKeyMeta } from '../../domain/party/peppol-migration';
 import { dataBoxFromConfig, type DataBox } from '../../platform/crypto/data-box';
 import { INVOICING_ADDRESSES_META } from '../../domain/party/invoicing-addresses';

@@ -14,7 +14,7 @@ import {
   sealClearMigrationKeys,
   secretMetaContext,
 } from '../../domain/party/peppol-migration';
-import { putMeta } from '../../platform/store/entries';
+import { putMeta } from '../../platform/store/entry-meta';
 
 let h: Harness;
 beforeAll(async () => {

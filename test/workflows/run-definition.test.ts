@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { temporalWorkflowId } from '../../domain/jobs/jobs';
 import { approvalSignal } from '../../contract/signals';
 import { JobStatus, PartyState, SiloEntryId } from '../../contract/search-attributes';
-import { stateHistory } from '../../platform/store/entries';
+import { stateHistory } from '../../platform/store/entry-states';
 import { eventually, startHarness, type Harness } from '../support/harness';
 import { maybeRecordHistory } from '../support/record-history';
 import { createEntry, createWorkflow, entryState, jobWhen, setState, startJob, step } from '../support/jobs';

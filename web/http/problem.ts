@@ -4,7 +4,7 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { ZodError } from 'zod';
 import { redactPath } from '../../platform/observability/logger';
-import { ConflictError } from '../../platform/store/entries';
+import { ConflictError } from '../../platform/store/conflict';
 import { DomainError, type DomainErrorFacts } from '../../domain/errors';
 import { RemoteFailure } from '../../integrations/remote-failure';
 import { PROBLEM_CODES, statusesOf, type ProblemCode, type ProblemCodeName } from './problem-codes';

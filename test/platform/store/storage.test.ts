@@ -3,16 +3,10 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDb, type Db, type Queryable } from '../../../platform/store/db';
 import { getAgreement, issueMandate, startsWith } from '../../../platform/store/agreements';
-import {
-  ConflictError,
-  configuredStateEffect,
-  getEntry,
-  insertEntry,
-  listEntries,
-  putMeta,
-  recordState,
-  stateHistory,
-} from '../../../platform/store/entries';
+import { getEntry, insertEntry, listEntries } from '../../../platform/store/entries';
+import { ConflictError } from '../../../platform/store/conflict';
+import { putMeta } from '../../../platform/store/entry-meta';
+import { configuredStateEffect, recordState, stateHistory } from '../../../platform/store/entry-states';
 import { insertJob, setJobStatus } from '../../../platform/store/jobs';
 import { getJob } from '../../../platform/store/job-views';
 import { NoApprovalRecorded, recordWaitEvent, writeJournal } from '../../../platform/store/job-journal';
