@@ -13,7 +13,7 @@ import {
   uploadSignedAgreement,
   type SigningDeps,
 } from '../domain/submission/service';
-import { pendingSubmissions } from '../platform/store/agreements';
+import { pendingSubmissions } from '../platform/store/approval-decisions';
 import { LANGS } from '../domain/mandate/texts';
 import { agreementBody, decisionBody, identityBody, signBody } from '../domain/submission/inputs';
 import { auth, requireScope } from './auth';

@@ -7,7 +7,9 @@ import { AnnuaireError, type AnnuaireClient } from '../integrations/annuaire/cli
 import { annuaireClient } from '../integrations/clients';
 import type { Party } from '../domain/party';
 import { agreementPdf, type SigningDeps } from '../domain/submission/service';
-import { decisionsOf, getAgreement, identityViews } from '../platform/store/agreements';
+import { getAgreement } from '../platform/store/agreements';
+import { decisionsOf } from '../platform/store/approval-decisions';
+import { identityViews } from '../platform/store/identity-documents';
 import { renewalOf } from '../domain/party/renewal';
 import { getEntryRow } from '../platform/store/entries';
 import { auth, requireScope } from './auth';

@@ -1,6 +1,6 @@
 // The approval wait as the API records it, in the transaction of the submission or the decision and before it
 // signals the workflow: the party's state and the wait step's events. The workflow takes its signals as hints only.
-import { decisionsOf } from '../../platform/store/agreements';
+import { decisionsOf } from '../../platform/store/approval-decisions';
 import type { Queryable } from '../../platform/store/db';
 import { recordState } from '../../platform/store/entry-states';
 import { recordWaitEvent } from '../../platform/store/job-journal';

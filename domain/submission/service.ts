@@ -18,15 +18,10 @@ import { auditTrail, recordAudit, type ClientInfo } from '../../platform/store/a
 import { missingSignerFields } from '../mandate/signer';
 import type { Party } from '../party';
 import {
-  claimDecision,
   finalizeSignedPdf,
   getAgreement,
-  getIdentityDocument,
   getSignedPdf,
-  identityViews,
   markSubmitted,
-  putIdentityDocument,
-  recordDecision,
   lockAgreement,
   reopenAgreement,
   recordServedMandate,
@@ -34,8 +29,14 @@ import {
   type SignedTerms,
   supersededMandates,
   type AgreementRow,
-  type IdentityView,
 } from '../../platform/store/agreements';
+import { claimDecision, recordDecision } from '../../platform/store/approval-decisions';
+import {
+  getIdentityDocument,
+  identityViews,
+  putIdentityDocument,
+  type IdentityView,
+} from '../../platform/store/identity-documents';
 import type { Db } from '../../platform/store/db';
 import { getEntryRow } from '../../platform/store/entries';
 import { putMeta } from '../../platform/store/entry-meta';

@@ -1,11 +1,8 @@
-// Long file: issue 42 splits the store by table and keeps the mandate in force in one place.
-// Mandates, identity documents and approval decisions of party entries.
-import crypto from 'node:crypto';
+// Mandates of party entries: issued, signed, submitted, voided, superseded, and the one in force. The signer's
+// identity documents are in identity-documents.ts, operators' decisions in approval-decisions.ts.
 import type { Queryable } from './db';
-import { iso } from './rows';
 import { runEffect, type StatementEffect } from './statement-effect';
-
-export type IdentityView = 'front' | 'back' | 'page';
+import { dropIdentityDocuments } from './identity-documents';
 
 export interface AgreementRow {
   entry_id: string;
@@ -182,11 +179,6 @@ export async function voidJobMandate(q: Queryable, entryId: string, jobId: strin
   if (rowCount > 0) await dropIdentityDocuments(q, entryId);
 }
 
-/** Removes the signer's identity document images (their hashes stay in the audit trail). */
-export async function dropIdentityDocuments(q: Queryable, entryId: string): Promise<void> {
-  await q.query('DELETE FROM identity_documents WHERE entry_id = $1', [entryId]);
-}
-
 /** The entry's mandate, locked until the transaction ends (a party change decides on it). */
 export async function lockAgreement(q: Queryable, entryId: string): Promise<AgreementRow | undefined> {
   const { rows } = await q.query<AgreementRow>(
@@ -241,24 +233,6 @@ export async function markSubmitted(db: Queryable, entryId: string): Promise<boo
   const r = await db.query(
     'UPDATE agreements SET submitted_at = now(), updated_at = now() WHERE entry_id = $1 AND submitted_at IS NULL',
     [entryId],
-  );
-  return r.rowCount > 0;
-}
-
-/**
- * Claims the decision on the job's current submission; false when there is none to decide, or it is decided
- * already (two operators at once: one wins).
- */
-export async function claimDecision(
-  db: Queryable,
-  entryId: string,
-  jobId: string,
-  decisionId: string,
-): Promise<boolean> {
-  const r = await db.query(
-    `UPDATE agreements SET decision_id = $3, updated_at = now()
-     WHERE entry_id = $1 AND job_id = $2 AND submitted_at IS NOT NULL AND decision_id IS NULL AND voided_at IS NULL`,
-    [entryId, jobId, decisionId],
   );
   return r.rowCount > 0;
 }
@@ -366,100 +340,4 @@ export async function restoreSupersededMandate(q: Queryable, entryId: string, jo
     [entryId, jobId],
   );
   return Number(rows[0]?.n) > 0;
-}
-
-/** `sealed` is the image encrypted by the caller; sha256 and size are the plain image's, for the audit trail. */
-export async function putIdentityDocument(
-  db: Queryable,
-  entryId: string,
-  view: IdentityView,
-  doc: { mime: string; sealed: Uint8Array; sha256: string; size: number },
-) {
-  const { mime, sealed: data, sha256 } = doc;
-  await db.query(
-    `INSERT INTO identity_documents (entry_id, view, mime, sha256, size, data) VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (entry_id, view) DO UPDATE SET mime = EXCLUDED.mime, sha256 = EXCLUDED.sha256, size = EXCLUDED.size,
-       data = EXCLUDED.data, created_at = now()`,
-    [entryId, view, mime, sha256, doc.size, data],
-  );
-  return { view, mime, sha256, size: doc.size };
-}
-
-export async function identityViews(db: Queryable, entryId: string) {
-  const { rows } = await db.query<{ view: IdentityView; mime: string; sha256: string; size: number; created_at: Date }>(
-    // As a reader turns the document over: front, then back (a passport has its page alone).
-    `SELECT view, mime, sha256, size, created_at FROM identity_documents WHERE entry_id = $1
-     ORDER BY CASE view WHEN 'front' THEN 0 WHEN 'back' THEN 1 ELSE 2 END`,
-    [entryId],
-  );
-  return rows.map((r) => ({ ...r, created_at: iso(r.created_at) }));
-}
-
-export async function recordDecision(
-  db: Queryable,
-  d: {
-    id?: string;
-    entryId: string;
-    jobId: string;
-    approved: boolean;
-    reason?: string;
-    decidedBy?: string;
-    /** ISO time, as the API answers it */ decidedAt?: string;
-  },
-) {
-  const id = d.id ?? crypto.randomUUID();
-  await db.query(
-    'INSERT INTO approval_decisions (id, entry_id, job_id, approved, reason, decided_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, coalesce($7::timestamptz, now()))',
-    [id, d.entryId, d.jobId, d.approved, d.reason ?? null, d.decidedBy ?? null, d.decidedAt ?? null],
-  );
-  return id;
-}
-
-/** Submissions awaiting a decision in a workspace, oldest first (the operator's review queue). */
-export async function pendingSubmissions(db: Queryable, workspaceId: string, limit = 100) {
-  const { rows } = await db.query<{
-    entry_id: string;
-    job_id: string;
-    mandate_number: string;
-    submitted_at: Date;
-    siren: string | null;
-    name: string | null;
-    upload_evidence: UploadEvidence | null;
-  }>(
-    `SELECT a.entry_id, a.job_id, a.mandate_number, a.submitted_at, e.siren, e.data->>'name' AS name, a.upload_evidence
-     FROM agreements a JOIN entries e ON e.id = a.entry_id
-     WHERE e.workspace_id = $1 AND a.submitted_at IS NOT NULL AND a.decision_id IS NULL AND a.voided_at IS NULL
-     ORDER BY a.submitted_at LIMIT $2`,
-    [workspaceId, limit],
-  );
-  return rows.map((r) => ({ ...r, submitted_at: iso(r.submitted_at) }));
-}
-
-export async function getIdentityDocument(db: Queryable, entryId: string, view: IdentityView) {
-  const { rows } = await db.query<{ mime: string; data: Uint8Array }>(
-    'SELECT mime, data FROM identity_documents WHERE entry_id = $1 AND view = $2',
-    [entryId, view],
-  );
-  return rows[0];
-}
-
-/**
- * Every decision on this job's submissions, newest first: a rejected submission and its reason stay on record when
- * the signer submits again, for the operator deciding on the new one.
- */
-export async function decisionsOf(db: Queryable, entryId: string, jobId: string) {
-  const { rows } = await db.query<{ approved: boolean; reason: string | null; created_at: Date }>(
-    'SELECT approved, reason, created_at FROM approval_decisions WHERE entry_id = $1 AND job_id = $2 ORDER BY created_at DESC, id',
-    [entryId, jobId],
-  );
-  return rows.map((r) => ({
-    decision: r.approved ? ('approved' as const) : ('rejected' as const),
-    reason: r.reason ?? undefined,
-    decided_at: iso(r.created_at)!,
-  }));
-}
-
-/** The last decision on this job's submissions, if any (a new registration starts with none). */
-export async function latestDecision(db: Queryable, entryId: string, jobId: string) {
-  return (await decisionsOf(db, entryId, jobId))[0];
 }

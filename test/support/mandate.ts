@@ -2,13 +2,8 @@
 import crypto from 'node:crypto';
 import type { Queryable } from '../../platform/store/db';
 import type { InvoicingAddresses } from '../../domain/party/invoicing-addresses';
-import {
-  claimDecision,
-  issueMandate,
-  markSubmitted,
-  recordDecision,
-  storeSignedPdf,
-} from '../../platform/store/agreements';
+import { issueMandate, markSubmitted, storeSignedPdf } from '../../platform/store/agreements';
+import { claimDecision, recordDecision } from '../../platform/store/approval-decisions';
 
 export async function approveMandate(
   db: Queryable,
