@@ -1,18 +1,10 @@
 // apps/gov-fr/v1: the entry API for signing the mandate (seed §4.1) and the operator's approval decision.
 import express, { Router } from 'express';
 import { z } from 'zod';
-import {
-  agreementPdf,
-  confirm,
-  decide,
-  identityImage,
-  reissueLink,
-  revokeLink,
-  signInApp,
-  uploadIdentity,
-  uploadSignedAgreement,
-  type SigningDeps,
-} from '../domain/submission/service';
+import { agreementPdf, type SigningDeps } from '../domain/submission/service';
+import { reissueLink, revokeLink } from '../domain/submission/signer-link';
+import { identityImage, signInApp, uploadIdentity, uploadSignedAgreement } from '../domain/submission/signature';
+import { confirm, decide } from '../domain/submission/decision';
 import { pendingSubmissions } from '../platform/store/approval-decisions';
 import { LANGS } from '../domain/mandate/texts';
 import { agreementBody, decisionBody, identityBody, signBody } from '../domain/submission/inputs';

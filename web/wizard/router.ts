@@ -14,15 +14,9 @@ import { mountPdfView, PDF_VIEW_CSP } from '../pdf-view/assets';
 import express, { Router } from 'express';
 import { z } from 'zod';
 import { LANGS } from '../../domain/mandate/texts';
-import {
-  SigningError,
-  agreementPdf,
-  confirm,
-  signInApp,
-  uploadIdentity,
-  uploadSignedAgreement,
-  type SigningDeps,
-} from '../../domain/submission/service';
+import { SigningError, agreementPdf, type SigningDeps } from '../../domain/submission/service';
+import { signInApp, uploadIdentity, uploadSignedAgreement } from '../../domain/submission/signature';
+import { confirm } from '../../domain/submission/decision';
 import { agreementBody, identityBody, signBody } from '../../domain/submission/inputs';
 import { uploadJson } from '../http/upload-json';
 import { MAX_SMALL_JSON_VALUES, boundedJson } from '../http/bounded-json';

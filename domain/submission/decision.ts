@@ -1,0 +1,220 @@
+// The signer confirms a submission and an operator decides on it: each recorded with its journal event in one
+// transaction, then the job's workflow told by a signal (a hint: the store decides).
+import crypto from 'node:crypto';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { AuditFacts } from '../mandate/audit-page';
+import { auditTrail, recordAudit, type ClientInfo } from '../../platform/store/audit';
+import {
+  finalizeSignedPdf,
+  getSignedPdf,
+  markSubmitted,
+  lockAgreement,
+  reopenAgreement,
+} from '../../platform/store/agreements';
+import { claimDecision, recordDecision } from '../../platform/store/approval-decisions';
+import { identityViews } from '../../platform/store/identity-documents';
+import { putMeta } from '../../platform/store/entry-meta';
+import { activeJobOf } from '../../platform/store/jobs';
+import { lockJobForDecision } from '../../platform/store/job-cancellation';
+import { temporalWorkflowId } from '../jobs/jobs';
+import { approvalSignal } from '../../contract/signals';
+import type { ApprovalSignal } from '../../contract/signals';
+import { sealedInPool } from './uploads';
+import { recordDecided, recordSubmission, type WaitingJob } from './approval-journal';
+import {
+  SigningError,
+  DECIDED_MEANWHILE,
+  inspectorOf,
+  mandateContext,
+  DECISION_META_KEY,
+  context,
+  mandateReplaced,
+  type SigningDeps,
+} from './service';
+
+/** The running job whose mandate this is: a confirmation or a decision counts for that mandate only. */
+export async function currentJob(
+  deps: SigningDeps,
+  agreement: { job_id: string },
+  entryId: string,
+): Promise<WaitingJob> {
+  const job = await activeJobOf(deps.db, entryId);
+  if (!job) throw new SigningError('not-waiting', 'no registration is waiting for this entry');
+  if (job.id !== agreement.job_id)
+    throw new SigningError('not-yet', 'the running registration has not issued its mandate yet: retry in a moment');
+  return job;
+}
+
+/** Signals the job's workflow; the caller's transaction is rolled back when Temporal cannot take it. */
+async function signal(deps: SigningDeps, jobId: string, s: ApprovalSignal) {
+  try {
+    await deps.temporal.withDeadline(Date.now() + 5_000, () =>
+      deps.temporal.workflow.getHandle(temporalWorkflowId(jobId)).signal(approvalSignal, s),
+    );
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError)
+      throw new SigningError('not-running', 'the registration is not running any more');
+    deps.log.warn({ jobId, err }, 'could not signal the registration');
+    throw new SigningError('unavailable', 'the workflow engine is unavailable: nothing was changed, retry later');
+  }
+}
+
+/**
+ * Finalises and records the submission, then tells the waiting registration. Confirming again re-sends the signal
+ * (the workflow ignores a repeat), so a lost signal is recovered by simply confirming again.
+ */
+export async function confirm(
+  deps: SigningDeps,
+  workspaceId: string,
+  entryId: string,
+  client: ClientInfo = {},
+): Promise<{ status: 'submitted' }> {
+  const ctx = await context(deps, workspaceId, entryId);
+  const job = await currentJob(deps, ctx.agreement, entryId);
+  // Until the registration waits (its state set to processing), a submission would be overwritten by that state.
+  if (job.status !== 'WAIT')
+    throw new SigningError('not-yet', 'the registration is still preparing the mandate: retry in a moment');
+  if (!ctx.agreement.submitted_at) {
+    const views = new Set((await identityViews(deps.db, entryId)).map((v) => v.view));
+    const missing: string[] = [];
+    if (!views.has('page') && !(views.has('front') && views.has('back'))) {
+      missing.push(
+        views.has('front')
+          ? 'the back of the ID card'
+          : views.has('back')
+            ? 'the front of the ID card'
+            : 'an identity document (ID card front and back, or passport page)',
+      );
+    }
+    if (!ctx.agreement.signed) missing.push('a signature (POST sign) or a pre-signed mandate (POST agreement)');
+    if (missing.length) throw new SigningError('incomplete', `cannot confirm yet: missing ${missing.join('; ')}`);
+  }
+  const final = ctx.agreement.submitted_at ? undefined : await finalMandate(deps, ctx, client);
+  await deps.db.tx(async (q) => {
+    // The mandate as it is now, locked: a cancellation (which voids it) or a correction (which issues it again) that
+    // committed meanwhile wins, and nothing of this submission is recorded.
+    const now = await lockAgreement(q, entryId);
+    if (now?.voided_at)
+      throw new SigningError(
+        'mandate-voided',
+        `mandate ${now.mandate_number} was voided: its registration was cancelled`,
+      );
+    if (now?.mandate_number !== ctx.agreement.mandate_number) throw mandateReplaced(ctx.agreement);
+    if (final) {
+      await recordAudit(q, { entryId, jobId: job.id, kind: 'confirmed', client });
+      await finalizeSignedPdf(q, entryId, deps.box.seal(final, mandateContext(entryId)));
+      if (await markSubmitted(q, entryId)) await recordSubmission(q, entryId, job);
+    }
+    await signal(deps, job.id, { kind: 'confirmed' });
+  });
+  if (deps.config.AUTO_APPROVE && !ctx.agreement.decision_id) {
+    await decide(deps, workspaceId, entryId, { approved: true, reason: 'auto-approved (sandbox)' }).catch((err) => {
+      if (!(err instanceof SigningError && DECIDED_MEANWHILE.includes(err.code))) throw err; // decided or cancelled meanwhile
+    });
+  }
+  deps.log.info({ entryId, jobId: job.id }, 'submission confirmed');
+  return { status: 'submitted' };
+}
+
+export const sha256Hex = (b: Uint8Array) => crypto.createHash('sha256').update(b).digest('hex');
+
+/** The signed mandate with its audit page, sealed by the service: what the company and the directory rely on. */
+async function finalMandate(
+  deps: SigningDeps,
+  ctx: Awaited<ReturnType<typeof context>>,
+  client: ClientInfo,
+): Promise<Buffer> {
+  const entryId = ctx.entry.id;
+  const trail = await auditTrail(deps.db, entryId, ctx.agreement.job_id);
+  const signed = trail.filter((e) => e.kind === 'signed').at(-1);
+  const person = ctx.party.people?.[0];
+  const facts: AuditFacts = {
+    mandateNumber: ctx.agreement.mandate_number,
+    entryId,
+    documentSha256: String(signed?.details.document_sha256 ?? 'inconnue'),
+    signer: { name: [person?.name.given, person?.name.surname].filter(Boolean).join(' '), role: person?.role },
+    signedAt: signed?.at ?? 'inconnue',
+    signedVia: ctx.agreement.signed_via ?? 'upload',
+    signedFrom: { ip: signed?.ip ?? undefined, userAgent: signed?.user_agent ?? undefined },
+    identity: (await identityViews(deps.db, entryId)).map((v) => ({
+      view: v.view,
+      sha256: v.sha256,
+      at: v.created_at,
+    })),
+    confirmedAt: new Date().toISOString(),
+    confirmedFrom: client,
+  };
+  const info = {
+    name: deps.config.PA_NAME,
+    reason: `Mandat ${ctx.agreement.mandate_number}`,
+    location: 'France',
+    contact: deps.config.PA_SIREN,
+  };
+  const sealed = await getSignedPdf(deps.db, entryId);
+  if (!sealed)
+    throw new SigningError(
+      'incomplete',
+      'cannot confirm yet: missing a signature (POST sign) or a pre-signed mandate (POST agreement)',
+    );
+  return sealedInPool(inspectorOf(deps).ownedBy(ctx.entry.workspace_id, entryId), {
+    pdf: deps.box.open(sealed, mandateContext(entryId)),
+    key: deps.sealKey,
+    info,
+    facts,
+  });
+}
+
+/** The operator's decision on the current submission; one decision per submission. */
+export async function decide(
+  deps: SigningDeps,
+  workspaceId: string,
+  entryId: string,
+  d: { approved: boolean; reason?: string; /** the deciding API key; none for auto-approval */ decidedBy?: string },
+) {
+  const ctx = await context(deps, workspaceId, entryId);
+  if (!ctx.agreement.submitted_at)
+    throw new SigningError('nothing-to-decide', 'there is no submission to decide on: the signer has not confirmed');
+  const job = await currentJob(deps, ctx.agreement, entryId);
+  const decisionId = crypto.randomUUID();
+  const decidedAt = new Date().toISOString();
+  await deps.db.tx(async (q) => {
+    // The job's row first, as a cancellation claims it (platform/store/jobs.ts claimCancellation): of the two racing,
+    // the first to take it wins, and the other sees what it did.
+    const { cancelReason } = await lockJobForDecision(q, job.id);
+    if (cancelReason !== null)
+      throw new SigningError(
+        'job-cancelled',
+        `job ${job.id} has been cancelled (or is being cancelled) through the API: its submission can no longer be decided`,
+      );
+    await recordDecision(q, {
+      id: decisionId,
+      entryId,
+      jobId: job.id,
+      approved: d.approved,
+      reason: d.reason,
+      decidedBy: d.decidedBy,
+      decidedAt,
+    });
+    if (!(await claimDecision(q, entryId, job.id, decisionId)))
+      throw new SigningError('decided', 'this submission has been decided already');
+    await putMeta(q, entryId, DECISION_META_KEY, {
+      src: 'gov-fr',
+      value: {
+        decision: d.approved ? 'approved' : 'rejected',
+        ...(d.reason && { reason: d.reason }),
+        decided_at: decidedAt,
+        id: decisionId,
+      },
+    });
+    if (!d.approved) await reopenAgreement(q, entryId);
+    await recordDecided(q, entryId, job, { approved: d.approved, decisionId });
+    await signal(deps, job.id, { kind: 'decided', approved: d.approved, decisionId });
+  });
+  deps.log.info({ entryId, jobId: job.id, decisionId, approved: d.approved }, 'approval decision');
+  return {
+    id: decisionId,
+    decision: d.approved ? 'approved' : 'rejected',
+    ...(d.reason && { reason: d.reason }),
+    decided_at: decidedAt,
+  };
+}
