@@ -34,8 +34,9 @@ async function expectStatus(
   api = 0,
 ): Promise<ApiJson> {
   let r = await callApi(c, method, p, body, api);
-  // Busy file checks answer 503 with Retry-After: a client comes back then, as the README says.
-  for (let tries = 1; r.status === 503 && r.headers.get('retry-after') && tries < 10; tries++) {
+  // Busy file checks answer 503 with Retry-After: a client comes back then, as the README says (for a minute: on a
+  // loaded machine the checks' queue may stay full that long).
+  for (let tries = 1; r.status === 503 && r.headers.get('retry-after') && tries < 60; tries++) {
     await new Promise((res) => setTimeout(res, Number(r.headers.get('retry-after')) * 1000));
     r = await callApi(c, method, p, body, api);
   }

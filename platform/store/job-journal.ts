@@ -100,7 +100,8 @@ export interface Written {
  * Writes the lines (intents created as needed, events in their slots), the job's status and the step's `effect` if
  * any, in one statement; returns the effect's result and the step's config. Writes nothing and throws
  * NoApprovalRecorded when an approval is required and the job has no approved decision, EffectRefused when the
- * effect's requirement fails. The effect's SQL may read the step's definition in the CTE `step` (STEP_CONFIG).
+ * effect's requirement fails, an Error when the job has no such step. The effect's SQL may read the step's
+ * definition in the CTE `step` (statement-effect.ts stepConfig).
  */
 export async function writeJournal(
   q: Queryable,
@@ -121,20 +122,27 @@ export async function writeJournal(
   const status = jobStatusParams(jobId, { ...j.status, ...(j.faults && { faults: j.faults }) });
   const firstOfStatus = 9;
   const firstOfEffect = firstOfStatus + status.length;
-  const guard = '(SELECT ok AND allowed FROM approved)';
+  const guard = '(SELECT ok AND allowed AND known FROM approved)';
   const derived = `COALESCE($${firstOfStatus + 1}::text, (SELECT status FROM derived_status))`;
-  const { rows } = await q.query<{ approved: boolean; allowed: boolean; effect: unknown; config: Written['config'] }>(
+  const { rows } = await q.query<{
+    approved: boolean;
+    allowed: boolean;
+    known: boolean;
+    effect: unknown;
+    config: Written['config'];
+  }>(
     `WITH ${DEFINITION_STEPS}, ${STEP_CTES}, approved AS (
        SELECT NOT ($3::boolean OR EXISTS (SELECT 1 FROM wait_before)) OR EXISTS (
          SELECT 1 FROM jobs j JOIN agreements a ON a.entry_id = j.silo_entry_id AND a.job_id = j.id
          JOIN approval_decisions d ON d.id = a.decision_id WHERE j.id = $1 AND d.approved) AS ok,
-         ${effect ? requiredBy(effect, firstOfEffect) : 'true'} AS allowed
+         ${effect ? requiredBy(effect, firstOfEffect) : 'true'} AS allowed,
+         $4::text IS NULL OR EXISTS (SELECT 1 FROM step) AS known
      ), line AS (
        SELECT l.*, def.position, def.name, def.provider
        FROM (
          SELECT * FROM jsonb_to_recordset($2::jsonb) AS l(step_id text, completed boolean, idx int, status text, code text, message text)
          UNION ALL ${STEP_LINES}
-       ) AS l LEFT JOIN def USING (step_id), approved WHERE approved.ok AND approved.allowed
+       ) AS l LEFT JOIN def USING (step_id), approved WHERE approved.ok AND approved.allowed AND approved.known
      ), intent AS (
        INSERT INTO job_intents (job_id, step_id, position, name, provider, completed)
        SELECT DISTINCT ON (step_id) $1, step_id, position, name, provider, completed FROM line ORDER BY step_id, completed DESC
@@ -143,7 +151,7 @@ export async function writeJournal(
        INSERT INTO job_events (job_id, step_id, idx, status, code, message)
        SELECT $1, step_id, idx, status, code, message FROM line ON CONFLICT DO NOTHING
      ), ${jobStatusCtes(firstOfStatus, guard, derived)}${effect ? `, ${effect.ctes(firstOfEffect, guard)}` : ''}
-     SELECT ok AS approved, allowed, (SELECT config FROM step) AS config${effect ? `, ${effect.result} AS effect` : ''} FROM approved`,
+     SELECT ok AS approved, allowed, known, (SELECT config FROM step) AS config${effect ? `, ${effect.result} AS effect` : ''} FROM approved`,
     [
       jobId,
       JSON.stringify(lines),
@@ -157,7 +165,8 @@ export async function writeJournal(
       ...(effect?.params ?? []),
     ],
   );
-  if (!rows[0]?.approved) throw new NoApprovalRecorded(`job ${jobId} has no approved decision recorded`);
+  if (!rows[0]?.known) throw new Error(`job ${jobId} has no step ${j.step?.step}: nothing was recorded`);
+  if (!rows[0].approved) throw new NoApprovalRecorded(`job ${jobId} has no approved decision recorded`);
   if (effect) checkAllowed(effect, rows[0].allowed);
   return { effect: rows[0].effect, config: rows[0].config ?? {} };
 }

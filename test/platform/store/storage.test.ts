@@ -361,6 +361,7 @@ describe.each(engines)('store on %s', (engine) => {
     expect(rows.map((r) => r.payload)).toEqual([{ entry_id: e.id, job_id: jobId, status: 'OK', faults: [] }]);
     // A step the job does not have is refused, not dropped: the caller's transaction rolls back.
     await expect(writeJournal(db, jobId, { lines: [{ step: 'nope', at: 'start', status: 'RUN' }] })).rejects.toThrow();
+    await expect(writeJournal(db, jobId, { step: { step: 'nope', at: 'end' } })).rejects.toThrow(/no step nope/);
     await expect(db.tx((q) => recordWaitEvent(q, jobId, 'nope', { status: 'WAIT' }))).rejects.toThrow(/no step nope/);
   });
 
