@@ -1,3 +1,5 @@
+// Long file: the mandate's whole life in one table (issued, signed, submitted, voided, superseded, in force); its
+// statements share its columns and its one-row-per-entry rule.
 // Mandates of party entries: issued, signed, submitted, voided, superseded, and the one in force. The signer's
 // identity documents are in identity-documents.ts, operators' decisions in approval-decisions.ts.
 import type { Queryable } from './db';
