@@ -2,7 +2,8 @@
 // validate with (as their input types), responses the zod schemas of api/schemas.ts (as output types).
 import { z } from 'zod';
 import { idempotencyKeyParameter } from './idempotency';
-import { OPERATIONS, type Operation } from './operations';
+import { OPERATIONS } from './operations';
+import type { Operation } from './catalogue/operation';
 import { OPERATION_DOCS, errorsOf } from './operation-docs';
 import { PROBLEM_CODES, statusesOf, type ProblemCodeName } from '../web/http/problem-codes';
 import { problem } from './schemas';

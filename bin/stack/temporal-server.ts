@@ -1,20 +1,19 @@
-// Long file: one process set up in the order it runs (schema, TLS, configuration, start, health); split when a second
-// server kind comes.
 // The real Temporal server (v1.29.1, the release the CLI 1.5.1 embeds), as a self-hosted cluster runs it: its own
 // process with persistence and visibility on PostgreSQL, the frontend optionally behind mutual TLS. Fresh databases
 // per instance (made and migrated with the server's SQL tool), the namespace and our search attributes registered
 // with the same CLI commands as docker-compose.yml's set-up job. Binaries and schema files come from
 // scripts/temporal-server-build.sh; no Go or module cache at run time.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import forge from 'node-forge';
 import { ALL_SEARCH_ATTRIBUTES } from '../../contract/search-attributes';
 import { findTemporalCli } from './cli';
+import { writeCertificates } from './temporal-server-certs';
+import { PORT_NAMES, serverConfig, type TemporalServerPorts, type TemporalServerTls } from './temporal-server-config';
+import { launch, retrying, run, usable, type Cli, type Running } from './temporal-server-process';
 
 export const TEMPORAL_SERVER_VERSION = '1.29.1';
 const REPO = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -23,30 +22,6 @@ const SERVER_BIN = path.join(TOOLS, 'bin', 'temporal-server');
 const SQL_TOOL = path.join(TOOLS, 'bin', 'temporal-sql-tool');
 const SCHEMA = path.join(TOOLS, 'temporal-server-schema', 'postgresql', 'v12');
 const BUILD_HINT = 'run "bash scripts/temporal-server-build.sh" (scripts/setup.sh --test runs it)';
-
-const PORT_NAMES = [
-  'frontend',
-  'frontendMembership',
-  'history',
-  'historyMembership',
-  'matching',
-  'matchingMembership',
-  'worker',
-  'workerMembership',
-] as const;
-export type TemporalServerPorts = Record<(typeof PORT_NAMES)[number], number>;
-
-export interface TemporalServerTls {
-  caPem: string;
-  clientCertPem: string;
-  clientKeyPem: string;
-  /** The name in the frontend's certificate (it also holds 127.0.0.1): the SNI / server name override. */
-  serverName: string;
-  /** The same PEMs as files, for processes configured with paths. */
-  caFile: string;
-  clientCertFile: string;
-  clientKeyFile: string;
-}
 
 export interface TemporalServer {
   /** host:port of the frontend (gRPC). */
@@ -155,7 +130,7 @@ export async function startTemporalServer(opts: TemporalServerOptions = {}): Pro
     });
     fs.writeFileSync(path.join(dir, 'config', 'temporal.yaml'), JSON.stringify(config, null, 2));
 
-    child = await launch(dir, logFile, temporal);
+    child = await launch(SERVER_BIN, dir, logFile, temporal);
     // As the auto-setup image (its default retention) and the compose file's temporal-setup job.
     await retrying(logFile, child, 'create the namespace', () =>
       temporal(['operator', 'namespace', 'create', '--namespace', namespace, '--retention', '24h']),
@@ -199,7 +174,7 @@ export async function startTemporalServer(opts: TemporalServerOptions = {}): Pro
     async restart(signal = 'SIGTERM') {
       if (stopped) throw new Error('the Temporal server was stopped: it cannot restart');
       await child!.stop(signal);
-      child = await launch(dir, logFile, temporal);
+      child = await launch(SERVER_BIN, dir, logFile, temporal);
       await usable(child, logFile, temporal, namespace);
     },
     async stop() {
@@ -210,199 +185,6 @@ export async function startTemporalServer(opts: TemporalServerOptions = {}): Pro
       fs.rmSync(dir, { recursive: true, force: true }); // its log, config and certificates (the test CA's key)
     },
   };
-}
-
-/** The server's configuration: config/development-postgres12.yaml with our ports, databases and TLS. */
-function serverConfig(o: {
-  pg: URL;
-  databases: { persistence: string; visibility: string };
-  ports: TemporalServerPorts;
-  tls?: TemporalServerTls & {
-    serverCertFile: string;
-    serverKeyFile: string;
-    workerCertFile: string;
-    workerKeyFile: string;
-  };
-  logLevel: string;
-  maxConns?: { persistence: number; visibility: number };
-}) {
-  const datastore = (databaseName: string, maxConns: number) => ({
-    sql: {
-      pluginName: 'postgres12',
-      databaseName,
-      connectAddr: `${o.pg.hostname}:${o.pg.port || 5432}`,
-      connectProtocol: 'tcp',
-      user: decodeURIComponent(o.pg.username) || 'postgres',
-      password: decodeURIComponent(o.pg.password),
-      maxConns,
-      maxIdleConns: maxConns,
-      maxConnLifetime: '1h',
-    },
-  });
-  const service = (grpcPort: number, membershipPort: number) => ({
-    rpc: { grpcPort, membershipPort, bindOnIP: '127.0.0.1' },
-  });
-  return {
-    log: { stdout: true, level: o.logLevel },
-    persistence: {
-      defaultStore: 'postgres-default',
-      visibilityStore: 'postgres-visibility',
-      // Fixed for the life of the databases; 4 is the sample's, plenty for one history node here.
-      numHistoryShards: 4,
-      datastores: {
-        'postgres-default': datastore(o.databases.persistence, o.maxConns?.persistence ?? 20),
-        'postgres-visibility': datastore(o.databases.visibility, o.maxConns?.visibility ?? 10),
-      },
-    },
-    global: {
-      membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' },
-      ...(o.tls && {
-        tls: {
-          // Clients (our API and workers, the CLI) must present a certificate from the test CA.
-          frontend: {
-            server: {
-              certFile: o.tls.serverCertFile,
-              keyFile: o.tls.serverKeyFile,
-              clientCaFiles: [o.tls.caFile],
-              requireClientAuth: true,
-            },
-          },
-          // The server's own services reach the frontend as its clients (the system workers' SDK, the frontend
-          // client every service holds; all take these settings): without a certificate they are refused, and the
-          // worker service fails to start, so the server exits about a minute after reporting SERVING.
-          systemWorker: {
-            certFile: o.tls.workerCertFile,
-            keyFile: o.tls.workerKeyFile,
-            client: { serverName: o.tls.serverName, rootCaFiles: [o.tls.caFile] },
-          },
-        },
-      }),
-    },
-    services: {
-      frontend: service(o.ports.frontend, o.ports.frontendMembership),
-      history: service(o.ports.history, o.ports.historyMembership),
-      matching: service(o.ports.matching, o.ports.matchingMembership),
-      worker: service(o.ports.worker, o.ports.workerMembership),
-    },
-    clusterMetadata: {
-      enableGlobalNamespace: false,
-      failoverVersionIncrement: 10,
-      masterClusterName: 'active',
-      currentClusterName: 'active',
-      clusterInformation: {
-        active: {
-          enabled: true,
-          initialFailoverVersion: 1,
-          rpcName: 'frontend',
-          rpcAddress: `127.0.0.1:${o.ports.frontend}`,
-        },
-      },
-    },
-    dcRedirectionPolicy: { policy: 'noop' },
-    archival: { history: { state: 'disabled' }, visibility: { state: 'disabled' } },
-    namespaceDefaults: { archival: { history: { state: 'disabled' }, visibility: { state: 'disabled' } } },
-  };
-}
-
-/** The pinned `temporal` CLI with this server's address and TLS flags appended. */
-type Cli = (args: string[], timeout?: number) => Promise<string>;
-
-interface Running {
-  pid: number;
-  exited: Promise<void>;
-  isDead(): boolean;
-  stop(signal: 'SIGTERM' | 'SIGKILL'): Promise<void>;
-}
-
-/** Starts the server process and waits until the frontend reports SERVING. */
-async function launch(dir: string, logFile: string, temporal: Cli): Promise<Running> {
-  const log = fs.openSync(logFile, 'a');
-  const child: ChildProcess = spawn(
-    SERVER_BIN,
-    ['--root', dir, '--config', 'config', '--env', 'temporal', '--allow-no-auth', 'start'],
-    // Own process group, as the dev server: Ctrl-C reaches the test process, which stops the server itself.
-    { stdio: ['ignore', log, log], detached: true, env: cleanEnv({}) },
-  );
-  fs.closeSync(log);
-  let dead = false;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => ((dead = true), resolve())));
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  const running: Running = {
-    pid: child.pid!,
-    exited,
-    isDead: () => dead,
-    async stop(signal) {
-      process.off('exit', killOnExit);
-      if (dead) return;
-      child.kill(signal);
-      // A graceful stop drains for a few seconds; never wait forever.
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-  try {
-    await retrying(logFile, running, 'report SERVING', async () => {
-      const out = await temporal(['operator', 'cluster', 'health', '--command-timeout', '3s'], 10_000);
-      if (!out.includes('SERVING') || out.includes('NOT_SERVING')) throw new Error(out.trim());
-    });
-  } catch (e) {
-    await running.stop('SIGKILL');
-    throw e;
-  }
-  return running;
-}
-
-/** Waits until a visibility query on every search attribute answers (the namespace is loaded, the aliases known). */
-async function usable(child: Running, logFile: string, temporal: Cli, namespace: string) {
-  const query = ALL_SEARCH_ATTRIBUTES.map((sa) => `${sa.name} = "probe"`).join(' OR ');
-  await retrying(logFile, child, 'answer a visibility query on our search attributes', () =>
-    temporal(['workflow', 'list', '--namespace', namespace, '--query', query, '--limit', '1']),
-  );
-}
-
-/** Tries `what` every half second for 60 s; fails with the last error and the server log's tail. */
-async function retrying<T>(logFile: string, child: Running, what: string, fn: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  let last = '';
-  while (Date.now() < deadline) {
-    if (child.isDead()) {
-      throw new Error(`the Temporal server exited before it could ${what}; ${logFile} ends with:\n${tail(logFile)}`);
-    }
-    try {
-      return await fn();
-    } catch (e) {
-      last = (e as Error).message;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-  throw new Error(
-    `the Temporal server did not ${what} within 60 s (last: ${last}); ${logFile} ends with:\n${tail(logFile)}`,
-  );
-}
-
-/** The last lines of the server's log, each JSON line cut to its level, message and error (no stack traces). */
-function tail(file: string, lines = 20): string {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return '(no log)';
-  }
-  return text
-    .trim()
-    .split('\n')
-    .slice(-lines)
-    .map((line) => {
-      try {
-        const j = JSON.parse(line) as { level?: string; msg?: string; error?: string };
-        return `${j.level}: ${j.msg}${j.error ? ` (${j.error})` : ''}`;
-      } catch {
-        return line;
-      }
-    })
-    .join('\n');
 }
 
 /** Runs the SQL tool on one database; the password goes by environment, not argv. */
@@ -423,24 +205,6 @@ function sqlTool(pg: URL) {
     }
   };
 }
-
-/** Our environment without TEMPORAL_* (a developer's TEMPORAL_ADDRESS or TLS settings must not leak in). */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TEMPORAL_')));
-  delete env.XDG_CONFIG_HOME; // the CLI reads its config file from there (HOME is set per call)
-  return { ...env, ...extra };
-}
-
-function run(bin: string, args: string[], env: Record<string, string>, timeout = 30_000): Promise<string> {
-  return new Promise((resolve, reject) =>
-    execFile(bin, args, { env: cleanEnv(env), timeout, encoding: 'utf8' }, (err, stdout, stderr) =>
-      err ? reject(new Error(plain(stderr || stdout || err.message).slice(-2000))) : resolve(stdout),
-    ),
-  );
-}
-
-/** Without the colours the SQL tool puts in its log lines. */
-const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '').trim();
 
 /**
  * A port free on 127.0.0.1 below 32768. The membership ports must be: the schema stores them in a SMALLINT
@@ -472,83 +236,4 @@ function tlsFlags(tls: TemporalServerTls): string[] {
     ...['--tls-ca-path', tls.caFile, '--tls-cert-path', tls.clientCertFile, '--tls-key-path', tls.clientKeyFile],
     ...['--tls-server-name', tls.serverName],
   ];
-}
-
-/**
- * A test CA, the frontend's certificate (localhost and 127.0.0.1), a client certificate for our processes and one for
- * the server's system workers, written under `<dir>/certs`.
- */
-function writeCertificates(dir: string) {
-  const certs = path.join(dir, 'certs');
-  fs.mkdirSync(certs);
-  const ca = issue({ cn: 'PA test Temporal CA', ca: true });
-  const server = issue({ cn: 'temporal-frontend', issuer: ca, server: true });
-  const client = issue({ cn: 'pa-service', issuer: ca });
-  const worker = issue({ cn: 'temporal-system-worker', issuer: ca });
-  const write = (name: string, pem: string) => {
-    const file = path.join(certs, name);
-    fs.writeFileSync(file, pem, { mode: 0o600 });
-    return file;
-  };
-  return {
-    caPem: ca.certPem,
-    clientCertPem: client.certPem,
-    clientKeyPem: client.keyPem,
-    serverName: 'localhost',
-    caFile: write('ca.pem', ca.certPem),
-    clientCertFile: write('client.pem', client.certPem),
-    clientKeyFile: write('client.key', client.keyPem),
-    serverCertFile: write('server.pem', server.certPem),
-    serverKeyFile: write('server.key', server.keyPem),
-    workerCertFile: write('system-worker.pem', worker.certPem),
-    workerKeyFile: write('system-worker.key', worker.keyPem),
-  };
-}
-
-interface Issued {
-  keyPem: string;
-  certPem: string;
-  subject: forge.pki.CertificateField[];
-}
-
-/** An RSA key (Node's generator: forge's is slow) and its certificate, signed by `issuer` or self-signed. */
-function issue(o: { cn: string; ca?: boolean; server?: boolean; issuer?: Issued }): Issued {
-  const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const keyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString());
-  // Positive (leading byte below 0x80): Go's x509 refuses negative serial numbers.
-  cert.serialNumber = '01' + crypto.randomBytes(8).toString('hex');
-  cert.validity.notBefore = new Date(Date.now() - 3_600_000);
-  cert.validity.notAfter = new Date(Date.now() + 365 * 86_400_000);
-  const subject = [{ name: 'commonName', value: o.cn }];
-  cert.setSubject(subject);
-  cert.setIssuer(o.issuer?.subject ?? subject);
-  // What Go's and rustls' verifiers insist on: CA flag and key usages, serverAuth/clientAuth, names in the SAN.
-  cert.setExtensions(
-    o.ca
-      ? [
-          { name: 'basicConstraints', cA: true, critical: true },
-          { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
-          { name: 'subjectKeyIdentifier' },
-        ]
-      : [
-          { name: 'basicConstraints', cA: false },
-          { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-          { name: 'extKeyUsage', serverAuth: !!o.server, clientAuth: !o.server },
-          ...(o.server
-            ? [
-                {
-                  name: 'subjectAltName',
-                  altNames: [
-                    { type: 2, value: 'localhost' },
-                    { type: 7, ip: '127.0.0.1' },
-                  ],
-                },
-              ]
-            : []),
-        ],
-  );
-  cert.sign(forge.pki.privateKeyFromPem(o.issuer?.keyPem ?? keyPem), forge.md.sha256.create());
-  return { keyPem, certPem: forge.pki.certificateToPem(cert), subject };
 }

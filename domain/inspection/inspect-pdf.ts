@@ -6,7 +6,7 @@ import { pdfText, textCarries } from './pdf-text';
 import { isOurMandate, referenceWords, type MandateReference } from './mandate-text';
 import { signedRevision } from './pdf-signature';
 import { walkPdf, type PdfFacts } from './pdf-walk';
-import { ContentBudget } from './pdf-content';
+import { ContentBudget } from './content-budget';
 import { refuse, RefusedFile } from './refusal';
 
 import type { UploadEvidence } from '../../platform/store/agreements';

@@ -15,7 +15,9 @@ import {
 } from 'pdf-lib';
 import { LimitError } from './limits';
 import type { DecodeBudget } from './pdf-decode';
-import { IDENTITY, interpret, multiply, unitSquareBox, type ContentBudget, type Matrix } from './pdf-content';
+import type { ContentBudget } from './content-budget';
+import { IDENTITY, multiply, unitSquareBox, type Matrix } from './matrix';
+import { interpret } from './pdf-content';
 
 const name = (o: PDFObject | undefined) => (o instanceof PDFName ? o.decodeText() : undefined);
 /** An image under 200 pt² (about 2.5 cm²) is a mark, not a signature. */

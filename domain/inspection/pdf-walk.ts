@@ -16,7 +16,8 @@ import { LimitError, UnreadableError, type PdfLimits } from './limits';
 export type { PdfLimits };
 import { DecodeBudget, filtersOf } from './pdf-decode';
 import { loadWithin } from './pdf-load';
-import { ContentBudget, inlineImages } from './pdf-content';
+import { ContentBudget } from './content-budget';
+import { inlineImages } from './inline-images';
 import { pageFacts, type PageFacts } from './pdf-page';
 
 export type { PageFacts };

@@ -1,5 +1,3 @@
-// Long file: the pool and its fair-share queue share one state (children, waiting jobs, who was served); issue 42 may
-// put the share rule apart.
 // A bounded pool of child processes inspecting untrusted files off the API's event loop. Children are forked once
 // and reused (their imports stay warm). Each job has a time budget and a memory budget: the child's V8 heap is
 // capped by --max-old-space-size, and its whole resident size (zlib's and libvips' buffers are outside the heap)
@@ -11,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Answer, Job, JobResults } from './jobs';
 import { RefusedFile } from './refusal';
+import { admits, ServiceOrder, type Owner } from './fair-share';
 
 export interface PoolOptions {
   /** child processes */
@@ -34,14 +33,6 @@ const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'child-boo
 const POLL_MS = 20;
 /** how much lower than the API's the children's scheduling priority is (nice) */
 const CHILD_NICENESS = 5;
-/** jobs one registration may have in the pool, waiting or running (a card's two sides at once) */
-const PER_OWNER = 2;
-
-/** Whose file it is: a registration (its entry) of a workspace. */
-export interface Owner {
-  workspace: string;
-  registration: string;
-}
 
 interface Pending {
   id: number;
@@ -72,27 +63,23 @@ export class InspectionPool {
   private failedStarts = 0;
   /** how long a job takes, on average lately: what a caller told to come back should wait */
   private jobMs = 250;
-  /** when each workspace, and each registration, with files in the pool last had one taken by a child */
-  private servedAt = new Map<string, number>();
+  private order = new ServiceOrder();
 
   constructor(readonly options: PoolOptions) {
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
   }
 
   /**
-   * `owner`: whose file it is. The pool is shared between workspaces first, then between the registrations of each:
-   * - a registration has at most PER_OWNER jobs in the pool (waiting or being checked);
-   * - a workspace at most its share of the pool (children and queue): half of it alone, a third beside one other
-   *   workspace, and so on — room is always left for one more workspace;
-   * - a workspace with jobs in the pool cannot take the queue's last PER_OWNER places: a workspace with none finds
-   *   room for its first file even while others flood;
-   * beyond, the caller is told to come back (BusyError, with the time the queue takes to drain). A free child takes
-   * the job of the workspace served least recently, and within it of the registration served least recently.
+   * `owner`: whose file it is; the pool is shared between owners (fair-share.ts). Beyond its share, or a full queue,
+   * the caller is told to come back (BusyError, with the time the queue takes to drain).
    */
   run<K extends Job['kind']>(job: Extract<Job, { kind: K }>, owner?: Owner): Promise<JobResults[K]> {
     if (this.closed) return Promise.reject(new Error('the inspection pool is closed'));
     const free = this.slots.some((s) => s.ready && !s.job);
-    if ((!free && this.waiting.length >= this.options.queue) || (owner && !this.admits(owner, free))) {
+    if (
+      (!free && this.waiting.length >= this.options.queue) ||
+      (owner && !admits(this.owners(), owner, { ...this.options, waiting: this.waiting.length, free }))
+    ) {
       return Promise.reject(new BusyError(this.expectedWaitS()));
     }
     return new Promise((resolve, reject) => {
@@ -171,44 +158,10 @@ export class InspectionPool {
     return owners;
   }
 
-  /** Whether `owner` may put one more job in the pool (see run). */
-  private admits(owner: Owner, free: boolean): boolean {
-    const owners = this.owners();
-    const mine = owners.filter((o) => o.workspace === owner.workspace);
-    if (mine.filter((o) => o.registration === owner.registration).length >= PER_OWNER) return false;
-    if (mine.length === 0) return true;
-    if (!free && this.waiting.length >= this.options.queue - PER_OWNER) return false;
-    const others = new Set(owners.map((o) => o.workspace)).size - 1;
-    const share = Math.max(PER_OWNER, Math.floor((this.options.size + this.options.queue) / (others + 2)));
-    return mine.length < share;
-  }
-
-  /**
-   * The waiting job of the workspace served least recently, and within it of the registration served least recently
-   * (first in the queue among equals; jobs without an owner first).
-   */
-  private takeNext(): Pending | undefined {
-    let best = -1;
-    let bestAt: [number, number] = [Infinity, Infinity];
-    this.waiting.forEach((p, i) => {
-      const at: [number, number] = p.owner
-        ? [this.servedAt.get(workspaceKey(p.owner)) ?? -1, this.servedAt.get(registrationKey(p.owner)) ?? -1]
-        : [-1, -1];
-      if (at[0] < bestAt[0] || (at[0] === bestAt[0] && at[1] < bestAt[1])) [best, bestAt] = [i, at];
-    });
-    const next = best === -1 ? undefined : this.waiting.splice(best, 1)[0];
-    if (next?.owner) {
-      const now = performance.now();
-      this.servedAt.set(workspaceKey(next.owner), now);
-      this.servedAt.set(registrationKey(next.owner), now);
-    }
-    return next;
-  }
-
   private dispatch() {
     for (const slot of this.slots) {
       if (!slot.ready || slot.job || this.closed) continue;
-      const next = this.takeNext();
+      const next = this.order.takeNext(this.waiting);
       if (!next) return;
       slot.job = next;
       slot.startedAt = performance.now();
@@ -235,26 +188,19 @@ export class InspectionPool {
     }
   }
 
-  /** Ends the slot's job: timers off, the slot free (the caller settles the job). */
   /** Seconds until the queue has drained, at the recent pace. */
   private expectedWaitS(): number {
     return Math.max(1, Math.ceil(((this.waiting.length + 1) * this.jobMs) / Math.max(1, this.options.size) / 1000));
   }
 
+  /** Ends the slot's job: timers off, the slot free (the caller settles the job). */
   private finish(slot: Slot): Pending {
     const job = slot.job!;
     if (slot.startedAt !== undefined) this.jobMs = 0.8 * this.jobMs + 0.2 * (performance.now() - slot.startedAt);
     clearTimeout(slot.timer);
     clearInterval(slot.watch);
     slot.job = undefined;
-    if (job.owner) {
-      // An owner with no more files in the pool is forgotten: when it comes back, it is served first.
-      const owners = this.owners();
-      const { workspace, registration } = job.owner;
-      if (!owners.some((o) => o.workspace === workspace)) this.servedAt.delete(workspaceKey(job.owner));
-      if (!owners.some((o) => o.workspace === workspace && o.registration === registration))
-        this.servedAt.delete(registrationKey(job.owner));
-    }
+    if (job.owner) this.order.forget(job.owner, this.owners());
     queueMicrotask(() => {
       this.dispatch();
       this.keepAlive();
@@ -286,9 +232,6 @@ export class InspectionPool {
     });
   }
 }
-
-const workspaceKey = (o: Owner) => `w\u0000${o.workspace}`;
-const registrationKey = (o: Owner) => `r\u0000${o.workspace}\u0000${o.registration}`;
 
 const tooComplex = (why: string) =>
   new RefusedFile({ code: 'too-complex', reason: `is too complex to check: it ${why}` });

@@ -1,7 +1,7 @@
 // The Peppol Directory BusinessCard (peppol-directory-business-card-20180621.xsd) our SMP serves for a party:
 // its name, country FR, SIREN and VAT number (schemes named as in the participant identifier code list), and the
 // date it was published with us.
-import { escapeXml } from './sml-client';
+import { escapeXml } from './soap';
 import { icdSchemes } from './participant-id';
 
 export const BUSINESS_CARD_NS = 'http://www.peppol.eu/schema/pd/businesscard/20180621/';

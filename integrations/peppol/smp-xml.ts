@@ -1,7 +1,7 @@
 // SMP 1.x documents (peppol-smp-types-v1-ext.xsd): ServiceGroup and the (unsigned) SignedServiceMetadata body.
 // Built as strings: the shapes are fixed, and every value goes through escapeXml.
 import { docGroup, isDocGroup, type DocumentTypeRef } from './doc-groups';
-import { escapeXml } from './sml-client';
+import { escapeXml } from './soap';
 
 export const SMP_NS = {
   smp: 'http://busdox.org/serviceMetadata/publishing/1.0/',

@@ -5,7 +5,7 @@
 import zlib from 'node:zlib';
 import { PDFDict, PDFDocument, PDFName, PDFRawStream, StandardFonts } from 'pdf-lib';
 import { PDF_LIMITS } from '../../domain/inspection/limits';
-import { STREAM_OPERATIONS } from '../../domain/inspection/pdf-content';
+import { STREAM_OPERATIONS } from '../../domain/inspection/content-budget';
 import { inkSigned } from './signed-pdf';
 
 /** What our signed mandate itself draws, at most (about 200 operations, 3 KB of strings): left to it. */

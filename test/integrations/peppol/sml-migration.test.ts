@@ -12,11 +12,11 @@ import { PEPPOL_SPEC_DIR } from '../../../integrations/peppol/participant-id';
 import {
   createSmlClient,
   migrationRequest,
-  NS,
   SML_OPERATIONS,
   SmlError,
   type SmlClient,
 } from '../../../integrations/peppol/sml-client';
+import { NS } from '../../../integrations/peppol/soap';
 import { startSmlSimulator, type SmlSimulator } from '../../../simulators/sml';
 
 const OLD = 'OLD-SMP';

@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createSmlClient,
   faultOf,
-  NS,
   SML_OPERATIONS,
   SmlError,
   type SmlClient,
 } from '../../../integrations/peppol/sml-client';
+import { NS } from '../../../integrations/peppol/soap';
 import { PEPPOL_XSD, xsdErrors } from '../../../integrations/peppol/xsd';
 import { startSmlSimulator, type SmlSimulator } from '../../../simulators/sml';
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';

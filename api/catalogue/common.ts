@@ -1,0 +1,51 @@
+// What the catalogue's operations and their descriptions share.
+import type { ProblemCodeName } from '../../web/http/problem-codes';
+import { REGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
+import { STORED_JSON_LIMITS } from '../../web/http/bounded-json';
+
+export const pdf = { mediaType: 'application/pdf' };
+
+/** The limits of the free-form JSON a route stores, as the descriptions write them. */
+export const STORED = {
+  values: STORED_JSON_LIMITS.values.toLocaleString('en'),
+  bytes: STORED_JSON_LIMITS.bytes.toLocaleString('en'),
+};
+
+/** Why an uploaded signed mandate is refused, by the entry API and the wizard alike (the same inspection). */
+export const SIGNED_PDF_REFUSALS: readonly ProblemCodeName[] = [
+  'bad-encoding',
+  'empty',
+  'busy',
+  'too-complex',
+  'not-a-pdf',
+  'unreadable-pdf',
+  'encrypted-pdf',
+  'active-content',
+  'not-signed',
+  'not-this-mandate',
+  'superseded-mandate',
+  'bad-signature',
+];
+
+/** A complete French party: the company, its SIREN, its address, and the mandate's signer (people[0]). */
+export const EXAMPLE_PARTY = {
+  $schema: 'https://gobl.org/draft-0/org/party',
+  name: 'Boulangerie Exemple SAS',
+  tax_id: { country: 'FR', code: 'FR27552032534' },
+  identities: [{ type: 'SIREN', code: '552032534' }],
+  addresses: [{ num: '12', street: 'rue de la Paix', locality: 'Paris', code: '75002', country: 'FR' }],
+  emails: [{ addr: 'compta@boulangerie-exemple.fr' }],
+  people: [
+    {
+      name: { given: 'Élodie', surname: 'Martin' },
+      role: 'Présidente',
+      identities: [{ label: 'CNI', code: 'X4RTBPFW4' }],
+    },
+  ],
+  inboxes: [{ key: 'peppol', scheme: '0225', code: '552032534' }],
+};
+
+export const REGISTRATION = REGISTRATION_WORKFLOW_ID;
+
+export const entryApiNote =
+  'The entry must have a registration waiting at its approval step (a `gov-fr.agreement.sign` step has issued its mandate).';
