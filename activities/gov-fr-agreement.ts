@@ -3,7 +3,7 @@
 // job finds both and changes nothing.
 import { mandateIssuer } from '../domain/mandate/number';
 import { approvalLinkEffect } from '../domain/submission/approval-link';
-import { issueMandateEffect } from '../platform/store/agreements';
+import { issueMandateEffect } from '../platform/store/mandate-numbers';
 import { bothEffects } from '../platform/store/statement-effect';
 import type { StepResult } from '../contract/activities';
 import type { StepInput } from '../contract/journal';

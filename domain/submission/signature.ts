@@ -3,7 +3,8 @@
 import crypto from 'node:crypto';
 import type { Lang } from '../mandate/texts';
 import { recordAudit, type ClientInfo } from '../../platform/store/audit';
-import { storeSignedPdf, supersededMandates } from '../../platform/store/agreements';
+import { storeSignedPdf } from '../../platform/store/agreements';
+import { supersededMandates } from '../../platform/store/mandate-numbers';
 import { getIdentityDocument, putIdentityDocument, type IdentityView } from '../../platform/store/identity-documents';
 import { getEntryRow } from '../../platform/store/entries';
 import { checkIdentityImage, checkSignedMandate, decodeBase64, normalisedSignature, UploadError } from './uploads';

@@ -1,9 +1,7 @@
-// Long file: the mandate's whole life in one table (issued, signed, submitted, voided, superseded, in force); its
-// statements share its columns and its one-row-per-entry rule.
-// Mandates of party entries: issued, signed, submitted, voided, superseded, and the one in force. The signer's
-// identity documents are in identity-documents.ts, operators' decisions in approval-decisions.ts.
+// Mandates of party entries: signed, submitted, voided, superseded, and the one in force. Their numbers, and issuing
+// them, are in mandate-numbers.ts; the signer's identity documents in identity-documents.ts, operators' decisions in
+// approval-decisions.ts.
 import type { Queryable } from './db';
-import { runEffect, type StatementEffect } from './statement-effect';
 import { dropIdentityDocuments } from './identity-documents';
 
 export interface AgreementRow {
@@ -59,81 +57,6 @@ export async function getSignedPdf(db: Queryable, entryId: string): Promise<Uint
   return rows[0]?.signed_pdf ?? undefined;
 }
 
-/**
- * Issues the mandate of a registration job, as a statement's effect: SIRENcompany_matriculePA_YYYYMMDD_NN, NN
- * counting the mandates issued that day for that company, the SIREN read from the entry (which must have one). The
- * same job gets the same mandate back (a retried step). A later job on the entry (a registration run again, e.g.
- * with a take-over identifier) gets a new mandate to sign: its text may differ. One statement, so a number is never
- * taken without its agreement. Two issues for the same prefix at once collide on the number's primary key, and the
- * step's retry counts again. Its result is the mandate's number.
- */
-export function issueMandateEffect(a: {
-  entryId: string;
-  jobId: string;
-  matricule: string;
-  day: string;
-}): StatementEffect {
-  return {
-    params: [a.entryId, a.jobId, `_${a.matricule}_${a.day.replaceAll('-', '')}_`, a.day],
-    requires: {
-      holds: (first) => `EXISTS (SELECT 1 FROM entries WHERE id = $${first}::uuid AND siren IS NOT NULL)`,
-      type: 'siren-missing',
-      message: `entry ${a.entryId} has no SIREN`,
-    },
-    result: '(SELECT mandate_number FROM mandate_issued UNION ALL SELECT mandate_number FROM mandate_current LIMIT 1)',
-    ctes(first, guard) {
-      const [entry, job, suffix, day] = [0, 1, 2, 3].map((i) => `$${first + i}`);
-      const prefix = '(SELECT prefix FROM mandate_prefix)';
-      return `mandate_prefix AS (
-       SELECT siren || ${suffix}::text AS prefix FROM entries WHERE id = ${entry}::uuid AND siren IS NOT NULL AND ${guard}
-     ), mandate_current AS (
-       SELECT mandate_number FROM agreements WHERE entry_id = ${entry}::uuid AND job_id = ${job}::uuid
-     ), mandate_numbered AS (
-       INSERT INTO mandate_numbers (number, entry_id, job_id)
-       SELECT ${prefix} || CASE WHEN count(*) < 9 THEN '0' ELSE '' END || (count(*) + 1), ${entry}::uuid, ${job}::uuid
-       FROM mandate_numbers WHERE ${startsWith('number', prefix)}
-       HAVING EXISTS (SELECT 1 FROM mandate_prefix) AND NOT EXISTS (SELECT 1 FROM mandate_current)
-       RETURNING number
-     ), mandate_issued AS (
-       INSERT INTO agreements (entry_id, job_id, mandate_number, issued_on) SELECT ${entry}::uuid, ${job}::uuid, number, ${day}::date FROM mandate_numbered
-       ON CONFLICT (entry_id) DO UPDATE SET job_id = EXCLUDED.job_id, mandate_number = EXCLUDED.mandate_number,
-         issued_on = EXCLUDED.issued_on, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, submitted_at = NULL,
-         decision_id = NULL, signed_former_matricule = NULL, signed_invoicing_addresses = NULL, upload_evidence = NULL, voided_at = NULL,
-         served_number = NULL, updated_at = now()
-       RETURNING mandate_number
-     ), superseded AS (
-       -- The signed mandate it replaces is kept (the statement reads the row as it was before the update above).
-       INSERT INTO superseded_agreements (mandate_number, entry_id, job_id, issued_on, signed_pdf, signed_via, signed_at,
-         submitted_at, decision_id, signed_former_matricule, signed_invoicing_addresses, upload_evidence, voided_at, superseded_by)
-       SELECT a.mandate_number, a.entry_id, a.job_id, a.issued_on, a.signed_pdf, a.signed_via, a.signed_at, a.submitted_at,
-         a.decision_id, a.signed_former_matricule, a.signed_invoicing_addresses, a.upload_evidence, a.voided_at, n.number
-       FROM agreements a, mandate_numbered n WHERE a.entry_id = ${entry}::uuid AND a.signed_pdf IS NOT NULL
-       ON CONFLICT (mandate_number) DO NOTHING
-     ), earlier_identity AS (
-       -- A new registration's signer shows their identity document anew: an earlier job's does not count for it.
-       DELETE FROM identity_documents WHERE entry_id = ${entry}::uuid AND EXISTS (SELECT 1 FROM mandate_numbered)
-     )`;
-    },
-  };
-}
-
-/** The mandate issued on its own (see issueMandateEffect); returns its number. */
-export async function issueMandate(db: Queryable, a: Parameters<typeof issueMandateEffect>[0]): Promise<string> {
-  return (await runEffect(db, issueMandateEffect(a))) as string;
-}
-
-/**
- * `column` starts with the text parameter `param`, as bounds the prefix index (text_pattern_ops) answers even in a
- * prepared statement's generic plan, where `LIKE $n` cannot use it (the pattern is unknown when it is planned). The
- * numbers continue with digits, which sort before '~'.
- */
-export const startsWith = (column: string, param: string) =>
-  `${column} ~>=~ ${param} AND ${column} ~<~ (${param} || '~')`;
-
-/**
- * Stores the signed mandate (sealed by the caller) with the take-over identifier its text carried (the consent).
- * False when `mandateNumber` is no longer the entry's mandate (its party changed while it was being signed).
- */
 /** What the signed mandate consents to, beyond its text: kept with it, for the steps acting on it. */
 export interface SignedTerms {
   /** The platform whose lines it consents to take over (part 5). */
@@ -142,6 +65,10 @@ export interface SignedTerms {
   invoicingAddresses?: unknown;
 }
 
+/**
+ * Stores the signed mandate (sealed by the caller) with the take-over identifier its text carried (the consent).
+ * False when `mandateNumber` is no longer the entry's mandate (its party changed while it was being signed).
+ */
 export async function storeSignedPdf(
   db: Queryable,
   entryId: string,
@@ -190,38 +117,6 @@ export async function lockAgreement(q: Queryable, entryId: string): Promise<Agre
   return rows[0];
 }
 
-/**
- * Issues the entry's unsigned mandate again under a new number, because its party changed: the same issuer, the
- * day `day`, the next count of that day. The number it replaces stays in mandate_numbers (an upload carrying it is
- * recognised as superseded). Call with the agreement locked (lockAgreement).
- */
-export async function reissueMandate(q: Queryable, current: AgreementRow, day: string): Promise<string> {
-  const issuer = current.mandate_number.split('_').slice(0, -2).join('_'); // SIREN_issuer of SIREN_issuer_YYYYMMDD_NN
-  const prefix = `${issuer}_${day.replaceAll('-', '')}_`;
-  const { rows } = await q.query<{ number: string }>(
-    `INSERT INTO mandate_numbers (number, entry_id, job_id)
-     SELECT $1::text || CASE WHEN count(*) < 9 THEN '0' ELSE '' END || (count(*) + 1), $2::uuid, $3::uuid
-     FROM mandate_numbers WHERE ${startsWith('number', '$1::text')}
-     RETURNING number`,
-    [prefix, current.entry_id, current.job_id],
-  );
-  const number = rows[0]!.number;
-  await q.query(
-    'UPDATE agreements SET mandate_number = $2, issued_on = $3::date, updated_at = now() WHERE entry_id = $1',
-    [current.entry_id, number, day],
-  );
-  return number;
-}
-
-/** The entry's mandate numbers replaced by a later one, newest first. */
-export async function supersededMandates(db: Queryable, entryId: string, current: string): Promise<string[]> {
-  const { rows } = await db.query<{ number: string }>(
-    'SELECT number FROM mandate_numbers WHERE entry_id = $1 AND number <> $2 ORDER BY created_at DESC, number DESC LIMIT 50',
-    [entryId, current],
-  );
-  return rows.map((r) => r.number);
-}
-
 /** Replaces the signed mandate by its final form (audit page, seal) at confirmation. */
 export async function finalizeSignedPdf(db: Queryable, entryId: string, sealedPdf: Uint8Array) {
   await db.query(
@@ -255,34 +150,44 @@ export async function reopenAgreement(db: Queryable, entryId: string) {
  * and if it never is, the one it supersedes stays. Those steps act on a company's behalf, so no definition can
  * reach them without its consent.
  */
-export async function approvedMandate(
-  db: Queryable,
-  entryId: string,
-): Promise<({ number: string } & SignedTerms) | undefined> {
-  const { rows } = await db.query<{
-    mandate_number: string;
-    signed_former_matricule: string | null;
-    signed_invoicing_addresses: unknown;
-  }>(
-    `SELECT a.mandate_number, a.signed_former_matricule, a.signed_invoicing_addresses
-     FROM (SELECT mandate_number, signed_former_matricule, signed_invoicing_addresses, decision_id, signed_pdf IS NOT NULL AS signed,
-             submitted_at, voided_at FROM agreements WHERE entry_id = $1
-           UNION ALL
-           SELECT mandate_number, signed_former_matricule, signed_invoicing_addresses, decision_id, signed_pdf IS NOT NULL,
-             submitted_at, voided_at FROM superseded_agreements WHERE entry_id = $1) a
-     JOIN approval_decisions d ON d.id = a.decision_id
-     WHERE a.signed AND a.submitted_at IS NOT NULL AND d.approved AND a.voided_at IS NULL
-     ORDER BY d.created_at DESC LIMIT 1`,
+export async function approvedMandate(db: Queryable, entryId: string): Promise<ApprovedMandate | undefined> {
+  const { rows } = await db.query<{ m: ApprovedMandateJson | null }>(
+    `SELECT (${approvedMandateJson('$1::uuid')}) AS m`,
     [entryId],
   );
-  const r = rows[0];
-  return (
-    r && {
-      number: r.mandate_number,
-      ...(r.signed_former_matricule && { formerMatricule: r.signed_former_matricule }),
-      ...(r.signed_invoicing_addresses != null && { invoicingAddresses: r.signed_invoicing_addresses }),
-    }
-  );
+  return approvedMandateOf(rows[0]?.m);
+}
+
+export type ApprovedMandate = { number: string } & SignedTerms;
+
+/** What approvedMandateJson gives: the mandate's number and the terms signed with it. */
+export interface ApprovedMandateJson {
+  number: string;
+  formerMatricule: string | null;
+  invoicingAddresses: unknown;
+}
+
+/** SQL: the approved mandate in force of the entry `entry` (an SQL uuid), as JSON (ApprovedMandateJson), or NULL. */
+export const approvedMandateJson = (entry: string) =>
+  `SELECT json_build_object('number', a.mandate_number, 'formerMatricule', a.signed_former_matricule,
+       'invoicingAddresses', a.signed_invoicing_addresses)
+     FROM (SELECT mandate_number, signed_former_matricule, signed_invoicing_addresses, decision_id, signed_pdf IS NOT NULL AS signed,
+             submitted_at, voided_at FROM agreements WHERE entry_id = ${entry}
+           UNION ALL
+           SELECT mandate_number, signed_former_matricule, signed_invoicing_addresses, decision_id, signed_pdf IS NOT NULL,
+             submitted_at, voided_at FROM superseded_agreements WHERE entry_id = ${entry}) a
+     JOIN approval_decisions d ON d.id = a.decision_id
+     WHERE a.signed AND a.submitted_at IS NOT NULL AND d.approved AND a.voided_at IS NULL
+     ORDER BY d.created_at DESC LIMIT 1`;
+
+/** The mandate approvedMandateJson read, as the steps use it. */
+export function approvedMandateOf(m: ApprovedMandateJson | null | undefined): ApprovedMandate | undefined {
+  if (!m) return undefined;
+  return {
+    number: m.number,
+    ...(m.formerMatricule && { formerMatricule: m.formerMatricule }),
+    ...(m.invoicingAddresses != null && { invoicingAddresses: m.invoicingAddresses }),
+  };
 }
 
 /** The scope the entry's current mandate was signed for, once signed (`undefined` before, or for older mandates). */

@@ -7,7 +7,7 @@ import { agreementSign } from '../../activities/gov-fr-agreement';
 import { journalledStatement } from '../../activities/journalled';
 import { loadConfig } from '../../platform/config';
 import type { Db } from '../../platform/store/db';
-import { issueMandate } from '../../platform/store/agreements';
+import { issueMandate } from '../../platform/store/mandate-numbers';
 import { getEntry, insertEntry } from '../../platform/store/entries';
 import { insertJob, setJobStatus } from '../../platform/store/jobs';
 import { getJob } from '../../platform/store/job-views';

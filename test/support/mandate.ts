@@ -2,7 +2,8 @@
 import crypto from 'node:crypto';
 import type { Queryable } from '../../platform/store/db';
 import type { InvoicingAddresses } from '../../domain/party/invoicing-addresses';
-import { issueMandate, markSubmitted, storeSignedPdf } from '../../platform/store/agreements';
+import { markSubmitted, storeSignedPdf } from '../../platform/store/agreements';
+import { issueMandate } from '../../platform/store/mandate-numbers';
 import { claimDecision, recordDecision } from '../../platform/store/approval-decisions';
 
 export async function approveMandate(
