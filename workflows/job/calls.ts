@@ -23,33 +23,37 @@ export class JobCalls {
    * Runs the step's activity, called with ids: the store derives what it records, and `shows` is the job's status
    * it leaves (shown in the Temporal UI). A rescue step also gets the faults and the failed steps' lines.
    */
-  async step(step: Step, shows: JobStatusChange['status'], rescue?: RescueCall): Promise<StepResult> {
+  step(step: Step, shows: JobStatusChange['status'], rescue?: RescueCall): Promise<StepResult> {
     const provider = step.provider;
     const spec = providerOf(provider);
     if (!isActivityProvider(provider) || spec?.kind !== 'activity') {
-      throw new StepFailed({
-        provider,
-        code: 'provider-unknown',
-        message: `step "${step.name}" uses provider "${provider}", which this worker does not know`,
-      });
+      return Promise.reject(
+        new StepFailed({
+          provider,
+          code: 'provider-unknown',
+          message: `step "${step.name}" uses provider "${provider}", which this worker does not know`,
+        }),
+      );
     }
     if (spec.outside) this.ctx.outside = true;
     setCurrentDetails(this.ctx.stepDetails(step));
     const run = proxyActivities<JobActivities>({ ...spec.options, summary: step.summary ?? step.name })[provider];
     const call = { ...this.ctx.ids, stepId: step.id, ...(rescue && { rescue }) };
-    const result = await this.untilApproved(() => run(call));
-    this.ctx.journal.recorded();
-    // A step that found its approval wait not needed recorded it so, and the job runs on.
-    this.ctx.attributes.set(JobStatus, shows === 'WAIT' && result.approvalNeeded === false ? 'RUN' : shows);
-    if (result.partyState) this.ctx.attributes.set(PartyState, result.partyState);
-    return result;
+    return this.untilApproved(() => run(call)).then((result) => {
+      this.ctx.journal.recorded();
+      // A step that found its approval wait not needed recorded it so, and the job runs on.
+      this.ctx.attributes.set(JobStatus, shows === 'WAIT' && result.approvalNeeded === false ? 'RUN' : shows);
+      if (result.partyState) this.ctx.attributes.set(PartyState, result.partyState);
+      return result;
+    });
   }
 
   /** Records what is owed when no step carries it (a definition ending on the wait, a failed last rescue step). */
-  async record(status?: JobStatusChange): Promise<void> {
+  record(status?: JobStatusChange): Promise<void> {
     const journal = this.ctx.journal.forOwed(status);
-    await this.untilApproved(() => recordJournal({ jobId: this.ctx.job.jobId, journal }));
-    this.recorded(journal.status);
+    return this.untilApproved(() => recordJournal({ jobId: this.ctx.job.jobId, journal })).then(() =>
+      this.recorded(journal.status),
+    );
   }
 
   /** What was owed is recorded; the job's status shows in the Temporal UI. */
@@ -58,15 +62,19 @@ export class JobCalls {
     if (status) this.ctx.attributes.set(JobStatus, status.status);
   }
 
-  private async untilApproved<R>(attempt: () => Promise<R>): Promise<R> {
-    for (;;) {
-      this.ctx.attributes.flush();
-      try {
-        return await attempt();
-      } catch (err) {
-        if (!(this.approval?.begun && refusedForApproval(err))) throw err;
-        await this.approval.next();
-      }
-    }
+  /**
+   * Once the approval wait has begun, a call refused for want of a recorded approval waits for another hint and is
+   * made again. Promises chained rather than awaited: each promise a workflow makes costs a stack trace (the SDK's
+   * promise hook), and every step passes here.
+   */
+  private untilApproved<R>(attempt: () => Promise<R>): Promise<R> {
+    this.ctx.attributes.flush();
+    const approval = this.approval;
+    if (!approval?.begun) return attempt();
+    return attempt().catch(async (err: unknown) => {
+      if (!refusedForApproval(err)) throw err;
+      await approval.next();
+      return this.untilApproved(attempt);
+    });
   }
 }

@@ -30,7 +30,7 @@ export class JobRun {
   async step(step: Step): Promise<void> {
     const steps = this.ctx.definition.steps;
     const i = steps.indexOf(step);
-    if (i === 0) await startDay(this.ctx, this.calls, step);
+    if (i === 0 && this.ctx.job.notBefore) await startDay(this.ctx, this.calls, step);
     if (this.ctx.cancelRequested) throw new Cancelled(step);
     const next = steps[i + 1];
     const opens = next && isApprovalWait(next) ? next.id : undefined;
@@ -47,7 +47,7 @@ export class JobRun {
       this.ctx.journal.failed(step.id, fault);
       throw new StepFailed(fault);
     }
-    if (next) await effectDay(this.ctx, this.calls, step, result);
+    if (next && result.nextStepNotBefore !== undefined) await effectDay(this.ctx, this.calls, step, result);
   }
 
   /** Waits for an approval; the step after it records the wait's end, once the approval is recorded. */
