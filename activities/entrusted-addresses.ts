@@ -3,22 +3,30 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import {
   beyondMandate,
+  defaultInvoicingAddresses,
+  parseInvoicingAddresses,
   INVOICING_ADDRESSES_META,
-  invoicingAddressesOf,
   type InvoicingAddress,
   signedScopeOf,
   type InvoicingAddresses,
 } from '../domain/party/invoicing-addresses';
-import type { Queryable } from '../platform/store/db';
 
-/** `signed`: what the signed mandate entrusts, as stored with it; absent for mandates that entrusted every address. */
-export async function entrustedAddresses(
-  db: Queryable,
-  entryId: string,
-  siren: string,
-  signed: unknown,
-): Promise<{ wanted: InvoicingAddress[]; scope: InvoicingAddresses; start?: string }> {
-  const wanted = await invoicingAddressesOf(db, entryId, siren);
+/** The addresses a step acts on, and the scope of the mandate that entrusts them. */
+type Entrusted = { wanted: InvoicingAddress[]; scope: InvoicingAddresses; start?: string };
+
+/**
+ * From the `fr-invoicing-addresses` meta the step read with its start (entry-facts.ts `metas`). `signed`: what the
+ * signed mandate entrusts, as stored with it; absent for mandates that entrusted every address.
+ */
+export function entrustedAddressesIn(metas: Record<string, unknown>, siren: string, signed: unknown): Entrusted {
+  const stated =
+    INVOICING_ADDRESSES_META in metas
+      ? parseInvoicingAddresses(siren, metas[INVOICING_ADDRESSES_META] ?? undefined)
+      : defaultInvoicingAddresses(siren);
+  return entrustedIn(stated, siren, signed);
+}
+
+function entrustedIn(wanted: InvoicingAddresses, siren: string, signed: unknown): Entrusted {
   const scope = signedScopeOf(signed, siren);
   const beyond = beyondMandate(scope, wanted.addresses);
   if (beyond.length > 0) {

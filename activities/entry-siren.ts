@@ -5,10 +5,16 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Queryable } from '../platform/store/db';
 import { getEntryRow } from '../platform/store/entries';
 import type { StepInput } from '../contract/journal';
+import type { EntryFacts } from '../platform/store/entry-facts';
 
 export async function entrySiren(db: Queryable, input: Pick<StepInput, 'workspaceId' | 'entryId'>): Promise<string> {
   const row = await getEntryRow(db, input.workspaceId, input.entryId);
-  if (!row) throw ApplicationFailure.nonRetryable(`entry ${input.entryId} not found`, 'entry-not-found');
-  if (!row.siren) throw ApplicationFailure.nonRetryable(`entry ${input.entryId} has no SIREN`, 'siren-missing');
-  return row.siren;
+  return sirenIn({ found: !!row, ...(row?.siren && { siren: row.siren }) }, input.entryId);
+}
+
+/** The same, from the facts the step read with its start (entry-facts.ts). */
+export function sirenIn(facts: Pick<EntryFacts, 'found' | 'siren'>, entryId: string): string {
+  if (!facts.found) throw ApplicationFailure.nonRetryable(`entry ${entryId} not found`, 'entry-not-found');
+  if (!facts.siren) throw ApplicationFailure.nonRetryable(`entry ${entryId} has no SIREN`, 'siren-missing');
+  return facts.siren;
 }

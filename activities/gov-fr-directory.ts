@@ -10,25 +10,28 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { AnnuaireError, today, type AnnuaireClient } from '../integrations/annuaire/client';
 import { addDays, type Addressing, type Line } from '../domain/directory/lines';
 import { planDirectory, type DirectoryPlan, type DirectoryRequest } from '../domain/directory/plan';
-import { formerMatriculeOf } from '../domain/party/take-over';
-import { effectiveDay, entrusts, type InvoicingAddress } from '../domain/party/invoicing-addresses';
-import { approvedMandate } from '../platform/store/agreements';
+import { FORMER_MATRICULE_META, formerMatriculeIn } from '../domain/party/take-over';
 import {
-  directoryHolder,
-  entryDirectoryLines,
+  effectiveDay,
+  entrusts,
+  INVOICING_ADDRESSES_META,
+  type InvoicingAddress,
+} from '../domain/party/invoicing-addresses';
+import { readEntryFacts, type EntryFacts } from '../platform/store/entry-facts';
+import {
   forgetDirectoryLine,
   forgetDirectoryLines,
   holdDirectoryLine,
   recordDirectoryLine,
   releaseDirectoryLine,
 } from '../platform/store/directory-holdings';
-import { keepPlannedTargets, plannedTargets } from '../platform/store/directory-step-targets';
+import { keepPlannedTargets } from '../platform/store/directory-step-targets';
 import type { StepResult } from '../contract/activities';
 import type { StepInput } from '../contract/journal';
 import type { ActivityDeps } from './deps';
 import type { Commit } from './journalled';
-import { entrySiren } from './entry-siren';
-import { entrustedAddresses } from './entrusted-addresses';
+import { entrySiren, sirenIn } from './entry-siren';
+import { entrustedAddressesIn } from './entrusted-addresses';
 import { directoryWriter, lineOf, type ReadBack } from './directory-writes';
 import { remoteCall } from './remote-failure';
 
@@ -60,6 +63,9 @@ export interface DisableResult extends StepResult {
   takenOverBy?: string[];
 }
 
+/** The metas the directory steps read with their start (entry-facts.ts). */
+export const DIRECTORY_FACTS = [INVOICING_ADDRESSES_META, FORMER_MATRICULE_META] as const;
+
 const addressingOf = (a: InvoicingAddress): Addressing => ({
   address: a.id,
   siren: a.siren,
@@ -73,23 +79,33 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
   const us = config.PA_MATRICULE;
   const writer = directoryWriter(client, log);
 
-  const register = (input: StepInput, commit: Commit = (write) => db.tx(write)) => holdLines(input, commit, 'register');
-  const update = (input: StepInput, commit: Commit = (write) => db.tx(write)) => holdLines(input, commit, 'update');
+  const tx: Commit = (write) => db.tx(write);
+  const register = (input: StepInput, commit = tx, facts?: EntryFacts) => holdLines(input, commit, 'register', facts);
+  const update = (input: StepInput, commit = tx, facts?: EntryFacts) => holdLines(input, commit, 'update', facts);
 
-  /** Our lines for the addresses the party states; in an update, ours at the addresses it no longer states end. */
-  async function holdLines(input: StepInput, commit: Commit, mode: 'register' | 'update'): Promise<RegisterResult> {
-    const siren = await entrySiren(db, input);
+  /**
+   * Our lines for the addresses the party states; in an update, ours at the addresses it no longer states end.
+   * `given`: the facts read with the step's start (DIRECTORY_FACTS), read here when the step is called on its own.
+   */
+  async function holdLines(
+    input: StepInput,
+    commit: Commit,
+    mode: 'register' | 'update',
+    given?: EntryFacts,
+  ): Promise<RegisterResult> {
+    const facts = given ?? (await readEntryFacts(db, input, DIRECTORY_FACTS));
+    const siren = sirenIn(facts, input.entryId);
     const ids = { jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, siren };
     // We act on the company's behalf only with its signed, approved mandate, and for the addresses it entrusts.
-    const mandate = await approvedMandate(db, input.entryId);
+    const mandate = facts.mandate;
     if (!mandate) {
       throw ApplicationFailure.nonRetryable(
         'the party has no signed and approved mandate: the directory step must follow gov-fr.agreement.sign and the approval wait',
         'mandate-not-approved',
       );
     }
-    const { wanted, scope, start } = await entrustedAddresses(db, input.entryId, siren, mandate.invoicingAddresses);
-    const holder = await directoryHolder(db, siren);
+    const { wanted, scope, start } = entrustedAddressesIn(facts.metas, siren, mandate.invoicingAddresses);
+    const holder = facts.holder;
     if (holder && holder !== input.entryId)
       throw ApplicationFailure.nonRetryable(`0225:${siren} is already registered`, 'already-registered');
     if (mode === 'update' && holder !== input.entryId)
@@ -97,9 +113,9 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
         `entry ${input.entryId} holds no directory line: register it before updating its addresses`,
         'not-registered',
       );
-    const held = mode === 'update' ? await entryDirectoryLines(db, input.entryId) : [];
+    const held = mode === 'update' ? facts.lines : [];
     // An earlier attempt's take-over, finished as planned (the lines it handed over no longer show).
-    const earlier = await plannedTargets(db, input.jobId, input.stepId);
+    const earlier = facts.planned;
     const request: DirectoryRequest = {
       kind: 'hold',
       siren,
@@ -109,7 +125,7 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
       entrusted: (a) => entrusts(scope, { id: a.address, siren }),
       // The take-over consent is the one in the signed mandate, not whatever the meta says now.
       ...(mandate.formerMatricule && { consent: mandate.formerMatricule }),
-      consentSetAfterSigning: !mandate.formerMatricule && !!(await formerMatriculeOf(db, input.entryId)),
+      consentSetAfterSigning: !mandate.formerMatricule && !!formerMatriculeIn(facts.metas[FORMER_MATRICULE_META]),
       dropped: held.map((h) => h.address),
     };
     const stated = new Map(wanted.map((a) => [a.id.toLowerCase(), a]));
@@ -151,11 +167,12 @@ export function directoryActivities(deps: ActivityDeps, client: AnnuaireClient) 
     return result;
   }
 
-  async function disable(input: StepInput, commit: Commit = (write) => db.tx(write)): Promise<DisableResult> {
-    const siren = await entrySiren(db, input);
+  async function disable(input: StepInput, commit = tx, given?: EntryFacts): Promise<DisableResult> {
+    const facts = given ?? (await readEntryFacts(db, input, DIRECTORY_FACTS));
+    const siren = sirenIn(facts, input.entryId);
     const ids = { jobId: input.jobId, entryId: input.entryId, stepId: input.stepId, siren };
     // Another entry's registration of the same SIREN is not this entry's to end.
-    const holder = await directoryHolder(db, siren);
+    const holder = facts.holder;
     if (holder && holder !== input.entryId) {
       log.info({ ...ids, holder }, 'directory line held by another entry: left in place');
       return { ended: [] };

@@ -13,7 +13,7 @@ import type { ActivityDeps } from './deps';
 import type { Clients } from '../integrations/clients';
 import { agreementSign } from './gov-fr-agreement';
 import { agreementRenew } from './gov-fr-agreement-renew';
-import { directoryActivities } from './gov-fr-directory';
+import { DIRECTORY_FACTS, directoryActivities } from './gov-fr-directory';
 import { jobCancel } from './job-cancel';
 import {
   journalled,
@@ -22,7 +22,7 @@ import {
   recordJournal,
   type StepActivity as StepActivityOf,
 } from './journalled';
-import { peppolActivities } from './peppol';
+import { PEPPOL_FACTS, peppolActivities } from './peppol';
 import { partyState } from './party-state';
 import { webhookActivities } from './webhooks';
 
@@ -33,18 +33,21 @@ export function createActivities(deps: ActivityDeps, clients: Clients): JobActiv
   const webhooks = webhookActivities(deps, clients.webhooks);
   const directory = directoryActivities(deps, clients.annuaire);
   const peppol = peppolActivities(deps, clients);
-  const step = <R extends StepResult>(activity: StepActivityOf<R>) => journalled(deps.db, activity);
-  // Remote steps may take minutes: they heartbeat (contract/providers.ts).
-  const remote = <R extends StepResult>(activity: StepActivityOf<R>) => withHeartbeat(step(activity));
+  const step = <R extends StepResult>(activity: StepActivityOf<R>, facts?: readonly string[]) =>
+    journalled(deps.db, activity, { facts });
+  // Remote steps may take minutes: they heartbeat (contract/providers.ts). Those acting on a company's behalf read
+  // what they need of its entry with their start (`facts`).
+  const remote = <R extends StepResult>(activity: StepActivityOf<R>, facts?: readonly string[]) =>
+    withHeartbeat(step(activity, facts));
   // One activity per provider of the registry (contract/providers.ts): the type says none is missing.
   const steps: Record<ActivityProviderId, StepActivity> = {
     'silo.state': journalledStatement(deps.db, partyState(deps)),
     'gov-fr.agreement.sign': journalledStatement(deps.db, agreementSign(deps)),
     'gov-fr.agreement.renew': agreementRenew(deps), // journals as sign does, or records the wait as not needed
-    'gov-fr.directory.register': remote(directory.register),
-    'gov-fr.directory.disable': remote(directory.disable),
-    'gov-fr.directory.update': remote(directory.update),
-    'peppol.register': remote(peppol.register),
+    'gov-fr.directory.register': remote(directory.register, DIRECTORY_FACTS),
+    'gov-fr.directory.disable': remote(directory.disable, DIRECTORY_FACTS),
+    'gov-fr.directory.update': remote(directory.update, DIRECTORY_FACTS),
+    'peppol.register': remote(peppol.register, PEPPOL_FACTS),
     'peppol.unregister': remote(peppol.unregister),
     webhook: step(webhooks.webhook),
   };

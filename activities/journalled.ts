@@ -12,6 +12,7 @@ import {
   type Written,
 } from '../platform/store/job-journal';
 import { EffectRefused, type StatementEffect } from '../platform/store/statement-effect';
+import { entryFactsOf, entryFactsRead, type EntryFacts } from '../platform/store/entry-facts';
 import { AWAITING_APPROVAL, type StepCall, type StepIds, type StepInput } from '../contract/journal';
 
 /**
@@ -20,16 +21,21 @@ import { AWAITING_APPROVAL, type StepCall, type StepIds, type StepInput } from '
  */
 export type Commit = <T>(write: (q: Queryable) => Promise<T>, note?: { message: string }) => Promise<T>;
 
-export type StepActivity<R> = (input: StepInput, commit: Commit) => Promise<R>;
+/** `facts`: what the step asked to read of its entry with its start (journalled's `facts`), read there. */
+export type StepActivity<R> = (input: StepInput, commit: Commit, facts?: EntryFacts) => Promise<R>;
 
 /**
  * A step whose start is recorded before it runs (the job shows which step it is in while it retries), in the
- * statement that reads its config from the job's definition; a step after the approval wait does nothing unless an
- * approved decision is recorded.
+ * statement that reads its config from the job's definition and, with `facts` (the meta keys it needs), what it
+ * reads of its entry (entry-facts.ts); a step after the approval wait does nothing unless an approved decision is
+ * recorded.
  */
-export function journalled<R>(db: Db, activity: StepActivity<R>) {
+export function journalled<R>(db: Db, activity: StepActivity<R>, o: { facts?: readonly string[] } = {}) {
   return async (call: StepCall): Promise<R> => {
-    const { config } = await recheckingApproval(() => recordJournal(db, call.jobId, stepWrite(call, 'start')));
+    const read = o.facts && entryFactsRead(call, o.facts);
+    const { config, effect } = await recheckingApproval(() =>
+      recordJournal(db, call.jobId, stepWrite(call, 'start'), read),
+    );
     let recorded = false;
     const commit: Commit = (effect, note) =>
       db.tx(async (q) => {
@@ -38,7 +44,7 @@ export function journalled<R>(db: Db, activity: StepActivity<R>) {
         recorded = true;
         return result;
       });
-    const result = await activity(stepInput(call, config), commit);
+    const result = await activity(stepInput(call, config), commit, read && entryFactsOf(effect));
     if (!recorded) await recordJournal(db, call.jobId, stepWrite(call, 'end'));
     return result;
   };

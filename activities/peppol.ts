@@ -33,16 +33,19 @@ import {
   type PublicationAction,
   type PublicationPlan,
 } from '../domain/peppol/publication-plan';
-import { approvedMandate } from '../platform/store/agreements';
 import type { StepResult } from '../contract/activities';
 import type { StepInput } from '../contract/journal';
 import type { ActivityDeps } from './deps';
 import type { Commit } from './journalled';
 import { rethrowRemote } from './remote-failure';
-import { entrySiren } from './entry-siren';
-import { entrustedAddresses } from './entrusted-addresses';
+import { sirenIn } from './entry-siren';
+import { entrustedAddressesIn } from './entrusted-addresses';
 import { smlSteps } from './peppol-sml';
-import { entryDirectoryLines } from '../platform/store/directory-holdings';
+import { readEntryFacts, type EntryFacts } from '../platform/store/entry-facts';
+import { INVOICING_ADDRESSES_META } from '../domain/party/invoicing-addresses';
+
+/** The metas the Peppol step reads with its start (entry-facts.ts). */
+export const PEPPOL_FACTS = [INVOICING_ADDRESSES_META] as const;
 
 const registerConfig = z.strictObject({
   // Every party here is French (it has a SIREN), hence `france` by default.
@@ -76,13 +79,12 @@ export function peppolActivities(
    * The participants of the party's invoicing addresses, each within what its signed mandate entrusts, and of the
    * directory lines the entry holds besides (addresses taken over from another platform).
    */
-  async function participantsOf(input: StepInput, siren: string, signed: unknown): Promise<ParticipantId[]> {
+  function participantsOf(facts: EntryFacts, siren: string, signed: unknown): ParticipantId[] {
     // The addresses the directory step gave lines to, as it wrote them: a change of the meta since (while the job
     // waited for their start day) waits for the next address update, so Peppol never publishes what the directory
     // does not hold. Without a directory step (a workspace's definition), the addresses stated, within the mandate.
-    const held = (await entryDirectoryLines(db, input.entryId)).map((l) => l.address);
-    const addresses =
-      held.length > 0 ? held : (await entrustedAddresses(db, input.entryId, siren, signed)).wanted.map((a) => a.id);
+    const held = facts.lines.map((l) => l.address);
+    const addresses = held.length > 0 ? held : entrustedAddressesIn(facts.metas, siren, signed).wanted.map((a) => a.id);
     try {
       return addresses.map((a) => frenchParticipantId(a));
     } catch (err) {
@@ -165,7 +167,12 @@ export function peppolActivities(
     return { participantIds: withdrawn, enabled: false, sml: false, directory: false };
   }
 
-  async function register(input: StepInput, commit: Commit = (write) => db.tx(write)): Promise<PeppolStepResult> {
+  /** `given`: the facts read with the step's start (PEPPOL_FACTS), read here when the step is called on its own. */
+  async function register(
+    input: StepInput,
+    commit: Commit = (write) => db.tx(write),
+    given?: EntryFacts,
+  ): Promise<PeppolStepResult> {
     const parsed = registerConfig.safeParse(input.config ?? {});
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; ');
@@ -174,16 +181,17 @@ export function peppolActivities(
     const cfg = parsed.data;
     if (cfg.disable) return withdrawAll(input, 'peppol participants disabled');
 
-    const siren = await entrySiren(db, input);
+    const facts = given ?? (await readEntryFacts(db, input, PEPPOL_FACTS));
+    const siren = sirenIn(facts, input.entryId);
     // Publishing makes the company reachable on Peppol: only with its signed, approved mandate.
-    const mandate = await approvedMandate(db, input.entryId);
+    const mandate = facts.mandate;
     if (!mandate) {
       throw ApplicationFailure.nonRetryable(
         'the party has no signed and approved mandate: peppol.register must follow gov-fr.agreement.sign and the approval wait',
         'mandate-not-approved',
       );
     }
-    const participantIds = (await participantsOf(input, siren, mandate.invoicingAddresses)).map(formatParticipantId);
+    const participantIds = participantsOf(facts, siren, mandate.invoicingAddresses).map(formatParticipantId);
     // Participants of addresses the party no longer has (an address update) leave Peppol first.
     const { withdrawn, actions } = await plan(input, participantIds, cfg);
     await run(input, actions, commit);

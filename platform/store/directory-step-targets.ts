@@ -1,20 +1,12 @@
 // What a directory step's plan took over, kept before it writes: a retry of the step finishes the same take-over
-// even though the lines handed over no longer show (migration 1763840700000).
+// even though the lines handed over no longer show (migration 1763840700000). The retry reads it with its start
+// (entry-facts.ts).
 import type { Queryable } from './db';
 
 export interface StepTargets {
   /** The addresses whose lines become ours, as the plan named them (identifier and parts). */
   targets: { address: string; siren: string; siret?: string; routingId?: string; suffix?: string }[];
   takenOverFrom?: string;
-}
-
-export async function plannedTargets(db: Queryable, jobId: string, stepId: string): Promise<StepTargets | undefined> {
-  const { rows } = await db.query<{ targets: StepTargets['targets']; taken_over_from: string | null }>(
-    'SELECT targets, taken_over_from FROM directory_step_targets WHERE job_id = $1 AND step_id = $2',
-    [jobId, stepId],
-  );
-  const row = rows[0];
-  return row && { targets: row.targets, ...(row.taken_over_from && { takenOverFrom: row.taken_over_from }) };
 }
 
 /** Kept once per step: a later attempt's plan holds the first one's targets, so the first record stays true. */

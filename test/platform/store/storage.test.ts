@@ -7,6 +7,9 @@ import { issueMandate, startsWith } from '../../../platform/store/mandate-number
 import { getEntry, insertEntry, listEntries } from '../../../platform/store/entries';
 import { ConflictError } from '../../../platform/store/conflict';
 import { putMeta } from '../../../platform/store/entry-meta';
+import { entryFactsOf, entryFactsRead, readEntryFacts } from '../../../platform/store/entry-facts';
+import { holdDirectoryLine, recordDirectoryLine } from '../../../platform/store/directory-holdings';
+import { keepPlannedTargets } from '../../../platform/store/directory-step-targets';
 import { configuredStateEffect, recordState, stateHistory } from '../../../platform/store/entry-states';
 import { insertJob, setJobStatus } from '../../../platform/store/jobs';
 import { getJob } from '../../../platform/store/job-views';
@@ -443,6 +446,48 @@ describe.each(engines)('store on %s', (engine) => {
         ],
       ],
     ]);
+  });
+
+  it("reads what a directory or Peppol step needs of its entry with the step's start, as the step reads it alone", async () => {
+    const siren = makeSiren();
+    const e = await newEntry({ siren });
+    const addresses = { entrust: 'all', addresses: [{ id: siren, siren }] };
+    await putMeta(db, e.id, 'fr-invoicing-addresses', { src: 'test', value: addresses });
+    const jobId = await definitionJob(e.id, { steps: [step('d', 'gov-fr.directory.register')], rescue: [] });
+    const keys = ['fr-invoicing-addresses', 'fr-former-matricule'];
+    const ids = { workspaceId: ws, entryId: e.id, jobId, stepId: 'd' };
+    // Nothing yet: no mandate, no holding, no line, no plan.
+    expect(await readEntryFacts(db, ids, keys)).toEqual({
+      found: true,
+      siren,
+      metas: { 'fr-invoicing-addresses': addresses },
+      lines: [],
+    });
+
+    await approveMandate(db, { entryId: e.id, jobId, formerMatricule: '0042' });
+    await holdDirectoryLine(db, siren, e.id, 7);
+    await recordDirectoryLine(db, { address: siren, siren, entryId: e.id, idInstance: 7 });
+    await keepPlannedTargets(db, jobId, 'd', { targets: [{ address: siren, siren }], takenOverFrom: '0042' });
+    const withStart = await writeJournal(db, jobId, { step: { step: 'd', at: 'start' } }, entryFactsRead(ids, keys));
+    const facts = entryFactsOf(withStart.effect);
+    expect(facts).toEqual(await readEntryFacts(db, ids, keys));
+    expect(facts).toMatchObject({
+      found: true,
+      siren,
+      mandate: { formerMatricule: '0042' },
+      holder: e.id,
+      lines: [{ address: siren, idInstance: 7 }],
+      planned: { targets: [{ address: siren, siren }], takenOverFrom: '0042' },
+    });
+    expect(facts.mandate!.number).toMatch(new RegExp(`^${siren}_`));
+    // The start was recorded with the read.
+    expect((await getJob(db, ws, jobId))!.intents.map((i) => [i.step_id, i.events.map((x) => x.status)])).toEqual([
+      ['d', ['RUN']],
+    ]);
+
+    // Another workspace's step finds no entry (and learns nothing of it).
+    const other = (await createWorkspace(db, 'other')).id;
+    expect(await readEntryFacts(db, { ...ids, workspaceId: other }, keys)).toMatchObject({ found: false });
   });
 
   it('rolls a failed transaction back', async () => {
