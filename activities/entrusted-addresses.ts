@@ -3,9 +3,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import {
   beyondMandate,
-  defaultInvoicingAddresses,
-  parseInvoicingAddresses,
   INVOICING_ADDRESSES_META,
+  invoicingAddressesIn,
   type InvoicingAddress,
   signedScopeOf,
   type InvoicingAddresses,
@@ -19,14 +18,8 @@ type Entrusted = { wanted: InvoicingAddress[]; scope: InvoicingAddresses; start?
  * signed mandate entrusts, as stored with it; absent for mandates that entrusted every address.
  */
 export function entrustedAddressesIn(metas: Record<string, unknown>, siren: string, signed: unknown): Entrusted {
-  const stated =
-    INVOICING_ADDRESSES_META in metas
-      ? parseInvoicingAddresses(siren, metas[INVOICING_ADDRESSES_META] ?? undefined)
-      : defaultInvoicingAddresses(siren);
-  return entrustedIn(stated, siren, signed);
-}
-
-function entrustedIn(wanted: InvoicingAddresses, siren: string, signed: unknown): Entrusted {
+  const meta = INVOICING_ADDRESSES_META in metas ? { value: metas[INVOICING_ADDRESSES_META] ?? undefined } : undefined;
+  const wanted = invoicingAddressesIn(siren, meta);
   const scope = signedScopeOf(signed, siren);
   const beyond = beyondMandate(scope, wanted.addresses);
   if (beyond.length > 0) {

@@ -125,6 +125,11 @@ export const defaultInvoicingAddresses = (siren: string): InvoicingAddresses => 
 /** The addresses an entry's meta states now (already checked when written), or the default. */
 export async function invoicingAddressesOf(db: Queryable, entryId: string, siren: string): Promise<InvoicingAddresses> {
   const meta = await getMeta(db, entryId, INVOICING_ADDRESSES_META);
+  return invoicingAddressesIn(siren, meta && { value: meta.value });
+}
+
+/** The same, from the meta row read elsewhere (`meta`: its value; undefined when the entry has no such meta). */
+export function invoicingAddressesIn(siren: string, meta: { value: unknown } | undefined): InvoicingAddresses {
   return meta ? parseInvoicingAddresses(siren, meta.value) : defaultInvoicingAddresses(siren);
 }
 
