@@ -3,15 +3,9 @@
 import type { ActivityOptions } from '@temporalio/common';
 import type { Step } from './job';
 
-/**
- * A remote step heartbeats only once it has run this long, then this often (activities/index.ts); a worker silent
- * for HEARTBEAT_TIMEOUT is deemed dead and the step retried elsewhere. Each heartbeat is an RPC the server writes to
- * its store, and most steps end within seconds: heartbeating every 3 s on a 10 s timeout cost a registration about a
- * quarter of its CPU on the real server under load (BENCHMARKS.md); a dead worker's step now waits up to 30 s instead
- * of 10, against the days a registration may take.
- */
-export const HEARTBEAT_EVERY_MS = 10_000;
-export const HEARTBEAT_TIMEOUT = '30s';
+/** Activities heartbeat this often (activities/index.ts); a worker silent for HEARTBEAT_TIMEOUT is deemed dead. */
+export const HEARTBEAT_EVERY_MS = 3_000;
+export const HEARTBEAT_TIMEOUT = '10s';
 
 /** The activity the rescue runs first after a directory step failed (contract/activities.ts). */
 export const DIRECTORY_COVER = 'gov-fr.directory.cover';
