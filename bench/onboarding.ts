@@ -143,7 +143,11 @@ say(
 // hundred workflows in flight on this machine, times its own updates out ("context deadline exceeded"), which
 // measures the disk, not Temporal. --persisted to see it.
 const temporal = REAL
-  ? await startTemporalServer({ databasePrefix: 'bench_temporal' })
+  ? await startTemporalServer({
+      databasePrefix: 'bench_temporal',
+      // To profile the server during a run: BENCH_TEMPORAL_PPROF_PORT=6060, then go tool pprof on it.
+      ...(process.env.BENCH_TEMPORAL_PPROF_PORT && { pprofPort: Number(process.env.BENCH_TEMPORAL_PPROF_PORT) }),
+    })
   : await ownDevServer(dir, { inMemory: !values.persisted });
 const connection = await Connection.connect({ address: temporal.address });
 const client = new Client({ connection });

@@ -37,6 +37,7 @@ export function serverConfig(o: {
   };
   logLevel: string;
   maxConns?: { persistence: number; visibility: number };
+  pprofPort?: number;
 }) {
   const datastore = (databaseName: string, maxConns: number) => ({
     sql: {
@@ -68,6 +69,7 @@ export function serverConfig(o: {
     },
     global: {
       membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' },
+      ...(o.pprofPort && { pprof: { port: o.pprofPort, host: '127.0.0.1' } }),
       ...(o.tls && {
         tls: {
           // Clients (our API and workers, the CLI) must present a certificate from the test CA.

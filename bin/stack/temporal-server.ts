@@ -64,6 +64,8 @@ export interface TemporalServerOptions {
    * others on one PostgreSQL takes fewer.
    */
   maxConns?: { persistence: number; visibility: number };
+  /** Go's pprof on this port of 127.0.0.1 (`go tool pprof http://127.0.0.1:<port>/debug/pprof/profile`): off by default. */
+  pprofPort?: number;
 }
 
 export async function startTemporalServer(opts: TemporalServerOptions = {}): Promise<TemporalServer> {
@@ -127,6 +129,7 @@ export async function startTemporalServer(opts: TemporalServerOptions = {}): Pro
       tls,
       logLevel: opts.logLevel ?? 'info',
       ...(opts.maxConns && { maxConns: opts.maxConns }),
+      ...(opts.pprofPort && { pprofPort: opts.pprofPort }),
     });
     fs.writeFileSync(path.join(dir, 'config', 'temporal.yaml'), JSON.stringify(config, null, 2));
 
