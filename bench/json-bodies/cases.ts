@@ -7,9 +7,9 @@ import { BODY, jobBody, largest, once, routeName, routeOf, workflow, type Route,
 import { SHAPES, wide, zeros } from './shapes';
 
 /**
- * One body sent to one route, made when sent (the uploads' are megabytes). `largest`: a route's largest body in one of its costly shapes, answered without a
- * 5xx; `stored`: free-form JSON a route keeps, at STORED_JSON_LIMITS, answered with one of `answers`; `refused`:
- * one value over the limits, answered 413.
+ * One body sent to one route, made when sent (an upload's is megabytes). `largest`: a route's largest body in one of
+ * its costly shapes, answered without a 5xx; `stored`: free-form JSON a route keeps, at STORED_JSON_LIMITS, answered
+ * with one of `answers`; `refused`: one value over the limits, answered 413.
  */
 export interface BodyCase {
   group: 'largest' | 'stored' | 'refused';
