@@ -9,7 +9,8 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Logger } from 'pino';
 import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/store/db';
-import { approvedButWaiting, insertJob, markJobStarted, queuedJobs, setJobStatus } from '../../platform/store/jobs';
+import { approvedButWaiting, insertJob, markJobsStarted, queuedJobs, setJobStatus } from '../../platform/store/jobs';
+import { markStarted } from './started-marks';
 import { type JobView } from '../../platform/store/job-views';
 import { approvalSignal } from '../../contract/signals';
 import type { Definition, JobInput } from '../../contract/job';
@@ -133,7 +134,7 @@ export async function startJob(
     );
   }
   const { job } = inserted;
-  await launch(deps, {
+  const started = await launch(deps, {
     jobId: job.id,
     workspaceId,
     entryId: job.silo_entry_id,
@@ -143,6 +144,7 @@ export async function startJob(
     label: workflow.name,
     args: req.args,
   });
+  if (started) markStarted(deps.db, deps.log, job.id); // RUN with the others started meanwhile
   return job; // as accepted (QUEUED, no step run yet): clients follow it with GET /jobs/{id}
 }
 
@@ -157,7 +159,7 @@ interface Launch {
   args: Record<string, string>;
 }
 
-/** Starts the job's workflow; false when Temporal could not be reached (the job stays QUEUED). */
+/** Starts the job's workflow; false when Temporal could not be reached (the job stays QUEUED until marked). */
 async function launch(deps: JobServiceDeps, j: Launch): Promise<boolean> {
   const input: JobInput = {
     jobId: j.jobId,
@@ -194,23 +196,20 @@ async function launch(deps: JobServiceDeps, j: Launch): Promise<boolean> {
       return false;
     }
   }
-  // A failure here is not the caller's: the sweeper marks the job when it finds the workflow started.
-  await markJobStarted(deps.db, j.jobId).catch((err) =>
-    deps.log.warn({ jobId: j.jobId, err }, 'could not mark the job started'),
-  );
   return true;
 }
 
 /** Starts the workflows of jobs left QUEUED (Temporal was unreachable). Safe to run anywhere, any number of times. */
 export async function startQueuedJobs(deps: JobServiceDeps, olderThanMs = 10_000): Promise<number> {
-  let started = 0;
+  const started: string[] = [];
   for (const j of await queuedJobs(deps.db, olderThanMs, 100)) {
     // The label the Temporal UI shows, as a job started at once has it (a workflow deleted since: its type).
     const label = (await findWorkflow(deps.db, j.workspaceId, j.workflowId))?.name ?? j.workflowType;
-    if (await launch(deps, { ...j, label })) started++;
+    if (await launch(deps, { ...j, label })) started.push(j.jobId);
     else break; // still unreachable: try again next round
   }
-  return started;
+  if (started.length) await markJobsStarted(deps.db, started);
+  return started.length;
 }
 
 /**

@@ -140,9 +140,12 @@ async function registrationRunning(db: Queryable, workspaceId: string, entryId: 
   );
 }
 
-/** The job's workflow has started: QUEUED no more (the sweeper would start it again). */
-export async function markJobStarted(db: Queryable, jobId: string): Promise<void> {
-  await db.query(`UPDATE jobs SET status = 'RUN', updated_at = now() WHERE id = $1 AND status = 'QUEUED'`, [jobId]);
+/** The jobs' workflows have started: QUEUED no more (the sweeper would start them again). One statement for all. */
+export async function markJobsStarted(db: Queryable, jobIds: string[]): Promise<void> {
+  await db.query(
+    `UPDATE jobs SET status = 'RUN', updated_at = now() WHERE id = ANY($1::uuid[]) AND status = 'QUEUED'`,
+    [jobIds],
+  );
 }
 
 /** Jobs still waiting long after an approval was recorded for them (its signal lost), oldest first. */

@@ -11,7 +11,7 @@ import { entryFactsOf, entryFactsRead, readEntryFacts } from '../../../platform/
 import { holdDirectoryLine, recordDirectoryLine } from '../../../platform/store/directory-holdings';
 import { keepPlannedTargets } from '../../../platform/store/directory-step-targets';
 import { configuredStateEffect, recordState, stateHistory } from '../../../platform/store/entry-states';
-import { insertJob, setJobStatus } from '../../../platform/store/jobs';
+import { insertJob, markJobsStarted, setJobStatus } from '../../../platform/store/jobs';
 import { getJob } from '../../../platform/store/job-views';
 import { NoApprovalRecorded, recordWaitEvent, writeJournal } from '../../../platform/store/job-journal';
 import { approveMandate } from '../../support/mandate';
@@ -326,6 +326,20 @@ describe.each(engines)('store on %s', (engine) => {
     for (const t of [intent.created_at, intent.updated_at, ...intent.events.map((x) => x.at)]) expect(t).toMatch(isoMs);
     expect(Date.parse(intent.events[1]!.at!)).toBeGreaterThanOrEqual(Date.parse(job!.created_at!));
     expect(Math.abs(Date.parse(intent.created_at!) - Date.parse(job!.created_at!))).toBeLessThan(60_000);
+  });
+
+  it('marks started jobs RUN together, leaving alone those that have moved on', async () => {
+    const definition = { steps: [step('a', 'silo.state')], rescue: [] };
+    const [queued, other, ended] = [
+      await definitionJob((await newEntry()).id, definition),
+      await definitionJob((await newEntry()).id, definition),
+      await definitionJob((await newEntry()).id, definition),
+    ];
+    await setJobStatus(db, ended, 'ERR', []); // its workflow was terminated before the mark came
+    await markJobsStarted(db, [queued, ended, crypto.randomUUID()]);
+    expect(await getJob(db, ws, queued)).toMatchObject({ status: 'RUN' });
+    expect(await getJob(db, ws, ended)).toMatchObject({ status: 'ERR' });
+    expect(await getJob(db, ws, other)).toMatchObject({ status: 'QUEUED' }); // not started: the sweeper's
   });
 
   it("journals lines by step id with the names and order of the job's definition, ends the job once, loses no line", async () => {
