@@ -9,3 +9,19 @@ export const KNOWN_COMPANIES = [
   { siren: '652014051', raisonSociale: 'CARREFOUR' },
   { siren: '855200887', raisonSociale: 'COMPAGNIE GENERALE DES ETABLISSEMENTS MICHELIN' },
 ] as const;
+
+export interface SimCompany {
+  siren: string;
+  raisonSociale: string;
+  etatAdministratif?: 'A' | 'C';
+  typeEntite?: 'Publique' | 'Privée assujettie';
+}
+
+/** A company as the directory answers it: its unité légale, without its record's history. */
+export const uniteLegale = (c: SimCompany) => ({
+  siren: c.siren,
+  raisonSociale: c.raisonSociale,
+  typeEntite: c.typeEntite ?? 'Privée assujettie',
+  etatAdministratif: c.etatAdministratif ?? 'A',
+  diffusible: 'O',
+});
