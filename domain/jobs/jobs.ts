@@ -159,7 +159,7 @@ interface Launch {
   args: Record<string, string>;
 }
 
-/** Starts the job's workflow; false when Temporal could not be reached (the job stays QUEUED until marked). */
+/** Starts the job's workflow; false when Temporal could not be reached (the job stays QUEUED). The caller marks it RUN. */
 async function launch(deps: JobServiceDeps, j: Launch): Promise<boolean> {
   const input: JobInput = {
     jobId: j.jobId,
