@@ -9,8 +9,8 @@
 //   floor: N workflows of the specification's shape, all activities no-ops (onboarding/floor-workflow.ts), started
 //          with our 3 search attributes → 2 activities → the wait and its deadline's timer; then, untimed, the
 //          `confirmed` signal to all; then the `decided` signal → 4 activities → done; the same 4 upserts as ours;
-//          on a worker process with the same settings; run before ours and again after, on the same server, and
-//          averaged.
+//          on a worker process with the same settings, versioned as ours (Worker Versioning is issue 42's: Temporal's
+//          cost for it is the design's); run before ours and again after, on the same server, and averaged.
 // Prints the shape of one of our histories beside one of the floor's, and the mean size of a registration's history
 // (events, bytes; 100 sampled) beside the floor's; per phase the rate (parties/s from the first
 // request to the last arrival), p50/p95 latency per party, the CPU per party (floor: Temporal + worker; ours:
