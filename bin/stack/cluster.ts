@@ -5,7 +5,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +16,7 @@ import { migrate } from '../../platform/store/migrate';
 import { SCOPES, createApiKey, createWorkspace } from '../../platform/store/workspaces';
 import { findTemporalCli } from './cli';
 import { startDevServer, type DevServer } from './dev-server';
+import { freePorts } from './ports';
 import { bundleWorkflows } from '../../worker/create-worker';
 
 const REPO = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -49,16 +49,6 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-
 /**
  * A Temporal dev server of our own, persisted to a file (so it can be restarted without losing anything) unless
  * `inMemory`.
@@ -67,11 +57,12 @@ export async function ownDevServer(
   dir: string,
   o: { inMemory?: boolean } = {},
 ): Promise<DevServer & { restart(): Promise<void> }> {
+  const [port, uiPort] = await freePorts(2);
   const opts = {
     cli: findTemporalCli(),
     ...(!o.inMemory && { dbFile: path.join(dir, 'temporal.db') }),
-    address: `127.0.0.1:${await freePort()}`,
-    uiPort: await freePort(),
+    address: `127.0.0.1:${port}`,
+    uiPort: uiPort!,
     namespace: 'default',
     logFile: path.join(dir, 'temporal.log'),
   };
@@ -204,7 +195,7 @@ export async function startCluster(opts: {
   // The workflow bundle built once, as the Dockerfile does: workers (re)start in a second, without webpack.
   const bundleFile = path.join(dataDir, 'workflows.js');
   fs.writeFileSync(bundleFile, (await bundleWorkflows()).code);
-  const apiPorts = await Promise.all(Array.from({ length: opts.apis ?? 1 }, () => freePort()));
+  const apiPorts = await freePorts(opts.apis ?? 1);
   const apiUrls = apiPorts.map((p) => `http://127.0.0.1:${p}`);
   // Unique per cluster (clusters may share a server), as long as production's `party-registration`: the name is in
   // every task and most history events, and the onboarding benchmark weighs them.

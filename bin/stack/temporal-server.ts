@@ -5,12 +5,12 @@
 // scripts/temporal-server-build.sh; no Go or module cache at run time.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ALL_SEARCH_ATTRIBUTES } from '../../contract/search-attributes';
 import { findTemporalCli } from './cli';
+import { freePort } from './ports';
 import { writeCertificates } from './temporal-server-certs';
 import { PORT_NAMES, serverConfig, type TemporalServerPorts, type TemporalServerTls } from './temporal-server-config';
 import { launch, retrying, run, usable, type Cli, type Running } from './temporal-server-process';
@@ -55,7 +55,7 @@ export interface TemporalServerOptions {
   databasePrefix?: string;
   /** Mutual TLS on the frontend (client certificates required), with certificates generated here. */
   tls?: boolean;
-  /** Fixed ports (membership ones below 32768, see freePort); the others picked free at start, kept over restarts. */
+  /** Fixed ports (membership ones below 32768: ports.ts); the others picked free at start, kept over restarts. */
   ports?: Partial<TemporalServerPorts>;
   namespace?: string;
   logLevel?: 'debug' | 'info' | 'warn' | 'error';
@@ -207,23 +207,6 @@ function sqlTool(pg: URL) {
       );
     }
   };
-}
-
-/**
- * A port free on 127.0.0.1 below 32768. The membership ports must be: the schema stores them in a SMALLINT
- * (cluster_membership.rpc_port), and the OS hands out ephemeral ports above it. Below it, no outgoing connection
- * takes one of ours either.
- */
-async function freePort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + crypto.randomInt(12_768);
-    const free = await new Promise<boolean>((resolve) => {
-      const s = net.createServer();
-      s.once('error', () => resolve(false));
-      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
 }
 
 async function versionOf(bin: string): Promise<string | undefined> {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePorts } from '../../bin/stack/ports';
 import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
 import { REGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import { everyAddressLevel, makeSiren, party } from '../../bin/stack/sample-parties';
@@ -17,15 +18,6 @@ import { participantOf, registeredFaults, worldFromStateFiles } from '../support
 
 const repo = path.join(__dirname, '..', '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-stack-'));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const portOpen = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -89,13 +81,15 @@ afterAll(async () => {
 describe('npm start (embedded stack)', () => {
   it('survives a restart with a parked job, then finishes it', async () => {
     onTestFailed(() => console.error(`the stack printed:\n${output.slice(-20_000)}`));
+    // Below the ephemeral range and distinct (ports.ts): kept over the restart, none taken meanwhile.
+    const picked = await freePorts(6);
     ports = {
-      api: await freePort(),
-      temporal: await freePort(),
-      ui: await freePort(),
-      annuaire: await freePort(),
-      sml: await freePort(),
-      directory: await freePort(),
+      api: picked[0]!,
+      temporal: picked[1]!,
+      ui: picked[2]!,
+      annuaire: picked[3]!,
+      sml: picked[4]!,
+      directory: picked[5]!,
     };
     // Fault injection asked of a simulator is said at start (a harmless latency here).
     const first = await startStack({ SIM_FAULTS_PEPPOL_DIRECTORY: '{"latencyMs":1}' });

@@ -22,13 +22,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   callApi,
-  freePort,
   spawnService,
   startCluster,
   type ApiJson,
   type Cluster,
   type ServiceProcess,
 } from '../../bin/stack/cluster';
+import { freePort } from '../../bin/stack/ports';
 import {
   createAndStart,
   jobCounts,

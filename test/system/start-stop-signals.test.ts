@@ -10,19 +10,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePorts } from '../../bin/stack/ports';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 
 const repo = path.join(__dirname, '..', '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-signals-'));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const portOpen = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -147,14 +139,9 @@ async function expectNothingLeft() {
 }
 
 beforeAll(async () => {
-  ports = {
-    api: await freePort(),
-    temporal: await freePort(),
-    ui: await freePort(),
-    annuaire: await freePort(),
-    sml: await freePort(),
-    directory: await freePort(),
-  };
+  // Below the ephemeral range and distinct (ports.ts): none taken between the pick and the stack's bind.
+  const [api, temporal, ui, annuaire, sml, directory] = await freePorts(6);
+  ports = { api: api!, temporal: temporal!, ui: ui!, annuaire: annuaire!, sml: sml!, directory: directory! };
 });
 
 afterAll(() => {
@@ -207,11 +194,12 @@ describe('npm start stops cleanly at any moment', () => {
   // However its parent goes — SIGKILL included (tsx's CLI SIGKILLs a child slow to take a signal) — the dev server's
   // guard stops it.
   it('the Temporal dev server does not outlive its parent killed outright', async () => {
+    const orphanPorts = await freePorts(2);
     const script = `
       const { startDevServer } = await import('./bin/stack/dev-server.ts');
       const { findTemporalCli } = await import('./bin/stack/cli.ts');
-      const s = await startDevServer({ cli: findTemporalCli(), address: '127.0.0.1:${await freePort()}',
-        uiPort: ${await freePort()}, namespace: 'default', logFile: '${path.join(dataDir, 'orphan.log')}' });
+      const s = await startDevServer({ cli: findTemporalCli(), address: '127.0.0.1:${orphanPorts[0]}',
+        uiPort: ${orphanPorts[1]}, namespace: 'default', logFile: '${path.join(dataDir, 'orphan.log')}' });
       console.log('process group ' + s.processGroup);`;
     const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       cwd: repo,
