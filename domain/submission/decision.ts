@@ -11,11 +11,11 @@ import {
   lockAgreement,
   reopenAgreement,
 } from '../../platform/store/agreements';
-import { claimDecision, recordDecision } from '../../platform/store/approval-decisions';
+import { decisionEffect } from '../../platform/store/approval-decisions';
 import { identityViews } from '../../platform/store/identity-documents';
-import { putMeta } from '../../platform/store/entry-meta';
+import { putMetaWhere } from '../../platform/store/entry-meta';
+import { EffectRefused, runEffect } from '../../platform/store/statement-effect';
 import { activeJobOf } from '../../platform/store/jobs';
-import { lockJobForDecision } from '../../platform/store/job-cancellation';
 import { temporalWorkflowId } from '../jobs/jobs';
 import { approvalSignal } from '../../contract/signals';
 import type { ApprovalSignal } from '../../contract/signals';
@@ -177,35 +177,33 @@ export async function decide(
   const job = await currentJob(deps, ctx.agreement, entryId);
   const decisionId = crypto.randomUUID();
   const decidedAt = new Date().toISOString();
+  const value = {
+    decision: d.approved ? 'approved' : 'rejected',
+    ...(d.reason && { reason: d.reason }),
+    decided_at: decidedAt,
+    id: decisionId,
+  };
   await deps.db.tx(async (q) => {
-    // The job's row first, as a cancellation claims it (platform/store/jobs.ts claimCancellation): of the two racing,
-    // the first to take it wins, and the other sees what it did.
-    const { cancelReason } = await lockJobForDecision(q, job.id);
-    if (cancelReason !== null)
-      throw new SigningError(
-        'job-cancelled',
-        `job ${job.id} has been cancelled (or is being cancelled) through the API: its submission can no longer be decided`,
-      );
-    await recordDecision(q, {
-      id: decisionId,
-      entryId,
-      jobId: job.id,
-      approved: d.approved,
-      reason: d.reason,
-      decidedBy: d.decidedBy,
-      decidedAt,
-    });
-    if (!(await claimDecision(q, entryId, job.id, decisionId)))
-      throw new SigningError('decided', 'this submission has been decided already');
-    await putMeta(q, entryId, DECISION_META_KEY, {
-      src: 'gov-fr',
-      value: {
-        decision: d.approved ? 'approved' : 'rejected',
-        ...(d.reason && { reason: d.reason }),
-        decided_at: decidedAt,
+    const effect = decisionEffect(
+      {
         id: decisionId,
+        entryId,
+        jobId: job.id,
+        approved: d.approved,
+        reason: d.reason,
+        decidedBy: d.decidedBy,
+        decidedAt,
       },
+      {
+        type: 'job-cancelled',
+        message: `job ${job.id} has been cancelled (or is being cancelled) through the API: its submission can no longer be decided`,
+      },
+      putMetaWhere(entryId, DECISION_META_KEY, { src: 'gov-fr', value }, 'EXISTS (SELECT 1 FROM claim)'),
+    );
+    const claimed = await runEffect(q, effect).catch((err: unknown) => {
+      throw err instanceof EffectRefused ? new SigningError('job-cancelled', err.message) : err;
     });
+    if (!claimed) throw new SigningError('decided', 'this submission has been decided already');
     if (!d.approved) await reopenAgreement(q, entryId);
     await recordDecided(q, entryId, job, { approved: d.approved, decisionId });
     await signal(deps, job.id, { kind: 'decided', approved: d.approved, decisionId });

@@ -1,46 +1,59 @@
 // Operators' decisions on submitted mandates: recorded, claimed for the job's submission (one operator wins),
 // the review queue, each job's decisions kept when its signer submits again.
-import crypto from 'node:crypto';
 import type { Queryable } from './db';
+import { bothEffects, type StatementEffect } from './statement-effect';
 import { iso } from './rows';
 import type { UploadEvidence } from './agreements';
 
-/**
- * Claims the decision on the job's current submission; false when there is none to decide, or it is decided
- * already (two operators at once: one wins).
- */
-export async function claimDecision(
-  db: Queryable,
-  entryId: string,
-  jobId: string,
-  decisionId: string,
-): Promise<boolean> {
-  const r = await db.query(
-    `UPDATE agreements SET decision_id = $3, updated_at = now()
-     WHERE entry_id = $1 AND job_id = $2 AND submitted_at IS NOT NULL AND decision_id IS NULL AND voided_at IS NULL`,
-    [entryId, jobId, decisionId],
-  );
-  return r.rowCount > 0;
+export interface DecisionRecord {
+  id: string;
+  entryId: string;
+  jobId: string;
+  approved: boolean;
+  reason?: string;
+  /** The deciding API key; none for an automatic approval. */
+  decidedBy?: string;
+  /** ISO time, as the API answers it. */
+  decidedAt: string;
 }
 
-export async function recordDecision(
-  db: Queryable,
-  d: {
-    id?: string;
-    entryId: string;
-    jobId: string;
-    approved: boolean;
-    reason?: string;
-    decidedBy?: string;
-    /** ISO time, as the API answers it */ decidedAt?: string;
-  },
-) {
-  const id = d.id ?? crypto.randomUUID();
-  await db.query(
-    'INSERT INTO approval_decisions (id, entry_id, job_id, approved, reason, decided_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, coalesce($7::timestamptz, now()))',
-    [id, d.entryId, d.jobId, d.approved, d.reason ?? null, d.decidedBy ?? null, d.decidedAt ?? null],
-  );
-  return id;
+/**
+ * A decision on the job's current submission as one statement's effect (statement-effect.ts): the job's row is
+ * locked first (a cancellation locks it too, job-cancellation.ts claimCancellation: of the two racing, the first to
+ * take it wins and the other sees what it did), then the submission is claimed (one operator wins) and the decision
+ * written, with `also` if given (its CTEs may test `EXISTS (SELECT 1 FROM claim)`). Refused as `refusal` when the job
+ * is being cancelled; its result says whether the submission was claimed (false: none to decide, or decided already;
+ * nothing written).
+ */
+export function decisionEffect(
+  d: DecisionRecord,
+  refusal: { type: string; message: string },
+  also?: StatementEffect,
+): StatementEffect {
+  const decision: StatementEffect = {
+    params: [d.entryId, d.jobId, d.id, d.approved, d.reason ?? null, d.decidedBy ?? null, d.decidedAt],
+    requires: {
+      ...refusal,
+      // A job the store does not hold has no cancellation.
+      holds: (first) =>
+        `COALESCE((SELECT cancel_reason IS NULL FROM jobs WHERE id = $${first + 1}::uuid FOR UPDATE), true)`,
+    },
+    result: 'EXISTS (SELECT 1 FROM claim)',
+    ctes: (first, guard) => {
+      const [entry, job, id, approved, reason, by, at] = Array.from({ length: 7 }, (_, i) => `$${first + i}`);
+      return `claim AS (
+         UPDATE agreements SET decision_id = ${id}::uuid, updated_at = now()
+         WHERE entry_id = ${entry}::uuid AND job_id = ${job}::uuid AND submitted_at IS NOT NULL
+           AND decision_id IS NULL AND voided_at IS NULL AND ${guard}
+         RETURNING entry_id
+       ), decision AS (
+         INSERT INTO approval_decisions (id, entry_id, job_id, approved, reason, decided_by, created_at)
+         SELECT ${id}::uuid, ${entry}::uuid, ${job}::uuid, ${approved}::boolean, ${reason}::text, ${by}::uuid,
+           ${at}::timestamptz FROM claim
+       )`;
+    },
+  };
+  return also ? { ...bothEffects(decision, also), result: decision.result } : decision;
 }
 
 /** Submissions awaiting a decision in a workspace, oldest first (the operator's review queue). */

@@ -126,6 +126,15 @@ export function putMetaUnlessHeld(entryId: string, key: string, m: MetaInput): S
   };
 }
 
+/** Sets the meta row as a statement's effect (CTE `meta_set`) where `condition` (SQL) holds; its result: whether it did. */
+export function putMetaWhere(entryId: string, key: string, m: MetaInput, condition: string): StatementEffect {
+  return {
+    params: metaParams(entryId, key, m),
+    result: 'EXISTS (SELECT 1 FROM meta_set)',
+    ctes: (first, guard) => `meta_set AS (${metaUpsert(first, `${guard} AND ${condition}`)} RETURNING 1)`,
+  };
+}
+
 /** Sets an entry's meta row; the row takes the entry's workspace, in which a ref must be unique. */
 export async function putMeta(db: Queryable, entryId: string, key: string, m: MetaInput): Promise<MetaView> {
   try {

@@ -16,7 +16,7 @@ export async function setCancelReason(db: Queryable, jobId: string, reason: stri
 
 /**
  * Claims a job's cancellation in the store, against the operator's approval: the job's row locked (as
- * lockJobForDecision locks it), then, unless an approval of its submission is recorded, its reason set (the first
+ * approval-decisions.ts decisionEffect locks it), then, unless an approval of its submission is recorded, its reason set (the first
  * stays). Of a cancellation and an approval racing, the one whose transaction takes the row first wins; the other,
  * reading after it, sees it. `approvedBy`: the approval's decision id when one came first (nothing was written).
  */
@@ -33,18 +33,6 @@ export async function claimCancellation(db: Db, jobId: string, reason: string): 
     await setCancelReason(q, jobId, reason);
     return {};
   });
-}
-
-/**
- * Locks a job's row for an approval decision (see claimCancellation) until the transaction ends; returns whether a
- * cancellation of it has been asked (its reason, set by the API before the workflow takes it).
- */
-export async function lockJobForDecision(q: Queryable, jobId: string): Promise<{ cancelReason: string | null }> {
-  const { rows } = await q.query<{ cancel_reason: string | null }>(
-    'SELECT cancel_reason FROM jobs WHERE id = $1 FOR UPDATE',
-    [jobId],
-  );
-  return { cancelReason: rows[0]?.cancel_reason ?? null };
 }
 
 /** The workflow refused the cancellation: the job goes on, without the reason this caller set. */

@@ -4,7 +4,8 @@ import type { Queryable } from '../../platform/store/db';
 import type { InvoicingAddresses } from '../../domain/party/invoicing-addresses';
 import { markSubmitted, storeSignedPdf } from '../../platform/store/agreements';
 import { issueMandate } from '../../platform/store/mandate-numbers';
-import { claimDecision, recordDecision } from '../../platform/store/approval-decisions';
+import { decisionEffect } from '../../platform/store/approval-decisions';
+import { runEffect } from '../../platform/store/statement-effect';
 
 export async function approveMandate(
   db: Queryable,
@@ -22,6 +23,12 @@ export async function approveMandate(
     invoicingAddresses: a.invoicingAddresses,
   });
   await markSubmitted(db, a.entryId);
-  const id = await recordDecision(db, { entryId: a.entryId, jobId, approved: true });
-  await claimDecision(db, a.entryId, jobId, id);
+  const decision = {
+    id: crypto.randomUUID(),
+    entryId: a.entryId,
+    jobId,
+    approved: true,
+    decidedAt: new Date().toISOString(),
+  };
+  await runEffect(db, decisionEffect(decision, { type: 'job-cancelled', message: 'cancelled' }));
 }
