@@ -203,6 +203,29 @@ describe('in-app signing, rejection and resubmission', () => {
   });
 });
 
+describe('two operators deciding at once', () => {
+  it('one decision wins and is the one recorded; the other is told the submission was decided', async () => {
+    const { entryId, jobId } = await parkedEntry();
+    expect((await h.api('POST', `${base(entryId)}/identity`, { view: 'front', data: b64(png()) })).status).toBe(204);
+    expect((await h.api('POST', `${base(entryId)}/identity`, { view: 'back', data: b64(jpeg()) })).status).toBe(204);
+    expect((await h.api('POST', `${base(entryId)}/sign`, {})).status).toBe(204);
+    expect((await h.api('POST', `${base(entryId)}/confirm`)).status).toBe(200);
+    const [a, b] = await Promise.all([
+      h.api('POST', `${base(entryId)}/decision`, { approved: true }),
+      h.api('POST', `${base(entryId)}/decision`, { approved: false, reason: 'The ID card is unreadable' }),
+    ]);
+    const won = [a, b].filter((r) => r.status === 200);
+    const lost = [a, b].filter((r) => r.status !== 200);
+    expect(won).toHaveLength(1);
+    expect(lost[0]!.status).toBe(409);
+    expect(['decided', 'not-waiting']).toContain(lost[0]!.body.code);
+    const { rows } = await h.db.query<{ id: string }>('SELECT id FROM approval_decisions WHERE job_id = $1', [jobId]);
+    expect(rows.map((r) => r.id)).toEqual([won[0]!.body.id]);
+    const meta = (await h.api('GET', `/silo/v1/entries/${entryId}/meta/approval-decision`)).body;
+    expect(meta.value).toMatchObject({ id: won[0]!.body.id, decision: won[0]!.body.decision });
+  });
+});
+
 describe('pre-signed path', () => {
   it('accepts a passport page and an uploaded signed PDF', async () => {
     const { entryId, jobId } = await parkedEntry();
