@@ -23,3 +23,9 @@ export async function freePorts(n: number): Promise<number[]> {
 }
 
 export const freePort = async (): Promise<number> => (await freePorts(1))[0]!;
+
+/** A distinct free port for each name. */
+export async function freePortsFor<K extends string>(names: readonly K[]): Promise<Record<K, number>> {
+  const ports = await freePorts(names.length);
+  return Object.fromEntries(names.map((name, i) => [name, ports[i]!])) as Record<K, number>;
+}

@@ -198,7 +198,7 @@ export async function decide(
         type: 'job-cancelled',
         message: `job ${job.id} has been cancelled (or is being cancelled) through the API: its submission can no longer be decided`,
       },
-      putMetaWhere(entryId, DECISION_META_KEY, { src: 'gov-fr', value }, 'EXISTS (SELECT 1 FROM claim)'),
+      putMetaWhere(entryId, DECISION_META_KEY, { src: 'gov-fr', value }, () => 'EXISTS (SELECT 1 FROM claim)'),
     );
     const claimed = await runEffect(q, effect).catch((err: unknown) => {
       throw err instanceof EffectRefused ? new SigningError('job-cancelled', err.message) : err;

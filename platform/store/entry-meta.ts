@@ -108,32 +108,31 @@ function metaUpsert(first: number, condition = 'true'): string {
 }
 
 /**
- * Sets the meta row as a statement's effect (CTE `meta_put`) unless the row there already holds `m.value` (its value
- * contains it); its result says whether it wrote.
+ * Sets the meta row as a statement's effect (CTE `meta_set`) where `condition` holds: SQL, given the number of the
+ * effect's first parameter (the entry id; the key next, the value fifth). Its result says whether it wrote.
  */
-export function putMetaUnlessHeld(entryId: string, key: string, m: MetaInput): StatementEffect {
-  return {
-    params: metaParams(entryId, key, m),
-    result: 'EXISTS (SELECT 1 FROM meta_put)',
-    ctes: (first, guard) => `meta_put AS (
-       ${metaUpsert(
-         first,
-         `${guard} AND NOT EXISTS (
-         SELECT 1 FROM entry_meta WHERE entry_id = $${first}::uuid AND key = $${first + 1}::text AND value @> $${first + 4}::jsonb)`,
-       )}
-       RETURNING 1
-     )`,
-  };
-}
-
-/** Sets the meta row as a statement's effect (CTE `meta_set`) where `condition` (SQL) holds; its result: whether it did. */
-export function putMetaWhere(entryId: string, key: string, m: MetaInput, condition: string): StatementEffect {
+export function putMetaWhere(
+  entryId: string,
+  key: string,
+  m: MetaInput,
+  condition: (first: number) => string,
+): StatementEffect {
   return {
     params: metaParams(entryId, key, m),
     result: 'EXISTS (SELECT 1 FROM meta_set)',
-    ctes: (first, guard) => `meta_set AS (${metaUpsert(first, `${guard} AND ${condition}`)} RETURNING 1)`,
+    ctes: (first, guard) => `meta_set AS (${metaUpsert(first, `${guard} AND ${condition(first)}`)} RETURNING 1)`,
   };
 }
+
+/** putMetaWhere unless the row there already holds `m.value` (its value contains it). */
+export const putMetaUnlessHeld = (entryId: string, key: string, m: MetaInput): StatementEffect =>
+  putMetaWhere(
+    entryId,
+    key,
+    m,
+    (first) => `NOT EXISTS (
+       SELECT 1 FROM entry_meta WHERE entry_id = $${first}::uuid AND key = $${first + 1}::text AND value @> $${first + 4}::jsonb)`,
+  );
 
 /** Sets an entry's meta row; the row takes the entry's workspace, in which a ref must be unique. */
 export async function putMeta(db: Queryable, entryId: string, key: string, m: MetaInput): Promise<MetaView> {

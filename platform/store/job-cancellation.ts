@@ -16,9 +16,9 @@ export async function setCancelReason(db: Queryable, jobId: string, reason: stri
 
 /**
  * Claims a job's cancellation in the store, against the operator's approval: the job's row locked (as
- * approval-decisions.ts decisionEffect locks it), then, unless an approval of its submission is recorded, its reason set (the first
- * stays). Of a cancellation and an approval racing, the one whose transaction takes the row first wins; the other,
- * reading after it, sees it. `approvedBy`: the approval's decision id when one came first (nothing was written).
+ * approval-decisions.ts decisionEffect locks it), then, unless an approval of its submission is recorded, its reason
+ * set (the first stays). Of a cancellation and an approval racing, the one whose transaction takes the row first wins;
+ * the other, reading after it, sees it. `approvedBy`: the approval's decision id when one came first (nothing was written).
  */
 export async function claimCancellation(db: Db, jobId: string, reason: string): Promise<{ approvedBy?: string }> {
   return db.tx(async (q) => {

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePorts } from '../../bin/stack/ports';
+import { freePortsFor } from '../../bin/stack/ports';
 import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
 import { REGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import { everyAddressLevel, makeSiren, party } from '../../bin/stack/sample-parties';
@@ -82,15 +82,7 @@ describe('npm start (embedded stack)', () => {
   it('survives a restart with a parked job, then finishes it', async () => {
     onTestFailed(() => console.error(`the stack printed:\n${output.slice(-20_000)}`));
     // Below the ephemeral range and distinct (ports.ts): kept over the restart, none taken meanwhile.
-    const picked = await freePorts(6);
-    ports = {
-      api: picked[0]!,
-      temporal: picked[1]!,
-      ui: picked[2]!,
-      annuaire: picked[3]!,
-      sml: picked[4]!,
-      directory: picked[5]!,
-    };
+    ports = await freePortsFor(['api', 'temporal', 'ui', 'annuaire', 'sml', 'directory']);
     // Fault injection asked of a simulator is said at start (a harmless latency here).
     const first = await startStack({ SIM_FAULTS_PEPPOL_DIRECTORY: '{"latencyMs":1}' });
     expect(first.output()).toContain('fault injection on in the directory simulator: {"latencyMs":1}');

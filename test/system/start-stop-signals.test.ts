@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePorts } from '../../bin/stack/ports';
+import { freePorts, freePortsFor } from '../../bin/stack/ports';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 
 const repo = path.join(__dirname, '..', '..');
@@ -140,8 +140,7 @@ async function expectNothingLeft() {
 
 beforeAll(async () => {
   // Below the ephemeral range and distinct (ports.ts): none taken between the pick and the stack's bind.
-  const [api, temporal, ui, annuaire, sml, directory] = await freePorts(6);
-  ports = { api: api!, temporal: temporal!, ui: ui!, annuaire: annuaire!, sml: sml!, directory: directory! };
+  ports = await freePortsFor(['api', 'temporal', 'ui', 'annuaire', 'sml', 'directory']);
 });
 
 afterAll(() => {
