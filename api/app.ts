@@ -24,9 +24,10 @@ import { MAX_SMALL_JSON_VALUES, boundedJson } from '../web/http/bounded-json';
 import { uploadJson } from '../web/http/upload-json';
 import { errorHandler, routeNotFound } from '../web/http/problem';
 import { govFrRouter } from './gov-fr-v1';
-import { entriesRouter } from './entries-v1';
+import { siloRouter } from './silo';
 import { smpOptionsFromFiles, smpRouter } from '../integrations/peppol/smp-router';
-import { jobsRouter } from './jobs-v1';
+import { transformRoutes } from './transform';
+import { serveRoutes } from './mount';
 import { peppolRouter } from './peppol-v1';
 import { smlClient } from '../integrations/clients';
 import { wizardRouter } from '../web/wizard/router';
@@ -96,8 +97,8 @@ export function createApp(deps: ApiDeps): express.Express {
   ];
   // Idempotency-Key on POSTs: after the body parser (a request is identified by its body too), before the router.
   const idempotent = idempotency(deps);
-  app.use('/silo/v1', ...authed, ...json, idempotent, entriesRouter(deps));
-  app.use('/transform/v1', ...authed, ...json, idempotent, jobsRouter(deps));
+  app.use('/silo/v1', ...authed, ...json, idempotent, siloRouter(deps));
+  app.use('/transform/v1', ...authed, ...json, idempotent, serveRoutes('/transform/v1', transformRoutes, deps));
   app.use(
     '/events/v1',
     ...authed,

@@ -2,9 +2,7 @@
 // validate with (as their input types), responses the zod schemas of api/schemas.ts (as output types).
 import { z } from 'zod';
 import { idempotencyKeyParameter } from './idempotency';
-import { OPERATIONS } from './operations';
-import type { Operation } from './catalogue/operation';
-import { OPERATION_DOCS, errorsOf } from './operation-docs';
+import { OPERATIONS, errorsOf } from './operations';
 import { PROBLEM_CODES, statusesOf, type ProblemCodeName } from '../web/http/problem-codes';
 import { problem } from './schemas';
 import { problemTitle } from '../web/http/problem';
@@ -83,9 +81,8 @@ export function openApiDocument(serverUrl: string): Json {
       description: 'Any other error, as problem details',
       content: { 'application/problem+json': { schema: problemRef } },
     };
-    const doc = OPERATION_DOCS[`${op.method} ${op.path}`];
     const examplesOf = (type: string) => {
-      const named = doc?.bodyExamples?.[type] ?? (type === 'application/json' ? doc?.examples : undefined);
+      const named = op.bodyExamples?.[type] ?? (type === 'application/json' ? op.examples : undefined);
       return (
         named && {
           examples: Object.fromEntries(
@@ -95,17 +92,17 @@ export function openApiDocument(serverUrl: string): Json {
       );
     };
     (paths[path] ??= {})[op.method] = {
-      operationId: operationId(op),
+      operationId: op.operationId,
       summary: op.summary,
-      ...(doc && { description: doc.description }),
+      description: op.description,
       tags: [op.path.split('/')[1]],
       ...(op.scope ? { security: [{ apiKey: [] }], 'x-required-scope': op.scope } : { security: [] }),
       ...(parameters.length && { parameters }),
       ...(op.body && {
         requestBody: {
-          required: !op.body.safeParse(undefined).success && !op.body.safeParse({}).success,
+          required: op.bodyParsing !== 'optional' && !op.body.safeParse({}).success,
           content: Object.fromEntries(
-            Object.entries({ 'application/json': op.body, ...op.otherBodies }).map(([type, s]) => [
+            Object.entries({ 'application/json': op.documentedBody ?? op.body, ...op.otherBodies }).map(([type, s]) => [
               type,
               { schema: convert(s, 'input'), ...examplesOf(type) },
             ]),
@@ -175,11 +172,3 @@ const problemExample = (status: number, code: ProblemCodeName) => ({
   detail: `${PROBLEM_CODES[code].meaning} (the detail names the resource and the fix)`,
   code,
 });
-
-function operationId(op: Operation): string {
-  const words = op.path
-    .split('/')
-    .filter(Boolean)
-    .map((s) => (s.startsWith(':') ? `by-${s.slice(1)}` : s));
-  return [op.method, ...words].join('-').replace(/[^a-zA-Z0-9]+(.)/g, (_, c: string) => c.toUpperCase());
-}

@@ -1,11 +1,29 @@
-// Every operation of the API, with the zod schemas its router validates requests with and the schemas of its
-// responses, gathered from each area's catalogue (catalogue/): the OpenAPI document is generated from this list, and
-// a test checks that it names every route the app serves. Paths carry their service and version (seed §9), except
-// those whose address is set by others.
+// Every operation of the API, as its routes declare it (web/http/route.ts): the OpenAPI document is generated from
+// this list, and a test checks that it names every route the app serves. Paths carry their service and version
+// (seed §9), except those whose address is set by others.
+import type { RouteSpec } from '../web/http/route';
+import type { ProblemCodeName } from '../web/http/problem-codes';
 import { CATALOGUE } from './catalogue';
-import type { Operation } from './catalogue/operation';
+import { siloRoutes } from './silo';
+import { transformRoutes } from './transform';
 
-export const OPERATIONS: Operation[] = CATALOGUE.flatMap((area) => area.operations);
+const legacy: RouteSpec[] = CATALOGUE.flatMap((area) =>
+  area.operations.map((op) => ({
+    ...op,
+    ...(area.docs as Record<string, { description: string }>)[`${op.method} ${op.path}`]!,
+    operationId: legacyId(op),
+  })),
+);
+
+function legacyId(op: { method: string; path: string }): string {
+  const words = op.path
+    .split('/')
+    .filter(Boolean)
+    .map((s) => (s.startsWith(':') ? `by-${s.slice(1)}` : s));
+  return [op.method, ...words].join('-').replace(/[^a-zA-Z0-9]+(.)/g, (_, c: string) => c.toUpperCase());
+}
+
+export const OPERATIONS: RouteSpec[] = [...legacy.slice(0, 6), ...siloRoutes, ...transformRoutes, ...legacy.slice(6)];
 
 /** Paths whose address is not ours to version: set by the seed (wizard link), by Peppol (SMP), or by convention. */
 export const UNVERSIONED = /^\/(reg|smp|metrics|openapi\.json|docs|apps\/gov-fr\/review)(\/|$)/;
@@ -16,6 +34,18 @@ const MATCHERS = OPERATIONS.map((op) => ({
 }));
 
 /** The operation a request addresses (its path pattern names it in metrics and traces), if any. */
-export function operationFor(method: string, pathname: string): Operation | undefined {
+export function operationFor(method: string, pathname: string): RouteSpec | undefined {
   return MATCHERS.find((m) => m.op.method === method.toLowerCase() && m.re.test(pathname))?.op;
+}
+
+/** Every code the operation can answer: its own, and those of every operation of its kind. */
+export function errorsOf(op: RouteSpec): ProblemCodeName[] {
+  const codes: ProblemCodeName[] = ['internal', 'rate-limited'];
+  if (op.scope) codes.push('unauthenticated', 'forbidden');
+  if (op.params || op.query || op.body) codes.push('invalid-request');
+  if (op.params && !op.path.startsWith('/reg/')) codes.push('not-found');
+  if (op.body) codes.push('malformed-json', 'unsupported-media-type', 'too-large');
+  if (op.method === 'post' && op.scope)
+    codes.push('idempotency-key-invalid', 'idempotency-key-reused', 'idempotency-key-in-flight');
+  return [...new Set([...codes, ...(op.errors ?? [])])];
 }

@@ -6,7 +6,7 @@ import { agreementBody, decisionBody, identityBody, signBody } from '../../domai
 import { reviewEntryParam } from '../review-v1';
 import * as R from '../schemas';
 import * as GovFr from '../gov-fr-schemas';
-import { entryApiNote, pdf, SIGNED_PDF_REFUSALS } from './common';
+import { entryApiNote, pdf, SIGNED_PDF_REFUSALS } from '../reference';
 import type { Operation, OperationDoc } from './operation';
 
 export const operations: Operation[] = [

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { agreementBody, identityBody, signBody } from '../../domain/submission/inputs';
 import * as GovFr from '../gov-fr-schemas';
 import { detailsBody, langQuery as wizardLangQuery } from '../../web/wizard/router';
-import { pdf, SIGNED_PDF_REFUSALS } from './common';
+import { pdf, SIGNED_PDF_REFUSALS } from '../reference';
 import type { Operation, OperationDoc } from './operation';
 
 const wizardRef = z.object({ ref: z.string().describe("the wizard link's credential (43 base64url characters)") });

@@ -1,7 +1,7 @@
 // A party's portal credential (seed §5) as an integrator stores it: write-only, encrypted at rest, never returned.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentialContext } from '../../api/credentials';
+import { credentialContext } from '../../domain/party/credentials';
 import { getCredential } from '../../platform/store/credentials';
 import { startHarness, type Harness } from '../support/harness';
 import { makeSiren, party } from '../../bin/stack/sample-parties';

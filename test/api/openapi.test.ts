@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import { createApp } from '../../api/app';
 import { OPERATIONS, UNVERSIONED } from '../../api/operations';
-import { OPERATION_DOCS } from '../../api/operation-docs';
-import { EXAMPLE_PARTY } from '../../api/catalogue/common';
+import { EXAMPLE_PARTY } from '../../api/reference';
 import { frenchParty } from '../../domain/party';
 import { log, startHarness, type Harness } from '../support/harness';
 import { testSealKey } from '../support/seal-key';
@@ -107,8 +106,7 @@ describe('OpenAPI document', () => {
 
   it('gives examples the API accepts: each body validates, and the example party is created', async () => {
     for (const op of OPERATIONS) {
-      const doc = OPERATION_DOCS[`${op.method} ${op.path}`];
-      const named = { ...doc?.examples, ...doc?.bodyExamples?.['application/json'] };
+      const named = { ...op.examples, ...op.bodyExamples?.['application/json'] };
       for (const [name, value] of Object.entries(named)) {
         const r = op.body!.safeParse(value);
         expect(r.success, `${op.method} ${op.path} example "${name}": ${JSON.stringify(r.error?.issues)}`).toBe(true);

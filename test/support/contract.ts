@@ -3,8 +3,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { openApiDocument } from '../../api/openapi';
-import { operationFor } from '../../api/operations';
-import { errorsOf } from '../../api/operation-docs';
+import { errorsOf, operationFor } from '../../api/operations';
 import { PROBLEM_CODES, statusesOf, type ProblemCodeName } from '../../web/http/problem-codes';
 
 const doc = openApiDocument('http://localhost') as { paths: Record<string, Record<string, unknown>> };

@@ -1,7 +1,7 @@
-// What the catalogue's operations and their descriptions share.
-import type { ProblemCodeName } from '../../web/http/problem-codes';
-import { REGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
-import { STORED_JSON_LIMITS } from '../../web/http/bounded-json';
+// What the reference's descriptions share: media types, limits as written, the example party.
+import type { ProblemCodeName } from '../web/http/problem-codes';
+import { REGISTRATION_WORKFLOW_ID } from '../domain/jobs/builtins';
+import { STORED_JSON_LIMITS } from '../web/http/bounded-json';
 
 export const pdf = { mediaType: 'application/pdf' };
 

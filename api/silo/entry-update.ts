@@ -3,8 +3,8 @@
 import type { Request } from 'express';
 import type { Operation } from 'fast-json-patch';
 import { z } from 'zod';
-import { rejectNulCharacters } from '../web/http/no-nul';
-import { boundedJson } from '../web/http/bounded-json';
+import { rejectNulCharacters } from '../../web/http/no-nul';
+import { boundedJson } from '../../web/http/bounded-json';
 import {
   DOCUMENT,
   JSON_PATCH,
@@ -12,9 +12,9 @@ import {
   UPDATE_FORMATS,
   type EntryUpdate,
   type UpdateFormat,
-} from '../domain/party/document-update';
-import { coded } from '../web/http/problem';
-import { body } from '../web/http/validate';
+} from '../../domain/party/document-update';
+import { coded } from '../../web/http/problem';
+import { body } from '../../web/http/validate';
 
 export { DOCUMENT, JSON_PATCH, MERGE_PATCH, UPDATE_FORMATS, type EntryUpdate, type UpdateFormat };
 
