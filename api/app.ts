@@ -1,17 +1,15 @@
 // The HTTP API: one router per service and version, behind API-key auth; errors as problem+json.
-import path from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import express from 'express';
 import type { Config } from '../platform/config';
 import type { DataBox } from '../platform/crypto/data-box';
 import type { SealKey } from '../domain/mandate/seal';
 import type { InspectionPool } from '../domain/inspection';
 import type { JobServiceDeps } from '../domain/jobs/jobs';
-import { adminRouter } from './admin-v1';
-import { eventsRouter } from './events-v1';
-import { healthRouter } from './health';
-import { metricsEndpoint, observability } from './observability';
+import { adminRoutes } from './admin';
+import { eventRoutes } from './events';
+import { docsAssets, serviceRoutes } from './service';
+import { mountRoutes } from '../web/http/route';
+import { observability } from './observability';
 import { openApiDocument } from './openapi';
 import { watchJobs } from '../platform/observability/metrics';
 import { countJobsByStatus } from '../platform/store/job-views';
@@ -23,7 +21,7 @@ import { rejectNulCharacters } from '../web/http/no-nul';
 import { MAX_SMALL_JSON_VALUES, boundedJson } from '../web/http/bounded-json';
 import { uploadJson } from '../web/http/upload-json';
 import { errorHandler, routeNotFound } from '../web/http/problem';
-import { govFrRouter } from './gov-fr-v1';
+import { govFrRouter } from './gov-fr';
 import { siloRouter } from './silo';
 import { smpOptionsFromFiles, smpRouter } from '../integrations/peppol/smp-router';
 import { transformRoutes } from './transform';
@@ -32,9 +30,6 @@ import { peppolRouter } from './peppol-v1';
 import { smlClient } from '../integrations/clients';
 import { wizardRouter } from '../web/wizard/router';
 import { reviewPageRouter } from '../web/review/router';
-
-const DOCS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'docs');
-const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 /** `inspector`: the pool checking uploaded files (domain/inspection/); the caller closes it with the server. */
 export type ApiDeps = JobServiceDeps & { config: Config; box: DataBox; sealKey: SealKey; inspector?: InspectionPool };
@@ -68,28 +63,12 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use(['/openapi.json', '/docs', '/apps/gov-fr/review', '/reg'], perAddress);
   watchJobs(deps.db, () => countJobsByStatus(deps.db));
   // With METRICS_PORT, /metrics is served on that internal listener only (bin/), not here.
-  if (deps.config.METRICS_PORT === undefined) app.get('/metrics', metricsEndpoint(deps.config.METRICS_TOKEN));
-
-  // The contract, generated from the zod schemas, and its interactive reference (Swagger UI, served by us).
+  // With METRICS_PORT, /metrics is served on that internal listener only (bin/), not here. The contract is generated
+  // from the routes' declarations, once.
   const contract = JSON.stringify(openApiDocument(deps.config.publicBaseUrl));
-  app.get('/openapi.json', (_req, res) => void res.type('application/json').send(contract));
-  const docsCsp = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'";
-  app.get('/docs/', (req, res) => {
-    // The page's assets are relative: served at /docs it would miss them (routing ignores the trailing slash).
-    if (!req.originalUrl.split('?')[0]!.endsWith('/')) return res.redirect(301, '/docs/');
-    res.set('content-security-policy', docsCsp).sendFile(path.join(DOCS_DIR, 'index.html'));
-  });
-  app.get('/docs/init.js', (_req, res) =>
-    res.set('content-security-policy', docsCsp).sendFile(path.join(DOCS_DIR, 'init.js')),
-  );
-  app.use(
-    '/docs',
-    (_req, res, next) => void (res.set('content-security-policy', docsCsp), next()),
-    express.static(SWAGGER_UI_DIR, { index: false }),
-  );
-
-  app.get('/utils/v1/ping', (_req, res) => void res.json({ ping: 'pong' }));
-  app.use('/utils/v1', healthRouter({ db: deps.db, temporal: deps.temporal }));
+  const served = serviceRoutes.filter((r) => r.path !== '/metrics' || deps.config.METRICS_PORT === undefined);
+  app.use(mountRoutes('', served, { ...deps, contract: () => contract }));
+  app.use('/docs', docsAssets());
 
   const authed = [
     authenticate(deps.db, failedAuthentications(deps.config.RATE_LIMIT_FAILED_AUTH_PER_MINUTE)),
@@ -105,7 +84,7 @@ export function createApp(deps: ApiDeps): express.Express {
     boundedJson({ limit: '16kb', maxValues: MAX_SMALL_JSON_VALUES }),
     rejectNulCharacters,
     idempotent,
-    eventsRouter(deps),
+    serveRoutes('/events/v1', eventRoutes, deps),
   );
   app.use(
     '/admin/v1',
@@ -113,7 +92,7 @@ export function createApp(deps: ApiDeps): express.Express {
     boundedJson({ limit: '16kb', maxValues: MAX_SMALL_JSON_VALUES }),
     rejectNulCharacters,
     idempotent,
-    adminRouter(deps.db),
+    serveRoutes('/admin/v1', adminRoutes, deps),
   );
   // The operator's review page and its assets (pdf.js included): static, public, its own strict CSP (web/review/router.ts).
   app.use('/apps/gov-fr/review', reviewPageRouter());

@@ -1,17 +1,14 @@
 // One structured log line per request (request id, route, status, time, workspace and key ids; no headers, no
 // bodies, no query strings) and the HTTP latency histogram. The wizard's ref is a credential, and no ref a path
 // carries appears (`/reg/<ref>/…`, `/silo/v1/entries/meta/<key>/<ref>`: every path parameter named like a ref),
-// whatever the case or encoding of the path (platform/observability/logger.ts redactPath). And /metrics: on the API's port (behind
-// METRICS_TOKEN when set), or on an internal listener of its own (METRICS_PORT).
+// whatever the case or encoding of the path (platform/observability/logger.ts redactPath).
 import crypto from 'node:crypto';
-import http from 'node:http';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
-import express, { type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
-import type { Config } from '../platform/config';
 import { redactPath as redact, redactRefRoutes } from '../platform/observability/logger';
-import { httpDuration, registry } from '../platform/observability/metrics';
+import { httpDuration } from '../platform/observability/metrics';
 import { OPERATIONS, operationFor } from './operations';
 import type { ApiKeyIdentity } from '../platform/store/workspaces';
 
@@ -71,28 +68,4 @@ export function observability(log: Logger): RequestHandler[] {
     );
   };
   return [logging as unknown as RequestHandler, timing];
-}
-
-/** GET /metrics (Prometheus text), behind `Authorization: Bearer <token>` when a token is given. */
-export function metricsEndpoint(token: string | undefined): RequestHandler {
-  return async (req, res) => {
-    if (token && req.get('authorization') !== `Bearer ${token}`) {
-      return void res.status(401).type('text/plain').send('metrics need the METRICS_TOKEN bearer token');
-    }
-    res.type(registry.contentType).send(await registry.metrics());
-  };
-}
-
-/** The internal metrics listener (METRICS_PORT on METRICS_HOST), or undefined when the API's port serves them. */
-export async function serveInternalMetrics(config: Config): Promise<http.Server | undefined> {
-  if (config.METRICS_PORT === undefined) return undefined;
-  const app = express();
-  app.disable('x-powered-by');
-  app.get('/metrics', metricsEndpoint(config.METRICS_TOKEN));
-  const server = http.createServer(app);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.METRICS_PORT, config.METRICS_HOST, resolve);
-  });
-  return server;
 }

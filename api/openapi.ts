@@ -37,14 +37,14 @@ export function openApiDocument(serverUrl: string): Json {
         name,
         in: 'path',
         required: true,
-        ...described(name),
+        ...described(name, s as z.ZodType),
         schema: convert(s as z.ZodType, 'input'),
       })),
       ...Object.entries(op.query?.shape ?? {}).map(([name, s]) => ({
         name,
         in: 'query',
         required: !(s as z.ZodType).safeParse(undefined).success,
-        ...described(name),
+        ...described(name, s as z.ZodType),
         schema: convert(s as z.ZodType, 'input'),
       })),
       ...(op.method === 'post' && op.scope ? [idempotencyKeyParameter] : []), // every authenticated POST (api/idempotency.ts)
@@ -155,7 +155,11 @@ const PARAMETERS: Record<string, string> = {
   entry_id: 'only the events of this entry',
   kind: 'only the events of these kinds (comma-separated)',
 };
-const described = (name: string) => (PARAMETERS[name] ? { description: PARAMETERS[name] } : {});
+/** A parameter's own description first (a meta row's `key` is not an entry's), else the one of its name. */
+const described = (name: string, s: z.ZodType) => {
+  const description = s.description ?? PARAMETERS[name];
+  return description ? { description } : {};
+};
 
 /** The codes by the status they come with. */
 function byStatus(codes: ProblemCodeName[]): Map<number, ProblemCodeName[]> {

@@ -4,7 +4,13 @@
 import type { RouteSpec } from '../web/http/route';
 import type { ProblemCodeName } from '../web/http/problem-codes';
 import { CATALOGUE } from './catalogue';
+import { adminRoutes } from './admin';
+import { eventRoutes } from './events';
 import { siloRoutes } from './silo';
+import { serviceRoutes } from './service';
+import { govFrRoutes } from './gov-fr';
+import { reviewPageRoute } from '../web/review/page-route';
+import { wizardRoutes } from '../web/wizard/routes';
 import { transformRoutes } from './transform';
 
 const legacy: RouteSpec[] = CATALOGUE.flatMap((area) =>
@@ -23,7 +29,17 @@ function legacyId(op: { method: string; path: string }): string {
   return [op.method, ...words].join('-').replace(/[^a-zA-Z0-9]+(.)/g, (_, c: string) => c.toUpperCase());
 }
 
-export const OPERATIONS: RouteSpec[] = [...legacy.slice(0, 6), ...siloRoutes, ...transformRoutes, ...legacy.slice(6)];
+export const OPERATIONS: RouteSpec[] = [
+  ...serviceRoutes,
+  ...siloRoutes,
+  ...transformRoutes,
+  ...adminRoutes,
+  ...eventRoutes,
+  ...govFrRoutes,
+  reviewPageRoute,
+  ...legacy,
+  ...wizardRoutes,
+];
 
 /** Paths whose address is not ours to version: set by the seed (wizard link), by Peppol (SMP), or by convention. */
 export const UNVERSIONED = /^\/(reg|smp|metrics|openapi\.json|docs|apps\/gov-fr\/review)(\/|$)/;

@@ -49,3 +49,7 @@ export const REGISTRATION = REGISTRATION_WORKFLOW_ID;
 
 export const entryApiNote =
   'The entry must have a registration waiting at its approval step (a `gov-fr.agreement.sign` step has issued its mandate).';
+
+/** A day `days` ahead of today (YYYY-MM-DD): examples with a start day stay valid whenever the reference is read. */
+export const dayAhead = (days: number, now = new Date()): string =>
+  new Date(now.getTime() + days * 86_400_000).toISOString().slice(0, 10);

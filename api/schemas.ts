@@ -8,7 +8,7 @@ import { PROBLEM_CODE_NAMES } from '../web/http/problem-codes';
 import { STORED_JSON_LIMITS, jsonOverLimits, type JsonLimits } from '../web/http/bounded-json';
 import { partyDocument } from '../domain/party';
 import { PARTY_STATES } from '../contract/job';
-import { timestamp, uuid } from './schema-primitives';
+import { timestamp, uuid } from '../web/http/schema-primitives';
 
 export const problem = z
   .object({
@@ -143,6 +143,7 @@ export const entryPage = z
     limit: z.number().int(),
     cursor: z.string().optional(),
     folder: z.string().optional(),
+    state: partyState.optional(),
     list: z.array(entry),
     next_cursor: z.string().optional(),
   })

@@ -1,7 +1,7 @@
 // The shapes of a workspace's own resources in JSON responses: API keys, webhook subscriptions and deliveries,
 // events, a party's stored credentials.
 import { z } from 'zod';
-import { timestamp, uuid } from './schema-primitives';
+import { timestamp, uuid } from '../web/http/schema-primitives';
 
 export const apiKey = z
   .object({

@@ -2,7 +2,7 @@
 import { sealKeyFromConfig } from '../domain/mandate/seal-key';
 import { dataBoxFromConfig } from '../platform/crypto/data-box';
 import { createApp } from '../api/app';
-import { serveInternalMetrics } from '../api/observability';
+import { serveInternalMetrics } from '../api/metrics-endpoint';
 import { runQueuedJobSweeper } from '../domain/jobs/jobs';
 import { runWebhookDispatcher } from '../domain/events/dispatch';
 import { ConfigError, assertApiConfigSafe, loadConfig } from '../platform/config';

@@ -11,7 +11,7 @@ import { createApp } from '../api/app';
 import { runQueuedJobSweeper } from '../domain/jobs/jobs';
 import { runWebhookDispatcher } from '../domain/events/dispatch';
 import { assertApiConfigSafe, loadConfig } from '../platform/config';
-import { serveInternalMetrics } from '../api/observability';
+import { serveInternalMetrics } from '../api/metrics-endpoint';
 import { createLogger } from '../platform/observability/logger';
 import { simulatorFaultsFromEnv, startSimulators } from '../simulators';
 import { SCOPES, createApiKey, createWorkspace, findApiKey } from '../platform/store/workspaces';

@@ -145,13 +145,19 @@ export const entryRoutes = [
     operationId: 'listEntries',
     summary: 'List entries, newest first',
     description:
-      "The workspace's entries, newest first (`ascending=true` for oldest first), `limit` at a time; pass `next_cursor` as `cursor` for the next page. `folder` filters. Entries are listed without their `data`.",
+      "The workspace's entries, newest first (`ascending=true` for oldest first), `limit` at a time; pass `next_cursor` as `cursor` for the next page. `folder` and `state` filter. Entries are listed without their `data`.",
     scope: 'entries:rw',
     query: listQuery,
     responses: { 200: R.entryPage },
     handle: async ({ query: q, res }, { db }: Deps) => {
       const page = await listEntries(db, auth(res).workspaceId, q);
-      return { limit: q.limit, ...(q.cursor && { cursor: q.cursor }), ...(q.folder && { folder: q.folder }), ...page };
+      return {
+        limit: q.limit,
+        ...(q.cursor && { cursor: q.cursor }),
+        ...(q.folder && { folder: q.folder }),
+        ...(q.state && { state: q.state }),
+        ...page,
+      };
     },
   }),
   route({

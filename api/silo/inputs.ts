@@ -1,6 +1,7 @@
 // What silo/v1's routes read: path, query and body schemas.
 import { z } from 'zod';
 import { decodeCursor } from '../../platform/store/rows';
+import { PARTY_STATES } from '../../contract/job';
 import { metaValueInput } from '../schemas';
 
 export const entryBody = z.strictObject({
@@ -33,6 +34,10 @@ export const listQuery = z.strictObject({
     .transform((v) => v === 'true')
     .optional(),
   folder: z.string().max(100).optional(),
+  state: z
+    .enum(PARTY_STATES, { error: `one of ${PARTY_STATES.join(', ')}` })
+    .optional()
+    .describe('only the entries in this state (e.g. error: the registrations to look at)'),
 });
 
 export const metaBody = z.strictObject({

@@ -10,7 +10,7 @@ import { route, type RouteInput } from '../../web/http/route';
 import type { z } from 'zod';
 import * as R from '../schemas';
 import { auth } from '../auth';
-import { STORED } from '../reference';
+import { STORED, dayAhead } from '../reference';
 import { idParam, metaBody, metaParams, metaRefParams, metaRefQuery } from './inputs';
 import { KNOWN_META, typedMeta, typedMetaBody } from './meta-values';
 import { ownEntry } from './own-entry';
@@ -30,7 +30,7 @@ const ADDRESSES_EXAMPLE = {
   src: 'api',
   value: {
     entrust: 'listed',
-    start: '2027-01-04',
+    start: dayAhead(30),
     addresses: [
       {},
       { siret: '55203253400018', routing_code: { id: 'ACHATS', label: 'Service achats' } },

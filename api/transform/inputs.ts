@@ -1,14 +1,24 @@
 // What transform/v1's routes read: path, query and body schemas.
 import { z } from 'zod';
 import { decodeTimeCursor } from '../../platform/store/rows';
+import { WAITING_FOR } from '../../platform/store/waiting-for';
 import { workflowInput } from '../../domain/jobs/definition-schema';
+import {
+  ADDRESS_UPDATE_WORKFLOW_ID,
+  REGISTRATION_WORKFLOW_ID,
+  UNREGISTRATION_WORKFLOW_ID,
+} from '../../domain/jobs/builtins';
 import { STORED_JSON_LIMITS, jsonOverLimits } from '../../web/http/bounded-json';
 
 export const idParam = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
 export const keyParam = z.object({ key: z.string().min(1).max(255) });
 
 export const jobBody = z.strictObject({
-  workflow_id: z.uuid({ error: 'must be a UUID' }),
+  workflow_id: z
+    .uuid({ error: 'must be a UUID' })
+    .describe(
+      `the workflow to run: the registration ${REGISTRATION_WORKFLOW_ID}, the unregistration ${UNREGISTRATION_WORKFLOW_ID}, the address update ${ADDRESS_UPDATE_WORKFLOW_ID}, or one of your own`,
+    ),
   silo_entry_id: z.uuid({ error: 'must be a UUID' }),
   key: z.string().trim().min(1).max(255).optional(),
   args: z
@@ -57,6 +67,10 @@ export const listJobsQuery = z.strictObject({
   silo_entry_id: z.uuid({ error: 'must be a UUID' }).optional(),
   status: z.enum(JOB_STATUSES, { error: `one of ${JOB_STATUSES.join(', ')}` }).optional(),
   workflow_id: z.uuid({ error: 'must be a UUID' }).optional(),
+  waiting_for: z
+    .enum(WAITING_FOR, { error: `one of ${WAITING_FOR.join(', ')}` })
+    .optional()
+    .describe('only the jobs in WAIT for this: signer, decision, resubmission or effective-date'),
 });
 
 export const cancelJobBody = z.strictObject({

@@ -6,12 +6,12 @@ import { getJob, getJobByKey, listJobs } from '../../platform/store/job-views';
 import { awaitJobSettled } from '../../domain/jobs/await-job';
 import { startJob, type JobServiceDeps } from '../../domain/jobs/jobs';
 import { cancelJob } from '../../domain/jobs/cancel-job';
-import { UNREGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
+import { ADDRESS_UPDATE_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import { notFound } from '../../web/http/problem';
 import { route } from '../../web/http/route';
 import * as R from '../schemas';
 import { auth } from '../auth';
-import { REGISTRATION, STORED } from '../reference';
+import { REGISTRATION, STORED, dayAhead } from '../reference';
 import { cancelJobBody, createJobQuery, idParam, jobBody, keyParam, listJobsQuery } from './inputs';
 
 const EXAMPLE_ENTRY = '0b8e0c4e-7f57-4ad5-9d8f-3f3c1b1f5a10';
@@ -49,7 +49,8 @@ export const jobRoutes = [
     operationId: 'createJob',
     summary: 'Run a workflow on an entry',
     description:
-      'Runs a workflow on an entry. The built-in registration issues the mandate, publishes the wizard link (`approval-link` meta) and waits for the signer and the operator; then it registers the party in the PPF Annuaire and on Peppol. ' +
+      `Runs a workflow on an entry: one of the built-ins — the registration \`${REGISTRATION}\`, the unregistration \`${UNREGISTRATION_WORKFLOW_ID}\`, the address update \`${ADDRESS_UPDATE_WORKFLOW_ID}\` (GET /transform/v1/workflows lists them) — or one of your own. ` +
+      'The built-in registration issues the mandate, publishes the wizard link (`approval-link` meta) and waits for the signer and the operator; then it registers the party in the PPF Annuaire and on Peppol. ' +
       'The answer is 202 with the job as accepted; follow it with `GET /transform/v1/jobs/{id}`, the entry, or webhooks. With `?wait=N` (at most 60) it answers once the job ends or waits, or after N seconds. ' +
       'An entry runs one job at a time, and a SIREN is registered once per workspace. ' +
       'An unregistration takes `args.leave_on` (YYYY-MM-DD, today to a year ahead): the company leaves us for another platform that day; the job waits for it, our records in place, and can be cancelled meanwhile. ' +
@@ -60,10 +61,14 @@ export const jobRoutes = [
     responses: { 202: R.job },
     examples: {
       'register an entry': { workflow_id: REGISTRATION, silo_entry_id: EXAMPLE_ENTRY, key: 'register-552032534' },
+      'update the addresses of a registered entry': {
+        workflow_id: ADDRESS_UPDATE_WORKFLOW_ID,
+        silo_entry_id: EXAMPLE_ENTRY,
+      },
       'leave for another platform on a day': {
         workflow_id: UNREGISTRATION_WORKFLOW_ID,
         silo_entry_id: EXAMPLE_ENTRY,
-        args: { leave_on: '2027-01-04' },
+        args: { leave_on: dayAhead(30) },
       },
     },
     errors: ['not-found', ...START_REFUSALS, 'id-not-available'],
@@ -88,9 +93,9 @@ export const jobRoutes = [
     method: 'get',
     path: '/transform/v1/jobs',
     operationId: 'listJobs',
-    summary: 'List jobs, newest first (by entry, status, workflow)',
+    summary: 'List jobs, newest first (by entry, status, workflow, what they wait for)',
     description:
-      "The workspace's jobs, newest first, `limit` at a time (`next_cursor` gives the next page); filter by `silo_entry_id`, `status`, `workflow_id`, or `created_at` (at or before).",
+      "The workspace's jobs, newest first, `limit` at a time (`next_cursor` gives the next page); filter by `silo_entry_id`, `status`, `workflow_id`, `waiting_for` (`decision`: the submissions an operator has to decide on), or `created_at` (at or before).",
     scope: 'jobs:rw',
     query: listJobsQuery,
     responses: { 200: R.jobPage },
@@ -102,6 +107,7 @@ export const jobRoutes = [
         entryId: q.silo_entry_id,
         status: q.status,
         workflowId: q.workflow_id,
+        waitingFor: q.waiting_for,
       });
       return {
         limit: q.limit,

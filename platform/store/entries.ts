@@ -145,7 +145,7 @@ export async function getEntryByKey(db: Queryable, workspaceId: string, key: str
 export async function listEntries(
   db: Queryable,
   workspaceId: string,
-  opts: { limit: number; cursor?: string; ascending?: boolean; folder?: string },
+  opts: { limit: number; cursor?: string; ascending?: boolean; folder?: string; state?: string },
 ): Promise<{ list: EntryView[]; next_cursor?: string }> {
   const after = opts.cursor ? decodeCursor(opts.cursor) : undefined;
   const cmp = opts.ascending ? '>' : '<';
@@ -159,6 +159,10 @@ export async function listEntries(
   if (opts.folder) {
     params.push(opts.folder);
     where += ` AND folder = $${params.length}`;
+  }
+  if (opts.state) {
+    params.push(opts.state);
+    where += ` AND state = $${params.length}`;
   }
   const { rows } = await db.query<EntryRow>(
     `SELECT e.*${ENTRY_JOBS} FROM entries e WHERE ${where} ORDER BY seq ${order} LIMIT $2`,

@@ -125,6 +125,8 @@ export interface JobFilter {
   workflowId?: string;
   /** jobs created at or before this time */
   createdAt?: string;
+  /** jobs in WAIT for this */
+  waitingFor?: WaitingFor;
 }
 
 export async function listJobs(
@@ -142,6 +144,7 @@ export async function listJobs(
   if (f.status) add((n) => `j.status = ${n}`, f.status);
   if (f.workflowId) add((n) => `j.workflow_id = ${n}::uuid`, f.workflowId);
   if (f.createdAt) add((n) => `j.created_at <= ${n}::timestamptz`, f.createdAt);
+  if (f.waitingFor) add((n) => `j.status = 'WAIT' AND ${waitingForSql('j')} = ${n}`, f.waitingFor);
   const after = f.cursor ? decodeTimeCursor(f.cursor) : undefined;
   if (after) {
     params.push(after.micros, after.id);

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { directoryLookupRouter } from '../../api/gov-fr-directory-v1';
+import { directoryLookupRouter } from '../../api/gov-fr/directory';
 import { errorHandler } from '../../web/http/problem';
 import { loadConfig } from '../../platform/config';
 import { startAnnuaireSimulator, type AnnuaireSimulator } from '../../simulators/annuaire';

@@ -14,7 +14,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiDeps } from '../../api/app';
 import { MAX_JSON_DEPTH, assertStorable } from '../../web/http/no-nul';
-import { serveInternalMetrics } from '../../api/observability';
+import { serveInternalMetrics } from '../../api/metrics-endpoint';
 import { OPERATIONS } from '../../api/operations';
 import { HttpProblem, problemTitle } from '../../web/http/problem';
 import { assertApiConfigSafe, loadConfig } from '../../platform/config';

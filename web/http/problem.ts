@@ -109,14 +109,23 @@ const listed = (keys: string[]) =>
     .map((k) => (k.length > MAX_KEY_SHOWN ? `${k.slice(0, MAX_KEY_SHOWN)}…` : k))
     .join(', ') + (keys.length > MAX_LISTED_KEYS ? ` and ${keys.length - MAX_LISTED_KEYS} more` : '');
 
-export function zodProblem(err: ZodError, where: string): HttpProblem {
+/** The value at a zod issue's path, where `input` is what was checked. */
+const valueAt = (input: unknown, path: PropertyKey[]): unknown =>
+  path.reduce<unknown>(
+    (v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined),
+    input,
+  );
+
+/** `input`: what was checked, to tell a field left out from one of the wrong type (whatever the schema's message). */
+export function zodProblem(err: ZodError, where: string, input?: unknown): HttpProblem {
   const errors = err.issues.slice(0, MAX_LISTED_ERRORS).map((i) => ({
     path: [where, ...i.path.map(String)].join('.'),
     message:
       i.code === 'unrecognized_keys'
         ? `unknown field(s): ${listed(i.keys)}`
-        : // A field left out reads as one, not as a type received: zod says "expected string, received undefined".
-          i.code === 'invalid_type' && /received undefined$/.test(i.message)
+        : // A field left out reads as one, not as a type received ("must be a UUID", "expected string, received undefined").
+          i.code === 'invalid_type' &&
+            (/received undefined$/.test(i.message) || (input !== undefined && valueAt(input, i.path) === undefined))
           ? `required (${i.expected})`
           : i.message,
   }));

@@ -55,15 +55,10 @@ export interface RouteInput<P, Q, B> {
   res: Response;
 }
 
-/** An answer with a status other than the route's first success status. */
-export class Reply {
-  constructor(
-    readonly status: number,
-    readonly body?: unknown,
-  ) {}
-}
-
-/** A handler answers its value as JSON, a Reply, or nothing (204, or it answered itself through `res`). */
+/**
+ * A handler answers its value as JSON with the route's first success status, or nothing: a 204 route, or one whose
+ * handler answers through `res` (another status, a file it streams).
+ */
 export interface Route<D = unknown> extends RouteSpec {
   handle(input: RouteInput<z.ZodType, z.ZodType, z.ZodType>, deps: D): Promise<unknown>;
 }
@@ -119,10 +114,9 @@ export function mountRoutes<D>(
       };
       const out = await r.handle(input, deps);
       if (res.headersSent) return;
-      if (out instanceof Reply)
-        return void (out.body === undefined ? res.status(out.status).end() : res.status(out.status).json(out.body));
       const status = successStatus(r);
-      if (out === undefined) return void res.status(status).end();
+      // Nothing to answer: 204, or the handler answers through `res` (a file it streams).
+      if (out === undefined) return void (status === 204 && res.status(status).end());
       res.status(status).json(out);
     };
     router[r.method](r.path.slice(base.length) || '/', ...guard(r), ...(r.before ?? []), handler);

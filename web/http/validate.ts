@@ -8,7 +8,7 @@ function check<S extends z.ZodType>(schema: S, value: unknown, where: string): z
   // Path and query values reach SQL too (a key lookup with %00 in it): the same rule as for bodies.
   assertStorable(value, where);
   const r = schema.safeParse(value);
-  if (!r.success) throw zodProblem(r.error, where);
+  if (!r.success) throw zodProblem(r.error, where, value);
   return r.data;
 }
 

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { Router } from 'express';
 import { mountPdfView, PDF_VIEW_CSP } from '../pdf-view/assets';
+import { mountRoutes } from '../http/route';
+import { reviewPageRoute } from './page-route';
 
 const PUBLIC_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'public');
 
@@ -37,11 +39,7 @@ export function reviewPageRouter(): Router {
     });
     next();
   });
-  r.get('/', (req, res) => {
-    // Its assets are relative: served at /apps/gov-fr/review it would miss them (routing ignores the trailing slash).
-    if (!req.originalUrl.split('?')[0]!.endsWith('/')) return res.redirect(301, `${req.baseUrl}/`);
-    res.set('cache-control', 'no-cache').sendFile(path.join(PUBLIC_DIR, 'page.html'));
-  });
+  r.use(mountRoutes('/apps/gov-fr/review', [reviewPageRoute], undefined));
   mountPdfView(r, '/assets');
   r.use('/assets', express.static(PUBLIC_DIR, { index: false, fallthrough: true, maxAge: 0 }));
   return r;

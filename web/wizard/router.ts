@@ -1,49 +1,23 @@
 // The registration wizard (seed §4.3), mounted at /reg without API key: the ref in the path is the only credential
 // and opens this entry's wizard and nothing else.
-//   GET  /reg/{ref}/start                the wizard page (static; a clear page for unknown or finished links)
-//   GET  /reg/{ref}/api/state            progress, for the page to resume where the signer left it
-//   POST /reg/{ref}/api/details          confirm the party details, completing missing signer fields
-//   GET  /reg/{ref}/api/agreement        the mandate PDF (?lang=fr|en)
-//   POST /reg/{ref}/api/identity|sign|agreement|confirm   as the entry API, same service functions and limits
-//   GET  /reg/assets/*                   our scripts, styles and the signature pad: no third-party requests
+// Its operations are declared in routes.ts; here: its security headers, its assets (our scripts, styles and the
+// signature pad at /reg/assets/*: no third-party requests), and its links that open nothing.
 // Errors are problem+json with a `code` the page translates, so a page never mixes languages.
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { mountPdfView, PDF_VIEW_CSP } from '../pdf-view/assets';
 import express, { Router } from 'express';
-import { z } from 'zod';
-import { LANGS } from '../../domain/mandate/texts';
-import { SigningError, agreementPdf, type SigningDeps } from '../../domain/submission/service';
-import { signInApp, uploadIdentity, uploadSignedAgreement } from '../../domain/submission/signature';
-import { confirm } from '../../domain/submission/decision';
-import { agreementBody, identityBody, signBody } from '../../domain/submission/inputs';
-import { uploadJson } from '../http/upload-json';
-import { MAX_SMALL_JSON_VALUES, boundedJson } from '../http/bounded-json';
-import { rejectNulCharacters } from '../http/no-nul';
+import type { SigningDeps } from '../../domain/submission/service';
 import { sendProblem } from '../http/problem';
-import { body, query } from '../http/validate';
+import { mountRoutes } from '../http/route';
 import { linkPage, type WizardLang } from './pages';
-import { WizardLinkError, confirmDetails, detailsConfirmed, openRef, wizardState, type WizardEntry } from './service';
+import { WizardLinkError } from './service';
+import { openLink, wizardRoutes, WIZARD_ASSETS } from './routes';
 
-const PUBLIC_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'public');
 const require = createRequire(import.meta.url);
 // The package exports only its entry points; its ES module build sits beside the CommonJS one.
 const SIGNATURE_PAD = path.join(path.dirname(require.resolve('signature_pad')), 'signature_pad.js');
 const HANDWRITING = require.resolve('@expo-google-fonts/dancing-script/400Regular/DancingScript_400Regular.ttf');
-
-// Not strict: the page adds a cache-busting parameter to the mandate's address.
-export const langQuery = z.object({ lang: z.enum(LANGS as ['fr', 'en']).default('fr') });
-const field = z.string().trim().max(255).optional();
-export const detailsBody = z.strictObject({
-  given: field,
-  surname: field,
-  role: field,
-  id_number: z.string().trim().max(64).optional(),
-});
-const smallJson = boundedJson({ limit: '16kb', maxValues: MAX_SMALL_JSON_VALUES });
-
-const clientOf = (req: express.Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });
 
 export function wizardRouter(deps: SigningDeps): Router {
   const r = Router();
@@ -67,7 +41,7 @@ export function wizardRouter(deps: SigningDeps): Router {
     next();
   });
 
-  r.use('/assets', express.static(PUBLIC_DIR, { index: false, fallthrough: true, maxAge: '1h' }));
+  r.use('/assets', express.static(WIZARD_ASSETS, { index: false, fallthrough: true, maxAge: '1h' }));
   mountPdfView(r, '/assets');
   r.get('/assets/signature_pad.js', (_req, res) =>
     res.type('text/javascript').set('cache-control', 'public, max-age=3600').sendFile(SIGNATURE_PAD),
@@ -78,91 +52,18 @@ export function wizardRouter(deps: SigningDeps): Router {
   );
 
   const pageLang = (req: express.Request): WizardLang => (req.query.lang === 'en' ? 'en' : 'fr');
-
-  r.get('/:ref/start', async (req, res) => {
-    res.set('cache-control', 'no-store');
-    // The page's assets are relative (../assets/): with a trailing slash they would miss. One address only.
-    if (req.originalUrl.split('?')[0]!.endsWith('/')) {
-      const q = req.originalUrl.indexOf('?');
-      return void res.redirect(
-        301,
-        `${req.baseUrl}/${encodeURIComponent(req.params.ref)}/start${q >= 0 ? req.originalUrl.slice(q) : ''}`,
-      );
-    }
-    try {
-      await openRef(deps, req.params.ref);
-    } catch (err) {
-      if (!(err instanceof WizardLinkError)) throw err;
-      return void res
-        .status(err.reason === 'unknown' ? 404 : 410)
-        .type('html')
-        .send(linkPage(pageLang(req), err.reason, err.entryState));
-    }
-    res.sendFile(path.join(PUBLIC_DIR, 'page.html'));
-  });
-
   // The JSON API: every call opens the ref again, so a finished registration closes the wizard at once.
-  const api = Router({ mergeParams: true });
-  r.use('/:ref/api', (_req, res, next) => void (res.set('cache-control', 'no-store'), next()), api);
-  const entryOf = (req: express.Request) => (req as express.Request & { wizard: WizardEntry }).wizard;
-  api.use(async (req, _res, next) => {
-    (req as express.Request & { wizard: WizardEntry }).wizard = await openRef(
-      deps,
-      (req.params as { ref: string }).ref,
-    );
-    next();
-  });
-
-  api.get('/state', async (req, res) => void res.json(await wizardState(deps, entryOf(req))));
-
-  api.post('/details', smallJson, rejectNulCharacters, async (req, res) => {
-    await confirmDetails(deps, entryOf(req), body(req, detailsBody), clientOf(req));
-    res.status(204).end();
-  });
-
-  api.get('/agreement', async (req, res) => {
-    const { lang } = query(req, langQuery);
-    const w = entryOf(req);
-    const { pdf, number } = await agreementPdf(deps, w.workspaceId, w.entryId, lang);
-    res
-      .type('application/pdf')
-      .set('content-disposition', `inline; filename="mandat-${number}.pdf"`)
-      .send(Buffer.from(pdf));
-  });
-
-  api.post('/identity', uploadJson, rejectNulCharacters, async (req, res) => {
-    const w = entryOf(req);
-    const b = body(req, identityBody);
-    await uploadIdentity(deps, w.workspaceId, w.entryId, b.view, b.data, clientOf(req));
-    res.status(204).end();
-  });
-
-  api.post('/sign', uploadJson, rejectNulCharacters, async (req, res) => {
-    const w = entryOf(req);
-    const b = body(req, signBody);
-    const { lang } = query(req, langQuery);
-    await signInApp(deps, w.workspaceId, w.entryId, b.signature || undefined, clientOf(req), lang, b.mandate_number);
-    res.status(204).end();
-  });
-
-  api.post('/agreement', uploadJson, rejectNulCharacters, async (req, res) => {
-    const w = entryOf(req);
-    const b = body(req, agreementBody);
-    await uploadSignedAgreement(deps, w.workspaceId, w.entryId, b.data, clientOf(req));
-    res.status(204).end();
-  });
-
-  api.post('/confirm', async (req, res) => {
-    const w = entryOf(req);
-    // The wizard's first step is the signer reviewing the details: a submission through it needs that done.
-    if (!(await detailsConfirmed(deps, w))) {
-      throw new SigningError('details-unconfirmed', 'confirm the party details first (step 1)');
-    }
-    res.json(await confirm(deps, w.workspaceId, w.entryId, clientOf(req)));
-  });
+  const api: express.RequestHandler[] = [
+    (_req, res, next) => void (res.set('cache-control', 'no-store'), next()),
+    async (req, _res, next) => {
+      await openLink(req, deps);
+      next();
+    },
+  ];
+  r.use(mountRoutes('/reg', wizardRoutes, deps, (route) => (route.path.startsWith('/reg/:ref/api/') ? api : [])));
 
   // A link that opens nothing any more; the domain's refusals go to the app's problem handler, with the code the page translates.
-  api.use(((err, _req, res, next) => {
+  r.use(((err, _req, res, next) => {
     if (err instanceof WizardLinkError) {
       const code =
         err.reason === 'unknown' ? 'link-unknown' : err.entryState === 'cancelled' ? 'link-cancelled' : 'link-finished';

@@ -14,7 +14,7 @@ import {
 } from '../../../platform/store/events';
 import { encodeCursor } from '../../../platform/store/rows';
 import { createWorkspace } from '../../../platform/store/workspaces';
-import { eventsQuery } from '../../../api/events-v1';
+import { eventsQuery } from '../../../api/events';
 import { freshDb } from '../../support/harness';
 import { makeSiren, party } from '../../../bin/stack/sample-parties';
 

@@ -1,7 +1,7 @@
 // The shapes of the gov-fr app's JSON responses: submissions and decisions, the operator's review, directory lookups,
 // the wizard's state.
 import { z } from 'zod';
-import { timestamp, uuid } from './schema-primitives';
+import { timestamp, uuid } from '../http/schema-primitives';
 
 export const submitted = z.object({ status: z.literal('submitted') }).meta({ id: 'Submitted' });
 export const decision = z

@@ -1,0 +1,22 @@
+// apps/gov-fr/v1: the entry API (the signer's steps by API), the operator's review and decision, directory lookups.
+import type { Router } from 'express';
+import type { SigningDeps } from '../../domain/submission/service';
+import type { AnnuaireClient } from '../../integrations/annuaire/client';
+import { annuaireClient } from '../../integrations/clients';
+import { serveRoutes } from '../mount';
+import { directoryRoutes } from './directory';
+import { entryRoutes } from './entry';
+import { REVIEW_DIRECTORY_TIMEOUT_MS, reviewRoutes } from './review';
+
+export const govFrRoutes = [...entryRoutes, ...reviewRoutes, ...directoryRoutes];
+
+type GovFrDeps = SigningDeps & { annuaire: AnnuaireClient; reviewAnnuaire: AnnuaireClient };
+
+/** The Annuaire clients built once: every lookup shares their token. */
+export function govFrRouter(deps: SigningDeps): Router {
+  return serveRoutes<GovFrDeps>('/apps/gov-fr/v1', govFrRoutes, {
+    ...deps,
+    annuaire: annuaireClient(deps.config),
+    reviewAnnuaire: annuaireClient(deps.config, { timeoutMs: REVIEW_DIRECTORY_TIMEOUT_MS }),
+  });
+}

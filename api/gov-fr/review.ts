@@ -1,0 +1,165 @@
+// apps/gov-fr/v1/review: what an operator (scope `approvals`, nothing else) reads to decide on a submission: the
+// party and signer as the entry has them, which identity images there are, the signed mandate, and the PPF
+// Annuaire's own record for the SIREN beside the declared company.
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { AnnuaireError, type AnnuaireClient } from '../../integrations/annuaire/client';
+import type { Party } from '../../domain/party';
+import { agreementPdf, type SigningDeps } from '../../domain/submission/service';
+import { getAgreement } from '../../platform/store/agreements';
+import { decisionsOf } from '../../platform/store/approval-decisions';
+import { identityViews } from '../../platform/store/identity-documents';
+import { renewalOf } from '../../domain/party/renewal';
+import { getEntryRow } from '../../platform/store/entries';
+import { pendingSubmissions } from '../../platform/store/approval-decisions';
+import { notFound } from '../../web/http/problem';
+import { route } from '../../web/http/route';
+import { pdf } from '../../web/signer/routes';
+import * as GovFr from '../../web/signer/schemas';
+import { auth } from '../auth';
+
+const reviewEntryParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UUID' }) });
+
+/** A review page waits this long at most for the Annuaire: past it, the page says the directory is unavailable. */
+export const REVIEW_DIRECTORY_TIMEOUT_MS = 5_000;
+
+type DirectoryRecord =
+  | { outcome: 'found'; record: { siren: string; name: string; status: 'active' | 'ceased'; entity_type?: string } }
+  | { outcome: 'not-found' | 'unavailable' | 'refused' | 'no-siren'; reason: string };
+
+/** The VAT id as written on invoices (FR27552032534): GOBL keeps the country apart, and a code may already carry it. */
+const vatId = (t: { country?: string; code?: string } | undefined): string | null =>
+  !t?.code
+    ? null
+    : t.country && !t.code.toUpperCase().startsWith(t.country.toUpperCase())
+      ? `${t.country}${t.code}`
+      : t.code;
+
+type Deps = SigningDeps & { reviewAnnuaire: AnnuaireClient };
+
+/** The Annuaire's record for the SIREN, or why there is none: the page says it in words, it never fails for it. */
+async function directoryRecord(deps: Deps, siren: string | null): Promise<DirectoryRecord> {
+  if (!siren) return { outcome: 'no-siren', reason: 'the entry has no SIREN to look up' };
+  try {
+    const c = await deps.reviewAnnuaire.getCompany(siren);
+    if (!c) return { outcome: 'not-found', reason: `the PPF Annuaire has no company with SIREN ${siren}` };
+    return {
+      outcome: 'found',
+      record: {
+        siren: c.siren,
+        name: c.raisonSociale,
+        status: c.etatAdministratif === 'A' ? 'active' : 'ceased',
+        ...(c.typeEntite && { entity_type: c.typeEntite }),
+      },
+    };
+  } catch (err) {
+    if (!(err instanceof AnnuaireError)) throw err;
+    (deps.log as Logger).warn({ status: err.status, detail: err.detail, siren }, 'review: directory lookup failed');
+    return err.retryable
+      ? { outcome: 'unavailable', reason: `the PPF Annuaire is unavailable: ${err.message}` }
+      : { outcome: 'refused', reason: `the PPF Annuaire refused the lookup: ${err.message}` };
+  }
+}
+
+// Personal data: no-store and nosniff come with every response (api/security-headers.ts).
+export const reviewRoutes = [
+  route({
+    method: 'get',
+    path: '/apps/gov-fr/v1/review/submissions',
+    operationId: 'listSubmissions',
+    summary: 'Submissions awaiting a decision (operator)',
+    description: 'The submissions awaiting a decision, oldest first (scope `approvals`).',
+    scope: 'approvals',
+    responses: { 200: GovFr.submissions },
+    handle: async ({ res }, deps: Deps) => ({ list: await pendingSubmissions(deps.db, auth(res).workspaceId) }),
+  }),
+  route({
+    method: 'get',
+    path: '/apps/gov-fr/v1/review/submissions/:silo_entry_id',
+    operationId: 'getSubmission',
+    summary: 'A submission as the operator reviews it: party, signer, identity images, Annuaire record (operator)',
+    description:
+      "What the operator decides on: the party, the signer, the identity images, the mandate, the company's lines in the PPF Annuaire.",
+    scope: 'approvals',
+    params: reviewEntryParam,
+    responses: { 200: GovFr.reviewSubmission },
+    handle: async ({ params: { silo_entry_id: entryId }, res }, deps: Deps) => {
+      const workspaceId = auth(res).workspaceId;
+      // Another workspace's entry is as unknown as an id never used.
+      const entry = await getEntryRow(deps.db, workspaceId, entryId);
+      if (!entry) throw notFound(`entry ${entryId}`);
+      const agreement = await getAgreement(deps.db, entryId);
+      if (!agreement) throw notFound(`a mandate for entry ${entryId} (no registration has issued one yet)`);
+      const party = entry.data as Party;
+      const person = party.people?.[0];
+      const address = party.addresses?.[0];
+      const [views, decisions, directory, replaces] = await Promise.all([
+        identityViews(deps.db, entryId),
+        decisionsOf(deps.db, entryId, agreement.job_id),
+        directoryRecord(deps, entry.siren),
+        renewalOf(deps.db, entryId, entry.siren, agreement.mandate_number),
+      ]);
+      return {
+        entry_id: entryId,
+        job_id: agreement.job_id,
+        mandate_number: agreement.mandate_number,
+        submitted_at: agreement.submitted_at?.toISOString() ?? null,
+        signed_via: agreement.signed_via,
+        mandate_signed: agreement.signed,
+        // Submitted and not decided yet: a rejection reopens the mandate, an approval closes it.
+        awaiting_decision: agreement.submitted_at !== null && agreement.decision_id === null,
+        party: {
+          name: party.name ?? null,
+          siren: entry.siren,
+          vat: vatId(party.tax_id),
+          address: address
+            ? [address.num, address.street, address.street_extra, address.code, address.locality]
+                .filter(Boolean)
+                .join(' ') || null
+            : null,
+        },
+        // The number declared, for the operator to compare with the document's image (the mandate no longer prints it).
+        signer: {
+          given: person?.name.given ?? null,
+          surname: person?.name.surname ?? null,
+          role: person?.role ?? null,
+          id_number: person?.identities?.[0]?.code ?? null,
+        },
+        // uploaded_at: the last upload of that view; one older than a rejection was not replaced since.
+        identity: views.map((v) => ({ view: v.view, mime: v.mime, size: v.size, uploaded_at: v.created_at })),
+        // The last decision on this registration (an earlier registration's does not count).
+        decision: decisions[0] ?? null,
+        // Every decision on this registration, newest first: a new submission after a rejection shows what was rejected and why.
+        decisions,
+        directory,
+        ...(replaces && { replaces }),
+      };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/apps/gov-fr/v1/review/submissions/:silo_entry_id/mandate',
+    operationId: 'getSubmittedMandate',
+    summary: 'The signed mandate under review (operator)',
+    description: 'The signed mandate under review, as a PDF.',
+    scope: 'approvals',
+    params: reviewEntryParam,
+    responses: { 200: pdf },
+    errors: ['mandate-voided'],
+    handle: async ({ params: { silo_entry_id: entryId }, res }, deps: Deps) => {
+      const workspaceId = auth(res).workspaceId;
+      if (!(await getEntryRow(deps.db, workspaceId, entryId))) throw notFound(`entry ${entryId}`);
+      // Only a signed mandate is under review: the pre-filled one is never shown as if it were signed.
+      if (!(await getAgreement(deps.db, entryId))?.signed) throw notFound(`a signed mandate for entry ${entryId}`);
+      const { pdf: bytes, number } = await agreementPdf(deps, workspaceId, entryId);
+      // For a script (the page renders it with pdf.js); opened directly, it is a download, never a viewer page.
+      res
+        .type('application/pdf')
+        .set({
+          'content-disposition': `attachment; filename="mandat-${number}.pdf"`,
+          'content-security-policy': "sandbox; default-src 'none'",
+        })
+        .send(Buffer.from(bytes));
+    },
+  }),
+];
