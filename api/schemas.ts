@@ -135,6 +135,12 @@ export const updatedEntry = entry
       .string()
       .optional()
       .describe('set when the change issued the mandate again: the number the signer must now sign'),
+    mandate_renewal: z
+      .object({ changed: z.array(z.string()), workflow_id: uuid })
+      .optional()
+      .describe(
+        'set when a registered party changed what its mandate says: run this workflow (the address update) to sign a new mandate; the one in force stays until it is approved',
+      ),
   })
   .meta({ id: 'UpdatedEntry' });
 

@@ -77,8 +77,8 @@ export const entryRoutes = [
       "A patch may also be sent as the request's own body, with that media type. The result is validated as on creation; with `allow_invalid: true` an invalid document is kept, " +
       'its problems in `faults` (code `invalid-data`), and no registration starts until it is corrected.\n\n' +
       'Against the mandate: until it is signed any field may change, and a change to what it says (name, SIREN, first address, signer) issues it again under the next number, ' +
-      'returned as `mandate_number` (an upload of the old one is then refused as `superseded-mandate`). Once signed, or while the party is registered, such a change is refused (409); ' +
-      'other fields (emails, telephones, websites…) may still change. The SIREN never changes once a registration has started.',
+      'returned as `mandate_number` (an upload of the old one is then refused as `superseded-mandate`). Once signed and until decided, such a change is refused (409 `mandate-signed`); ' +
+      'other fields (emails, telephones, websites…) may still change. A registered party may change them: the answer says which in `mandate_renewal`, and the address update (its `workflow_id`) has a new mandate signed and approved, the one in force meanwhile, then updates the directory and Peppol. The SIREN never changes once a registration has started.',
     scope: 'entries:rw',
     params: idParam,
     body: updateBody,
@@ -123,7 +123,6 @@ export const entryRoutes = [
       'patch-unappliable',
       'siren-locked',
       'mandate-signed',
-      'registered',
       'draft-refused',
     ],
     handle: ({ params, req, res }, deps: Deps) => {

@@ -33,3 +33,13 @@ export const sirenInDocument = (party: unknown): string | undefined => {
   const code = sirenIn((party ?? {}) as Loose);
   return typeof code === 'string' ? code : undefined;
 };
+
+/**
+ * What the party says now that a signed mandate's facts (as mandateFacts kept them) do not: a registered party
+ * whose name, first address or signer changed signs a new mandate. Empty for a mandate whose facts were not kept.
+ */
+export function factsChangedSince(signed: Record<string, unknown> | undefined, party: unknown): string[] {
+  if (!signed) return [];
+  const now = mandateFacts(party);
+  return Object.keys(now).filter((k) => JSON.stringify(signed[k] ?? null) !== JSON.stringify(now[k] ?? null));
+}

@@ -1,7 +1,8 @@
 // A change to a party's document (PATCH /silo/v1/entries/{id}), against its mandate's lifecycle: until the mandate
 // is signed any field may change, and a mandate already issued is issued again under the next number; once it is
-// signed (or the party registered under it), what it says cannot change; the SIREN never changes once a
-// registration has started. One transaction, the entry and its mandate locked: a signature cannot slip in between.
+// signed and under review, what it says cannot change; a registered party may change it, and signs a new mandate
+// through the address update (the one it is registered under stays in force until then); the SIREN never changes
+// once a registration has started. One transaction, the entry and its mandate locked: a signature cannot slip in between.
 import { DomainError } from '../errors';
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
@@ -20,15 +21,10 @@ import {
   type EntryView,
 } from '../../platform/store/entries';
 import { activeJobOf } from '../../platform/store/jobs';
+import { ADDRESS_UPDATE_WORKFLOW_ID } from '../jobs/builtins';
 
 export type PartyChangeCode =
-  | 'not-found'
-  | 'unsupported-schema'
-  | 'invalid-data'
-  | 'siren-locked'
-  | 'mandate-signed'
-  | 'registered'
-  | 'draft-refused';
+  'not-found' | 'unsupported-schema' | 'invalid-data' | 'siren-locked' | 'mandate-signed' | 'draft-refused';
 
 export class PartyChangeError extends DomainError<PartyChangeCode> {}
 
@@ -40,13 +36,22 @@ export interface PartyChange {
   folder?: string;
 }
 
-/** The entry as changed, and the number of its mandate when the change issued it again. */
+/** What a registered party whose mandate's facts changed does next: sign a new mandate through this workflow. */
+export interface MandateRenewal {
+  changed: string[];
+  workflow_id: string;
+}
+
+/**
+ * The entry as changed; the number of its mandate when the change issued it again; the renewal a registered party's
+ * change asks for.
+ */
 export async function changeParty(
   deps: { db: Db; log: Logger },
   workspaceId: string,
   entryId: string,
   change: PartyChange,
-): Promise<EntryView & { mandate_number?: string }> {
+): Promise<EntryView & { mandate_number?: string; mandate_renewal?: MandateRenewal }> {
   return deps.db.tx(async (q) => {
     const entry = await lockEntryRow(q, workspaceId, entryId);
     if (!entry) throw new PartyChangeError('not-found', `entry ${entryId} not found`);
@@ -106,13 +111,19 @@ export async function changeParty(
         ...(reissued && { mandate_number: reissued }),
       },
     });
-    return { ...view, ...(reissued && { mandate_number: reissued }) };
+    const renewal = changed.length && !reissued && entry.state === 'registered';
+    return {
+      ...view,
+      ...(reissued && { mandate_number: reissued }),
+      ...(renewal && { mandate_renewal: { changed, workflow_id: ADDRESS_UPDATE_WORKFLOW_ID } }),
+    };
   });
 }
 
 /**
- * What a change to the mandate's facts does to the entry's mandate: nothing when none is in force, a new number
- * when it is issued but unsigned; refused when it is signed or the party is registered under it.
+ * What a change to the mandate's facts does to the entry's mandate: nothing when none is being signed (a registered
+ * party renews it through the address update), a new number when it is issued but unsigned; refused when it is
+ * signed and not yet decided.
  */
 async function mandateAfterChange(
   q: Parameters<Parameters<Db['tx']>[0]>[0],
@@ -120,12 +131,6 @@ async function mandateAfterChange(
   changed: string[],
 ): Promise<string | undefined> {
   const fields = changed.join(', ');
-  if (entry.state === 'registered') {
-    throw new PartyChangeError(
-      'registered',
-      `entry ${entry.id} is registered under its signed mandate, which names its ${fields}: these cannot change while it is registered. Unregister it, change them, and register it again`,
-    );
-  }
   const agreement = await lockAgreement(q, entry.id);
   const job = agreement && (await activeJobOf(q, entry.id));
   if (!agreement || job?.id !== agreement.job_id) return undefined; // a new registration issues a new mandate

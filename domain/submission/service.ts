@@ -1,6 +1,7 @@
 // The entry API's rules (seed §4.1–4.2), what their steps share: the signing context of an entry (its party, its
 // mandate, its job), the refusals, and the mandate to download. The signer's documents and signature are in
 // signature.ts, the confirmation and the operator's decision in decision.ts, the signer's link in signer-link.ts.
+import { mandateFacts } from '../party/mandate-facts';
 import { DomainError } from '../errors';
 import { formerMatriculeOf } from '../party/take-over';
 import { invoicingAddressesOf } from '../party/invoicing-addresses';
@@ -141,6 +142,7 @@ export async function render(
 export const signedTerms = (reference: MandateReference): SignedTerms => ({
   formerMatricule: reference.formerMatricule,
   invoicingAddresses: reference.invoicingAddresses,
+  facts: mandateFacts(reference.party),
 });
 
 /** The signed mandate once signed, otherwise the pre-filled one. */

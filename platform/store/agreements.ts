@@ -63,6 +63,8 @@ export interface SignedTerms {
   formerMatricule?: string;
   /** The invoicing addresses it entrusts (part 4), as the domain writes them. */
   invoicingAddresses?: unknown;
+  /** What it says of the party (domain/party/mandate-facts.ts): a change to them asks for a new mandate. */
+  facts?: Record<string, unknown>;
 }
 
 /**
@@ -80,7 +82,7 @@ export async function storeSignedPdf(
 ): Promise<boolean> {
   const r = await db.query(
     `UPDATE agreements SET signed_pdf = $2, signed_via = $3, signed_at = now(), submitted_at = NULL, signed_former_matricule = $4,
-       upload_evidence = $5, signed_invoicing_addresses = $7, updated_at = now()
+       upload_evidence = $5, signed_invoicing_addresses = $7, signed_facts = $8, updated_at = now()
      WHERE entry_id = $1 AND submitted_at IS NULL AND mandate_number = $6 AND voided_at IS NULL`,
     [
       entryId,
@@ -90,6 +92,7 @@ export async function storeSignedPdf(
       evidence ?? null,
       mandateNumber,
       terms.invoicingAddresses === undefined ? null : JSON.stringify(terms.invoicingAddresses),
+      terms.facts === undefined ? null : JSON.stringify(terms.facts),
     ],
   );
   return r.rowCount > 0;
@@ -138,7 +141,7 @@ export async function markSubmitted(db: Queryable, entryId: string): Promise<boo
 export async function reopenAgreement(db: Queryable, entryId: string) {
   await db.query(
     `UPDATE agreements SET submitted_at = NULL, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, decision_id = NULL,
-       signed_former_matricule = NULL, signed_invoicing_addresses = NULL, upload_evidence = NULL, updated_at = now()
+       signed_former_matricule = NULL, signed_invoicing_addresses = NULL, signed_facts = NULL, upload_evidence = NULL, updated_at = now()
      WHERE entry_id = $1`,
     [entryId],
   );
@@ -165,16 +168,17 @@ export interface ApprovedMandateJson {
   number: string;
   formerMatricule: string | null;
   invoicingAddresses: unknown;
+  facts: Record<string, unknown> | null;
 }
 
 /** SQL: the approved mandate in force of the entry `entry` (an SQL uuid), as JSON (ApprovedMandateJson), or NULL. */
 export const approvedMandateJson = (entry: string) =>
   `SELECT json_build_object('number', a.mandate_number, 'formerMatricule', a.signed_former_matricule,
-       'invoicingAddresses', a.signed_invoicing_addresses)
-     FROM (SELECT mandate_number, signed_former_matricule, signed_invoicing_addresses, decision_id, signed_pdf IS NOT NULL AS signed,
+       'invoicingAddresses', a.signed_invoicing_addresses, 'facts', a.signed_facts)
+     FROM (SELECT mandate_number, signed_former_matricule, signed_invoicing_addresses, signed_facts, decision_id, signed_pdf IS NOT NULL AS signed,
              submitted_at, voided_at FROM agreements WHERE entry_id = ${entry}
            UNION ALL
-           SELECT mandate_number, signed_former_matricule, signed_invoicing_addresses, decision_id, signed_pdf IS NOT NULL,
+           SELECT mandate_number, signed_former_matricule, signed_invoicing_addresses, signed_facts, decision_id, signed_pdf IS NOT NULL,
              submitted_at, voided_at FROM superseded_agreements WHERE entry_id = ${entry}) a
      JOIN approval_decisions d ON d.id = a.decision_id
      WHERE a.signed AND a.submitted_at IS NOT NULL AND d.approved AND a.voided_at IS NULL
@@ -187,6 +191,7 @@ export function approvedMandateOf(m: ApprovedMandateJson | null | undefined): Ap
     number: m.number,
     ...(m.formerMatricule && { formerMatricule: m.formerMatricule }),
     ...(m.invoicingAddresses != null && { invoicingAddresses: m.invoicingAddresses }),
+    ...(m.facts != null && { facts: m.facts }),
   };
 }
 
@@ -215,7 +220,7 @@ export async function supersededByMandate(
 }
 
 const KEPT_COLUMNS = `mandate_number, entry_id, job_id, issued_on, signed_pdf, signed_via, signed_at, submitted_at, decision_id,
-  signed_former_matricule, signed_invoicing_addresses, upload_evidence, voided_at`;
+  signed_former_matricule, signed_invoicing_addresses, signed_facts, upload_evidence, voided_at`;
 
 /**
  * A cancelled job's new mandate (an address update's, voided first) gives its place back to the approved one it
@@ -236,8 +241,8 @@ export async function restoreSupersededMandate(q: Queryable, entryId: string, jo
        UPDATE agreements a SET job_id = p.job_id, mandate_number = p.mandate_number, issued_on = p.issued_on,
          signed_pdf = p.signed_pdf, signed_via = p.signed_via, signed_at = p.signed_at, submitted_at = p.submitted_at,
          decision_id = p.decision_id, signed_former_matricule = p.signed_former_matricule,
-         signed_invoicing_addresses = p.signed_invoicing_addresses, upload_evidence = p.upload_evidence,
-         voided_at = NULL, updated_at = now()
+         signed_invoicing_addresses = p.signed_invoicing_addresses, signed_facts = p.signed_facts,
+         upload_evidence = p.upload_evidence, voided_at = NULL, updated_at = now()
        FROM previous p WHERE a.entry_id = $1 AND a.job_id = $2
        RETURNING a.mandate_number
      ), unkept AS (

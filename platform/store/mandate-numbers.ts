@@ -43,15 +43,18 @@ export function issueMandateEffect(a: {
        INSERT INTO agreements (entry_id, job_id, mandate_number, issued_on) SELECT ${entry}::uuid, ${job}::uuid, number, ${day}::date FROM mandate_numbered
        ON CONFLICT (entry_id) DO UPDATE SET job_id = EXCLUDED.job_id, mandate_number = EXCLUDED.mandate_number,
          issued_on = EXCLUDED.issued_on, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, submitted_at = NULL,
-         decision_id = NULL, signed_former_matricule = NULL, signed_invoicing_addresses = NULL, upload_evidence = NULL, voided_at = NULL,
+         decision_id = NULL, signed_former_matricule = NULL, signed_invoicing_addresses = NULL, signed_facts = NULL,
+         upload_evidence = NULL, voided_at = NULL,
          served_number = NULL, updated_at = now()
        RETURNING mandate_number
      ), superseded AS (
        -- The signed mandate it replaces is kept (the statement reads the row as it was before the update above).
        INSERT INTO superseded_agreements (mandate_number, entry_id, job_id, issued_on, signed_pdf, signed_via, signed_at,
-         submitted_at, decision_id, signed_former_matricule, signed_invoicing_addresses, upload_evidence, voided_at, superseded_by)
+         submitted_at, decision_id, signed_former_matricule, signed_invoicing_addresses, signed_facts, upload_evidence, voided_at,
+         superseded_by)
        SELECT a.mandate_number, a.entry_id, a.job_id, a.issued_on, a.signed_pdf, a.signed_via, a.signed_at, a.submitted_at,
-         a.decision_id, a.signed_former_matricule, a.signed_invoicing_addresses, a.upload_evidence, a.voided_at, n.number
+         a.decision_id, a.signed_former_matricule, a.signed_invoicing_addresses, a.signed_facts, a.upload_evidence,
+         a.voided_at, n.number
        FROM agreements a, mandate_numbered n WHERE a.entry_id = ${entry}::uuid AND a.signed_pdf IS NOT NULL
        ON CONFLICT (mandate_number) DO NOTHING
      ), earlier_identity AS (

@@ -66,7 +66,6 @@ export const PROBLEM_CODES = {
   ),
   'siren-locked': c(409, 'the SIREN of an entry cannot change once a registration of it has started'),
   'mandate-signed': c(409, 'the change would alter the signed mandate: cancel the job and register again'),
-  registered: c(409, 'the change would alter the mandate the party is registered under: unregister first'),
   // transform/v1
   'builtin-workflow': c(409, 'built-in workflows cannot be replaced'),
   'wrong-schema': c(422, 'the workflow processes another kind of document than the entry holds'),
