@@ -5,12 +5,14 @@
 //   POST /reg/{ref}/api/details          confirm the party details, completing missing signer fields
 //   GET  /reg/{ref}/api/agreement        the mandate PDF (?lang=fr|en)
 //   POST /reg/{ref}/api/identity|sign|agreement|confirm   as the entry API, same service functions and limits
-//   GET  /reg/assets/*                   our scripts, styles and the signature pad: no third-party requests
+//   GET  /reg/assets/*                   our page, styles and scripts (built into dist/pages/wizard), the signature
+//                                        pad and pdf.js: no third-party requests
 // Errors are problem+json with a `code` the page translates, so a page never mixes languages.
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { mountPdfView, PDF_VIEW_CSP } from '../pdf-view/assets';
+import { pageBundle } from '../page-bundle';
 import express, { Router } from 'express';
 import { z } from 'zod';
 import { LANGS } from '../../domain/mandate/texts';
@@ -46,6 +48,7 @@ const smallJson = boundedJson({ limit: '16kb', maxValues: MAX_SMALL_JSON_VALUES 
 const clientOf = (req: express.Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });
 
 export function wizardRouter(deps: SigningDeps): Router {
+  const scripts = pageBundle('wizard'); // at start: a missing or stale build stops it here, not in the browser
   const r = Router();
   const frameAncestors = ["'self'", ...deps.config.WIZARD_FRAME_ANCESTORS].join(' ');
   // Embeddable only by the origins configured; everything it loads is ours. The ref is in the URL: no Referer.
@@ -67,7 +70,7 @@ export function wizardRouter(deps: SigningDeps): Router {
     next();
   });
 
-  r.use('/assets', express.static(PUBLIC_DIR, { index: false, fallthrough: true, maxAge: '1h' }));
+  for (const dir of [PUBLIC_DIR, scripts]) r.use('/assets', express.static(dir, { index: false, maxAge: '1h' }));
   mountPdfView(r, '/assets');
   r.get('/assets/signature_pad.js', (_req, res) =>
     res.type('text/javascript').set('cache-control', 'public, max-age=3600').sendFile(SIGNATURE_PAD),
