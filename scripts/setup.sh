@@ -42,7 +42,7 @@ node -e 'require("@temporalio/core-bridge"); require("@swc/core"); require("esbu
 
 # The pages' scripts (TypeScript bundled by esbuild), built every time: it takes well under a second, and the API
 # refuses to start on a build older than its sources.
-npm run --silent build:pages || die "could not build the pages' scripts (see above)"
+npm run --silent build:pages >/dev/null || die "could not build the pages' scripts (see above)"
 say "pages built (dist/pages)"
 
 # Temporal CLI: $TEMPORAL_CLI, .tools/bin/temporal, or `temporal` on PATH — if it is v$TEMPORAL_VERSION.

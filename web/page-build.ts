@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { BUNDLE_DIR, BUNDLE_STAMP, PAGES, ROOT, sourcesHash, type Page } from './page-bundle';
+import { BUNDLE_DIR, PAGES, ROOT, STAMP_FILE, sourcesHash, type Page } from './page-bundle';
 
 /** Imports that stay imports, of the files served beside the page's code. */
 const SERVED_BESIDE: Record<string, string> = {
@@ -45,15 +45,15 @@ async function buildPage(page: Page, outdir: string): Promise<void> {
   });
 }
 
-/** Builds every page into dist/pages/<page>/, then swaps it in for the previous build. */
-export async function buildPages(): Promise<void> {
+/** Builds every page into <dir>/<page>/ (dist/pages/ unless told), then swaps it in for the previous build. */
+export async function buildPages(dir = BUNDLE_DIR): Promise<void> {
   const stamp = sourcesHash();
-  const next = `${BUNDLE_DIR}.next-${process.pid}`;
+  const next = `${dir}.next-${process.pid}`;
   fs.rmSync(next, { recursive: true, force: true });
   for (const page of Object.keys(PAGES) as Page[]) await buildPage(page, path.join(next, page));
-  fs.writeFileSync(path.join(next, path.basename(BUNDLE_STAMP)), `${stamp}\n`);
-  const old = `${BUNDLE_DIR}.old-${process.pid}`;
-  if (fs.existsSync(BUNDLE_DIR)) fs.renameSync(BUNDLE_DIR, old);
-  fs.renameSync(next, BUNDLE_DIR);
+  fs.writeFileSync(path.join(next, STAMP_FILE), `${stamp}\n`);
+  const old = `${dir}.old-${process.pid}`;
+  if (fs.existsSync(dir)) fs.renameSync(dir, old);
+  fs.renameSync(next, dir);
   fs.rmSync(old, { recursive: true, force: true });
 }

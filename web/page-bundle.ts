@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Git-ignored; one folder a page, served as that page's assets. */
 export const BUNDLE_DIR = path.join(ROOT, 'dist/pages');
-/** The sources' fingerprint the bundle was built from. */
-export const BUNDLE_STAMP = path.join(BUNDLE_DIR, 'sources.sha256');
+/** In a bundle's folder: the sources' fingerprint it was built from. */
+export const STAMP_FILE = 'sources.sha256';
 
 /** Each page: its entry module, and the strings module it keeps apart (loaded as `./i18n.js` beside it). */
 export const PAGES = {
@@ -40,12 +40,13 @@ export function sourcesHash(): string {
 }
 
 /** The folder of a page's bundle; throws, saying what to run, when it is missing or older than its sources. */
-export function pageBundle(page: Page): string {
-  const dir = path.join(BUNDLE_DIR, page);
+export function pageBundle(page: Page, bundleDir = BUNDLE_DIR): string {
+  const dir = path.join(bundleDir, page);
   const fix = 'run `npm run build:pages` (scripts/setup.sh does)';
   if (!fs.existsSync(path.join(dir, path.basename(PAGES[page].entry, '.ts') + '.js')))
     throw new Error(`the ${page} page's scripts are not built (${path.relative(ROOT, dir)}): ${fix}`);
-  const built = fs.existsSync(BUNDLE_STAMP) ? fs.readFileSync(BUNDLE_STAMP, 'utf8').trim() : '';
+  const stamp = path.join(bundleDir, STAMP_FILE);
+  const built = fs.existsSync(stamp) ? fs.readFileSync(stamp, 'utf8').trim() : '';
   if (built !== sourcesHash())
     throw new Error(`the ${page} page's scripts were built from other sources than these: ${fix}`);
   return dir;
