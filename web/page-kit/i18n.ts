@@ -3,8 +3,8 @@
 export const LANGS = ['fr', 'en'] as const;
 export type Lang = (typeof LANGS)[number];
 
-/** A page's strings: English must have exactly French's keys (the check is the type of `en`). */
-export type Strings<K extends string> = Record<Lang, Record<K, string>>;
+/** A page's strings, by language and key (each page's i18n.ts types English against French's keys). */
+export type Strings = Record<Lang, Record<string, string>>;
 
 /** A value put in a string: text, a number, another string's key ({ key }) or a date ({ date }, ISO 8601). */
 export type Value = string | number | null | undefined | { key: string } | { date: string };
@@ -42,7 +42,7 @@ export const formatDate = (iso: string, lang: Lang): string =>
   new Date(iso).toLocaleString(lang === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** `t(key, vars)` over a page's strings in the language `lang()` gives now; an unknown key is shown as itself. */
-export function translator(strings: Strings<string>, lang: () => Lang): Translate {
+export function translator(strings: Strings, lang: () => Lang): Translate {
   const t: Translate = (key, vars = {}) =>
     (strings[lang()][key] ?? strings.fr[key] ?? key).replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = vars[name];
