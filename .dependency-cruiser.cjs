@@ -3,6 +3,8 @@
 // activities, api < worker < bin. The workflows stand beside them on the contract alone, and only the worker (and
 // the tests) import them. A folder imports only from the layers below it.
 const SERVICE = '^(contract|workflows|platform|domain|integrations|web|activities|api|worker|bin|bench|scripts)/';
+/** The browser pages' code: each page's own, and the kit they share. */
+const PAGE_CODE = '^web/(page-kit|[^/]+/page)/';
 
 /** A rule forbidding `from` to import any of `to` (folders at the top, or under them). */
 const below = (name, from, to, comment) => ({
@@ -105,6 +107,35 @@ module.exports = {
     ),
     below('worker-apart', 'worker/', ['api', 'web', 'bin', 'bench', 'simulators'], 'the worker serves no HTTP'),
     {
+      name: 'pages-run-in-the-browser',
+      comment:
+        'The browser pages (web/<page>/page/, the shared web/page-kit/) import only each other, the types generated ' +
+        'from our OpenAPI document and the libraries the page bundles or serves: nothing of the server.',
+      severity: 'error',
+      from: { path: PAGE_CODE },
+      to: {
+        pathNot: [
+          PAGE_CODE,
+          '^web/openapi/',
+          '^node_modules/(openapi-fetch|openapi-typescript-helpers|pdfjs-dist|signature_pad)/',
+        ],
+      },
+    },
+    {
+      name: 'one-page-each',
+      comment: 'A page shares code with another through the page kit only; the kit knows no page.',
+      severity: 'error',
+      from: { path: '^web/(page-kit|([^/]+)/page)/' },
+      to: { path: '^web/[^/]+/page/', pathNot: '^web/$2/page/' },
+    },
+    {
+      name: 'server-apart-from-pages',
+      comment: 'The server serves the pages built (dist/pages), and imports none of their code.',
+      severity: 'error',
+      from: { path: SERVICE, pathNot: PAGE_CODE },
+      to: { path: PAGE_CODE },
+    },
+    {
       name: 'no-test-code-outside-tests',
       comment: 'Benchmarks and the service import no test code.',
       severity: 'error',
@@ -127,7 +158,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(data|\\.tools|test-artifacts)/' },
+    exclude: { path: '^(data|\\.tools|test-artifacts|dist)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },

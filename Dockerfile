@@ -5,7 +5,9 @@ ENV NODE_ENV=production
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund --omit=dev --include=optional && npm cache clean --force
 COPY . .
-# The workflow bundle, built once here rather than by webpack at every worker start.
+# The pages' scripts (dist/pages: the API serves them), and the workflow bundle, built once here rather than by
+# webpack at every worker start.
+RUN npm run build:pages
 RUN npm run build:workflows -- /app/dist/workflows.js
 ENV WORKFLOW_BUNDLE_FILE=/app/dist/workflows.js
 # Development certificates and keys are generated under DATA_DIR when none are configured: it must be writable.

@@ -9,7 +9,8 @@ const NODE_MODULES = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/**', 'data/**', '.tools/**', 'test-artifacts/**', '**/public/**', 'api/docs/**', 'spec/**'],
+    // dist/: built output (the pages' bundles, the workflow bundle). The pages' code is linted where it is written.
+    ignores: ['node_modules/**', 'data/**', '.tools/**', 'test-artifacts/**', 'dist/**', 'api/docs/**', 'spec/**'],
   },
   tseslint.configs.recommended,
   {
@@ -52,6 +53,14 @@ export default tseslint.config(
     // Small workflow rooms: a runner that grows past this is split by concern (issue 42), not let grow.
     files: ['workflows/**/*.ts'],
     rules: { 'max-lines': ['error', { max: 120, skipBlankLines: false, skipComments: false }] },
+  },
+  {
+    // The browser pages (bundled by bin/build-pages.ts) are typed against the DOM by their own project (its lib gives
+    // the browser's globals, and TypeScript refuses any other name); they reach nothing of Node, and nothing but the
+    // page kit, the API's generated types and the page libraries (.dependency-cruiser.cjs).
+    files: ['web/page-kit/**/*.ts', 'web/*/page/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: false, project: './tsconfig.pages.json' } },
+    rules: { 'no-restricted-imports': ['error', { paths: NODE_MODULES }] },
   },
   {
     // Tests read JSON answers of any shape.

@@ -1,8 +1,8 @@
-// The typed API clients the end-to-end tests drive the API through, generated with openapi-typescript (types) for
-// openapi-fetch (runtime): test/support/clients/ours.d.ts from our own OpenAPI document (api/openapi.ts, as served at
-// /openapi.json), and test/support/clients/invopop-*.d.ts from the public API's files we stay wire-compatible with
-// (spec/invopop/, copied unchanged). Run `npx tsx scripts/generate-clients.ts` after changing the API;
-// test/system/generated-clients.test.ts fails while a committed file differs from what this generates.
+// The typed API clients, generated with openapi-typescript (types) for openapi-fetch (runtime): web/openapi/ours.d.ts
+// from our own OpenAPI document (api/openapi.ts, as served at /openapi.json), which the pages call the API through and
+// the end-to-end tests drive it with, and test/support/clients/invopop-*.d.ts from the public API's files we stay
+// wire-compatible with (spec/invopop/, copied unchanged). Run `npx tsx scripts/generate-clients.ts` after changing
+// the API; test/system/generated-clients.test.ts fails while a committed file differs from what this generates.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,12 +11,15 @@ import { openApiDocument } from '../api/openapi';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLIENTS_DIR = path.join(root, 'test/support/clients');
+/** Ours where the pages (web/) may import it as well as the tests. */
+export const OURS_DIR = path.join(root, 'web/openapi');
 
 // `type: object` without properties (the public files' `data`, `args`, `config`, …) means any object: typed as
 // Record<string, unknown>, not the generator's default Record<string, never>, which would accept no party at all.
 const OPTIONS: OpenAPITSOptions = { emptyObjectsUnknown: true, silent: true };
 
 interface Source {
+  /** Where it goes, from the checkout's root. */
   file: string;
   from: string;
   document(): OpenAPI3 | URL;
@@ -25,17 +28,17 @@ interface Source {
 const SOURCES: Source[] = [
   // Our document does not depend on the server URL for types: any fixed one keeps the output stable.
   {
-    file: 'ours.d.ts',
+    file: 'web/openapi/ours.d.ts',
     from: 'api/openapi.ts openApiDocument() (served at GET /openapi.json)',
     document: () => structuredClone(openApiDocument('http://localhost:8080')) as unknown as OpenAPI3,
   },
   {
-    file: 'invopop-silo.d.ts',
+    file: 'test/support/clients/invopop-silo.d.ts',
     from: 'spec/invopop/silo_v1.yaml',
     document: () => new URL(`file://${path.join(root, 'spec/invopop/silo_v1.yaml')}`),
   },
   {
-    file: 'invopop-transform.d.ts',
+    file: 'test/support/clients/invopop-transform.d.ts',
     from: 'spec/invopop/transform_v1.yaml',
     document: () => new URL(`file://${path.join(root, 'spec/invopop/transform_v1.yaml')}`),
   },
@@ -47,7 +50,7 @@ const version = (
   }
 ).version;
 
-/** Every generated client, file name → contents, as they must be committed. */
+/** Every generated client, its path from the checkout's root → its contents, as they must be committed. */
 export async function generateClients(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const s of SOURCES) {
@@ -62,8 +65,8 @@ export async function generateClients(): Promise<Record<string, string>> {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   for (const [file, text] of Object.entries(await generateClients())) {
-    fs.mkdirSync(CLIENTS_DIR, { recursive: true });
-    fs.writeFileSync(path.join(CLIENTS_DIR, file), text);
-    console.log(`test/support/clients/${file}`);
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), text);
+    console.log(file);
   }
 }

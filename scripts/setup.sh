@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Idempotent set-up of a fresh clone: checks Node/npm, installs the locked npm packages, and provides the pinned
-# Temporal CLI (reusing one on PATH of the right version, else building it with Go into .tools/bin).
+# Idempotent set-up of a fresh clone: checks Node/npm, installs the locked npm packages, provides the pinned
+# Temporal CLI (reusing one on PATH of the right version, else building it with Go into .tools/bin), and builds the
+# browser pages' scripts into dist/pages.
 # Usage: bash scripts/setup.sh [--test]   (--test also installs what the test suite needs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,6 +39,11 @@ fi
 # Packages with native parts must have built: check they load.
 node -e 'require("@temporalio/core-bridge"); require("@swc/core"); require("esbuild"); require("sharp")' \
   || die "a native npm package did not build (see npm install-scripts ls)"
+
+# The pages' scripts (TypeScript bundled by esbuild), built every time: it takes well under a second, and the API
+# refuses to start on a build older than its sources.
+npm run --silent build:pages >/dev/null || die "could not build the pages' scripts (see above)"
+say "pages built (dist/pages)"
 
 # Temporal CLI: $TEMPORAL_CLI, .tools/bin/temporal, or `temporal` on PATH — if it is v$TEMPORAL_VERSION.
 temporal_version() { "$1" --version 2>/dev/null | sed -n 's/^temporal version \([^ ]*\).*/\1/p'; }

@@ -10,6 +10,7 @@ if [ -z "${TEST_DATABASE_URL:-}" ] && node -e 'const {Client}=require("pg");cons
   echo "[test] PostgreSQL suites: local server at 127.0.0.1:5432"
 fi
 npx tsc --noEmit
+npx tsc --noEmit -p tsconfig.pages.json   # the browser pages, against the DOM's types
 # Format, lint (typescript-eslint, the workflow sandbox's import bans, SQL only in the store) and the layers.
 npm run --silent lint
 exec npx vitest run "$@"

@@ -1,12 +1,14 @@
 // The operator's review page, mounted at /apps/gov-fr/review: static and public (the data behind it needs the
-// operator's key). Documents are drawn by pdf.js into canvases, from our own origin: no browser PDF viewer, no
-// PDF scripting (pdf.js's scripting sandbox is not even served), no third party.
+// operator's key); its scripts are built from web/review/page/ into dist/pages/review. Documents are drawn by pdf.js
+// into canvases, from our own origin: no browser PDF viewer, no PDF scripting (pdf.js's scripting sandbox is not even
+// served), no third party.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { Router } from 'express';
 import { mountPdfView, PDF_VIEW_CSP } from '../pdf-view/assets';
 import { mountRoutes } from '../http/route';
 import { reviewPageRoute } from './page-route';
+import { pageBundle } from '../page-bundle';
 
 const PUBLIC_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'public');
 
@@ -30,6 +32,7 @@ export const REVIEW_CSP = [
 ].join('; ');
 
 export function reviewPageRouter(): Router {
+  const scripts = pageBundle('review'); // at start: a missing or stale build stops it here, not in the browser
   const r = Router();
   r.use((_req, res, next) => {
     res.set({
@@ -41,6 +44,6 @@ export function reviewPageRouter(): Router {
   });
   r.use(mountRoutes('/apps/gov-fr/review', [reviewPageRoute], undefined));
   mountPdfView(r, '/assets');
-  r.use('/assets', express.static(PUBLIC_DIR, { index: false, fallthrough: true, maxAge: 0 }));
+  for (const dir of [PUBLIC_DIR, scripts]) r.use('/assets', express.static(dir, { index: false, maxAge: 0 }));
   return r;
 }

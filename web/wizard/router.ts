@@ -1,11 +1,13 @@
 // The registration wizard (seed §4.3), mounted at /reg without API key: the ref in the path is the only credential
 // and opens this entry's wizard and nothing else.
-// Its operations are declared in routes.ts; here: its security headers, its assets (our scripts, styles and the
-// signature pad at /reg/assets/*: no third-party requests), and its links that open nothing.
+// Its operations are declared in routes.ts; here: its security headers, its assets (our page, styles and scripts,
+// built into dist/pages/wizard; the signature pad and pdf.js at /reg/assets/*: no third-party requests), and its links
+// that open nothing.
 // Errors are problem+json with a `code` the page translates, so a page never mixes languages.
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { mountPdfView, PDF_VIEW_CSP } from '../pdf-view/assets';
+import { pageBundle } from '../page-bundle';
 import express, { Router } from 'express';
 import type { SigningDeps } from '../../domain/submission/service';
 import { sendProblem } from '../http/problem';
@@ -20,6 +22,7 @@ const SIGNATURE_PAD = path.join(path.dirname(require.resolve('signature_pad')), 
 const HANDWRITING = require.resolve('@expo-google-fonts/dancing-script/400Regular/DancingScript_400Regular.ttf');
 
 export function wizardRouter(deps: SigningDeps): Router {
+  const scripts = pageBundle('wizard'); // at start: a missing or stale build stops it here, not in the browser
   const r = Router();
   const frameAncestors = ["'self'", ...deps.config.WIZARD_FRAME_ANCESTORS].join(' ');
   // Embeddable only by the origins configured; everything it loads is ours. The ref is in the URL: no Referer.
@@ -41,7 +44,7 @@ export function wizardRouter(deps: SigningDeps): Router {
     next();
   });
 
-  r.use('/assets', express.static(WIZARD_ASSETS, { index: false, fallthrough: true, maxAge: '1h' }));
+  for (const dir of [WIZARD_ASSETS, scripts]) r.use('/assets', express.static(dir, { index: false, maxAge: '1h' }));
   mountPdfView(r, '/assets');
   r.get('/assets/signature_pad.js', (_req, res) =>
     res.type('text/javascript').set('cache-control', 'public, max-age=3600').sendFile(SIGNATURE_PAD),

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { PDFDocument } from 'pdf-lib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STRINGS } from '../../../web/wizard/public/i18n.js';
+import { STRINGS } from '../../../web/wizard/page/i18n';
 import { startHarness, type Harness } from '../../support/harness';
 import { makeSiren, party } from '../../../bin/stack/sample-parties';
 import { jpeg, png } from '../../../bin/stack/sample-images';

@@ -1,6 +1,8 @@
 // Draws a PDF into canvases with pdf.js: pixels only. No browser PDF viewer, no pdf.js viewer, no scripting: a
-// document's JavaScript, actions, forms and attachments are never run or offered, whatever it carries.
-import * as pdfjs from './pdfjs/pdf.min.mjs';
+// document's JavaScript, actions, forms and attachments are never run or offered, whatever it carries. The pages
+// import this module when they first show a PDF; pdf.js itself is not bundled but served beside the page's code
+// (web/pdf-view/assets.ts), as its worker must be: the import below becomes `./pdfjs/pdf.min.mjs`.
+import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 const ASSETS = new URL('./', import.meta.url).href;
 pdfjs.GlobalWorkerOptions.workerSrc = `${ASSETS}pdfjs/pdf.worker.min.mjs`;
@@ -9,10 +11,14 @@ pdfjs.GlobalWorkerOptions.workerSrc = `${ASSETS}pdfjs/pdf.worker.min.mjs`;
 export const MAX_PAGES = 30;
 
 /**
- * Renders the first MAX_PAGES pages of `data` into `container`, one canvas a page, scaled to its width. Resolves to
- * { pages, shown }; rejects when the PDF cannot be read.
+ * Renders the first MAX_PAGES pages of `data` into `container`, one canvas a page, scaled to its width, each named
+ * by `label(n)`. Rejects when the PDF cannot be read.
  */
-export async function renderPdf(data, container, label) {
+export async function renderPdf(
+  data: Uint8Array,
+  container: HTMLElement,
+  label: (page: number) => string,
+): Promise<{ pages: number; shown: number }> {
   const task = pdfjs.getDocument({
     data,
     isEvalSupported: false, // no code built from a document's content (fonts), as the CSP forbids eval anyway
@@ -42,11 +48,7 @@ export async function renderPdf(data, container, label) {
       canvas.setAttribute('aria-label', label(n));
       container.append(canvas);
       // ENABLE draws every annotation's appearance (ink, stamps, signature fields): what the signer added is seen.
-      await page.render({
-        canvasContext: canvas.getContext('2d'),
-        viewport,
-        annotationMode: pdfjs.AnnotationMode.ENABLE,
-      }).promise;
+      await page.render({ canvas, viewport, annotationMode: pdfjs.AnnotationMode.ENABLE }).promise;
       page.cleanup();
     }
     return { pages: doc.numPages, shown };

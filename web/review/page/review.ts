@@ -1,0 +1,73 @@
+// The operator's review page. The key stays in this tab (sessionStorage) and goes only to this service's API.
+// Everything a decision rests on is shown, or the page says in words why it cannot be; approving needs the
+// identity images and the mandate on screen, and a decision once recorded (here or elsewhere) closes the buttons.
+import { ApiError, answer } from '../../page-kit/api';
+import { byId } from '../../page-kit/dom';
+import { keepLang, translateFixed } from '../../page-kit/i18n';
+import { translateMessages } from '../../page-kit/messages';
+import { setZoom } from './documents';
+import { dropFromQueue, loadQueue, onPick, renderQueue } from './queue';
+import { client, say, sayError, session, t } from './session';
+import { open, setButtons } from './submission';
+
+function applyLang(): void {
+  translateFixed(t, session.lang, byId('lang-switch'));
+  translateMessages(t);
+  for (const el of document.querySelectorAll<HTMLImageElement>('[data-alt]'))
+    el.alt = t('imageAlt', { view: { key: el.dataset.alt ?? '' } });
+  renderQueue();
+}
+
+async function decide(approved: boolean): Promise<void> {
+  const reason = byId<HTMLTextAreaElement>('reason').value.trim();
+  if (!approved && !reason) {
+    say('outcome', 'reasonRequired', {}, 'error');
+    byId('reason').focus();
+    return;
+  }
+  const button = (id: string) => !byId<HTMLButtonElement>(id).disabled;
+  const before = { approve: button('approve'), reject: button('reject') };
+  const { entry_id: entryId } = session.current!.item;
+  const mine = session.seq;
+  setButtons({ approve: false, reject: false });
+  say('outcome', 'deciding');
+  try {
+    const d = await answer(
+      client.POST('/apps/gov-fr/v1/entry/{silo_entry_id}/decision', {
+        params: { path: { silo_entry_id: entryId } },
+        body: { approved, ...(reason && { reason }) },
+      }),
+    );
+    dropFromQueue(entryId);
+    if (mine === session.seq)
+      say('outcome', 'recorded', { decision: { key: d.decision }, at: { date: d.decided_at } }, 'ok');
+  } catch (err) {
+    if (mine === session.seq) {
+      sayError('outcome', err);
+      // Decided elsewhere, or nothing left to decide: the buttons stay closed. Anything else may be tried again.
+      const status = err instanceof ApiError ? err.status : undefined;
+      if (status !== 409 && status !== 404) setButtons(before);
+    }
+  }
+  // Whatever the outcome, the queue as it is now: a submission decided here or elsewhere leaves it.
+  await loadQueue();
+}
+
+byId<HTMLFormElement>('login').onsubmit = (e) => {
+  e.preventDefault();
+  session.key = byId<HTMLInputElement>('key').value;
+  sessionStorage.setItem('operator-key', session.key);
+  void loadQueue();
+};
+byId('lang-switch').onclick = () => {
+  session.lang = session.lang === 'fr' ? 'en' : 'fr';
+  keepLang('review-lang', session.lang);
+  applyLang();
+};
+for (const b of byId('zoom').querySelectorAll<HTMLButtonElement>('button'))
+  b.onclick = () => setZoom(b.dataset.zoom ?? '1');
+byId('approve').onclick = () => void decide(true);
+byId('reject').onclick = () => void decide(false);
+onPick((item) => void open(item));
+applyLang();
+if (session.key) void loadQueue();
