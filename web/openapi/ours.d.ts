@@ -13,7 +13,7 @@ export interface paths {
          * Ping
          * @description Answers `{"ping":"pong"}` without a key: the service is up and reachable.
          */
-        get: operations["getUtilsV1Ping"];
+        get: operations["ping"];
         put?: never;
         post?: never;
         delete?: never;
@@ -33,7 +33,7 @@ export interface paths {
          * Liveness
          * @description The process is alive (for an orchestrator's liveness probe).
          */
-        get: operations["getUtilsV1HealthLive"];
+        get: operations["live"];
         put?: never;
         post?: never;
         delete?: never;
@@ -53,7 +53,7 @@ export interface paths {
          * Readiness: database and Temporal reachable
          * @description The database and Temporal answer: 200 when both do, 503 with the failing one otherwise (readiness probe).
          */
-        get: operations["getUtilsV1HealthReady"];
+        get: operations["ready"];
         put?: never;
         post?: never;
         delete?: never;
@@ -71,9 +71,9 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description Prometheus metrics (with `METRICS_TOKEN`, as a bearer token).
+         * @description Prometheus metrics (with `METRICS_TOKEN`, as a bearer token). With `METRICS_PORT` they are served on that internal listener instead.
          */
-        get: operations["getMetrics"];
+        get: operations["metrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -93,7 +93,7 @@ export interface paths {
          * This reference, interactive (HTML)
          * @description This reference, interactive.
          */
-        get: operations["getDocs"];
+        get: operations["docs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -113,7 +113,7 @@ export interface paths {
          * This document
          * @description This document: OpenAPI 3.1, generated from the schemas the API validates with.
          */
-        get: operations["getOpenapiJson"];
+        get: operations["openapi"];
         put?: never;
         post?: never;
         delete?: never;
@@ -131,15 +131,15 @@ export interface paths {
         };
         /**
          * List entries, newest first
-         * @description The workspace's entries, newest first (`ascending=true` for oldest first), `limit` at a time; pass `next_cursor` as `cursor` for the next page. `folder` filters. Entries are listed without their `data`.
+         * @description The workspace's entries, newest first (`ascending=true` for oldest first), `limit` at a time; pass `next_cursor` as `cursor` for the next page. `folder` and `state` filter. Entries are listed without their `data`.
          */
-        get: operations["getSiloV1Entries"];
+        get: operations["listEntries"];
         put?: never;
         /**
          * Create an entry (a GOBL party)
          * @description Stores a party (a GOBL `org/party` document) as a new entry of the caller's workspace and returns it with its id. The party is validated as a French company: its VAT code, its SIREN identity (`identities[type=SIREN]`, matching the VAT code). The mandate's signer is `people[0]`: their given name, surname and identity document number (`people[0].identities[0].code`); they can also be completed by the signer in the wizard. `key` makes the creation findable (and unique) by your own reference.
          */
-        post: operations["postSiloV1Entries"];
+        post: operations["createEntry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -157,12 +157,12 @@ export interface paths {
          * Fetch an entry
          * @description The entry with its party (`data`), its `state` (see the Entry schema), what a waiting registration `waiting_for`, its `current_job` and `last_job`, its `faults` and meta rows — among them `approval-link`, the signer's wizard link.
          */
-        get: operations["getSiloV1EntriesById"];
+        get: operations["getEntry"];
         /**
          * Create an entry with a client-chosen id
          * @description As `POST /silo/v1/entries`, with the id chosen by the client (retrying it cannot create two entries). An id already used answers 409; an entry is never replaced by PUT: correct it with PATCH.
          */
-        put: operations["putSiloV1EntriesById"];
+        put: operations["putEntry"];
         post?: never;
         delete?: never;
         options?: never;
@@ -171,9 +171,9 @@ export interface paths {
          * Correct an entry's party: a whole document, a merge patch or a JSON patch
          * @description Corrects the party. The body is `{content_type, data, allow_invalid?, folder?}`: `content_type` `application/json` (the default) for a whole document, `application/merge-patch+json` for an RFC 7396 merge patch (`null` removes a field), `application/json-patch+json` for RFC 6902 operations (all applied, or none). A patch may also be sent as the request's own body, with that media type. The result is validated as on creation; with `allow_invalid: true` an invalid document is kept, its problems in `faults` (code `invalid-data`), and no registration starts until it is corrected.
          *
-         *     Against the mandate: until it is signed any field may change, and a change to what it says (name, SIREN, first address, signer) issues it again under the next number, returned as `mandate_number` (an upload of the old one is then refused as `superseded-mandate`). Once signed, or while the party is registered, such a change is refused (409); other fields (emails, telephones, websites…) may still change. The SIREN never changes once a registration has started.
+         *     Against the mandate: until it is signed any field may change, and a change to what it says (name, SIREN, first address, signer) issues it again under the next number, returned as `mandate_number` (an upload of the old one is then refused as `superseded-mandate`). Once signed and until decided, such a change is refused (409 `mandate-signed`); other fields (emails, telephones, websites…) may still change. A registered party may change them: the answer says which in `mandate_renewal`, and the address update (its `workflow_id`) has a new mandate signed and approved, the one in force meanwhile, then updates the directory and Peppol. The SIREN never changes once a registration has started.
          */
-        patch: operations["patchSiloV1EntriesById"];
+        patch: operations["patchEntry"];
         trace?: never;
     };
     "/silo/v1/entries/key/{key}": {
@@ -187,7 +187,7 @@ export interface paths {
          * Fetch an entry by its key
          * @description The entry created with this `key`, with its party, meta rows, state and jobs.
          */
-        get: operations["getSiloV1EntriesKeyByKey"];
+        get: operations["getEntryByKey"];
         put?: never;
         post?: never;
         delete?: never;
@@ -207,8 +207,68 @@ export interface paths {
          * Find a meta row by its key and ref, with its entry's id
          * @description The meta row of the workspace with this key and ref (a ref is unique in a workspace), as it appears in its entry's `meta`, with its `entry_id`. `owned=true` is accepted: every lookup is scoped to the caller's workspace.
          */
-        get: operations["getSiloV1EntriesMetaByKeyByRef"];
+        get: operations["findMetaByRef"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/silo/v1/entries/{id}/meta/fr-invoicing-addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the entry's fr-invoicing-addresses
+         * @description Sets the meta row `fr-invoicing-addresses`: as `PUT /silo/v1/entries/{id}/meta/{key}` with this key, its value typed.
+         */
+        put: operations["putInvoicingAddresses"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/silo/v1/entries/{id}/meta/fr-former-matricule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the entry's fr-former-matricule
+         * @description Sets the meta row `fr-former-matricule`: as `PUT /silo/v1/entries/{id}/meta/{key}` with this key, its value typed.
+         */
+        put: operations["putFormerMatricule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/silo/v1/entries/{id}/meta/peppol-migration-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the entry's peppol-migration-key
+         * @description Sets the meta row `peppol-migration-key`: as `PUT /silo/v1/entries/{id}/meta/{key}` with this key, its value typed.
+         */
+        put: operations["putPeppolMigrationKey"];
         post?: never;
         delete?: never;
         options?: never;
@@ -227,18 +287,18 @@ export interface paths {
          * Fetch a meta entry
          * @description One meta row of the entry.
          */
-        get: operations["getSiloV1EntriesByIdMetaByKey"];
+        get: operations["getMeta"];
         /**
          * Set a meta entry
-         * @description Sets a meta row of the entry (your own references, flags, links). `fr-invoicing-addresses` states the addresses the company receives invoices at and what its mandate entrusts — `{entrust: all|listed, start?: YYYY-MM-DD, addresses: [{} (the SIREN), {siret}, {siret, routing_code: {id, label, nature?, state?, type?, commitment_required?}}, {suffix}]}` — checked when set (400 naming each fault). `fr-former-matricule` is the company's consent to leave another platform for us, read by the registration: that platform's matricule, 4 digits (`"0042"` or `{"matricule": "0042"}`; neither 9998 nor ours), set before the mandate is signed (the mandate states it; one set after counts only once a new mandate is signed). `peppol-migration-key` too: the key its previous Peppol provider prepared at the SML (PrepareToMigrate), to migrate its participants to us — a string for every participant, or an object mapping participant ids to keys. The object names only the entry's own participants, `0225:<address>` for each of its invoicing addresses (set `fr-invoicing-addresses` first), with or without the scheme `iso6523-actorid-upis::`, in any case; any other id is refused (400 naming it). The keys are secrets: stored encrypted, and shown masked (`"********"`, the participant ids kept) in this answer, the entry and every meta read; only the Peppol step reads them. A value holds at most 4,000 JSON values and keys (each object, array, string, number, boolean, null and object key counts one) and 65,536 bytes as compact JSON (UTF-8): a larger one is refused, 400 naming the limit.
+         * @description Sets a meta row of the entry (your own references, flags, links). `fr-invoicing-addresses` states the addresses the company receives invoices at and what its mandate entrusts — `{entrust: all|listed, start?: YYYY-MM-DD, addresses: [{} (the SIREN), {siret}, {siret, routing_code: {id, label, nature?, state?, type?, commitment_required?}}, {suffix}]}` — checked when set (400 naming each fault). `fr-former-matricule` is the company's consent to leave another platform for us, read by the registration: that platform's matricule, 4 digits (`"0042"` or `{"matricule": "0042"}`; neither 9998 nor ours), set before the mandate is signed (the mandate states it; one set after counts only once a new mandate is signed). `peppol-migration-key` too: the key its previous Peppol provider prepared at the SML (PrepareToMigrate), to migrate its participants to us — a string for every participant, or an object mapping participant ids to keys. The object names only the entry's own participants, `0225:<address>` for each of its invoicing addresses (set `fr-invoicing-addresses` first), with or without the scheme `iso6523-actorid-upis::`, in any case; any other id is refused (400 naming it). The keys are secrets: stored encrypted, and shown masked (`"********"`, the participant ids kept) in this answer, the entry and every meta read; only the Peppol step reads them. A value holds at most 4,000 JSON values and keys (each object, array, string, number, boolean, null and object key counts one) and 65,536 bytes as compact JSON (UTF-8): a larger one is refused, 400 naming the limit. These three keys have their own operations too, whose bodies are typed.
          */
-        put: operations["putSiloV1EntriesByIdMetaByKey"];
+        put: operations["putMeta"];
         post?: never;
         /**
          * Remove a meta entry
          * @description Removes a meta row (not those the service writes).
          */
-        delete: operations["deleteSiloV1EntriesByIdMetaByKey"];
+        delete: operations["deleteMeta"];
         options?: never;
         head?: never;
         patch?: never;
@@ -256,13 +316,13 @@ export interface paths {
          * Store a credential for the party (e.g. a portal's OAuth token); write-only
          * @description Stores a secret for the party, encrypted at rest; never returned (only its kind and details).
          */
-        put: operations["putSiloV1EntriesByIdCredentialsByName"];
+        put: operations["putCredential"];
         post?: never;
         /**
          * Remove a stored credential
          * @description Removes a stored credential.
          */
-        delete: operations["deleteSiloV1EntriesByIdCredentialsByName"];
+        delete: operations["deleteCredential"];
         options?: never;
         head?: never;
         patch?: never;
@@ -279,7 +339,7 @@ export interface paths {
          * The party's stored credentials, without their secrets
          * @description The party's stored credentials, without their secrets.
          */
-        get: operations["getSiloV1EntriesByIdCredentials"];
+        get: operations["listCredentials"];
         put?: never;
         post?: never;
         delete?: never;
@@ -299,12 +359,12 @@ export interface paths {
          * Fetch a workflow definition
          * @description A workflow definition, with its steps.
          */
-        get: operations["getTransformV1WorkflowsById"];
+        get: operations["getWorkflow"];
         /**
          * Create a workflow definition
          * @description Stores a workflow definition of the workspace: its steps (each a `provider`, also named `action`) and its rescue steps, run when a step fails. The built-in registration and unregistration are listed by GET. The definition as stored (its steps and rescue, `notes` left out) holds at most 4,000 JSON values and keys and 65,536 bytes as compact JSON: a larger one is refused, 400 naming the limit.
          */
-        put: operations["putTransformV1WorkflowsById"];
+        put: operations["putWorkflow"];
         post?: never;
         delete?: never;
         options?: never;
@@ -323,7 +383,7 @@ export interface paths {
          * List workflow definitions (built-ins included)
          * @description The workspace's workflow definitions, and the built-in ones: the French party registration and unregistration.
          */
-        get: operations["getTransformV1Workflows"];
+        get: operations["listWorkflows"];
         put?: never;
         post?: never;
         delete?: never;
@@ -340,16 +400,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List jobs, newest first (by entry, status, workflow)
-         * @description The workspace's jobs, newest first, `limit` at a time (`next_cursor` gives the next page); filter by `silo_entry_id`, `status`, `workflow_id`, or `created_at` (at or before).
+         * List jobs, newest first (by entry, status, workflow, what they wait for)
+         * @description The workspace's jobs, newest first, `limit` at a time (`next_cursor` gives the next page); filter by `silo_entry_id`, `status`, `workflow_id`, `waiting_for` (`decision`: the submissions an operator has to decide on), or `created_at` (at or before).
          */
-        get: operations["getTransformV1Jobs"];
+        get: operations["listJobs"];
         put?: never;
         /**
          * Run a workflow on an entry
-         * @description Runs a workflow on an entry. The built-in registration issues the mandate, publishes the wizard link (`approval-link` meta) and waits for the signer and the operator; then it registers the party in the PPF Annuaire and on Peppol. The answer is 202 with the job as accepted; follow it with `GET /transform/v1/jobs/{id}`, the entry, or webhooks. With `?wait=N` (at most 60) it answers once the job ends or waits, or after N seconds. An entry runs one job at a time, and a SIREN is registered once per workspace. An unregistration takes `args.leave_on` (YYYY-MM-DD, today to a year ahead): the company leaves us for another platform that day; the job waits for it, our records in place, and can be cancelled meanwhile. `args` hold at most 4,000 JSON values and keys and 65,536 bytes as compact JSON (400 naming the limit).
+         * @description Runs a workflow on an entry: one of the built-ins — the registration `3b67bf9e-5044-4707-9df5-2d136892ab6f`, the unregistration `bef05d6c-0677-45fc-bbf7-88521e02425d`, the address update `0d6f4c1e-8b2a-4f37-9e5d-3a1b2c4d6e8f` (GET /transform/v1/workflows lists them) — or one of your own. The built-in registration issues the mandate, publishes the wizard link (`approval-link` meta) and waits for the signer and the operator; then it registers the party in the PPF Annuaire and on Peppol. The answer is 202 with the job as accepted; follow it with `GET /transform/v1/jobs/{id}`, the entry, or webhooks. With `?wait=N` (at most 60) it answers once the job ends or waits, or after N seconds. An entry runs one job at a time, and a SIREN is registered once per workspace. An unregistration takes `args.leave_on` (YYYY-MM-DD, today to a year ahead): the company leaves us for another platform that day; the job waits for it, our records in place, and can be cancelled meanwhile. `args` hold at most 4,000 JSON values and keys and 65,536 bytes as compact JSON (400 naming the limit).
          */
-        post: operations["postTransformV1Jobs"];
+        post: operations["createJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -367,12 +427,12 @@ export interface paths {
          * Fetch a job, its steps and faults
          * @description The job: its `status` (see the Job schema), what it is `waiting_for` in WAIT, each step run (`intents`) with its events, and its faults once it ended in error.
          */
-        get: operations["getTransformV1JobsById"];
+        get: operations["getJob"];
         /**
          * Run a workflow on an entry, with a client-chosen job id
          * @description As `POST /transform/v1/jobs`, with the job id chosen by the client: a retry cannot start two jobs.
          */
-        put: operations["putTransformV1JobsById"];
+        put: operations["putJob"];
         post?: never;
         delete?: never;
         options?: never;
@@ -393,7 +453,7 @@ export interface paths {
          * Cancel a job, until a step acting outside (directory, Peppol) has started
          * @description Cancels a job until a step acting outside the service has started (for a registration: the directory step). The job ends `CANCEL` with your reason in its journal and faults, its mandate is voided, its wizard link revoked, the party goes `cancelled`, and a new job can start on the entry. Once the directory step has started the answer is 409 `past-directory`: let the job end, then run the unregistration. The body is optional. A cancellation and the operator's approval decision racing: exactly one wins. A submission approved first makes the cancellation 409 `already-decided` (the job goes on); a cancellation first makes the decision 409 `job-cancelled`.
          */
-        post: operations["postTransformV1JobsByIdCancel"];
+        post: operations["cancelJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -411,7 +471,7 @@ export interface paths {
          * Fetch a job by its key
          * @description The job created with this `key`.
          */
-        get: operations["getTransformV1JobsKeyByKey"];
+        get: operations["getJobByKey"];
         put?: never;
         post?: never;
         delete?: never;
@@ -431,13 +491,13 @@ export interface paths {
          * List the workspace's API keys (never their secrets)
          * @description The workspace's API keys, their names and scopes; never their secrets.
          */
-        get: operations["getAdminV1Keys"];
+        get: operations["listKeys"];
         put?: never;
         /**
          * Create an API key (the secret is shown once)
          * @description Creates an API key with the scopes given: `entries:rw` and `jobs:rw` for an integrator, `approvals` for an operator, `admin` for keys and webhooks. Its secret is in this answer only.
          */
-        post: operations["postAdminV1Keys"];
+        post: operations["createKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -458,7 +518,7 @@ export interface paths {
          * Revoke an API key, at once
          * @description Revokes a key at once (a key cannot revoke itself).
          */
-        delete: operations["deleteAdminV1KeysById"];
+        delete: operations["revokeKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -475,13 +535,13 @@ export interface paths {
          * The workspace's webhook subscriptions
          * @description The workspace's webhook subscriptions.
          */
-        get: operations["getEventsV1Subscriptions"];
+        get: operations["listSubscriptions"];
         put?: never;
         /**
          * Subscribe a URL to event kinds (the signing secret is shown once)
          * @description Sends the workspace's events of the kinds given to a URL (Standard Webhooks signatures, retried with backoff). The signing secret is in this answer only.
          */
-        post: operations["postEventsV1Subscriptions"];
+        post: operations["subscribe"];
         delete?: never;
         options?: never;
         head?: never;
@@ -499,14 +559,14 @@ export interface paths {
          * A webhook subscription
          * @description A webhook subscription.
          */
-        get: operations["getEventsV1SubscriptionsById"];
+        get: operations["getSubscription"];
         put?: never;
         post?: never;
         /**
          * Disable a webhook subscription
          * @description Disables a subscription: no more deliveries.
          */
-        delete: operations["deleteEventsV1SubscriptionsById"];
+        delete: operations["unsubscribe"];
         options?: never;
         head?: never;
         patch?: never;
@@ -523,7 +583,7 @@ export interface paths {
          * Delivery log: each delivery and its attempts
          * @description Each delivery to the subscription, with its attempts (status code, error, duration).
          */
-        get: operations["getEventsV1SubscriptionsByIdDeliveries"];
+        get: operations["listDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -543,7 +603,7 @@ export interface paths {
          * Events of the workspace, newest first (by entry, by kind)
          * @description The workspace's events, newest first in the order they happened: `party.state_changed`, `party.updated`, `job.completed`. Filter by `entry_id` and `kind` (several, comma-separated); `next_cursor` gives the next page.
          */
-        get: operations["getEventsV1Events"];
+        get: operations["listEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -563,13 +623,13 @@ export interface paths {
          * The mandate PDF (pre-filled, or signed)
          * @description The mandate as a PDF: pre-filled until it is signed, then the signed one (sealed once submitted). `lang=en` for the English text. The entry must have a registration waiting at its approval step (a `gov-fr.agreement.sign` step has issued its mandate).
          */
-        get: operations["getAppsGovFrV1EntryBySiloEntryIdAgreement"];
+        get: operations["getMandate"];
         put?: never;
         /**
          * Upload a mandate signed elsewhere
          * @description Uploads the mandate signed elsewhere (a PDF, base64): digitally signed, with a signature added, or printed, signed and scanned. It must be this entry's current mandate. The entry must have a registration waiting at its approval step (a `gov-fr.agreement.sign` step has issued its mandate).
          */
-        post: operations["postAppsGovFrV1EntryBySiloEntryIdAgreement"];
+        post: operations["uploadSignedMandate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -589,7 +649,7 @@ export interface paths {
          * Upload one face of an identity document
          * @description Uploads one face of the signer's identity document (PNG or JPEG, base64): `front` and `back` of an identity card, or a passport `page`. The entry must have a registration waiting at its approval step (a `gov-fr.agreement.sign` step has issued its mandate).
          */
-        post: operations["postAppsGovFrV1EntryBySiloEntryIdIdentity"];
+        post: operations["uploadIdentity"];
         delete?: never;
         options?: never;
         head?: never;
@@ -607,9 +667,9 @@ export interface paths {
         put?: never;
         /**
          * Sign the mandate (drawn image, or typed name)
-         * @description Signs the mandate in the app: with a drawn signature (a PNG, base64) or, without one, the signer's typed name. The mandate signed is the one current when the request arrives: issued again meanwhile (a party change), 409 `mandate-replaced`. `mandate_number` (optional, our addition to the public contract) names the mandate the signer read: 409 `mandate-replaced` when it is no longer current. Without it, the mandate last downloaded (GET agreement, here or in the wizard) stands for what was read: issued again since, 409 `mandate-changed` — download it again, or name it. The entry must have a registration waiting at its approval step (a `gov-fr.agreement.sign` step has issued its mandate).
+         * @description Signs the mandate in the app: with a drawn signature (a PNG, base64) or, without one (or without a body), the signer's typed name. The mandate signed is the one current when the request arrives: issued again meanwhile (a party change), 409 `mandate-replaced`. `mandate_number` (optional, our addition to the public contract) names the mandate the signer read: 409 `mandate-replaced` when it is no longer current. Without it, the mandate last downloaded (GET agreement, through the API or the wizard) stands for what was read: issued again since, 409 `mandate-changed` — download it again, or name it. The entry must have a registration waiting at its approval step (a `gov-fr.agreement.sign` step has issued its mandate).
          */
-        post: operations["postAppsGovFrV1EntryBySiloEntryIdSign"];
+        post: operations["sign"];
         delete?: never;
         options?: never;
         head?: never;
@@ -627,9 +687,9 @@ export interface paths {
         put?: never;
         /**
          * Submit for the approval review
-         * @description Submits the signed mandate and the identity document for the operator's review; the entry goes `submitted`.
+         * @description Submits the signed mandate and the identity document for the operator's review; the entry goes `submitted`. The entry must have a registration waiting at its approval step (a `gov-fr.agreement.sign` step has issued its mandate).
          */
-        post: operations["postAppsGovFrV1EntryBySiloEntryIdConfirm"];
+        post: operations["submit"];
         delete?: never;
         options?: never;
         head?: never;
@@ -649,12 +709,12 @@ export interface paths {
          * Issue a new wizard link for the waiting registration
          * @description Issues a new wizard link for the waiting registration; the old one stops working.
          */
-        post: operations["postAppsGovFrV1EntryBySiloEntryIdApprovalLink"];
+        post: operations["reissueLink"];
         /**
          * Revoke the wizard link
          * @description Revokes the signer's wizard link (a link sent to the wrong person): it opens nothing from now on.
          */
-        delete: operations["deleteAppsGovFrV1EntryBySiloEntryIdApprovalLink"];
+        delete: operations["revokeLink"];
         options?: never;
         head?: never;
         patch?: never;
@@ -673,7 +733,7 @@ export interface paths {
          * Approve or reject a submission (operator)
          * @description The operator's decision on the submission (scope `approvals`). Approved, the registration goes on to the directory and Peppol; rejected, the signer is asked for a new submission, with your reason. A decision and a cancellation of the job racing: exactly one wins; a cancellation first makes the decision 409 `job-cancelled`, an approval first makes the cancellation 409 `already-decided`.
          */
-        post: operations["postAppsGovFrV1EntryBySiloEntryIdDecision"];
+        post: operations["decide"];
         delete?: never;
         options?: never;
         head?: never;
@@ -691,7 +751,7 @@ export interface paths {
          * An identity image, decrypted (operator)
          * @description An identity document image as uploaded, decrypted, for the operator (scope `approvals`).
          */
-        get: operations["getAppsGovFrV1EntryBySiloEntryIdIdentityByView"];
+        get: operations["getIdentityImage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -711,7 +771,7 @@ export interface paths {
          * Submissions awaiting a decision (operator)
          * @description The submissions awaiting a decision, oldest first (scope `approvals`).
          */
-        get: operations["getAppsGovFrV1ReviewSubmissions"];
+        get: operations["listSubmissions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -731,7 +791,7 @@ export interface paths {
          * A submission as the operator reviews it: party, signer, identity images, Annuaire record (operator)
          * @description What the operator decides on: the party, the signer, the identity images, the mandate, the company's lines in the PPF Annuaire.
          */
-        get: operations["getAppsGovFrV1ReviewSubmissionsBySiloEntryId"];
+        get: operations["getSubmission"];
         put?: never;
         post?: never;
         delete?: never;
@@ -751,7 +811,7 @@ export interface paths {
          * The signed mandate under review (operator)
          * @description The signed mandate under review, as a PDF.
          */
-        get: operations["getAppsGovFrV1ReviewSubmissionsBySiloEntryIdMandate"];
+        get: operations["getSubmittedMandate"];
         put?: never;
         post?: never;
         delete?: never;
@@ -771,7 +831,7 @@ export interface paths {
          * Directory lines of a SIREN (PPF Annuaire)
          * @description The company's lines in the PPF Annuaire: which platform receives its invoices today.
          */
-        get: operations["getAppsGovFrV1DirectorySirenBySiren"];
+        get: operations["lookupSiren"];
         put?: never;
         post?: never;
         delete?: never;
@@ -791,7 +851,7 @@ export interface paths {
          * Directory lines of an addressing identifier
          * @description The lines of an addressing identifier in the PPF Annuaire.
          */
-        get: operations["getAppsGovFrV1DirectoryIdentifierByIdentifier"];
+        get: operations["lookupIdentifier"];
         put?: never;
         post?: never;
         delete?: never;
@@ -811,7 +871,7 @@ export interface paths {
          * The operator review page (HTML; its data needs the approvals scope)
          * @description The operator's review page; its data needs a key with the `approvals` scope.
          */
-        get: operations["getAppsGovFrReview"];
+        get: operations["reviewPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -915,7 +975,7 @@ export interface paths {
          * The registration wizard (HTML)
          * @description The signer's wizard: the link published in the entry's `approval-link` meta. Its ref is the only credential.
          */
-        get: operations["getRegByRefStart"];
+        get: operations["wizardPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -935,7 +995,7 @@ export interface paths {
          * Wizard: progress and the details shown
          * @description The wizard's state: the details shown to the signer and the step reached.
          */
-        get: operations["getRegByRefApiState"];
+        get: operations["wizardState"];
         put?: never;
         post?: never;
         delete?: never;
@@ -957,7 +1017,7 @@ export interface paths {
          * Wizard: confirm the details, completing missing signer fields
          * @description The signer confirms the details, completing the missing signer fields.
          */
-        post: operations["postRegByRefApiDetails"];
+        post: operations["wizardConfirmDetails"];
         delete?: never;
         options?: never;
         head?: never;
@@ -972,16 +1032,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Wizard: the mandate PDF
-         * @description The mandate PDF, in the wizard.
+         * Wizard: the mandate PDF (pre-filled, or signed)
+         * @description The mandate as a PDF: pre-filled until it is signed, then the signed one (sealed once submitted). `lang=en` for the English text. Through the wizard: its link opens this entry and nothing else.
          */
-        get: operations["getRegByRefApiAgreement"];
+        get: operations["wizardGetMandate"];
         put?: never;
         /**
          * Wizard: upload a mandate signed elsewhere
-         * @description The wizard's upload of a mandate signed elsewhere.
+         * @description Uploads the mandate signed elsewhere (a PDF, base64): digitally signed, with a signature added, or printed, signed and scanned. It must be this entry's current mandate. Through the wizard: its link opens this entry and nothing else.
          */
-        post: operations["postRegByRefApiAgreement"];
+        post: operations["wizardUploadSignedMandate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -999,9 +1059,9 @@ export interface paths {
         put?: never;
         /**
          * Wizard: upload one face of an identity document
-         * @description The wizard's identity upload.
+         * @description Uploads one face of the signer's identity document (PNG or JPEG, base64): `front` and `back` of an identity card, or a passport `page`. Through the wizard: its link opens this entry and nothing else.
          */
-        post: operations["postRegByRefApiIdentity"];
+        post: operations["wizardUploadIdentity"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1018,10 +1078,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Wizard: sign the mandate
-         * @description The wizard's signature, under the entry API's rules: the wizard names the mandate shown (`mandate_number`); without it, a mandate issued again since it was last downloaded is refused (409 `mandate-changed`).
+         * Wizard: sign the mandate (drawn image, or typed name)
+         * @description Signs the mandate in the app: with a drawn signature (a PNG, base64) or, without one (or without a body), the signer's typed name. The mandate signed is the one current when the request arrives: issued again meanwhile (a party change), 409 `mandate-replaced`. `mandate_number` (optional, our addition to the public contract) names the mandate the signer read: 409 `mandate-replaced` when it is no longer current. Without it, the mandate last downloaded (GET agreement, through the API or the wizard) stands for what was read: issued again since, 409 `mandate-changed` — download it again, or name it. Through the wizard: its link opens this entry and nothing else.
          */
-        post: operations["postRegByRefApiSign"];
+        post: operations["wizardSign"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1039,9 +1099,9 @@ export interface paths {
         put?: never;
         /**
          * Wizard: submit for the approval review
-         * @description The wizard's submission for review.
+         * @description Submits the signed mandate and the identity document for the operator's review; the entry goes `submitted`. Through the wizard: its link opens this entry and nothing else.
          */
-        post: operations["postRegByRefApiConfirm"];
+        post: operations["wizardSubmit"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1066,7 +1126,7 @@ export interface components {
              * @description why, stable for clients to act on or translate: each code and its meaning are listed with the operations that answer it
              * @enum {string}
              */
-            code: "invalid-request" | "malformed-json" | "unauthenticated" | "forbidden" | "not-found" | "no-route" | "too-large" | "headers-too-large" | "malformed-http" | "request-timeout" | "unsupported-media-type" | "rate-limited" | "internal" | "unavailable" | "idempotency-key-invalid" | "idempotency-key-reused" | "idempotency-key-in-flight" | "unsupported-schema" | "key-taken" | "id-taken" | "id-not-available" | "meta-ref-taken" | "service-meta" | "patch-test-failed" | "patch-unappliable" | "draft-refused" | "siren-locked" | "mandate-signed" | "registered" | "builtin-workflow" | "wrong-schema" | "invalid-data" | "job-running" | "registration-running" | "not-registered" | "siren-registered" | "job-ended" | "past-directory" | "already-decided" | "not-cancellable" | "temporal-unavailable" | "own-key" | "no-mandate" | "mandate-voided" | "mandate-replaced" | "mandate-changed" | "signer-missing" | "under-review" | "not-waiting" | "not-yet" | "not-running" | "incomplete" | "nothing-to-decide" | "decided" | "job-cancelled" | "details-locked" | "invalid-details" | "details-unconfirmed" | "bad-encoding" | "empty" | "busy" | "too-complex" | "image-too-large" | "not-a-pdf" | "unreadable-pdf" | "encrypted-pdf" | "active-content" | "not-signed" | "not-this-mandate" | "superseded-mandate" | "bad-signature" | "not-an-image" | "unreadable-image" | "annuaire-unavailable" | "annuaire-refused" | "not-in-sml" | "not-published" | "sml-unavailable" | "sml-refused" | "link-unknown" | "link-finished" | "link-cancelled";
+            code: "invalid-request" | "malformed-json" | "unauthenticated" | "forbidden" | "not-found" | "no-route" | "too-large" | "headers-too-large" | "malformed-http" | "request-timeout" | "unsupported-media-type" | "rate-limited" | "internal" | "unavailable" | "idempotency-key-invalid" | "idempotency-key-reused" | "idempotency-key-in-flight" | "unsupported-schema" | "key-taken" | "id-taken" | "id-not-available" | "meta-ref-taken" | "service-meta" | "patch-test-failed" | "patch-unappliable" | "draft-refused" | "siren-locked" | "mandate-signed" | "builtin-workflow" | "wrong-schema" | "invalid-data" | "job-running" | "registration-running" | "not-registered" | "siren-registered" | "job-ended" | "past-directory" | "already-decided" | "not-cancellable" | "temporal-unavailable" | "own-key" | "no-mandate" | "mandate-voided" | "mandate-replaced" | "mandate-changed" | "signer-missing" | "under-review" | "not-waiting" | "not-yet" | "not-running" | "incomplete" | "nothing-to-decide" | "decided" | "job-cancelled" | "details-locked" | "invalid-details" | "details-unconfirmed" | "bad-encoding" | "empty" | "busy" | "too-complex" | "image-too-large" | "not-a-pdf" | "unreadable-pdf" | "encrypted-pdf" | "active-content" | "not-signed" | "not-this-mandate" | "superseded-mandate" | "bad-signature" | "not-an-image" | "unreadable-image" | "annuaire-unavailable" | "annuaire-refused" | "not-in-sml" | "not-published" | "sml-unavailable" | "sml-refused" | "link-unknown" | "link-finished" | "link-cancelled";
         };
         Readiness: {
             /** @enum {string} */
@@ -1343,13 +1403,118 @@ export interface components {
             updated_at: string;
             /** @description set when the change issued the mandate again: the number the signer must now sign */
             mandate_number?: string;
+            /** @description set when a registered party changed what its mandate says: run this workflow (the address update) to sign a new mandate; the one in force stays until it is approved */
+            mandate_renewal?: {
+                changed: string[];
+                /** Format: uuid */
+                workflow_id: string;
+            };
         };
         EntryPage: {
             limit: number;
             cursor?: string;
             folder?: string;
+            state?: components["schemas"]["PartyState"];
             list: components["schemas"]["Entry"][];
             next_cursor?: string;
+        };
+        MetaInvoicingAddresses: {
+            id: string;
+            /** Format: uuid */
+            entry_id: string;
+            src: string;
+            key: string;
+            ref?: string;
+            value?: {
+                /**
+                 * @description what the mandate entrusts: every address of the SIREN (the default, the model form's wildcard), or only those listed
+                 * @default all
+                 * @enum {string}
+                 */
+                entrust: "listed" | "all";
+                addresses: {
+                    /** @description an establishment of the SIREN (14 digits) */
+                    siret?: string;
+                    /** @description a service under the SIRET, created in the directory if need be */
+                    routing_code?: {
+                        /** @description identifiantRoutage */
+                        id: string & (unknown & unknown);
+                        /** @description libelleCodeRoutage: the service or department, as buyers see it in the directory */
+                        label: string;
+                        /**
+                         * @description natureEtablissement
+                         * @default Privé
+                         * @enum {string}
+                         */
+                        nature: "Privé" | "Public";
+                        /**
+                         * @description etatAdministratif: A (active) or F (closed)
+                         * @default A
+                         * @enum {string}
+                         */
+                        state: "A" | "F";
+                        /** @description typeIdentifiantRoutage */
+                        type?: string;
+                        /** @description gestionEngagementJuridique: whether invoices must carry a legal commitment number */
+                        commitment_required?: boolean;
+                    };
+                    /** @description an address not tied to an establishment (never a SIRET) */
+                    suffix?: string & (unknown & unknown);
+                }[];
+                /**
+                 * Format: date
+                 * @description the day the addresses take effect (today by default): the directory lines start then, a take-over switches then, and Peppol publication waits for it
+                 */
+                start?: string;
+            };
+            link_url?: string;
+            link_scope?: string;
+            indexed: boolean;
+            shared: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        MetaFormerMatricule: {
+            id: string;
+            /** Format: uuid */
+            entry_id: string;
+            src: string;
+            key: string;
+            ref?: string;
+            /** @description the matricule of the platform the company leaves for us, with the company's consent */
+            value?: string | {
+                matricule: string;
+            };
+            link_url?: string;
+            link_scope?: string;
+            indexed: boolean;
+            shared: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        MetaPeppolMigrationKey: {
+            id: string;
+            /** Format: uuid */
+            entry_id: string;
+            src: string;
+            key: string;
+            ref?: string;
+            /** @description the key its previous Peppol provider prepared at the SML: one for every participant, or per participant id (`0225:<address>`) */
+            value?: string | {
+                [key: string]: string;
+            };
+            link_url?: string;
+            link_scope?: string;
+            indexed: boolean;
+            shared: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         /** @description a stored credential: its secret is never returned */
         Credential: {
@@ -1773,7 +1938,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    getUtilsV1Ping: {
+    ping: {
         parameters: {
             query?: never;
             header?: never;
@@ -1823,7 +1988,7 @@ export interface operations {
             };
         };
     };
-    getUtilsV1HealthLive: {
+    live: {
         parameters: {
             query?: never;
             header?: never;
@@ -1873,7 +2038,7 @@ export interface operations {
             };
         };
     };
-    getUtilsV1HealthReady: {
+    ready: {
         parameters: {
             query?: never;
             header?: never;
@@ -1929,7 +2094,7 @@ export interface operations {
             };
         };
     };
-    getMetrics: {
+    metrics: {
         parameters: {
             query?: never;
             header?: never;
@@ -1976,7 +2141,7 @@ export interface operations {
             };
         };
     };
-    getDocs: {
+    docs: {
         parameters: {
             query?: never;
             header?: never;
@@ -2023,7 +2188,7 @@ export interface operations {
             };
         };
     };
-    getOpenapiJson: {
+    openapi: {
         parameters: {
             query?: never;
             header?: never;
@@ -2070,7 +2235,7 @@ export interface operations {
             };
         };
     };
-    getSiloV1Entries: {
+    listEntries: {
         parameters: {
             query?: {
                 /** @description how many per page (at most 100) */
@@ -2081,6 +2246,8 @@ export interface operations {
                 ascending?: "true" | "false";
                 /** @description only the entries of this folder */
                 folder?: string;
+                /** @description only the entries in this state (e.g. error: the registrations to look at) */
+                state?: "processing" | "submitted" | "completed" | "registered" | "error" | "void" | "cancelled";
             };
             header?: never;
             path?: never;
@@ -2153,7 +2320,7 @@ export interface operations {
             };
         };
     };
-    postSiloV1Entries: {
+    createEntry: {
         parameters: {
             query?: never;
             header?: {
@@ -2274,7 +2441,7 @@ export interface operations {
             };
         };
     };
-    getSiloV1EntriesById: {
+    getEntry: {
         parameters: {
             query?: never;
             header?: never;
@@ -2360,7 +2527,7 @@ export interface operations {
             };
         };
     };
-    putSiloV1EntriesById: {
+    putEntry: {
         parameters: {
             query?: never;
             header?: never;
@@ -2481,7 +2648,7 @@ export interface operations {
             };
         };
     };
-    patchSiloV1EntriesById: {
+    patchEntry: {
         parameters: {
             query?: never;
             header?: never;
@@ -2571,7 +2738,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `patch-test-failed`: a `test` operation of the JSON patch failed: the entry changed since it was read; `siren-locked`: the SIREN of an entry cannot change once a registration of it has started; `mandate-signed`: the change would alter the signed mandate: cancel the job and register again; `registered`: the change would alter the mandate the party is registered under: unregister first; `draft-refused`: an invalid draft (allow_invalid) cannot be kept while a registration runs or the party is registered */
+            /** @description `patch-test-failed`: a `test` operation of the JSON patch failed: the entry changed since it was read; `siren-locked`: the SIREN of an entry cannot change once a registration of it has started; `mandate-signed`: the change would alter the signed mandate: cancel the job and register again; `draft-refused`: an invalid draft (allow_invalid) cannot be kept while a registration runs or the party is registered */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2636,7 +2803,7 @@ export interface operations {
             };
         };
     };
-    getSiloV1EntriesKeyByKey: {
+    getEntryByKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -2722,7 +2889,7 @@ export interface operations {
             };
         };
     };
-    getSiloV1EntriesMetaByKeyByRef: {
+    findMetaByRef: {
         parameters: {
             query?: {
                 /** @description accepted for the public API's clients: every lookup is scoped to the caller's workspace */
@@ -2730,7 +2897,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description your own key for the resource, as given at its creation */
+                /** @description the meta row's key (e.g. fr-invoicing-addresses, or one of your own) */
                 key: string;
                 /** @description the meta row's ref (unique in a workspace) */
                 ref: string;
@@ -2813,14 +2980,445 @@ export interface operations {
             };
         };
     };
-    getSiloV1EntriesByIdMetaByKey: {
+    putInvoicingAddresses: {
         parameters: {
             query?: never;
             header?: never;
             path: {
                 /** @description the resource's id (a UUID) */
                 id: string;
-                /** @description your own key for the resource, as given at its creation */
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @default api */
+                    src?: string;
+                    ref?: string;
+                    value: {
+                        /**
+                         * @description what the mandate entrusts: every address of the SIREN (the default, the model form's wildcard), or only those listed
+                         * @default all
+                         * @enum {string}
+                         */
+                        entrust?: "listed" | "all";
+                        addresses: {
+                            /** @description an establishment of the SIREN (14 digits) */
+                            siret?: string;
+                            /** @description a service under the SIRET, created in the directory if need be */
+                            routing_code?: {
+                                /** @description identifiantRoutage */
+                                id: string & (unknown & unknown);
+                                /** @description libelleCodeRoutage: the service or department, as buyers see it in the directory */
+                                label: string;
+                                /**
+                                 * @description natureEtablissement
+                                 * @default Privé
+                                 * @enum {string}
+                                 */
+                                nature?: "Privé" | "Public";
+                                /**
+                                 * @description etatAdministratif: A (active) or F (closed)
+                                 * @default A
+                                 * @enum {string}
+                                 */
+                                state?: "A" | "F";
+                                /** @description typeIdentifiantRoutage */
+                                type?: string;
+                                /** @description gestionEngagementJuridique: whether invoices must carry a legal commitment number */
+                                commitment_required?: boolean;
+                            };
+                            /** @description an address not tied to an establishment (never a SIRET) */
+                            suffix?: string & (unknown & unknown);
+                        }[];
+                        /**
+                         * Format: date
+                         * @description the day the addresses take effect (today by default): the directory lines start then, a take-over switches then, and Peppol publication waits for it
+                         */
+                        start?: string;
+                    };
+                    /** Format: uri */
+                    link_url?: string;
+                    /** @enum {string} */
+                    link_scope?: "public" | "private";
+                    indexed?: boolean;
+                    shared?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetaInvoicingAddresses"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid-data`: the entry holds an invalid party (kept with allow_invalid): correct it first */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putFormerMatricule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the resource's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @default api */
+                    src?: string;
+                    ref?: string;
+                    /** @description the matricule of the platform the company leaves for us, with the company's consent */
+                    value: string | {
+                        matricule: string;
+                    };
+                    /** Format: uri */
+                    link_url?: string;
+                    /** @enum {string} */
+                    link_scope?: "public" | "private";
+                    indexed?: boolean;
+                    shared?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetaFormerMatricule"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid-data`: the entry holds an invalid party (kept with allow_invalid): correct it first */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putPeppolMigrationKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the resource's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @default api */
+                    src?: string;
+                    ref?: string;
+                    /** @description the key its previous Peppol provider prepared at the SML: one for every participant, or per participant id (`0225:<address>`) */
+                    value: string | {
+                        [key: string]: string;
+                    };
+                    /** Format: uri */
+                    link_url?: string;
+                    /** @enum {string} */
+                    link_scope?: "public" | "private";
+                    indexed?: boolean;
+                    shared?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetaPeppolMigrationKey"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid-data`: the entry holds an invalid party (kept with allow_invalid): correct it first */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMeta: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the resource's id (a UUID) */
+                id: string;
+                /** @description the meta row's key (e.g. fr-invoicing-addresses, or one of your own) */
                 key: string;
             };
             cookie?: never;
@@ -2901,14 +3499,14 @@ export interface operations {
             };
         };
     };
-    putSiloV1EntriesByIdMetaByKey: {
+    putMeta: {
         parameters: {
             query?: never;
             header?: never;
             path: {
                 /** @description the resource's id (a UUID) */
                 id: string;
-                /** @description your own key for the resource, as given at its creation */
+                /** @description the meta row's key (e.g. fr-invoicing-addresses, or one of your own) */
                 key: string;
             };
             cookie?: never;
@@ -3041,14 +3639,14 @@ export interface operations {
             };
         };
     };
-    deleteSiloV1EntriesByIdMetaByKey: {
+    deleteMeta: {
         parameters: {
             query?: never;
             header?: never;
             path: {
                 /** @description the resource's id (a UUID) */
                 id: string;
-                /** @description your own key for the resource, as given at its creation */
+                /** @description the meta row's key (e.g. fr-invoicing-addresses, or one of your own) */
                 key: string;
             };
             cookie?: never;
@@ -3136,7 +3734,7 @@ export interface operations {
             };
         };
     };
-    putSiloV1EntriesByIdCredentialsByName: {
+    putCredential: {
         parameters: {
             query?: never;
             header?: never;
@@ -3263,7 +3861,7 @@ export interface operations {
             };
         };
     };
-    deleteSiloV1EntriesByIdCredentialsByName: {
+    deleteCredential: {
         parameters: {
             query?: never;
             header?: never;
@@ -3349,7 +3947,7 @@ export interface operations {
             };
         };
     };
-    getSiloV1EntriesByIdCredentials: {
+    listCredentials: {
         parameters: {
             query?: never;
             header?: never;
@@ -3435,7 +4033,7 @@ export interface operations {
             };
         };
     };
-    getTransformV1WorkflowsById: {
+    getWorkflow: {
         parameters: {
             query?: never;
             header?: never;
@@ -3521,7 +4119,7 @@ export interface operations {
             };
         };
     };
-    putTransformV1WorkflowsById: {
+    putWorkflow: {
         parameters: {
             query?: never;
             header?: never;
@@ -3676,7 +4274,7 @@ export interface operations {
             };
         };
     };
-    getTransformV1Workflows: {
+    listWorkflows: {
         parameters: {
             query?: {
                 /** @description how many per page (at most 100) */
@@ -3755,7 +4353,7 @@ export interface operations {
             };
         };
     };
-    getTransformV1Jobs: {
+    listJobs: {
         parameters: {
             query?: {
                 /** @description how many per page (at most 100) */
@@ -3770,6 +4368,8 @@ export interface operations {
                 status?: "QUEUED" | "RUN" | "WAIT" | "OK" | "ERR" | "CANCEL";
                 /** @description only the jobs of this workflow */
                 workflow_id?: string;
+                /** @description only the jobs in WAIT for this: signer, decision, resubmission or effective-date */
+                waiting_for?: "signer" | "decision" | "resubmission" | "effective-date";
             };
             header?: never;
             path?: never;
@@ -3842,7 +4442,7 @@ export interface operations {
             };
         };
     };
-    postTransformV1Jobs: {
+    createJob: {
         parameters: {
             query?: {
                 /** @description answer once the job ends or waits, or after this many seconds (at most 60) */
@@ -3858,7 +4458,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description the workflow to run: the registration 3b67bf9e-5044-4707-9df5-2d136892ab6f, the unregistration bef05d6c-0677-45fc-bbf7-88521e02425d, the address update 0d6f4c1e-8b2a-4f37-9e5d-3a1b2c4d6e8f, or one of your own
+                     */
                     workflow_id: string;
                     /** Format: uuid */
                     silo_entry_id: string;
@@ -3986,7 +4589,7 @@ export interface operations {
             };
         };
     };
-    getTransformV1JobsById: {
+    getJob: {
         parameters: {
             query?: never;
             header?: never;
@@ -4072,7 +4675,7 @@ export interface operations {
             };
         };
     };
-    putTransformV1JobsById: {
+    putJob: {
         parameters: {
             query?: {
                 /** @description answer once the job ends or waits, or after this many seconds (at most 60) */
@@ -4088,7 +4691,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description the workflow to run: the registration 3b67bf9e-5044-4707-9df5-2d136892ab6f, the unregistration bef05d6c-0677-45fc-bbf7-88521e02425d, the address update 0d6f4c1e-8b2a-4f37-9e5d-3a1b2c4d6e8f, or one of your own
+                     */
                     workflow_id: string;
                     /** Format: uuid */
                     silo_entry_id: string;
@@ -4216,7 +4822,7 @@ export interface operations {
             };
         };
     };
-    postTransformV1JobsByIdCancel: {
+    cancelJob: {
         parameters: {
             query?: never;
             header?: {
@@ -4357,7 +4963,7 @@ export interface operations {
             };
         };
     };
-    getTransformV1JobsKeyByKey: {
+    getJobByKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -4443,7 +5049,7 @@ export interface operations {
             };
         };
     };
-    getAdminV1Keys: {
+    listKeys: {
         parameters: {
             query?: never;
             header?: never;
@@ -4508,7 +5114,7 @@ export interface operations {
             };
         };
     };
-    postAdminV1Keys: {
+    createKey: {
         parameters: {
             query?: never;
             header?: {
@@ -4628,7 +5234,7 @@ export interface operations {
             };
         };
     };
-    deleteAdminV1KeysById: {
+    revokeKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -4721,7 +5327,7 @@ export interface operations {
             };
         };
     };
-    getEventsV1Subscriptions: {
+    listSubscriptions: {
         parameters: {
             query?: never;
             header?: never;
@@ -4786,7 +5392,7 @@ export interface operations {
             };
         };
     };
-    postEventsV1Subscriptions: {
+    subscribe: {
         parameters: {
             query?: never;
             header?: {
@@ -4908,7 +5514,7 @@ export interface operations {
             };
         };
     };
-    getEventsV1SubscriptionsById: {
+    getSubscription: {
         parameters: {
             query?: never;
             header?: never;
@@ -4994,7 +5600,7 @@ export interface operations {
             };
         };
     };
-    deleteEventsV1SubscriptionsById: {
+    unsubscribe: {
         parameters: {
             query?: never;
             header?: never;
@@ -5078,7 +5684,7 @@ export interface operations {
             };
         };
     };
-    getEventsV1SubscriptionsByIdDeliveries: {
+    listDeliveries: {
         parameters: {
             query?: {
                 /** @description how many per page (at most 100) */
@@ -5167,7 +5773,7 @@ export interface operations {
             };
         };
     };
-    getEventsV1Events: {
+    listEvents: {
         parameters: {
             query?: {
                 /** @description how many per page (at most 100) */
@@ -5176,7 +5782,7 @@ export interface operations {
                 cursor?: string;
                 /** @description only the events of this entry */
                 entry_id?: string;
-                /** @description only the events of these kinds (comma-separated) */
+                /** @description one kind, or several separated by commas: party.state_changed, party.updated, job.completed */
                 kind?: string;
             };
             header?: never;
@@ -5250,7 +5856,7 @@ export interface operations {
             };
         };
     };
-    getAppsGovFrV1EntryBySiloEntryIdAgreement: {
+    getMandate: {
         parameters: {
             query?: {
                 /** @description the mandate's language: fr (default) or en */
@@ -5357,7 +5963,7 @@ export interface operations {
             };
         };
     };
-    postAppsGovFrV1EntryBySiloEntryIdAgreement: {
+    uploadSignedMandate: {
         parameters: {
             query?: never;
             header?: {
@@ -5495,7 +6101,7 @@ export interface operations {
             };
         };
     };
-    postAppsGovFrV1EntryBySiloEntryIdIdentity: {
+    uploadIdentity: {
         parameters: {
             query?: never;
             header?: {
@@ -5635,7 +6241,7 @@ export interface operations {
             };
         };
     };
-    postAppsGovFrV1EntryBySiloEntryIdSign: {
+    sign: {
         parameters: {
             query?: {
                 /** @description the mandate's language: fr (default) or en */
@@ -5778,7 +6384,7 @@ export interface operations {
             };
         };
     };
-    postAppsGovFrV1EntryBySiloEntryIdConfirm: {
+    submit: {
         parameters: {
             query?: never;
             header?: {
@@ -5894,7 +6500,7 @@ export interface operations {
             };
         };
     };
-    postAppsGovFrV1EntryBySiloEntryIdApprovalLink: {
+    reissueLink: {
         parameters: {
             query?: never;
             header?: {
@@ -6001,7 +6607,7 @@ export interface operations {
             };
         };
     };
-    deleteAppsGovFrV1EntryBySiloEntryIdApprovalLink: {
+    revokeLink: {
         parameters: {
             query?: never;
             header?: never;
@@ -6085,7 +6691,7 @@ export interface operations {
             };
         };
     };
-    postAppsGovFrV1EntryBySiloEntryIdDecision: {
+    decide: {
         parameters: {
             query?: never;
             header?: {
@@ -6226,7 +6832,7 @@ export interface operations {
             };
         };
     };
-    getAppsGovFrV1EntryBySiloEntryIdIdentityByView: {
+    getIdentityImage: {
         parameters: {
             query?: never;
             header?: never;
@@ -6314,7 +6920,7 @@ export interface operations {
             };
         };
     };
-    getAppsGovFrV1ReviewSubmissions: {
+    listSubmissions: {
         parameters: {
             query?: never;
             header?: never;
@@ -6379,7 +6985,7 @@ export interface operations {
             };
         };
     };
-    getAppsGovFrV1ReviewSubmissionsBySiloEntryId: {
+    getSubmission: {
         parameters: {
             query?: never;
             header?: never;
@@ -6465,7 +7071,7 @@ export interface operations {
             };
         };
     };
-    getAppsGovFrV1ReviewSubmissionsBySiloEntryIdMandate: {
+    getSubmittedMandate: {
         parameters: {
             query?: never;
             header?: never;
@@ -6560,7 +7166,7 @@ export interface operations {
             };
         };
     };
-    getAppsGovFrV1DirectorySirenBySiren: {
+    lookupSiren: {
         parameters: {
             query?: never;
             header?: never;
@@ -6664,7 +7270,7 @@ export interface operations {
             };
         };
     };
-    getAppsGovFrV1DirectoryIdentifierByIdentifier: {
+    lookupIdentifier: {
         parameters: {
             query?: never;
             header?: never;
@@ -6768,7 +7374,7 @@ export interface operations {
             };
         };
     };
-    getAppsGovFrReview: {
+    reviewPage: {
         parameters: {
             query?: never;
             header?: never;
@@ -6822,6 +7428,7 @@ export interface operations {
             path: {
                 /** @description the entry's id */
                 silo_entry_id: string;
+                /** @description one of the entry's Peppol participants, iso6523-actorid-upis::0225:<address> (or 0225:<address>), percent-encoded */
                 participant_id: string;
             };
             cookie?: never;
@@ -6930,6 +7537,7 @@ export interface operations {
             path: {
                 /** @description the entry's id */
                 silo_entry_id: string;
+                /** @description one of the entry's Peppol participants, iso6523-actorid-upis::0225:<address> (or 0225:<address>), percent-encoded */
                 participant_id: string;
             };
             cookie?: never;
@@ -7051,7 +7659,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a Peppol participant id, percent-encoded */
+                /** @description iso6523-actorid-upis::0225:<SIREN>, percent-encoded */
                 participant: string;
             };
             cookie?: never;
@@ -7126,7 +7734,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a Peppol participant id, percent-encoded */
+                /** @description iso6523-actorid-upis::0225:<SIREN>, percent-encoded */
                 participant: string;
                 /** @description a Peppol document type id, percent-encoded */
                 doctype: string;
@@ -7203,7 +7811,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a Peppol participant id, percent-encoded */
+                /** @description iso6523-actorid-upis::0225:<SIREN>, percent-encoded */
                 participant: string;
             };
             cookie?: never;
@@ -7266,12 +7874,12 @@ export interface operations {
             };
         };
     };
-    getRegByRefStart: {
+    wizardPage: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description the meta row's ref (unique in a workspace) */
+                /** @description the wizard link's credential (43 base64url characters) */
                 ref: string;
             };
             cookie?: never;
@@ -7343,12 +7951,12 @@ export interface operations {
             };
         };
     };
-    getRegByRefApiState: {
+    wizardState: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description the meta row's ref (unique in a workspace) */
+                /** @description the wizard link's credential (43 base64url characters) */
                 ref: string;
             };
             cookie?: never;
@@ -7420,12 +8028,12 @@ export interface operations {
             };
         };
     };
-    postRegByRefApiDetails: {
+    wizardConfirmDetails: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description the meta row's ref (unique in a workspace) */
+                /** @description the wizard link's credential (43 base64url characters) */
                 ref: string;
             };
             cookie?: never;
@@ -7540,7 +8148,7 @@ export interface operations {
             };
         };
     };
-    getRegByRefApiAgreement: {
+    wizardGetMandate: {
         parameters: {
             query?: {
                 /** @description the mandate's language: fr (default) or en */
@@ -7548,7 +8156,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description the meta row's ref (unique in a workspace) */
+                /** @description the wizard link's credential (43 base64url characters) */
                 ref: string;
             };
             cookie?: never;
@@ -7575,15 +8183,6 @@ export interface operations {
             };
             /** @description `link-unknown`: the wizard link is not valid (revoked, or replaced by a newer one) */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `no-mandate`: no mandate has been issued for the entry yet: start a registration first; `mandate-voided`: the mandate was voided: its registration was cancelled */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7638,12 +8237,12 @@ export interface operations {
             };
         };
     };
-    postRegByRefApiAgreement: {
+    wizardUploadSignedMandate: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description the meta row's ref (unique in a workspace) */
+                /** @description the wizard link's credential (43 base64url characters) */
                 ref: string;
             };
             cookie?: never;
@@ -7681,7 +8280,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `under-review`: the submission is under review: wait for the decision; `mandate-replaced`: the mandate was issued again (the party changed) while it was being signed: sign the new one */
+            /** @description `mandate-replaced`: the mandate was issued again (the party changed) while it was being signed: sign the new one; `under-review`: the submission is under review: wait for the decision */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7717,7 +8316,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `signer-missing`: the party lacks the signer fields the mandate needs (people[0] name and identity document); `too-complex`: the file is too complex to check within the limits; `unreadable-pdf`: the PDF cannot be read; `encrypted-pdf`: the PDF is encrypted; `active-content`: the PDF carries active content (scripts, actions, attachments); `not-signed`: no signature was found on the uploaded mandate; `not-this-mandate`: the PDF is not this entry's mandate; `superseded-mandate`: the PDF is an earlier mandate of the entry, replaced when its party changed: sign the current one; `bad-signature`: the PDF carries a digital signature that does not verify; `details-unconfirmed`: the signer has not confirmed the details yet */
+            /** @description `signer-missing`: the party lacks the signer fields the mandate needs (people[0] name and identity document); `too-complex`: the file is too complex to check within the limits; `unreadable-pdf`: the PDF cannot be read; `encrypted-pdf`: the PDF is encrypted; `active-content`: the PDF carries active content (scripts, actions, attachments); `not-signed`: no signature was found on the uploaded mandate; `not-this-mandate`: the PDF is not this entry's mandate; `superseded-mandate`: the PDF is an earlier mandate of the entry, replaced when its party changed: sign the current one; `bad-signature`: the PDF carries a digital signature that does not verify */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7764,12 +8363,12 @@ export interface operations {
             };
         };
     };
-    postRegByRefApiIdentity: {
+    wizardUploadIdentity: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description the meta row's ref (unique in a workspace) */
+                /** @description the wizard link's credential (43 base64url characters) */
                 ref: string;
             };
             cookie?: never;
@@ -7845,7 +8444,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `unreadable-image`: the image cannot be decoded; `too-complex`: the file is too complex to check within the limits; `details-unconfirmed`: the signer has not confirmed the details yet */
+            /** @description `unreadable-image`: the image cannot be decoded; `too-complex`: the file is too complex to check within the limits */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7892,7 +8491,7 @@ export interface operations {
             };
         };
     };
-    postRegByRefApiSign: {
+    wizardSign: {
         parameters: {
             query?: {
                 /** @description the mandate's language: fr (default) or en */
@@ -7900,7 +8499,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description the meta row's ref (unique in a workspace) */
+                /** @description the wizard link's credential (43 base64url characters) */
                 ref: string;
             };
             cookie?: never;
@@ -7940,7 +8539,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `under-review`: the submission is under review: wait for the decision; `mandate-replaced`: the mandate was issued again (the party changed) while it was being signed: sign the new one; `mandate-changed`: the mandate was issued again (the party changed) since it was last downloaded: download and read the new one, then sign */
+            /** @description `mandate-replaced`: the mandate was issued again (the party changed) while it was being signed: sign the new one; `mandate-changed`: the mandate was issued again (the party changed) since it was last downloaded: download and read the new one, then sign; `under-review`: the submission is under review: wait for the decision */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7976,7 +8575,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `signer-missing`: the party lacks the signer fields the mandate needs (people[0] name and identity document); `unreadable-image`: the image cannot be decoded; `too-complex`: the file is too complex to check within the limits; `details-unconfirmed`: the signer has not confirmed the details yet */
+            /** @description `signer-missing`: the party lacks the signer fields the mandate needs (people[0] name and identity document); `unreadable-image`: the image cannot be decoded; `too-complex`: the file is too complex to check within the limits */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8023,12 +8622,12 @@ export interface operations {
             };
         };
     };
-    postRegByRefApiConfirm: {
+    wizardSubmit: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description the meta row's ref (unique in a workspace) */
+                /** @description the wizard link's credential (43 base64url characters) */
                 ref: string;
             };
             cookie?: never;
