@@ -7,7 +7,8 @@ import { beyondMandate, invoicingAddressesOf, signedScopeOf } from '../domain/pa
 import { approvedMandate, getAgreement } from '../platform/store/agreements';
 import type { StepCall } from '../contract/journal';
 import type { ActivityDeps } from './deps';
-import { entrySiren } from './entry-siren';
+import { entrySiren } from '../domain/party/entry-siren';
+import { withTemporalFailures } from './remote-failure';
 import { agreementSign } from './gov-fr-agreement';
 import { journalledStatement, recordJournal, stepWrite } from './journalled';
 
@@ -19,7 +20,7 @@ export function agreementRenew(deps: ActivityDeps) {
   const { db, log } = deps;
   const sign = journalledStatement(db, agreementSign(deps));
   return async function agreementRenewStep(input: StepCall): Promise<RenewResult> {
-    const siren = await entrySiren(db, input);
+    const siren = await withTemporalFailures(() => entrySiren(db, input));
     const inForce = await approvedMandate(db, input.entryId);
     if (!inForce) {
       throw ApplicationFailure.nonRetryable(
