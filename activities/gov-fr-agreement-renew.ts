@@ -7,9 +7,10 @@ import { beyondMandate, invoicingAddressesOf, signedScopeOf } from '../domain/pa
 import { approvedMandate, getAgreement } from '../platform/store/agreements';
 import type { StepCall } from '../contract/journal';
 import type { ActivityDeps } from './deps';
-import { sirenIn } from './entry-siren';
+import { sirenIn } from '../domain/party/entry-siren';
 import { getEntryRow } from '../platform/store/entries';
 import { factsChangedSince } from '../domain/party/mandate-facts';
+import { withTemporalFailures } from './remote-failure';
 import { agreementSign } from './gov-fr-agreement';
 import { journalledStatement, recordJournal, stepWrite } from './journalled';
 
@@ -22,7 +23,9 @@ export function agreementRenew(deps: ActivityDeps) {
   const sign = journalledStatement(db, agreementSign(deps));
   return async function agreementRenewStep(input: StepCall): Promise<RenewResult> {
     const entry = await getEntryRow(db, input.workspaceId, input.entryId);
-    const siren = sirenIn({ found: !!entry, ...(entry?.siren && { siren: entry.siren }) }, input.entryId);
+    const siren = await withTemporalFailures(async () =>
+      sirenIn({ found: !!entry, ...(entry?.siren && { siren: entry.siren }) }, input.entryId),
+    );
     const inForce = await approvedMandate(db, input.entryId);
     if (!inForce) {
       throw ApplicationFailure.nonRetryable(

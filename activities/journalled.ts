@@ -3,7 +3,8 @@
 // activity makes through `commit` (or right after its effect when it makes none); a step whose whole effect is one
 // statement records both in that very statement (journalledStatement).
 import { ApplicationFailure } from '@temporalio/activity';
-import type { Db, Queryable } from '../platform/store/db';
+import type { Db } from '../platform/store/db';
+import type { Commit } from '../domain/jobs/step-commit';
 import {
   NoApprovalRecorded,
   writeJournal,
@@ -14,12 +15,6 @@ import {
 import { EffectRefused, type StatementEffect } from '../platform/store/statement-effect';
 import { entryFactsOf, entryFactsRead, type EntryFacts } from '../platform/store/entry-facts';
 import { AWAITING_APPROVAL, type StepCall, type StepIds, type StepInput } from '../contract/journal';
-
-/**
- * Runs the step's last write in a transaction that also records its end; `note.message` says on the step's end
- * event what the job should know of it (a directory line taking effect later).
- */
-export type Commit = <T>(write: (q: Queryable) => Promise<T>, note?: { message: string }) => Promise<T>;
 
 /** `facts`: what the step asked to read of its entry with its start (journalled's `facts`), read there. */
 export type StepActivity<R> = (input: StepInput, commit: Commit, facts?: EntryFacts) => Promise<R>;

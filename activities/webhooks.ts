@@ -18,7 +18,7 @@ import type { StepResult } from '../contract/activities';
 import type { StepInput } from '../contract/journal';
 import type { WebhookActivities } from '../contract/webhook-delivery';
 import type { ActivityDeps } from './deps';
-import type { Commit } from './journalled';
+import type { Commit } from '../domain/jobs/step-commit';
 
 const TIMEOUT_MS = 10_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

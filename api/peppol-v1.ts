@@ -2,22 +2,22 @@
 // migration). We prepare the migration at the SML (PrepareToMigrate) with a new key and answer the key once: the company
 // hands it to its new provider, whose SMP calls Migrate with it. Only the key's hash is kept
 // (platform/store/peppol-migrations.ts). Our SMP keeps serving the participant until the new SMP has migrated it;
-// nothing watches for that (no sweep, no workflow): the GET below finds it out (our SML List no longer holds the
-// participant), records it and disables our SMP record — as the Peppol steps do when they meet such a participant
-// (activities/peppol.ts). The inbound way (a key the company brings us) is the registration's: the meta key
-// `peppol-migration-key` (domain/party/peppol-migration.ts).
+// nothing watches for that (no sweep, no workflow): the GET below asks the SML and settles what it finds, by the rule
+// the Peppol steps apply too (domain/peppol/settle-outbound-migration.ts). The inbound way (a key the company brings
+// us) is the registration's: the meta key `peppol-migration-key` (domain/party/peppol-migration.ts).
 import { Router, type Request } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { SmlError, type SmlClient } from '../integrations/peppol/sml-client';
 import { newMigrationKey } from '../domain/party/migration-key';
 import { InvalidParticipantIdError, normaliseParticipantId } from '../integrations/peppol/participant-id';
-import { RemoteFailure } from '../integrations/remote-failure';
+import { RemoteFailure } from '../domain/remote-failure';
 import { DomainError } from '../domain/errors';
 import type { Db } from '../platform/store/db';
 import { getEntry } from '../platform/store/entries';
-import { disableParticipant, entryParticipants } from '../platform/store/peppol-participants';
-import { entryMigration, markMigrated, recordPreparedMigration } from '../platform/store/peppol-migrations';
+import { entryParticipants } from '../platform/store/peppol-participants';
+import { recordPreparedMigration } from '../platform/store/peppol-migrations';
+import { settleOutboundMigration } from '../domain/peppol/settle-outbound-migration';
 import { coded, notFound, remoteProblem } from '../web/http/problem';
 import { params } from '../web/http/validate';
 import { auth, requireScope } from './auth';
@@ -138,22 +138,12 @@ export function peppolRouter({ db, log, sml }: PeppolRouterDeps): Router {
   r.get(path, async (req, res) => {
     const workspaceId = auth(res).workspaceId;
     const { entryId, participantId } = await target(req, workspaceId);
-    let m = await entryMigration(db, workspaceId, entryId, participantId);
-    if (!m) throw notFound(`a migration key issued for ${participantId} of entry ${entryId}`);
-    if (!m.migratedAt) {
-      const ours = await sml.list().catch((err: unknown) => {
+    const m = await settleOutboundMigration({ db, log, sml }, { workspaceId, entryId, participantId }).catch(
+      (err: unknown) => {
         throw smlProblem(err, 'to list our participants');
-      });
-      // Prepared and no longer ours at the SML: the new SMP has migrated it (had we removed it ourselves, its
-      // prepared migration would be gone with it). Our SMP stops serving it now.
-      if (!ours.includes(participantId)) {
-        m = await db.tx(async (q) => {
-          await disableParticipant(q, participantId, entryId);
-          return (await markMigrated(q, participantId))!;
-        });
-        log.info({ participantId, entryId }, 'peppol participant migrated to another SMP: our record disabled');
-      }
-    }
+      },
+    );
+    if (!m) throw notFound(`a migration key issued for ${participantId} of entry ${entryId}`);
     res.json({
       participant_id: participantId,
       prepared_at: m.preparedAt,

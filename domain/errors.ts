@@ -22,3 +22,16 @@ export class DomainError<Code extends string = string> extends Error {
     super(message);
   }
 }
+
+/**
+ * A use case run by a job's step refusing for good: the step fails with `code` as its fault and is not retried
+ * (activities/remote-failure.ts maps it to Temporal, beside the remote failures).
+ */
+export class StepRefused extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,24 +1,4 @@
-// A failure of a system outside us, classified once by its client: which system, whether trying again may help
-// (no answer, 408, 429, 5xx) and how soon the server asked us to. Activities map it to Temporal in one place
-// (activities/remote-failure.ts); the API to 503 or 502.
-export type RemoteSystem = 'annuaire' | 'sml' | 'directory';
-
-export class RemoteFailure extends Error {
-  constructor(
-    readonly system: RemoteSystem,
-    message: string,
-    readonly retryable: boolean,
-    /** HTTP status of the answer; undefined when none came back (network error, timeout). */
-    readonly status?: number,
-    /** The server's Retry-After, on an answer worth retrying. */
-    readonly retryAfterMs?: number,
-    /** What the server said, in its own members (the PPF's `titre` and `detail`), kept in the job's fault. */
-    readonly said?: Record<string, string | undefined>,
-  ) {
-    super(message);
-  }
-}
-
+// HTTP's part of a remote failure (domain/remote-failure.ts): which answers are worth retrying, and when.
 /** Statuses worth trying again later: timeouts, throttling, server faults. */
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;

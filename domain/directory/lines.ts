@@ -37,3 +37,6 @@ export const isSirenLevel = (a: Pick<Addressing, 'siret' | 'suffix'>) => !a.sire
 /** YYYY-MM-DD plus `n` days. */
 export const addDays = (day: string, n: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+/** Today as the directory counts days (UTC), YYYY-MM-DD. */
+export const today = (now: Date = new Date()): string => now.toISOString().slice(0, 10);

@@ -9,7 +9,8 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Logger } from 'pino';
 import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/store/db';
-import { approvedButWaiting, insertJob, markJobsStarted, queuedJobs, setJobStatus } from '../../platform/store/jobs';
+import { approvedButWaiting, markJobsStarted, queuedJobs, setJobStatus } from '../../platform/store/jobs';
+import { recordJob } from './record-job';
 import { markStarted } from './started-marks';
 import { type JobView } from '../../platform/store/job-views';
 import { approvalSignal } from '../../contract/signals';
@@ -90,7 +91,7 @@ export async function startJob(
   const definition = { steps: workflow.steps, rescue: workflow.rescue };
   const workflowType = workflowTypeOf(workflow.id);
   checkLeaveDay(req.args, unregistersFromDirectory(definition));
-  const inserted = await insertJob(deps.db, {
+  const inserted = await recordJob(deps.db, {
     id: req.id,
     workspaceId,
     key: req.key,

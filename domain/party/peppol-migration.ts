@@ -1,6 +1,6 @@
 // The migration keys a company hands us to bring its Peppol participants over from its previous provider's SMP: the
 // meta row `peppol-migration-key`. The previous provider calls the SML's PrepareToMigrate with a key and gives it to
-// the company; the Peppol step (activities/peppol.ts) then calls Migrate with it for a participant the SML says
+// the company; the Peppol step (domain/peppol/sml-registration.ts) then calls Migrate with it for a participant the SML says
 // another SMP holds. Its value is one of:
 //   - a string, the key: it serves every participant of the entry that another SMP holds (one key per company, the
 //     common case: "Ab12@#cd…");

@@ -1,7 +1,7 @@
-// What a Peppol step (activities/peppol.ts) does to publish an entry's participants and withdraw the others, decided
+// What a Peppol step (run-publication.ts) does to publish an entry's participants and withdraw the others, decided
 // from what it read before writing: the entry's records in our SMP, the participants wanted (one per invoicing
 // address; none to unregister) and which of its participants have migrated away to another SMP. No I/O here: the
-// activity reads, asks planPublication, then runs the actions in their order.
+// use case reads, asks planPublication, then runs the actions in their order.
 //
 // The order is the safe one, for every participant: the SML never points at a participant our SMP does not serve,
 // and the Directory never lists one the SML does not resolve to us.
@@ -14,8 +14,8 @@
 //   action of a publication is followed by a `mark` of our record; a withdrawal, whose remote calls succeed when
 //   there is nothing to remove, sends them again until its `disable`.
 // - A participant we published that has since migrated away (its SML flag set) is taken as no longer published
-//   anywhere: with the SML wanted, its SML creation meets the other SMP there, which the activity settles (an SML
-//   Migrate with the company's key, or the fault `sml-conflict`).
+//   anywhere: with the SML wanted, its SML creation meets the other SMP there, which sml-registration.ts settles (an
+//   SML Migrate with the company's key, or the fault `sml-conflict`).
 
 /** As platform/store/peppol-participants.ts VISIBILITIES: our SMP only, the SML too, the Directory too. */
 export type Visibility = 'smp' | 'smp+sml' | 'smp+sml+peppol';
@@ -65,7 +65,7 @@ export type PublicationAction =
       visibility: Visibility;
       directory: boolean;
     }
-  /** At the SML; when another SMP holds it there, the activity migrates it with the company's key or fails. */
+  /** At the SML; when another SMP holds it there, sml-registration.ts migrates it with the company's key or fails. */
   | { kind: 'sml-create'; participantId: string }
   | { kind: 'sml-delete'; participantId: string }
   | { kind: 'directory-index'; participantId: string }
@@ -100,7 +100,7 @@ const mayBeAtSml = (r: PublicationRecord): boolean => r.smlRegistered || wantsSm
 
 /**
  * The participants whose migration away matters to the plan: those the SML may hold for us (see mayBeAtSml) among
- * the ones withdrawn, and those whose SML flag is set among the ones published. The activity finds out which of
+ * the ones withdrawn, and those whose SML flag is set among the ones published. The use case finds out which of
  * them migrated away (with one SML List, and only when one of them has a prepared migration).
  */
 export function migrationCandidates(input: Omit<PublicationInput, 'migratedAway'>): string[] {

@@ -1,6 +1,7 @@
 // Errors of the PPF Annuaire, classified once so callers only ask `retryable` (and, when told, `retryAfterMs`).
 import { TransportError, type Answer } from '../outbound-http';
-import { isRetryableStatus, parseRetryAfter, RemoteFailure } from '../remote-failure';
+import { isRetryableStatus, parseRetryAfter } from '../remote-failure';
+import { RemoteFailure } from '../../domain/remote-failure';
 
 // Kept for the clients and tests that read them from here.
 export { isRetryableStatus, parseRetryAfter };

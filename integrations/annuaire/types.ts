@@ -57,8 +57,8 @@ export function addressId(l: {
 export const isSirenLevel = (l: Pick<AnnuaireLine, 'siret' | 'suffixeAdressage'>): boolean =>
   !l.siret && !l.suffixeAdressage;
 
-/** Today as the directory counts days (UTC), YYYY-MM-DD. */
-export const today = (now: Date = new Date()): string => now.toISOString().slice(0, 10);
+// Days as the directory counts them (UTC), for the client's callers.
+export { today } from '../../domain/directory/lines';
 
 const opt = z
   .string()

@@ -1,7 +1,8 @@
 // Client of the Peppol Directory indexer API: we ask it to (re)index or drop a participant of our SMP; it then
 // reads the participant's business card from our SMP by itself.
 import type { Dispatcher } from 'undici';
-import { isRetryableStatus, parseRetryAfter, RemoteFailure } from '../remote-failure';
+import { isRetryableStatus, parseRetryAfter } from '../remote-failure';
+import { RemoteFailure } from '../../domain/remote-failure';
 import { send as sendHttp, type OutboundRequest } from '../outbound-http';
 import { normaliseParticipantId } from './participant-id';
 

@@ -2,7 +2,8 @@
 // participant between SMPs (PrepareToMigrate by its SMP, Migrate by the new one), as in
 // ManageBusinessIdentifierService-1.0.wsdl.
 import type { Dispatcher } from 'undici';
-import { isRetryableStatus, parseRetryAfter, RemoteFailure } from '../remote-failure';
+import { isRetryableStatus, parseRetryAfter } from '../remote-failure';
+import { RemoteFailure } from '../../domain/remote-failure';
 import { send } from '../outbound-http';
 import { PARTICIPANT_SCHEME, formatParticipantId, parseParticipantId } from './participant-id';
 import { NS, escapeXml, is, readSoapBody, soapEnvelope, type XmlElement } from './soap';

@@ -11,116 +11,117 @@ import { ConflictError } from './conflict';
 import { isUniqueViolation } from './rows';
 import { getJob, view, type JobRow, type JobView } from './job-views';
 
-export type InsertJobResult =
-  | { outcome: 'no-entry' }
-  | { outcome: 'wrong-schema'; schema: string }
-  | { outcome: 'siren-registered'; siren: string; entryId: string }
-  | { outcome: 'invalid-data'; faults: Array<{ message: string }> }
-  | { outcome: 'not-registered'; state: string | null }
-  | { outcome: 'inserted'; job: JobView; siren: string | null };
+/** An entry as deciding a job's start reads it (domain/jobs/job-start.ts). */
+export interface JobStartEntry {
+  id: string;
+  docSchema: string;
+  siren: string | null;
+  /** What is wrong with the party it holds, kept with allow_invalid; null when valid. */
+  draftFaults: Fault[] | null;
+  state: string | null;
+}
+
+export interface JobStartFacts {
+  /** Undefined when the workspace has no such entry. */
+  entry?: JobStartEntry;
+  /** The workspace's other entries with the entry's SIREN, when asked for (a registration). */
+  sameSiren: { id: string; state: string | null }[];
+}
 
 /**
- * Records a QUEUED job on the workspace's entry if that entry processes `docSchema` documents: the check and the
- * insert are one statement (one round trip on the API's busiest write). The view returned is the job as accepted.
- * An id already taken is a ConflictError that says so only when the job is the caller's workspace's own.
- * A job that `registers` its entry's SIREN is refused while an entry of the workspace has it registered, and (by a
- * unique index) while another such job of that SIREN runs.
+ * What deciding a job's start reads: the entry and, with `sameSiren`, the workspace's other entries of its SIREN,
+ * their rows locked (FOR NO KEY UPDATE, in id order) until the caller's transaction ends, so that no change to the
+ * party or to their states (a registration recorded) slips between the decision and the insert. Two registrations
+ * of one SIREN recorded at once are told apart by the unique index jobs_one_registration_per_siren (jobConflict).
  */
-export async function insertJob(
-  db: Queryable,
-  j: {
+export async function lockJobStartFacts(
+  q: Queryable,
+  at: { workspaceId: string; entryId: string; sameSiren: boolean },
+): Promise<JobStartFacts> {
+  const { rows } = await q.query<{
     id: string;
-    workspaceId: string;
-    key?: string;
-    workflowId: string;
-    workflowType: JobWorkflowType;
-    entryId: string;
-    docSchema: string;
-    definition: Definition;
-    args: Record<string, string>;
-    tags: string[];
-    registers: boolean;
-    /** an unregistration: refused on an entry that has nothing to undo (never registered, void, cancelled) */
-    unregisters?: boolean;
-  },
-): Promise<InsertJobResult> {
-  type Row = {
-    entry_schema: string;
-    entry_siren: string | null;
-    registered_entry: string | null;
-    entry_faults: Fault[];
-    entry_invalid: boolean;
-    entry_state: string | null;
-    nothing_to_undo: boolean;
-  } & Partial<JobRow>;
-  let row: Row | undefined;
-  try {
-    const { rows } = await db.query<Row>(
-      `WITH entry AS (
-         SELECT id, doc_schema, siren, draft_faults AS faults, state, $12 AND draft_faults IS NOT NULL AS invalid,
-           $13 AND (state IS NULL OR state IN ('void', 'cancelled')) AS nothing_to_undo
-         FROM entries WHERE id = $5 AND workspace_id = $2
-       ),
-       registered AS (
-         SELECT e.id FROM entries e JOIN entry ON e.siren = entry.siren
-         WHERE $12 AND e.workspace_id = $2 AND e.state = 'registered' ORDER BY e.id = entry.id DESC LIMIT 1
-       ),
-       job AS (
-         INSERT INTO jobs (id, workspace_id, key, workflow_id, silo_entry_id, definition, args, tags, status, workflow_type, registers_siren)
-         SELECT $1, $2, $3, $4, entry.id, $6, $7, $8, 'QUEUED', $11, CASE WHEN $12 THEN entry.siren END FROM entry
-         WHERE entry.doc_schema = $9 AND NOT ($1::uuid = ANY ($10::uuid[])) AND NOT EXISTS (SELECT 1 FROM registered) AND NOT entry.invalid AND NOT entry.nothing_to_undo
-         ON CONFLICT (id) DO NOTHING
-         RETURNING *
-       )
-       SELECT entry.doc_schema AS entry_schema, entry.siren AS entry_siren, entry.faults AS entry_faults, entry.invalid AS entry_invalid,
-         entry.state AS entry_state, entry.nothing_to_undo,
-         (SELECT id FROM registered) AS registered_entry, job.*
-       FROM entry LEFT JOIN job ON true`,
-      [
-        j.id,
-        j.workspaceId,
-        j.key ?? null,
-        j.workflowId,
-        j.entryId,
-        JSON.stringify(j.definition),
-        JSON.stringify(j.args),
-        j.tags,
-        j.docSchema,
-        RESERVED_IDS,
-        j.workflowType,
-        j.registers,
-        j.unregisters === true,
-      ],
+    doc_schema: string;
+    siren: string | null;
+    draft_faults: Fault[] | null;
+    state: string | null;
+  }>(
+    `SELECT id, doc_schema, siren, draft_faults, state FROM entries
+     WHERE workspace_id = $1
+       AND (id = $2 OR ($3 AND siren = (SELECT siren FROM entries WHERE id = $2 AND workspace_id = $1)))
+     ORDER BY id FOR NO KEY UPDATE`,
+    [at.workspaceId, at.entryId, at.sameSiren],
+  );
+  const e = rows.find((r) => r.id === at.entryId);
+  if (!e) return { sameSiren: [] };
+  return {
+    entry: { id: e.id, docSchema: e.doc_schema, siren: e.siren, draftFaults: e.draft_faults, state: e.state },
+    sameSiren: rows.filter((r) => r !== e && r.siren === e.siren).map((r) => ({ id: r.id, state: r.state })),
+  };
+}
+
+export interface NewJob {
+  id: string;
+  workspaceId: string;
+  key?: string;
+  workflowId: string;
+  workflowType: JobWorkflowType;
+  entryId: string;
+  definition: Definition;
+  args: Record<string, string>;
+  tags: string[];
+  /** The SIREN the job registers (jobs_one_registration_per_siren), if it does. */
+  registersSiren: string | null;
+}
+
+/**
+ * Records a QUEUED job; the view returned is the job as accepted. An id reserved or taken is a ConflictError that
+ * says so only when the job is the caller's workspace's own; the unique indexes' refusals are jobConflict's.
+ */
+export async function insertQueuedJob(q: Queryable, j: NewJob): Promise<JobView> {
+  const { rows } = await q.query<JobRow>(
+    `INSERT INTO jobs (id, workspace_id, key, workflow_id, silo_entry_id, definition, args, tags, status, workflow_type, registers_siren)
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, 'QUEUED', $9, $10 WHERE NOT ($1::uuid = ANY ($11::uuid[]))
+     ON CONFLICT (id) DO NOTHING
+     RETURNING *`,
+    [
+      j.id,
+      j.workspaceId,
+      j.key ?? null,
+      j.workflowId,
+      j.entryId,
+      JSON.stringify(j.definition),
+      JSON.stringify(j.args),
+      j.tags,
+      j.workflowType,
+      j.registersSiren,
+      RESERVED_IDS,
+    ],
+  );
+  const row = rows[0];
+  if (row) return view({ ...row, intents: [], events: [] });
+  // The id is reserved or taken: only the caller's own workspace may learn that a job has it.
+  if (await getJob(q, j.workspaceId, j.id)) throw new ConflictError(`a job with id ${j.id} already exists`, 'id-taken');
+  throw new ConflictError(idNotAvailable(j.id), 'id-not-available');
+}
+
+/**
+ * The conflict a unique index answered an insertQueuedJob with, read after its transaction ended: the entry has a
+ * job running, its SIREN is being registered, or the key is taken; undefined for any other error.
+ */
+export async function jobConflict(
+  db: Queryable,
+  err: unknown,
+  j: Pick<NewJob, 'workspaceId' | 'entryId' | 'key'>,
+): Promise<ConflictError | undefined> {
+  if (!isUniqueViolation(err)) return undefined;
+  const constraint = (err as { constraint?: string }).constraint;
+  if (constraint === 'jobs_one_active_per_entry')
+    return new ConflictError(
+      `entry ${j.entryId} already has a job running: wait for it to end, or cancel it`,
+      'job-running',
     );
-    row = rows[0];
-  } catch (err) {
-    if (isUniqueViolation(err)) {
-      const constraint = (err as { constraint?: string }).constraint;
-      if (constraint === 'jobs_one_active_per_entry') {
-        throw new ConflictError(
-          `entry ${j.entryId} already has a job running: wait for it to end, or cancel it`,
-          'job-running',
-        );
-      }
-      if (constraint === 'jobs_one_registration_per_siren')
-        throw await registrationRunning(db, j.workspaceId, j.entryId);
-      throw new ConflictError(`a job with key "${j.key}" already exists`, 'key-taken');
-    }
-    throw err;
-  }
-  if (!row) return { outcome: 'no-entry' };
-  if (row.entry_schema !== j.docSchema) return { outcome: 'wrong-schema', schema: row.entry_schema };
-  if (row.registered_entry)
-    return { outcome: 'siren-registered', siren: row.entry_siren!, entryId: row.registered_entry };
-  if (row.entry_invalid) return { outcome: 'invalid-data', faults: row.entry_faults };
-  if (row.nothing_to_undo) return { outcome: 'not-registered', state: row.entry_state };
-  if (!row.id) {
-    // The id is reserved or taken: only the caller's own workspace may learn that a job has it.
-    if (await getJob(db, j.workspaceId, j.id))
-      throw new ConflictError(`a job with id ${j.id} already exists`, 'id-taken');
-    throw new ConflictError(idNotAvailable(j.id), 'id-not-available');
-  }
-  return { outcome: 'inserted', job: view({ ...(row as JobRow), intents: [], events: [] }), siren: row.entry_siren };
+  if (constraint === 'jobs_one_registration_per_siren') return registrationRunning(db, j.workspaceId, j.entryId);
+  return new ConflictError(`a job with key "${j.key}" already exists`, 'key-taken');
 }
 
 /** The conflict of a registration refused because another entry's registration of the same SIREN is running. */
@@ -169,7 +170,7 @@ export async function queuedJobs(db: Queryable, olderThanMs: number, limit: numb
     silo_entry_id: string;
     siren: string | null;
     definition: Definition;
-    workflow_type: JobWorkflowType; // of a queued job: set by insertJob (migration 1763840800000 for older rows)
+    workflow_type: JobWorkflowType; // of a queued job: set by insertQueuedJob (migration 1763840800000 for older rows)
     workflow_id: string;
     args: Record<string, string>;
   }>(

@@ -9,7 +9,8 @@ import { loadConfig } from '../../platform/config';
 import type { Db } from '../../platform/store/db';
 import { issueMandate } from '../../platform/store/mandate-numbers';
 import { getEntry, insertEntry } from '../../platform/store/entries';
-import { insertJob, setJobStatus } from '../../platform/store/jobs';
+import { setJobStatus } from '../../platform/store/jobs';
+import { recordJob } from '../../domain/jobs/record-job';
 import { getJob } from '../../platform/store/job-views';
 import { createWorkspace } from '../../platform/store/workspaces';
 import type { StepCall } from '../../contract/journal';
@@ -43,7 +44,7 @@ describe.each(engines)('the mandate step on %s', (engine) => {
 
   const newJob = async (entryId: string) => {
     const jobId = crypto.randomUUID();
-    await insertJob(db, {
+    await recordJob(db, {
       id: jobId,
       workspaceId: ws,
       workflowId: crypto.randomUUID(),

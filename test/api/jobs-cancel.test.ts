@@ -1,7 +1,7 @@
 // Jobs listed, found from their entry, and cancelled — over HTTP, with the workflows on the real dev server.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertJob } from '../../platform/store/jobs';
+import { recordJob } from '../../domain/jobs/record-job';
 import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import { temporalWorkflowId } from '../../domain/jobs/jobs';
 import { REGISTRATION } from '../../contract/definitions';
@@ -203,7 +203,7 @@ describe('POST /transform/v1/jobs/{id}/cancel', () => {
   it('cancels a job whose workflow never started (Temporal was unreachable) in the store', async () => {
     const entryId = await createEntry(h);
     const jobId = crypto.randomUUID();
-    const inserted = await insertJob(h.db, {
+    const inserted = await recordJob(h.db, {
       id: jobId,
       workspaceId: h.workspaceId,
       workflowId: REGISTRATION_WORKFLOW_ID,

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app';
 import { closeAbandonedJobs, startQueuedJobs } from '../../domain/jobs/jobs';
 import { awaitJobSettled } from '../../domain/jobs/await-job';
-import { insertJob, setJobStatus } from '../../platform/store/jobs';
+import { setJobStatus } from '../../platform/store/jobs';
+import { recordJob } from '../../domain/jobs/record-job';
 import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import { eventually, log, startHarness, type Harness } from '../support/harness';
 import { createEntry, createWorkflow, jobWhen, setState, step } from '../support/jobs';
@@ -159,7 +160,7 @@ describe('jobs', () => {
   it('waits for a job that does not move only as long as asked, and stops when the caller leaves', async () => {
     const definition = { steps: [setState('processing')], rescue: [] };
     const queued = async () => {
-      const r = await insertJob(h.db, {
+      const r = await recordJob(h.db, {
         id: crypto.randomUUID(),
         workspaceId: h.workspaceId,
         workflowId: crypto.randomUUID(),

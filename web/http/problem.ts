@@ -6,7 +6,7 @@ import type { ZodError } from 'zod';
 import { redactPath } from '../../platform/observability/logger';
 import { ConflictError } from '../../platform/store/conflict';
 import { DomainError, type DomainErrorFacts } from '../../domain/errors';
-import { RemoteFailure } from '../../integrations/remote-failure';
+import { RemoteFailure } from '../../domain/remote-failure';
 import { PROBLEM_CODES, statusesOf, type ProblemCode, type ProblemCodeName } from './problem-codes';
 
 export interface FieldError {

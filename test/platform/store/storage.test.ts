@@ -11,7 +11,8 @@ import { entryFactsOf, entryFactsRead, readEntryFacts } from '../../../platform/
 import { holdDirectoryLine, recordDirectoryLine } from '../../../platform/store/directory-holdings';
 import { keepPlannedTargets } from '../../../platform/store/directory-step-targets';
 import { configuredStateEffect, recordState, stateHistory } from '../../../platform/store/entry-states';
-import { insertJob, markJobsStarted, setJobStatus } from '../../../platform/store/jobs';
+import { markJobsStarted, setJobStatus } from '../../../platform/store/jobs';
+import { recordJob } from '../../../domain/jobs/record-job';
 import { getJob } from '../../../platform/store/job-views';
 import { NoApprovalRecorded, recordWaitEvent, writeJournal } from '../../../platform/store/job-journal';
 import { approveMandate } from '../../support/mandate';
@@ -59,7 +60,7 @@ describe.each(engines)('store on %s', (engine) => {
   /** A job running `definition` on entry `entryId`; its id. */
   const definitionJob = async (entryId: string, definition: Definition) => {
     const id = crypto.randomUUID();
-    await insertJob(db, {
+    await recordJob(db, {
       id,
       workspaceId: ws,
       workflowId: crypto.randomUUID(),
@@ -198,7 +199,7 @@ describe.each(engines)('store on %s', (engine) => {
     const e = await newEntry();
     const definition = { steps: [], rescue: [] };
     const job = (over: { workspaceId?: string; entryId?: string; docSchema?: string }) =>
-      insertJob(db, {
+      recordJob(db, {
         id: crypto.randomUUID(),
         workspaceId: ws,
         workflowId: crypto.randomUUID(),
@@ -227,7 +228,7 @@ describe.each(engines)('store on %s', (engine) => {
     const [a, b] = [await newEntry({ siren }), await newEntry({ siren })];
     const definition = { steps: [{ id: 'd', name: 'Register', provider: 'gov-fr.directory.register' }], rescue: [] };
     const job = (entryId: string, registers = true, workspaceId = ws) =>
-      insertJob(db, {
+      recordJob(db, {
         id: crypto.randomUUID(),
         workspaceId,
         workflowId: crypto.randomUUID(),
@@ -284,7 +285,7 @@ describe.each(engines)('store on %s', (engine) => {
       steps: [{ id: 's1', name: 'Set state', provider: 'silo.state', config: { state: 'processing' } }],
       rescue: [],
     };
-    const inserted = await insertJob(db, {
+    const inserted = await recordJob(db, {
       id: jobId,
       workspaceId: ws,
       workflowId: crypto.randomUUID(),

@@ -1,6 +1,6 @@
-// The invoicing addresses a step acts on: those the party states now (domain/party/invoicing-addresses.ts), each
-// within what its signed mandate entrusts. One fault code: `address-not-entrusted`, naming what is beyond it.
-import { ApplicationFailure } from '@temporalio/activity';
+// The invoicing addresses a step acts on: those the party states now (invoicing-addresses.ts), each within what its
+// signed mandate entrusts. One fault code: `address-not-entrusted`, naming what is beyond it.
+import { StepRefused } from '../errors';
 import {
   beyondMandate,
   INVOICING_ADDRESSES_META,
@@ -8,7 +8,7 @@ import {
   type InvoicingAddress,
   signedScopeOf,
   type InvoicingAddresses,
-} from '../domain/party/invoicing-addresses';
+} from './invoicing-addresses';
 
 /** The addresses a step acts on, and the scope of the mandate that entrusts them. */
 type Entrusted = { wanted: InvoicingAddress[]; scope: InvoicingAddresses; start?: string };
@@ -23,9 +23,9 @@ export function entrustedAddressesIn(metas: Record<string, unknown>, siren: stri
   const scope = signedScopeOf(signed, siren);
   const beyond = beyondMandate(scope, wanted.addresses);
   if (beyond.length > 0) {
-    throw ApplicationFailure.nonRetryable(
-      `the signed mandate does not entrust ${beyond.map((a) => a.id).join(', ')} (it lists ${scope.addresses.map((a) => a.id).join(', ')}): run the address update to sign a mandate for the addresses in ${INVOICING_ADDRESSES_META}`,
+    throw new StepRefused(
       'address-not-entrusted',
+      `the signed mandate does not entrust ${beyond.map((a) => a.id).join(', ')} (it lists ${scope.addresses.map((a) => a.id).join(', ')}): run the address update to sign a mandate for the addresses in ${INVOICING_ADDRESSES_META}`,
     );
   }
   return { wanted: wanted.addresses, scope, ...(wanted.start && { start: wanted.start }) };

@@ -1,12 +1,13 @@
-// Carries out a directory plan (domain/directory/plan.ts) against the Annuaire, then reads back every line it wrote or
+// Carries out a directory plan (plan.ts) through the Annuaire port (annuaire.ts), then reads back every line it wrote or
 // kept, by its idInstance: a line the directory does not hold as written fails the step (`directory-not-as-written`),
 // never a silent success. Whether a line is in force is not asked here: a platform's changes may show the next day.
-import { ApplicationFailure } from '@temporalio/activity';
-import { AnnuaireError, type AnnuaireClient, type AnnuaireLine } from '../integrations/annuaire/client';
-import type { Line } from '../domain/directory/lines';
-import type { DirectoryPlan, NewLine, Write } from '../domain/directory/plan';
-import type { InvoicingAddress } from '../domain/party/invoicing-addresses';
 import type { Logger } from 'pino';
+import { StepRefused } from '../errors';
+import { refusedForGood } from '../remote-failure';
+import type { InvoicingAddress } from '../party/invoicing-addresses';
+import type { Annuaire, AnnuaireLine } from './annuaire';
+import type { Line } from './lines';
+import type { DirectoryPlan, NewLine, Write } from './plan';
 
 /** A line as the directory was read back to hold it. */
 export interface ReadBack {
@@ -31,7 +32,7 @@ export const lineOf = (l: AnnuaireLine): Line => ({
   end: l.dateFinEffet,
 });
 
-export function directoryWriter(client: AnnuaireClient, log: Logger) {
+export function annuaireWriter(client: Annuaire, log: Logger) {
   /** Runs the writes in order; returns the idInstance of each line created, by its place in `writes`. */
   async function apply(
     writes: Write[],
@@ -88,13 +89,13 @@ export function directoryWriter(client: AnnuaireClient, log: Logger) {
               .map(([k]) => `${k} ${String((line as unknown as Record<string, unknown>)[k] ?? 'none')}`)
               .join(', ') || 'masked'
           : 'no such line';
-        throw ApplicationFailure.nonRetryable(
+        throw new StepRefused(
+          'directory-not-as-written',
           `the directory does not hold line ${idInstance} as written: expected ${Object.entries(expect)
             .map(([k, v]) => `${k} ${String(v ?? 'none')}`)
             .join(
               ', ',
             )}, found ${found}. Nothing more was written: check line ${idInstance} with the PPF, then start the job again (the registration, address update or unregistration: a new job of the same workflow on this entry)`,
-          'directory-not-as-written',
         );
       }
       if (!isNew && !plan.kept.some((l) => l.idInstance === idInstance)) continue; // ended or masked as meant
@@ -127,7 +128,7 @@ export function directoryWriter(client: AnnuaireClient, log: Logger) {
       log.info({ ...ids, address: a.id, idInstance: created.idInstance }, 'routing code created');
     } catch (err) {
       // Refused because it is there after all (an earlier attempt's answer was lost): then it is done.
-      if (err instanceof AnnuaireError && !err.retryable && (await client.getRoutingCode(a.siret!, rc.id))) return;
+      if (refusedForGood(err) && (await client.getRoutingCode(a.siret!, rc.id))) return;
       throw err;
     }
   }

@@ -1,0 +1,53 @@
+// The PPF Annuaire as the directory use cases need it (a port): a SIREN's lines, a line by its idInstance, lines
+// created, ended and masked one by one, and the routing codes a line may address. The client
+// (integrations/annuaire/client.ts) satisfies it as it is. Its calls fail with a RemoteFailure
+// (domain/remote-failure.ts); a write refused for good is planned again (carry-out.ts).
+
+/** A line as the Annuaire records it, in its own words. */
+export interface AnnuaireLine {
+  idInstance: number;
+  identifiantAdressage: string;
+  siren: string;
+  siret?: string;
+  identifiantRoutage?: string;
+  suffixeAdressage?: string;
+  matriculePlateforme: string;
+  dateDebutEffet: string;
+  /** Exclusive: the line is no longer in force on this day. */
+  dateFinEffet: string | null;
+  /** Cancelled before it was in force: never in force. */
+  masked?: boolean;
+}
+
+export interface AnnuaireNewLine {
+  siren: string;
+  siret?: string;
+  identifiantRoutage?: string;
+  suffixeAdressage?: string;
+  matriculePlateforme: string;
+  dateDebutEffet: string;
+  dateFinEffet?: string;
+}
+
+export interface AnnuaireNewRoutingCode {
+  siret: string;
+  identifiantRoutage: string;
+  libelleCodeRoutage: string;
+  natureEtablissement: 'Privé' | 'Public';
+  etatAdministratif: 'A' | 'F';
+  typeIdentifiantRoutage?: string;
+  gestionEngagementJuridique?: boolean;
+}
+
+export interface Annuaire {
+  /** The SIREN's lines whose period meets `dateDebutRecherche` or later (pages followed). */
+  searchLines(filters: { siren: string; dateDebutRecherche: string }): Promise<AnnuaireLine[]>;
+  /** A line, masked or not; null when the Annuaire has none by that idInstance. */
+  getLineById(idInstance: number): Promise<AnnuaireLine | null>;
+  createLine(line: AnnuaireNewLine): Promise<{ idInstance: number }>;
+  endLine(idInstance: number, dateFinEffet: string): Promise<void>;
+  maskLine(idInstance: number): Promise<void>;
+  /** Truthy when the Annuaire holds the routing code. */
+  getRoutingCode(siret: string, identifiantRoutage: string): Promise<object | null>;
+  createRoutingCode(code: AnnuaireNewRoutingCode): Promise<{ idInstance: number }>;
+}

@@ -1,0 +1,47 @@
+// Recording a job before its workflow starts (jobs.ts startJob): in one transaction, the entry's facts read with
+// their rows locked, the start decided (job-start.ts), the job inserted QUEUED. What the unique indexes refuse (a job
+// running on the entry, a registration of its SIREN running, a key taken) is told once the transaction has ended.
+import type { Definition } from '../../contract/job';
+import type { JobWorkflowType } from '../../contract/workflow-types';
+import type { Db } from '../../platform/store/db';
+import type { JobView } from '../../platform/store/job-views';
+import { insertQueuedJob, jobConflict, lockJobStartFacts } from '../../platform/store/jobs';
+import { jobStartRefusal, type JobStartRefusal } from './job-start';
+
+export type RecordJobResult = JobStartRefusal | { outcome: 'inserted'; job: JobView; siren: string | null };
+
+export async function recordJob(
+  db: Db,
+  j: {
+    id: string;
+    workspaceId: string;
+    key?: string;
+    workflowId: string;
+    workflowType: JobWorkflowType;
+    entryId: string;
+    docSchema: string;
+    definition: Definition;
+    args: Record<string, string>;
+    tags: string[];
+    registers: boolean;
+    /** an unregistration: refused on an entry that has nothing to undo (never registered, void, cancelled) */
+    unregisters?: boolean;
+  },
+): Promise<RecordJobResult> {
+  try {
+    return await db.tx(async (q) => {
+      const facts = await lockJobStartFacts(q, {
+        workspaceId: j.workspaceId,
+        entryId: j.entryId,
+        sameSiren: j.registers,
+      });
+      const refused = jobStartRefusal(facts, j);
+      if (refused) return refused;
+      const siren = facts.entry!.siren;
+      const job = await insertQueuedJob(q, { ...j, registersSiren: j.registers ? siren : null });
+      return { outcome: 'inserted' as const, job, siren };
+    });
+  } catch (err) {
+    throw (await jobConflict(db, err, j)) ?? err;
+  }
+}
