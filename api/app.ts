@@ -26,8 +26,9 @@ import { siloRouter } from './silo';
 import { smpOptionsFromFiles, smpRouter } from '../integrations/peppol/smp-router';
 import { transformRoutes } from './transform';
 import { serveRoutes } from './mount';
-import { peppolRouter } from './peppol-v1';
+import { peppolRoutes } from './peppol';
 import { smlClient } from '../integrations/clients';
+import { smlRegistry } from '../integrations/peppol/sml-registry';
 import { wizardRouter } from '../web/wizard/router';
 import { reviewPageRouter } from '../web/review/router';
 
@@ -112,7 +113,11 @@ export function createApp(deps: ApiDeps): express.Express {
     ...authed,
     ...json,
     idempotent,
-    peppolRouter({ db: deps.db, log: deps.log, sml: smlClient(deps.config) }),
+    serveRoutes('/apps/peppol/v1', peppolRoutes, {
+      db: deps.db,
+      log: deps.log,
+      sml: smlRegistry(smlClient(deps.config)),
+    }),
   );
 
   // The registration wizard: public, its link's ref is the credential.

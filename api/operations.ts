@@ -3,7 +3,8 @@
 // (seed §9), except those whose address is set by others.
 import type { RouteSpec } from '../web/http/route';
 import type { ProblemCodeName } from '../web/http/problem-codes';
-import { CATALOGUE } from './catalogue';
+import { peppolRoutes } from './peppol';
+import { smpPaths } from './peppol/smp';
 import { adminRoutes } from './admin';
 import { eventRoutes } from './events';
 import { siloRoutes } from './silo';
@@ -13,22 +14,6 @@ import { reviewPageRoute } from '../web/review/page-route';
 import { wizardRoutes } from '../web/wizard/routes';
 import { transformRoutes } from './transform';
 
-const legacy: RouteSpec[] = CATALOGUE.flatMap((area) =>
-  area.operations.map((op) => ({
-    ...op,
-    ...(area.docs as Record<string, { description: string }>)[`${op.method} ${op.path}`]!,
-    operationId: legacyId(op),
-  })),
-);
-
-function legacyId(op: { method: string; path: string }): string {
-  const words = op.path
-    .split('/')
-    .filter(Boolean)
-    .map((s) => (s.startsWith(':') ? `by-${s.slice(1)}` : s));
-  return [op.method, ...words].join('-').replace(/[^a-zA-Z0-9]+(.)/g, (_, c: string) => c.toUpperCase());
-}
-
 export const OPERATIONS: RouteSpec[] = [
   ...serviceRoutes,
   ...siloRoutes,
@@ -37,7 +22,8 @@ export const OPERATIONS: RouteSpec[] = [
   ...eventRoutes,
   ...govFrRoutes,
   reviewPageRoute,
-  ...legacy,
+  ...peppolRoutes,
+  ...smpPaths,
   ...wizardRoutes,
 ];
 

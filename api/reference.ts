@@ -1,31 +1,12 @@
 // What the reference's descriptions share: media types, limits as written, the example party.
-import type { ProblemCodeName } from '../web/http/problem-codes';
 import { REGISTRATION_WORKFLOW_ID } from '../domain/jobs/builtins';
 import { STORED_JSON_LIMITS } from '../web/http/bounded-json';
-
-export const pdf = { mediaType: 'application/pdf' };
 
 /** The limits of the free-form JSON a route stores, as the descriptions write them. */
 export const STORED = {
   values: STORED_JSON_LIMITS.values.toLocaleString('en'),
   bytes: STORED_JSON_LIMITS.bytes.toLocaleString('en'),
 };
-
-/** Why an uploaded signed mandate is refused, by the entry API and the wizard alike (the same inspection). */
-export const SIGNED_PDF_REFUSALS: readonly ProblemCodeName[] = [
-  'bad-encoding',
-  'empty',
-  'busy',
-  'too-complex',
-  'not-a-pdf',
-  'unreadable-pdf',
-  'encrypted-pdf',
-  'active-content',
-  'not-signed',
-  'not-this-mandate',
-  'superseded-mandate',
-  'bad-signature',
-];
 
 /** A complete French party: the company, its SIREN, its address, and the mandate's signer (people[0]). */
 export const EXAMPLE_PARTY = {
@@ -46,9 +27,6 @@ export const EXAMPLE_PARTY = {
 };
 
 export const REGISTRATION = REGISTRATION_WORKFLOW_ID;
-
-export const entryApiNote =
-  'The entry must have a registration waiting at its approval step (a `gov-fr.agreement.sign` step has issued its mandate).';
 
 /** A day `days` ahead of today (YYYY-MM-DD): examples with a start day stay valid whenever the reference is read. */
 export const dayAhead = (days: number, now = new Date()): string =>

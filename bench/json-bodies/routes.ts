@@ -98,6 +98,15 @@ export function jsonRoutes(at: Target): Route[] {
       shapes: SHAPES,
       wrap: (v) => `{"value":${v}}`,
     },
+    // The meta keys the service reads, each its own typed operation: their values are checked, and refused, whole.
+    ...['fr-invoicing-addresses', 'fr-former-matricule', 'peppol-migration-key'].map((key) => ({
+      method: 'PUT' as const,
+      op: `/silo/v1/entries/:id/meta/${key}`,
+      path: () => `/silo/v1/entries/${at.entryId}/meta/${key}`,
+      limit: BODY,
+      shapes: SHAPES,
+      wrap: (v: string) => `{"value":${v}}`,
+    })),
     {
       method: 'PUT',
       op: '/silo/v1/entries/:id/credentials/:name',

@@ -29,13 +29,17 @@ export interface AnnuaireNewLine {
   dateFinEffet?: string;
 }
 
+/** A routing code to create: an identifiantRoutage under a SIRET (a service, a GLN…). */
 export interface AnnuaireNewRoutingCode {
   siret: string;
   identifiantRoutage: string;
   libelleCodeRoutage: string;
   natureEtablissement: 'Privé' | 'Public';
+  /** A: open; F: closed (fermé), no new line may use it. */
   etatAdministratif: 'A' | 'F';
+  /** Four digits, e.g. 0224. */
   typeIdentifiantRoutage?: string;
+  /** Whether invoices to it must carry a legal commitment number. */
   gestionEngagementJuridique?: boolean;
 }
 

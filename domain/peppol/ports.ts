@@ -17,6 +17,8 @@ export interface SmlRegistry {
   delete(participantId: string): Promise<void>;
   /** Takes over a participant another SMP prepared to migrate, with the key it gave the company. */
   migrate(participantId: string, key: string): Promise<void>;
+  /** Prepares the migration of one of ours to another SMP, with the key the company hands its new provider. */
+  prepareToMigrate(participantId: string, key: string): Promise<void>;
   /** What a failed call's error says the SML refused; undefined for anything else (transport, the SML's own trouble). */
   refusal(err: unknown): SmlRefusal | undefined;
 }

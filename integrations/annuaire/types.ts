@@ -1,5 +1,6 @@
 // Directory lines as the API returns them, flattened: the spec nests dateDebutEffet and idInstance under
 // `historisation`, which every caller would otherwise have to dig out.
+import type { AnnuaireNewRoutingCode } from '../../domain/directory/annuaire';
 import { z } from 'zod';
 
 /** The fictive platform every company is on until a PA registers it. */
@@ -127,19 +128,11 @@ export const wireCompany = z
     ...(w.typeEntite && { typeEntite: w.typeEntite }),
   }));
 
-/** A routing code to create (createCodeRoutageBody): an identifiantRoutage under a SIRET (a service, a GLN…). */
-export interface NewRoutingCode {
-  siret: string;
-  identifiantRoutage: string;
-  libelleCodeRoutage: string;
-  natureEtablissement: 'Privé' | 'Public';
-  /** A: open; F: closed (fermé), no new line may use it. */
-  etatAdministratif: 'A' | 'F';
-  /** Four digits, e.g. 0224. */
-  typeIdentifiantRoutage?: string;
-  /** Whether invoices to it must carry a legal commitment number. */
-  gestionEngagementJuridique?: boolean;
-}
+/**
+ * A routing code to create (createCodeRoutageBody): an identifiantRoutage under a SIRET (a service, a GLN…): the
+ * directory port's (domain/directory/annuaire.ts), which this client satisfies.
+ */
+export type NewRoutingCode = AnnuaireNewRoutingCode;
 
 /**
  * A routing code as the directory returns it. The read schemas of 1.11.0 (codeRoutagePayloadHisto) do not carry

@@ -9,6 +9,7 @@ export function smlRegistry(sml: SmlClient): SmlRegistry {
     create: (id) => sml.create(id),
     delete: (id) => sml.delete(id),
     migrate: (id, key) => sml.migrate(id, key),
+    prepareToMigrate: (id, key) => sml.prepareToMigrate(id, key),
     refusal(err) {
       if (!(err instanceof SmlError)) return undefined;
       const fault = err.kind;

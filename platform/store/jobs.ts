@@ -115,11 +115,15 @@ export async function jobConflict(
 ): Promise<ConflictError | undefined> {
   if (!isUniqueViolation(err)) return undefined;
   const constraint = (err as { constraint?: string }).constraint;
-  if (constraint === 'jobs_one_active_per_entry')
+  if (constraint === 'jobs_one_active_per_entry') {
+    const running = await activeJobOf(db, j.entryId);
+    const which = running ? `job ${running.id} (${running.status})` : 'a job';
+    const cancel = running ? ` (POST /transform/v1/jobs/${running.id}/cancel)` : '';
     return new ConflictError(
-      `entry ${j.entryId} already has a job running: wait for it to end, or cancel it`,
+      `entry ${j.entryId} already has ${which} running: wait for it to end, or cancel it${cancel}`,
       'job-running',
     );
+  }
   if (constraint === 'jobs_one_registration_per_siren') return registrationRunning(db, j.workspaceId, j.entryId);
   return new ConflictError(`a job with key "${j.key}" already exists`, 'key-taken');
 }

@@ -415,7 +415,10 @@ describe('operator review', () => {
     const html = await page.text();
     expect(html).toContain('Revue des mandats');
     expect(html).not.toMatch(/https?:\/\//); // no third-party resource
-    expect((await fetch(`${h.baseUrl}/apps/gov-fr/review/assets/page.js`)).headers.get('content-type')).toMatch(
+    // The script the page loads is ours, served as JavaScript.
+    const script = /<script[^>]* src="(assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    expect((await fetch(`${h.baseUrl}/apps/gov-fr/review/${script}`)).headers.get('content-type')).toMatch(
       /javascript/,
     );
   });

@@ -193,7 +193,8 @@ describe('a registration run again', () => {
       silo_entry_id: entryId,
     });
     expect(second.status).toBe(409);
-    expect(second.body.detail).toMatch(/already has a job running/);
+    expect(second.body.detail).toContain(`already has job ${jobId} (`);
+    expect(second.body.detail).toContain(`POST /transform/v1/jobs/${jobId}/cancel`);
 
     await jobWhen(h, jobId, ['WAIT']);
     const mandate = await mandateOf(entryId);

@@ -891,13 +891,13 @@ export interface paths {
          * A participant's migration to another provider: prepared, or done
          * @description Whether the new provider has migrated the participant (`migrated`), asked of the SML. Once it has, our SMP record is disabled: we no longer serve the participant. 404 until a key has been issued.
          */
-        get: operations["getAppsPeppolV1EntryBySiloEntryIdParticipantsByParticipantIdMigrationKey"];
+        get: operations["getMigration"];
         put?: never;
         /**
          * Issue a migration key for a Peppol participant moving to another provider (shown once)
          * @description For a company moving to another Peppol provider: prepares the migration of one of its participants at the SML (PrepareToMigrate) with a new key, and answers the key — in this answer only (we keep its hash): the company hands it to its new provider, whose SMP calls SML Migrate with it. Our SMP serves the participant until then. Issuing a key again replaces the previous one. A participant published in our SMP only (not at the SML) has nothing to migrate (409 `not-in-sml`). Coming the other way, the key from the previous provider goes in the entry's meta key `peppol-migration-key` before the registration runs.
          */
-        post: operations["postAppsPeppolV1EntryBySiloEntryIdParticipantsByParticipantIdMigrationKey"];
+        post: operations["prepareMigration"];
         delete?: never;
         options?: never;
         head?: never;
@@ -915,7 +915,7 @@ export interface paths {
          * SMP ServiceGroup (XML)
          * @description The participant's SMP ServiceGroup (Peppol SMP 1.x), read by Peppol access points.
          */
-        get: operations["getSmpByParticipant"];
+        get: operations["smpServiceGroup"];
         put?: never;
         post?: never;
         delete?: never;
@@ -935,7 +935,7 @@ export interface paths {
          * SMP SignedServiceMetadata (XML)
          * @description The signed ServiceMetadata of one document type.
          */
-        get: operations["getSmpByParticipantServicesByDoctype"];
+        get: operations["smpServiceMetadata"];
         put?: never;
         post?: never;
         delete?: never;
@@ -955,7 +955,7 @@ export interface paths {
          * Peppol Directory BusinessCard (XML)
          * @description The participant's business card, read by the Peppol Directory.
          */
-        get: operations["getSmpBusinesscardByParticipant"];
+        get: operations["smpBusinessCard"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7421,7 +7421,7 @@ export interface operations {
             };
         };
     };
-    getAppsPeppolV1EntryBySiloEntryIdParticipantsByParticipantIdMigrationKey: {
+    getMigration: {
         parameters: {
             query?: never;
             header?: never;
@@ -7527,7 +7527,7 @@ export interface operations {
             };
         };
     };
-    postAppsPeppolV1EntryBySiloEntryIdParticipantsByParticipantIdMigrationKey: {
+    prepareMigration: {
         parameters: {
             query?: never;
             header?: {
@@ -7654,7 +7654,7 @@ export interface operations {
             };
         };
     };
-    getSmpByParticipant: {
+    smpServiceGroup: {
         parameters: {
             query?: never;
             header?: never;
@@ -7729,7 +7729,7 @@ export interface operations {
             };
         };
     };
-    getSmpByParticipantServicesByDoctype: {
+    smpServiceMetadata: {
         parameters: {
             query?: never;
             header?: never;
@@ -7806,7 +7806,7 @@ export interface operations {
             };
         };
     };
-    getSmpBusinesscardByParticipant: {
+    smpBusinessCard: {
         parameters: {
             query?: never;
             header?: never;

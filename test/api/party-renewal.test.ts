@@ -1,0 +1,87 @@
+// A registered company changes its legal name or its signer (issue 43): the change is kept, the mandate it is
+// registered under stays in force, and the address update has a new mandate signed and approved — no unregistration,
+// never off the directory or Peppol meanwhile.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/harness';
+import { jobWhen } from '../support/jobs';
+import {
+  approve,
+  directoryHas,
+  linesInForce,
+  smlHas,
+  entryApi,
+  newParty,
+  register,
+  signInApp,
+  startRegistration,
+} from '../support/registration';
+import { pdfText } from '../support/pdf-text';
+import { ADDRESS_UPDATE_WORKFLOW_ID } from '../../domain/jobs/builtins';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const mandateNumber = async (id: string) =>
+  (await h.db.query<{ n: string }>('SELECT mandate_number AS n FROM agreements WHERE entry_id = $1', [id])).rows[0]!.n;
+
+describe('a registered party renamed', () => {
+  it('keeps its registration and signs a new mandate with the new name, the old one in force meanwhile', async () => {
+    const id = await newParty(h);
+    const siren = (await h.api('GET', `/silo/v1/entries/${id}`)).body.data.identities[0].code as string;
+    expect((await register(h, id)).status).toBe('OK');
+    const first = await mandateNumber(id);
+
+    const patch = await h.api('PATCH', `/silo/v1/entries/${id}`, {
+      content_type: 'application/merge-patch+json',
+      data: { name: 'Nouvelle Raison Sociale SAS' },
+    });
+    expect(patch.status, JSON.stringify(patch.body)).toBe(200);
+    expect(patch.body.mandate_renewal).toEqual({ changed: ['name'], workflow_id: ADDRESS_UPDATE_WORKFLOW_ID });
+    expect(patch.body.state).toBe('registered');
+    // Nothing changed outside yet: the mandate in force still names the company as it was.
+    expect(await mandateNumber(id)).toBe(first);
+    expect(directoryHas(h, siren)).toBe(true);
+    expect(smlHas(h, siren)).toBe(true);
+
+    const job = await startRegistration(h, id, ADDRESS_UPDATE_WORKFLOW_ID);
+    const waiting = await jobWhen(h, job, ['WAIT', 'OK', 'ERR'], 30_000);
+    expect([waiting.status, waiting.waiting_for]).toEqual(['WAIT', 'signer']);
+    const renew = waiting.intents.find((i: { provider: string }) => i.provider === 'gov-fr.agreement.renew');
+    expect(renew.events.at(-1).message).toBe(`new mandate to sign: name changed since mandate ${first}`);
+    const pdf = await fetch(`${h.baseUrl}${entryApi(id)}/agreement`, {
+      headers: { authorization: `Bearer ${h.apiKey}` },
+    });
+    expect(pdfText(new Uint8Array(await pdf.arrayBuffer()))).toContain('Nouvelle Raison Sociale SAS');
+    const second = await mandateNumber(id);
+    expect(second).not.toBe(first);
+    expect(linesInForce(h, siren).map((l) => l.identifiantAdressage)).toEqual([siren]);
+
+    await signInApp(h, id);
+    await approve(h, id);
+    const done = await jobWhen(h, job, ['OK', 'ERR'], 60_000);
+    expect(done.status, JSON.stringify(done.faults)).toBe('OK');
+    expect((await h.api('GET', `/silo/v1/entries/${id}`)).body.state).toBe('registered');
+    expect(linesInForce(h, siren).map((l) => l.identifiantAdressage)).toEqual([siren]);
+    expect(smlHas(h, siren)).toBe(true);
+    // The new mandate is in force; the one it replaced is kept as evidence.
+    expect(await mandateNumber(id)).toBe(second);
+    const kept = await h.db.query('SELECT mandate_number FROM superseded_agreements WHERE entry_id = $1', [id]);
+    expect(kept.rows).toEqual([{ mandate_number: first }]);
+  });
+
+  it('a change outside the mandate asks for no renewal; an unchanged mandate is not signed again', async () => {
+    const id = await newParty(h);
+    expect((await register(h, id)).status).toBe('OK');
+    const patch = await h.api('PATCH', `/silo/v1/entries/${id}`, {
+      content_type: 'application/merge-patch+json',
+      data: { emails: [{ addr: 'factures@exemple.fr' }] },
+    });
+    expect(patch.status).toBe(200);
+    expect(patch.body.mandate_renewal).toBeUndefined();
+    const job = await startRegistration(h, id, ADDRESS_UPDATE_WORKFLOW_ID);
+    expect((await jobWhen(h, job, ['OK', 'ERR'], 60_000)).status).toBe('OK');
+  });
+});
