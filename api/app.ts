@@ -63,7 +63,6 @@ export function createApp(deps: ApiDeps): express.Express {
   const perAddress = ipRateLimit(deps.config.ipRateLimitPerMinute);
   app.use(['/openapi.json', '/docs', '/apps/gov-fr/review', '/reg'], perAddress);
   watchJobs(deps.db, () => countJobsByStatus(deps.db));
-  // With METRICS_PORT, /metrics is served on that internal listener only (bin/), not here.
   // With METRICS_PORT, /metrics is served on that internal listener only (bin/), not here. The contract is generated
   // from the routes' declarations, once.
   const contract = JSON.stringify(openApiDocument(deps.config.publicBaseUrl));

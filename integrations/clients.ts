@@ -1,6 +1,6 @@
 // The clients of the outside world, as the configuration describes them: the worker builds them once for its
 // activities and injects them (a test hands in its own); the API's directory lookups and its Peppol migrations
-// (api/peppol-v1.ts) use the same factory.
+// (api/gov-fr/, api/peppol/) use the same factory.
 import type { Dispatcher } from 'undici';
 import type { Config } from '../platform/config';
 import { publicOnlyDispatcher } from '../domain/events/url-guard';

@@ -123,6 +123,7 @@ export const entryRoutes = [
       'patch-unappliable',
       'siren-locked',
       'mandate-signed',
+      'job-running',
       'draft-refused',
     ],
     handle: ({ params, req, res }, deps: Deps) => {

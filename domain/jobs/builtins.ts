@@ -24,7 +24,7 @@ export const BUILTIN_WORKFLOWS: Record<string, WorkflowDoc> = {
   [ADDRESS_UPDATE_WORKFLOW_ID]: {
     name: 'French party address update',
     description:
-      "Brings a registered party's directory lines and Peppol participants in line with its fr-invoicing-addresses: new addresses are added, addresses no longer stated end. Addresses beyond the signed mandate need a new one: it is issued, signed and approved first, as in a registration; within it, nothing waits.",
+      "Brings a registered party's directory lines and Peppol participants in line with its fr-invoicing-addresses: new addresses are added, addresses no longer stated end. Addresses beyond the signed mandate, or a name, first address or signer other than it says, need a new one: it is issued, signed and approved first, as in a registration, the one in force meanwhile; otherwise nothing waits.",
     schema: 'org/party',
     ...ADDRESS_UPDATE,
   },

@@ -1,6 +1,9 @@
 // Recording a job before its workflow starts (jobs.ts startJob): in one transaction, the entry's facts read with
 // their rows locked, the start decided (job-start.ts), the job inserted QUEUED. What the unique indexes refuse (a job
 // running on the entry, a registration of its SIREN running, a key taken) is told once the transaction has ended.
+// The entry's lock can meet a transaction ending the entry's previous job (which updates the job, then the entry)
+// while the insert waits on that job in the one-active-job index: PostgreSQL aborts one of the two, and this one is
+// run again, a few times, rather than answered 500.
 import type { Definition } from '../../contract/job';
 import type { JobWorkflowType } from '../../contract/workflow-types';
 import type { Db } from '../../platform/store/db';
@@ -28,6 +31,20 @@ export async function recordJob(
     unregisters?: boolean;
   },
 ): Promise<RecordJobResult> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await recordOnce(db, j);
+    } catch (err) {
+      if (attempt >= MAX_ATTEMPTS || !RETRIED.has((err as { code?: string }).code ?? '')) throw err;
+    }
+  }
+}
+
+/** deadlock_detected, serialization_failure. */
+const RETRIED = new Set(['40P01', '40001']);
+const MAX_ATTEMPTS = 3;
+
+async function recordOnce(db: Db, j: Parameters<typeof recordJob>[1]): Promise<RecordJobResult> {
   try {
     return await db.tx(async (q) => {
       const facts = await lockJobStartFacts(q, {

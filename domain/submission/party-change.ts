@@ -24,7 +24,13 @@ import { activeJobOf } from '../../platform/store/jobs';
 import { ADDRESS_UPDATE_WORKFLOW_ID } from '../jobs/builtins';
 
 export type PartyChangeCode =
-  'not-found' | 'unsupported-schema' | 'invalid-data' | 'siren-locked' | 'mandate-signed' | 'draft-refused';
+  | 'not-found'
+  | 'unsupported-schema'
+  | 'invalid-data'
+  | 'siren-locked'
+  | 'mandate-signed'
+  | 'draft-refused'
+  | 'job-running';
 
 export class PartyChangeError extends DomainError<PartyChangeCode> {}
 
@@ -133,12 +139,20 @@ async function mandateAfterChange(
   const fields = changed.join(', ');
   const agreement = await lockAgreement(q, entry.id);
   const job = agreement && (await activeJobOf(q, entry.id));
+  // A registered party's job that did not issue its mandate (an unregistration, an address update past its renewal)
+  // acts on what the party says: no change to what the mandate says while it runs.
+  if (entry.state === 'registered' && job && job.id !== agreement.job_id)
+    throw new PartyChangeError(
+      'job-running',
+      `job ${job.id} is running on entry ${entry.id} under its mandate, which names its ${fields}: let it end (or cancel it: POST /transform/v1/jobs/${job.id}/cancel), then change them`,
+    );
   if (!agreement || job?.id !== agreement.job_id) return undefined; // a new registration issues a new mandate
   if (agreement.signed || agreement.submitted_at) {
+    const again = entry.state === 'registered' ? 'run the address update again' : 'register the entry again';
     throw new PartyChangeError(
       'mandate-signed',
       `mandate ${agreement.mandate_number} is signed and names the ${fields} as they are: changing them would alter it. ` +
-        `Cancel job ${job.id} (POST /transform/v1/jobs/${job.id}/cancel) and register the entry again to sign a new mandate`,
+        `Cancel job ${job.id} (POST /transform/v1/jobs/${job.id}/cancel) and ${again} to sign a new mandate`,
     );
   }
   const number = await reissueMandate(q, agreement, new Date().toISOString().slice(0, 10));

@@ -16,7 +16,7 @@ import {
   startRegistration,
 } from '../support/registration';
 import { pdfText } from '../support/pdf-text';
-import { ADDRESS_UPDATE_WORKFLOW_ID } from '../../domain/jobs/builtins';
+import { ADDRESS_UPDATE_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 
 let h: Harness;
 beforeAll(async () => {
@@ -83,5 +83,25 @@ describe('a registered party renamed', () => {
     expect(patch.body.mandate_renewal).toBeUndefined();
     const job = await startRegistration(h, id, ADDRESS_UPDATE_WORKFLOW_ID);
     expect((await jobWhen(h, job, ['OK', 'ERR'], 60_000)).status).toBe('OK');
+  });
+
+  it('while another job acts on the registered party (leaving on a day), what the mandate says cannot change', async () => {
+    const id = await newParty(h);
+    expect((await register(h, id)).status).toBe('OK');
+    const leaveOn = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const leaving = await h.api('POST', '/transform/v1/jobs', {
+      workflow_id: UNREGISTRATION_WORKFLOW_ID,
+      silo_entry_id: id,
+      args: { leave_on: leaveOn },
+    });
+    expect(leaving.status, JSON.stringify(leaving.body)).toBe(202);
+    expect((await jobWhen(h, leaving.body.id, ['WAIT'])).waiting_for).toBe('effective-date');
+    const patch = await h.api('PATCH', `/silo/v1/entries/${id}`, {
+      content_type: 'application/merge-patch+json',
+      data: { name: 'Autre Nom SAS' },
+    });
+    expect([patch.status, patch.body.code]).toEqual([409, 'job-running']);
+    expect(patch.body.detail).toContain(`/transform/v1/jobs/${leaving.body.id}/cancel`);
+    expect((await h.api('POST', `/transform/v1/jobs/${leaving.body.id}/cancel`)).status).toBe(200);
   });
 });

@@ -282,7 +282,7 @@ function runStep(w: World, step: Step, crashes: number[], opts: { givenUp?: bool
 
 type Event =
   | { kind: 'step'; step: Step; crashes: number[] }
-  /** The API prepares the migration of a participant of ours at the SML (a record at the SML: api/peppol-v1.ts). */
+  /** The API prepares the migration of a participant of ours at the SML (a record at the SML: api/peppol/). */
   | { kind: 'prepare'; id: string }
   /** The new SMP migrates it with the key; the Directory follows the SML to its business card. */
   | { kind: 'new-smp-migrates'; id: string }
