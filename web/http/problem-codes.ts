@@ -65,7 +65,7 @@ export const PROBLEM_CODES = {
     'an invalid draft (allow_invalid) cannot be kept while a registration runs or the party is registered',
   ),
   'siren-locked': c(409, 'the SIREN of an entry cannot change once a registration of it has started'),
-  'mandate-signed': c(409, 'the change would alter the signed mandate: cancel the job and register again'),
+  'mandate-signed': c(409, 'the change would alter the signed mandate under review: cancel its job and run it again'),
   // transform/v1
   'builtin-workflow': c(409, 'built-in workflows cannot be replaced'),
   'wrong-schema': c(422, 'the workflow processes another kind of document than the entry holds'),

@@ -2738,7 +2738,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `patch-test-failed`: a `test` operation of the JSON patch failed: the entry changed since it was read; `siren-locked`: the SIREN of an entry cannot change once a registration of it has started; `mandate-signed`: the change would alter the signed mandate: cancel the job and register again; `draft-refused`: an invalid draft (allow_invalid) cannot be kept while a registration runs or the party is registered */
+            /** @description `patch-test-failed`: a `test` operation of the JSON patch failed: the entry changed since it was read; `siren-locked`: the SIREN of an entry cannot change once a registration of it has started; `mandate-signed`: the change would alter the signed mandate under review: cancel its job and run it again; `job-running`: the entry already has a job running: wait for it to end, or cancel it; `draft-refused`: an invalid draft (allow_invalid) cannot be kept while a registration runs or the party is registered */
             409: {
                 headers: {
                     [name: string]: unknown;
