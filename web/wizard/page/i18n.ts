@@ -1,6 +1,6 @@
-// Every string of the wizard, in French (the default) and English. Server refusals arrive as codes and are
-// translated here too, so a page never mixes languages. English has exactly French's keys (the type of `en` says so).
-// Over 300 lines: a table of strings in two languages, one concern; split by step it would be read in five places.
+// Longer than 300 lines on purpose: one table of the wizard's strings in two languages; split by step, a translator
+// would read it in five places. French is the default, English has exactly French's keys (the type of `en` says so),
+// and server refusals arrive as codes translated here too, so a page never mixes languages.
 const fr = {
   title: 'Inscription à la facturation électronique',
   lead: 'Pour recevoir vos factures électroniques par notre plateforme, l’entreprise nous donne mandat. Quatre étapes, environ cinq minutes.',
