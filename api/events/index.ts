@@ -7,13 +7,12 @@ import {
   EVENT_KINDS,
   decodeEventCursor,
   deliveryLog,
-  disableSubscription,
   getSubscription,
   listEvents,
   listSubscriptions,
   subscriptionView,
 } from '../../platform/store/events';
-import { subscribe } from '../../domain/events/subscriptions';
+import { subscribe, unsubscribe } from '../../domain/events/subscriptions';
 import { notFound } from '../../web/http/problem';
 import { route } from '../../web/http/route';
 import * as Workspace from '../workspace-schemas';
@@ -110,10 +109,7 @@ export const eventRoutes = [
     scope: 'admin',
     params: subscriptionParam,
     responses: { 204: null },
-    handle: async ({ params, res }, { db }: Deps) => {
-      if (!(await disableSubscription(db, auth(res).workspaceId, params.id)))
-        throw notFound(`subscription ${params.id}`);
-    },
+    handle: ({ params, res }, { db }: Deps) => unsubscribe(db, auth(res).workspaceId, params.id),
   }),
   route({
     method: 'get',

@@ -3,7 +3,13 @@
 import crypto from 'node:crypto';
 import type { DataBox } from '../../platform/crypto/data-box';
 import type { Db } from '../../platform/store/db';
-import { insertSubscription, subscriptionView, type EventKind } from '../../platform/store/events';
+import {
+  cancelPendingDeliveries,
+  insertSubscription,
+  markSubscriptionDisabled,
+  subscriptionView,
+  type EventKind,
+} from '../../platform/store/events';
 import { DomainError } from '../errors';
 import { refusedWebhookUrl } from './url-guard';
 import { newWebhookSecret, webhookSecretContext } from './webhook-signature';
@@ -35,4 +41,16 @@ export async function subscribe(
     secretSealed: deps.box.seal(Buffer.from(secret), webhookSecretContext(id)),
   });
   return { ...subscriptionView(row), secret };
+}
+
+/**
+ * A subscription disabled, kept as history: nothing more is sent to its URL, and its deliveries not yet made are
+ * cancelled with it (one transaction). Disabling it again changes nothing.
+ */
+export async function unsubscribe(db: Db, workspaceId: string, id: string): Promise<void> {
+  await db.tx(async (q) => {
+    if (!(await markSubscriptionDisabled(q, workspaceId, id)))
+      throw new DomainError('not-found', `subscription ${id} not found`);
+    await cancelPendingDeliveries(q, id);
+  });
 }

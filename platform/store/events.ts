@@ -86,18 +86,21 @@ export async function getSubscription(q: Queryable, workspaceId: string, id: str
   return rows[0];
 }
 
-/** Disables a subscription and cancels its deliveries not yet made: nothing more is sent to its URL. */
-export async function disableSubscription(q: Queryable, workspaceId: string, id: string): Promise<boolean> {
+/** Marks a workspace's subscription disabled (kept as history); false when the workspace has no such subscription. */
+export async function markSubscriptionDisabled(q: Queryable, workspaceId: string, id: string): Promise<boolean> {
   const r = await q.query(
     'UPDATE webhook_subscriptions SET disabled_at = COALESCE(disabled_at, now()) WHERE id = $1 AND workspace_id = $2',
     [id, workspaceId],
   );
-  if (r.rowCount === 0) return false;
+  return r.rowCount > 0;
+}
+
+/** Cancels a subscription's deliveries not yet made. */
+export async function cancelPendingDeliveries(q: Queryable, subscriptionId: string): Promise<void> {
   await q.query(
     `UPDATE webhook_deliveries SET status = 'cancelled', updated_at = now() WHERE subscription_id = $1 AND status = 'pending'`,
-    [id],
+    [subscriptionId],
   );
-  return true;
 }
 
 /** A subscription's deliveries, newest first, each with its attempts. */
