@@ -1,31 +1,30 @@
 // The PPF Annuaire as the directory use cases need it (a port): a SIREN's lines, a line by its idInstance, lines
 // created, ended and masked one by one, and the routing codes a line may address. The client
-// (integrations/annuaire/client.ts) satisfies it as it is. Its calls fail with a RemoteFailure
+// (integrations/annuaire/client.ts) satisfies it as it is, in these types. Its calls fail with a RemoteFailure
 // (domain/remote-failure.ts); a write refused for good is planned again (carry-out.ts).
 
-/** A line as the Annuaire records it, in its own words. */
-export interface AnnuaireLine {
-  idInstance: number;
-  identifiantAdressage: string;
+/** What a line addresses and who receives for it, from when. */
+export interface LineAddressing {
   siren: string;
   siret?: string;
   identifiantRoutage?: string;
   suffixeAdressage?: string;
   matriculePlateforme: string;
   dateDebutEffet: string;
-  /** Exclusive: the line is no longer in force on this day. */
+}
+
+/** A line as the Annuaire records it, in its own words. */
+export interface AnnuaireLine extends LineAddressing {
+  idInstance: number;
+  identifiantAdressage: string;
+  /** Exclusive: the line is no longer in force on this day (the next line starts on it). */
   dateFinEffet: string | null;
-  /** Cancelled before it was in force: never in force. */
+  dateFinEffective?: string;
+  /** Cancelled before it was in force (historisation.masque): never in force. */
   masked?: boolean;
 }
 
-export interface AnnuaireNewLine {
-  siren: string;
-  siret?: string;
-  identifiantRoutage?: string;
-  suffixeAdressage?: string;
-  matriculePlateforme: string;
-  dateDebutEffet: string;
+export interface AnnuaireNewLine extends LineAddressing {
   dateFinEffet?: string;
 }
 

@@ -16,8 +16,8 @@ import {
   type AnnuaireLine,
   type CreatedLine,
   type LineFilters,
-  type NewLine,
-  type NewRoutingCode,
+  type AnnuaireNewLine,
+  type AnnuaireNewRoutingCode,
   type RoutingCode,
 } from './types';
 
@@ -37,7 +37,7 @@ export interface AnnuaireClientOptions {
 }
 
 export interface AnnuaireClient {
-  createLine(line: NewLine): Promise<CreatedLine>;
+  createLine(line: AnnuaireNewLine): Promise<CreatedLine>;
   /** The line in force (on `dateObservation`, default today) for an addressing identifier; null when there is none. */
   getLine(identifiantAdressage: string, opts?: { dateObservation?: string }): Promise<AnnuaireLine | null>;
   /** The company (unité légale) the directory holds for a SIREN; null when it has none. */
@@ -51,7 +51,7 @@ export interface AnnuaireClient {
   /** A line as the directory records it, masked or not, by its idInstance; null when it has none. */
   getLineById(idInstance: number): Promise<AnnuaireLine | null>;
   /** Creates a routing code under a SIRET; a SIREN_SIRET_ROUTAGE line can only address an existing, open one. */
-  createRoutingCode(code: NewRoutingCode): Promise<{ idInstance: number }>;
+  createRoutingCode(code: AnnuaireNewRoutingCode): Promise<{ idInstance: number }>;
   /** The routing code the directory holds for a SIRET and identifiantRoutage; null when it has none. */
   getRoutingCode(siret: string, identifiantRoutage: string): Promise<RoutingCode | null>;
 }

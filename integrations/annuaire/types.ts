@@ -1,34 +1,18 @@
 // Directory lines as the API returns them, flattened: the spec nests dateDebutEffet and idInstance under
 // `historisation`, which every caller would otherwise have to dig out.
-import type { AnnuaireNewRoutingCode } from '../../domain/directory/annuaire';
+import type {
+  AnnuaireLine,
+  AnnuaireNewLine,
+  AnnuaireNewRoutingCode,
+  LineAddressing,
+} from '../../domain/directory/annuaire';
 import { z } from 'zod';
+
+// The lines and routing codes are the port's (domain/directory/annuaire.ts): the client is what satisfies it.
+export type { AnnuaireLine, AnnuaireNewLine, AnnuaireNewRoutingCode, LineAddressing };
 
 /** The fictive platform every company is on until a PA registers it. */
 export const DEFAULT_MATRICULE = '9998';
-
-/** What a line addresses and who receives for it, from when. */
-export interface LineAddressing {
-  siren: string;
-  siret?: string;
-  identifiantRoutage?: string;
-  suffixeAdressage?: string;
-  matriculePlateforme: string;
-  dateDebutEffet: string;
-}
-
-export interface AnnuaireLine extends LineAddressing {
-  idInstance: number;
-  identifiantAdressage: string;
-  /** Exclusive: the line is no longer in force on this day (the next line starts on it). */
-  dateFinEffet: string | null;
-  dateFinEffective?: string;
-  /** Cancelled before it was in force (historisation.masque): never in force. */
-  masked?: boolean;
-}
-
-export interface NewLine extends LineAddressing {
-  dateFinEffet?: string;
-}
 
 export interface LineFilters {
   siren?: string;
@@ -132,15 +116,14 @@ export const wireCompany = z
  * A routing code to create (createCodeRoutageBody): an identifiantRoutage under a SIRET (a service, a GLN…): the
  * directory port's (domain/directory/annuaire.ts), which this client satisfies.
  */
-export type NewRoutingCode = AnnuaireNewRoutingCode;
 
 /**
  * A routing code as the directory returns it. The read schemas of 1.11.0 (codeRoutagePayloadHisto) do not carry
  * natureEtablissement: it is only there if the directory sends it all the same.
  */
-export interface RoutingCode extends Omit<NewRoutingCode, 'natureEtablissement'> {
+export interface RoutingCode extends Omit<AnnuaireNewRoutingCode, 'natureEtablissement'> {
   idInstance: number;
-  natureEtablissement?: NewRoutingCode['natureEtablissement'];
+  natureEtablissement?: AnnuaireNewRoutingCode['natureEtablissement'];
 }
 
 /** _code_routage_post_201_response. */
