@@ -6,7 +6,8 @@ import type { Db } from './db';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-export async function migrate(db: Db, opts: { log?: (msg: string) => void } = {}): Promise<string[]> {
+/** Applies the migrations not yet applied; with `upTo` (a migration's timestamp), only those up to it. */
+export async function migrate(db: Db, opts: { log?: (msg: string) => void; upTo?: number } = {}): Promise<string[]> {
   return db.session(async (client) => {
     // Migrate the schema the connection is set to (tests isolate themselves in their own schema).
     const { rows } = await client.query<{ schema: string }>('SELECT current_schema() AS schema');
@@ -15,6 +16,7 @@ export async function migrate(db: Db, opts: { log?: (msg: string) => void } = {}
       dbClient: client as never,
       dir: MIGRATIONS_DIR,
       direction: 'up',
+      ...(opts.upTo !== undefined && { count: opts.upTo, timestamp: true }),
       migrationsTable: 'schema_migrations',
       schema,
       migrationsSchema: schema,

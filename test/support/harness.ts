@@ -34,17 +34,19 @@ export const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
 /** A migrated store: PGlite in memory, or a fresh schema of TEST_DATABASE_URL when `engine` is postgres. */
 export async function freshDb(
   engine: 'pglite' | 'postgres' = 'pglite',
+  /** Migrated only up to this migration's timestamp (a test of the next ones). */
+  upTo?: number,
 ): Promise<{ db: Db; drop(): Promise<void>; url?: string }> {
   if (engine === 'pglite') {
     const db = await openDb({});
-    await migrate(db);
+    await migrate(db, { upTo });
     return { db, drop: () => db.close() };
   }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
   const db = await openDb({ url, schema });
-  await migrate(db);
+  await migrate(db, { upTo });
   const scoped = new URL(url);
   scoped.searchParams.set('options', `-c search_path=${schema}`);
   return {
