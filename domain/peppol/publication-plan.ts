@@ -30,6 +30,8 @@ export interface PublicationRecord {
   /** What the SML and the Directory were last seen to hold for it. */
   smlRegistered: boolean;
   directoryRegistered: boolean;
+  /** The digest of the business card the Directory last indexed (directory-card.ts); null when not indexed. */
+  directoryCard: string | null;
 }
 
 /** The config of `peppol.register`, as parsed. */
@@ -53,6 +55,8 @@ export interface PublicationInput {
   migratedAway: ReadonlySet<string>;
   /** Undefined for `peppol.unregister`. */
   config?: PublicationConfig;
+  /** The digest of the business card our SMP serves now (directory-card.ts); with `config`. */
+  card?: string;
 }
 
 /** One thing to do, to our record (`upsert`, `mark`, `migrated`, `disable`) or at a remote (the others). */
@@ -71,7 +75,14 @@ export type PublicationAction =
   | { kind: 'directory-index'; participantId: string }
   | { kind: 'directory-remove'; participantId: string }
   /** What the SML and the Directory now hold, written to our record. */
-  | { kind: 'mark'; participantId: string; smlRegistered?: boolean; directoryRegistered?: boolean }
+  | {
+      kind: 'mark';
+      participantId: string;
+      smlRegistered?: boolean;
+      directoryRegistered?: boolean;
+      /** The card the Directory indexed (with directoryRegistered: true). */
+      directoryCard?: string;
+    }
   /** Its prepared migration is done: recorded when found out (platform/store/peppol-migrations.ts). */
   | { kind: 'migrated'; participantId: string }
   /** Our record disabled (kept as history), its SML and Directory flags cleared. */
@@ -117,7 +128,8 @@ export function planPublication(input: PublicationInput): PublicationPlan {
   const actions = withdrawn.flatMap((r) => withdrawal(r, input.migratedAway.has(r.participantId)));
   if (input.config && wanted.length > 0) {
     const records = new Map(input.records.map((r) => [r.participantId, r]));
-    for (const id of wanted) actions.push(...publication(id, records.get(id), input.config, input.migratedAway));
+    for (const id of wanted)
+      actions.push(...publication(id, records.get(id), input.config, input.migratedAway, input.card));
   }
   return { withdrawn: withdrawn.map((r) => r.participantId), actions };
 }
@@ -144,13 +156,15 @@ function withdrawal(r: PublicationRecord, migratedAway: boolean): PublicationAct
 
 /**
  * Our record, then the SML and the Directory as the visibility asks, from what the record says is done (the upsert
- * keeps its flags; a disabled record's are cleared, a new one's unset).
+ * keeps its flags; a disabled record's are cleared, a new one's unset). A card changed since the Directory indexed
+ * it (a company renamed under a new mandate) is indexed again: the Directory reads it from our SMP only then.
  */
 function publication(
   participantId: string,
   rec: PublicationRecord | undefined,
   cfg: PublicationConfig,
   migratedAway: ReadonlySet<string>,
+  card: string | undefined,
 ): PublicationAction[] {
   const actions: PublicationAction[] = [
     {
@@ -183,10 +197,11 @@ function publication(
     actions.push({ kind: 'sml-create', participantId }, { kind: 'mark', participantId, smlRegistered: true });
   else if (!wantsSml(cfg.visibility) && sml)
     actions.push({ kind: 'sml-delete', participantId }, { kind: 'mark', participantId, smlRegistered: false });
-  if (wantsDirectory(cfg) && !dir)
+  const cardChanged = card !== undefined && rec?.directoryCard !== card;
+  if (wantsDirectory(cfg) && (!dir || cardChanged))
     actions.push(
       { kind: 'directory-index', participantId },
-      { kind: 'mark', participantId, directoryRegistered: true },
+      { kind: 'mark', participantId, directoryRegistered: true, ...(card !== undefined && { directoryCard: card }) },
     );
   return actions;
 }

@@ -5,6 +5,7 @@ import type { EntryFacts } from '../../platform/store/entry-facts';
 import type { Commit } from '../jobs/step-commit';
 import { sirenAndMandateIn } from '../party/entry-siren';
 import { entrustedAddressesIn } from '../party/entrusted-addresses';
+import { directoryCardDigest } from './directory-card';
 import type { PeppolContext } from './peppol-context';
 import { wantsDirectory, wantsSml, type PublicationConfig } from './publication-plan';
 import { publicationRun } from './run-publication';
@@ -35,7 +36,8 @@ export async function publishParty(
   const participantIds = participantsOf(ctx, facts, siren, mandate.invoicingAddresses);
   // Participants of addresses the party no longer has (an address update) leave Peppol first.
   const run = publicationRun(ctx);
-  const { withdrawn, actions } = await run.plan(input, participantIds, config);
+  const card = directoryCardDigest(mandate.facts, facts.taxId);
+  const { withdrawn, actions } = await run.plan(input, participantIds, { publication: config, card });
   await run.run(input, actions, commit);
   const ids = { jobId: input.jobId, entryId: input.entryId };
   if (withdrawn.length > 0)

@@ -30,9 +30,13 @@ export function publicationRun(ctx: PeppolContext) {
   const registration = smlRegistration(ctx);
 
   /** The plan of the step, from what it reads first. */
-  async function plan(input: StepInput, wanted: string[], config?: PublicationConfig): Promise<PublicationPlan> {
+  async function plan(
+    input: StepInput,
+    wanted: string[],
+    config?: { publication: PublicationConfig; card: string },
+  ): Promise<PublicationPlan> {
     const records = await entryParticipants(db, input.workspaceId, input.entryId);
-    const read = { wanted, records, ...(config && { config }) };
+    const read = { wanted, records, ...(config && { config: config.publication, card: config.card }) };
     const gone = await doing('SML list', () => migratedAway(db, sml, migrationCandidates(read)));
     return planPublication({ ...read, migratedAway: gone });
   }
@@ -60,8 +64,10 @@ export function publicationRun(ctx: PeppolContext) {
       case 'directory-remove':
         return doing(`Directory removal of ${id}`, () => directory.remove(id));
       case 'mark': {
-        const { smlRegistered, directoryRegistered } = a;
-        return write((q) => markPublication(q, id, input.entryId, { smlRegistered, directoryRegistered }));
+        const { smlRegistered, directoryRegistered, directoryCard } = a;
+        return write((q) =>
+          markPublication(q, id, input.entryId, { smlRegistered, directoryRegistered, directoryCard }),
+        );
       }
       case 'migrated':
         log.info(

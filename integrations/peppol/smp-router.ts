@@ -1,7 +1,8 @@
 // Our SMP's public read API (Peppol SMP 1.x), an Express router mounted without auth (at /smp):
 //   GET /{participant}                       → ServiceGroup listing the record's document types
 //   GET /{participant}/services/{doctype}    → SignedServiceMetadata with our AS4 endpoint, signed by the SMP key
-//   GET /businesscard/{participant}          → Peppol Directory BusinessCard (only when Directory visibility is on)
+//   GET /businesscard/{participant}          → Peppol Directory BusinessCard (only when Directory visibility is on),
+//                                              the company as its mandate in force states it
 // Path segments arrive percent-encoded (`iso6523-actorid-upis%3A%3A0225%3A…`); Express decodes them. Anything
 // not enabled in our records is 404 (by default the record is read on every request, so a disabled party is gone
 // at once; `recordCacheMs` trades that for throughput).
@@ -22,6 +23,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/store/db';
 import { getEntryRow } from '../../platform/store/entries';
+import { approvedMandate } from '../../platform/store/agreements';
+import { cardParty } from '../../domain/peppol/directory-card';
 import { businessCardOf, businessCardXml } from './business-card';
 import { certificateBase64, devCertificate } from '../../platform/crypto/dev-certificates';
 import { InvalidParticipantIdError, parseParticipantId, type ParticipantId } from './participant-id';
@@ -251,7 +254,9 @@ export function smpRouter({ db, config, log }: SmpDeps, opts: SmpOptions): expre
     if (rec.visibility !== 'smp+sml+peppol' || !rec.directory) return notFound(res, 'business card');
     const entry = await getEntryRow(db, rec.workspaceId, rec.entryId);
     if (!entry?.siren) return notFound(res, 'business card');
-    send(req, res, served(businessCardXml(businessCardOf(p, entry.data, entry.siren, rec.createdAt))));
+    // The company as its mandate in force states it: a new name shows once its new mandate is approved.
+    const party = cardParty(entry.data, (await approvedMandate(db, rec.entryId))?.facts);
+    send(req, res, served(businessCardXml(businessCardOf(p, party, entry.siren, rec.createdAt))));
   });
 
   router.get('/:participant', async (req, res) => {

@@ -10,6 +10,8 @@ export interface EntryFacts {
   /** Whether the entry is in the step's workspace. */
   found: boolean;
   siren?: string;
+  /** Its VAT number as it states it now (GOBL `tax_id`), shown with its mandate's facts in the Peppol Directory. */
+  taxId?: unknown;
   /** Its mandate in force (agreements.ts approvedMandate). */
   mandate?: ApprovedMandate;
   /** The values of the meta keys asked for, as stored, by key. */
@@ -37,11 +39,12 @@ export function entryFactsRead(ids: FactIds, metaKeys: readonly string[]): State
     ctes(first) {
       const [workspace, entry, job, step, keys] = [0, 1, 2, 3, 4].map((i) => `$${first + i}`);
       return `entry_facts_entry AS (
-       SELECT siren FROM entries WHERE id = ${entry}::uuid AND workspace_id = ${workspace}::uuid
+       SELECT siren, data->'tax_id' AS tax_id FROM entries WHERE id = ${entry}::uuid AND workspace_id = ${workspace}::uuid
      ), entry_facts AS (
        SELECT json_build_object(
          'found', EXISTS (SELECT 1 FROM entry_facts_entry),
          'siren', (SELECT siren FROM entry_facts_entry),
+         'taxId', (SELECT tax_id FROM entry_facts_entry),
          'mandate', (${approvedMandateJson(`${entry}::uuid`)}),
          'metas', (SELECT json_object_agg(key, value) FROM entry_meta WHERE entry_id = ${entry}::uuid AND key = ANY (${keys}::text[])),
          'holder', (SELECT entry_id FROM directory_holdings WHERE siren = (SELECT siren FROM entry_facts_entry)),
@@ -58,6 +61,7 @@ export function entryFactsRead(ids: FactIds, metaKeys: readonly string[]): State
 interface FactsJson {
   found: boolean;
   siren: string | null;
+  taxId: unknown;
   mandate: ApprovedMandateJson | null;
   metas: Record<string, unknown> | null;
   holder: string | null;
@@ -72,6 +76,7 @@ export function entryFactsOf(raw: unknown): EntryFacts {
   return {
     found: f.found,
     ...(f.siren != null && { siren: f.siren }),
+    ...(f.taxId != null && { taxId: f.taxId }),
     ...(mandate && { mandate }),
     metas: f.metas ?? {},
     ...(f.holder != null && { holder: f.holder }),

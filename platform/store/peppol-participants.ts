@@ -16,6 +16,7 @@ interface Row {
   enabled: boolean;
   sml_registered: boolean;
   directory_registered: boolean;
+  directory_card: string | null;
   created_at: Date;
   updated_at: Date;
   disabled_at: Date | null;
@@ -31,6 +32,8 @@ export interface SmpRecord {
   enabled: boolean;
   smlRegistered: boolean;
   directoryRegistered: boolean;
+  /** What the Directory was last asked to index (domain/peppol/directory-card.ts); null when not indexed. */
+  directoryCard: string | null;
   createdAt: string;
   updatedAt: string;
   disabledAt?: string;
@@ -46,6 +49,7 @@ const view = (r: Row): SmpRecord => ({
   enabled: r.enabled,
   smlRegistered: r.sml_registered,
   directoryRegistered: r.directory_registered,
+  directoryCard: r.directory_card,
   createdAt: iso(r.created_at)!,
   updatedAt: iso(r.updated_at)!,
   ...(r.disabled_at && { disabledAt: iso(r.disabled_at) }),
@@ -119,18 +123,25 @@ export async function publishParticipant(
   }
 }
 
-/** Records what the SML and the Directory now hold for this record. */
+/** Records what the SML and the Directory now hold for this record (the Directory's card with it: none once removed). */
 export async function markPublication(
   db: Queryable,
   participantId: string,
   entryId: string,
-  state: { smlRegistered?: boolean; directoryRegistered?: boolean },
+  state: { smlRegistered?: boolean; directoryRegistered?: boolean; directoryCard?: string },
 ): Promise<void> {
   await db.query(
     `UPDATE peppol_participants SET sml_registered = COALESCE($3, sml_registered),
-       directory_registered = COALESCE($4, directory_registered), updated_at = now()
+       directory_registered = COALESCE($4, directory_registered),
+       directory_card = CASE WHEN $4 = false THEN NULL ELSE COALESCE($5, directory_card) END, updated_at = now()
      WHERE participant_id = $1 AND entry_id = $2`,
-    [participantId, entryId, state.smlRegistered ?? null, state.directoryRegistered ?? null],
+    [
+      participantId,
+      entryId,
+      state.smlRegistered ?? null,
+      state.directoryRegistered ?? null,
+      state.directoryCard ?? null,
+    ],
   );
 }
 
@@ -138,7 +149,7 @@ export async function markPublication(
 export async function disableParticipant(db: Queryable, participantId: string, entryId: string): Promise<boolean> {
   const r = await db.query(
     `UPDATE peppol_participants SET enabled = false, sml_registered = false, directory_registered = false,
-       disabled_at = now(), updated_at = now()
+       directory_card = NULL, disabled_at = now(), updated_at = now()
      WHERE participant_id = $1 AND entry_id = $2 AND enabled`,
     [participantId, entryId],
   );

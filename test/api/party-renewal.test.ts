@@ -24,6 +24,14 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+/** The name the Peppol Directory shows for the SIREN's participant, and the one our SMP would give it now. */
+const shownName = async (siren: string) => {
+  const participant = `iso6523-actorid-upis::0225:${siren}`;
+  const nameIn = (xml: string | undefined) => /<Name>([^<]*)<\/Name>/.exec(xml ?? '')?.[1];
+  const smp = await fetch(`${h.baseUrl}/smp/businesscard/${encodeURIComponent(participant)}`);
+  return { directory: nameIn(h.sims.directory.businessCard(participant)), smp: nameIn(await smp.text()) };
+};
+
 const mandateNumber = async (id: string) =>
   (await h.db.query<{ n: string }>('SELECT mandate_number AS n FROM agreements WHERE entry_id = $1', [id])).rows[0]!.n;
 
@@ -33,6 +41,8 @@ describe('a registered party renamed', () => {
     const siren = (await h.api('GET', `/silo/v1/entries/${id}`)).body.data.identities[0].code as string;
     expect((await register(h, id)).status).toBe('OK');
     const first = await mandateNumber(id);
+    const before = (await shownName(siren)).directory;
+    expect(before).toBe('Boulangerie Exemple SAS');
 
     const patch = await h.api('PATCH', `/silo/v1/entries/${id}`, {
       content_type: 'application/merge-patch+json',
@@ -45,6 +55,8 @@ describe('a registered party renamed', () => {
     expect(await mandateNumber(id)).toBe(first);
     expect(directoryHas(h, siren)).toBe(true);
     expect(smlHas(h, siren)).toBe(true);
+    // Peppol shows the company as the mandate in force states it until the new one is approved.
+    expect(await shownName(siren)).toEqual({ directory: before, smp: before });
 
     const job = await startRegistration(h, id, ADDRESS_UPDATE_WORKFLOW_ID);
     const waiting = await jobWhen(h, job, ['WAIT', 'OK', 'ERR'], 30_000);
@@ -66,6 +78,11 @@ describe('a registered party renamed', () => {
     expect((await h.api('GET', `/silo/v1/entries/${id}`)).body.state).toBe('registered');
     expect(linesInForce(h, siren).map((l) => l.identifiantAdressage)).toEqual([siren]);
     expect(smlHas(h, siren)).toBe(true);
+    // The Peppol Directory was asked to read the card again: it shows the new name.
+    expect(await shownName(siren)).toEqual({
+      directory: 'Nouvelle Raison Sociale SAS',
+      smp: 'Nouvelle Raison Sociale SAS',
+    });
     // The new mandate is in force; the one it replaced is kept as evidence.
     expect(await mandateNumber(id)).toBe(second);
     const kept = await h.db.query('SELECT mandate_number FROM superseded_agreements WHERE entry_id = $1', [id]);

@@ -33,6 +33,7 @@ const rec = (participantId: string, r: Partial<PublicationRecord> = {}): Publica
   directory: true,
   smlRegistered: true,
   directoryRegistered: true,
+  directoryCard: 'card-1',
   ...r,
 });
 /** The actions as `kind id`, with the flags a mark writes. */
@@ -66,6 +67,38 @@ describe('publication plan: examples', () => {
       'directory-index A',
       'mark A dir=true',
     ]);
+  });
+
+  it('has the Directory index a card again once it changed (a company renamed), and only then', () => {
+    const indexed = rec(A, { directoryCard: 'card-1' });
+    expect(steps({ wanted: [A], records: [indexed], config: cfg(), card: 'card-1' })).toEqual(['upsert A']);
+    const renamed = planPublication({
+      wanted: [A],
+      records: [indexed],
+      migratedAway: new Set(),
+      config: cfg(),
+      card: 'card-2',
+    }).actions;
+    expect(renamed).toEqual([
+      expect.objectContaining({ kind: 'upsert' }),
+      { kind: 'directory-index', participantId: A },
+      { kind: 'mark', participantId: A, directoryRegistered: true, directoryCard: 'card-2' },
+    ]);
+    // Indexed before cards were kept: once more, then kept.
+    expect(steps({ wanted: [A], records: [rec(A, { directoryCard: null })], config: cfg(), card: 'card-1' })).toEqual([
+      'upsert A',
+      'directory-index A',
+      'mark A dir=true',
+    ]);
+    // Out of the Directory, a card changes nothing.
+    expect(
+      steps({
+        wanted: [A],
+        records: [rec(A, { directoryRegistered: false })],
+        config: cfg({ directory: false }),
+        card: 'card-2',
+      }),
+    ).toEqual(['upsert A']);
   });
 
   it('narrowing a visibility withdraws the Directory, then the SML', () => {
@@ -203,6 +236,7 @@ function apply(w: World, a: PublicationAction): void {
         directory: a.directory,
         smlRegistered: r?.smlRegistered ?? false,
         directoryRegistered: r?.directoryRegistered ?? false,
+        directoryCard: r?.directoryCard ?? null,
       });
       return;
     case 'sml-create': // created, "already exists" ours, or migrated from the other SMP with the key
@@ -223,12 +257,15 @@ function apply(w: World, a: PublicationAction): void {
       if (!r) throw new Error(`mark of ${id} without a record`);
       if (a.smlRegistered !== undefined) r.smlRegistered = a.smlRegistered;
       if (a.directoryRegistered !== undefined) r.directoryRegistered = a.directoryRegistered;
+      if (a.directoryRegistered === false) r.directoryCard = null;
+      if (a.directoryCard !== undefined) r.directoryCard = a.directoryCard;
       return;
     case 'migrated':
       if (w.prepared.has(id)) w.migrated.add(id);
       return;
     case 'disable':
-      if (r) Object.assign(r, { enabled: false, smlRegistered: false, directoryRegistered: false });
+      if (r)
+        Object.assign(r, { enabled: false, smlRegistered: false, directoryRegistered: false, directoryCard: null });
       return;
   }
 }
@@ -458,6 +495,7 @@ describe('publication plan: properties', () => {
       directory: fc.boolean(),
       smlRegistered: fc.boolean(),
       directoryRegistered: fc.boolean(),
+      directoryCard: fc.constantFrom(null, 'card-1'),
     });
   const anyInput: fc.Arbitrary<PublicationInput> = fc
     .record({

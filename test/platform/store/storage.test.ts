@@ -477,6 +477,7 @@ describe.each(engines)('store on %s', (engine) => {
     expect(await readEntryFacts(db, ids, keys)).toEqual({
       found: true,
       siren,
+      taxId: party(siren).tax_id,
       metas: { 'fr-invoicing-addresses': addresses },
       lines: [],
     });
