@@ -5,9 +5,26 @@ import { checkFrenchVat, isSiren, isSiret } from './french-ids';
 
 export const PARTY_SCHEMA_URL = 'https://gobl.org/draft-0/org/party';
 
-const text = (max = 1000) => z.string().trim().min(1).max(max);
+/**
+ * One line of text as it reaches the mandate, the directory, the business card and the SML: no control characters
+ * (not valid in XML 1.0, nor on a printed line) and no invisible formatting (a right-to-left override would show
+ * another name than the one stored).
+ */
+const text = (max = 1000) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .regex(/^[^\p{Cc}\p{Cf}]*$/u, 'no control or invisible formatting characters');
 const ext = z
-  .record(z.string().max(64), z.string().max(255))
+  .record(
+    z.string().max(64),
+    z
+      .string()
+      .max(255)
+      .regex(/^[^\p{Cc}]*$/u, 'no control characters'),
+  )
   .refine((e) => Object.keys(e).length <= 50, 'at most 50 extension keys');
 
 /** The largest party document stored: a company's record is a few kilobytes. */
@@ -94,7 +111,11 @@ const inbox = z.strictObject({
 
 const taxId = z.strictObject({
   country: z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166 alpha-2 country code'),
-  code: z.string().max(32).optional(),
+  code: z
+    .string()
+    .max(32)
+    .regex(/^[^\p{Cc}\p{Cf}]*$/u, 'no control or invisible formatting characters')
+    .optional(),
   zone: text(32).optional(),
 });
 

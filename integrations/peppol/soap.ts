@@ -70,8 +70,15 @@ function toElements(nodes: Node[], scope: Record<string, string>): XmlElement[] 
 export const is = (el: XmlElement | undefined, ns: string, name: string): el is XmlElement =>
   el?.ns === ns && el.name === name;
 
+/**
+ * Text as XML 1.0 character data. A character XML cannot carry (a C0 control but tab and line breaks, a lone
+ * surrogate, U+FFFE/U+FFFF) becomes U+FFFD rather than make the whole document unreadable; the party schema refuses
+ * them anyway, so only a document stored before it could hold one.
+ */
 export const escapeXml = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+  s
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
+    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 export const soapEnvelope = (body: string): string =>
   `<?xml version="1.0" encoding="UTF-8"?><S:Envelope xmlns:S="${NS.soap}"><S:Body>${body}</S:Body></S:Envelope>`;

@@ -147,6 +147,24 @@ describe('entries', () => {
     expect((await h.api('GET', '/silo/v1/entries', undefined, fresh)).body.list).toEqual([]);
   });
 
+  it('400 for control or invisible formatting characters in what reaches the mandate, the directory and Peppol', async () => {
+    const fresh = await h.newKey();
+    const p = party();
+    for (const [data, path] of [
+      [{ ...p, name: 'Evil\u0007Bell SAS' }, 'body.data.name'],
+      [{ ...p, name: 'Acme \u202eSAS' }, 'body.data.name'], // a right-to-left override shows another name
+      [{ ...p, addresses: [{ ...p.addresses[0], street: 'rue\u0001X' }] }, 'body.data.addresses.0.street'],
+    ] as const) {
+      const res = await h.api('POST', '/silo/v1/entries', { data }, fresh);
+      expectProblem(
+        res,
+        400,
+        new RegExp(`${path.replace(/\./g, '\\.')}: no control or invisible formatting characters`),
+      );
+    }
+    expect((await h.api('GET', '/silo/v1/entries', undefined, fresh)).body.list).toEqual([]);
+  });
+
   it('404 for unknown ids, 400 for ids that are not UUIDs, 404 for unknown routes', async () => {
     expectProblem(await h.api('GET', `/silo/v1/entries/${crypto.randomUUID()}`), 404, /not found/);
     expectProblem(await h.api('GET', '/silo/v1/entries/..%2F..%2Fetc%2Fpasswd'), 400, /must be a UUID/);
