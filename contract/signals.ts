@@ -2,7 +2,10 @@
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
 
 /** A hint that the job's approval wait may be over: the store holds what was decided (workflows/job/approval.ts). */
-export type ApprovalSignal = { kind: 'confirmed' } | { kind: 'decided'; approved: boolean; decisionId?: string };
+export type ApprovalSignal = ({ kind: 'confirmed' } | { kind: 'decided'; approved: boolean; decisionId?: string }) & {
+  /** The party's state the API recorded with it (a registered party stays so); absent from older signals. */
+  partyState?: string;
+};
 
 export const approvalSignal = defineSignal<[ApprovalSignal]>('approval');
 

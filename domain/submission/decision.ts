@@ -13,6 +13,7 @@ import {
 } from '../../platform/store/agreements';
 import { decisionEffect } from '../../platform/store/approval-decisions';
 import { identityViews } from '../../platform/store/identity-documents';
+import { currentState } from '../../platform/store/entry-states';
 import { putMetaWhere } from '../../platform/store/entry-meta';
 import { EffectRefused, runEffect } from '../../platform/store/statement-effect';
 import { activeJobOf } from '../../platform/store/jobs';
@@ -105,7 +106,8 @@ export async function confirm(
       await finalizeSignedPdf(q, entryId, deps.box.seal(final, mandateContext(entryId)));
       if (await markSubmitted(q, entryId)) await recordSubmission(q, entryId, job);
     }
-    await signal(deps, job.id, { kind: 'confirmed' });
+    const partyState = (await currentState(q, entryId)) ?? undefined; // a confirmation sent again tells it too
+    await signal(deps, job.id, { kind: 'confirmed', ...(partyState && { partyState }) });
   });
   if (deps.config.AUTO_APPROVE && !ctx.agreement.decision_id) {
     await decide(deps, workspaceId, entryId, { approved: true, reason: 'auto-approved (sandbox)' }).catch((err) => {
@@ -205,8 +207,13 @@ export async function decide(
     });
     if (!claimed) throw new SigningError('decided', 'this submission has been decided already');
     if (!d.approved) await reopenAgreement(q, entryId);
-    await recordDecided(q, entryId, job, { approved: d.approved, decisionId });
-    await signal(deps, job.id, { kind: 'decided', approved: d.approved, decisionId });
+    const partyState = await recordDecided(q, entryId, job, { approved: d.approved, decisionId });
+    await signal(deps, job.id, {
+      kind: 'decided',
+      approved: d.approved,
+      decisionId,
+      ...(partyState && { partyState }),
+    });
   });
   deps.log.info({ entryId, jobId: job.id, decisionId, approved: d.approved }, 'approval decision');
   return {

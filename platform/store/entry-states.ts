@@ -77,6 +77,12 @@ export async function recordState(db: Queryable, s: StateChange): Promise<{ chan
   return { changed: (await runEffect(db, stateEffect(s))) === true };
 }
 
+/** The entry's state now (null before its first). */
+export async function currentState(db: Queryable, entryId: string): Promise<string | null> {
+  const { rows } = await db.query<{ state: string | null }>('SELECT state FROM entries WHERE id = $1', [entryId]);
+  return rows[0]?.state ?? null;
+}
+
 export async function stateHistory(db: Queryable, entryId: string) {
   const { rows } = await db.query<{ state: string; job_id: string | null; step_id: string | null; created_at: Date }>(
     'SELECT state, job_id, step_id, created_at FROM entry_states WHERE entry_id = $1 ORDER BY id',

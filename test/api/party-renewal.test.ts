@@ -72,6 +72,12 @@ describe('a registered party renamed', () => {
     expect(linesInForce(h, siren).map((l) => l.identifiantAdressage)).toEqual([siren]);
 
     await signInApp(h, id);
+    // Submitted for a decision, the party stays registered: the mandate in force still holds.
+    const submitted = (await h.api('GET', `/silo/v1/entries/${id}`)).body;
+    expect([submitted.state, submitted.waiting_for]).toEqual(['registered', 'decision']);
+    expect(
+      (await h.api('GET', '/silo/v1/entries?state=registered')).body.list.map((e: { id: string }) => e.id),
+    ).toContain(id);
     await approve(h, id);
     const done = await jobWhen(h, job, ['OK', 'ERR'], 60_000);
     expect(done.status, JSON.stringify(done.faults)).toBe('OK');

@@ -31,7 +31,7 @@ export class ApprovalWait {
           : 'a new submission (the last one was rejected)';
       this.showWait();
       // Operators filter parked registrations by the party's state: submitted awaits their decision.
-      this.partyState = hint.kind === 'confirmed' ? 'submitted' : 'processing';
+      this.partyState = hint.partyState ?? (hint.kind === 'confirmed' ? 'submitted' : 'processing');
       ctx.attributes.set(PartyState, this.partyState);
       ctx.attributes.flush();
     });
