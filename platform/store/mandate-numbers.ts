@@ -98,6 +98,13 @@ export async function reissueMandate(q: Queryable, current: AgreementRow, day: s
     'UPDATE agreements SET mandate_number = $2, issued_on = $3::date, updated_at = now() WHERE entry_id = $1',
     [current.entry_id, number, day],
   );
+  // A renewal's new mandate issued again still replaces the one in force (shown to the signer and the operator,
+  // restored if the renewal is cancelled).
+  await q.query('UPDATE superseded_agreements SET superseded_by = $2 WHERE entry_id = $1 AND superseded_by = $3', [
+    current.entry_id,
+    number,
+    current.mandate_number,
+  ]);
   return number;
 }
 

@@ -95,6 +95,28 @@ describe('a registered party renamed', () => {
     expect(kept.rows).toEqual([{ mandate_number: first }]);
   });
 
+  it('corrected again before the signer signs: the new mandate still replaces the one in force', async () => {
+    const id = await newParty(h);
+    expect((await register(h, id)).status).toBe('OK');
+    const inForce = await mandateNumber(id);
+    const rename = (name: string) =>
+      h.api('PATCH', `/silo/v1/entries/${id}`, { content_type: 'application/merge-patch+json', data: { name } });
+    expect((await rename('Premier Nouveau Nom SAS')).status).toBe(200);
+    const job = await startRegistration(h, id, ADDRESS_UPDATE_WORKFLOW_ID);
+    expect((await jobWhen(h, job, ['WAIT'])).waiting_for).toBe('signer');
+    const issued = await mandateNumber(id);
+    const corrected = await rename('Second Nouveau Nom SAS');
+    expect(corrected.status, JSON.stringify(corrected.body)).toBe(200);
+    expect(await mandateNumber(id)).not.toBe(issued); // issued again under the next number
+    // The operator (and the signer) are still told it replaces the mandate in force.
+    const review = await h.api('GET', `/apps/gov-fr/v1/review/submissions/${id}`);
+    expect(review.body.replaces).toMatchObject({ mandate_number: inForce });
+    // Cancelled, the mandate in force is the one it was.
+    expect((await h.api('POST', `/transform/v1/jobs/${job}/cancel`, { reason: 'not yet' })).status).toBe(200);
+    expect(await mandateNumber(id)).toBe(inForce);
+    expect((await h.api('GET', `/silo/v1/entries/${id}`)).body.state).toBe('registered');
+  });
+
   it('a change outside the mandate asks for no renewal; an unchanged mandate is not signed again', async () => {
     const id = await newParty(h);
     expect((await register(h, id)).status).toBe('OK');
