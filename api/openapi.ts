@@ -173,6 +173,6 @@ const problemExample = (status: number, code: ProblemCodeName) => ({
   type: 'about:blank',
   title: problemTitle(status),
   status,
-  detail: `${PROBLEM_CODES[code].meaning} (the detail names the resource and the fix)`,
+  detail: `${PROBLEM_CODES[code].meaning[0]!.toUpperCase()}${PROBLEM_CODES[code].meaning.slice(1)}.`,
   code,
 });

@@ -151,7 +151,7 @@ async function mandateAfterChange(
     const again = entry.state === 'registered' ? 'run the address update again' : 'register the entry again';
     throw new PartyChangeError(
       'mandate-signed',
-      `mandate ${agreement.mandate_number} is signed and names the ${fields} as they are: changing them would alter it. ` +
+      `mandate ${agreement.mandate_number} is signed: it states the ${fields} as they were, and changing them would alter it. ` +
         `Cancel job ${job.id} (POST /transform/v1/jobs/${job.id}/cancel) and ${again} to sign a new mandate`,
     );
   }

@@ -237,7 +237,7 @@ describe('against the mandate', () => {
       'application/merge-patch+json',
     );
     expect(renamed.status).toBe(409);
-    expect(renamed.body.detail).toMatch(/mandate \S+_01 is signed and names the name, addresses\[0\]/);
+    expect(renamed.body.detail).toMatch(/mandate \S+_01 is signed: it states the name, addresses\[0\]/);
     expect(renamed.body.detail).toContain(`/transform/v1/jobs/${jobId}/cancel`);
     const signerId = await patch(
       id,

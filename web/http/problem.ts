@@ -116,6 +116,9 @@ const valueAt = (input: unknown, path: PropertyKey[]): unknown =>
     input,
   );
 
+/** zod's names of the types a field expects, in the words of JSON. */
+const EXPECTED_WORDS: Record<string, string> = { record: 'object', map: 'object', int: 'integer', bigint: 'integer' };
+
 /** `input`: what was checked, to tell a field left out from one of the wrong type (whatever the schema's message). */
 export function zodProblem(err: ZodError, where: string, input?: unknown): HttpProblem {
   const errors = err.issues.slice(0, MAX_LISTED_ERRORS).map((i) => ({
@@ -126,7 +129,7 @@ export function zodProblem(err: ZodError, where: string, input?: unknown): HttpP
         : // A field left out reads as one, not as a type received ("must be a UUID", "expected string, received undefined").
           i.code === 'invalid_type' &&
             (/received undefined$/.test(i.message) || (input !== undefined && valueAt(input, i.path) === undefined))
-          ? `required (${i.expected})`
+          ? `required (${EXPECTED_WORDS[i.expected] ?? i.expected})`
           : i.message,
   }));
   const first = errors[0];
