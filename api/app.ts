@@ -23,7 +23,8 @@ import { uploadJson } from '../web/http/upload-json';
 import { errorHandler, routeNotFound } from '../web/http/problem';
 import { govFrRouter } from './gov-fr';
 import { siloRouter } from './silo';
-import { smpOptionsFromFiles, smpRouter } from '../integrations/peppol/smp-router';
+import { smpOptionsFromFiles } from '../integrations/peppol/smp-documents';
+import { serveSmp } from './peppol/smp';
 import { transformRoutes } from './transform';
 import { serveRoutes } from './mount';
 import { peppolRoutes } from './peppol';
@@ -48,7 +49,7 @@ export function createApp(deps: ApiDeps): express.Express {
   // one address (a cloud's NAT), and its answers come from a record cache: its reads are not counted per address.
   app.use(
     '/smp',
-    smpRouter(
+    serveSmp(
       { db: deps.db, config: deps.config, log: deps.log },
       {
         ...smpOptionsFromFiles(deps.config),

@@ -4,7 +4,7 @@
 import type { RouteSpec } from '../web/http/route';
 import type { ProblemCodeName } from '../web/http/problem-codes';
 import { peppolRoutes } from './peppol';
-import { smpPaths } from './peppol/smp';
+import { smpRoutes } from './peppol/smp';
 import { adminRoutes } from './admin';
 import { eventRoutes } from './events';
 import { siloRoutes } from './silo';
@@ -23,7 +23,7 @@ export const OPERATIONS: RouteSpec[] = [
   ...govFrRoutes,
   reviewPageRoute,
   ...peppolRoutes,
-  ...smpPaths,
+  ...smpRoutes,
   ...wizardRoutes,
 ];
 

@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { loadConfig } from '../platform/config';
 import { createLogger } from '../platform/observability/logger';
-import { resolveSmpOptions, smpRouter } from '../integrations/peppol/smp-router';
+import { resolveSmpOptions } from '../integrations/peppol/smp-documents';
+import { serveSmp } from '../api/peppol/smp';
 import { publishParticipant } from '../platform/store/peppol-participants';
 import { openDb } from '../platform/store/db';
 import { insertEntry } from '../platform/store/entries';
@@ -77,8 +78,8 @@ async function main() {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: base, LOG_LEVEL: 'silent' });
   const deps = { db, config, log: createLogger('silent') };
-  app.use('/smp', smpRouter(deps, resolveSmpOptions(config))); // default: the store read on every request
-  app.use('/smp-cached', smpRouter(deps, { ...resolveSmpOptions(config), recordCacheMs: 1000 }));
+  app.use('/smp', serveSmp(deps, resolveSmpOptions(config))); // default: the store read on every request
+  app.use('/smp-cached', serveSmp(deps, { ...resolveSmpOptions(config), recordCacheMs: 1000 }));
   const groupUrl = `${base}/smp/${encodeURIComponent(participantId)}`;
   const constant = await (await fetch(groupUrl)).text(); // the very document, as a constant
   app.get('/const', (_req, res) => void res.type('text/xml; charset=utf-8').send(constant));

@@ -59,7 +59,7 @@ const view = (r: Row): SmpRecord => ({
  * Emits `change` (participant id) after a record is published or disabled in this process, so that caches of
  * what our SMP serves drop it at once (other processes' caches rely on their own expiry).
  */
-export const smpRecordChanges = new EventEmitter().setMaxListeners(0); // one listener per SMP router
+export const smpRecordChanges = new EventEmitter().setMaxListeners(0); // a listener per SMP (smp-documents.ts)
 
 /** The participant is enabled for another entry (of this or another workspace). */
 export class ParticipantTakenError extends Error {

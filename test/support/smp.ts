@@ -1,4 +1,4 @@
-// Test support for the SMP: our router on an ephemeral port (as api/app.ts mounts it, at /smp without auth), and
+// Test support for the SMP: its routes on an ephemeral port (as api/app.ts mounts them, at /smp without auth), and
 // the real libxml2/xmlsec1 command-line tools run on what it answers.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,7 +9,9 @@ import path from 'node:path';
 import express from 'express';
 import { loadConfig, type Config } from '../../platform/config';
 import { PEPPOL_SPEC_DIR } from '../../integrations/peppol/participant-id';
-import { resolveSmpOptions, smpRouter, type SmpOptions } from '../../integrations/peppol/smp-router';
+import { resolveSmpOptions, type SmpOptions } from '../../integrations/peppol/smp-documents';
+import { serveSmp } from '../../api/peppol/smp';
+import { errorHandler } from '../../web/http/problem';
 import type { Db } from '../../platform/store/db';
 import { log } from './harness';
 
@@ -33,10 +35,10 @@ export async function startSmpServer(
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // The router needs its public URL (ServiceGroup hrefs), known only once the port is.
+  // The routes need their public URL (ServiceGroup hrefs), known only once the port is.
   const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: baseUrl, ...env });
   const options = { ...resolveSmpOptions(config, { apEndpointUrl: 'https://ap.example.test/as4' }), ...extra };
-  app.use('/smp', smpRouter({ db, config, log }, options));
+  app.use('/smp', serveSmp({ db, config, log }, options), errorHandler(log));
   return {
     baseUrl,
     smpUrl: `${baseUrl}/smp`,

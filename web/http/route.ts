@@ -41,7 +41,10 @@ export interface RouteSpec {
   bodyExamples?: Record<string, Record<string, unknown>>;
   /** The codes of this route's own refusals (those every route of its kind answers are added by the reference). */
   errors?: readonly ProblemCodeName[];
-  /** Run after the route's guard and before its parsing: a body parser with the route's own limits. */
+  /**
+   * Run after the route's guard and before its parsing: a body parser with the route's own limits, a check of the
+   * path that answers its own refusal (our SMP's identifiers, api/peppol/smp.ts).
+   */
   before?: RequestHandler[];
 }
 

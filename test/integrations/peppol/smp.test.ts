@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { certificateBase64, generateSelfSigned } from '../../../platform/crypto/dev-certificates';
-import { resolveSmpOptions, smpOptionsFromFiles } from '../../../integrations/peppol/smp-router';
+import { resolveSmpOptions, smpOptionsFromFiles } from '../../../integrations/peppol/smp-documents';
 import { disableParticipant, publishParticipant, type Visibility } from '../../../platform/store/peppol-participants';
 import type { Db } from '../../../platform/store/db';
 import { insertEntry } from '../../../platform/store/entries';
