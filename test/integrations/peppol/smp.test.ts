@@ -338,6 +338,17 @@ describe('our SMP (GET ServiceGroup, SignedServiceMetadata, business card)', () 
     expect(r.text).not.toContain('Élodie'); // no personal data in a public card
   });
 
+  it('serves readable XML for a name stored with a control character before the party schema refused them', async () => {
+    const p = await publish();
+    await db.query(`UPDATE entries SET data = jsonb_set(data, '{name}', $2::jsonb) WHERE id = $1`, [
+      p.entryId,
+      JSON.stringify('Evil\u0007Bell & <Co>'),
+    ]);
+    const r = await get(`${smp.smpUrl}/businesscard/${enc(p.participantId)}`);
+    expect(xmllint(r.text, CARD_XSD)).toMatchObject({ ok: true });
+    expect(r.text).toContain('<Name>Evil\uFFFDBell &amp; &lt;Co&gt;</Name>');
+  });
+
   it('has no business card for parties kept out of the Directory, but still serves their SMP data', async () => {
     for (const o of [{ visibility: 'smp' as const }, { visibility: 'smp+sml' as const }, { directory: false }]) {
       const p = await publish(o);
