@@ -6,7 +6,7 @@ import { jobActsOnRegistered } from '../platform/store/jobs';
 import { cancelReasonOf } from '../platform/store/job-cancellation';
 import { recordState } from '../platform/store/entry-states';
 import { writeJournal } from '../platform/store/job-journal';
-import { retireJobApprovalLink } from '../domain/submission/approval-link';
+import { retireJobApprovalLink } from '../domain/mandate/approval-link';
 import { CANCELLED, CANCELLED_BEFORE_START, type PartyState } from '../contract/job';
 import { type CancelRecord, type JournalLine } from '../contract/journal';
 import type { ActivityDeps } from './deps';

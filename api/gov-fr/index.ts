@@ -1,6 +1,6 @@
 // apps/gov-fr/v1: the entry API (the signer's steps by API), the operator's review and decision, directory lookups.
 import type { Router } from 'express';
-import type { SigningDeps } from '../../domain/submission/service';
+import type { SigningDeps } from '../../domain/mandate/context';
 import type { AnnuaireClient } from '../../integrations/annuaire/client';
 import { annuaireClient } from '../../integrations/clients';
 import { serveRoutes } from '../mount';

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AnnuaireError, type AnnuaireClient } from '../../integrations/annuaire/client';
 import type { Party } from '../../domain/party';
-import { agreementPdf, type SigningDeps } from '../../domain/submission/service';
+import { agreementPdf, type SigningDeps } from '../../domain/mandate/context';
 import { getAgreement } from '../../platform/store/agreements';
 import { decisionsOf } from '../../platform/store/approval-decisions';
 import { identityViews } from '../../platform/store/identity-documents';

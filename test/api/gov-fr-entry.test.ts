@@ -16,7 +16,7 @@ import { b64, gif, jpeg, png } from '../../bin/stack/sample-images';
 import { pdfText } from '../support/pdf-text';
 import { inkSigned } from '../support/signed-pdf';
 import { generateSelfSigned } from '../../platform/crypto/dev-certificates';
-import { sealPdf } from '../../domain/mandate/seal';
+import { sealPdf } from '../../domain/mandate-document/seal';
 import { createWorkflow, entryState, jobWhen, setState, startJob, step } from '../support/jobs';
 
 let h: Harness;

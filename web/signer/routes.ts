@@ -1,13 +1,13 @@
 // The signer's operations (seed §4.1 and §4.3), declared once and served at two addresses: the entry API
 // (apps/gov-fr/v1/entry/{id}/…, an integrator's key) and the wizard (/reg/{ref}/api/…, the link's ref). The address
-// says how the entry is found and what else it refuses; the rules are the submission's (domain/submission/).
+// says how the entry is found and what else it refuses; the rules are the mandate's (domain/mandate/).
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Scope } from '../../platform/store/workspaces';
-import { agreementPdf, type SigningDeps } from '../../domain/submission/service';
-import { signInApp, uploadIdentity, uploadSignedAgreement } from '../../domain/submission/signature';
-import { confirm } from '../../domain/submission/decision';
-import { agreementBody, identityBody, signBody } from '../../domain/submission/inputs';
+import { agreementPdf, type SigningDeps } from '../../domain/mandate/context';
+import { signInApp, uploadIdentity, uploadSignedAgreement } from '../../domain/mandate/signature';
+import { confirm } from '../../domain/mandate/decision';
+import { agreementBody, identityBody, signBody } from '../../domain/mandate/inputs';
 import * as GovFr from './schemas';
 import { rejectNulCharacters } from '../http/no-nul';
 import { uploadJson } from '../http/upload-json';

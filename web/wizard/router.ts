@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { mountPdfView, PDF_VIEW_CSP } from '../pdf-view/assets';
 import { pageBundle } from '../page-bundle';
 import express, { Router } from 'express';
-import type { SigningDeps } from '../../domain/submission/service';
+import type { SigningDeps } from '../../domain/mandate/context';
 import { sendProblem } from '../http/problem';
 import { mountRoutes } from '../http/route';
 import { linkPage, type WizardLang } from './pages';

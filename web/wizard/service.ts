@@ -5,14 +5,14 @@ import { formerMatriculeOf } from '../../domain/party/take-over';
 import { invoicingAddressesOf } from '../../domain/party/invoicing-addresses';
 import { renewalOf } from '../../domain/party/renewal';
 import { frenchParty, type Party } from '../../domain/party';
-import { missingSignerFields } from '../../domain/mandate/signer';
+import { missingSignerFields } from '../../domain/mandate-document/signer';
 import { getAgreement } from '../../platform/store/agreements';
 import { latestDecision } from '../../platform/store/approval-decisions';
 import { identityViews } from '../../platform/store/identity-documents';
 import { auditTrail, recordAudit, type ClientInfo } from '../../platform/store/audit';
 import { entryByApprovalRef, getEntryRow, updateEntryData } from '../../platform/store/entries';
 import { activeJobOf } from '../../platform/store/jobs';
-import { SigningError, type SigningDeps } from '../../domain/submission/service';
+import { SigningError, type SigningDeps } from '../../domain/mandate/context';
 
 /** Why a ref opens no wizard: unknown (or revoked) or its registration is over. */
 export class WizardLinkError extends Error {

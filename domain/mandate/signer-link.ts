@@ -3,7 +3,7 @@
 import { getEntryRow } from '../../platform/store/entries';
 import { newApprovalLink, revokeApprovalLink } from './approval-link';
 import { currentJob } from './decision';
-import { SigningError, context, type SigningDeps } from './service';
+import { SigningError, context, type SigningDeps } from './context';
 
 /** Revokes the entry's wizard link: its ref stops working at once (the wizard shows a clear page). */
 export async function revokeLink(deps: SigningDeps, workspaceId: string, entryId: string) {

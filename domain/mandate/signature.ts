@@ -1,7 +1,7 @@
 // What the signer gives before submitting: identity documents, and the mandate signed in the wizard or uploaded
 // signed; each checked under the inspection budgets and stored encrypted.
 import crypto from 'node:crypto';
-import type { Lang } from '../mandate/texts';
+import type { Lang } from '../mandate-document/texts';
 import { recordAudit, type ClientInfo } from '../../platform/store/audit';
 import { storeSignedPdf } from '../../platform/store/agreements';
 import { supersededMandates } from '../../platform/store/mandate-numbers';
@@ -21,7 +21,7 @@ import {
   signedTerms,
   mandateReplaced,
   refuseIfSubmitted,
-} from './service';
+} from './context';
 
 export async function uploadIdentity(
   deps: SigningDeps,

@@ -2,7 +2,7 @@
 // transaction, then the job's workflow told by a signal (a hint: the store decides).
 import crypto from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { AuditFacts } from '../mandate/audit-page';
+import type { AuditFacts } from '../mandate-document/audit-page';
 import { auditTrail, recordAudit, type ClientInfo } from '../../platform/store/audit';
 import {
   finalizeSignedPdf,
@@ -30,7 +30,7 @@ import {
   context,
   mandateReplaced,
   type SigningDeps,
-} from './service';
+} from './context';
 
 /** The running job whose mandate this is: a confirmation or a decision counts for that mandate only. */
 export async function currentJob(

@@ -9,10 +9,10 @@ import { type Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Config } from '../../platform/config';
 import type { DataBox } from '../../platform/crypto/data-box';
-import { buildMandatePdf } from '../mandate/pdf';
-import type { Lang } from '../mandate/texts';
-import type { SealKey } from '../mandate/seal';
-import { missingSignerFields } from '../mandate/signer';
+import { buildMandatePdf } from '../mandate-document/pdf';
+import type { Lang } from '../mandate-document/texts';
+import type { SealKey } from '../mandate-document/seal';
+import { missingSignerFields } from '../mandate-document/signer';
 import type { Party } from '../party';
 import {
   getAgreement,
