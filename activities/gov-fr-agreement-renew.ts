@@ -4,7 +4,7 @@
 // and end, saying why) with this step's own lines; the workflow skips it (`approvalNeeded: false`).
 import { ApplicationFailure } from '@temporalio/activity';
 import { beyondMandate, invoicingAddressesOf, signedScopeOf } from '../domain/party/invoicing-addresses';
-import { approvedMandate, getAgreement } from '../platform/store/agreements';
+import { approvedMandate, getAgreement } from '../platform/store/mandates';
 import type { StepCall } from '../contract/journal';
 import type { ActivityDeps } from './deps';
 import { sirenIn } from '../domain/party/entry-siren';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { AnnuaireError, type AnnuaireClient } from '../../integrations/annuaire/client';
 import type { Party } from '../../domain/party';
 import { agreementPdf, type SigningDeps } from '../../domain/mandate/context';
-import { getAgreement } from '../../platform/store/agreements';
+import { getAgreement } from '../../platform/store/mandates';
 import { decisionsOf } from '../../platform/store/approval-decisions';
 import { identityViews } from '../../platform/store/identity-documents';
 import { renewalOf } from '../../domain/party/renewal';

@@ -20,7 +20,7 @@ import {
   recordServedMandate,
   type SignedTerms,
   type AgreementRow,
-} from '../../platform/store/agreements';
+} from '../../platform/store/mandates';
 import { type IdentityView } from '../../platform/store/identity-documents';
 import type { Db } from '../../platform/store/db';
 import { getEntryRow } from '../../platform/store/entries';

@@ -10,7 +10,7 @@ import {
   markSubmitted,
   lockAgreement,
   reopenAgreement,
-} from '../../platform/store/agreements';
+} from '../../platform/store/mandates';
 import { decisionEffect } from '../../platform/store/approval-decisions';
 import { identityViews } from '../../platform/store/identity-documents';
 import { putMetaWhere } from '../../platform/store/entry-meta';

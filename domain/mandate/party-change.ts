@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import { PARTY_SCHEMA_URL, frenchParty, sirenOf } from '../party';
 import { changedMandateFacts, sirenInDocument } from '../party/mandate-facts';
-import { lockAgreement } from '../../platform/store/agreements';
+import { lockAgreement } from '../../platform/store/mandates';
 import { reissueMandate } from '../../platform/store/mandate-numbers';
 import { dropIdentityDocuments } from '../../platform/store/identity-documents';
 import type { Db } from '../../platform/store/db';

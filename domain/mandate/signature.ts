@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import type { Lang } from '../mandate-document/texts';
 import { recordAudit, type ClientInfo } from '../../platform/store/audit';
-import { storeSignedPdf } from '../../platform/store/agreements';
+import { storeSignedPdf } from '../../platform/store/mandates';
 import { supersededMandates } from '../../platform/store/mandate-numbers';
 import { getIdentityDocument, putIdentityDocument, type IdentityView } from '../../platform/store/identity-documents';
 import { getEntryRow } from '../../platform/store/entries';

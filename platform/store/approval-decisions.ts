@@ -3,7 +3,7 @@
 import type { Queryable } from './db';
 import { bothEffects, type StatementEffect } from './statement-effect';
 import { iso } from './rows';
-import type { UploadEvidence } from './agreements';
+import type { UploadEvidence } from './mandates';
 
 export interface DecisionRecord {
   id: string;

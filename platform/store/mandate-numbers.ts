@@ -2,7 +2,7 @@
 // party changes before signature, and those an entry's current mandate replaced.
 import type { Queryable } from './db';
 import { runEffect, type StatementEffect } from './statement-effect';
-import type { AgreementRow } from './agreements';
+import type { AgreementRow } from './mandates';
 
 /**
  * Issues the mandate of a registration job, as a statement's effect: SIRENcompany_matriculePA_YYYYMMDD_NN, NN

@@ -6,7 +6,7 @@ import { invoicingAddressesOf } from '../../domain/party/invoicing-addresses';
 import { renewalOf } from '../../domain/party/renewal';
 import { frenchParty, type Party } from '../../domain/party';
 import { missingSignerFields } from '../../domain/mandate-document/signer';
-import { getAgreement } from '../../platform/store/agreements';
+import { getAgreement } from '../../platform/store/mandates';
 import { latestDecision } from '../../platform/store/approval-decisions';
 import { identityViews } from '../../platform/store/identity-documents';
 import { auditTrail, recordAudit, type ClientInfo } from '../../platform/store/audit';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../../platform/store/db';
 import { insertEntry } from '../../../platform/store/entries';
 import { createWorkspace } from '../../../platform/store/workspaces';
-import { approvedMandate } from '../../../platform/store/agreements';
+import { approvedMandate } from '../../../platform/store/mandates';
 import { migrate } from '../../../platform/store/migrate';
 import { factsChangedSince } from '../../../domain/party/mandate-facts';
 import { freshDb } from '../../support/harness';

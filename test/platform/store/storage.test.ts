@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDb, type Db, type Queryable } from '../../../platform/store/db';
-import { getAgreement } from '../../../platform/store/agreements';
+import { getAgreement } from '../../../platform/store/mandates';
 import { issueMandate, startsWith } from '../../../platform/store/mandate-numbers';
 import { getEntry, insertEntry, listEntries } from '../../../platform/store/entries';
 import { ConflictError } from '../../../platform/store/conflict';
