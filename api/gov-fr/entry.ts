@@ -2,7 +2,7 @@
 // web/signer/routes.ts), the wizard link revoked or issued again, and the operator's decision and identity images.
 import { z } from 'zod';
 import { LANGS } from '../../domain/mandate-document/texts';
-import type { SigningDeps } from '../../domain/mandate/context';
+import type { MandateDeps } from '../../domain/mandate/context';
 import { reissueLink, revokeLink } from '../../domain/mandate/signer-link';
 import { identityImage } from '../../domain/mandate/signature';
 import { decide } from '../../domain/mandate/decision';
@@ -22,7 +22,7 @@ const ENTRY = '/apps/gov-fr/v1/entry/:silo_entry_id';
 const entryApiNote =
   'The entry must have a registration waiting at its approval step (a `gov-fr.agreement.sign` step has issued its mandate).';
 
-type Deps = SigningDeps;
+type Deps = MandateDeps;
 
 export const entryRoutes = [
   ...signerRoutes({

@@ -2,7 +2,7 @@
 // party changes before signature, and those an entry's current mandate replaced.
 import type { Queryable } from './db';
 import { runEffect, type StatementEffect } from './statement-effect';
-import type { AgreementRow } from './mandates';
+import type { MandateRow } from './mandates';
 
 /**
  * Issues the mandate of a registration job, as a statement's effect: SIRENcompany_matriculePA_YYYYMMDD_NN, NN
@@ -81,9 +81,9 @@ export const startsWith = (column: string, param: string) =>
 /**
  * Issues the entry's unsigned mandate again under a new number, because its party changed: the same issuer, the
  * day `day`, the next count of that day. The number it replaces stays in mandate_numbers (an upload carrying it is
- * recognised as superseded). Call with the agreement locked (lockAgreement).
+ * recognised as superseded). Call with the agreement locked (lockMandate).
  */
-export async function reissueMandate(q: Queryable, current: AgreementRow, day: string): Promise<string> {
+export async function reissueMandate(q: Queryable, current: MandateRow, day: string): Promise<string> {
   const issuer = current.mandate_number.split('_').slice(0, -2).join('_'); // SIREN_issuer of SIREN_issuer_YYYYMMDD_NN
   const prefix = `${issuer}_${day.replaceAll('-', '')}_`;
   const { rows } = await q.query<{ number: string }>(

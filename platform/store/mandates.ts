@@ -4,7 +4,7 @@
 import type { Queryable } from './db';
 import { dropIdentityDocuments } from './identity-documents';
 
-export interface AgreementRow {
+export interface MandateRow {
   entry_id: string;
   job_id: string;
   mandate_number: string;
@@ -27,11 +27,11 @@ export interface AgreementRow {
 export type UploadEvidence = 'digital-signature' | 'visible-signature' | 'scan';
 
 // Without the signed mandate's bytes (tens of kilobytes): most readers only need to know it is there.
-const AGREEMENT_COLUMNS = `entry_id, job_id, mandate_number, to_char(issued_on, 'YYYY-MM-DD') AS issued_on, signed_pdf IS NOT NULL AS signed,
+const MANDATE_COLUMNS = `entry_id, job_id, mandate_number, to_char(issued_on, 'YYYY-MM-DD') AS issued_on, signed_pdf IS NOT NULL AS signed,
   signed_via, signed_at, submitted_at, decision_id, signed_former_matricule, upload_evidence, voided_at, served_number`;
 
-export async function getAgreement(db: Queryable, entryId: string): Promise<AgreementRow | undefined> {
-  const { rows } = await db.query<AgreementRow>(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE entry_id = $1`, [
+export async function getMandate(db: Queryable, entryId: string): Promise<MandateRow | undefined> {
+  const { rows } = await db.query<MandateRow>(`SELECT ${MANDATE_COLUMNS} FROM agreements WHERE entry_id = $1`, [
     entryId,
   ]);
   return rows[0];
@@ -112,9 +112,9 @@ export async function voidJobMandate(q: Queryable, entryId: string, jobId: strin
 }
 
 /** The entry's mandate, locked until the transaction ends (a party change decides on it). */
-export async function lockAgreement(q: Queryable, entryId: string): Promise<AgreementRow | undefined> {
-  const { rows } = await q.query<AgreementRow>(
-    `SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE entry_id = $1 FOR UPDATE`,
+export async function lockMandate(q: Queryable, entryId: string): Promise<MandateRow | undefined> {
+  const { rows } = await q.query<MandateRow>(
+    `SELECT ${MANDATE_COLUMNS} FROM agreements WHERE entry_id = $1 FOR UPDATE`,
     [entryId],
   );
   return rows[0];
@@ -138,7 +138,7 @@ export async function markSubmitted(db: Queryable, entryId: string): Promise<boo
 }
 
 /** A rejection asks for a new submission: the previous signature no longer counts. */
-export async function reopenAgreement(db: Queryable, entryId: string) {
+export async function reopenMandate(db: Queryable, entryId: string) {
   await db.query(
     `UPDATE agreements SET submitted_at = NULL, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, decision_id = NULL,
        signed_former_matricule = NULL, signed_invoicing_addresses = NULL, signed_facts = NULL, upload_evidence = NULL, updated_at = now()
