@@ -32,7 +32,7 @@ export function issueMandateEffect(a: {
       return `mandate_prefix AS (
        SELECT siren || ${suffix}::text AS prefix FROM entries WHERE id = ${entry}::uuid AND siren IS NOT NULL AND ${guard}
      ), mandate_current AS (
-       SELECT mandate_number FROM agreements WHERE entry_id = ${entry}::uuid AND job_id = ${job}::uuid
+       SELECT mandate_number FROM mandates WHERE entry_id = ${entry}::uuid AND job_id = ${job}::uuid
      ), mandate_numbered AS (
        INSERT INTO mandate_numbers (number, entry_id, job_id)
        SELECT ${prefix} || CASE WHEN count(*) < 9 THEN '0' ELSE '' END || (count(*) + 1), ${entry}::uuid, ${job}::uuid
@@ -40,7 +40,7 @@ export function issueMandateEffect(a: {
        HAVING EXISTS (SELECT 1 FROM mandate_prefix) AND NOT EXISTS (SELECT 1 FROM mandate_current)
        RETURNING number
      ), mandate_issued AS (
-       INSERT INTO agreements (entry_id, job_id, mandate_number, issued_on) SELECT ${entry}::uuid, ${job}::uuid, number, ${day}::date FROM mandate_numbered
+       INSERT INTO mandates (entry_id, job_id, mandate_number, issued_on) SELECT ${entry}::uuid, ${job}::uuid, number, ${day}::date FROM mandate_numbered
        ON CONFLICT (entry_id) DO UPDATE SET job_id = EXCLUDED.job_id, mandate_number = EXCLUDED.mandate_number,
          issued_on = EXCLUDED.issued_on, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, submitted_at = NULL,
          decision_id = NULL, signed_former_matricule = NULL, signed_invoicing_addresses = NULL, signed_facts = NULL,
@@ -49,13 +49,13 @@ export function issueMandateEffect(a: {
        RETURNING mandate_number
      ), superseded AS (
        -- The signed mandate it replaces is kept (the statement reads the row as it was before the update above).
-       INSERT INTO superseded_agreements (mandate_number, entry_id, job_id, issued_on, signed_pdf, signed_via, signed_at,
+       INSERT INTO superseded_mandates (mandate_number, entry_id, job_id, issued_on, signed_pdf, signed_via, signed_at,
          submitted_at, decision_id, signed_former_matricule, signed_invoicing_addresses, signed_facts, upload_evidence, voided_at,
          superseded_by)
        SELECT a.mandate_number, a.entry_id, a.job_id, a.issued_on, a.signed_pdf, a.signed_via, a.signed_at, a.submitted_at,
          a.decision_id, a.signed_former_matricule, a.signed_invoicing_addresses, a.signed_facts, a.upload_evidence,
          a.voided_at, n.number
-       FROM agreements a, mandate_numbered n WHERE a.entry_id = ${entry}::uuid AND a.signed_pdf IS NOT NULL
+       FROM mandates a, mandate_numbered n WHERE a.entry_id = ${entry}::uuid AND a.signed_pdf IS NOT NULL
        ON CONFLICT (mandate_number) DO NOTHING
      ), earlier_identity AS (
        -- A new registration's signer shows their identity document anew: an earlier job's does not count for it.
@@ -95,7 +95,7 @@ export async function reissueMandate(q: Queryable, current: MandateRow, day: str
   );
   const number = rows[0]!.number;
   await q.query(
-    'UPDATE agreements SET mandate_number = $2, issued_on = $3::date, updated_at = now() WHERE entry_id = $1',
+    'UPDATE mandates SET mandate_number = $2, issued_on = $3::date, updated_at = now() WHERE entry_id = $1',
     [current.entry_id, number, day],
   );
   return number;

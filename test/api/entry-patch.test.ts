@@ -304,15 +304,13 @@ describe('against the mandate', () => {
     ).ref;
     const wizard = await h.api('POST', `/reg/${ref}/api/sign`, {}, null);
     expect([wizard.status, wizard.body.code]).toEqual([409, 'mandate-changed']);
-    const unsigned = await h.db.query('SELECT signed_pdf IS NULL AS unsigned FROM agreements WHERE entry_id = $1', [
-      id,
-    ]);
+    const unsigned = await h.db.query('SELECT signed_pdf IS NULL AS unsigned FROM mandates WHERE entry_id = $1', [id]);
     expect(unsigned.rows).toEqual([{ unsigned: true }]);
     // Downloaded again (here through the wizard), it is signed.
     expect((await fetch(`${h.baseUrl}/reg/${ref}/api/agreement`)).status).toBe(200);
     expect((await h.api('POST', `${entryApi(id)}/sign`, {})).status).toBe(204);
     const { rows } = await h.db.query(
-      'SELECT mandate_number, signed_pdf IS NOT NULL AS signed FROM agreements WHERE entry_id = $1',
+      'SELECT mandate_number, signed_pdf IS NOT NULL AS signed FROM mandates WHERE entry_id = $1',
       [id],
     );
     expect(rows[0]).toEqual({ mandate_number: next, signed: true });

@@ -436,7 +436,7 @@ describe('at rest', () => {
       [entryId],
     );
     const { rows: ags } = await h.db.query<{ signed_pdf: Uint8Array }>(
-      'SELECT signed_pdf FROM agreements WHERE entry_id = $1',
+      'SELECT signed_pdf FROM mandates WHERE entry_id = $1',
       [entryId],
     );
     const rawImage = Buffer.from(ids[0]!.data);

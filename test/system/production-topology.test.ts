@@ -553,7 +553,7 @@ describe(`the production topology: the real Temporal server over mutual TLS, 2 A
     const registered = staying.map((o) => o.entryId);
     const perEntry = await Promise.all([
       oncePerEntryFaults(c().db, 'mandate_numbers', entryIds),
-      oncePerEntryFaults(c().db, 'agreements', entryIds),
+      oncePerEntryFaults(c().db, 'mandates', entryIds),
       oncePerEntryFaults(c().db, 'approval_decisions', entryIds),
       oncePerEntryFaults(c().db, 'directory_holdings', registered),
     ]);

@@ -26,7 +26,10 @@ describe.each(engines)('signed facts kept for mandates signed before them, on %s
   });
   afterAll(() => drop?.());
 
-  /** A party with a signed mandate as the schema before the migration kept it, and the decision on it. */
+  /**
+   * A party with a signed mandate as the schema before the migration kept it (in `agreements`, the mandates' table
+   * until migration 1763841300000), and the decision on it.
+   */
   async function signedBefore(state: string, approved: boolean) {
     const siren = makeSiren();
     const data = party(siren);
