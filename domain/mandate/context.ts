@@ -1,4 +1,4 @@
-// The entry API's rules (seed §4.1–4.2), what their steps share: the signing context of an entry (its party, its
+// The mandate's use cases (seed §4.1–4.2), what they share: the context of an entry's mandate (its party, the
 // mandate, its job), the refusals, and the mandate to download. The signer's documents and signature are in
 // signature.ts, the confirmation and the operator's decision in decision.ts, the signer's link in signer-link.ts.
 import { mandateFacts } from '../party/mandate-facts';
@@ -27,7 +27,7 @@ import { getEntryRow } from '../../platform/store/entries';
 import { sharedInspectionPool, type InspectionPool } from '../inspection';
 import type { MandateReference } from '../inspection/mandate-text';
 
-/** Why a signing step was refused, for clients that show the reason in the signer's language (the wizard). */
+/** Why a step of the mandate's life was refused, for clients that show the reason in the signer's language (the wizard). */
 export type MandateErrorCode =
   | 'not-found'
   | 'no-mandate'

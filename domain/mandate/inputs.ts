@@ -1,4 +1,5 @@
-// What a signer and an operator send for a submission, from the API or the wizard: one shape for both.
+// What a signer sends (identity documents, a signature, a signed mandate) and an operator decides, from the API or the
+// wizard: one shape for both.
 import { z } from 'zod';
 
 export const identityBody = z.strictObject({

@@ -174,7 +174,7 @@ export async function writeJournal(
 /**
  * An event of the approval wait, recorded by the API in the transaction of the submission or decision it reports:
  * after the events already there, before the step's end. Two writers at once would take the same slot (the second
- * fails on the key): the API's writers are serialised by the agreement's row, which each updates first.
+ * fails on the key): the API's writers are serialised by the mandate's row, which each updates first.
  */
 export async function recordWaitEvent(
   q: Queryable,

@@ -1,4 +1,4 @@
-// Mandate numbers (SIRENcompany_SIRENofPA_YYYYMMDD_NN): issued with the entry's agreement, issued again when the
+// Mandate numbers (SIRENcompany_SIRENofPA_YYYYMMDD_NN): issued with the entry's mandate, issued again when the
 // party changes before signature, and those an entry's current mandate replaced.
 import type { Queryable } from './db';
 import { runEffect, type StatementEffect } from './statement-effect';
@@ -9,7 +9,7 @@ import type { MandateRow } from './mandates';
  * counting the mandates issued that day for that company, the SIREN read from the entry (which must have one). The
  * same job gets the same mandate back (a retried step). A later job on the entry (a registration run again, e.g.
  * with a take-over identifier) gets a new mandate to sign: its text may differ. One statement, so a number is never
- * taken without its agreement. Two issues for the same prefix at once collide on the number's primary key, and the
+ * taken without its mandate row. Two issues for the same prefix at once collide on the number's primary key, and the
  * step's retry counts again. Its result is the mandate's number.
  */
 export function issueMandateEffect(a: {
@@ -81,7 +81,7 @@ export const startsWith = (column: string, param: string) =>
 /**
  * Issues the entry's unsigned mandate again under a new number, because its party changed: the same issuer, the
  * day `day`, the next count of that day. The number it replaces stays in mandate_numbers (an upload carrying it is
- * recognised as superseded). Call with the agreement locked (lockMandate).
+ * recognised as superseded). Call with the mandate locked (lockMandate).
  */
 export async function reissueMandate(q: Queryable, current: MandateRow, day: string): Promise<string> {
   const issuer = current.mandate_number.split('_').slice(0, -2).join('_'); // SIREN_issuer of SIREN_issuer_YYYYMMDD_NN

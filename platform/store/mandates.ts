@@ -221,7 +221,7 @@ const KEPT_COLUMNS = `mandate_number, entry_id, job_id, issued_on, signed_pdf, s
 
 /**
  * A cancelled job's new mandate (an address update's, voided first) gives its place back to the approved one it
- * superseded, which was in force all along: the entry's agreement is that one again, and the voided one is kept
+ * superseded, which was in force all along: the entry's mandate is that one again, and the voided one is kept
  * beside the others. Nothing when the job's mandate superseded no approved one.
  */
 export async function restoreSupersededMandate(q: Queryable, entryId: string, jobId: string): Promise<boolean> {

@@ -1,6 +1,7 @@
 // The signer's operations (seed §4.1 and §4.3), declared once and served at two addresses: the entry API
 // (apps/gov-fr/v1/entry/{id}/…, an integrator's key) and the wizard (/reg/{ref}/api/…, the link's ref). The address
 // says how the entry is found and what else it refuses; the rules are the mandate's (domain/mandate/).
+// `agreement` in the paths is the Invopop contract's name for the mandate (wire); the code says mandate.
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Scope } from '../../platform/store/workspaces';

@@ -1,6 +1,6 @@
 // What the registration wizard may see and do, given only its link's ref (seed §4.3): the entry behind the ref,
-// the progress of its signing, and completing the signer's missing details. Everything else (uploads, signature,
-// confirmation) goes through the entry API's own service functions, with the same rules and limits.
+// the progress of its mandate, and completing the signer's missing details. Everything else (uploads, signature,
+// confirmation) goes through the mandate's use cases (domain/mandate/) as the entry API does: same rules and limits.
 import { formerMatriculeOf } from '../../domain/party/take-over';
 import { invoicingAddressesOf } from '../../domain/party/invoicing-addresses';
 import { renewalOf } from '../../domain/party/renewal';
