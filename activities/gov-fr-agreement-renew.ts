@@ -4,7 +4,7 @@
 // and end, saying why) with this step's own lines; the workflow skips it (`approvalNeeded: false`).
 import { ApplicationFailure } from '@temporalio/activity';
 import { beyondMandate, invoicingAddressesOf, signedScopeOf } from '../domain/party/invoicing-addresses';
-import { approvedMandate, getAgreement } from '../platform/store/agreements';
+import { approvedMandate, getMandate } from '../platform/store/mandates';
 import type { StepCall } from '../contract/journal';
 import type { ActivityDeps } from './deps';
 import { sirenIn } from '../domain/party/entry-siren';
@@ -37,7 +37,7 @@ export function agreementRenew(deps: ActivityDeps) {
     const beyond = beyondMandate(signedScopeOf(inForce.invoicingAddresses, siren), wanted.addresses).map((a) => a.id);
     const changed = factsChangedSince(inForce.facts, entry!.data);
     // A retry after this job issued its mandate goes on with it, whatever the addresses say now.
-    const issuedHere = (await getAgreement(db, input.entryId))?.job_id === input.jobId;
+    const issuedHere = (await getMandate(db, input.entryId))?.job_id === input.jobId;
     if (beyond.length > 0 || changed.length > 0 || issuedHere) {
       // The job says why a signature is asked for again (a retry that finds the party changed since says nothing).
       const why = [

@@ -1,8 +1,9 @@
 // `gov-fr.agreement.sign`: issues the entry's mandate (its number) and publishes this registration's signing link
 // as the `approval-link` meta entry, with its journal lines, in one statement. Idempotent: a second run of the same
-// job finds both and changes nothing.
-import { mandateIssuer } from '../domain/mandate/number';
-import { approvalLinkEffect } from '../domain/submission/approval-link';
+// job finds both and changes nothing. `agreement` is the provider's name for the mandate (wire, in Temporal
+// histories too): the provider, this file and its activity keep it.
+import { mandateIssuer } from '../domain/mandate-document/number';
+import { approvalLinkEffect } from '../domain/mandate/approval-link';
 import { issueMandateEffect } from '../platform/store/mandate-numbers';
 import { bothEffects } from '../platform/store/statement-effect';
 import type { StepResult } from '../contract/activities';

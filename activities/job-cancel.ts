@@ -1,12 +1,12 @@
 // `job.cancel`: a job cancelled through the API, recorded at once — its mandate voided, its wizard link retired, the
 // party `cancelled` (or still `registered`), the cancelled step's end and the job's CANCEL with the reason the API
 // stored. One transaction.
-import { restoreSupersededMandate, voidJobMandate } from '../platform/store/agreements';
+import { restoreSupersededMandate, voidJobMandate } from '../platform/store/mandates';
 import { jobActsOnRegistered } from '../platform/store/jobs';
 import { cancelReasonOf } from '../platform/store/job-cancellation';
 import { recordState } from '../platform/store/entry-states';
 import { writeJournal } from '../platform/store/job-journal';
-import { retireJobApprovalLink } from '../domain/submission/approval-link';
+import { retireJobApprovalLink } from '../domain/mandate/approval-link';
 import { CANCELLED, CANCELLED_BEFORE_START, type PartyState } from '../contract/job';
 import { type CancelRecord, type JournalLine } from '../contract/journal';
 import type { ActivityDeps } from './deps';

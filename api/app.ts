@@ -2,7 +2,7 @@
 import express from 'express';
 import type { Config } from '../platform/config';
 import type { DataBox } from '../platform/crypto/data-box';
-import type { SealKey } from '../domain/mandate/seal';
+import type { SealKey } from '../domain/mandate-document/seal';
 import type { InspectionPool } from '../domain/inspection';
 import type { JobServiceDeps } from '../domain/jobs/jobs';
 import { adminRoutes } from './admin';

@@ -2,9 +2,9 @@
 // mandate, next to a floor measured in the same run — pdf-lib creating and saving a one-page PDF with one line of
 // text. Prints medians and the ratio (goal ≤ 3×). Env: BENCH_ITERATIONS (default 100).
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { addAuditPage, type AuditFacts } from '../domain/mandate/audit-page';
-import { buildMandatePdf } from '../domain/mandate/pdf';
-import { sealPdf } from '../domain/mandate/seal';
+import { addAuditPage, type AuditFacts } from '../domain/mandate-document/audit-page';
+import { buildMandatePdf } from '../domain/mandate-document/pdf';
+import { sealPdf } from '../domain/mandate-document/seal';
 import { frenchParty } from '../domain/party';
 import { generateSelfSigned } from '../platform/crypto/dev-certificates';
 

@@ -1,5 +1,5 @@
 // Production API process (stateless; scale horizontally). Needs DATABASE_URL and a reachable Temporal.
-import { sealKeyFromConfig } from '../domain/mandate/seal-key';
+import { sealKeyFromConfig } from '../domain/mandate-document/seal-key';
 import { dataBoxFromConfig } from '../platform/crypto/data-box';
 import { createApp } from '../api/app';
 import { serveInternalMetrics } from '../api/metrics-endpoint';

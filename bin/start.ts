@@ -1,7 +1,7 @@
 // `npm start`: the whole embedded stack in one process tree — Temporal dev server (SQLite under data/, UI),
 // PGlite store, simulators, HTTP API and worker. Ctrl-C stops everything, at any moment, start-up included (exit 0
 // once started, 130/143 when it interrupts the start-up); data survives restarts.
-import { sealKeyFromConfig } from '../domain/mandate/seal-key';
+import { sealKeyFromConfig } from '../domain/mandate-document/seal-key';
 import { dataBoxFromConfig } from '../platform/crypto/data-box';
 import fs from 'node:fs';
 import type { Server } from 'node:http';

@@ -1,12 +1,12 @@
 // apps/gov-fr/v1/entry: the signer's operations by API (seed §4.1; declared once with the wizard's, in
 // web/signer/routes.ts), the wizard link revoked or issued again, and the operator's decision and identity images.
 import { z } from 'zod';
-import { LANGS } from '../../domain/mandate/texts';
-import type { SigningDeps } from '../../domain/submission/service';
-import { reissueLink, revokeLink } from '../../domain/submission/signer-link';
-import { identityImage } from '../../domain/submission/signature';
-import { decide } from '../../domain/submission/decision';
-import { decisionBody } from '../../domain/submission/inputs';
+import { LANGS } from '../../domain/mandate-document/texts';
+import type { MandateDeps } from '../../domain/mandate/context';
+import { reissueLink, revokeLink } from '../../domain/mandate/signer-link';
+import { identityImage } from '../../domain/mandate/signature';
+import { decide } from '../../domain/mandate/decision';
+import { decisionBody } from '../../domain/mandate/inputs';
 import { MAX_SMALL_JSON_VALUES, boundedJson } from '../../web/http/bounded-json';
 import { rejectNulCharacters } from '../../web/http/no-nul';
 import { route } from '../../web/http/route';
@@ -22,7 +22,7 @@ const ENTRY = '/apps/gov-fr/v1/entry/:silo_entry_id';
 const entryApiNote =
   'The entry must have a registration waiting at its approval step (a `gov-fr.agreement.sign` step has issued its mandate).';
 
-type Deps = SigningDeps;
+type Deps = MandateDeps;
 
 export const entryRoutes = [
   ...signerRoutes({

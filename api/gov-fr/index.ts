@@ -1,6 +1,6 @@
 // apps/gov-fr/v1: the entry API (the signer's steps by API), the operator's review and decision, directory lookups.
 import type { Router } from 'express';
-import type { SigningDeps } from '../../domain/submission/service';
+import type { MandateDeps } from '../../domain/mandate/context';
 import type { AnnuaireClient } from '../../integrations/annuaire/client';
 import { annuaireClient } from '../../integrations/clients';
 import { serveRoutes } from '../mount';
@@ -10,10 +10,10 @@ import { REVIEW_DIRECTORY_TIMEOUT_MS, reviewRoutes } from './review';
 
 export const govFrRoutes = [...entryRoutes, ...reviewRoutes, ...directoryRoutes];
 
-type GovFrDeps = SigningDeps & { annuaire: AnnuaireClient; reviewAnnuaire: AnnuaireClient };
+type GovFrDeps = MandateDeps & { annuaire: AnnuaireClient; reviewAnnuaire: AnnuaireClient };
 
 /** The Annuaire clients built once: every lookup shares their token. */
-export function govFrRouter(deps: SigningDeps): Router {
+export function govFrRouter(deps: MandateDeps): Router {
   return serveRoutes<GovFrDeps>('/apps/gov-fr/v1', govFrRoutes, {
     ...deps,
     annuaire: annuaireClient(deps.config),

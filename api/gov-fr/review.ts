@@ -5,8 +5,8 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AnnuaireError, type AnnuaireClient } from '../../integrations/annuaire/client';
 import type { Party } from '../../domain/party';
-import { agreementPdf, type SigningDeps } from '../../domain/submission/service';
-import { getAgreement } from '../../platform/store/agreements';
+import { mandatePdfOf, type MandateDeps } from '../../domain/mandate/context';
+import { getMandate } from '../../platform/store/mandates';
 import { decisionsOf } from '../../platform/store/approval-decisions';
 import { identityViews } from '../../platform/store/identity-documents';
 import { renewalOf } from '../../domain/party/renewal';
@@ -35,7 +35,7 @@ const vatId = (t: { country?: string; code?: string } | undefined): string | nul
       ? `${t.country}${t.code}`
       : t.code;
 
-type Deps = SigningDeps & { reviewAnnuaire: AnnuaireClient };
+type Deps = MandateDeps & { reviewAnnuaire: AnnuaireClient };
 
 /** The Annuaire's record for the SIREN, or why there is none: the page says it in words, it never fails for it. */
 async function directoryRecord(deps: Deps, siren: string | null): Promise<DirectoryRecord> {
@@ -88,26 +88,26 @@ export const reviewRoutes = [
       // Another workspace's entry is as unknown as an id never used.
       const entry = await getEntryRow(deps.db, workspaceId, entryId);
       if (!entry) throw notFound(`entry ${entryId}`);
-      const agreement = await getAgreement(deps.db, entryId);
-      if (!agreement) throw notFound(`a mandate for entry ${entryId} (no registration has issued one yet)`);
+      const mandate = await getMandate(deps.db, entryId);
+      if (!mandate) throw notFound(`a mandate for entry ${entryId} (no registration has issued one yet)`);
       const party = entry.data as Party;
       const person = party.people?.[0];
       const address = party.addresses?.[0];
       const [views, decisions, directory, replaces] = await Promise.all([
         identityViews(deps.db, entryId),
-        decisionsOf(deps.db, entryId, agreement.job_id),
+        decisionsOf(deps.db, entryId, mandate.job_id),
         directoryRecord(deps, entry.siren),
-        renewalOf(deps.db, entryId, entry.siren, agreement.mandate_number),
+        renewalOf(deps.db, entryId, entry.siren, mandate.mandate_number),
       ]);
       return {
         entry_id: entryId,
-        job_id: agreement.job_id,
-        mandate_number: agreement.mandate_number,
-        submitted_at: agreement.submitted_at?.toISOString() ?? null,
-        signed_via: agreement.signed_via,
-        mandate_signed: agreement.signed,
+        job_id: mandate.job_id,
+        mandate_number: mandate.mandate_number,
+        submitted_at: mandate.submitted_at?.toISOString() ?? null,
+        signed_via: mandate.signed_via,
+        mandate_signed: mandate.signed,
         // Submitted and not decided yet: a rejection reopens the mandate, an approval closes it.
-        awaiting_decision: agreement.submitted_at !== null && agreement.decision_id === null,
+        awaiting_decision: mandate.submitted_at !== null && mandate.decision_id === null,
         party: {
           name: party.name ?? null,
           siren: entry.siren,
@@ -150,8 +150,8 @@ export const reviewRoutes = [
       const workspaceId = auth(res).workspaceId;
       if (!(await getEntryRow(deps.db, workspaceId, entryId))) throw notFound(`entry ${entryId}`);
       // Only a signed mandate is under review: the pre-filled one is never shown as if it were signed.
-      if (!(await getAgreement(deps.db, entryId))?.signed) throw notFound(`a signed mandate for entry ${entryId}`);
-      const { pdf: bytes, number } = await agreementPdf(deps, workspaceId, entryId);
+      if (!(await getMandate(deps.db, entryId))?.signed) throw notFound(`a signed mandate for entry ${entryId}`);
+      const { pdf: bytes, number } = await mandatePdfOf(deps, workspaceId, entryId);
       // For a script (the page renders it with pdf.js); opened directly, it is a download, never a viewer page.
       res
         .type('application/pdf')

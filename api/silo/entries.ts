@@ -6,7 +6,7 @@ import { getEntry, getEntryByKey, listEntries } from '../../platform/store/entri
 import { createPartyEntry } from '../../domain/party/entries';
 import { partyDocument } from '../../domain/party';
 import { applyUpdate } from '../../domain/party/document-update';
-import { changeParty } from '../../domain/submission/party-change';
+import { changeParty } from '../../domain/mandate/party-change';
 import { notFound } from '../../web/http/problem';
 import { assertStorable } from '../../web/http/no-nul';
 import { route } from '../../web/http/route';

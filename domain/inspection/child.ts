@@ -7,8 +7,8 @@ import sharp from 'sharp';
 import { loadPdfjs, pdfText } from './pdf-text';
 import { RefusedFile } from './refusal';
 import type { Answer, Job } from './jobs';
-import { addAuditPage } from '../mandate/audit-page';
-import { sealPdf } from '../mandate/seal';
+import { addAuditPage } from '../mandate-document/audit-page';
+import { sealPdf } from '../mandate-document/seal';
 
 // Libraries warn on odd files (pdf-lib, pdf.js): the file's verdict says what matters.
 console.log = console.warn = console.info = () => undefined;

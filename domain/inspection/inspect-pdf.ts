@@ -9,7 +9,7 @@ import { walkPdf, type PdfFacts } from './pdf-walk';
 import { ContentBudget } from './content-budget';
 import { refuse, RefusedFile } from './refusal';
 
-import type { UploadEvidence } from '../../platform/store/agreements';
+import type { UploadEvidence } from '../../platform/store/mandates';
 export type { UploadEvidence };
 
 /** A page is an image when images cover at least this share of it. */

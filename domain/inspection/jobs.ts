@@ -3,8 +3,8 @@ import type { ImageMime, ImagePurpose } from './inspect-image';
 import type { UploadEvidence } from './inspect-pdf';
 import type { Refusal } from './refusal';
 import type { MandateReference } from './mandate-text';
-import type { AuditFacts } from '../mandate/audit-page';
-import type { SealInfo, SealKey } from '../mandate/seal';
+import type { AuditFacts } from '../mandate-document/audit-page';
+import type { SealInfo, SealKey } from '../mandate-document/seal';
 
 export type Job =
   /** `superseded`: the entry's earlier mandate numbers, named when an upload carries one */

@@ -1,6 +1,6 @@
 // Whether a PDF's text is our mandate: its number, and nearly all the words of the mandate we issued, in French or
 // in English (the signer may have downloaded either). A document that only quotes the number is not the mandate.
-import { buildMandatePdf, type MandateInput } from '../mandate/pdf';
+import { buildMandatePdf, type MandateInput } from '../mandate-document/pdf';
 import { pdfText, textCarries } from './pdf-text';
 
 /** The issued mandate, without the language and the signature (both vary; the words of either language count). */

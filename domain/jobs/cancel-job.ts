@@ -25,7 +25,7 @@ export async function cancelJob(
   if (!job) throw new JobRequestError('not-found', `job ${jobId} not found`);
   if (ENDED.has(job.status)) throw ended(job);
   // In the store first: the workflow's cancel activity takes it from there (free text never enters Temporal). Claimed
-  // there against the operator's approval (one of them wins: domain/submission/service.ts decide takes the same lock).
+  // there against the operator's approval (one of them wins: domain/mandate/decision.ts decide takes the same lock).
   const { approvedBy } = await claimCancellation(deps.db, jobId, reason);
   if (approvedBy) throw approved((await getJob(deps.db, workspaceId, jobId)) ?? job, approvedBy);
   const handle = deps.temporal.workflow.getHandle(temporalWorkflowId(jobId));

@@ -197,7 +197,7 @@ export function parseInvoicingAddresses(
   };
 }
 
-/** The scope a signed mandate entrusts, as stored with it (the domain's form, written by the submission). */
+/** The scope a signed mandate entrusts, as stored with it (the domain's form, written with its signature). */
 const signedScope = z.object({
   entrust: z.enum(ENTRUST_SCOPES),
   start: z.string().optional(),

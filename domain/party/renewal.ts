@@ -1,7 +1,7 @@
 // An address update's new mandate, as the signer and the operator see it: the mandate in force it replaces, and the
 // addresses it adds (as signed, or as the party states them until it is).
 import type { Queryable } from '../../platform/store/db';
-import { signedInvoicingAddresses, supersededByMandate } from '../../platform/store/agreements';
+import { signedInvoicingAddresses, supersededByMandate } from '../../platform/store/mandates';
 import { beyondMandate, invoicingAddressesOf, signedScopeOf } from './invoicing-addresses';
 
 export interface Renewal {

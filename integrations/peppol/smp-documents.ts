@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/store/db';
 import { getEntryRow } from '../../platform/store/entries';
-import { approvedMandate } from '../../platform/store/agreements';
+import { approvedMandate } from '../../platform/store/mandates';
 import { cardParty } from '../../domain/peppol/directory-card';
 import { businessCardOf, businessCardXml } from './business-card';
 import { certificateBase64, devCertificate } from '../../platform/crypto/dev-certificates';

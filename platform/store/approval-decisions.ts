@@ -3,7 +3,7 @@
 import type { Queryable } from './db';
 import { bothEffects, type StatementEffect } from './statement-effect';
 import { iso } from './rows';
-import type { UploadEvidence } from './agreements';
+import type { UploadEvidence } from './mandates';
 
 export interface DecisionRecord {
   id: string;
@@ -42,7 +42,7 @@ export function decisionEffect(
     ctes: (first, guard) => {
       const [entry, job, id, approved, reason, by, at] = Array.from({ length: 7 }, (_, i) => `$${first + i}`);
       return `claim AS (
-         UPDATE agreements SET decision_id = ${id}::uuid, updated_at = now()
+         UPDATE mandates SET decision_id = ${id}::uuid, updated_at = now()
          WHERE entry_id = ${entry}::uuid AND job_id = ${job}::uuid AND submitted_at IS NOT NULL
            AND decision_id IS NULL AND voided_at IS NULL AND ${guard}
          RETURNING entry_id
@@ -68,7 +68,7 @@ export async function pendingSubmissions(db: Queryable, workspaceId: string, lim
     upload_evidence: UploadEvidence | null;
   }>(
     `SELECT a.entry_id, a.job_id, a.mandate_number, a.submitted_at, e.siren, e.data->>'name' AS name, a.upload_evidence
-     FROM agreements a JOIN entries e ON e.id = a.entry_id
+     FROM mandates a JOIN entries e ON e.id = a.entry_id
      WHERE e.workspace_id = $1 AND a.submitted_at IS NOT NULL AND a.decision_id IS NULL AND a.voided_at IS NULL
      ORDER BY a.submitted_at LIMIT $2`,
     [workspaceId, limit],

@@ -2,7 +2,7 @@
 // statement that records the step's start (job-journal.ts writeJournal's effect): the step makes no round trip of its
 // own for it, and every fact is read at the same instant.
 import type { Queryable } from './db';
-import { approvedMandateJson, approvedMandateOf, type ApprovedMandate, type ApprovedMandateJson } from './agreements';
+import { approvedMandateJson, approvedMandateOf, type ApprovedMandate, type ApprovedMandateJson } from './mandates';
 import type { StepTargets } from './directory-step-targets';
 import { runEffect, type StatementEffect } from './statement-effect';
 
@@ -12,7 +12,7 @@ export interface EntryFacts {
   siren?: string;
   /** Its VAT number as it states it now (GOBL `tax_id`), shown with its mandate's facts in the Peppol Directory. */
   taxId?: unknown;
-  /** Its mandate in force (agreements.ts approvedMandate). */
+  /** Its mandate in force (mandates.ts approvedMandate). */
   mandate?: ApprovedMandate;
   /** The values of the meta keys asked for, as stored, by key. */
   metas: Record<string, unknown>;

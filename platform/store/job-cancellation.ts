@@ -25,7 +25,7 @@ export async function claimCancellation(db: Db, jobId: string, reason: string): 
     await q.query('SELECT 1 FROM jobs WHERE id = $1 FOR UPDATE', [jobId]);
     // A statement of its own, after the lock: it reads what a decision that held the row committed.
     const { rows } = await q.query<{ id: string }>(
-      `SELECT d.id FROM agreements a JOIN approval_decisions d ON d.id = a.decision_id
+      `SELECT d.id FROM mandates a JOIN approval_decisions d ON d.id = a.decision_id
        WHERE a.job_id = $1 AND a.voided_at IS NULL AND d.approved`,
       [jobId],
     );

@@ -133,7 +133,7 @@ export async function writeJournal(
   }>(
     `WITH ${DEFINITION_STEPS}, ${STEP_CTES}, approved AS (
        SELECT NOT ($3::boolean OR EXISTS (SELECT 1 FROM wait_before)) OR EXISTS (
-         SELECT 1 FROM jobs j JOIN agreements a ON a.entry_id = j.silo_entry_id AND a.job_id = j.id
+         SELECT 1 FROM jobs j JOIN mandates a ON a.entry_id = j.silo_entry_id AND a.job_id = j.id
          JOIN approval_decisions d ON d.id = a.decision_id WHERE j.id = $1 AND d.approved) AS ok,
          ${effect ? requiredBy(effect, firstOfEffect) : 'true'} AS allowed,
          $4::text IS NULL OR EXISTS (SELECT 1 FROM step) AS known
@@ -174,7 +174,7 @@ export async function writeJournal(
 /**
  * An event of the approval wait, recorded by the API in the transaction of the submission or decision it reports:
  * after the events already there, before the step's end. Two writers at once would take the same slot (the second
- * fails on the key): the API's writers are serialised by the agreement's row, which each updates first.
+ * fails on the key): the API's writers are serialised by the mandate's row, which each updates first.
  */
 export async function recordWaitEvent(
   q: Queryable,

@@ -157,7 +157,7 @@ export async function markJobsStarted(db: Queryable, jobIds: string[]): Promise<
 export async function approvedButWaiting(db: Queryable, olderThanMs: number, limit: number) {
   const { rows } = await db.query<{ id: string; decision_id: string }>(
     `SELECT j.id, d.id AS decision_id FROM jobs j
-     JOIN agreements a ON a.job_id = j.id JOIN approval_decisions d ON d.id = a.decision_id
+     JOIN mandates a ON a.job_id = j.id JOIN approval_decisions d ON d.id = a.decision_id
      WHERE j.status = 'WAIT' AND d.approved
        AND d.created_at < now() - ($1::int * interval '1 millisecond')
      ORDER BY d.created_at LIMIT $2`,

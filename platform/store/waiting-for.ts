@@ -12,4 +12,4 @@ export const waitingForSql = (
     SELECT CASE WHEN a.submitted_at IS NOT NULL THEN 'decision'
                 WHEN EXISTS (SELECT 1 FROM approval_decisions d WHERE d.job_id = ${j}.id AND NOT d.approved) THEN 'resubmission'
                 ELSE 'signer' END
-    FROM agreements a WHERE a.entry_id = ${j}.silo_entry_id AND a.job_id = ${j}.id), 'signer') END`;
+    FROM mandates a WHERE a.entry_id = ${j}.silo_entry_id AND a.job_id = ${j}.id), 'signer') END`;

@@ -511,7 +511,7 @@ describe('directory activities: every invoicing address', () => {
     const start = inDays(5);
     const { entryId, input } = await partyWith(siren, { start, addresses: [{}, { siret: siretB }] });
     await putMeta(db, entryId, 'fr-former-matricule', { src: 'api', value: '0042' });
-    await db.query('UPDATE agreements SET signed_former_matricule = $1 WHERE entry_id = $2', ['0042', entryId]);
+    await db.query('UPDATE mandates SET signed_former_matricule = $1 WHERE entry_id = $2', ['0042', entryId]);
     const r = await acts.register(input);
     expect(r.takenOverFrom).toBe('0042');
     const all = sim.lines().filter((l) => l.siren === siren);
@@ -541,7 +541,7 @@ describe('directory activities: every invoicing address', () => {
         addresses: [{ id: siren, siren }],
       },
     );
-    await db.query('UPDATE agreements SET signed_former_matricule = $1 WHERE entry_id = $2', ['0042', entryId]);
+    await db.query('UPDATE mandates SET signed_former_matricule = $1 WHERE entry_id = $2', ['0042', entryId]);
     const r = await acts.register(input);
     expect(r.lines.map((l) => l.address)).toEqual([siren]);
     expect(sim.lines().find((l) => l.idInstance === kept.idInstance)!.dateFinEffet).toBeNull();

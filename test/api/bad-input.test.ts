@@ -37,7 +37,7 @@ async function storeDigest(): Promise<string> {
     'entries',
     'entry_meta',
     'entry_states',
-    'agreements',
+    'mandates',
     'identity_documents',
     'jobs',
     'workflows',

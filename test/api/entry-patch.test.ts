@@ -43,7 +43,7 @@ async function newEntry(data: unknown = party()) {
   return id;
 }
 
-const agreement = async (id: string) => {
+const mandatePdf = async (id: string) => {
   const res = await fetch(`${h.baseUrl}${entryApi(id)}/agreement`, {
     headers: { authorization: `Bearer ${h.apiKey}` },
   });
@@ -193,7 +193,7 @@ describe('against the mandate', () => {
     const id = await newEntry(party(siren));
     const jobId = await startRegistration(h, id);
     await jobWhen(h, jobId, ['WAIT']);
-    const first = await agreement(id);
+    const first = await mandatePdf(id);
     const firstNumber = pdfText(first).match(/\d{9}_\w+_\d{8}_01/)![0];
 
     // Not on the mandate: no new number.
@@ -205,7 +205,7 @@ describe('against the mandate', () => {
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
     const secondNumber = firstNumber.replace(/_01$/, '_02');
     expect(renamed.body.mandate_number).toBe(secondNumber);
-    const second = pdfText(await agreement(id));
+    const second = pdfText(await mandatePdf(id));
     expect(second).toContain(secondNumber);
     expect(second).toContain('Boulangerie Renommée SAS');
 
@@ -268,7 +268,7 @@ describe('against the mandate', () => {
     const id = await newEntry(party(makeSiren()));
     const jobId = await startRegistration(h, id);
     await jobWhen(h, jobId, ['WAIT']);
-    const read = pdfText(await agreement(id)).match(/\d{9}_\w+_\d{8}_01/)![0];
+    const read = pdfText(await mandatePdf(id)).match(/\d{9}_\w+_\d{8}_01/)![0];
     expect((await patch(id, { name: 'Autre Raison Sociale SAS' }, 'application/merge-patch+json')).status).toBe(200);
     const stale = await h.api('POST', `${entryApi(id)}/sign`, { mandate_number: read });
     expect(stale.status).toBe(409);
@@ -285,7 +285,7 @@ describe('against the mandate', () => {
     const id = await newEntry(party(makeSiren()));
     const jobId = await startRegistration(h, id);
     await jobWhen(h, jobId, ['WAIT']);
-    const read = pdfText(await agreement(id)).match(/\d{9}_\w+_\d{8}_01/)![0];
+    const read = pdfText(await mandatePdf(id)).match(/\d{9}_\w+_\d{8}_01/)![0];
     const renamed = await patch(id, { name: 'Raison Changée SAS' }, 'application/merge-patch+json');
     const next = renamed.body.mandate_number;
     expect(next).toBe(read.replace(/_01$/, '_02'));
@@ -304,15 +304,13 @@ describe('against the mandate', () => {
     ).ref;
     const wizard = await h.api('POST', `/reg/${ref}/api/sign`, {}, null);
     expect([wizard.status, wizard.body.code]).toEqual([409, 'mandate-changed']);
-    const unsigned = await h.db.query('SELECT signed_pdf IS NULL AS unsigned FROM agreements WHERE entry_id = $1', [
-      id,
-    ]);
+    const unsigned = await h.db.query('SELECT signed_pdf IS NULL AS unsigned FROM mandates WHERE entry_id = $1', [id]);
     expect(unsigned.rows).toEqual([{ unsigned: true }]);
     // Downloaded again (here through the wizard), it is signed.
     expect((await fetch(`${h.baseUrl}/reg/${ref}/api/agreement`)).status).toBe(200);
     expect((await h.api('POST', `${entryApi(id)}/sign`, {})).status).toBe(204);
     const { rows } = await h.db.query(
-      'SELECT mandate_number, signed_pdf IS NOT NULL AS signed FROM agreements WHERE entry_id = $1',
+      'SELECT mandate_number, signed_pdf IS NOT NULL AS signed FROM mandates WHERE entry_id = $1',
       [id],
     );
     expect(rows[0]).toEqual({ mandate_number: next, signed: true });
@@ -327,7 +325,7 @@ describe('against the mandate', () => {
 
     const other = await newEntry(party(makeSiren()));
     await jobWhen(h, await startRegistration(h, other), ['WAIT']);
-    await agreement(other);
+    await mandatePdf(other);
     expect((await h.api('POST', `${entryApi(other)}/sign`, {})).status).toBe(204);
   });
 

@@ -16,7 +16,7 @@ import { b64, gif, jpeg, png } from '../../bin/stack/sample-images';
 import { pdfText } from '../support/pdf-text';
 import { inkSigned } from '../support/signed-pdf';
 import { generateSelfSigned } from '../../platform/crypto/dev-certificates';
-import { sealPdf } from '../../domain/mandate/seal';
+import { sealPdf } from '../../domain/mandate-document/seal';
 import { createWorkflow, entryState, jobWhen, setState, startJob, step } from '../support/jobs';
 
 let h: Harness;
@@ -436,7 +436,7 @@ describe('at rest', () => {
       [entryId],
     );
     const { rows: ags } = await h.db.query<{ signed_pdf: Uint8Array }>(
-      'SELECT signed_pdf FROM agreements WHERE entry_id = $1',
+      'SELECT signed_pdf FROM mandates WHERE entry_id = $1',
       [entryId],
     );
     const rawImage = Buffer.from(ids[0]!.data);

@@ -163,7 +163,7 @@ describe('security and cache headers', () => {
     );
     const keyed = [
       ['the entry', `/silo/v1/entries/${entryId}`],
-      ['the agreement', `${entryApi(entryId)}/agreement`],
+      ['the mandate', `${entryApi(entryId)}/agreement`],
       ['the review queue', '/apps/gov-fr/v1/review/submissions'],
       ['an identity image', `${entryApi(entryId)}/identity/front`],
       ['a problem', `/silo/v1/entries/${crypto.randomUUID()}`],

@@ -265,7 +265,7 @@ describe('updating the addresses of a registered party', () => {
     expect(early.body.detail).toMatch(/has nothing to update/);
     expect((await register(h, id)).status).toBe('OK');
     const mandateNumber = async () =>
-      (await h.db.query<{ n: string }>('SELECT mandate_number AS n FROM agreements WHERE entry_id = $1', [id])).rows[0]!
+      (await h.db.query<{ n: string }>('SELECT mandate_number AS n FROM mandates WHERE entry_id = $1', [id])).rows[0]!
         .n;
     const first = await mandateNumber();
 
@@ -302,7 +302,7 @@ describe('updating the addresses of a registered party', () => {
     expect((await h.api('GET', `/silo/v1/entries/${id}`)).body.state).toBe('registered');
     // The superseded mandate is kept as evidence.
     const kept = await h.db.query(
-      'SELECT mandate_number, signed_pdf IS NOT NULL AS signed FROM superseded_agreements WHERE entry_id = $1',
+      'SELECT mandate_number, signed_pdf IS NOT NULL AS signed FROM superseded_mandates WHERE entry_id = $1',
       [id],
     );
     expect(kept.rows).toEqual([{ mandate_number: first, signed: true }]);
@@ -314,7 +314,7 @@ describe('updating the addresses of a registered party', () => {
     expect((await register(h, id)).status).toBe('OK');
     expect((await putAddresses(id, { entrust: 'listed', addresses: [{}, { suffix: 'EU' }] })).status).toBe(200);
     const inForce = (
-      await h.db.query<{ n: string }>('SELECT mandate_number AS n FROM agreements WHERE entry_id = $1', [id])
+      await h.db.query<{ n: string }>('SELECT mandate_number AS n FROM mandates WHERE entry_id = $1', [id])
     ).rows[0]!.n;
     const job = await update(id);
     expect((await jobWhen(h, job.body.id, ['WAIT', 'ERR'], 30_000)).status).toBe('WAIT');

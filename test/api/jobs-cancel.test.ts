@@ -145,9 +145,9 @@ describe('POST /transform/v1/jobs/{id}/cancel', () => {
     const wizardApi = await fetch(`${h.baseUrl}/reg/${link.ref}/api/state`);
     expect(wizardApi.status).toBe(410);
     expect(((await wizardApi.json()) as { code: string }).code).toBe('link-cancelled');
-    const agreement = await h.api('GET', `${entryApi(entryId)}/agreement`);
-    expect(agreement.status).toBe(409);
-    expect(agreement.body.code).toBe('mandate-voided');
+    const mandate = await h.api('GET', `${entryApi(entryId)}/agreement`);
+    expect(mandate.status).toBe(409);
+    expect(mandate.body.code).toBe('mandate-voided');
 
     const run = await h.client.workflow.getHandle(temporalWorkflowId(jobId)).describe();
     expect(run.status.name).toBe('COMPLETED');

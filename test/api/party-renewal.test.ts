@@ -33,7 +33,7 @@ const shownName = async (siren: string) => {
 };
 
 const mandateNumber = async (id: string) =>
-  (await h.db.query<{ n: string }>('SELECT mandate_number AS n FROM agreements WHERE entry_id = $1', [id])).rows[0]!.n;
+  (await h.db.query<{ n: string }>('SELECT mandate_number AS n FROM mandates WHERE entry_id = $1', [id])).rows[0]!.n;
 
 describe('a registered party renamed', () => {
   it('keeps its registration and signs a new mandate with the new name, the old one in force meanwhile', async () => {
@@ -91,7 +91,7 @@ describe('a registered party renamed', () => {
     });
     // The new mandate is in force; the one it replaced is kept as evidence.
     expect(await mandateNumber(id)).toBe(second);
-    const kept = await h.db.query('SELECT mandate_number FROM superseded_agreements WHERE entry_id = $1', [id]);
+    const kept = await h.db.query('SELECT mandate_number FROM superseded_mandates WHERE entry_id = $1', [id]);
     expect(kept.rows).toEqual([{ mandate_number: first }]);
   });
 

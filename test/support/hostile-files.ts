@@ -23,7 +23,7 @@ import {
 } from 'pdf-lib';
 import sharp from 'sharp';
 import { generateSelfSigned } from '../../platform/crypto/dev-certificates';
-import { sealPdf } from '../../domain/mandate/seal';
+import { sealPdf } from '../../domain/mandate-document/seal';
 import type { Harness } from './harness';
 import { png } from '../../bin/stack/sample-images';
 import { inkSigned } from './signed-pdf';

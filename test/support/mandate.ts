@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import type { Queryable } from '../../platform/store/db';
 import type { InvoicingAddresses } from '../../domain/party/invoicing-addresses';
-import { markSubmitted, storeSignedPdf } from '../../platform/store/agreements';
+import { markSubmitted, storeSignedPdf } from '../../platform/store/mandates';
 import { issueMandate } from '../../platform/store/mandate-numbers';
 import { decisionEffect } from '../../platform/store/approval-decisions';
 import { runEffect } from '../../platform/store/statement-effect';

@@ -3,7 +3,7 @@
 import type { Queryable } from '../../platform/store/db';
 
 /** The store's tables keyed by entry that a registration writes once. */
-export type PerEntryTable = 'mandate_numbers' | 'agreements' | 'approval_decisions' | 'directory_holdings';
+export type PerEntryTable = 'mandate_numbers' | 'mandates' | 'approval_decisions' | 'directory_holdings';
 
 export async function oncePerEntryFaults(db: Queryable, table: PerEntryTable, entryIds: string[]): Promise<string[]> {
   const { rows } = await db.query<{ entry_id: string; n: number }>(

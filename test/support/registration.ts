@@ -90,7 +90,7 @@ export async function renewalAwaitingSigner(h: Harness, name?: string) {
   expect((await addresses([{}])).status).toBe(200);
   expect((await register(h, entryId)).status).toBe('OK');
   const inForce = (
-    await h.db.query<{ n: string }>('SELECT mandate_number AS n FROM agreements WHERE entry_id = $1', [entryId])
+    await h.db.query<{ n: string }>('SELECT mandate_number AS n FROM mandates WHERE entry_id = $1', [entryId])
   ).rows[0]!.n;
   expect((await addresses([{}, { suffix: 'EU' }])).status).toBe(200);
   const jobId = await startRegistration(h, entryId, ADDRESS_UPDATE_WORKFLOW_ID);

@@ -1,5 +1,5 @@
 // What the seal tests sign with: the seal's signature info and the audit facts of one signed mandate.
-import type { AuditFacts } from '../../domain/mandate/audit-page';
+import type { AuditFacts } from '../../domain/mandate-document/audit-page';
 
 export const SEAL_INFO = {
   name: 'Test PA',

@@ -547,13 +547,13 @@ describe(`the production topology: the real Temporal server over mutual TLS, 2 A
       onboardings.flatMap((o) => o.addresses?.routingCodes.map((rc) => `${rc.siret}/${rc.id}`) ?? []).sort(),
     );
 
-    // In the store: one mandate number, agreement and decision per entry; a directory holding per registered one;
+    // In the store: one mandate number, mandate and decision per entry; a directory holding per registered one;
     // SMP records enabled for the registered parties' addresses only; each state change and job end reported once.
     const entryIds = onboardings.map((o) => o.entryId).sort();
     const registered = staying.map((o) => o.entryId);
     const perEntry = await Promise.all([
       oncePerEntryFaults(c().db, 'mandate_numbers', entryIds),
-      oncePerEntryFaults(c().db, 'agreements', entryIds),
+      oncePerEntryFaults(c().db, 'mandates', entryIds),
       oncePerEntryFaults(c().db, 'approval_decisions', entryIds),
       oncePerEntryFaults(c().db, 'directory_holdings', registered),
     ]);

@@ -109,7 +109,7 @@ describe(`scale-out: ${N} registrations on 2 APIs and 2 workers`, () => {
     // recorded directory line (the directory's own) per address.
     const entryIds = started.map((o) => o.entryId).sort();
     const perEntry = await Promise.all(
-      (['mandate_numbers', 'agreements', 'approval_decisions', 'directory_holdings'] as const).map((t) =>
+      (['mandate_numbers', 'mandates', 'approval_decisions', 'directory_holdings'] as const).map((t) =>
         oncePerEntryFaults(cluster.db, t, entryIds),
       ),
     );

@@ -1,13 +1,14 @@
 // The signer's operations (seed §4.1 and §4.3), declared once and served at two addresses: the entry API
 // (apps/gov-fr/v1/entry/{id}/…, an integrator's key) and the wizard (/reg/{ref}/api/…, the link's ref). The address
-// says how the entry is found and what else it refuses; the rules are the submission's (domain/submission/).
+// says how the entry is found and what else it refuses; the rules are the mandate's (domain/mandate/).
+// `agreement` in the paths is the Invopop contract's name for the mandate (wire); the code says mandate.
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Scope } from '../../platform/store/workspaces';
-import { agreementPdf, type SigningDeps } from '../../domain/submission/service';
-import { signInApp, uploadIdentity, uploadSignedAgreement } from '../../domain/submission/signature';
-import { confirm } from '../../domain/submission/decision';
-import { agreementBody, identityBody, signBody } from '../../domain/submission/inputs';
+import { mandatePdfOf, type MandateDeps } from '../../domain/mandate/context';
+import { signInApp, uploadIdentity, uploadSignedMandate } from '../../domain/mandate/signature';
+import { confirm } from '../../domain/mandate/decision';
+import { signedMandateBody, identityBody, signBody } from '../../domain/mandate/inputs';
 import * as GovFr from './schemas';
 import { rejectNulCharacters } from '../http/no-nul';
 import { uploadJson } from '../http/upload-json';
@@ -31,9 +32,9 @@ export interface SignerAddress {
   name?: { operation: string; summary: string };
   /** What every operation at this address may also refuse (an unknown link, no mandate). */
   refusals: readonly ProblemCodeName[];
-  entry(req: Request, res: Response, deps: SigningDeps): Promise<SignerEntry>;
+  entry(req: Request, res: Response, deps: MandateDeps): Promise<SignerEntry>;
   /** Checked before a submission (the wizard's first step done). */
-  beforeSubmit?(deps: SigningDeps, entry: SignerEntry): Promise<void>;
+  beforeSubmit?(deps: MandateDeps, entry: SignerEntry): Promise<void>;
   note: string;
 }
 
@@ -67,7 +68,7 @@ const IMAGE_REFUSALS: readonly ProblemCodeName[] = [
 const clientOf = (req: Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });
 const uploads = [uploadJson, rejectNulCharacters];
 
-export function signerRoutes(at: SignerAddress): Route<SigningDeps>[] {
+export function signerRoutes(at: SignerAddress): Route<MandateDeps>[] {
   const id = (op: string) => (at.name ? `${at.name.operation}${op[0]!.toUpperCase()}${op.slice(1)}` : op);
   const summary = (s: string) => (at.name ? `${at.name.summary}${s[0]!.toLowerCase()}${s.slice(1)}` : s);
   const common = { params: at.params, scope: at.scope };
@@ -82,9 +83,9 @@ export function signerRoutes(at: SignerAddress): Route<SigningDeps>[] {
       query: at.langQuery,
       responses: { 200: pdf },
       errors: [...at.refusals, 'signer-missing'],
-      handle: async ({ query, req, res }, deps: SigningDeps) => {
+      handle: async ({ query, req, res }, deps: MandateDeps) => {
         const e = await at.entry(req, res, deps);
-        const { pdf: bytes, number } = await agreementPdf(deps, e.workspaceId, e.entryId, query.lang);
+        const { pdf: bytes, number } = await mandatePdfOf(deps, e.workspaceId, e.entryId, query.lang);
         res
           .type('application/pdf')
           .set('content-disposition', `inline; filename="mandat-${number}.pdf"`)
@@ -103,7 +104,7 @@ export function signerRoutes(at: SignerAddress): Route<SigningDeps>[] {
       responses: { 204: null },
       examples: { 'the front of an ID card': { view: 'front', data: '<base64 of a JPEG>' } },
       errors: [...at.refusals, 'under-review', ...IMAGE_REFUSALS],
-      handle: async ({ body, req, res }, deps: SigningDeps) => {
+      handle: async ({ body, req, res }, deps: MandateDeps) => {
         const e = await at.entry(req, res, deps);
         await uploadIdentity(deps, e.workspaceId, e.entryId, body.view, body.data, clientOf(req));
       },
@@ -138,7 +139,7 @@ export function signerRoutes(at: SignerAddress): Route<SigningDeps>[] {
         'under-review',
         ...IMAGE_REFUSALS,
       ],
-      handle: async ({ query, body, req, res }, deps: SigningDeps) => {
+      handle: async ({ query, body, req, res }, deps: MandateDeps) => {
         const e = await at.entry(req, res, deps);
         const b = body ?? {};
         await signInApp(
@@ -159,14 +160,14 @@ export function signerRoutes(at: SignerAddress): Route<SigningDeps>[] {
       operationId: id('uploadSignedMandate'),
       summary: summary('Upload a mandate signed elsewhere'),
       description: `Uploads the mandate signed elsewhere (a PDF, base64): digitally signed, with a signature added, or printed, signed and scanned. It must be this entry's current mandate. ${at.note}`,
-      body: agreementBody,
+      body: signedMandateBody,
       before: uploads,
       responses: { 204: null },
       examples: { 'a signed PDF': { data: '<base64 of the signed PDF>' } },
       errors: [...at.refusals, 'mandate-replaced', 'signer-missing', 'under-review', ...SIGNED_PDF_REFUSALS],
-      handle: async ({ body, req, res }, deps: SigningDeps) => {
+      handle: async ({ body, req, res }, deps: MandateDeps) => {
         const e = await at.entry(req, res, deps);
-        await uploadSignedAgreement(deps, e.workspaceId, e.entryId, body.data, clientOf(req));
+        await uploadSignedMandate(deps, e.workspaceId, e.entryId, body.data, clientOf(req));
       },
     }),
     route({
@@ -188,7 +189,7 @@ export function signerRoutes(at: SignerAddress): Route<SigningDeps>[] {
         'unavailable',
         ...(at.beforeSubmit ? (['details-unconfirmed'] as const) : []),
       ],
-      handle: async ({ req, res }, deps: SigningDeps) => {
+      handle: async ({ req, res }, deps: MandateDeps) => {
         const e = await at.entry(req, res, deps);
         await at.beforeSubmit?.(deps, e);
         return confirm(deps, e.workspaceId, e.entryId, clientOf(req));

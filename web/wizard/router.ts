@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { mountPdfView, PDF_VIEW_CSP } from '../pdf-view/assets';
 import { pageBundle } from '../page-bundle';
 import express, { Router } from 'express';
-import type { SigningDeps } from '../../domain/submission/service';
+import type { MandateDeps } from '../../domain/mandate/context';
 import { sendProblem } from '../http/problem';
 import { mountRoutes } from '../http/route';
 import { linkPage, type WizardLang } from './pages';
@@ -21,7 +21,7 @@ const require = createRequire(import.meta.url);
 const SIGNATURE_PAD = path.join(path.dirname(require.resolve('signature_pad')), 'signature_pad.js');
 const HANDWRITING = require.resolve('@expo-google-fonts/dancing-script/400Regular/DancingScript_400Regular.ttf');
 
-export function wizardRouter(deps: SigningDeps): Router {
+export function wizardRouter(deps: MandateDeps): Router {
   const scripts = pageBundle('wizard'); // at start: a missing or stale build stops it here, not in the browser
   const r = Router();
   const frameAncestors = ["'self'", ...deps.config.WIZARD_FRAME_ANCESTORS].join(' ');

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Request } from 'express';
 import { z } from 'zod';
-import { LANGS } from '../../domain/mandate/texts';
-import { SigningError, type SigningDeps } from '../../domain/submission/service';
+import { LANGS } from '../../domain/mandate-document/texts';
+import { MandateError, type MandateDeps } from '../../domain/mandate/context';
 import { MAX_SMALL_JSON_VALUES, boundedJson } from '../http/bounded-json';
 import { rejectNulCharacters } from '../http/no-nul';
 import { route } from '../http/route';
@@ -31,7 +31,7 @@ const LINK_REFUSALS = ['link-unknown', 'link-finished', 'link-cancelled'] as con
 
 /** The entry the link opened (the guard in router.ts opens it before every /api route). */
 export const openedEntry = (req: Request) => (req as Request & { wizard: WizardEntry }).wizard;
-export const openLink = async (req: Request, deps: SigningDeps) => {
+export const openLink = async (req: Request, deps: MandateDeps) => {
   (req as Request & { wizard: WizardEntry }).wizard = await openRef(deps, (req.params as { ref: string }).ref);
 };
 
@@ -50,7 +50,7 @@ export const wizardRoutes = [
     responses: { 200: { mediaType: 'text/html' } },
     errors: LINK_REFUSALS,
     // Its ref is read raw: an unknown link is a page in the signer's language, not a problem document.
-    handle: async ({ req, res }, deps: SigningDeps) => {
+    handle: async ({ req, res }, deps: MandateDeps) => {
       res.set('cache-control', 'no-store');
       // The page's assets are relative (../assets/): with a trailing slash they would miss. One address only.
       if (req.originalUrl.split('?')[0]!.endsWith('/')) {
@@ -79,7 +79,7 @@ export const wizardRoutes = [
     params: wizardRef,
     responses: { 200: GovFr.wizardState },
     errors: LINK_REFUSALS,
-    handle: ({ req }, deps: SigningDeps) => wizardState(deps, openedEntry(req)),
+    handle: ({ req }, deps: MandateDeps) => wizardState(deps, openedEntry(req)),
   }),
   route({
     method: 'post',
@@ -100,7 +100,7 @@ export const wizardRoutes = [
       },
     },
     errors: [...LINK_REFUSALS, 'details-locked', 'invalid-details', 'signer-missing', 'under-review'],
-    handle: ({ body, req }, deps: SigningDeps) => confirmDetails(deps, openedEntry(req), body, clientOf(req)),
+    handle: ({ body, req }, deps: MandateDeps) => confirmDetails(deps, openedEntry(req), body, clientOf(req)),
   }),
   ...signerRoutes({
     base: '/reg/:ref/api',
@@ -112,7 +112,7 @@ export const wizardRoutes = [
     // The wizard's first step is the signer reviewing the details: a submission through it needs that done.
     beforeSubmit: async (deps, entry) => {
       if (!(await detailsConfirmed(deps, entry)))
-        throw new SigningError('details-unconfirmed', 'confirm the party details first (step 1)');
+        throw new MandateError('details-unconfirmed', 'confirm the party details first (step 1)');
     },
     note: 'Through the wizard: its link opens this entry and nothing else.',
   }),

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { PDFDict, PDFDocument, PDFName, PDFRawStream, StandardFonts, type PDFPageLeaf } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildMandatePdf } from '../../../domain/mandate/pdf';
+import { buildMandatePdf } from '../../../domain/mandate-document/pdf';
 import { InspectionPool, RefusedFile } from '../../../domain/inspection';
 import { inspectMandate } from '../../../domain/inspection/inspect-pdf';
 import { PDF_LIMITS } from '../../../domain/inspection/limits';

@@ -2,7 +2,7 @@
 // killed and replaced, and the pool goes on answering; closing it ends its children.
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildMandatePdf } from '../../../domain/mandate/pdf';
+import { buildMandatePdf } from '../../../domain/mandate-document/pdf';
 import { BusyError, InspectionPool, RefusedFile } from '../../../domain/inspection';
 import { party } from '../../../bin/stack/sample-parties';
 import { png } from '../../../bin/stack/sample-images';

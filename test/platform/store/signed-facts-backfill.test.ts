@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../../platform/store/db';
 import { insertEntry } from '../../../platform/store/entries';
 import { createWorkspace } from '../../../platform/store/workspaces';
-import { approvedMandate } from '../../../platform/store/agreements';
+import { approvedMandate } from '../../../platform/store/mandates';
 import { migrate } from '../../../platform/store/migrate';
 import { factsChangedSince } from '../../../domain/party/mandate-facts';
 import { freshDb } from '../../support/harness';
@@ -26,7 +26,10 @@ describe.each(engines)('signed facts kept for mandates signed before them, on %s
   });
   afterAll(() => drop?.());
 
-  /** A party with a signed mandate as the schema before the migration kept it, and the decision on it. */
+  /**
+   * A party with a signed mandate as the schema before the migration kept it (in `agreements`, the mandates' table
+   * until migration 1763841300000), and the decision on it.
+   */
   async function signedBefore(state: string, approved: boolean) {
     const siren = makeSiren();
     const data = party(siren);

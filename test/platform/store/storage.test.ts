@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDb, type Db, type Queryable } from '../../../platform/store/db';
-import { getAgreement } from '../../../platform/store/agreements';
+import { getMandate } from '../../../platform/store/mandates';
 import { issueMandate, startsWith } from '../../../platform/store/mandate-numbers';
 import { getEntry, insertEntry, listEntries } from '../../../platform/store/entries';
 import { ConflictError } from '../../../platform/store/conflict';
@@ -530,7 +530,7 @@ describe.each(engines)('store on %s', (engine) => {
     expect(await issue(second)).toBe(`${siren}_0145_20261123_02`);
     for (let i = 3; i < 10; i++) await issue(crypto.randomUUID());
     expect(await issue(crypto.randomUUID())).toBe(`${siren}_0145_20261123_10`);
-    expect(await getAgreement(db, e.id)).toMatchObject({
+    expect(await getMandate(db, e.id)).toMatchObject({
       mandate_number: `${siren}_0145_20261123_10`,
       issued_on: '2026-11-23',
       signed: false,

@@ -286,7 +286,7 @@ describe('operator review page (approvals-only key)', () => {
       h.box.seal(Buffer.from('\x89PNG\r\n\x1a\n<html>not an image</html>', 'latin1'), `identity:${sub.entryId}:page`),
     ]);
     // As the upload checks flag an image-only PDF: the operator must check the number and the signature by eye.
-    await h.db.query("UPDATE agreements SET upload_evidence = 'scan' WHERE entry_id = $1", [sub.entryId]);
+    await h.db.query("UPDATE mandates SET upload_evidence = 'scan' WHERE entry_id = $1", [sub.entryId]);
     h.sims.annuaire.setFaults({ status: 503, only: 'GET /siren/code-insee:*' });
     try {
       const { page } = await openReview(operator, undefined, 360);
@@ -404,7 +404,7 @@ describe('active content in a stored mandate', () => {
       );
       const sub = await submittedEntry(h, { name: 'Mandat Piégé SAS' });
       // As a PDF stored before the upload checks were fixed: straight into the store, sealed like any mandate.
-      await h.db.query('UPDATE agreements SET signed_pdf = $2 WHERE entry_id = $1', [
+      await h.db.query('UPDATE mandates SET signed_pdf = $2 WHERE entry_id = $1', [
         sub.entryId,
         h.box.seal(pdf, `signed-mandate:${sub.entryId}`),
       ]);

@@ -4,7 +4,7 @@
 import type { Queryable } from './db';
 import { dropIdentityDocuments } from './identity-documents';
 
-export interface AgreementRow {
+export interface MandateRow {
   entry_id: string;
   job_id: string;
   mandate_number: string;
@@ -27,13 +27,11 @@ export interface AgreementRow {
 export type UploadEvidence = 'digital-signature' | 'visible-signature' | 'scan';
 
 // Without the signed mandate's bytes (tens of kilobytes): most readers only need to know it is there.
-const AGREEMENT_COLUMNS = `entry_id, job_id, mandate_number, to_char(issued_on, 'YYYY-MM-DD') AS issued_on, signed_pdf IS NOT NULL AS signed,
+const MANDATE_COLUMNS = `entry_id, job_id, mandate_number, to_char(issued_on, 'YYYY-MM-DD') AS issued_on, signed_pdf IS NOT NULL AS signed,
   signed_via, signed_at, submitted_at, decision_id, signed_former_matricule, upload_evidence, voided_at, served_number`;
 
-export async function getAgreement(db: Queryable, entryId: string): Promise<AgreementRow | undefined> {
-  const { rows } = await db.query<AgreementRow>(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE entry_id = $1`, [
-    entryId,
-  ]);
+export async function getMandate(db: Queryable, entryId: string): Promise<MandateRow | undefined> {
+  const { rows } = await db.query<MandateRow>(`SELECT ${MANDATE_COLUMNS} FROM mandates WHERE entry_id = $1`, [entryId]);
   return rows[0];
 }
 
@@ -43,7 +41,7 @@ export async function getAgreement(db: Queryable, entryId: string): Promise<Agre
  */
 export async function recordServedMandate(db: Queryable, entryId: string, jobId: string, number: string) {
   await db.query(
-    `UPDATE agreements SET served_number = $3 WHERE entry_id = $1 AND job_id = $2 AND served_number IS DISTINCT FROM $3`,
+    `UPDATE mandates SET served_number = $3 WHERE entry_id = $1 AND job_id = $2 AND served_number IS DISTINCT FROM $3`,
     [entryId, jobId, number],
   );
 }
@@ -51,7 +49,7 @@ export async function recordServedMandate(db: Queryable, entryId: string, jobId:
 /** The signed mandate as stored (sealed), if any. */
 export async function getSignedPdf(db: Queryable, entryId: string): Promise<Uint8Array | undefined> {
   const { rows } = await db.query<{ signed_pdf: Uint8Array | null }>(
-    'SELECT signed_pdf FROM agreements WHERE entry_id = $1',
+    'SELECT signed_pdf FROM mandates WHERE entry_id = $1',
     [entryId],
   );
   return rows[0]?.signed_pdf ?? undefined;
@@ -81,7 +79,7 @@ export async function storeSignedPdf(
   evidence?: UploadEvidence,
 ): Promise<boolean> {
   const r = await db.query(
-    `UPDATE agreements SET signed_pdf = $2, signed_via = $3, signed_at = now(), submitted_at = NULL, signed_former_matricule = $4,
+    `UPDATE mandates SET signed_pdf = $2, signed_via = $3, signed_at = now(), submitted_at = NULL, signed_former_matricule = $4,
        upload_evidence = $5, signed_invoicing_addresses = $7, signed_facts = $8, updated_at = now()
      WHERE entry_id = $1 AND submitted_at IS NULL AND mandate_number = $6 AND voided_at IS NULL`,
     [
@@ -105,25 +103,24 @@ export async function storeSignedPdf(
  */
 export async function voidJobMandate(q: Queryable, entryId: string, jobId: string): Promise<void> {
   const { rowCount } = await q.query(
-    'UPDATE agreements SET voided_at = COALESCE(voided_at, now()), updated_at = now() WHERE entry_id = $1 AND job_id = $2',
+    'UPDATE mandates SET voided_at = COALESCE(voided_at, now()), updated_at = now() WHERE entry_id = $1 AND job_id = $2',
     [entryId, jobId],
   );
   if (rowCount > 0) await dropIdentityDocuments(q, entryId);
 }
 
 /** The entry's mandate, locked until the transaction ends (a party change decides on it). */
-export async function lockAgreement(q: Queryable, entryId: string): Promise<AgreementRow | undefined> {
-  const { rows } = await q.query<AgreementRow>(
-    `SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE entry_id = $1 FOR UPDATE`,
-    [entryId],
-  );
+export async function lockMandate(q: Queryable, entryId: string): Promise<MandateRow | undefined> {
+  const { rows } = await q.query<MandateRow>(`SELECT ${MANDATE_COLUMNS} FROM mandates WHERE entry_id = $1 FOR UPDATE`, [
+    entryId,
+  ]);
   return rows[0];
 }
 
 /** Replaces the signed mandate by its final form (audit page, seal) at confirmation. */
 export async function finalizeSignedPdf(db: Queryable, entryId: string, sealedPdf: Uint8Array) {
   await db.query(
-    'UPDATE agreements SET signed_pdf = $2, updated_at = now() WHERE entry_id = $1 AND submitted_at IS NULL',
+    'UPDATE mandates SET signed_pdf = $2, updated_at = now() WHERE entry_id = $1 AND submitted_at IS NULL',
     [entryId, sealedPdf],
   );
 }
@@ -131,16 +128,16 @@ export async function finalizeSignedPdf(db: Queryable, entryId: string, sealedPd
 /** False when the submission was marked already (two confirmations at once: one marks it). */
 export async function markSubmitted(db: Queryable, entryId: string): Promise<boolean> {
   const r = await db.query(
-    'UPDATE agreements SET submitted_at = now(), updated_at = now() WHERE entry_id = $1 AND submitted_at IS NULL',
+    'UPDATE mandates SET submitted_at = now(), updated_at = now() WHERE entry_id = $1 AND submitted_at IS NULL',
     [entryId],
   );
   return r.rowCount > 0;
 }
 
 /** A rejection asks for a new submission: the previous signature no longer counts. */
-export async function reopenAgreement(db: Queryable, entryId: string) {
+export async function reopenMandate(db: Queryable, entryId: string) {
   await db.query(
-    `UPDATE agreements SET submitted_at = NULL, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, decision_id = NULL,
+    `UPDATE mandates SET submitted_at = NULL, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, decision_id = NULL,
        signed_former_matricule = NULL, signed_invoicing_addresses = NULL, signed_facts = NULL, upload_evidence = NULL, updated_at = now()
      WHERE entry_id = $1`,
     [entryId],
@@ -176,10 +173,10 @@ export const approvedMandateJson = (entry: string) =>
   `SELECT json_build_object('number', a.mandate_number, 'formerMatricule', a.signed_former_matricule,
        'invoicingAddresses', a.signed_invoicing_addresses, 'facts', a.signed_facts)
      FROM (SELECT mandate_number, signed_former_matricule, signed_invoicing_addresses, signed_facts, decision_id, signed_pdf IS NOT NULL AS signed,
-             submitted_at, voided_at FROM agreements WHERE entry_id = ${entry}
+             submitted_at, voided_at FROM mandates WHERE entry_id = ${entry}
            UNION ALL
            SELECT mandate_number, signed_former_matricule, signed_invoicing_addresses, signed_facts, decision_id, signed_pdf IS NOT NULL,
-             submitted_at, voided_at FROM superseded_agreements WHERE entry_id = ${entry}) a
+             submitted_at, voided_at FROM superseded_mandates WHERE entry_id = ${entry}) a
      JOIN approval_decisions d ON d.id = a.decision_id
      WHERE a.signed AND a.submitted_at IS NOT NULL AND d.approved AND a.voided_at IS NULL
      ORDER BY d.created_at DESC LIMIT 1`;
@@ -198,7 +195,7 @@ export function approvedMandateOf(m: ApprovedMandateJson | null | undefined): Ap
 /** The scope the entry's current mandate was signed for, once signed (`undefined` before, or for older mandates). */
 export async function signedInvoicingAddresses(q: Queryable, entryId: string): Promise<unknown> {
   const { rows } = await q.query<{ s: unknown }>(
-    'SELECT signed_invoicing_addresses AS s FROM agreements WHERE entry_id = $1 AND signed_pdf IS NOT NULL',
+    'SELECT signed_invoicing_addresses AS s FROM mandates WHERE entry_id = $1 AND signed_pdf IS NOT NULL',
     [entryId],
   );
   return rows[0]?.s ?? undefined;
@@ -210,7 +207,7 @@ export async function supersededByMandate(
   mandateNumber: string,
 ): Promise<{ mandateNumber: string; invoicingAddresses: unknown } | undefined> {
   const { rows } = await q.query<{ mandate_number: string; signed_invoicing_addresses: unknown }>(
-    `SELECT s.mandate_number, s.signed_invoicing_addresses FROM superseded_agreements s
+    `SELECT s.mandate_number, s.signed_invoicing_addresses FROM superseded_mandates s
      JOIN approval_decisions d ON d.id = s.decision_id
      WHERE s.superseded_by = $1 AND d.approved AND s.voided_at IS NULL`,
     [mandateNumber],
@@ -224,21 +221,21 @@ const KEPT_COLUMNS = `mandate_number, entry_id, job_id, issued_on, signed_pdf, s
 
 /**
  * A cancelled job's new mandate (an address update's, voided first) gives its place back to the approved one it
- * superseded, which was in force all along: the entry's agreement is that one again, and the voided one is kept
+ * superseded, which was in force all along: the entry's mandate is that one again, and the voided one is kept
  * beside the others. Nothing when the job's mandate superseded no approved one.
  */
 export async function restoreSupersededMandate(q: Queryable, entryId: string, jobId: string): Promise<boolean> {
   const { rows } = await q.query<{ n: string }>(
     `WITH renewal AS (
-       SELECT ${KEPT_COLUMNS} FROM agreements WHERE entry_id = $1 AND job_id = $2 AND voided_at IS NOT NULL
+       SELECT ${KEPT_COLUMNS} FROM mandates WHERE entry_id = $1 AND job_id = $2 AND voided_at IS NOT NULL
      ), previous AS (
-       SELECT s.* FROM superseded_agreements s JOIN renewal r ON s.superseded_by = r.mandate_number
+       SELECT s.* FROM superseded_mandates s JOIN renewal r ON s.superseded_by = r.mandate_number
        JOIN approval_decisions d ON d.id = s.decision_id WHERE d.approved AND s.voided_at IS NULL
      ), kept AS (
-       INSERT INTO superseded_agreements (${KEPT_COLUMNS}, superseded_by)
+       INSERT INTO superseded_mandates (${KEPT_COLUMNS}, superseded_by)
        SELECT r.*, p.mandate_number FROM renewal r, previous p ON CONFLICT (mandate_number) DO NOTHING
      ), restored AS (
-       UPDATE agreements a SET job_id = p.job_id, mandate_number = p.mandate_number, issued_on = p.issued_on,
+       UPDATE mandates a SET job_id = p.job_id, mandate_number = p.mandate_number, issued_on = p.issued_on,
          signed_pdf = p.signed_pdf, signed_via = p.signed_via, signed_at = p.signed_at, submitted_at = p.submitted_at,
          decision_id = p.decision_id, signed_former_matricule = p.signed_former_matricule,
          signed_invoicing_addresses = p.signed_invoicing_addresses, signed_facts = p.signed_facts,
@@ -246,7 +243,7 @@ export async function restoreSupersededMandate(q: Queryable, entryId: string, jo
        FROM previous p WHERE a.entry_id = $1 AND a.job_id = $2
        RETURNING a.mandate_number
      ), unkept AS (
-       DELETE FROM superseded_agreements s USING previous p WHERE s.mandate_number = p.mandate_number
+       DELETE FROM superseded_mandates s USING previous p WHERE s.mandate_number = p.mandate_number
      )
      SELECT count(*) AS n FROM restored`,
     [entryId, jobId],

@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import { PARTY_SCHEMA_URL, frenchParty, sirenOf } from '../party';
 import { changedMandateFacts, sirenInDocument } from '../party/mandate-facts';
-import { lockAgreement } from '../../platform/store/agreements';
+import { lockMandate } from '../../platform/store/mandates';
 import { reissueMandate } from '../../platform/store/mandate-numbers';
 import { dropIdentityDocuments } from '../../platform/store/identity-documents';
 import type { Db } from '../../platform/store/db';
@@ -137,25 +137,25 @@ async function mandateAfterChange(
   changed: string[],
 ): Promise<string | undefined> {
   const fields = changed.join(', ');
-  const agreement = await lockAgreement(q, entry.id);
-  const job = agreement && (await activeJobOf(q, entry.id));
+  const mandate = await lockMandate(q, entry.id);
+  const job = mandate && (await activeJobOf(q, entry.id));
   // A registered party's job that did not issue its mandate (an unregistration, an address update past its renewal)
   // acts on what the party says: no change to what the mandate says while it runs.
-  if (entry.state === 'registered' && job && job.id !== agreement.job_id)
+  if (entry.state === 'registered' && job && job.id !== mandate.job_id)
     throw new PartyChangeError(
       'job-running',
       `job ${job.id} is running on entry ${entry.id} under its mandate, which names its ${fields}: let it end (or cancel it: POST /transform/v1/jobs/${job.id}/cancel), then change them`,
     );
-  if (!agreement || job?.id !== agreement.job_id) return undefined; // a new registration issues a new mandate
-  if (agreement.signed || agreement.submitted_at) {
+  if (!mandate || job?.id !== mandate.job_id) return undefined; // a new registration issues a new mandate
+  if (mandate.signed || mandate.submitted_at) {
     const again = entry.state === 'registered' ? 'run the address update again' : 'register the entry again';
     throw new PartyChangeError(
       'mandate-signed',
-      `mandate ${agreement.mandate_number} is signed: it states the ${fields} as they were, and changing them would alter it. ` +
+      `mandate ${mandate.mandate_number} is signed: it states the ${fields} as they were, and changing them would alter it. ` +
         `Cancel job ${job.id} (POST /transform/v1/jobs/${job.id}/cancel) and ${again} to sign a new mandate`,
     );
   }
-  const number = await reissueMandate(q, agreement, new Date().toISOString().slice(0, 10));
+  const number = await reissueMandate(q, mandate, new Date().toISOString().slice(0, 10));
   // Another signer shows their own identity document: the one uploaded was someone else's.
   if (changed.some((f) => SIGNER_IDENTITY.includes(f))) await dropIdentityDocuments(q, entry.id);
   return number;

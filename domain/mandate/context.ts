@@ -1,4 +1,4 @@
-// The entry API's rules (seed §4.1–4.2), what their steps share: the signing context of an entry (its party, its
+// The mandate's use cases (seed §4.1–4.2), what they share: the context of an entry's mandate (its party, the
 // mandate, its job), the refusals, and the mandate to download. The signer's documents and signature are in
 // signature.ts, the confirmation and the operator's decision in decision.ts, the signer's link in signer-link.ts.
 import { mandateFacts } from '../party/mandate-facts';
@@ -9,26 +9,26 @@ import { type Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Config } from '../../platform/config';
 import type { DataBox } from '../../platform/crypto/data-box';
-import { buildMandatePdf } from '../mandate/pdf';
-import type { Lang } from '../mandate/texts';
-import type { SealKey } from '../mandate/seal';
-import { missingSignerFields } from '../mandate/signer';
+import { buildMandatePdf } from '../mandate-document/pdf';
+import type { Lang } from '../mandate-document/texts';
+import type { SealKey } from '../mandate-document/seal';
+import { missingSignerFields } from '../mandate-document/signer';
 import type { Party } from '../party';
 import {
-  getAgreement,
+  getMandate,
   getSignedPdf,
   recordServedMandate,
   type SignedTerms,
-  type AgreementRow,
-} from '../../platform/store/agreements';
+  type MandateRow,
+} from '../../platform/store/mandates';
 import { type IdentityView } from '../../platform/store/identity-documents';
 import type { Db } from '../../platform/store/db';
 import { getEntryRow } from '../../platform/store/entries';
 import { sharedInspectionPool, type InspectionPool } from '../inspection';
 import type { MandateReference } from '../inspection/mandate-text';
 
-/** Why a signing step was refused, for clients that show the reason in the signer's language (the wizard). */
-export type SigningErrorCode =
+/** Why a step of the mandate's life was refused, for clients that show the reason in the signer's language (the wizard). */
+export type MandateErrorCode =
   | 'not-found'
   | 'no-mandate'
   | 'signer-missing'
@@ -48,10 +48,10 @@ export type SigningErrorCode =
   | 'mandate-voided'
   | 'job-cancelled';
 
-export class SigningError extends DomainError<SigningErrorCode> {}
+export class MandateError extends DomainError<MandateErrorCode> {}
 
 /** Why a decision cannot be taken any more: taken meanwhile, or the registration moved on (the sandbox's auto-approval then does nothing). */
-export const DECIDED_MEANWHILE: SigningErrorCode[] = [
+export const DECIDED_MEANWHILE: MandateErrorCode[] = [
   'decided',
   'job-cancelled',
   'nothing-to-decide',
@@ -62,7 +62,7 @@ export const DECIDED_MEANWHILE: SigningErrorCode[] = [
   'not-running',
 ];
 
-export interface SigningDeps {
+export interface MandateDeps {
   db: Db;
   temporal: Client;
   config: Config;
@@ -75,7 +75,7 @@ export interface SigningDeps {
   inspector?: InspectionPool;
 }
 
-export const inspectorOf = (deps: SigningDeps) => deps.inspector ?? sharedInspectionPool(deps.config);
+export const inspectorOf = (deps: MandateDeps) => deps.inspector ?? sharedInspectionPool(deps.config);
 
 export const mandateContext = (entryId: string) => `signed-mandate:${entryId}`;
 
@@ -83,28 +83,28 @@ export const identityContext = (entryId: string, view: IdentityView) => `identit
 
 export const DECISION_META_KEY = 'approval-decision';
 
-export async function context(deps: SigningDeps, workspaceId: string, entryId: string) {
+export async function context(deps: MandateDeps, workspaceId: string, entryId: string) {
   const entry = await getEntryRow(deps.db, workspaceId, entryId);
-  if (!entry) throw new SigningError('not-found', `entry ${entryId} not found`);
-  const agreement = await getAgreement(deps.db, entryId);
-  if (!agreement)
-    throw new SigningError(
+  if (!entry) throw new MandateError('not-found', `entry ${entryId} not found`);
+  const mandate = await getMandate(deps.db, entryId);
+  if (!mandate)
+    throw new MandateError(
       'no-mandate',
       'no mandate has been issued for this entry yet: start a registration job first',
     );
-  if (agreement.voided_at) {
-    throw new SigningError(
+  if (mandate.voided_at) {
+    throw new MandateError(
       'mandate-voided',
-      `mandate ${agreement.mandate_number} was voided: its registration (job ${agreement.job_id}) was cancelled. Start a new registration for a new mandate`,
+      `mandate ${mandate.mandate_number} was voided: its registration (job ${mandate.job_id}) was cancelled. Start a new registration for a new mandate`,
     );
   }
-  return { entry, agreement, party: entry.data as Party };
+  return { entry, mandate, party: entry.data as Party };
 }
 
 function requireSigner(party: Party) {
   const missing = missingSignerFields(party);
   if (missing.length) {
-    throw new SigningError(
+    throw new MandateError(
       'signer-missing',
       `the mandate needs these signer fields, missing from the party: ${missing.join(', ')}. Add them with PATCH /silo/v1/entries/{id}, or let the signer complete them in the wizard`,
     );
@@ -113,7 +113,7 @@ function requireSigner(party: Party) {
 
 /** What the mandate says, before a language and a signature are chosen. */
 export async function mandateReference(
-  deps: SigningDeps,
+  deps: MandateDeps,
   ctx: Awaited<ReturnType<typeof context>>,
 ): Promise<MandateReference> {
   requireSigner(ctx.party);
@@ -121,8 +121,8 @@ export async function mandateReference(
     party: ctx.party,
     siren: ctx.entry.siren!,
     pa: { name: deps.config.PA_NAME, siren: deps.config.PA_SIREN, matricule: deps.config.PA_MATRICULE },
-    mandateNumber: ctx.agreement.mandate_number,
-    issuedOn: ctx.agreement.issued_on,
+    mandateNumber: ctx.mandate.mandate_number,
+    issuedOn: ctx.mandate.issued_on,
     entryId: ctx.entry.id,
     formerMatricule: await formerMatriculeOf(deps.db, ctx.entry.id),
     invoicingAddresses: await invoicingAddressesOf(deps.db, ctx.entry.id, ctx.entry.siren!),
@@ -130,7 +130,7 @@ export async function mandateReference(
 }
 
 export async function render(
-  deps: SigningDeps,
+  deps: MandateDeps,
   ctx: Awaited<ReturnType<typeof context>>,
   signature?: Parameters<typeof buildMandatePdf>[0]['signature'],
   lang: Lang = 'fr',
@@ -146,25 +146,25 @@ export const signedTerms = (reference: MandateReference): SignedTerms => ({
 });
 
 /** The signed mandate once signed, otherwise the pre-filled one. */
-export async function agreementPdf(deps: SigningDeps, workspaceId: string, entryId: string, lang: Lang = 'fr') {
+export async function mandatePdfOf(deps: MandateDeps, workspaceId: string, entryId: string, lang: Lang = 'fr') {
   const ctx = await context(deps, workspaceId, entryId);
-  const signed = ctx.agreement.signed ? await getSignedPdf(deps.db, entryId) : undefined;
+  const signed = ctx.mandate.signed ? await getSignedPdf(deps.db, entryId) : undefined;
   if (signed)
-    return { pdf: deps.box.open(signed, mandateContext(entryId)), signed: true, number: ctx.agreement.mandate_number };
+    return { pdf: deps.box.open(signed, mandateContext(entryId)), signed: true, number: ctx.mandate.mandate_number };
   const pdf = await render(deps, ctx, undefined, lang);
   // The number read: a signature naming none is held to it (signInApp).
-  await recordServedMandate(deps.db, entryId, ctx.agreement.job_id, ctx.agreement.mandate_number);
-  return { pdf, signed: false, number: ctx.agreement.mandate_number };
+  await recordServedMandate(deps.db, entryId, ctx.mandate.job_id, ctx.mandate.mandate_number);
+  return { pdf, signed: false, number: ctx.mandate.mandate_number };
 }
 
 /** The signature of a mandate issued again meanwhile (the party changed): it must be signed as it is now. */
-export const mandateReplaced = (signed: Pick<AgreementRow, 'mandate_number'>) =>
-  new SigningError(
+export const mandateReplaced = (signed: Pick<MandateRow, 'mandate_number'>) =>
+  new MandateError(
     'mandate-replaced',
     `mandate ${signed.mandate_number} was replaced while it was being signed (the party's details changed): download the new mandate (GET agreement) and sign it`,
   );
 
-export function refuseIfSubmitted(agreement: { submitted_at: Date | null }) {
-  if (agreement.submitted_at)
-    throw new SigningError('under-review', 'the submission is under review: wait for the decision');
+export function refuseIfSubmitted(mandate: { submitted_at: Date | null }) {
+  if (mandate.submitted_at)
+    throw new MandateError('under-review', 'the submission is under review: wait for the decision');
 }

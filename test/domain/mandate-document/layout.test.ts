@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { buildMandatePdf } from '../../../domain/mandate/pdf';
+import { buildMandatePdf } from '../../../domain/mandate-document/pdf';
 import { frenchParty } from '../../../domain/party';
 import { party } from '../../../bin/stack/sample-parties';
 

@@ -1,4 +1,5 @@
-// What a signer and an operator send for a submission, from the API or the wizard: one shape for both.
+// What a signer sends (identity documents, a signature, a signed mandate) and an operator decides, from the API or the
+// wizard: one shape for both.
 import { z } from 'zod';
 
 export const identityBody = z.strictObject({
@@ -15,7 +16,7 @@ export const signBody = z.strictObject({
       'the number of the mandate the signer read: refused (409 mandate-replaced) when the mandate has been issued again since. Optional: without it, the mandate last downloaded (GET agreement) stands for what was read (409 mandate-changed when issued again since)',
     ),
 });
-export const agreementBody = z.strictObject({ data: z.string().min(1, 'data is required') });
+export const signedMandateBody = z.strictObject({ data: z.string().min(1, 'data is required') });
 export const decisionBody = z
   .strictObject({ approved: z.boolean(), reason: z.string().trim().min(1).max(2000).optional() })
   .refine((d) => d.approved || d.reason, { path: ['reason'], message: 'a rejection needs a reason for the signer' });

@@ -1,17 +1,17 @@
 // What the signer gives before submitting: identity documents, and the mandate signed in the wizard or uploaded
 // signed; each checked under the inspection budgets and stored encrypted.
 import crypto from 'node:crypto';
-import type { Lang } from '../mandate/texts';
+import type { Lang } from '../mandate-document/texts';
 import { recordAudit, type ClientInfo } from '../../platform/store/audit';
-import { storeSignedPdf } from '../../platform/store/agreements';
+import { storeSignedPdf } from '../../platform/store/mandates';
 import { supersededMandates } from '../../platform/store/mandate-numbers';
 import { getIdentityDocument, putIdentityDocument, type IdentityView } from '../../platform/store/identity-documents';
 import { getEntryRow } from '../../platform/store/entries';
 import { checkIdentityImage, checkSignedMandate, decodeBase64, normalisedSignature, UploadError } from './uploads';
 import { sha256Hex } from './decision';
 import {
-  SigningError,
-  type SigningDeps,
+  MandateError,
+  type MandateDeps,
   inspectorOf,
   mandateContext,
   identityContext,
@@ -21,10 +21,10 @@ import {
   signedTerms,
   mandateReplaced,
   refuseIfSubmitted,
-} from './service';
+} from './context';
 
 export async function uploadIdentity(
-  deps: SigningDeps,
+  deps: MandateDeps,
   workspaceId: string,
   entryId: string,
   view: IdentityView,
@@ -32,12 +32,12 @@ export async function uploadIdentity(
   client: ClientInfo = {},
 ) {
   const ctx = await context(deps, workspaceId, entryId);
-  refuseIfSubmitted(ctx.agreement);
+  refuseIfSubmitted(ctx.mandate);
   const bytes = decodeBase64('data', data);
   const mime = await checkIdentityImage(inspectorOf(deps).ownedBy(workspaceId, entryId), 'data', bytes);
   const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
   return deps.db.tx(async (q) => {
-    await recordAudit(q, { entryId, jobId: ctx.agreement.job_id, kind: 'identity', client, details: { view, sha256 } });
+    await recordAudit(q, { entryId, jobId: ctx.mandate.job_id, kind: 'identity', client, details: { view, sha256 } });
     return putIdentityDocument(q, entryId, view, {
       mime,
       sealed: deps.box.seal(bytes, identityContext(entryId, view)),
@@ -54,7 +54,7 @@ export async function uploadIdentity(
  * the one signed, or none (409 mandate-replaced: storeSignedPdf's condition).
  */
 export async function signInApp(
-  deps: SigningDeps,
+  deps: MandateDeps,
   workspaceId: string,
   entryId: string,
   signature?: string,
@@ -63,18 +63,18 @@ export async function signInApp(
   read?: string,
 ) {
   const ctx = await context(deps, workspaceId, entryId);
-  refuseIfSubmitted(ctx.agreement);
-  if (read !== undefined && read !== ctx.agreement.mandate_number) {
-    throw new SigningError(
+  refuseIfSubmitted(ctx.mandate);
+  if (read !== undefined && read !== ctx.mandate.mandate_number) {
+    throw new MandateError(
       'mandate-replaced',
-      `mandate ${read} was replaced by mandate ${ctx.agreement.mandate_number} when the party's details changed: read the new one, then sign it`,
+      `mandate ${read} was replaced by mandate ${ctx.mandate.mandate_number} when the party's details changed: read the new one, then sign it`,
     );
   }
-  const served = ctx.agreement.served_number;
-  if (read === undefined && served !== null && served !== ctx.agreement.mandate_number) {
-    throw new SigningError(
+  const served = ctx.mandate.served_number;
+  if (read === undefined && served !== null && served !== ctx.mandate.mandate_number) {
+    throw new MandateError(
       'mandate-changed',
-      `mandate ${served}, last downloaded, was replaced by mandate ${ctx.agreement.mandate_number} when the party's details changed: download the new one (GET agreement), read it, then sign it (or name it in mandate_number)`,
+      `mandate ${served}, last downloaded, was replaced by mandate ${ctx.mandate.mandate_number} when the party's details changed: download the new one (GET agreement), read it, then sign it (or name it in mandate_number)`,
     );
   }
   const terms = signedTerms(await mandateReference(deps, ctx));
@@ -101,7 +101,7 @@ export async function signInApp(
   await deps.db.tx(async (q) => {
     await recordAudit(q, {
       entryId,
-      jobId: ctx.agreement.job_id,
+      jobId: ctx.mandate.job_id,
       kind: 'signed',
       client,
       details: { via: signature ? 'drawn' : 'typed', document_sha256: before },
@@ -109,28 +109,28 @@ export async function signInApp(
     const stored = await storeSignedPdf(
       q,
       entryId,
-      ctx.agreement.mandate_number,
+      ctx.mandate.mandate_number,
       deps.box.seal(pdf, mandateContext(entryId)),
       signature ? 'drawn' : 'typed',
       terms,
     );
-    if (!stored) throw mandateReplaced(ctx.agreement);
+    if (!stored) throw mandateReplaced(ctx.mandate);
   });
 }
 
-export async function uploadSignedAgreement(
-  deps: SigningDeps,
+export async function uploadSignedMandate(
+  deps: MandateDeps,
   workspaceId: string,
   entryId: string,
   data: string,
   client: ClientInfo = {},
 ) {
   const ctx = await context(deps, workspaceId, entryId);
-  refuseIfSubmitted(ctx.agreement);
+  refuseIfSubmitted(ctx.mandate);
   const bytes = decodeBase64('data', data);
   // Refused unless signed: a digital signature, a visible one added, or a scan (flagged for the operator).
   const reference = await mandateReference(deps, ctx);
-  const superseded = await supersededMandates(deps.db, entryId, ctx.agreement.mandate_number);
+  const superseded = await supersededMandates(deps.db, entryId, ctx.mandate.mandate_number);
   const evidence = await checkSignedMandate(
     inspectorOf(deps).ownedBy(workspaceId, entryId),
     'data',
@@ -143,7 +143,7 @@ export async function uploadSignedAgreement(
   await deps.db.tx(async (q) => {
     await recordAudit(q, {
       entryId,
-      jobId: ctx.agreement.job_id,
+      jobId: ctx.mandate.job_id,
       kind: 'signed',
       client,
       details: { via: 'upload', evidence, document_sha256: sha256Hex(bytes) },
@@ -151,21 +151,21 @@ export async function uploadSignedAgreement(
     const stored = await storeSignedPdf(
       q,
       entryId,
-      ctx.agreement.mandate_number,
+      ctx.mandate.mandate_number,
       deps.box.seal(bytes, mandateContext(entryId)),
       'upload',
       terms,
       evidence,
     );
-    if (!stored) throw mandateReplaced(ctx.agreement);
+    if (!stored) throw mandateReplaced(ctx.mandate);
   });
 }
 
 /** An identity image, decrypted, for the operator reviewing the submission. */
-export async function identityImage(deps: SigningDeps, workspaceId: string, entryId: string, view: IdentityView) {
+export async function identityImage(deps: MandateDeps, workspaceId: string, entryId: string, view: IdentityView) {
   if (!(await getEntryRow(deps.db, workspaceId, entryId)))
-    throw new SigningError('not-found', `entry ${entryId} not found`);
+    throw new MandateError('not-found', `entry ${entryId} not found`);
   const doc = await getIdentityDocument(deps.db, entryId, view);
-  if (!doc) throw new SigningError('not-found', `no ${view} image for entry ${entryId}`);
+  if (!doc) throw new MandateError('not-found', `no ${view} image for entry ${entryId}`);
   return { mime: doc.mime, data: deps.box.open(doc.data, identityContext(entryId, view)) };
 }

@@ -2,15 +2,15 @@
 // transaction, then the job's workflow told by a signal (a hint: the store decides).
 import crypto from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { AuditFacts } from '../mandate/audit-page';
+import type { AuditFacts } from '../mandate-document/audit-page';
 import { auditTrail, recordAudit, type ClientInfo } from '../../platform/store/audit';
 import {
   finalizeSignedPdf,
   getSignedPdf,
   markSubmitted,
-  lockAgreement,
-  reopenAgreement,
-} from '../../platform/store/agreements';
+  lockMandate,
+  reopenMandate,
+} from '../../platform/store/mandates';
 import { decisionEffect } from '../../platform/store/approval-decisions';
 import { identityViews } from '../../platform/store/identity-documents';
 import { currentState } from '../../platform/store/entry-states';
@@ -23,40 +23,36 @@ import type { ApprovalSignal } from '../../contract/signals';
 import { sealedInPool } from './uploads';
 import { recordDecided, recordSubmission, type WaitingJob } from './approval-journal';
 import {
-  SigningError,
+  MandateError,
   DECIDED_MEANWHILE,
   inspectorOf,
   mandateContext,
   DECISION_META_KEY,
   context,
   mandateReplaced,
-  type SigningDeps,
-} from './service';
+  type MandateDeps,
+} from './context';
 
 /** The running job whose mandate this is: a confirmation or a decision counts for that mandate only. */
-export async function currentJob(
-  deps: SigningDeps,
-  agreement: { job_id: string },
-  entryId: string,
-): Promise<WaitingJob> {
+export async function currentJob(deps: MandateDeps, mandate: { job_id: string }, entryId: string): Promise<WaitingJob> {
   const job = await activeJobOf(deps.db, entryId);
-  if (!job) throw new SigningError('not-waiting', 'no registration is waiting for this entry');
-  if (job.id !== agreement.job_id)
-    throw new SigningError('not-yet', 'the running registration has not issued its mandate yet: retry in a moment');
+  if (!job) throw new MandateError('not-waiting', 'no registration is waiting for this entry');
+  if (job.id !== mandate.job_id)
+    throw new MandateError('not-yet', 'the running registration has not issued its mandate yet: retry in a moment');
   return job;
 }
 
 /** Signals the job's workflow; the caller's transaction is rolled back when Temporal cannot take it. */
-async function signal(deps: SigningDeps, jobId: string, s: ApprovalSignal) {
+async function signal(deps: MandateDeps, jobId: string, s: ApprovalSignal) {
   try {
     await deps.temporal.withDeadline(Date.now() + 5_000, () =>
       deps.temporal.workflow.getHandle(temporalWorkflowId(jobId)).signal(approvalSignal, s),
     );
   } catch (err) {
     if (err instanceof WorkflowNotFoundError)
-      throw new SigningError('not-running', 'the registration is not running any more');
+      throw new MandateError('not-running', 'the registration is not running any more');
     deps.log.warn({ jobId, err }, 'could not signal the registration');
-    throw new SigningError('unavailable', 'the workflow engine is unavailable: nothing was changed, retry later');
+    throw new MandateError('unavailable', 'the workflow engine is unavailable: nothing was changed, retry later');
   }
 }
 
@@ -65,17 +61,17 @@ async function signal(deps: SigningDeps, jobId: string, s: ApprovalSignal) {
  * (the workflow ignores a repeat), so a lost signal is recovered by simply confirming again.
  */
 export async function confirm(
-  deps: SigningDeps,
+  deps: MandateDeps,
   workspaceId: string,
   entryId: string,
   client: ClientInfo = {},
 ): Promise<{ status: 'submitted' }> {
   const ctx = await context(deps, workspaceId, entryId);
-  const job = await currentJob(deps, ctx.agreement, entryId);
+  const job = await currentJob(deps, ctx.mandate, entryId);
   // Until the registration waits (its state set to processing), a submission would be overwritten by that state.
   if (job.status !== 'WAIT')
-    throw new SigningError('not-yet', 'the registration is still preparing the mandate: retry in a moment');
-  if (!ctx.agreement.submitted_at) {
+    throw new MandateError('not-yet', 'the registration is still preparing the mandate: retry in a moment');
+  if (!ctx.mandate.submitted_at) {
     const views = new Set((await identityViews(deps.db, entryId)).map((v) => v.view));
     const missing: string[] = [];
     if (!views.has('page') && !(views.has('front') && views.has('back'))) {
@@ -87,20 +83,20 @@ export async function confirm(
             : 'an identity document (ID card front and back, or passport page)',
       );
     }
-    if (!ctx.agreement.signed) missing.push('a signature (POST sign) or a pre-signed mandate (POST agreement)');
-    if (missing.length) throw new SigningError('incomplete', `cannot confirm yet: missing ${missing.join('; ')}`);
+    if (!ctx.mandate.signed) missing.push('a signature (POST sign) or a pre-signed mandate (POST agreement)');
+    if (missing.length) throw new MandateError('incomplete', `cannot confirm yet: missing ${missing.join('; ')}`);
   }
-  const final = ctx.agreement.submitted_at ? undefined : await finalMandate(deps, ctx, client);
+  const final = ctx.mandate.submitted_at ? undefined : await finalMandate(deps, ctx, client);
   await deps.db.tx(async (q) => {
     // The mandate as it is now, locked: a cancellation (which voids it) or a correction (which issues it again) that
     // committed meanwhile wins, and nothing of this submission is recorded.
-    const now = await lockAgreement(q, entryId);
+    const now = await lockMandate(q, entryId);
     if (now?.voided_at)
-      throw new SigningError(
+      throw new MandateError(
         'mandate-voided',
         `mandate ${now.mandate_number} was voided: its registration was cancelled`,
       );
-    if (now?.mandate_number !== ctx.agreement.mandate_number) throw mandateReplaced(ctx.agreement);
+    if (now?.mandate_number !== ctx.mandate.mandate_number) throw mandateReplaced(ctx.mandate);
     if (final) {
       await recordAudit(q, { entryId, jobId: job.id, kind: 'confirmed', client });
       await finalizeSignedPdf(q, entryId, deps.box.seal(final, mandateContext(entryId)));
@@ -109,9 +105,9 @@ export async function confirm(
     const partyState = (await currentState(q, entryId)) ?? undefined; // a confirmation sent again tells it too
     await signal(deps, job.id, { kind: 'confirmed', ...(partyState && { partyState }) });
   });
-  if (deps.config.AUTO_APPROVE && !ctx.agreement.decision_id) {
+  if (deps.config.AUTO_APPROVE && !ctx.mandate.decision_id) {
     await decide(deps, workspaceId, entryId, { approved: true, reason: 'auto-approved (sandbox)' }).catch((err) => {
-      if (!(err instanceof SigningError && DECIDED_MEANWHILE.includes(err.code))) throw err; // decided or cancelled meanwhile
+      if (!(err instanceof MandateError && DECIDED_MEANWHILE.includes(err.code))) throw err; // decided or cancelled meanwhile
     });
   }
   deps.log.info({ entryId, jobId: job.id }, 'submission confirmed');
@@ -122,21 +118,21 @@ export const sha256Hex = (b: Uint8Array) => crypto.createHash('sha256').update(b
 
 /** The signed mandate with its audit page, sealed by the service: what the company and the directory rely on. */
 async function finalMandate(
-  deps: SigningDeps,
+  deps: MandateDeps,
   ctx: Awaited<ReturnType<typeof context>>,
   client: ClientInfo,
 ): Promise<Buffer> {
   const entryId = ctx.entry.id;
-  const trail = await auditTrail(deps.db, entryId, ctx.agreement.job_id);
+  const trail = await auditTrail(deps.db, entryId, ctx.mandate.job_id);
   const signed = trail.filter((e) => e.kind === 'signed').at(-1);
   const person = ctx.party.people?.[0];
   const facts: AuditFacts = {
-    mandateNumber: ctx.agreement.mandate_number,
+    mandateNumber: ctx.mandate.mandate_number,
     entryId,
     documentSha256: String(signed?.details.document_sha256 ?? 'inconnue'),
     signer: { name: [person?.name.given, person?.name.surname].filter(Boolean).join(' '), role: person?.role },
     signedAt: signed?.at ?? 'inconnue',
-    signedVia: ctx.agreement.signed_via ?? 'upload',
+    signedVia: ctx.mandate.signed_via ?? 'upload',
     signedFrom: { ip: signed?.ip ?? undefined, userAgent: signed?.user_agent ?? undefined },
     identity: (await identityViews(deps.db, entryId)).map((v) => ({
       view: v.view,
@@ -148,13 +144,13 @@ async function finalMandate(
   };
   const info = {
     name: deps.config.PA_NAME,
-    reason: `Mandat ${ctx.agreement.mandate_number}`,
+    reason: `Mandat ${ctx.mandate.mandate_number}`,
     location: 'France',
     contact: deps.config.PA_SIREN,
   };
   const sealed = await getSignedPdf(deps.db, entryId);
   if (!sealed)
-    throw new SigningError(
+    throw new MandateError(
       'incomplete',
       'cannot confirm yet: missing a signature (POST sign) or a pre-signed mandate (POST agreement)',
     );
@@ -168,15 +164,15 @@ async function finalMandate(
 
 /** The operator's decision on the current submission; one decision per submission. */
 export async function decide(
-  deps: SigningDeps,
+  deps: MandateDeps,
   workspaceId: string,
   entryId: string,
   d: { approved: boolean; reason?: string; /** the deciding API key; none for auto-approval */ decidedBy?: string },
 ) {
   const ctx = await context(deps, workspaceId, entryId);
-  if (!ctx.agreement.submitted_at)
-    throw new SigningError('nothing-to-decide', 'there is no submission to decide on: the signer has not confirmed');
-  const job = await currentJob(deps, ctx.agreement, entryId);
+  if (!ctx.mandate.submitted_at)
+    throw new MandateError('nothing-to-decide', 'there is no submission to decide on: the signer has not confirmed');
+  const job = await currentJob(deps, ctx.mandate, entryId);
   const decisionId = crypto.randomUUID();
   const decidedAt = new Date().toISOString();
   const value = {
@@ -203,10 +199,10 @@ export async function decide(
       putMetaWhere(entryId, DECISION_META_KEY, { src: 'gov-fr', value }, () => 'EXISTS (SELECT 1 FROM claim)'),
     );
     const claimed = await runEffect(q, effect).catch((err: unknown) => {
-      throw err instanceof EffectRefused ? new SigningError('job-cancelled', err.message) : err;
+      throw err instanceof EffectRefused ? new MandateError('job-cancelled', err.message) : err;
     });
-    if (!claimed) throw new SigningError('decided', 'this submission has been decided already');
-    if (!d.approved) await reopenAgreement(q, entryId);
+    if (!claimed) throw new MandateError('decided', 'this submission has been decided already');
+    if (!d.approved) await reopenMandate(q, entryId);
     const partyState = await recordDecided(q, entryId, job, { approved: d.approved, decisionId });
     await signal(deps, job.id, {
       kind: 'decided',

@@ -10,9 +10,9 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import fontkit, { type Font } from '@pdf-lib/fontkit';
 import { describe, expect, it } from 'vitest';
-import { makeSubset, REPERTOIRE } from '../../../domain/mandate/font-subset';
-import { buildMandatePdf } from '../../../domain/mandate/pdf';
-import { ligatureShaper } from '../../../domain/mandate/shaping';
+import { makeSubset, REPERTOIRE } from '../../../domain/mandate-document/font-subset';
+import { buildMandatePdf } from '../../../domain/mandate-document/pdf';
+import { ligatureShaper } from '../../../domain/mandate-document/shaping';
 import { frenchParty } from '../../../domain/party';
 
 const typed = (given: string, surname: string) =>

@@ -2,10 +2,10 @@
 // parsing every object; files this cannot trust are loaded whole. Either way poppler and qpdf accept the result.
 import { PDFDict, PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { addAuditPage } from '../../../domain/mandate/audit-page';
-import { buildMandatePdf } from '../../../domain/mandate/pdf';
-import { openLazily } from '../../../domain/mandate/pdf-lazy';
-import { sealPdf } from '../../../domain/mandate/seal';
+import { addAuditPage } from '../../../domain/mandate-document/audit-page';
+import { buildMandatePdf } from '../../../domain/mandate-document/pdf';
+import { openLazily } from '../../../domain/mandate-document/pdf-lazy';
+import { sealPdf } from '../../../domain/mandate-document/seal';
 import { frenchParty } from '../../../domain/party';
 import { testSealKey } from '../../support/seal-key';
 import { pdfText } from '../../support/pdf-text';
