@@ -97,7 +97,7 @@ export const reviewRoutes = [
         identityViews(deps.db, entryId),
         decisionsOf(deps.db, entryId, mandate.job_id),
         directoryRecord(deps, entry.siren),
-        renewalOf(deps.db, entryId, entry.siren, mandate.mandate_number),
+        renewalOf(deps.db, entry, mandate.mandate_number),
       ]);
       return {
         entry_id: entryId,

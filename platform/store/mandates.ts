@@ -205,15 +205,27 @@ export async function signedInvoicingAddresses(q: Queryable, entryId: string): P
 export async function supersededByMandate(
   q: Queryable,
   mandateNumber: string,
-): Promise<{ mandateNumber: string; invoicingAddresses: unknown } | undefined> {
-  const { rows } = await q.query<{ mandate_number: string; signed_invoicing_addresses: unknown }>(
-    `SELECT s.mandate_number, s.signed_invoicing_addresses FROM superseded_mandates s
+): Promise<
+  { mandateNumber: string; invoicingAddresses: unknown; facts: Record<string, unknown> | undefined } | undefined
+> {
+  const { rows } = await q.query<{
+    mandate_number: string;
+    signed_invoicing_addresses: unknown;
+    signed_facts: Record<string, unknown> | null;
+  }>(
+    `SELECT s.mandate_number, s.signed_invoicing_addresses, s.signed_facts FROM superseded_mandates s
      JOIN approval_decisions d ON d.id = s.decision_id
      WHERE s.superseded_by = $1 AND d.approved AND s.voided_at IS NULL`,
     [mandateNumber],
   );
   const r = rows[0];
-  return r && { mandateNumber: r.mandate_number, invoicingAddresses: r.signed_invoicing_addresses ?? undefined };
+  return (
+    r && {
+      mandateNumber: r.mandate_number,
+      invoicingAddresses: r.signed_invoicing_addresses ?? undefined,
+      facts: r.signed_facts ?? undefined,
+    }
+  );
 }
 
 const KEPT_COLUMNS = `mandate_number, entry_id, job_id, issued_on, signed_pdf, signed_via, signed_at, submitted_at, decision_id,

@@ -320,7 +320,7 @@ describe('updating the addresses of a registered party', () => {
     expect((await jobWhen(h, job.body.id, ['WAIT', 'ERR'], 30_000)).status).toBe('WAIT');
     // The operator sees what the new mandate replaces, and what it adds.
     const review = await h.api('GET', `/apps/gov-fr/v1/review/submissions/${id}`);
-    expect(review.body.replaces).toEqual({ mandate_number: inForce, new_addresses: [`${siren}_EU`] });
+    expect(review.body.replaces).toEqual({ mandate_number: inForce, new_addresses: [`${siren}_EU`], changed: [] });
     const ref = (await h.api('GET', `/silo/v1/entries/${id}/meta/approval-link`)).body.ref;
     const cancel = await h.api('POST', `/transform/v1/jobs/${job.body.id}/cancel`, { reason: 'wrong address' });
     expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);

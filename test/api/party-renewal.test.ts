@@ -69,6 +69,13 @@ describe('a registered party renamed', () => {
     expect(pdfText(new Uint8Array(await pdf.arrayBuffer()))).toContain('Nouvelle Raison Sociale SAS');
     const second = await mandateNumber(id);
     expect(second).not.toBe(first);
+    // The signer and the operator are told what the new mandate changes, and what the one in force said.
+    const review = await h.api('GET', `/apps/gov-fr/v1/review/submissions/${id}`);
+    expect(review.body.replaces).toEqual({
+      mandate_number: first,
+      new_addresses: [],
+      changed: [{ fact: 'name', was: 'Boulangerie Exemple SAS' }],
+    });
     expect(linesInForce(h, siren).map((l) => l.identifiantAdressage)).toEqual([siren]);
 
     await signInApp(h, id);

@@ -1829,12 +1829,19 @@ export interface components {
                 outcome: "not-found" | "unavailable" | "refused" | "no-siren";
                 reason: string;
             };
-            /** @description an address update's new mandate: what it replaces and what it adds */
+            /** @description a renewal's new mandate: what it replaces, and what it adds or changes */
             replaces?: {
                 /** @description the mandate in force, which this one replaces once approved */
                 mandate_number: string;
                 /** @description the addresses this mandate entrusts and the one in force does not */
                 new_addresses: string[];
+                /** @description what else this mandate states differently from the one in force: a legal name, an address, a signer */
+                changed: {
+                    /** @enum {string} */
+                    fact: "name" | "addresses[0]" | "people[0].name" | "people[0].role" | "people[0].identities[0].code";
+                    /** @description what the mandate in force stated (null for an identity document number, or when it stated none) */
+                    was: string | null;
+                }[];
             };
         };
         DirectoryLookup: {
@@ -1912,6 +1919,13 @@ export interface components {
                 mandate_number: string;
                 /** @description the addresses this mandate entrusts and the one in force does not */
                 new_addresses: string[];
+                /** @description what else this mandate states differently from the one in force: a legal name, an address, a signer */
+                changed: {
+                    /** @enum {string} */
+                    fact: "name" | "addresses[0]" | "people[0].name" | "people[0].role" | "people[0].identities[0].code";
+                    /** @description what the mandate in force stated (null for an identity document number, or when it stated none) */
+                    was: string | null;
+                }[];
             } | null;
             details_confirmed: boolean;
             identity: {

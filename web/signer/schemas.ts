@@ -1,6 +1,7 @@
 // The shapes of the gov-fr app's JSON responses: submissions and decisions, the operator's review, directory lookups,
 // the wizard's state.
 import { z } from 'zod';
+import { RENEWED_FACTS } from '../../domain/party/renewal';
 import { timestamp, uuid } from '../http/schema-primitives';
 
 export const submitted = z.object({ status: z.literal('submitted') }).meta({ id: 'Submitted' });
@@ -52,8 +53,21 @@ const renewal = z
   .object({
     mandate_number: z.string().describe('the mandate in force, which this one replaces once approved'),
     new_addresses: z.array(z.string()).describe('the addresses this mandate entrusts and the one in force does not'),
+    changed: z
+      .array(
+        z.object({
+          fact: z.enum(RENEWED_FACTS),
+          was: z
+            .string()
+            .nullable()
+            .describe(
+              'what the mandate in force stated (null for an identity document number, or when it stated none)',
+            ),
+        }),
+      )
+      .describe('what else this mandate states differently from the one in force: a legal name, an address, a signer'),
   })
-  .describe("an address update's new mandate: what it replaces and what it adds");
+  .describe("a renewal's new mandate: what it replaces, and what it adds or changes");
 
 export const reviewSubmission = z
   .object({

@@ -91,7 +91,7 @@ export async function wizardState(deps: MandateDeps, w: WizardEntry) {
     take_over: (await formerMatriculeOf(deps.db, w.entryId)) !== undefined,
     invoicing_addresses: await entrustedView(deps, w.entryId, entry.siren!),
     // An address update: the mandate it replaces and the addresses it adds, so the signer knows what changes.
-    replaces: (await renewalOf(deps.db, w.entryId, entry.siren, mandate.mandate_number)) ?? null,
+    replaces: (await renewalOf(deps.db, entry, mandate.mandate_number)) ?? null,
     details_confirmed: confirmedFor(trail, mandate.mandate_number),
     identity: { front: views.has('front'), back: views.has('back'), page: views.has('page') },
     signed: mandate.signed_via ?? null,

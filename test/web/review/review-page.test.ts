@@ -11,7 +11,8 @@ import { PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/harness';
 import { submittedEntry, type Submission } from '../../support/review-submission';
-import { renewalAwaitingSigner, signInApp } from '../../support/registration';
+import { newParty, register, renewalAwaitingSigner, signInApp, startRegistration } from '../../support/registration';
+import { jobWhen } from '../../support/jobs';
 
 // Code passed to page.evaluate runs in the browser.
 declare const document: any;
@@ -328,6 +329,31 @@ describe('operator review page (approvals-only key)', () => {
       .toBe(`Address update: this mandate will replace mandate ${inForce}, in force. New addresses: ${siren}_EU.`);
     expect(await page.isVisible('#replaces')).toBe(true);
     await page.screenshot({ path: 'test-artifacts/review-renewal-360.png', fullPage: true });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('says when a submission renames the company: a mandate update, the name it had (en, 360 px)', async () => {
+    const id = await newParty(h);
+    expect((await register(h, id)).status).toBe('OK');
+    const name = 'Raison Sociale Renommée SAS';
+    const patch = await h.api('PATCH', `/silo/v1/entries/${id}`, {
+      content_type: 'application/merge-patch+json',
+      data: { name },
+    });
+    const job = await startRegistration(h, id, patch.body.mandate_renewal.workflow_id);
+    expect((await jobWhen(h, job, ['WAIT'])).waiting_for).toBe('signer');
+    const inForce = (await h.api('GET', `/apps/gov-fr/v1/review/submissions/${id}`)).body.replaces.mandate_number;
+    await signInApp(h, id);
+
+    const { page, problems } = await openReview(operator, 'en', 360);
+    await openSubmission(page, name);
+    await expect
+      .poll(() => text(page, '#replaces'))
+      .toBe(
+        `Mandate update: this mandate will replace mandate ${inForce}, in force. It changes the legal name, which was: Boulangerie Exemple SAS.`,
+      );
+    await page.screenshot({ path: 'test-artifacts/review-rename-360.png', fullPage: true });
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -17,7 +17,7 @@ import { startHarness, type Harness } from '../../support/harness';
 import { makeSiren, party } from '../../../bin/stack/sample-parties';
 import { jpeg, png } from '../../../bin/stack/sample-images';
 import { entryState, jobWhen } from '../../support/jobs';
-import { entryApi, renewalAwaitingSigner, startRegistration } from '../../support/registration';
+import { entryApi, newParty, register, renewalAwaitingSigner, startRegistration } from '../../support/registration';
 
 // Code passed to page.evaluate runs in the browser.
 declare const document: any;
@@ -347,7 +347,7 @@ describe('registration wizard', () => {
       expect(await page.title()).toBe(s.titleRenewal);
       expect(await page.locator('h1').innerText()).toBe(s.titleRenewal);
       expect(await page.locator('#renewal').innerText()).toBe(
-        s.renewalNotice.replace('{mandate}', oldMandate).replace('{added}', `${siren}_EU`),
+        `${s.renewalNotice.replace('{mandate}', oldMandate)} ${s.renewalAdded.replace('{added}', `${siren}_EU`)}`,
       );
       expect(await page.textContent('#confirm-hint')).toBe(s.confirmHintRenewal); // step 4's, not a registration's
       const items = await page.locator('#company-addresses li').allInnerTexts();
@@ -362,6 +362,33 @@ describe('registration wizard', () => {
       expect(box.scroll).toBeLessThanOrEqual(box.client);
       expect(await seriousViolations(page)).toEqual([]);
       await shot(page, `phone-renewal-${lang}`);
+      await page.context().close();
+    }
+  });
+
+  it("titles a renamed company's new mandate as a mandate update, saying what it changes and what it was (fr, en)", async () => {
+    const entryId = await newParty(h);
+    expect((await register(h, entryId)).status).toBe('OK');
+    const patch = await h.api('PATCH', `/silo/v1/entries/${entryId}`, {
+      content_type: 'application/merge-patch+json',
+      data: { name: 'Nouvelle Raison Sociale SAS' },
+    });
+    expect(patch.status, JSON.stringify(patch.body)).toBe(200);
+    const job = await startRegistration(h, entryId, patch.body.mandate_renewal.workflow_id);
+    expect((await jobWhen(h, job, ['WAIT'])).waiting_for).toBe('signer');
+    const link = (await h.api('GET', `/silo/v1/entries/${entryId}/meta/approval-link`)).body;
+
+    for (const lang of ['fr', 'en'] as const) {
+      const s = STRINGS[lang];
+      const { page } = await open(`${h.baseUrl}/reg/${link.ref}/start?lang=${lang}`, { width: 360 });
+      expect(await page.locator('h1').innerText()).toBe(s.titleChange);
+      const notice = await page.locator('#renewal').innerText();
+      const was = s.factWas.replace('{fact}', s['fact-name']).replace('{was}', 'Boulangerie Exemple SAS');
+      expect(notice).toContain(s.renewalChanged.replace('{changes}', was));
+      expect(notice).not.toContain(s.renewalAdded.split('{')[0]!); // no address added: not said
+      expect(await page.textContent('#confirm-hint')).toBe(s.confirmHintChange);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      await shot(page, `phone-rename-${lang}`);
       await page.context().close();
     }
   });

@@ -1,7 +1,7 @@
 // One submission opened: what was declared, the PPF Annuaire's own record, how the mandate was signed, what an
 // address update adds, the decisions made before, then the documents. The buttons open once all is shown.
 import { answer } from '../../page-kit/api';
-import { byId } from '../../page-kit/dom';
+import { byId, make } from '../../page-kit/dom';
 import { showImages, showMandate } from './documents';
 import { renderQueue } from './queue';
 import { client, known, say, sayError, session, type Listed, type Submission } from './session';
@@ -151,13 +151,22 @@ function showDirectory(d: Submission): void {
   else say(msg, null);
 }
 
-/** An address update's mandate: the operator decides on what it adds to the mandate in force. */
+/**
+ * A renewal's mandate: the operator decides on what it adds to the mandate in force, and on what else it states
+ * differently (a legal name, a signer), each change a message of its own so that a language switch translates it.
+ */
 function showReplaces(d: Submission): void {
   if (!d.replaces) return;
-  const added = d.replaces.new_addresses;
-  const vars = { old: d.replaces.mandate_number, added: added.join(', ') };
-  say('replaces', added.length ? 'replaces' : 'replacesNothingNew', vars, 'notice');
-  byId('replaces').hidden = false;
+  const { new_addresses: added, changed, mandate_number: old } = d.replaces;
+  const box = byId('replaces');
+  const kind = added.length ? 'replaces' : changed.length ? 'replacesChange' : 'replacesNothingNew';
+  const notice = say(make('span'), kind, { old, added: added.join(', ') });
+  const changes = changed.map((c) =>
+    say(make('span'), c.was ? 'changedWas' : 'changed', { fact: { key: `fact-${c.fact}` }, was: c.was ?? '' }),
+  );
+  box.replaceChildren(notice, ...changes.flatMap((c) => [' ', c]));
+  box.className = 'notice';
+  box.hidden = false;
 }
 
 /** How the mandate was signed: a scan asks the operator to check the number and the signature by eye. */

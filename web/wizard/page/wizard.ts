@@ -5,7 +5,20 @@ import { byId, make } from '../../page-kit/dom';
 import { keepLang, translateFixed } from '../../page-kit/i18n';
 import { translateMessages } from '../../page-kit/messages';
 import { setUpIdentity, showDocType } from './identity';
-import { apiBase, busy, client, errorKey, loaded, onRef, readState, say, session, setError, t } from './session';
+import {
+  apiBase,
+  busy,
+  client,
+  errorKey,
+  loaded,
+  onRef,
+  readState,
+  say,
+  session,
+  setError,
+  t,
+  type WizardState,
+} from './session';
 import { setUpSigning, showMandate, signerName } from './signing';
 
 const SIGNER_FIELDS = ['given', 'surname', 'role', 'id_number'] as const;
@@ -90,25 +103,34 @@ function renderCompany(): void {
   // An address the record lacks is said to be missing (as the mandate says it), not left as a bare dash.
   byId('company-address').textContent = c.address || t('addressUnknown');
   byId('company-address').classList.toggle('unknown', !c.address);
-  // An address update: titled as such, saying which mandate it replaces and which addresses it adds.
+  // A renewal: titled as an address update when it adds addresses, else as a mandate update; saying which mandate
+  // it replaces, which addresses it adds and what else it states differently.
   const renewal = state.replaces;
+  const variant = renewalVariant(state);
   for (const [id, key] of [
     ['doc-title', 'title'],
     ['title', 'title'],
     ['lead', 'lead'],
     ['confirm-hint', 'confirmHint'],
   ] as const) {
-    const shown = renewal ? `${key}Renewal` : key;
+    const shown = `${key}${variant}`;
     const el = byId(id);
     el.dataset.i18n = shown; // a language switch keeps the variant
     el.textContent = t(shown);
   }
   byId('renewal').hidden = !renewal;
-  if (renewal)
-    byId('renewal').textContent = t('renewalNotice', {
-      mandate: renewal.mandate_number,
-      added: renewal.new_addresses.join(', '),
-    });
+  if (renewal) {
+    const changes = renewal.changed.map((c) =>
+      c.was ? t('factWas', { fact: t(`fact-${c.fact}`), was: c.was }) : t(`fact-${c.fact}`),
+    );
+    byId('renewal').textContent = [
+      t('renewalNotice', { mandate: renewal.mandate_number }),
+      renewal.new_addresses.length > 0 && t('renewalAdded', { added: renewal.new_addresses.join(', ') }),
+      changes.length > 0 && t('renewalChanged', { changes: changes.join(', ') }),
+    ]
+      .filter(Boolean)
+      .join(' ');
+  }
   const entrusted = state.invoicing_addresses;
   byId('entrust-scope').textContent = t(entrusted.entrust === 'all' ? 'entrustAll' : 'entrustListed');
   byId('company-addresses').replaceChildren(
@@ -122,6 +144,10 @@ function renderCompany(): void {
     }),
   );
 }
+
+/** Which texts a renewal takes: an address update's when it adds addresses, else a mandate update's. */
+const renewalVariant = (state: WizardState): '' | 'Renewal' | 'Change' =>
+  !state.replaces ? '' : state.replaces.new_addresses.length > 0 ? 'Renewal' : 'Change';
 
 /** Step 4's summary, the decision banner and the final status. */
 function renderSummary(): void {
@@ -150,7 +176,7 @@ function renderSummary(): void {
   const status =
     state.decision?.decision === 'approved' ? (state.state === 'completed' ? 'completed' : 'approved') : 'submitted';
   byId('status').dataset.status = status;
-  const renewed = state.replaces ? 'Renewal' : '';
+  const renewed = renewalVariant(state);
   byId('status').textContent = t(status === 'completed' ? `status_completed${renewed}` : `status_${status}`);
   byId('done-text').textContent = status === 'submitted' ? t('doneSubmitted') : t(`doneApproved${renewed}`);
   // The signer keeps a copy of what they signed (sealed, with its audit page).
