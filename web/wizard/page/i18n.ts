@@ -1,4 +1,4 @@
-// Longer than 300 lines on purpose: one table of the wizard's strings in two languages; split by step, a translator
+// Over 300 lines on purpose (why): it is one table of the wizard's strings in two languages; split by step, a translator
 // would read it in five places. French is the default, English has exactly French's keys (the type of `en` says so),
 // and server refusals arrive as codes translated here too, so a page never mixes languages.
 const fr = {
