@@ -1,4 +1,4 @@
-// The HTTP API: one router per service and version, behind API-key auth; errors as problem+json.
+// The HTTP API: one router per service and version, behind API-key or operator auth; errors as problem+json.
 import express from 'express';
 import type { Config } from '../platform/config';
 import type { DataBox } from '../platform/crypto/data-box';
@@ -7,6 +7,7 @@ import type { InspectionPool } from '../domain/inspection';
 import type { JobServiceDeps } from '../domain/jobs/jobs';
 import { adminRoutes } from './admin';
 import { eventRoutes } from './events';
+import { operatorRoutes } from './operators';
 import { docsAssets, serviceRoutes } from './service';
 import { mountRoutes } from '../web/http/route';
 import { observability } from './observability';
@@ -94,6 +95,14 @@ export function createApp(deps: ApiDeps): express.Express {
     rejectNulCharacters,
     idempotent,
     serveRoutes('/admin/v1', adminRoutes, deps),
+  );
+  // The platform's operators, managed by an operator-admin (no workspace key reaches them).
+  app.use(
+    '/operators/v1',
+    ...authed,
+    boundedJson({ limit: '16kb', maxValues: MAX_SMALL_JSON_VALUES }),
+    rejectNulCharacters,
+    serveRoutes('/operators/v1', operatorRoutes, deps),
   );
   // The operator's review page and its assets (pdf.js included): static, public, its own strict CSP (web/review/router.ts).
   app.use('/apps/gov-fr/review', reviewPageRouter());

@@ -130,7 +130,8 @@ const bodyContext = (holder: KeyHolder, key: string) => `idempotency:${holder.ap
 export function idempotency(deps: { db: Db; box: DataBox; log: Logger }): RequestHandler {
   const handle = keyedRequest(deps);
   return (req, res, next) => {
-    if (keyed(req)) onceAuthorised(res, handle);
+    // An operator's requests keep no answers: a decision is claimed once, a repeated one is answered 409 `decided`.
+    if (keyed(req) && res.locals.auth) onceAuthorised(res, handle);
     next();
   };
 }

@@ -1,7 +1,11 @@
-// Serves a service's routes behind the key's scope check (api/auth.ts): every authenticated route checks one.
+// Serves a service's routes behind their access check (api/auth.ts): a key's scope or an operator's role; every
+// authenticated route checks one.
 import type { Router } from 'express';
-import { mountRoutes, type Route } from '../web/http/route';
-import { requireScope } from './auth';
+import { accessOf, mountRoutes, type Route } from '../web/http/route';
+import { requireAccess } from './auth';
 
 export const serveRoutes = <D>(base: string, routes: Route<D>[], deps: D): Router =>
-  mountRoutes(base, routes, deps, (r) => (r.scope ? [requireScope(r.scope)] : []));
+  mountRoutes(base, routes, deps, (r) => {
+    const access = accessOf(r);
+    return access ? [requireAccess(access)] : [];
+  });

@@ -11,6 +11,7 @@ import { redactPath as redact, redactRefRoutes } from '../platform/observability
 import { httpDuration } from '../platform/observability/metrics';
 import { OPERATIONS, operationFor } from './operations';
 import type { ApiKeyIdentity } from '../platform/store/workspaces';
+import type { OperatorIdentity } from '../platform/store/operators';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 // Every operation's path parameters named like a ref (the wizard's, the meta lookup's) are left out of the logs and
@@ -40,9 +41,13 @@ export function observability(log: Logger): RequestHandler[] {
       req: (req) => ({ id: req.id, method: req.method, path: redact(String(req.url ?? '').split('?')[0]!) }),
       res: (res) => ({ status: res.statusCode }),
     },
+    // Who called, by id only: an operator's name is a person's, and stays out of the logs.
     customProps: (_req, res) => {
-      const auth = (res as unknown as { locals?: { auth?: ApiKeyIdentity } }).locals?.auth;
-      return auth ? { workspaceId: auth.workspaceId, keyId: auth.keyId } : {};
+      const locals = (res as unknown as { locals?: { auth?: ApiKeyIdentity; operator?: OperatorIdentity } }).locals;
+      if (locals?.auth) return { workspaceId: locals.auth.workspaceId, keyId: locals.auth.keyId };
+      if (locals?.operator)
+        return { operatorId: locals.operator.operatorId, credentialId: locals.operator.credentialId };
+      return {};
     },
     customLogLevel: (_req, res, err) =>
       err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',

@@ -6,14 +6,15 @@ import { OPERATIONS, errorsOf } from './operations';
 import { PROBLEM_CODES, statusesOf, type ProblemCodeName } from '../web/http/problem-codes';
 import { problem } from './schemas';
 import { problemTitle } from '../web/http/problem';
+import { SESSION_COOKIE } from '../domain/operators/sessions';
 
 type Json = Record<string, unknown>;
 
 const OVERVIEW = `Registers French companies with this e-invoicing platform (a Plateforme Agréée): their mandate signed, in the PPF Annuaire and on Peppol.
 
-**Onboarding a company**: create an entry with its party (\`POST /silo/v1/entries\`); start the registration (\`POST /transform/v1/jobs\` with the built-in registration's \`workflow_id\`); send the signer the wizard link in the entry's \`approval-link\` meta (or drive the signature through \`/apps/gov-fr/v1/entry/{id}/…\`); an operator decides (\`…/decision\`, scope \`approvals\`); the job ends \`OK\` and the entry is \`registered\`. Follow it by reading the entry and the job, \`GET /events/v1/events\`, or webhooks. Correct a party with \`PATCH /silo/v1/entries/{id}\`; stop a registration with \`POST /transform/v1/jobs/{id}/cancel\` (until its directory step); undo one with the built-in unregistration.
+**Onboarding a company**: create an entry with its party (\`POST /silo/v1/entries\`); start the registration (\`POST /transform/v1/jobs\` with the built-in registration's \`workflow_id\`); send the signer the wizard link in the entry's \`approval-link\` meta (or drive the signature through \`/apps/gov-fr/v1/entry/{id}/…\`); one of the platform's operators decides (\`…/decision\`, with an operator credential: integrators' keys cannot); the job ends \`OK\` and the entry is \`registered\`. Follow it by reading the entry and the job, \`GET /events/v1/events\`, or webhooks. Correct a party with \`PATCH /silo/v1/entries/{id}\`; stop a registration with \`POST /transform/v1/jobs/{id}/cancel\` (until its directory step); undo one with the built-in unregistration.
 
-**Conventions**: every error is \`application/problem+json\` with a stable \`code\` (each operation lists those it can answer) and a \`detail\` that names the fix; bad fields are listed in \`errors\` by path. Lists page with \`limit\` and \`next_cursor\`. Every authenticated POST takes an \`Idempotency-Key\`: the same key and body within 24 hours replays the first answer. Each service is versioned in its path (\`/<service>/v<N>/…\`); adding an operation changes no version.`;
+**Conventions**: every error is \`application/problem+json\` with a stable \`code\` (each operation lists those it can answer) and a \`detail\` that names the fix; bad fields are listed in \`errors\` by path. Lists page with \`limit\` and \`next_cursor\`. Every POST authenticated by an API key takes an \`Idempotency-Key\`: the same key and body within 24 hours replays the first answer. Each service is versioned in its path (\`/<service>/v<N>/…\`); adding an operation changes no version.`;
 
 const toOpenApiPath = (p: string) => p.replace(/:(\w+)/g, '{$1}');
 
@@ -96,7 +97,11 @@ export function openApiDocument(serverUrl: string): Json {
       summary: op.summary,
       description: op.description,
       tags: [op.path.split('/')[1]],
-      ...(op.scope ? { security: [{ apiKey: [] }], 'x-required-scope': op.scope } : { security: [] }),
+      ...(op.scope
+        ? { security: [{ apiKey: [] }], 'x-required-scope': op.scope }
+        : op.operator
+          ? { security: [{ operatorCredential: [] }, { operatorSession: [] }], 'x-required-role': op.operator }
+          : { security: [] }),
       ...(parameters.length && { parameters }),
       ...(op.body && {
         requestBody: {
@@ -123,7 +128,25 @@ export function openApiDocument(serverUrl: string): Json {
     security: [{ apiKey: [] }],
     paths,
     components: {
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' } },
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "Authorization: Bearer <API key> (an integrator's workspace)",
+        },
+        operatorCredential: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "Authorization: Bearer <operator credential> (opc_…, the platform's operators only)",
+        },
+        operatorSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description:
+            "The review page's session, opened with an operator credential (POST /apps/gov-fr/v1/review/session)",
+        },
+      },
       schemas: components,
     },
   };

@@ -7,6 +7,7 @@ import { peppolRoutes } from './peppol';
 import { smpRoutes } from './peppol/smp';
 import { adminRoutes } from './admin';
 import { eventRoutes } from './events';
+import { operatorRoutes } from './operators';
 import { siloRoutes } from './silo';
 import { serviceRoutes } from './service';
 import { govFrRoutes } from './gov-fr';
@@ -20,6 +21,7 @@ export const OPERATIONS: RouteSpec[] = [
   ...transformRoutes,
   ...adminRoutes,
   ...eventRoutes,
+  ...operatorRoutes,
   ...govFrRoutes,
   reviewPageRoute,
   ...peppolRoutes,
@@ -43,7 +45,7 @@ export function operationFor(method: string, pathname: string): RouteSpec | unde
 /** Every code the operation can answer: its own, and those of every operation of its kind. */
 export function errorsOf(op: RouteSpec): ProblemCodeName[] {
   const codes: ProblemCodeName[] = ['internal', 'rate-limited'];
-  if (op.scope) codes.push('unauthenticated', 'forbidden');
+  if (op.scope || op.operator) codes.push('unauthenticated', 'forbidden');
   if (op.params || op.query || op.body) codes.push('invalid-request');
   if (op.params && !op.path.startsWith('/reg/')) codes.push('not-found');
   if (op.body) codes.push('malformed-json', 'unsupported-media-type', 'too-large');

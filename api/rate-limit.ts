@@ -1,7 +1,7 @@
 // Rate limits, token buckets in this process (bursts up to the per-minute amount; several API processes each apply
 // them). Over one: 429 with Retry-After, as problem+json. None can be spent by one client against others behind the
 // same address (a NAT, a proxy), nor stop probes: health, readiness, ping and metrics are not limited.
-//   - per API key (RATE_LIMIT_PER_MINUTE), after authentication: an authenticated request counts against its key only;
+//   - per API key or operator credential (RATE_LIMIT_PER_MINUTE), after authentication: an authenticated request counts against its key only;
 //   - failed authentications per client address, a bucket of their own (RATE_LIMIT_FAILED_AUTH_PER_MINUTE): past
 //     it, a bad key is answered 429 rather than 401, while valid keys from that address go on;
 //   - per client address, on the public pages and files (the wizard, the review page, the reference, unknown paths);
@@ -10,7 +10,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import ipaddr from 'ipaddr.js';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { auth } from './auth';
+import { principalId } from './auth';
 import { coded, sendProblem, type HttpProblem } from '../web/http/problem';
 
 interface Limit {
@@ -45,8 +45,9 @@ export function rateLimit(perMinute: number): RequestHandler {
   return limiter({
     perMinute,
     advertise: true,
-    keyOf: (_req, res) => auth(res).keyId,
-    refusal: (s) => `rate limit of ${perMinute} requests per minute reached for this API key: retry in ${s} s`,
+    keyOf: (_req, res) => principalId(res),
+    refusal: (s) =>
+      `rate limit of ${perMinute} requests per minute reached for this API key or operator credential: retry in ${s} s`,
   });
 }
 
@@ -68,7 +69,7 @@ export function ipRateLimit(perMinute: number): RequestHandler {
     perMinute,
     keyOf: (req, res) => {
       // An authenticated request (to a path no route answers) counts against its key only.
-      if (res.locals.countedByAddress || res.locals.auth) return undefined;
+      if (res.locals.countedByAddress || principalId(res)) return undefined;
       res.locals.countedByAddress = true;
       return clientKey(req.ip);
     },

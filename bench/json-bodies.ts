@@ -61,7 +61,7 @@ async function main() {
   const floorProcess = fork(fileURLToPath(import.meta.url), ['--floor']);
   try {
     const floorPort = await new Promise<number>((resolve) => floorProcess.once('message', (p) => resolve(p as number)));
-    const ours = { baseUrl: cluster.apiUrls[0]!, apiKey: cluster.apiKey };
+    const ours = { baseUrl: cluster.apiUrls[0]!, apiKey: cluster.apiKey, operator: cluster.operator };
     const floor = { baseUrl: `http://127.0.0.1:${floorPort}`, apiKey: 'none' };
     const oursLag = async () => {
       const text = await (await fetch(`${ours.baseUrl}/metrics`)).text();
@@ -82,7 +82,7 @@ async function main() {
     /** The loop's longest delay while one server answers `body`: best of RUNS. */
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     async function delayOf(
-      api: typeof ours,
+      api: { baseUrl: string; apiKey: string; operator?: string },
       readLag: () => Promise<number>,
       c: (typeof cases)[number],
       body: Uint8Array,

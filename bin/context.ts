@@ -10,6 +10,9 @@ import { withStoredSecrets } from '../platform/store/platform-secrets';
 import { dataBoxFromConfig } from '../platform/crypto/data-box';
 import { openDb, type Db } from '../platform/store/db';
 import { migrate } from '../platform/store/migrate';
+import { keyScopeChanges } from '../platform/store/workspaces';
+
+const OPERATORS_MIGRATION = '1763841400000_operators';
 
 export async function openStore(config: Config, log: (msg: string) => void): Promise<Db> {
   const db = await openDb(
@@ -20,6 +23,10 @@ export async function openStore(config: Config, log: (msg: string) => void): Pro
     `store: ${db.engine === 'pglite' ? `PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}` +
       (applied.length ? `, applied migrations ${applied.join(', ')}` : ', schema up to date'),
   );
+  // The keys whose scopes that migration changed (approvals stripped: only operators decide), for whoever upgrades.
+  if (applied.includes(OPERATORS_MIGRATION))
+    for (const c of await keyScopeChanges(db))
+      log(`store: API key ${c.key_id} (workspace ${c.workspace_id}): ${c.change}, because ${c.reason}`);
   return db;
 }
 

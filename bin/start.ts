@@ -18,6 +18,7 @@ import { SCOPES, createApiKey, createWorkspace, findApiKey } from '../platform/s
 import type { Db } from '../platform/store/db';
 import { findTemporalCli } from './stack/cli';
 import { startDevServer } from './stack/dev-server';
+import { ensureDevOperators } from './stack/dev-operators';
 import { bundleWorkflowsOffThread } from './stack/bundle-thread';
 import { lifecycle, type Lifecycle } from './stack/lifecycle';
 import { createWorker, installSdkMetrics } from '../worker/create-worker';
@@ -62,6 +63,7 @@ async function main(life: Lifecycle) {
   config = await withSecrets(config, db, say);
   const devKeyFile = path.join(config.dataDir, 'dev-api-key');
   const devKey = await ensureDevApiKey(db, devKeyFile);
+  const devOperators = await ensureDevOperators(db, config.dataDir);
   life.check();
 
   const faults = simulatorFaultsFromEnv();
@@ -155,11 +157,13 @@ async function main(life: Lifecycle) {
 
   console.log(`
   API            ${config.publicBaseUrl}   (try: curl ${config.publicBaseUrl}/utils/v1/ping)
+  Review page    ${config.publicBaseUrl}/apps/gov-fr/review/   (operators sign in with a credential below)
   Temporal UI    ${temporalServer.uiUrl}
   Temporal gRPC  ${config.TEMPORAL_ADDRESS}   (namespace ${config.TEMPORAL_NAMESPACE}, task queue ${config.TEMPORAL_TASK_QUEUE}, build ${buildId} of ${config.TEMPORAL_DEPLOYMENT_NAME})
   Our SMP        ${config.smpPublicUrl}
   Simulators     Annuaire ${simulators.annuaire.url}, SML ${simulators.sml.endpoint}, Peppol Directory ${simulators.directory.url}
-  Dev API key    ${masked(devKey)}   (the key itself: ${devKeyFile})
+  Dev API key    ${masked(devKey)}   (an integrator's; the key itself: ${devKeyFile})
+${devOperators.map((o) => `  Dev operator   ${masked(o.credential)}   (${o.name}: ${o.roles.join(', ')}; the credential itself: ${o.file})`).join('\n')}
   Data           ${config.dataDir}
   Ctrl-C stops everything.
 `);
@@ -176,7 +180,7 @@ async function ensureDevApiKey(db: Db, file: string): Promise<string> {
     if (await findApiKey(db, secret)) return secret;
   }
   const ws = await createWorkspace(db, 'development');
-  // The development key is the operator's too: it may approve submissions.
+  // The development workspace's key: every scope (deciding is the dev operators'; ensureDevOperators).
   const { secret } = await createApiKey(db, ws.id, { name: 'development', scopes: [...SCOPES] });
   fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;

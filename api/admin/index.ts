@@ -1,5 +1,5 @@
-// admin/v1: a workspace's API keys, managed with a key of scope `admin` (the command line does the same for
-// operators: npm run key:create | key:list | key:revoke). A secret is shown once, at creation; revocation is
+// admin/v1: a workspace's API keys, managed with a key of scope `admin` (the platform's staff do the same from the
+// command line: npm run key:create | key:list | key:revoke). A secret is shown once, at creation; revocation is
 // immediate, since every request looks its key up.
 import { z } from 'zod';
 import type { Db } from '../../platform/store/db';
@@ -38,11 +38,11 @@ export const adminRoutes = [
     operationId: 'createKey',
     summary: 'Create an API key (the secret is shown once)',
     description:
-      'Creates an API key with the scopes given: `entries:rw` and `jobs:rw` for an integrator, `approvals` for an operator, `admin` for keys and webhooks. Its secret is in this answer only.',
+      "Creates an API key with the scopes given: `entries:rw`, `jobs:rw`, `events:read` and `webhooks:rw` for an integration, `admin` for the keys. Deciding on submissions is no key's: only the platform's operators decide. Its secret is in this answer only.",
     scope: 'admin',
     body: keyBody,
     responses: { 201: Workspace.createdApiKey },
-    examples: { "an operator's key": { name: 'review desk', scopes: ['approvals'] } },
+    examples: { 'a read-only follow-up': { name: 'dashboard', scopes: ['events:read'] } },
     handle: ({ body, res }, { db }: Deps) => issueKey(db, auth(res).workspaceId, body),
   }),
   route({

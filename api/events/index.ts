@@ -1,5 +1,6 @@
-// events/v1: webhook subscriptions of the caller's workspace (scope admin), their delivery log, and the recent
-// events. A subscription's secret (Standard Webhooks `whsec_…`) is shown once, at creation, and kept encrypted.
+// events/v1: webhook subscriptions of the caller's workspace (scope webhooks:rw), their delivery log, and the recent
+// events (scope events:read). A subscription's secret (Standard Webhooks `whsec_…`) is shown once, at creation, and
+// kept encrypted.
 import { z } from 'zod';
 import type { DataBox } from '../../platform/crypto/data-box';
 import type { Db } from '../../platform/store/db';
@@ -64,7 +65,7 @@ export const eventRoutes = [
     summary: 'Subscribe a URL to event kinds (the signing secret is shown once)',
     description:
       "Sends the workspace's events of the kinds given to a URL (Standard Webhooks signatures, retried with backoff). The signing secret is in this answer only.",
-    scope: 'admin',
+    scope: 'webhooks:rw',
     body: subscriptionBody,
     responses: { 201: Workspace.createdSubscription },
     examples: {
@@ -82,7 +83,7 @@ export const eventRoutes = [
     operationId: 'listSubscriptions',
     summary: "The workspace's webhook subscriptions",
     description: "The workspace's webhook subscriptions.",
-    scope: 'admin',
+    scope: 'webhooks:rw',
     responses: { 200: Workspace.subscriptionList },
     handle: async ({ res }, { db }: Deps) => ({
       list: (await listSubscriptions(db, auth(res).workspaceId)).map(subscriptionView),
@@ -94,7 +95,7 @@ export const eventRoutes = [
     operationId: 'getSubscription',
     summary: 'A webhook subscription',
     description: 'A webhook subscription.',
-    scope: 'admin',
+    scope: 'webhooks:rw',
     params: subscriptionParam,
     responses: { 200: Workspace.subscription },
     handle: async ({ params, res }, { db }: Deps) =>
@@ -106,7 +107,7 @@ export const eventRoutes = [
     operationId: 'unsubscribe',
     summary: 'Disable a webhook subscription',
     description: 'Disables a subscription: no more deliveries.',
-    scope: 'admin',
+    scope: 'webhooks:rw',
     params: subscriptionParam,
     responses: { 204: null },
     handle: ({ params, res }, { db }: Deps) => unsubscribe(db, auth(res).workspaceId, params.id),
@@ -117,7 +118,7 @@ export const eventRoutes = [
     operationId: 'listDeliveries',
     summary: 'Delivery log: each delivery and its attempts',
     description: 'Each delivery to the subscription, with its attempts (status code, error, duration).',
-    scope: 'admin',
+    scope: 'webhooks:rw',
     params: subscriptionParam,
     query: pageQuery,
     responses: { 200: Workspace.deliveryList },
@@ -133,7 +134,7 @@ export const eventRoutes = [
     summary: 'Events of the workspace, newest first (by entry, by kind)',
     description:
       "The workspace's events, newest first in the order they happened: `party.state_changed`, `party.updated`, `job.completed`. Filter by `entry_id` and `kind` (several, comma-separated); `next_cursor` gives the next page.",
-    scope: 'admin',
+    scope: 'events:read',
     query: eventsQuery,
     responses: { 200: Workspace.eventList },
     handle: async ({ query: q, res }, { db }: Deps) => {

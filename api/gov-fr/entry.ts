@@ -1,11 +1,12 @@
 // apps/gov-fr/v1/entry: the signer's operations by API (seed §4.1; declared once with the wizard's, in
-// web/signer/routes.ts), the wizard link revoked or issued again, and the operator's decision and identity images.
+// web/signer/routes.ts), the wizard link revoked or issued again (an integrator's key), and the decision and identity
+// images (the platform's operators, across workspaces).
 import { z } from 'zod';
 import { LANGS } from '../../domain/mandate-document/texts';
 import type { MandateDeps } from '../../domain/mandate/context';
 import { reissueLink, revokeLink } from '../../domain/mandate/signer-link';
-import { identityImage } from '../../domain/mandate/signature';
 import { decide } from '../../domain/mandate/decision';
+import { identityImageSeen, workspaceForOperator } from '../../domain/operators/review-access';
 import { decisionBody } from '../../domain/mandate/inputs';
 import { MAX_SMALL_JSON_VALUES, boundedJson } from '../../web/http/bounded-json';
 import { rejectNulCharacters } from '../../web/http/no-nul';
@@ -13,7 +14,7 @@ import { route } from '../../web/http/route';
 import { signerRoutes } from '../../web/signer/routes';
 import * as GovFr from '../../web/signer/schemas';
 import * as R from '../schemas';
-import { auth } from '../auth';
+import { auth, operator } from '../auth';
 
 const entryParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UUID' }) });
 const viewParam = entryParam.extend({ view: z.enum(['front', 'back', 'page']) });
@@ -66,9 +67,9 @@ export const entryRoutes = [
     operationId: 'decide',
     summary: 'Approve or reject a submission (operator)',
     description:
-      "The operator's decision on the submission (scope `approvals`). Approved, the registration goes on to the directory and Peppol; rejected, the signer is asked for a new submission, with your reason. " +
+      "The operator's decision on the submission (an operator with the `decide` role; no API key). Approved, the registration goes on to the directory and Peppol; rejected, the signer is asked for a new submission, with your reason. " +
       'A decision and a cancellation of the job racing: exactly one wins; a cancellation first makes the decision 409 `job-cancelled`, an approval first makes the cancellation 409 `already-decided`.',
-    scope: 'approvals',
+    operator: 'decide',
     params: entryParam,
     body: decisionBody,
     before: [boundedJson({ limit: '16kb', maxValues: MAX_SMALL_JSON_VALUES }), rejectNulCharacters],
@@ -87,20 +88,24 @@ export const entryRoutes = [
       'not-running',
       'unavailable',
     ],
-    handle: ({ params, body, res }, deps: Deps) =>
-      decide(deps, auth(res).workspaceId, params.silo_entry_id, { ...body, decidedBy: auth(res).keyId }),
+    handle: async ({ params, body, res }, deps: Deps) =>
+      decide(deps, await workspaceForOperator(deps.db, params.silo_entry_id), params.silo_entry_id, {
+        ...body,
+        operatorId: operator(res).operatorId,
+      }),
   }),
   route({
     method: 'get',
     path: `${ENTRY}/identity/:view`,
     operationId: 'getIdentityImage',
     summary: 'An identity image, decrypted (operator)',
-    description: 'An identity document image as uploaded, decrypted, for the operator (scope `approvals`).',
-    scope: 'approvals',
+    description:
+      'An identity document image as uploaded, decrypted, for the operator (`decide` role); each view is in the access log.',
+    operator: 'decide',
     params: viewParam,
     responses: { 200: { mediaType: 'image/*' } },
     handle: async ({ params, res }, deps: Deps) => {
-      const img = await identityImage(deps, auth(res).workspaceId, params.silo_entry_id, params.view);
+      const img = await identityImageSeen(deps, operator(res), params.silo_entry_id, params.view);
       // Checked as that type at upload (no-store and nosniff come with every response); never run as a document.
       res.type(img.mime).set('content-security-policy', "default-src 'none'; sandbox").send(img.data);
     },

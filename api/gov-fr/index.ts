@@ -1,4 +1,5 @@
-// apps/gov-fr/v1: the entry API (the signer's steps by API), the operator's review and decision, directory lookups.
+// apps/gov-fr/v1: the entry API (the signer's steps by API), the operators' review, session and decision, directory
+// lookups.
 import type { Router } from 'express';
 import type { MandateDeps } from '../../domain/mandate/context';
 import type { AnnuaireClient } from '../../integrations/annuaire/client';
@@ -7,8 +8,9 @@ import { serveRoutes } from '../mount';
 import { directoryRoutes } from './directory';
 import { entryRoutes } from './entry';
 import { REVIEW_DIRECTORY_TIMEOUT_MS, reviewRoutes } from './review';
+import { reviewSessionRoutes } from './review-session';
 
-export const govFrRoutes = [...entryRoutes, ...reviewRoutes, ...directoryRoutes];
+export const govFrRoutes = [...entryRoutes, ...reviewRoutes, ...reviewSessionRoutes, ...directoryRoutes];
 
 type GovFrDeps = MandateDeps & { annuaire: AnnuaireClient; reviewAnnuaire: AnnuaireClient };
 

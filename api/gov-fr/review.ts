@@ -1,11 +1,12 @@
-// apps/gov-fr/v1/review: what an operator (scope `approvals`, nothing else) reads to decide on a submission: the
-// party and signer as the entry has them, which identity images there are, the signed mandate, and the PPF
-// Annuaire's own record for the SIREN beside the declared company.
+// apps/gov-fr/v1/review: what the platform's operators (role `decide`; no API key) read to decide on a submission,
+// across every workspace: the party and signer as the entry has them, which identity images there are, the signed
+// mandate, and the PPF Annuaire's own record for the SIREN beside the declared company.
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AnnuaireError, type AnnuaireClient } from '../../integrations/annuaire/client';
 import type { Party } from '../../domain/party';
-import { mandatePdfOf, type MandateDeps } from '../../domain/mandate/context';
+import type { MandateDeps } from '../../domain/mandate/context';
+import { signedMandateSeen, workspaceForOperator } from '../../domain/operators/review-access';
 import { getMandate } from '../../platform/store/mandates';
 import { decisionsOf } from '../../platform/store/approval-decisions';
 import { identityViews } from '../../platform/store/identity-documents';
@@ -16,7 +17,7 @@ import { notFound } from '../../web/http/problem';
 import { route } from '../../web/http/route';
 import { pdf } from '../../web/signer/routes';
 import * as GovFr from '../../web/signer/schemas';
-import { auth } from '../auth';
+import { operator } from '../auth';
 
 const reviewEntryParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UUID' }) });
 
@@ -68,10 +69,10 @@ export const reviewRoutes = [
     path: '/apps/gov-fr/v1/review/submissions',
     operationId: 'listSubmissions',
     summary: 'Submissions awaiting a decision (operator)',
-    description: 'The submissions awaiting a decision, oldest first (scope `approvals`).',
-    scope: 'approvals',
+    description: "The submissions awaiting a decision in every workspace, oldest first (the operators' queue).",
+    operator: 'decide',
     responses: { 200: GovFr.submissions },
-    handle: async ({ res }, deps: Deps) => ({ list: await pendingSubmissions(deps.db, auth(res).workspaceId) }),
+    handle: async (_input, deps: Deps) => ({ list: await pendingSubmissions(deps.db) }),
   }),
   route({
     method: 'get',
@@ -80,13 +81,11 @@ export const reviewRoutes = [
     summary: 'A submission as the operator reviews it: party, signer, identity images, Annuaire record (operator)',
     description:
       "What the operator decides on: the party, the signer, the identity images, the mandate, the company's lines in the PPF Annuaire.",
-    scope: 'approvals',
+    operator: 'decide',
     params: reviewEntryParam,
     responses: { 200: GovFr.reviewSubmission },
-    handle: async ({ params: { silo_entry_id: entryId }, res }, deps: Deps) => {
-      const workspaceId = auth(res).workspaceId;
-      // Another workspace's entry is as unknown as an id never used.
-      const entry = await getEntryRow(deps.db, workspaceId, entryId);
+    handle: async ({ params: { silo_entry_id: entryId } }, deps: Deps) => {
+      const entry = await getEntryRow(deps.db, await workspaceForOperator(deps.db, entryId), entryId);
       if (!entry) throw notFound(`entry ${entryId}`);
       const mandate = await getMandate(deps.db, entryId);
       if (!mandate) throw notFound(`a mandate for entry ${entryId} (no registration has issued one yet)`);
@@ -95,7 +94,7 @@ export const reviewRoutes = [
       const address = party.addresses?.[0];
       const [views, decisions, directory, replaces] = await Promise.all([
         identityViews(deps.db, entryId),
-        decisionsOf(deps.db, entryId, mandate.job_id),
+        decisionsOf(deps.db, entryId, mandate.job_id, { deciders: true }),
         directoryRecord(deps, entry.siren),
         renewalOf(deps.db, entry, mandate.mandate_number),
       ]);
@@ -141,17 +140,13 @@ export const reviewRoutes = [
     path: '/apps/gov-fr/v1/review/submissions/:silo_entry_id/mandate',
     operationId: 'getSubmittedMandate',
     summary: 'The signed mandate under review (operator)',
-    description: 'The signed mandate under review, as a PDF.',
-    scope: 'approvals',
+    description: 'The signed mandate under review, as a PDF; each view is in the access log.',
+    operator: 'decide',
     params: reviewEntryParam,
     responses: { 200: pdf },
     errors: ['mandate-voided'],
     handle: async ({ params: { silo_entry_id: entryId }, res }, deps: Deps) => {
-      const workspaceId = auth(res).workspaceId;
-      if (!(await getEntryRow(deps.db, workspaceId, entryId))) throw notFound(`entry ${entryId}`);
-      // Only a signed mandate is under review: the pre-filled one is never shown as if it were signed.
-      if (!(await getMandate(deps.db, entryId))?.signed) throw notFound(`a signed mandate for entry ${entryId}`);
-      const { pdf: bytes, number } = await mandatePdfOf(deps, workspaceId, entryId);
+      const { pdf: bytes, number } = await signedMandateSeen(deps, operator(res), entryId);
       // For a script (the page renders it with pdf.js); opened directly, it is a download, never a viewer page.
       res
         .type('application/pdf')

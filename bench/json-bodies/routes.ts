@@ -159,6 +159,14 @@ export function jsonRoutes(at: Target): Route[] {
     },
     {
       method: 'POST',
+      op: '/operators/v1/operators',
+      path: () => '/operators/v1/operators',
+      limit: KB16,
+      shapes: SHAPES,
+      wrap: (v) => `{"name":${v},"roles":["decide"]}`,
+    },
+    {
+      method: 'POST',
       op: '/events/v1/subscriptions',
       path: () => '/events/v1/subscriptions',
       limit: KB16,

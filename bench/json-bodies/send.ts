@@ -3,6 +3,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { Route } from './routes';
+import { operationFor } from '../../api/operations';
 
 export interface Answer {
   status: number;
@@ -10,9 +11,12 @@ export interface Answer {
   detail: string;
 }
 
-/** The API at `baseUrl`, called with `apiKey`; POSTs carry an Idempotency-Key unless `keyed` is false. */
+/**
+ * The API at `baseUrl`, called with `apiKey` (with `operator` on the operators' routes); POSTs carry an
+ * Idempotency-Key unless `keyed` is false.
+ */
 export function send(
-  api: { baseUrl: string; apiKey: string },
+  api: { baseUrl: string; apiKey: string; operator?: string },
   route: Route,
   body: Uint8Array,
   keyed = route.method === 'POST',
@@ -23,7 +27,7 @@ export function send(
       {
         method: route.method,
         headers: {
-          authorization: `Bearer ${api.apiKey}`,
+          authorization: `Bearer ${(operationFor(route.method, route.op)?.operator && api.operator) || api.apiKey}`,
           'content-type': route.type ?? 'application/json',
           'content-length': body.length,
           ...(keyed && { 'idempotency-key': crypto.randomUUID() }),

@@ -14,6 +14,8 @@ import { startSimulators, type SimulatorFaults, type Simulators } from '../../si
 import { dropSchema, openDb, type Db } from '../../platform/store/db';
 import { migrate } from '../../platform/store/migrate';
 import { SCOPES, createApiKey, createWorkspace } from '../../platform/store/workspaces';
+import { createOperator } from '../../domain/operators/credentials';
+import { operationFor } from '../../api/operations';
 import { findTemporalCli } from './cli';
 import { startDevServer, type DevServer } from './dev-server';
 import { freePorts } from './ports';
@@ -42,6 +44,8 @@ export interface Cluster {
   config: Config;
   env: Record<string, string>;
   apiKey: string;
+  /** An operator's credential (decide, admin): the decisions are theirs. */
+  operator: string;
   apiUrls: string[];
   apis: ServiceProcess[];
   workers: ServiceProcess[];
@@ -221,6 +225,10 @@ export async function startCluster(opts: {
   const config = loadConfig(env);
   const ws = await createWorkspace(db, 'cluster');
   const { secret: apiKey } = await createApiKey(db, ws.id, { name: 'cluster', scopes: [...SCOPES] });
+  const { credential: operator } = await createOperator(db, null, {
+    name: 'Cluster operator',
+    roles: ['decide', 'admin'],
+  });
 
   const workers: ServiceProcess[] = [];
   const startWorker = async (extraEnv: Record<string, string> = {}) => {
@@ -252,6 +260,7 @@ export async function startCluster(opts: {
     config,
     env,
     apiKey,
+    operator,
     apiUrls,
     apis,
     workers,
@@ -269,7 +278,7 @@ export async function startCluster(opts: {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ApiJson = any;
 
-/** A JSON call to one of the cluster's APIs with its key. */
+/** A JSON call to one of the cluster's APIs as the route's caller: the workspace's key, or the operator's credential. */
 export async function callApi(
   c: Cluster,
   method: string,
@@ -279,7 +288,10 @@ export async function callApi(
 ): Promise<{ status: number; body: ApiJson; headers: Headers }> {
   const res = await fetch(c.apiUrls[apiIndex]! + p, {
     method,
-    headers: { authorization: `Bearer ${c.apiKey}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${operationFor(method, p.split('?')[0]!)?.operator ? c.operator : c.apiKey}`,
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

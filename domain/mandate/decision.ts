@@ -12,6 +12,7 @@ import {
   reopenMandate,
 } from '../../platform/store/mandates';
 import { decisionEffect } from '../../platform/store/approval-decisions';
+import { recordAccess } from '../../platform/store/operator-access-log';
 import { identityViews } from '../../platform/store/identity-documents';
 import { currentState } from '../../platform/store/entry-states';
 import { putMetaWhere } from '../../platform/store/entry-meta';
@@ -167,7 +168,7 @@ export async function decide(
   deps: MandateDeps,
   workspaceId: string,
   entryId: string,
-  d: { approved: boolean; reason?: string; /** the deciding API key; none for auto-approval */ decidedBy?: string },
+  d: { approved: boolean; reason?: string; /** the deciding operator; none for auto-approval */ operatorId?: string },
 ) {
   const ctx = await context(deps, workspaceId, entryId);
   if (!ctx.mandate.submitted_at)
@@ -189,7 +190,7 @@ export async function decide(
         jobId: job.id,
         approved: d.approved,
         reason: d.reason,
-        decidedBy: d.decidedBy,
+        operatorId: d.operatorId,
         decidedAt,
       },
       {
@@ -202,6 +203,14 @@ export async function decide(
       throw err instanceof EffectRefused ? new MandateError('job-cancelled', err.message) : err;
     });
     if (!claimed) throw new MandateError('decided', 'this submission has been decided already');
+    if (d.operatorId)
+      await recordAccess(q, {
+        operatorId: d.operatorId,
+        action: 'decision',
+        entryId,
+        jobId: job.id,
+        detail: { decision_id: decisionId, decision: value.decision, ...(d.reason && { reason: d.reason }) },
+      });
     if (!d.approved) await reopenMandate(q, entryId);
     const partyState = await recordDecided(q, entryId, job, { approved: d.approved, decisionId });
     await signal(deps, job.id, {

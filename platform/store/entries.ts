@@ -124,6 +124,12 @@ export async function getEntryRow(db: Queryable, workspaceId: string, id: string
   return rows[0];
 }
 
+/** The workspace an entry belongs to: the platform's operators work across workspaces, by entry id. */
+export async function workspaceOfEntry(db: Queryable, id: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ workspace_id: string }>('SELECT workspace_id FROM entries WHERE id = $1', [id]);
+  return rows[0]?.workspace_id;
+}
+
 export async function getEntry(db: Queryable, workspaceId: string, id: string): Promise<EntryView | undefined> {
   const { rows } = await db.query<EntryRow>(
     `SELECT e.*${ENTRY_JOBS} FROM entries e WHERE e.id = $1 AND e.workspace_id = $2`,

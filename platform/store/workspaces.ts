@@ -3,10 +3,14 @@ import crypto from 'node:crypto';
 import { ApiKeyCache, KEY_REVOKED_CHANNEL } from './api-key-cache';
 import type { Db, Queryable } from './db';
 
-export const SCOPES = ['entries:rw', 'jobs:rw', 'approvals', 'admin'] as const;
+/**
+ * What a workspace's key may do. Deciding on submissions is none of them: only the platform's operators decide
+ * (platform/store/operators.ts); `admin` manages the workspace's keys.
+ */
+export const SCOPES = ['entries:rw', 'jobs:rw', 'events:read', 'webhooks:rw', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
-/** What an integrator's key gets unless asked otherwise: approving its own submissions is an operator's job. */
-export const DEFAULT_SCOPES: Scope[] = ['entries:rw', 'jobs:rw'];
+/** What an integrator's key gets unless asked otherwise: all of its integration, not the keys. */
+export const DEFAULT_SCOPES: Scope[] = ['entries:rw', 'jobs:rw', 'events:read', 'webhooks:rw'];
 
 export interface ApiKeyIdentity {
   keyId: string;
@@ -112,4 +116,14 @@ export async function revokeWorkspaceKey(
 
 export async function workspaceExists(db: Queryable, id: string): Promise<boolean> {
   return (await db.query('SELECT 1 FROM workspaces WHERE id = $1', [id])).rows.length > 0;
+}
+
+/** The scope changes migrations made to keys (platform/store/migrations/1763841400000_operators.sql). */
+export async function keyScopeChanges(db: Queryable) {
+  const { rows } = await db.query<{ key_id: string; workspace_id: string; change: string; reason: string }>(
+    `SELECT c.key_id, k.workspace_id, concat_ws('; ', CASE WHEN c.removed <> '{}' THEN 'removed ' || array_to_string(c.removed, ', ') END,
+       CASE WHEN c.added <> '{}' THEN 'added ' || array_to_string(c.added, ', ') END) AS change, c.reason
+     FROM api_key_scope_changes c JOIN api_keys k ON k.id = c.key_id ORDER BY c.at, c.key_id`,
+  );
+  return rows;
 }

@@ -315,10 +315,9 @@ describe('limits and wrong types', () => {
     expect(c.body.detail).toMatch(/back of the ID card.*signature/);
   });
 
-  it('needs the approvals scope to decide, and a reason to reject', async () => {
+  it('needs an operator to decide (no API key, even with every scope), and a reason to reject', async () => {
     const { entryId } = await parkedEntry();
-    const entriesOnly = await h.newKey(['entries:rw'], h.workspaceId);
-    expect((await h.api('POST', `${base(entryId)}/decision`, { approved: true }, entriesOnly)).status).toBe(403);
+    expect((await h.api('POST', `${base(entryId)}/decision`, { approved: true }, h.apiKey)).status).toBe(403);
     expect((await h.api('POST', `${base(entryId)}/decision`, { approved: false })).status).toBe(400);
     expect((await h.api('POST', `${base(entryId)}/decision`, { approved: true })).status).toBe(409); // nothing submitted
   });
@@ -375,7 +374,7 @@ describe('the confirmed mandate', () => {
 });
 
 describe('operator review', () => {
-  it('lists pending submissions, serves the identity images decrypted, and only to the approvals scope', async () => {
+  it("lists pending submissions, serves the identity images decrypted, and only to the platform's operators", async () => {
     const { entryId } = await parkedEntry();
     const page = png(64, 32);
     await h.api('POST', `${base(entryId)}/identity`, { view: 'page', data: b64(page) });
@@ -385,18 +384,16 @@ describe('operator review', () => {
     const queue = (await h.api('GET', '/apps/gov-fr/v1/review/submissions')).body.list;
     expect(queue.map((s: any) => s.entry_id)).toContain(entryId);
     const img = await fetch(`${h.baseUrl}${base(entryId)}/identity/page`, {
-      headers: { authorization: `Bearer ${h.apiKey}` },
+      headers: { authorization: `Bearer ${h.operator}` },
     });
     expect(img.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await img.arrayBuffer()).equals(page)).toBe(true);
     expect((await h.api('GET', `${base(entryId)}/identity/front`)).status).toBe(404);
 
-    const integrator = await h.newKey(['entries:rw', 'jobs:rw'], h.workspaceId);
-    expect((await h.api('GET', '/apps/gov-fr/v1/review/submissions', undefined, integrator)).status).toBe(403);
-    expect((await h.api('GET', `${base(entryId)}/identity/page`, undefined, integrator)).status).toBe(403);
-    const otherOperator = await h.newKey(['entries:rw', 'approvals']);
-    expect((await h.api('GET', `${base(entryId)}/identity/page`, undefined, otherOperator)).status).toBe(404);
-    expect((await h.api('GET', '/apps/gov-fr/v1/review/submissions', undefined, otherOperator)).body.list).toEqual([]);
+    // The workspace's own key, every scope, reaches neither; any operator reaches both.
+    expect((await h.api('GET', '/apps/gov-fr/v1/review/submissions', undefined, h.apiKey)).status).toBe(403);
+    expect((await h.api('GET', `${base(entryId)}/identity/page`, undefined, h.apiKey)).status).toBe(403);
+    expect((await h.api('GET', `${base(entryId)}/identity/page`, undefined, h.secondOperator)).status).toBe(200);
 
     // Decided submissions leave the queue.
     await h.api('POST', `${base(entryId)}/decision`, { approved: true });

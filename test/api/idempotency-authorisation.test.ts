@@ -130,21 +130,21 @@ describe('an Idempotency-Key on every keyed POST of the contract', async () => {
     }
   }, 120_000);
 
-  it("hands neither an admin key's secret nor a migration key to an approvals-only key (the attacks found)", async () => {
+  it("hands neither an admin key's secret nor a migration key to a read-only key (the attacks found)", async () => {
     const admin = await keyIn(['admin']);
-    const approvalsOnly = await keyIn(['approvals']);
+    const readOnly = await keyIn(['events:read']);
     const key = crypto.randomUUID();
     const body = { name: 'ci', scopes: ['admin'] };
     const made = await send('/admin/v1/keys', body, admin, key);
     expect(made.status, made.text).toBe(201);
-    const stolen = await send('/admin/v1/keys', body, approvalsOnly, key);
+    const stolen = await send('/admin/v1/keys', body, readOnly, key);
     expect([stolen.status, replayed(stolen)]).toEqual([403, null]);
     expect(stolen.text).not.toContain(made.body.api_key);
 
     const path = await concrete('/apps/peppol/v1/entry/{silo_entry_id}/participants/{participant_id}/migration-key');
     const issued = await send(path, undefined, await keyIn(['entries:rw']), key);
     expect(issued.status, issued.text).toBe(201);
-    const taken = await send(path, undefined, approvalsOnly, key);
+    const taken = await send(path, undefined, readOnly, key);
     expect([taken.status, replayed(taken)]).toEqual([403, null]);
     expect(taken.text).not.toContain(issued.body.migration_key);
   });

@@ -49,7 +49,14 @@ describe('OpenAPI document', () => {
     expect(put['x-required-scope']).toBe('entries:rw');
     expect(put.requestBody.content['application/json'].schema.required).toEqual(['data']);
     expect(put.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Entry' });
-    expect(doc.paths['/apps/gov-fr/v1/entry/{silo_entry_id}/decision'].post['x-required-scope']).toBe('approvals');
+    // The decision is an operator's: their credential or the review page's session, never an API key.
+    const decision = doc.paths['/apps/gov-fr/v1/entry/{silo_entry_id}/decision'].post;
+    expect([decision['x-required-scope'], decision['x-required-role'], decision.security]).toEqual([
+      undefined,
+      'decide',
+      [{ operatorCredential: [] }, { operatorSession: [] }],
+    ]);
+    expect(doc.components.securitySchemes.operatorSession).toMatchObject({ type: 'apiKey', in: 'cookie' });
     expect(doc.components.schemas.Problem.required).toEqual(
       expect.arrayContaining(['type', 'title', 'status', 'detail']),
     );

@@ -118,7 +118,8 @@ describe('GET /events/v1/events', () => {
     expect((await h.api('GET', '/events/v1/events?cursor=nope')).status).toBe(400);
     // Another workspace sees none of them.
     expect(
-      (await h.api('GET', `/events/v1/events?entry_id=${entryId}`, undefined, await h.newKey(['admin']))).body.list,
+      (await h.api('GET', `/events/v1/events?entry_id=${entryId}`, undefined, await h.newKey(['events:read']))).body
+        .list,
     ).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
-// The operator's read routes (scope `approvals` alone): a submission as the review page shows it, with the
-// Annuaire's own record for the SIREN, and the signed mandate; workspace-scoped, never cached.
+// The operators' read routes (the `decide` role alone): a submission as the review page shows it, with the
+// Annuaire's own record for the SIREN, and the signed mandate; no API key reaches them, never cached.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness';
@@ -14,7 +14,7 @@ const review = (id: string) => `/apps/gov-fr/v1/review/submissions/${id}`;
 
 beforeAll(async () => {
   h = await startHarness();
-  operator = await h.newKey(['approvals'], h.workspaceId); // the README's operator set-up
+  operator = await h.newOperator(['decide']); // deciding needs nothing more
   sub = await submittedEntry(h, { name: 'Fromagerie Revue SARL' });
   h.sims.annuaire.seedCompany({
     siren: sub.siren,
@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-describe('GET review/submissions/{id} (approvals only)', () => {
+describe('GET review/submissions/{id} (an operator)', () => {
   it('gives the party, the signer, the identity views and the Annuaire record, never cached', async () => {
     const r = await h.api('GET', review(sub.entryId), undefined, operator);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -115,12 +115,11 @@ describe('GET review/submissions/{id} (approvals only)', () => {
     ).toBe('%PDF-');
   });
 
-  it('refuses a key without the approvals scope (403), and keeps no-store on the queue', async () => {
-    const integrator = await h.newKey(['entries:rw', 'jobs:rw'], h.workspaceId);
-    for (const path of [review(sub.entryId), `${review(sub.entryId)}/mandate`]) {
-      const r = await h.api('GET', path, undefined, integrator);
+  it("refuses every API key, even the workspace's own with every scope (403), and keeps no-store on the queue", async () => {
+    for (const path of [review(sub.entryId), `${review(sub.entryId)}/mandate`, '/apps/gov-fr/v1/review/submissions']) {
+      const r = await h.api('GET', path, undefined, h.apiKey);
       expect(r.status, path).toBe(403);
-      expect(r.body.detail).toContain('approvals');
+      expect(r.body.detail).toContain("only the platform's operators");
     }
     const queue = await h.api('GET', '/apps/gov-fr/v1/review/submissions', undefined, operator);
     expect(queue.status).toBe(200);
@@ -128,14 +127,12 @@ describe('GET review/submissions/{id} (approvals only)', () => {
     expect(queue.body.list.map((s: { entry_id: string }) => s.entry_id)).toContain(sub.entryId);
   });
 
-  it("answers another workspace's entry exactly as an unknown id (404)", async () => {
-    const elsewhere = await h.newKey(['approvals']); // a key of a new workspace
+  it('answers an unknown id 404 and a malformed one 400', async () => {
     const unknown = crypto.randomUUID();
     for (const suffix of ['', '/mandate']) {
-      const theirs = await h.api('GET', review(sub.entryId) + suffix, undefined, elsewhere);
       const none = await h.api('GET', review(unknown) + suffix, undefined, operator);
-      expect([theirs.status, none.status]).toEqual([404, 404]);
-      expect(theirs.body.detail.replace(sub.entryId, '<id>')).toBe(none.body.detail.replace(unknown, '<id>'));
+      expect(none.status).toBe(404);
+      expect(none.body.detail).toBe(`entry ${unknown} not found`);
     }
     expect((await h.api('GET', review('not-a-uuid'), undefined, operator)).status).toBe(400);
   });

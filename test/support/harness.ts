@@ -18,6 +18,9 @@ import { createLogger } from '../../platform/observability/logger';
 import { openDb, type Db } from '../../platform/store/db';
 import { migrate } from '../../platform/store/migrate';
 import { SCOPES, createApiKey, createWorkspace, type Scope } from '../../platform/store/workspaces';
+import type { OperatorRole } from '../../platform/store/operators';
+import { createOperator } from '../../domain/operators/credentials';
+import { operationFor } from '../../api/operations';
 import { createWorker } from '../../worker/create-worker';
 import { makeCurrent } from '../../worker/versioning';
 
@@ -32,6 +35,17 @@ import { answerMalformedRequests } from '../../web/http/malformed-requests';
 export const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
 
 /** A migrated store: PGlite in memory, or a fresh schema of TEST_DATABASE_URL when `engine` is postgres. */
+/** The same harness as another workspace's integrator: `key` on the integrators' routes, unless a call says. */
+export function asWorkspace(h: Harness, key: string, workspaceId: string): Harness {
+  return {
+    ...h,
+    apiKey: key,
+    workspaceId,
+    api: (method, path, body, k) =>
+      h.api(method, path, body, k !== undefined || operationFor(method, path.split('?')[0]!)?.operator ? k : key),
+  };
+}
+
 export async function freshDb(
   engine: 'pglite' | 'postgres' = 'pglite',
   /** Migrated only up to this migration's timestamp (a test of the next ones). */
@@ -68,8 +82,17 @@ export interface Harness {
   taskQueue: string;
   baseUrl: string;
   workspaceId: string;
+  /** The workspace's key, every scope: the integrator. */
   apiKey: string;
+  /** Operator A's credential (`decide`, `admin`), and operator B's (`decide`): the platform's compliance team. */
+  operator: string;
+  secondOperator: string;
   newKey(scopes?: Scope[], workspaceId?: string): Promise<string>;
+  newOperator(roles: OperatorRole[], name?: string): Promise<string>;
+  /**
+   * A request as the route's own kind of caller unless `key` says (null: none): the workspace's key, or operator A
+   * on the operators' routes (those that declare a role).
+   */
   api(
     method: string,
     path: string,
@@ -145,7 +168,11 @@ export async function startHarness(
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   sims.directory.setSmpUrl(`${baseUrl}/smp`); // the Directory reads business cards back from our SMP
   const ws = await createWorkspace(db, 'test');
-  const { secret } = await createApiKey(db, ws.id, { name: 'test', scopes: [...SCOPES] }); // integrator and operator
+  const { secret } = await createApiKey(db, ws.id, { name: 'test', scopes: [...SCOPES] });
+  const newOperator = async (roles: OperatorRole[], name = 'Test operator') =>
+    (await createOperator(db, null, { name, roles })).credential;
+  const operatorA = await newOperator(['decide', 'admin'], 'Test operator A');
+  const operatorB = await newOperator(['decide'], 'Test operator B');
 
   return {
     db,
@@ -163,11 +190,14 @@ export async function startHarness(
     baseUrl,
     workspaceId: ws.id,
     apiKey: secret,
+    operator: operatorA,
+    secondOperator: operatorB,
+    newOperator,
     async newKey(scopes, workspaceId) {
       const wsId = workspaceId ?? (await createWorkspace(db, 'other')).id;
       return (await createApiKey(db, wsId, { name: 'extra', scopes })).secret;
     },
-    async api(method, path, body, key = secret) {
+    async api(method, path, body, key = operationFor(method, path.split('?')[0]!)?.operator ? operatorA : secret) {
       // Every response a test sees must be one the OpenAPI document declares (send checks it).
       const { status, body: parsed, headers } = await send(path, body, { method, apiKey: key ?? undefined, baseUrl });
       return { status, body: parsed, headers };

@@ -87,14 +87,23 @@ describe('npm start (embedded stack)', () => {
     const first = await startStack({ SIM_FAULTS_PEPPOL_DIRECTORY: '{"latencyMs":1}' });
     expect(first.output()).toContain('fault injection on in the directory simulator: {"latencyMs":1}');
     // The start log shows only the key's prefix and the file that holds it.
-    expect(first.output()).toMatch(/Dev API key\s+pak_\S{4}…\s+\(the key itself: .*dev-api-key\)/);
+    expect(first.output()).toMatch(/Dev API key\s+pak_\S{4}…\s+\(an integrator's; the key itself: .*dev-api-key\)/);
     const key = fs.readFileSync(path.join(dataDir, 'dev-api-key'), 'utf8').trim();
     expect(first.output()).not.toContain(key);
+    // And the two development operators, the same way: A decides and manages operators, B decides.
+    expect(first.output()).toMatch(
+      /Dev operator\s+opc_\S{4}…\s+\(Dev operator A: decide, admin; the credential itself: .*dev-operator-a\)/,
+    );
+    expect(first.output()).toMatch(
+      /Dev operator\s+opc_\S{4}…\s+\(Dev operator B: decide; the credential itself: .*dev-operator-b\)/,
+    );
+    const operator = fs.readFileSync(path.join(dataDir, 'dev-operator-a'), 'utf8').trim();
+    expect(first.output()).not.toContain(operator);
     expect(first.output()).toContain(`http://127.0.0.1:${ports.ui}`);
-    const api = (method: string, p: string, body?: unknown) =>
+    const api = (method: string, p: string, body?: unknown, as = key) =>
       fetch(`http://127.0.0.1:${ports.api}${p}`, {
         method,
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${as}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       }).then(async (r) => {
         if (stack!.exitCode !== null) throw new Error(`the stack has exited (${stack!.exitCode})`);
@@ -136,6 +145,8 @@ describe('npm start (embedded stack)', () => {
     const second = await startStack();
     expect(fs.readFileSync(path.join(dataDir, 'dev-api-key'), 'utf8').trim()).toBe(key); // the same key after a restart
     expect(second.output()).not.toContain(key);
+    // The same operators after a restart.
+    expect(fs.readFileSync(path.join(dataDir, 'dev-operator-a'), 'utf8').trim()).toBe(operator);
     expect((await api('GET', `/silo/v1/entries/${entry.id}`)).body.state).toBe('processing');
     expect((await api('GET', meta)).body.value.addresses).toHaveLength(addresses.ids.length);
 
@@ -150,7 +161,8 @@ describe('npm start (embedded stack)', () => {
         interval: 500,
       })
       .toBe('submitted');
-    expect((await api('POST', `${e}/decision`, { approved: true })).status).toBe(200);
+    expect((await api('POST', `${e}/decision`, { approved: true }, key)).status).toBe(403); // integrators never decide
+    expect((await api('POST', `${e}/decision`, { approved: true }, operator)).status).toBe(200);
     await expect
       .poll(async () => (await api('GET', `/transform/v1/jobs/${job.id}`)).body.status, {
         timeout: 60_000,

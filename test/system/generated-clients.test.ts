@@ -212,8 +212,8 @@ describe('through the client generated from our /openapi.json', () => {
     expect(confirmed.data).toEqual({ status: 'submitted' });
     await expect.poll(async () => (await entry(entryId)).state, { timeout: 15_000 }).toBe('submitted');
 
-    // The operator approves.
-    const decided = await api().POST('/apps/gov-fr/v1/entry/{silo_entry_id}/decision', {
+    // The platform's operator approves, with their own credential.
+    const decided = await ourClient(h.operator).POST('/apps/gov-fr/v1/entry/{silo_entry_id}/decision', {
       ...app,
       body: { approved: true },
     });

@@ -246,7 +246,7 @@ async function timed(what: string, method: string, p: string, body: unknown, api
     const res = await fetch(c().apiUrls[apiIndex]! + p, {
       method,
       headers: {
-        authorization: `Bearer ${c().apiKey}`,
+        authorization: `Bearer ${p.endsWith('/decision') ? c().operator : c().apiKey}`,
         ...(body !== undefined && { 'content-type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),

@@ -22,6 +22,8 @@ import { loadConfig, type Config } from '../../platform/config';
 import { startSimulators, type Simulators } from '../../simulators';
 import type { Db } from '../../platform/store/db';
 import { SCOPES, createApiKey, createWorkspace } from '../../platform/store/workspaces';
+import { createOperator } from '../../domain/operators/credentials';
+import { operationFor } from '../../api/operations';
 import { everyAddressLevel, makeSiren } from '../../bin/stack/sample-parties';
 import { goneFaults, participantOf, registeredFaults, worldOf } from '../support/addresses';
 import { eventually, freshDb, log, type Harness } from '../support/harness';
@@ -85,6 +87,7 @@ beforeAll(async () => {
   });
   const ws = await createWorkspace(db, 'kill');
   const { secret } = await createApiKey(db, ws.id, { name: 'kill', scopes: [...SCOPES] });
+  const { credential: operator } = await createOperator(db, null, { name: 'Kill operator', roles: ['decide'] });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   h = {
     db,
@@ -96,10 +99,15 @@ beforeAll(async () => {
     baseUrl,
     workspaceId: ws.id,
     apiKey: secret,
+    operator,
+    secondOperator: operator,
     newKey: () => {
       throw new Error('unused');
     },
-    async api(method, p, body, key = secret) {
+    newOperator: () => {
+      throw new Error('unused');
+    },
+    async api(method, p, body, key = operationFor(method, p)?.operator ? operator : secret) {
       const res = await fetch(baseUrl + p, {
         method,
         headers: {

@@ -86,7 +86,7 @@ export const PROBLEM_CODES = {
   'not-cancellable': c(409, "the job's workflow takes no cancellation (recorded by an earlier version)"),
   'temporal-unavailable': c(503, 'the workflow service could not be reached: retry after Retry-After'),
   // admin/v1
-  'own-key': c(409, 'an API key cannot revoke itself'),
+  'own-key': c(409, 'an API key or an operator credential cannot revoke itself'),
   // apps/gov-fr/v1: the mandate, its signature and the decision
   'no-mandate': c(409, 'no mandate has been issued for the entry yet: start a registration first'),
   'mandate-voided': c(409, 'the mandate was voided: its registration was cancelled'),

@@ -4,6 +4,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 import type { Scope } from '../../platform/store/workspaces';
+import type { OperatorRole } from '../../platform/store/operators';
 import type { ProblemCodeName } from './problem-codes';
 import { body as parseBody, params as parseParams, query as parseQuery } from './validate';
 
@@ -20,8 +21,10 @@ export interface RouteSpec {
   operationId: string;
   summary: string;
   description: string;
-  /** The scope a key needs; none for public routes. */
+  /** The scope a workspace's API key needs. A route has this or `operator`, or neither when public. */
   scope?: Scope;
+  /** The role one of the platform's operators needs ('any': any operator); no API key may call it. */
+  operator?: OperatorRole | 'any';
   params?: z.ZodObject;
   query?: z.ZodObject;
   /** The JSON body, validated before the handler runs (415 for another media type) unless `bodyParsing` says. */
@@ -47,6 +50,12 @@ export interface RouteSpec {
    */
   before?: RequestHandler[];
 }
+
+/** Who may call a route: a workspace key with a scope, or an operator with a role. */
+export type Access = { scope: Scope } | { operator: OperatorRole | 'any' };
+
+export const accessOf = (r: RouteSpec): Access | undefined =>
+  r.scope ? { scope: r.scope } : r.operator ? { operator: r.operator } : undefined;
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 

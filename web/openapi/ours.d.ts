@@ -495,7 +495,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key (the secret is shown once)
-         * @description Creates an API key with the scopes given: `entries:rw` and `jobs:rw` for an integrator, `approvals` for an operator, `admin` for keys and webhooks. Its secret is in this answer only.
+         * @description Creates an API key with the scopes given: `entries:rw`, `jobs:rw`, `events:read` and `webhooks:rw` for an integration, `admin` for the keys. Deciding on submissions is no key's: only the platform's operators decide. Its secret is in this answer only.
          */
         post: operations["createKey"];
         delete?: never;
@@ -604,6 +604,110 @@ export interface paths {
          * @description The workspace's events, newest first in the order they happened: `party.state_changed`, `party.updated`, `job.completed`. Filter by `entry_id` and `kind` (several, comma-separated); `next_cursor` gives the next page.
          */
         get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operators/v1/operators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the operators and their credentials (operator-admin)
+         * @description Every operator, with their credentials' prefixes, expiry and revocation; never a secret.
+         */
+        get: operations["listOperators"];
+        put?: never;
+        /**
+         * Create an operator and their first credential (operator-admin)
+         * @description A named person of the compliance team: `decide` to decide on submissions, `admin` to manage operators. The credential (valid 90 days) is in this answer only; the creation is in the access log.
+         */
+        post: operations["createOperator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operators/v1/operators/{id}/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new credential to an operator (operator-admin)
+         * @description A new credential, valid 90 days (its secret in this answer only): before the last one expires, or after it was revoked. The operator's other credentials stay valid until revoked.
+         */
+        post: operations["issueCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operators/v1/credentials/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an operator credential, at once (operator-admin)
+         * @description Revokes the credential and ends the review sessions it opened (a credential cannot revoke itself).
+         */
+        delete: operations["revokeCredential"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operators/v1/access-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The operators' access log: decisions and views, oldest first (operator-admin)
+         * @description Who decided or saw what, when: each decision, each view of an identity image or a signed mandate, each operator and credential created or revoked. Filter by operator, entry and time; `limit` at a time (`next_cursor` gives the next page).
+         */
+        get: operations["listAccessLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operators/v1/access-log.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The operators' access log as CSV, for the audit (operator-admin)
+         * @description The same lines and filters as the JSON log, every one of them, as CSV (a header row; cells a spreadsheet would read as a formula start with an apostrophe).
+         */
+        get: operations["exportAccessLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -731,7 +835,7 @@ export interface paths {
         put?: never;
         /**
          * Approve or reject a submission (operator)
-         * @description The operator's decision on the submission (scope `approvals`). Approved, the registration goes on to the directory and Peppol; rejected, the signer is asked for a new submission, with your reason. A decision and a cancellation of the job racing: exactly one wins; a cancellation first makes the decision 409 `job-cancelled`, an approval first makes the cancellation 409 `already-decided`.
+         * @description The operator's decision on the submission (an operator with the `decide` role; no API key). Approved, the registration goes on to the directory and Peppol; rejected, the signer is asked for a new submission, with your reason. A decision and a cancellation of the job racing: exactly one wins; a cancellation first makes the decision 409 `job-cancelled`, an approval first makes the cancellation 409 `already-decided`.
          */
         post: operations["decide"];
         delete?: never;
@@ -749,7 +853,7 @@ export interface paths {
         };
         /**
          * An identity image, decrypted (operator)
-         * @description An identity document image as uploaded, decrypted, for the operator (scope `approvals`).
+         * @description An identity document image as uploaded, decrypted, for the operator (`decide` role); each view is in the access log.
          */
         get: operations["getIdentityImage"];
         put?: never;
@@ -769,7 +873,7 @@ export interface paths {
         };
         /**
          * Submissions awaiting a decision (operator)
-         * @description The submissions awaiting a decision, oldest first (scope `approvals`).
+         * @description The submissions awaiting a decision in every workspace, oldest first (the operators' queue).
          */
         get: operations["listSubmissions"];
         put?: never;
@@ -809,12 +913,40 @@ export interface paths {
         };
         /**
          * The signed mandate under review (operator)
-         * @description The signed mandate under review, as a PDF.
+         * @description The signed mandate under review, as a PDF; each view is in the access log.
          */
         get: operations["getSubmittedMandate"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/gov-fr/v1/review/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in (operator)
+         * @description The operator the session or credential belongs to, and how long a session may stay idle.
+         */
+        get: operations["getSession"];
+        put?: never;
+        /**
+         * Sign in to the review page (operator)
+         * @description Opens a review session with the operator credential sent as `Authorization: Bearer opc_…`, and sets its cookie: the review page then sends no credential. The session ends after 30 minutes without a request, at sign-out, or with its credential.
+         */
+        post: operations["signIn"];
+        /**
+         * Sign out of the review page (operator)
+         * @description Ends the review session at once and clears its cookie.
+         */
+        delete: operations["signOut"];
         options?: never;
         head?: never;
         patch?: never;
@@ -868,8 +1000,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The operator review page (HTML; its data needs the approvals scope)
-         * @description The operator's review page; its data needs a key with the `approvals` scope.
+         * The operator review page (HTML; its data needs an operator signed in)
+         * @description The operators' review page: an operator signs in with their credential, no API key opens it.
          */
         get: operations["reviewPage"];
         put?: never;
@@ -1736,6 +1868,75 @@ export interface components {
             /** @description the next page: pass it as cursor; absent on the last page */
             next_cursor?: string;
         };
+        OperatorList: {
+            list: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                roles: ("decide" | "admin")[];
+                /** Format: date-time */
+                created_at: string;
+                created_by: string | null;
+                credentials: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @description the first characters of the secret, to tell credentials apart */
+                    prefix: string;
+                    /** Format: date-time */
+                    created_at: string;
+                    /** @description the operator-admin who created it; null: the command line */
+                    created_by: string | null;
+                    /** Format: date-time */
+                    expires_at: string;
+                    revoked_at: string | null;
+                }[];
+            }[];
+        };
+        CreatedOperator: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            operator_id: string;
+            /** @description the secret: shown in this answer only (opc_…) */
+            credential: string;
+            prefix: string;
+            /** Format: date-time */
+            expires_at: string;
+            operator: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                roles: ("decide" | "admin")[];
+            };
+        };
+        IssuedOperatorCredential: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            operator_id: string;
+            /** @description the secret: shown in this answer only (opc_…) */
+            credential: string;
+            prefix: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        OperatorAccessLog: {
+            list: {
+                /** Format: date-time */
+                at: string;
+                /** @description null: the command line */
+                operator_id: string | null;
+                operator_name: string;
+                /** @enum {string} */
+                action: "decision" | "identity-image-viewed" | "mandate-viewed" | "operator-created" | "credential-created" | "credential-revoked";
+                entry_id: string | null;
+                job_id: string | null;
+                detail: {
+                    [key: string]: unknown;
+                };
+            }[];
+            next_cursor?: string;
+        };
         Submitted: {
             /** @constant */
             status: "submitted";
@@ -1755,6 +1956,11 @@ export interface components {
                 entry_id: string;
                 /** Format: uuid */
                 job_id: string;
+                workspace: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                };
                 mandate_number: string;
                 /** Format: date-time */
                 submitted_at: string;
@@ -1804,6 +2010,12 @@ export interface components {
                 reason?: string;
                 /** Format: date-time */
                 decided_at: string;
+                /** @description the operator who decided; null: an automatic approval, or a decision made before operators */
+                decided_by?: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                } | null;
             } | null;
             /** @description every decision on this registration's submissions, newest first (a rejection and its reason stay listed after a new submission) */
             decisions: {
@@ -1812,6 +2024,12 @@ export interface components {
                 reason?: string;
                 /** Format: date-time */
                 decided_at: string;
+                /** @description the operator who decided; null: an automatic approval, or a decision made before operators */
+                decided_by?: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                } | null;
             }[];
             /** @description the PPF Annuaire's own record for the SIREN (unité légale), or why it cannot be shown */
             directory: {
@@ -1843,6 +2061,16 @@ export interface components {
                     was: string | null;
                 }[];
             };
+        };
+        ReviewSession: {
+            operator: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                roles: ("decide" | "admin")[];
+            };
+            /** @description the session ends after this long without a request */
+            idle_timeout_s: number;
         };
         DirectoryLookup: {
             siren?: string;
@@ -5142,7 +5370,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    scopes: ("entries:rw" | "jobs:rw" | "approvals" | "admin")[];
+                    scopes: ("entries:rw" | "jobs:rw" | "events:read" | "webhooks:rw" | "admin")[];
                 };
             };
         };
@@ -5303,7 +5531,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `own-key`: an API key cannot revoke itself */
+            /** @description `own-key`: an API key or an operator credential cannot revoke itself */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5812,6 +6040,520 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EventList"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listOperators: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorList"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createOperator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the person's name, as the audit shows it */
+                    name: string;
+                    roles: ("decide" | "admin")[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedOperator"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    issueCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the resource's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedOperatorCredential"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the resource's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `own-key`: an API key or an operator credential cannot revoke itself */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAccessLog: {
+        parameters: {
+            query?: {
+                /** @description only this operator's */
+                operator_id?: string;
+                /** @description only those on this entry */
+                silo_entry_id?: string;
+                /** @description at or after */
+                from?: string;
+                /** @description before */
+                to?: string;
+                /** @description how many per page (at most 100) */
+                limit?: number;
+                /** @description the `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorAccessLog"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportAccessLog: {
+        parameters: {
+            query?: {
+                /** @description only this operator's */
+                operator_id?: string;
+                /** @description only those on this entry */
+                silo_entry_id?: string;
+                /** @description at or after */
+                from?: string;
+                /** @description before */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
@@ -6708,10 +7450,7 @@ export interface operations {
     decide: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per API key: another key sending the same one runs its own request. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 /** @description the entry's id */
                 silo_entry_id: string;
@@ -6736,7 +7475,7 @@ export interface operations {
                     "application/json": components["schemas"]["Decision"];
                 };
             };
-            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6772,7 +7511,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `no-mandate`: no mandate has been issued for the entry yet: start a registration first; `mandate-voided`: the mandate was voided: its registration was cancelled; `nothing-to-decide`: there is no submission to decide on; `decided`: the submission has been decided already; `job-cancelled`: the job has been cancelled (a cancellation that came first): there is nothing to decide; `not-waiting`: no registration is waiting for this entry; `not-running`: the registration's workflow is not running */
+            /** @description `no-mandate`: no mandate has been issued for the entry yet: start a registration first; `mandate-voided`: the mandate was voided: its registration was cancelled; `nothing-to-decide`: there is no submission to decide on; `decided`: the submission has been decided already; `job-cancelled`: the job has been cancelled (a cancellation that came first): there is nothing to decide; `not-waiting`: no registration is waiting for this entry; `not-running`: the registration's workflow is not running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6792,15 +7531,6 @@ export interface operations {
             };
             /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `idempotency-key-reused`: this Idempotency-Key was used for another request (method, URL or body) within 24 hours */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7144,6 +7874,199 @@ export interface operations {
             };
             /** @description `mandate-voided`: the mandate was voided: its registration was cancelled */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewSession"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewSession"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -19,6 +19,8 @@ export const submissions = z
       z.object({
         entry_id: uuid,
         job_id: uuid,
+        /** The integrator that brought the company. */
+        workspace: z.object({ id: uuid, name: z.string() }),
         mandate_number: z.string(),
         submitted_at: timestamp,
         siren: z.string().nullable(),
@@ -48,6 +50,11 @@ const reviewDecision = z.object({
   decision: z.enum(['approved', 'rejected']),
   reason: z.string().optional(),
   decided_at: timestamp,
+  decided_by: z
+    .object({ id: uuid, name: z.string() })
+    .nullable()
+    .optional()
+    .describe('the operator who decided; null: an automatic approval, or a decision made before operators'),
 });
 const renewal = z
   .object({

@@ -228,7 +228,7 @@ describe('webhooks', () => {
     const sub = await subscribe(['job.completed']);
     const list = (await h.api('GET', '/events/v1/subscriptions')).body.list;
     expect(JSON.stringify(list)).not.toContain(sub.secret);
-    const other = await h.newKey(['admin']);
+    const other = await h.newKey(['webhooks:rw']);
     expect((await h.api('GET', `/events/v1/subscriptions/${sub.id}/deliveries`, undefined, other)).status).toBe(404);
     expect((await h.api('DELETE', `/events/v1/subscriptions/${sub.id}`, undefined, other)).status).toBe(404);
     expect(

@@ -218,7 +218,7 @@ describe('images are what they claim', () => {
     expect(photo.length).toBeLessThan(4 * 1024 * 1024);
     expect((await h.api('POST', `${base(entryId)}/identity`, { view: 'front', data: b64(photo) })).status).toBe(204);
     const res = await fetch(`${h.baseUrl}${base(entryId)}/identity/front`, {
-      headers: { authorization: `Bearer ${h.apiKey}` },
+      headers: { authorization: `Bearer ${h.operator}` },
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/jpeg');

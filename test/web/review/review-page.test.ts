@@ -1,5 +1,5 @@
-// The operator's review page in a real browser (Debian chromium driven by playwright-core), with a key holding only
-// the `approvals` scope: everything a decision rests on is on screen (party, signer, identity image, the signed
+// The operators' review page in a real browser (Debian chromium driven by playwright-core), signed in as an operator
+// with the `decide` role only: everything a decision rests on is on screen (party, signer, identity image, the signed
 // mandate drawn by pdf.js, the Annuaire's record for the SIREN), what cannot be shown is said in words, the buttons
 // open only once the documents are shown and close once a decision is recorded, and a PDF's script never runs.
 import fs from 'node:fs';
@@ -28,7 +28,7 @@ let browser: Browser;
 let operator: string;
 beforeAll(async () => {
   h = await startHarness();
-  operator = await h.newKey(['approvals'], h.workspaceId); // the README's operator set-up
+  operator = await h.newOperator(['decide']); // deciding needs nothing more
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [
@@ -54,7 +54,7 @@ interface Watched {
   dialogs: string[];
 }
 
-async function openReview(key: string, lang?: 'en', width = 1280): Promise<Watched> {
+async function openReview(credential: string, lang?: 'en', width = 1280): Promise<Watched> {
   const page = await browser.newPage({ viewport: { width, height: 900 } });
   const w: Watched = { page, external: [], problems: [], dialogs: [] };
   page.on('request', (r) => {
@@ -69,7 +69,7 @@ async function openReview(key: string, lang?: 'en', width = 1280): Promise<Watch
     void d.dismiss();
   });
   await page.goto(`${h.baseUrl}/apps/gov-fr/review/${lang ? `?lang=${lang}` : ''}`);
-  await page.fill('#key', key);
+  await page.fill('#credential', credential);
   await page.click('#login button');
   return w;
 }
@@ -113,7 +113,7 @@ const inkOnCanvases = (page: Page) =>
     return total ? ink / total : 0;
   });
 
-describe('operator review page (approvals-only key)', () => {
+describe('operator review page (an operator who decides)', () => {
   let first: Submission;
   beforeAll(async () => {
     first = await submittedEntry(h, { name: 'Fromagerie Revue SARL' });
@@ -198,7 +198,7 @@ describe('operator review page (approvals-only key)', () => {
     await expect.poll(() => page.isEnabled('#approve'), { timeout: 20_000 }).toBe(true);
     expect(await text(page, '#history-heading')).toBe('Decisions already made on this registration');
     expect(await page.locator('#history-list li').allTextContents()).toEqual([
-      expect.stringMatching(/^Rejected on .+ — reason: “La photo du passeport est floue”$/),
+      expect.stringMatching(/^Rejected on .+ by Test operator — reason: “La photo du passeport est floue”$/),
     ]);
     const caption = () => page.locator('#images figcaption span').allTextContents();
     expect(await caption()).toEqual([
@@ -358,19 +358,26 @@ describe('operator review page (approvals-only key)', () => {
     await page.close();
   });
 
-  it('says in words that a key without the approvals scope can see nothing', async () => {
-    const integrator = await h.newKey(['entries:rw', 'jobs:rw'], h.workspaceId);
-    const { page } = await openReview(integrator);
+  it('says in words that an operator without the decide role can see nothing', async () => {
+    const { page } = await openReview(await h.newOperator(['admin']));
     // The page's sentence alone, in French: not followed by the API's English detail.
     await expect
       .poll(() => text(page, '#status'))
-      .toBe('Cette clé API n’a pas le droit « approvals » : rien ne peut être affiché ni décidé.');
+      .toBe('Cet opérateur n’a pas le rôle « decide » : rien ne peut être affiché ni décidé.');
     expect(await page.locator('#queue li').count()).toBe(0);
     // In English, said once.
     await page.click('#lang-switch');
-    expect(await text(page, '#status')).toBe(
-      'This API key lacks the “approvals” scope: nothing can be shown or decided.',
-    );
+    expect(await text(page, '#status')).toBe('This operator lacks the “decide” role: nothing can be shown or decided.');
+    await page.close();
+  });
+
+  it("refuses an integrator's API key at sign-in, in words, and keeps the form", async () => {
+    const { page } = await openReview(h.apiKey, 'en');
+    await expect
+      .poll(() => text(page, '#status'))
+      .toBe("This is not an operator credential: integrators' API keys cannot open the review.");
+    expect(await page.isVisible('#login')).toBe(true);
+    expect(await page.inputValue('#credential')).toBe(''); // the secret does not stay in the field
     await page.close();
   });
 
@@ -384,12 +391,64 @@ describe('operator review page (approvals-only key)', () => {
       }),
     );
     await page.goto(`${h.baseUrl}/apps/gov-fr/review/`);
-    await page.fill('#key', operator);
+    await page.fill('#credential', operator);
     await page.click('#login button');
     await expect
       .poll(() => text(page, '#status'))
       .toBe('Erreur inattendue (HTTP 500).Détail (réponse du service, en anglais) : the queue query failed');
     expect(await text(page, '#status .api-detail span[lang="en"]')).toBe('the queue query failed');
+    await page.close();
+  });
+});
+
+describe('the review session', () => {
+  it('keeps the credential out of the page: an HttpOnly, Secure, SameSite=Strict cookie, kept across a reload', async () => {
+    const sub = await submittedEntry(h, { name: 'Session Gardée SAS' });
+    const { page, problems } = await openReview(operator, 'en');
+    await expect.poll(() => text(page, '#operator-name')).toBe('Signed in as Test operator');
+    expect(await page.inputValue('#credential')).toBe('');
+    const cookies = await page.context().cookies();
+    expect(cookies.map((c) => [c.name, c.httpOnly, c.secure, c.sameSite, c.path])).toEqual([
+      ['pa_operator_session', true, true, 'Strict', '/'],
+    ]);
+    expect(cookies[0]!.value).not.toContain(operator.slice(4)); // a session of its own, not the credential
+    expect(await page.evaluate(() => document.cookie)).toBe(''); // no script of the page can read it
+    await page.reload();
+    await expect.poll(() => page.isVisible('#whoami')).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: /Session Gardée SAS/ }).count()).toBe(1);
+    expect(await page.isVisible('#login')).toBe(false);
+
+    // Signed out: the form again, and the cookie's session refused by the API from then on.
+    const token = cookies[0]!.value;
+    await page.click('#sign-out');
+    await expect.poll(() => page.isVisible('#login')).toBe(true);
+    expect(await page.locator('#queue li').count()).toBe(0);
+    const after = await fetch(`${h.baseUrl}/apps/gov-fr/v1/review/submissions/${sub.entryId}`, {
+      headers: { cookie: `pa_operator_session=${token}` },
+    });
+    expect(after.status).toBe(401);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('ends after 30 minutes without a request, and the page asks to sign in again, saying why', async () => {
+    await submittedEntry(h, { name: 'Session Oubliée SAS' });
+    const { page, problems } = await openReview(operator, 'en');
+    await expect.poll(() => page.getByRole('button', { name: /Session Oubliée SAS/ }).count()).toBe(1);
+    await h.db.query(
+      "UPDATE operator_sessions SET last_seen_at = now() - interval '31 minutes' WHERE ended_at IS NULL",
+    );
+    await openSubmission(page, 'Session Oubliée SAS');
+    await expect.poll(() => page.isVisible('#login')).toBe(true);
+    expect(await text(page, '#status')).toBe(
+      'Your session has ended (30 minutes without activity, or signed out), or the credential is unknown, revoked or expired: sign in again.',
+    );
+    expect([await page.isVisible('#detail'), await page.locator('#queue li').count()]).toEqual([false, 0]);
+    // Signed in again, the queue is back.
+    await page.fill('#credential', operator);
+    await page.click('#login button');
+    await expect.poll(() => page.getByRole('button', { name: /Session Oubliée SAS/ }).count()).toBe(1);
+    expect(problems.filter((p) => !/status of 401/.test(p))).toEqual([]);
     await page.close();
   });
 });

@@ -1,4 +1,4 @@
-// The queue: the submissions waiting for a decision in the operator's workspace, oldest first as the API lists them.
+// The queue: the submissions waiting for a decision in every workspace, oldest first as the API lists them.
 import { answer } from '../../page-kit/api';
 import { byId, make } from '../../page-kit/dom';
 import { client, say, sayError, session, t, type Listed } from './session';
@@ -25,6 +25,13 @@ export async function loadQueue(): Promise<void> {
   }
 }
 
+/** The session ended: nothing of the queue stays on screen. */
+export function clearQueue(): void {
+  queue = [];
+  loaded = false;
+  renderQueue();
+}
+
 /** A submission decided here leaves the queue at once. */
 export function dropFromQueue(entryId: string): void {
   queue = queue.filter((s) => s.entry_id !== entryId);
@@ -35,7 +42,9 @@ export function renderQueue(): void {
   byId('queue').replaceChildren(
     ...queue.map((s) => {
       const b = make('button', { type: 'button' });
-      b.append(`${s.name ?? '—'} · SIREN ${s.siren ?? '—'} · ${t('submittedAt', { at: { date: s.submitted_at } })}`);
+      b.append(
+        `${s.name ?? '—'} · SIREN ${s.siren ?? '—'} · ${t('submittedAt', { at: { date: s.submitted_at } })} · ${s.workspace.name}`,
+      );
       if (s.upload_evidence === 'scan') b.append(make('span', { className: 'badge', textContent: t('scanBadge') }));
       if (session.current?.item.entry_id === s.entry_id) b.setAttribute('aria-current', 'true');
       b.onclick = () => opener(s);

@@ -1,4 +1,4 @@
-// The operator's review page. The key stays in this tab (sessionStorage) and goes only to this service's API.
+// The operators' review page, behind a session opened with an operator's credential (sign-in.ts).
 // Everything a decision rests on is shown, or the page says in words why it cannot be; approving needs the
 // identity images and the mandate on screen, and a decision once recorded (here or elsewhere) closes the buttons.
 import { ApiError, answer } from '../../page-kit/api';
@@ -6,7 +6,8 @@ import { byId } from '../../page-kit/dom';
 import { keepLang, translateFixed } from '../../page-kit/i18n';
 import { translateMessages } from '../../page-kit/messages';
 import { setZoom } from './documents';
-import { dropFromQueue, loadQueue, onPick, renderQueue } from './queue';
+import { clearQueue, dropFromQueue, loadQueue, onPick, renderQueue } from './queue';
+import { onSessionEnded, resumeSession, signIn, signOut } from './sign-in';
 import { client, say, sayError, session, t } from './session';
 import { open, setButtons } from './submission';
 
@@ -55,10 +56,18 @@ async function decide(approved: boolean): Promise<void> {
 
 byId<HTMLFormElement>('login').onsubmit = (e) => {
   e.preventDefault();
-  session.key = byId<HTMLInputElement>('key').value;
-  sessionStorage.setItem('operator-key', session.key);
-  void loadQueue();
+  const field = byId<HTMLInputElement>('credential');
+  const credential = field.value.trim();
+  field.value = '';
+  void signIn(credential).then((signedIn) => (signedIn ? loadQueue() : undefined));
 };
+byId('sign-out').onclick = () => void signOut();
+onSessionEnded(() => {
+  session.seq++; // what was loading for the submission on screen lands nowhere
+  session.current = undefined;
+  byId('detail').hidden = true;
+  clearQueue();
+});
 byId('lang-switch').onclick = () => {
   session.lang = session.lang === 'fr' ? 'en' : 'fr';
   keepLang('review-lang', session.lang);
@@ -70,4 +79,4 @@ byId('approve').onclick = () => void decide(true);
 byId('reject').onclick = () => void decide(false);
 onPick((item) => void open(item));
 applyLang();
-if (session.key) void loadQueue();
+void resumeSession().then((signedIn) => (signedIn ? loadQueue() : undefined));

@@ -1,5 +1,6 @@
-// What the review page's parts share: the operator's key (kept in this tab only, sent to this service's API only),
-// the language, the submission on screen, the typed client, and refusals worded in the page's language.
+// What the review page's parts share: who is signed in (the session itself is an HttpOnly cookie: no script of the
+// page holds a secret), the language, the submission on screen, the typed client, and refusals worded in the
+// page's language.
 import { ApiError, apiClient } from '../../page-kit/api';
 import { byId } from '../../page-kit/dom';
 import { pickLang, translator, type Lang, type Vars } from '../../page-kit/i18n';
@@ -11,7 +12,8 @@ export type Listed = components['schemas']['Submissions']['list'][number];
 export type Submission = components['schemas']['ReviewSubmission'];
 
 export const session = {
-  key: sessionStorage.getItem('operator-key') || '',
+  /** The operator signed in, once the API said so. */
+  operator: undefined as components['schemas']['ReviewSession']['operator'] | undefined,
   lang: pickLang('review-lang') as Lang,
   /** The submission on screen. */
   current: undefined as { item: Listed; detail?: Submission } | undefined,
@@ -24,7 +26,6 @@ export const known = (key: string): boolean => key in STRINGS.fr;
 
 // The page is served at …/apps/gov-fr/review/; the API it calls sits beside it, under the same root.
 export const client = apiClient(/\/apps\/gov-fr\/review\/?$/, { cache: 'no-store' });
-client.use({ onRequest: ({ request }) => void request.headers.set('authorization', `Bearer ${session.key}`) });
 
 /** Shows a message by key in `el` (an id or the element), its classes replaced by `cls`; no key clears it. */
 export function say<E extends HTMLElement>(

@@ -109,8 +109,10 @@ function showHistory(d: Submission): void {
         decision: { key: x.decision === 'approved' ? 'Approved' : 'Rejected' },
         at: { date: x.decided_at },
         reason: x.reason,
+        name: x.decided_by?.name,
       };
-      return say(document.createElement('li'), x.reason ? 'pastDecisionReason' : 'pastDecision', vars);
+      const key = `pastDecision${x.reason ? 'Reason' : ''}${x.decided_by ? 'By' : ''}`;
+      return say(document.createElement('li'), key, vars);
     }),
   );
   byId('history').hidden = false;
