@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
 import { loadConfig } from '../../platform/config';
-import { memoryMb } from '../../bin/stack/cluster';
+import { memoryMb } from '../../bin/stack/service-process';
 import { pool, sirens, waitUntil } from '../../bin/stack/onboard';
 import { JobStatus, SiloEntryId, Siren } from '../../contract/search-attributes';
 import { approvalSignal } from '../../contract/signals';

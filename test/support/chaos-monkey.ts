@@ -1,7 +1,8 @@
 // The chaos of the chaos suite, running beside the registrations: worker processes killed with SIGKILL at random
 // moments (each replaced, as a process manager would), short bursts of 429s on a random simulator, and one restart of
 // the Temporal server on demand. Counts what it did, for the test's assertions and summary.
-import type { Cluster, ServiceProcess } from '../../bin/stack/cluster';
+import type { Cluster } from '../../bin/stack/cluster';
+import type { ServiceProcess } from '../../bin/stack/service-process';
 import type { Faults } from '../../simulators/faults';
 
 export type SimName = 'annuaire' | 'sml' | 'directory';

@@ -20,14 +20,8 @@ import { Client, Connection } from '@temporalio/client';
 import { currentBuild } from '../../worker/versioning';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  callApi,
-  spawnService,
-  startCluster,
-  type ApiJson,
-  type Cluster,
-  type ServiceProcess,
-} from '../../bin/stack/cluster';
+import { callApi, startCluster, type ApiJson, type Cluster } from '../../bin/stack/cluster';
+import { spawnService, type ServiceProcess } from '../../bin/stack/service-process';
 import { freePort } from '../../bin/stack/ports';
 import {
   createAndStart,

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findTemporalCli } from '../../bin/stack/cli';
 import { startDevServer, type DevServer } from '../../bin/stack/dev-server';
-import { freshSchema, spawnService, type ServiceProcess } from '../../bin/stack/cluster';
+import { freshSchema } from '../../bin/stack/cluster';
+import { spawnService, type ServiceProcess } from '../../bin/stack/service-process';
 import { freePort } from '../../bin/stack/ports';
 
 const cleanup: (() => Promise<void>)[] = [];
