@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Db } from '../../platform/store/db';
 import { OPERATOR_ROLES, listOperators } from '../../platform/store/operators';
 import { accessLog } from '../../platform/store/operator-access-log';
-import { decodeCursor } from '../../platform/store/rows';
+import { pageCursor } from '../../web/http/schema-primitives';
 import { createOperator, issueCredential, withdrawCredential } from '../../domain/operators/credentials';
 import { accessLogCsv } from '../../domain/operators/access-log-csv';
 import { route } from '../../web/http/route';
@@ -32,11 +32,7 @@ const logFilter = {
 const logQuery = z.strictObject({
   ...logFilter,
   limit: z.coerce.number().int().min(1).max(1000, 'at most 1000').default(100),
-  cursor: z
-    .string()
-    .max(200)
-    .refine((c) => decodeCursor(c) !== undefined, 'not a cursor from a previous page')
-    .optional(),
+  cursor: pageCursor.optional(),
 });
 const csvQuery = z.strictObject(logFilter);
 const CSV_PAGE = 1000;

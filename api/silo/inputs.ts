@@ -1,6 +1,6 @@
 // What silo/v1's routes read: path, query and body schemas.
 import { z } from 'zod';
-import { decodeCursor } from '../../platform/store/rows';
+import { pageCursor } from '../../web/http/schema-primitives';
 import { PARTY_STATES } from '../../contract/job';
 import { metaValueInput } from '../schemas';
 
@@ -24,11 +24,7 @@ export const metaRefQuery = z.strictObject({ owned: z.enum(['true', 'false']).op
 
 export const listQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100, 'at most 100').default(20),
-  cursor: z
-    .string()
-    .max(200)
-    .refine((c) => decodeCursor(c) !== undefined, 'not a cursor from a previous page')
-    .optional(),
+  cursor: pageCursor.optional(),
   ascending: z
     .enum(['true', 'false'])
     .transform((v) => v === 'true')

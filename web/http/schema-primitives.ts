@@ -1,5 +1,12 @@
-// The primitives every response shape is written with.
+// The primitives the request and response shapes are written with.
 import { z } from 'zod';
+import { decodeCursor } from '../../platform/store/rows';
 
 export const timestamp = z.iso.datetime({ offset: true });
 export const uuid = z.uuid();
+
+/** A cursor a list answered (`next_cursor`): anything else is refused with a reason before it reaches SQL. */
+export const pageCursor = z
+  .string()
+  .max(200)
+  .refine((c) => decodeCursor(c) !== undefined, 'not a cursor from a previous page');
