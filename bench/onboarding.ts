@@ -27,7 +27,7 @@ import { temporalWorkflowId } from '../domain/jobs/jobs';
 import { ownDevServer, startCluster, type Cluster } from '../bin/stack/cluster';
 import { startTemporalServer } from '../bin/stack/temporal-server';
 import { approve, createAndStart, jobCounts, pool, signAndConfirm, sirens, waitUntil } from '../bin/stack/onboard';
-import { countShape, formatHistorySize, formatShape, meanHistorySize } from './onboarding/shape';
+import { countShape, formatActivityTimes, formatHistorySize, formatShape, meanHistorySize } from './onboarding/shape';
 import { cpuDelta, cpuSnapshot, formatCpu, msPerParty, withChildren, type CpuSnapshot } from './onboarding/cpu';
 import { meanFloor, runFloor } from './onboarding/floor';
 import { phaseResult, timed, type PhaseResult } from './onboarding/phase';
@@ -188,6 +188,8 @@ try {
   console.log(
     `history per registration (mean of ${o.history.runs}): ours ${formatHistorySize(o.history)}; floor ${formatHistorySize(before.history)}`,
   );
+  console.log(`activities, queued/ran: ours ${formatActivityTimes(o.history.activities)}`);
+  console.log(`                        floor ${formatActivityTimes(before.history.activities)}`);
   console.log(
     `${'phase'.padEnd(36)} ${'rate'.padStart(10)} ${'p50'.padStart(11)} ${'p95'.padStart(11)} ${'span'.padStart(10)}`,
   );

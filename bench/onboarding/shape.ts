@@ -58,23 +58,56 @@ export function formatShape(s: Shape): string {
   return `started with ${s.startAttributes} search attributes; before the wait ${part(s.before)}; signals ${s.signals} (${between}); after ${part(s.after)}`;
 }
 
-/** The mean size of the histories of up to `sample` of the runs: events, and bytes as the server stores them. */
+/** Per activity type, the mean milliseconds its tasks waited in the queue and ran (started → closed). */
+export type ActivityTimes = Record<string, { waited: number; ran: number; n: number }>;
+
+const ms = (t: temporal.api.history.v1.IHistoryEvent | undefined) =>
+  t?.eventTime ? Number(t.eventTime.seconds ?? 0) * 1000 + (t.eventTime.nanos ?? 0) / 1e6 : NaN;
+
+/** Adds each activity of the history to `times`: where a slower phase's time went, activity by activity. */
+function addActivityTimes(history: temporal.api.history.v1.IHistory, times: ActivityTimes): void {
+  const byId = new Map((history.events ?? []).map((e) => [Number(e.eventId), e]));
+  for (const e of history.events ?? []) {
+    const closed = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes;
+    if (!closed) continue;
+    const scheduled = byId.get(Number(closed.scheduledEventId));
+    const started = byId.get(Number(closed.startedEventId));
+    const type = scheduled?.activityTaskScheduledEventAttributes?.activityType?.name ?? '?';
+    const t = (times[type] ??= { waited: 0, ran: 0, n: 0 });
+    t.waited += ms(started) - ms(scheduled);
+    t.ran += ms(e) - ms(started);
+    t.n++;
+  }
+}
+
+/**
+ * The mean size of the histories of up to `sample` of the runs (events, and bytes as the server stores them), and
+ * their activities' mean times.
+ */
 export async function meanHistorySize(
   client: Client,
   workflowIds: string[],
   sample = 100,
-): Promise<{ events: number; bytes: number; runs: number }> {
+): Promise<{ events: number; bytes: number; runs: number; activities: ActivityTimes }> {
   const step = Math.max(1, Math.floor(workflowIds.length / sample));
   const ids = workflowIds.filter((_, i) => i % step === 0).slice(0, sample);
   let events = 0;
   let bytes = 0;
+  const activities: ActivityTimes = {};
   for (const id of ids) {
     const history = await client.workflow.getHandle(id).fetchHistory();
     events += history.events?.length ?? 0;
     bytes += proto.temporal.api.history.v1.History.encode(history).finish().length;
+    addActivityTimes(history, activities);
   }
-  return { events: events / ids.length, bytes: bytes / ids.length, runs: ids.length };
+  return { events: events / ids.length, bytes: bytes / ids.length, runs: ids.length, activities };
 }
+
+/** "gov-fr-directory 12/340 ms, …": each activity's mean wait in the queue / run, ours or the floor's. */
+export const formatActivityTimes = (times: ActivityTimes) =>
+  Object.entries(times)
+    .map(([type, t]) => `${type} ${(t.waited / t.n).toFixed(0)}/${(t.ran / t.n).toFixed(0)} ms`)
+    .join(', ');
 
 export const formatHistorySize = (h: { events: number; bytes: number }) =>
   `${h.events.toFixed(1)} events, ${(h.bytes / 1024).toFixed(1)} KB`;
