@@ -23,13 +23,15 @@ import { MAX_SMALL_JSON_VALUES, boundedJson } from '../web/http/bounded-json';
 import { uploadJson } from '../web/http/upload-json';
 import { errorHandler, routeNotFound } from '../web/http/problem';
 import { govFrRouter } from './gov-fr';
+import { REVIEW_DIRECTORY_TIMEOUT_MS } from './gov-fr/review';
+import { loadDecisionPolicy } from '../domain/review/decision-policy';
 import { siloRouter } from './silo';
 import { smpOptionsFromFiles } from '../integrations/peppol/smp-documents';
 import { serveSmp } from './peppol/smp';
 import { transformRoutes } from './transform';
 import { serveRoutes } from './mount';
 import { peppolRoutes } from './peppol';
-import { smlClient } from '../integrations/clients';
+import { annuaireClient, smlClient } from '../integrations/clients';
 import { smlRegistry } from '../integrations/peppol/sml-registry';
 import { wizardRouter } from '../web/wizard/router';
 import { reviewPageRouter } from '../web/review/router';
@@ -72,6 +74,13 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use(mountRoutes('', served, { ...deps, contract: () => contract }));
   app.use('/docs', docsAssets());
 
+  // The signer's steps (entry API and wizard) and the operators' review share one Annuaire client for the checks, and
+  // the decision policy (read once: a file that is not one stops the start).
+  const signing = {
+    ...deps,
+    reviewAnnuaire: annuaireClient(deps.config, { timeoutMs: REVIEW_DIRECTORY_TIMEOUT_MS }),
+    decisionPolicy: loadDecisionPolicy(deps.config.DECISION_POLICY_FILE),
+  };
   const authed = [
     authenticate(deps.db, failedAuthentications(deps.config.RATE_LIMIT_FAILED_AUTH_PER_MINUTE)),
     rateLimit(deps.config.RATE_LIMIT_PER_MINUTE),
@@ -113,7 +122,7 @@ export function createApp(deps: ApiDeps): express.Express {
     ...authed,
     ...parsedWhenKeyed(uploadJson, rejectNulCharacters),
     idempotent,
-    govFrRouter(deps),
+    govFrRouter(signing),
   );
 
   // Peppol migrations to another SMP: the SML client built once here, by the worker's factory.
@@ -134,7 +143,7 @@ export function createApp(deps: ApiDeps): express.Express {
     '/reg',
     wizardRefRateLimit(deps.config.WIZARD_RATE_LIMIT_PER_REF_PER_MINUTE),
     framingByCspOnly,
-    wizardRouter(deps),
+    wizardRouter(signing),
   );
 
   app.use(perAddress, routeNotFound);

@@ -62,7 +62,7 @@ export const metaValueInput = z
 const waitingFor = z
   .enum(WAITING_FOR)
   .describe(
-    "what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; " +
+    "what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; second-decision — another operator's, after a first approval (four eyes); " +
       'resubmission — a new submission, after the operator rejected one; effective-date — the day its changes take effect (effective_on): ' +
       'a registration whose directory lines start later publishes on Peppol then, an unregistration with leave_on starts then',
   );

@@ -68,6 +68,7 @@ export const entryRoutes = [
     summary: 'Approve or reject a submission (operator)',
     description:
       "The operator's decision on the submission (an operator with the `decide` role; no API key). Approved, the registration goes on to the directory and Peppol; rejected, the signer is asked for a new submission, with your reason. " +
+      "Four eyes: when the decision policy names the submission (a take-over, a scan, a name unlike the Annuaire's, a company not active, by default), an approval is a first approval (`awaiting: second-approval`) and the registration waits for another operator to approve or reject; the same operator again is 409 `same-operator`. " +
       'A decision and a cancellation of the job racing: exactly one wins; a cancellation first makes the decision 409 `job-cancelled`, an approval first makes the cancellation 409 `already-decided`.',
     operator: 'decide',
     params: entryParam,
@@ -83,6 +84,7 @@ export const entryRoutes = [
       'mandate-voided',
       'nothing-to-decide',
       'decided',
+      'same-operator',
       'job-cancelled',
       'not-waiting',
       'not-running',

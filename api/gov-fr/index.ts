@@ -7,18 +7,17 @@ import { annuaireClient } from '../../integrations/clients';
 import { serveRoutes } from '../mount';
 import { directoryRoutes } from './directory';
 import { entryRoutes } from './entry';
-import { REVIEW_DIRECTORY_TIMEOUT_MS, reviewRoutes } from './review';
+import { reviewRoutes } from './review';
 import { reviewSessionRoutes } from './review-session';
 
 export const govFrRoutes = [...entryRoutes, ...reviewRoutes, ...reviewSessionRoutes, ...directoryRoutes];
 
-type GovFrDeps = MandateDeps & { annuaire: AnnuaireClient; reviewAnnuaire: AnnuaireClient };
+type GovFrDeps = MandateDeps & { annuaire: AnnuaireClient };
 
-/** The Annuaire clients built once: every lookup shares their token. */
+/** The Annuaire client built once: every lookup shares its token (the review's comes with `deps`). */
 export function govFrRouter(deps: MandateDeps): Router {
   return serveRoutes<GovFrDeps>('/apps/gov-fr/v1', govFrRoutes, {
     ...deps,
     annuaire: annuaireClient(deps.config),
-    reviewAnnuaire: annuaireClient(deps.config, { timeoutMs: REVIEW_DIRECTORY_TIMEOUT_MS }),
   });
 }

@@ -1,9 +1,7 @@
 // apps/gov-fr/v1/review: what the platform's operators (role `decide`; no API key) read to decide on a submission,
 // across every workspace: the party and signer as the entry has them, which identity images there are, the signed
 // mandate, and the PPF Annuaire's own record for the SIREN beside the declared company.
-import type { Logger } from 'pino';
 import { z } from 'zod';
-import { AnnuaireError, type AnnuaireClient } from '../../integrations/annuaire/client';
 import type { Party } from '../../domain/party';
 import type { MandateDeps } from '../../domain/mandate/context';
 import { signedMandateSeen, workspaceForOperator } from '../../domain/operators/review-access';
@@ -12,7 +10,11 @@ import { decisionsOf } from '../../platform/store/approval-decisions';
 import { identityViews } from '../../platform/store/identity-documents';
 import { renewalOf } from '../../domain/party/renewal';
 import { getEntryRow } from '../../platform/store/entries';
-import { pendingSubmissions } from '../../platform/store/approval-decisions';
+import { directoryRecord, recordMatches } from '../../domain/review/directory-record';
+import { checksOfSubmission, fillDirectoryCheck } from '../../platform/store/submission-checks';
+import { secondApprovalCase } from '../../domain/review/decision-policy';
+import { pendingByWorkspace, reviewQueue } from '../../platform/store/review-queue';
+import { queueQuery } from './review-queue-query';
 import { notFound } from '../../web/http/problem';
 import { route } from '../../web/http/route';
 import { pdf } from '../../web/signer/routes';
@@ -24,10 +26,6 @@ const reviewEntryParam = z.object({ silo_entry_id: z.uuid({ error: 'must be a UU
 /** A review page waits this long at most for the Annuaire: past it, the page says the directory is unavailable. */
 export const REVIEW_DIRECTORY_TIMEOUT_MS = 5_000;
 
-type DirectoryRecord =
-  | { outcome: 'found'; record: { siren: string; name: string; status: 'active' | 'ceased'; entity_type?: string } }
-  | { outcome: 'not-found' | 'unavailable' | 'refused' | 'no-siren'; reason: string };
-
 /** The VAT id as written on invoices (FR27552032534): GOBL keeps the country apart, and a code may already carry it. */
 const vatId = (t: { country?: string; code?: string } | undefined): string | null =>
   !t?.code
@@ -36,32 +34,6 @@ const vatId = (t: { country?: string; code?: string } | undefined): string | nul
       ? `${t.country}${t.code}`
       : t.code;
 
-type Deps = MandateDeps & { reviewAnnuaire: AnnuaireClient };
-
-/** The Annuaire's record for the SIREN, or why there is none: the page says it in words, it never fails for it. */
-async function directoryRecord(deps: Deps, siren: string | null): Promise<DirectoryRecord> {
-  if (!siren) return { outcome: 'no-siren', reason: 'the entry has no SIREN to look up' };
-  try {
-    const c = await deps.reviewAnnuaire.getCompany(siren);
-    if (!c) return { outcome: 'not-found', reason: `the PPF Annuaire has no company with SIREN ${siren}` };
-    return {
-      outcome: 'found',
-      record: {
-        siren: c.siren,
-        name: c.raisonSociale,
-        status: c.etatAdministratif === 'A' ? 'active' : 'ceased',
-        ...(c.typeEntite && { entity_type: c.typeEntite }),
-      },
-    };
-  } catch (err) {
-    if (!(err instanceof AnnuaireError)) throw err;
-    (deps.log as Logger).warn({ status: err.status, detail: err.detail, siren }, 'review: directory lookup failed');
-    return err.retryable
-      ? { outcome: 'unavailable', reason: `the PPF Annuaire is unavailable: ${err.message}` }
-      : { outcome: 'refused', reason: `the PPF Annuaire refused the lookup: ${err.message}` };
-  }
-}
-
 // Personal data: no-store and nosniff come with every response (api/security-headers.ts).
 export const reviewRoutes = [
   route({
@@ -69,10 +41,28 @@ export const reviewRoutes = [
     path: '/apps/gov-fr/v1/review/submissions',
     operationId: 'listSubmissions',
     summary: 'Submissions awaiting a decision (operator)',
-    description: "The submissions awaiting a decision in every workspace, oldest first (the operators' queue).",
+    description:
+      "The operators' queue: the submissions awaiting a decision in every workspace, with the checks recorded when each was made. Filter by workspace, kind, evidence, age, the Annuaire's name and state; search by SIREN or name; oldest first or the nearest deadline first. `total` counts what the filter matches; `next_cursor` gives the next page, in the same order.",
     operator: 'decide',
+    query: queueQuery,
     responses: { 200: GovFr.submissions },
-    handle: async (_input, deps: Deps) => ({ list: await pendingSubmissions(deps.db) }),
+    handle: async ({ query: q }, { db }: MandateDeps) => {
+      const filter = {
+        workspaceId: q.workspace_id,
+        kind: q.kind,
+        evidence: q.evidence,
+        submittedBefore: q.submitted_before,
+        nameMismatch: q.name_mismatch,
+        notActive: q.not_active,
+        firstApproved: q.first_approved,
+        q: q.q,
+      };
+      const [page, workspaces] = await Promise.all([
+        reviewQueue(db, filter, { order: q.order, limit: q.limit, cursor: q.cursor }),
+        pendingByWorkspace(db),
+      ]);
+      return { ...page, workspaces };
+    },
   }),
   route({
     method: 'get',
@@ -84,7 +74,7 @@ export const reviewRoutes = [
     operator: 'decide',
     params: reviewEntryParam,
     responses: { 200: GovFr.reviewSubmission },
-    handle: async ({ params: { silo_entry_id: entryId } }, deps: Deps) => {
+    handle: async ({ params: { silo_entry_id: entryId } }, deps: MandateDeps) => {
       const entry = await getEntryRow(deps.db, await workspaceForOperator(deps.db, entryId), entryId);
       if (!entry) throw notFound(`entry ${entryId}`);
       const mandate = await getMandate(deps.db, entryId);
@@ -92,12 +82,29 @@ export const reviewRoutes = [
       const party = entry.data as Party;
       const person = party.people?.[0];
       const address = party.addresses?.[0];
-      const [views, decisions, directory, replaces] = await Promise.all([
+      const [views, decisions, directory, replaces, checks] = await Promise.all([
         identityViews(deps.db, entryId),
         decisionsOf(deps.db, entryId, mandate.job_id, { deciders: true }),
-        directoryRecord(deps, entry.siren),
+        directoryRecord(deps.reviewAnnuaire, deps.log, entry.siren, deps.config.PA_MATRICULE),
         renewalOf(deps.db, entry, mandate.mandate_number),
+        checksOfSubmission(deps.db, { entryId, mandateNumber: mandate.mandate_number }),
       ]);
+      const matches = recordMatches(directory, party.name);
+      const at = { entryId, mandateNumber: mandate.mandate_number };
+      // A record the submission could not get (the Annuaire did not answer then) is kept: the queue's filters and the
+      // decision policy then see it.
+      const fill = checks && ['unavailable', 'unchecked'].includes((checks.directory as { outcome: string }).outcome);
+      if (fill && (directory.outcome === 'found' || directory.outcome === 'not-found'))
+        await fillDirectoryCheck(deps.db, at, {
+          directory,
+          ...matches,
+          takeover: directory.outcome === 'found' && directory.other_platforms.length > 0,
+        });
+      const awaiting = mandate.submitted_at !== null && mandate.decision_id === null;
+      const decidedOn = fill ? await checksOfSubmission(deps.db, at) : checks;
+      const policyCase =
+        awaiting && !deps.config.AUTO_APPROVE && decidedOn && secondApprovalCase(deps.decisionPolicy, decidedOn);
+      const firstApproval = decisions.find((x) => x.stage === 'first-approval' && x.id === mandate.first_approval_id);
       return {
         entry_id: entryId,
         job_id: mandate.job_id,
@@ -106,7 +113,12 @@ export const reviewRoutes = [
         signed_via: mandate.signed_via,
         mandate_signed: mandate.signed,
         // Submitted and not decided yet: a rejection reopens the mandate, an approval closes it.
-        awaiting_decision: mandate.submitted_at !== null && mandate.decision_id === null,
+        awaiting_decision: awaiting,
+        four_eyes:
+          policyCase || firstApproval
+            ? { policy_case: policyCase || firstApproval!.policy_case || '', first_approval: firstApproval ?? null }
+            : null,
+        name_matches: matches.nameMatches,
         party: {
           name: party.name ?? null,
           siren: entry.siren,
@@ -126,8 +138,8 @@ export const reviewRoutes = [
         },
         // uploaded_at: the last upload of that view; one older than a rejection was not replaced since.
         identity: views.map((v) => ({ view: v.view, mime: v.mime, size: v.size, uploaded_at: v.created_at })),
-        // The last decision on this registration (an earlier registration's does not count).
-        decision: decisions[0] ?? null,
+        // The last decision on this registration (an earlier registration's does not count; a first approval is none).
+        decision: decisions.find((x) => x.stage === 'final') ?? null,
         // Every decision on this registration, newest first: a new submission after a rejection shows what was rejected and why.
         decisions,
         directory,
@@ -145,7 +157,7 @@ export const reviewRoutes = [
     params: reviewEntryParam,
     responses: { 200: pdf },
     errors: ['mandate-voided'],
-    handle: async ({ params: { silo_entry_id: entryId }, res }, deps: Deps) => {
+    handle: async ({ params: { silo_entry_id: entryId }, res }, deps: MandateDeps) => {
       const { pdf: bytes, number } = await signedMandateSeen(deps, operator(res), entryId);
       // For a script (the page renders it with pdf.js); opened directly, it is a download, never a viewer page.
       res

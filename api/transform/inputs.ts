@@ -70,7 +70,7 @@ export const listJobsQuery = z.strictObject({
   waiting_for: z
     .enum(WAITING_FOR, { error: `one of ${WAITING_FOR.join(', ')}` })
     .optional()
-    .describe('only the jobs in WAIT for this: signer, decision, resubmission or effective-date'),
+    .describe('only the jobs in WAIT for this: signer, decision, second-decision, resubmission or effective-date'),
 });
 
 export const cancelJobBody = z.strictObject({

@@ -4,6 +4,7 @@
 // `npm run bench:onboarding`; no vitest here.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import path from 'node:path';
 import { devCertificate } from '../../platform/crypto/dev-certificates';
@@ -76,6 +77,9 @@ export async function ownDevServer(
   };
 }
 
+/** A decision policy without four eyes: the test and benchmark stacks' parties are made-up companies. */
+export const ONE_APPROVAL_POLICY = fileURLToPath(new URL('./one-approval-policy.json', import.meta.url));
+
 /**
  * A fresh schema in PostgreSQL ($TEST_DATABASE_URL, or the local server), migrated, with its URL for children. The
  * children's connections carry the schema's name as their application_name (pg_stat_activity tells them apart from
@@ -139,6 +143,8 @@ export async function startCluster(opts: {
     WORKER_MAKE_CURRENT: 'true',
     SMP_PUBLIC_URL: `${apiUrls[0]}/smp`,
     APPROVAL_DEADLINE: '1h',
+    // One approval each: its parties are made-up companies the Annuaire does not know (four eyes would name them all).
+    DECISION_POLICY_FILE: ONE_APPROVAL_POLICY,
     RATE_LIMIT_PER_MINUTE: '1000000',
     LOG_LEVEL: 'info',
     ...opts.env,

@@ -15,7 +15,7 @@ export interface WaitingJob {
 }
 
 /** The job's approval wait step. */
-function waitStep(job: WaitingJob): { id: string } | undefined {
+export function waitStep(job: WaitingJob): { id: string } | undefined {
   return job.definition.steps.find(isApprovalWait); // never in the rescue (definition-schema.ts)
 }
 
@@ -64,4 +64,15 @@ export async function recordDecided(
     message: `decision ${d.decisionId}`,
   });
   return state ?? undefined;
+}
+
+/** A first approval (four eyes): the wait goes on for a second operator's decision, the party's state unchanged. */
+export async function recordFirstApproval(q: Queryable, job: WaitingJob, decisionId: string): Promise<void> {
+  const step = waitStep(job);
+  if (!step) return;
+  await recordWaitEvent(q, job.id, step.id, {
+    status: 'WAIT',
+    code: 'first-approval',
+    message: `decision ${decisionId}: a second approval, by another operator, is required`,
+  });
 }

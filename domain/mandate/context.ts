@@ -25,6 +25,8 @@ import { type IdentityView } from '../../platform/store/identity-documents';
 import type { Db } from '../../platform/store/db';
 import { getEntryRow } from '../../platform/store/entries';
 import { sharedInspectionPool, type InspectionPool } from '../inspection';
+import type { CompanyLookup } from '../review/directory-record';
+import type { DecisionPolicy } from '../review/decision-policy';
 import type { MandateReference } from '../inspection/mandate-text';
 
 /** Why a step of the mandate's life was refused, for clients that show the reason in the signer's language (the wizard). */
@@ -40,6 +42,7 @@ export type MandateErrorCode =
   | 'incomplete'
   | 'nothing-to-decide'
   | 'decided'
+  | 'same-operator'
   | 'details-locked'
   | 'invalid-details'
   | 'details-unconfirmed'
@@ -71,6 +74,10 @@ export interface MandateDeps {
   box: DataBox;
   /** The service's certificate, sealing confirmed mandates. */
   sealKey: SealKey;
+  /** The Annuaire as the operators' checks ask it, answering within seconds (domain/review/directory-record.ts). */
+  reviewAnnuaire: CompanyLookup;
+  /** Which approvals need a second operator's (domain/review/decision-policy.ts). */
+  decisionPolicy: DecisionPolicy;
   /** Where uploaded files are decoded and checked (domain/inspection/); a process-wide one when not given. */
   inspector?: InspectionPool;
 }

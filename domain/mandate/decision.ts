@@ -11,7 +11,10 @@ import {
   lockMandate,
   reopenMandate,
 } from '../../platform/store/mandates';
-import { decisionEffect } from '../../platform/store/approval-decisions';
+import { decisionEffect, decisionsOf } from '../../platform/store/approval-decisions';
+import { recordChecks } from '../../platform/store/submission-checks';
+import { checkSubmission } from '../review/submission-checks';
+import { approvalStage, policyCase } from './four-eyes';
 import { recordAccess } from '../../platform/store/operator-access-log';
 import { identityViews } from '../../platform/store/identity-documents';
 import { currentState } from '../../platform/store/entry-states';
@@ -22,7 +25,7 @@ import { temporalWorkflowId } from '../jobs/jobs';
 import { approvalSignal } from '../../contract/signals';
 import type { ApprovalSignal } from '../../contract/signals';
 import { sealedInPool } from './uploads';
-import { recordDecided, recordSubmission, type WaitingJob } from './approval-journal';
+import { recordDecided, recordFirstApproval, recordSubmission, waitStep, type WaitingJob } from './approval-journal';
 import {
   MandateError,
   DECIDED_MEANWHILE,
@@ -88,6 +91,8 @@ export async function confirm(
     if (missing.length) throw new MandateError('incomplete', `cannot confirm yet: missing ${missing.join('; ')}`);
   }
   const final = ctx.mandate.submitted_at ? undefined : await finalMandate(deps, ctx, client);
+  // Asked before the transaction (the Annuaire may take seconds): the checks the operators' queue shows and filters on.
+  const checks = final && (await checksOf(deps, ctx, job.id));
   await deps.db.tx(async (q) => {
     // The mandate as it is now, locked: a cancellation (which voids it) or a correction (which issues it again) that
     // committed meanwhile wins, and nothing of this submission is recorded.
@@ -101,7 +106,15 @@ export async function confirm(
     if (final) {
       await recordAudit(q, { entryId, jobId: job.id, kind: 'confirmed', client });
       await finalizeSignedPdf(q, entryId, deps.box.seal(final, mandateContext(entryId)));
-      if (await markSubmitted(q, entryId)) await recordSubmission(q, entryId, job);
+      if (await markSubmitted(q, entryId)) {
+        await recordSubmission(q, entryId, job);
+        const at = { entryId, jobId: job.id, mandateNumber: ctx.mandate.mandate_number };
+        await recordChecks(
+          q,
+          { ...at, waitStepId: waitStep(job)?.id, deadline: deps.config.APPROVAL_DEADLINE },
+          checks!,
+        );
+      }
     }
     const partyState = (await currentState(q, entryId)) ?? undefined; // a confirmation sent again tells it too
     await signal(deps, job.id, { kind: 'confirmed', ...(partyState && { partyState }) });
@@ -113,6 +126,20 @@ export async function confirm(
   }
   deps.log.info({ entryId, jobId: job.id }, 'submission confirmed');
   return { status: 'submitted' };
+}
+
+/** The submission's checks (domain/review/submission-checks.ts), from the entry and mandate as confirmed. */
+async function checksOf(deps: MandateDeps, ctx: Awaited<ReturnType<typeof context>>, jobId: string) {
+  return checkSubmission(
+    { annuaire: deps.reviewAnnuaire, log: deps.log, us: deps.config.PA_MATRICULE },
+    {
+      siren: ctx.entry.siren,
+      declaredName: ctx.party.name,
+      mandate: ctx.mandate,
+      registered: ctx.entry.state === 'registered',
+      rejections: (await decisionsOf(deps.db, ctx.entry.id, jobId)).filter((d) => d.decision === 'rejected').length,
+    },
+  );
 }
 
 export const sha256Hex = (b: Uint8Array) => crypto.createHash('sha256').update(b).digest('hex');
@@ -163,7 +190,12 @@ async function finalMandate(
   });
 }
 
-/** The operator's decision on the current submission; one decision per submission. */
+/**
+ * The operator's decision on the current submission; one decision per submission. An approval the decision policy
+ * does not let settle it alone (four eyes, domain/review/decision-policy.ts) is a first approval: recorded, the
+ * registration still waiting, until another operator approves (the decision) or either rejects. Off under
+ * AUTO_APPROVE.
+ */
 export async function decide(
   deps: MandateDeps,
   workspaceId: string,
@@ -174,6 +206,10 @@ export async function decide(
   if (!ctx.mandate.submitted_at)
     throw new MandateError('nothing-to-decide', 'there is no submission to decide on: the signer has not confirmed');
   const job = await currentJob(deps, ctx.mandate, entryId);
+  const policy =
+    d.approved && d.operatorId && !deps.config.AUTO_APPROVE
+      ? await policyCase(deps, { entryId, mandateNumber: ctx.mandate.mandate_number })
+      : undefined;
   const decisionId = crypto.randomUUID();
   const decidedAt = new Date().toISOString();
   const value = {
@@ -182,24 +218,24 @@ export async function decide(
     decided_at: decidedAt,
     id: decisionId,
   };
-  await deps.db.tx(async (q) => {
-    const effect = decisionEffect(
-      {
-        id: decisionId,
-        entryId,
-        jobId: job.id,
-        approved: d.approved,
-        reason: d.reason,
-        operatorId: d.operatorId,
-        decidedAt,
-      },
-      {
-        type: 'job-cancelled',
-        message: `job ${job.id} has been cancelled (or is being cancelled) through the API: its submission can no longer be decided`,
-      },
-      putMetaWhere(entryId, DECISION_META_KEY, { src: 'gov-fr', value }, () => 'EXISTS (SELECT 1 FROM claim)'),
-    );
-    const claimed = await runEffect(q, effect).catch((err: unknown) => {
+  const stage = await deps.db.tx(async (q) => {
+    // A first approval held (even if the policy or the checks changed since): this approval is the second, or refused.
+    const staged = d.approved && d.operatorId && (policy || ctx.mandate.first_approval_id);
+    const stage = staged ? await approvalStage(q, { entryId, jobId: job.id }, d.operatorId!) : 'final';
+    const record = { id: decisionId, entryId, jobId: job.id, ...d, decidedAt, stage, ...(policy && { policy }) };
+    const claimed = await runEffect(
+      q,
+      decisionEffect(
+        record,
+        {
+          type: 'job-cancelled',
+          message: `job ${job.id} has been cancelled (or is being cancelled) through the API: its submission can no longer be decided`,
+        },
+        stage === 'final'
+          ? putMetaWhere(entryId, DECISION_META_KEY, { src: 'gov-fr', value }, () => 'EXISTS (SELECT 1 FROM claim)')
+          : undefined,
+      ),
+    ).catch((err: unknown) => {
       throw err instanceof EffectRefused ? new MandateError('job-cancelled', err.message) : err;
     });
     if (!claimed) throw new MandateError('decided', 'this submission has been decided already');
@@ -209,8 +245,18 @@ export async function decide(
         action: 'decision',
         entryId,
         jobId: job.id,
-        detail: { decision_id: decisionId, decision: value.decision, ...(d.reason && { reason: d.reason }) },
+        detail: {
+          decision_id: decisionId,
+          decision: value.decision,
+          stage,
+          ...(policy && { policy_case: policy.case, policy_version: policy.version }),
+          ...(d.reason && { reason: d.reason }),
+        },
       });
+    if (stage === 'first-approval') {
+      await recordFirstApproval(q, job, decisionId);
+      return stage; // the registration waits on: no signal
+    }
     if (!d.approved) await reopenMandate(q, entryId);
     const partyState = await recordDecided(q, entryId, job, { approved: d.approved, decisionId });
     await signal(deps, job.id, {
@@ -219,12 +265,15 @@ export async function decide(
       decisionId,
       ...(partyState && { partyState }),
     });
+    return stage;
   });
-  deps.log.info({ entryId, jobId: job.id, decisionId, approved: d.approved }, 'approval decision');
+  deps.log.info({ entryId, jobId: job.id, decisionId, approved: d.approved, stage }, 'approval decision');
   return {
     id: decisionId,
-    decision: d.approved ? 'approved' : 'rejected',
+    decision: d.approved ? ('approved' as const) : ('rejected' as const),
     ...(d.reason && { reason: d.reason }),
     decided_at: decidedAt,
+    ...(stage === 'first-approval' && { awaiting: 'second-approval' as const }),
+    ...(policy && { policy_case: policy.case }),
   };
 }

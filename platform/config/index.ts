@@ -88,6 +88,8 @@ const envSchema = z.object({
   SMP_HTTP_MAX_AGE_S: z.coerce.number().int().min(0).max(86_400).default(60),
   // Sandbox: approve every submission as soon as it is confirmed.
   AUTO_APPROVE: bool.default(false),
+  /** The decision policy (four eyes), a JSON file: domain/review/decision-policy.json by default. */
+  DECISION_POLICY_FILE: z.string().optional(),
   // Let webhooks reach private, loopback and link-local addresses (development and tests only).
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   // First retry delay of a failed webhook delivery (then doubling up to 1 h, for 13 h in all).

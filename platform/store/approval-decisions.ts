@@ -1,9 +1,8 @@
 // Operators' decisions on submitted mandates: recorded, claimed for the job's submission (one operator wins),
-// the review queue, each job's decisions kept when its signer submits again.
+// each job's decisions kept when its signer submits again. The review queue is review-queue.ts.
 import type { Queryable } from './db';
 import { bothEffects, type StatementEffect } from './statement-effect';
 import { iso } from './rows';
-import type { UploadEvidence } from './mandates';
 
 export interface DecisionRecord {
   id: string;
@@ -15,6 +14,13 @@ export interface DecisionRecord {
   operatorId?: string;
   /** ISO time, as the API answers it. */
   decidedAt: string;
+  /**
+   * `first-approval`: an approval the decision policy does not let settle the submission alone (four eyes), kept
+   * with the mandate until a second operator decides; `final` (the default): the submission's decision.
+   */
+  stage?: 'first-approval' | 'final';
+  /** The policy's case that asked for two approvals, and the policy's version. */
+  policy?: { case: string; version: number };
 }
 
 /**
@@ -31,7 +37,17 @@ export function decisionEffect(
   also?: StatementEffect,
 ): StatementEffect {
   const decision: StatementEffect = {
-    params: [d.entryId, d.jobId, d.id, d.approved, d.reason ?? null, d.operatorId ?? null, d.decidedAt],
+    params: [
+      d.entryId,
+      d.jobId,
+      d.id,
+      d.approved,
+      d.reason ?? null,
+      d.operatorId ?? null,
+      d.decidedAt,
+      d.policy?.case ?? null,
+      d.policy?.version ?? null,
+    ],
     requires: {
       ...refusal,
       // A job the store does not hold has no cancellation.
@@ -40,65 +56,50 @@ export function decisionEffect(
     },
     result: 'EXISTS (SELECT 1 FROM claim)',
     ctes: (first, guard) => {
-      const [entry, job, id, approved, reason, by, at] = Array.from({ length: 7 }, (_, i) => `$${first + i}`);
+      const [entry, job, id, approved, reason, by, at, rule, version] = Array.from(
+        { length: 9 },
+        (_, i) => `$${first + i}`,
+      );
+      // A first approval takes the mandate's first-approval slot (one operator wins it); the decision, the submission.
+      const firstApproval = d.stage === 'first-approval';
+      const slot = firstApproval ? `first_approval_id = ${id}::uuid` : `decision_id = ${id}::uuid`;
       return `claim AS (
-         UPDATE mandates SET decision_id = ${id}::uuid, updated_at = now()
+         UPDATE mandates SET ${slot}, updated_at = now()
          WHERE entry_id = ${entry}::uuid AND job_id = ${job}::uuid AND submitted_at IS NOT NULL
-           AND decision_id IS NULL AND voided_at IS NULL AND ${guard}
+           AND decision_id IS NULL AND voided_at IS NULL ${firstApproval ? 'AND first_approval_id IS NULL' : ''} AND ${guard}
          RETURNING entry_id
        ), decision AS (
-         INSERT INTO approval_decisions (id, entry_id, job_id, approved, reason, operator_id, created_at)
+         INSERT INTO approval_decisions (id, entry_id, job_id, approved, reason, operator_id, created_at, final,
+           policy_case, policy_version)
          SELECT ${id}::uuid, ${entry}::uuid, ${job}::uuid, ${approved}::boolean, ${reason}::text, ${by}::uuid,
-           ${at}::timestamptz FROM claim
+           ${at}::timestamptz, ${!firstApproval}, ${rule}::text, ${version}::integer FROM claim
        )`;
     },
   };
   return also ? { ...bothEffects(decision, also), result: decision.result } : decision;
 }
 
-/** Submissions awaiting a decision in every workspace, oldest first (the operators' review queue). */
-export async function pendingSubmissions(db: Queryable, limit = 100) {
-  const { rows } = await db.query<{
-    entry_id: string;
-    job_id: string;
-    workspace_id: string;
-    workspace_name: string;
-    mandate_number: string;
-    submitted_at: Date;
-    siren: string | null;
-    name: string | null;
-    upload_evidence: UploadEvidence | null;
-  }>(
-    `SELECT a.entry_id, a.job_id, e.workspace_id, w.name AS workspace_name, a.mandate_number, a.submitted_at, e.siren,
-       e.data->>'name' AS name, a.upload_evidence
-     FROM mandates a JOIN entries e ON e.id = a.entry_id JOIN workspaces w ON w.id = e.workspace_id
-     WHERE a.submitted_at IS NOT NULL AND a.decision_id IS NULL AND a.voided_at IS NULL
-     ORDER BY a.submitted_at LIMIT $1`,
-    [limit],
-  );
-  return rows.map(({ workspace_id, workspace_name, ...r }) => ({
-    ...r,
-    workspace: { id: workspace_id, name: workspace_name },
-    submitted_at: iso(r.submitted_at),
-  }));
-}
-
 /**
  * Every decision on this job's submissions, newest first: a rejected submission and its reason stay on record when
- * the signer submits again, for the operator deciding on the new one. `deciders`: with the operator who took each
- * (for the operators only: the signer's wizard never names them).
+ * the signer submits again, for the operator deciding on the new one. `deciders` (for the operators only: the
+ * signer's wizard never names them): with the operator who took each, and the first approvals four eyes asked for
+ * (`stage`), each with the policy's case.
  */
 export async function decisionsOf(db: Queryable, entryId: string, jobId: string, opts: { deciders?: boolean } = {}) {
   const { rows } = await db.query<{
+    id: string;
     approved: boolean;
     reason: string | null;
     created_at: Date;
     operator_id: string | null;
     operator_name: string | null;
+    final: boolean;
+    policy_case: string | null;
   }>(
-    `SELECT d.approved, d.reason, d.created_at, d.operator_id, o.name AS operator_name
+    `SELECT d.id, d.approved, d.reason, d.created_at, d.operator_id, o.name AS operator_name, d.final, d.policy_case
      FROM approval_decisions d LEFT JOIN operators o ON o.id = d.operator_id
-     WHERE d.entry_id = $1 AND d.job_id = $2 ORDER BY d.created_at DESC, d.id`,
+     WHERE d.entry_id = $1 AND d.job_id = $2 ${opts.deciders ? '' : 'AND d.final'}
+     ORDER BY d.created_at DESC, d.id`,
     [entryId, jobId],
   );
   return rows.map((r) => ({
@@ -106,6 +107,9 @@ export async function decisionsOf(db: Queryable, entryId: string, jobId: string,
     reason: r.reason ?? undefined,
     decided_at: iso(r.created_at)!,
     ...(opts.deciders && {
+      id: r.id,
+      stage: r.final ? ('final' as const) : ('first-approval' as const),
+      policy_case: r.policy_case,
       decided_by: r.operator_id ? { id: r.operator_id, name: r.operator_name! } : null,
     }),
   }));
@@ -114,4 +118,31 @@ export async function decisionsOf(db: Queryable, entryId: string, jobId: string,
 /** The last decision on this job's submissions, if any (a new registration starts with none). */
 export async function latestDecision(db: Queryable, entryId: string, jobId: string) {
   return (await decisionsOf(db, entryId, jobId))[0];
+}
+
+/**
+ * The first approval the mandate's current submission holds (four eyes), if any: who gave it, when, on which case.
+ * Read with the job's row then the mandate's locked (a cancellation's order): of two approvals at once, the second
+ * to take them sees the first's.
+ */
+export async function lockedFirstApproval(q: Queryable, s: { entryId: string; jobId: string }) {
+  await q.query('SELECT 1 FROM jobs WHERE id = $1 FOR UPDATE', [s.jobId]);
+  await q.query('SELECT 1 FROM mandates WHERE entry_id = $1 FOR UPDATE', [s.entryId]);
+  return firstApprovalOf(q, s.entryId);
+}
+
+/** The first approval the mandate's current submission holds (four eyes), if any: who gave it, when, on which case. */
+export async function firstApprovalOf(q: Queryable, entryId: string) {
+  const { rows } = await q.query<{
+    id: string;
+    operator_id: string | null;
+    created_at: Date;
+    policy_case: string | null;
+  }>(
+    `SELECT d.id, d.operator_id, d.created_at, d.policy_case FROM mandates m
+     JOIN approval_decisions d ON d.id = m.first_approval_id WHERE m.entry_id = $1`,
+    [entryId],
+  );
+  const r = rows[0];
+  return r && { id: r.id, operatorId: r.operator_id, decidedAt: iso(r.created_at)!, policyCase: r.policy_case };
 }

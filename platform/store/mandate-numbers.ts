@@ -43,7 +43,7 @@ export function issueMandateEffect(a: {
        INSERT INTO mandates (entry_id, job_id, mandate_number, issued_on) SELECT ${entry}::uuid, ${job}::uuid, number, ${day}::date FROM mandate_numbered
        ON CONFLICT (entry_id) DO UPDATE SET job_id = EXCLUDED.job_id, mandate_number = EXCLUDED.mandate_number,
          issued_on = EXCLUDED.issued_on, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, submitted_at = NULL,
-         decision_id = NULL, signed_former_matricule = NULL, signed_invoicing_addresses = NULL, signed_facts = NULL,
+         decision_id = NULL, first_approval_id = NULL, signed_former_matricule = NULL, signed_invoicing_addresses = NULL, signed_facts = NULL,
          upload_evidence = NULL, voided_at = NULL,
          served_number = NULL, updated_at = now()
        RETURNING mandate_number

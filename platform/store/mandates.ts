@@ -15,6 +15,8 @@ export interface MandateRow {
   signed_at: Date | null;
   submitted_at: Date | null;
   decision_id: string | null;
+  /** A first approval of its submission (four eyes), waiting for a second operator's decision. */
+  first_approval_id: string | null;
   signed_former_matricule: string | null;
   upload_evidence: UploadEvidence | null;
   /** Set when its registration was cancelled: kept as evidence, no longer in force. */
@@ -28,7 +30,8 @@ export type UploadEvidence = 'digital-signature' | 'visible-signature' | 'scan';
 
 // Without the signed mandate's bytes (tens of kilobytes): most readers only need to know it is there.
 const MANDATE_COLUMNS = `entry_id, job_id, mandate_number, to_char(issued_on, 'YYYY-MM-DD') AS issued_on, signed_pdf IS NOT NULL AS signed,
-  signed_via, signed_at, submitted_at, decision_id, signed_former_matricule, upload_evidence, voided_at, served_number`;
+  signed_via, signed_at, submitted_at, decision_id, first_approval_id, signed_former_matricule, upload_evidence, voided_at,
+  served_number`;
 
 export async function getMandate(db: Queryable, entryId: string): Promise<MandateRow | undefined> {
   const { rows } = await db.query<MandateRow>(`SELECT ${MANDATE_COLUMNS} FROM mandates WHERE entry_id = $1`, [entryId]);
@@ -138,6 +141,7 @@ export async function markSubmitted(db: Queryable, entryId: string): Promise<boo
 export async function reopenMandate(db: Queryable, entryId: string) {
   await db.query(
     `UPDATE mandates SET submitted_at = NULL, signed_pdf = NULL, signed_via = NULL, signed_at = NULL, decision_id = NULL,
+       first_approval_id = NULL,
        signed_former_matricule = NULL, signed_invoicing_addresses = NULL, signed_facts = NULL, upload_evidence = NULL, updated_at = now()
      WHERE entry_id = $1`,
     [entryId],
@@ -249,7 +253,7 @@ export async function restoreSupersededMandate(q: Queryable, entryId: string, jo
      ), restored AS (
        UPDATE mandates a SET job_id = p.job_id, mandate_number = p.mandate_number, issued_on = p.issued_on,
          signed_pdf = p.signed_pdf, signed_via = p.signed_via, signed_at = p.signed_at, submitted_at = p.submitted_at,
-         decision_id = p.decision_id, signed_former_matricule = p.signed_former_matricule,
+         decision_id = p.decision_id, first_approval_id = NULL, signed_former_matricule = p.signed_former_matricule,
          signed_invoicing_addresses = p.signed_invoicing_addresses, signed_facts = p.signed_facts,
          upload_evidence = p.upload_evidence, voided_at = NULL, updated_at = now()
        FROM previous p WHERE a.entry_id = $1 AND a.job_id = $2

@@ -46,7 +46,7 @@ describe('lists filtered by what an integrator looks for', () => {
     });
     const badWait = await h.api('GET', '/transform/v1/jobs?waiting_for=godot');
     expect(badWait.status).toBe(400);
-    expect(badWait.body.errors[0].message).toMatch(/signer, decision, resubmission, effective-date/);
+    expect(badWait.body.errors[0].message).toMatch(/signer, decision, second-decision, resubmission, effective-date/);
   });
 });
 

@@ -18,6 +18,7 @@ import { createLogger } from '../../platform/observability/logger';
 import { openDb, type Db } from '../../platform/store/db';
 import { migrate } from '../../platform/store/migrate';
 import { SCOPES, createApiKey, createWorkspace, type Scope } from '../../platform/store/workspaces';
+import { ONE_APPROVAL_POLICY } from '../../bin/stack/cluster';
 import type { OperatorRole } from '../../platform/store/operators';
 import { createOperator } from '../../domain/operators/credentials';
 import { operationFor } from '../../api/operations';
@@ -131,6 +132,8 @@ export async function startHarness(
     WIZARD_RATE_LIMIT_PER_REF_PER_MINUTE: '1000000', // test/api/hostile-http.test.ts tests them
     WEBHOOK_RETRY_INITIAL: '200ms', // failed webhook deliveries retried quickly
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', // the test subscribers listen on 127.0.0.1
+    // One approval each (test/api/four-eyes.test.ts sets the default policy): most tests' companies are made up.
+    DECISION_POLICY_FILE: ONE_APPROVAL_POLICY,
     ...sims.env,
     ...opts.env,
   });

@@ -12,6 +12,7 @@ import { freePortsFor } from '../../bin/stack/ports';
 import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
 import { REGISTRATION_WORKFLOW_ID } from '../../domain/jobs/builtins';
 import { everyAddressLevel, makeSiren, party } from '../../bin/stack/sample-parties';
+import { ONE_APPROVAL_POLICY } from '../../bin/stack/cluster';
 import { b64, png } from '../../bin/stack/sample-images';
 import { loadConfig } from '../../platform/config';
 import { participantOf, registeredFaults, worldFromStateFiles } from '../support/addresses';
@@ -46,6 +47,7 @@ async function startStack(extraEnv: Record<string, string> = {}): Promise<{ outp
       ANNUAIRE_SIM_PORT: String(ports.annuaire),
       SML_SIM_PORT: String(ports.sml),
       PEPPOL_DIRECTORY_SIM_PORT: String(ports.directory),
+      DECISION_POLICY_FILE: ONE_APPROVAL_POLICY, // its company is made up: four eyes would name it
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

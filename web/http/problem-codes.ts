@@ -109,6 +109,10 @@ export const PROBLEM_CODES = {
   incomplete: c(422, 'the submission lacks the identity document or the signature'),
   'nothing-to-decide': c(409, 'there is no submission to decide on'),
   decided: c(409, 'the submission has been decided already'),
+  'same-operator': c(
+    409,
+    'the decision policy asks this submission for two approvals, and this operator gave the first: another must give the second',
+  ),
   'job-cancelled': c(409, 'the job has been cancelled (a cancellation that came first): there is nothing to decide'),
   'details-locked': c(409, 'a detail on record cannot be changed in the wizard (correct it through the API)'),
   'invalid-details': c(422, 'a detail given in the wizard is invalid'),

@@ -1,6 +1,6 @@
 // The primitives the request and response shapes are written with.
 import { z } from 'zod';
-import { decodeCursor } from '../../platform/store/rows';
+import { decodeCursor, decodeTimeCursor } from '../../platform/store/rows';
 
 export const timestamp = z.iso.datetime({ offset: true });
 export const uuid = z.uuid();
@@ -10,3 +10,9 @@ export const pageCursor = z
   .string()
   .max(200)
   .refine((c) => decodeCursor(c) !== undefined, 'not a cursor from a previous page');
+
+/** A cursor a list ordered by time answered (`next_cursor`), refused likewise. */
+export const timeCursor = z
+  .string()
+  .max(200)
+  .refine((c) => decodeTimeCursor(c) !== undefined, 'not a cursor from a previous page');

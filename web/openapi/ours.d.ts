@@ -835,7 +835,7 @@ export interface paths {
         put?: never;
         /**
          * Approve or reject a submission (operator)
-         * @description The operator's decision on the submission (an operator with the `decide` role; no API key). Approved, the registration goes on to the directory and Peppol; rejected, the signer is asked for a new submission, with your reason. A decision and a cancellation of the job racing: exactly one wins; a cancellation first makes the decision 409 `job-cancelled`, an approval first makes the cancellation 409 `already-decided`.
+         * @description The operator's decision on the submission (an operator with the `decide` role; no API key). Approved, the registration goes on to the directory and Peppol; rejected, the signer is asked for a new submission, with your reason. Four eyes: when the decision policy names the submission (a take-over, a scan, a name unlike the Annuaire's, a company not active, by default), an approval is a first approval (`awaiting: second-approval`) and the registration waits for another operator to approve or reject; the same operator again is 409 `same-operator`. A decision and a cancellation of the job racing: exactly one wins; a cancellation first makes the decision 409 `job-cancelled`, an approval first makes the cancellation 409 `already-decided`.
          */
         post: operations["decide"];
         delete?: never;
@@ -873,7 +873,7 @@ export interface paths {
         };
         /**
          * Submissions awaiting a decision (operator)
-         * @description The submissions awaiting a decision in every workspace, oldest first (the operators' queue).
+         * @description The operators' queue: the submissions awaiting a decision in every workspace, with the checks recorded when each was made. Filter by workspace, kind, evidence, age, the Annuaire's name and state; search by SIREN or name; oldest first or the nearest deadline first. `total` counts what the filter matches; `next_cursor` gives the next page, in the same order.
          */
         get: operations["listSubmissions"];
         put?: never;
@@ -1258,7 +1258,7 @@ export interface components {
              * @description why, stable for clients to act on or translate: each code and its meaning are listed with the operations that answer it
              * @enum {string}
              */
-            code: "invalid-request" | "malformed-json" | "unauthenticated" | "forbidden" | "not-found" | "no-route" | "too-large" | "headers-too-large" | "malformed-http" | "request-timeout" | "unsupported-media-type" | "rate-limited" | "internal" | "unavailable" | "idempotency-key-invalid" | "idempotency-key-reused" | "idempotency-key-in-flight" | "unsupported-schema" | "key-taken" | "id-taken" | "id-not-available" | "meta-ref-taken" | "service-meta" | "patch-test-failed" | "patch-unappliable" | "draft-refused" | "siren-locked" | "mandate-signed" | "builtin-workflow" | "wrong-schema" | "invalid-data" | "job-running" | "registration-running" | "not-registered" | "siren-registered" | "job-ended" | "past-directory" | "already-decided" | "not-cancellable" | "temporal-unavailable" | "own-key" | "no-mandate" | "mandate-voided" | "mandate-replaced" | "mandate-changed" | "signer-missing" | "under-review" | "not-waiting" | "not-yet" | "not-running" | "incomplete" | "nothing-to-decide" | "decided" | "job-cancelled" | "details-locked" | "invalid-details" | "details-unconfirmed" | "bad-encoding" | "empty" | "busy" | "too-complex" | "image-too-large" | "not-a-pdf" | "unreadable-pdf" | "encrypted-pdf" | "active-content" | "not-signed" | "not-this-mandate" | "superseded-mandate" | "bad-signature" | "not-an-image" | "unreadable-image" | "annuaire-unavailable" | "annuaire-refused" | "not-in-sml" | "not-published" | "sml-unavailable" | "sml-refused" | "link-unknown" | "link-finished" | "link-cancelled";
+            code: "invalid-request" | "malformed-json" | "unauthenticated" | "forbidden" | "not-found" | "no-route" | "too-large" | "headers-too-large" | "malformed-http" | "request-timeout" | "unsupported-media-type" | "rate-limited" | "internal" | "unavailable" | "idempotency-key-invalid" | "idempotency-key-reused" | "idempotency-key-in-flight" | "unsupported-schema" | "key-taken" | "id-taken" | "id-not-available" | "meta-ref-taken" | "service-meta" | "patch-test-failed" | "patch-unappliable" | "draft-refused" | "siren-locked" | "mandate-signed" | "builtin-workflow" | "wrong-schema" | "invalid-data" | "job-running" | "registration-running" | "not-registered" | "siren-registered" | "job-ended" | "past-directory" | "already-decided" | "not-cancellable" | "temporal-unavailable" | "own-key" | "no-mandate" | "mandate-voided" | "mandate-replaced" | "mandate-changed" | "signer-missing" | "under-review" | "not-waiting" | "not-yet" | "not-running" | "incomplete" | "nothing-to-decide" | "decided" | "same-operator" | "job-cancelled" | "details-locked" | "invalid-details" | "details-unconfirmed" | "bad-encoding" | "empty" | "busy" | "too-complex" | "image-too-large" | "not-a-pdf" | "unreadable-pdf" | "encrypted-pdf" | "active-content" | "not-signed" | "not-this-mandate" | "superseded-mandate" | "bad-signature" | "not-an-image" | "unreadable-image" | "annuaire-unavailable" | "annuaire-refused" | "not-in-sml" | "not-published" | "sml-unavailable" | "sml-refused" | "link-unknown" | "link-finished" | "link-cancelled";
         };
         Readiness: {
             /** @enum {string} */
@@ -1283,10 +1283,10 @@ export interface components {
                 [key: string]: unknown;
             })[];
             /**
-             * @description what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; resubmission — a new submission, after the operator rejected one; effective-date — the day its changes take effect (effective_on): a registration whose directory lines start later publishes on Peppol then, an unregistration with leave_on starts then
+             * @description what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; second-decision — another operator's, after a first approval (four eyes); resubmission — a new submission, after the operator rejected one; effective-date — the day its changes take effect (effective_on): a registration whose directory lines start later publishes on Peppol then, an unregistration with leave_on starts then
              * @enum {string}
              */
-            waiting_for?: "signer" | "decision" | "resubmission" | "effective-date";
+            waiting_for?: "signer" | "decision" | "second-decision" | "resubmission" | "effective-date";
             /**
              * Format: date
              * @description with waiting_for effective-date: the day (YYYY-MM-DD, UTC) the job waits for, on a durable timer
@@ -1316,10 +1316,10 @@ export interface components {
             workflow_id: string;
             status: components["schemas"]["JobStatus"];
             /**
-             * @description what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; resubmission — a new submission, after the operator rejected one; effective-date — the day its changes take effect (effective_on): a registration whose directory lines start later publishes on Peppol then, an unregistration with leave_on starts then
+             * @description what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; second-decision — another operator's, after a first approval (four eyes); resubmission — a new submission, after the operator rejected one; effective-date — the day its changes take effect (effective_on): a registration whose directory lines start later publishes on Peppol then, an unregistration with leave_on starts then
              * @enum {string}
              */
-            waiting_for?: "signer" | "decision" | "resubmission" | "effective-date";
+            waiting_for?: "signer" | "decision" | "second-decision" | "resubmission" | "effective-date";
             /**
              * Format: date
              * @description with waiting_for effective-date: the day (YYYY-MM-DD, UTC) the job waits for, on a durable timer
@@ -1513,10 +1513,10 @@ export interface components {
                 [key: string]: unknown;
             })[];
             /**
-             * @description what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; resubmission — a new submission, after the operator rejected one; effective-date — the day its changes take effect (effective_on): a registration whose directory lines start later publishes on Peppol then, an unregistration with leave_on starts then
+             * @description what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; second-decision — another operator's, after a first approval (four eyes); resubmission — a new submission, after the operator rejected one; effective-date — the day its changes take effect (effective_on): a registration whose directory lines start later publishes on Peppol then, an unregistration with leave_on starts then
              * @enum {string}
              */
-            waiting_for?: "signer" | "decision" | "resubmission" | "effective-date";
+            waiting_for?: "signer" | "decision" | "second-decision" | "resubmission" | "effective-date";
             /**
              * Format: date
              * @description with waiting_for effective-date: the day (YYYY-MM-DD, UTC) the job waits for, on a durable timer
@@ -1721,10 +1721,10 @@ export interface components {
             silo_entry_id: string;
             status: components["schemas"]["JobStatus"];
             /**
-             * @description what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; resubmission — a new submission, after the operator rejected one; effective-date — the day its changes take effect (effective_on): a registration whose directory lines start later publishes on Peppol then, an unregistration with leave_on starts then
+             * @description what a job in WAIT waits for: signer — the signer to sign and submit the mandate; decision — the operator's decision on the submission; second-decision — another operator's, after a first approval (four eyes); resubmission — a new submission, after the operator rejected one; effective-date — the day its changes take effect (effective_on): a registration whose directory lines start later publishes on Peppol then, an unregistration with leave_on starts then
              * @enum {string}
              */
-            waiting_for?: "signer" | "decision" | "resubmission" | "effective-date";
+            waiting_for?: "signer" | "decision" | "second-decision" | "resubmission" | "effective-date";
             /**
              * Format: date
              * @description with waiting_for effective-date: the day (YYYY-MM-DD, UTC) the job waits for, on a durable timer
@@ -1949,8 +1949,17 @@ export interface components {
             reason?: string;
             /** Format: date-time */
             decided_at: string;
+            /**
+             * @description a first approval (four eyes): the submission waits for another operator to approve or reject
+             * @constant
+             */
+            awaiting?: "second-approval";
+            /** @description the decision policy's case that asks this submission for two approvals (takeover, scan, …) */
+            policy_case?: string;
         };
         Submissions: {
+            /** @description how many submissions the filter matches, every page included */
+            total: number;
             list: {
                 /** Format: uuid */
                 entry_id: string;
@@ -1967,6 +1976,67 @@ export interface components {
                 siren: string | null;
                 name: string | null;
                 upload_evidence: ("digital-signature" | "visible-signature" | "scan") | null;
+                checks: {
+                    /**
+                     * @description registration; renewal: a registered party's new mandate (address update, new name or signer); takeover
+                     * @enum {string}
+                     */
+                    purpose: "registration" | "renewal" | "takeover";
+                    /** @description 1: a first submission; more: submitted again after a rejection */
+                    round: number;
+                    /**
+                     * @description in-app, or what showed an uploaded mandate was signed (scan: by eye)
+                     * @enum {string}
+                     */
+                    evidence: "in-app" | "digital-signature" | "visible-signature" | "scan";
+                    /**
+                     * Format: date-time
+                     * @description the approval deadline: past it, the registration fails for want of a decision
+                     */
+                    decide_by: string;
+                    /** @description the PPF Annuaire's own record for the SIREN (unité légale), or why it cannot be shown */
+                    directory: {
+                        /** @constant */
+                        outcome: "found";
+                        record: {
+                            siren: string;
+                            name: string;
+                            /** @enum {string} */
+                            status: "active" | "ceased";
+                            entity_type?: string;
+                        };
+                        /** @description matricules of the platforms other than ours (and 9998) whose lines are in force: a take-over */
+                        other_platforms: string[];
+                    } | {
+                        /** @enum {string} */
+                        outcome: "not-found" | "unavailable" | "refused" | "no-siren" | "unchecked";
+                        reason: string;
+                    };
+                    /** @description the declared name is the Annuaire's (case, accents, punctuation aside) */
+                    name_matches: boolean | null;
+                    /** @description the Annuaire shows the company active (false: ceased or unknown) */
+                    company_active: boolean | null;
+                    /** Format: date-time */
+                    checked_at: string;
+                } | null;
+                /** @description four eyes: the first approval, waiting for another operator to approve or reject */
+                first_approval: {
+                    decided_by: {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                    } | null;
+                    /** Format: date-time */
+                    decided_at: string;
+                } | null;
+            }[];
+            next_cursor?: string;
+            /** @description the workspaces with submissions awaiting a decision, and how many each (whatever the filter) */
+            workspaces: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                pending: number;
             }[];
         };
         ReviewSubmission: {
@@ -2003,7 +2073,7 @@ export interface components {
                  */
                 uploaded_at: string;
             }[];
-            /** @description the last decision on this registration */
+            /** @description the last decision on this registration (a first approval is not one) */
             decision: {
                 /** @enum {string} */
                 decision: "approved" | "rejected";
@@ -2016,7 +2086,46 @@ export interface components {
                     id: string;
                     name: string;
                 } | null;
+                /** Format: uuid */
+                id?: string;
+                /**
+                 * @description first-approval: four eyes, the first of two approvals; final: the decision on the submission
+                 * @enum {string}
+                 */
+                stage?: "first-approval" | "final";
+                /** @description the decision policy's case that asked for two approvals; null when one settled it */
+                policy_case?: string | null;
             } | null;
+            /** @description null: one approval settles this submission */
+            four_eyes: {
+                /** @description the decision policy's case that asks this submission for two approvals */
+                policy_case: string;
+                /** @description the first approval, once given: the second must come from another operator */
+                first_approval: {
+                    /** @enum {string} */
+                    decision: "approved" | "rejected";
+                    reason?: string;
+                    /** Format: date-time */
+                    decided_at: string;
+                    /** @description the operator who decided; null: an automatic approval, or a decision made before operators */
+                    decided_by?: {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                    } | null;
+                    /** Format: uuid */
+                    id?: string;
+                    /**
+                     * @description first-approval: four eyes, the first of two approvals; final: the decision on the submission
+                     * @enum {string}
+                     */
+                    stage?: "first-approval" | "final";
+                    /** @description the decision policy's case that asked for two approvals; null when one settled it */
+                    policy_case?: string | null;
+                } | null;
+            } | null;
+            /** @description the declared name is the Annuaire's record's (case, accents, punctuation, legal forms aside); null without one */
+            name_matches: boolean | null;
             /** @description every decision on this registration's submissions, newest first (a rejection and its reason stay listed after a new submission) */
             decisions: {
                 /** @enum {string} */
@@ -2030,6 +2139,15 @@ export interface components {
                     id: string;
                     name: string;
                 } | null;
+                /** Format: uuid */
+                id?: string;
+                /**
+                 * @description first-approval: four eyes, the first of two approvals; final: the decision on the submission
+                 * @enum {string}
+                 */
+                stage?: "first-approval" | "final";
+                /** @description the decision policy's case that asked for two approvals; null when one settled it */
+                policy_case?: string | null;
             }[];
             /** @description the PPF Annuaire's own record for the SIREN (unité légale), or why it cannot be shown */
             directory: {
@@ -2042,9 +2160,11 @@ export interface components {
                     status: "active" | "ceased";
                     entity_type?: string;
                 };
+                /** @description matricules of the platforms other than ours (and 9998) whose lines are in force: a take-over */
+                other_platforms: string[];
             } | {
                 /** @enum {string} */
-                outcome: "not-found" | "unavailable" | "refused" | "no-siren";
+                outcome: "not-found" | "unavailable" | "refused" | "no-siren" | "unchecked";
                 reason: string;
             };
             /** @description a renewal's new mandate: what it replaces, and what it adds or changes */
@@ -4610,8 +4730,8 @@ export interface operations {
                 status?: "QUEUED" | "RUN" | "WAIT" | "OK" | "ERR" | "CANCEL";
                 /** @description only the jobs of this workflow */
                 workflow_id?: string;
-                /** @description only the jobs in WAIT for this: signer, decision, resubmission or effective-date */
-                waiting_for?: "signer" | "decision" | "resubmission" | "effective-date";
+                /** @description only the jobs in WAIT for this: signer, decision, second-decision, resubmission or effective-date */
+                waiting_for?: "signer" | "decision" | "second-decision" | "resubmission" | "effective-date";
             };
             header?: never;
             path?: never;
@@ -7511,7 +7631,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `no-mandate`: no mandate has been issued for the entry yet: start a registration first; `mandate-voided`: the mandate was voided: its registration was cancelled; `nothing-to-decide`: there is no submission to decide on; `decided`: the submission has been decided already; `job-cancelled`: the job has been cancelled (a cancellation that came first): there is nothing to decide; `not-waiting`: no registration is waiting for this entry; `not-running`: the registration's workflow is not running */
+            /** @description `no-mandate`: no mandate has been issued for the entry yet: start a registration first; `mandate-voided`: the mandate was voided: its registration was cancelled; `nothing-to-decide`: there is no submission to decide on; `decided`: the submission has been decided already; `same-operator`: the decision policy asks this submission for two approvals, and this operator gave the first: another must give the second; `job-cancelled`: the job has been cancelled (a cancellation that came first): there is nothing to decide; `not-waiting`: no registration is waiting for this entry; `not-running`: the registration's workflow is not running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7666,7 +7786,30 @@ export interface operations {
     };
     listSubmissions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description only this workspace's (integrator's) */
+                workspace_id?: string;
+                /** @description first: a first submission; resubmission: after a rejection; registration, renewal (a registered party's new mandate: an address update, a new name or signer), takeover (of another platform's lines): what it is for */
+                kind?: "first" | "resubmission" | "registration" | "renewal" | "takeover";
+                /** @description in-app: signed in the wizard or by API; else what showed an uploaded mandate was signed (scan: by eye) */
+                evidence?: "in-app" | "digital-signature" | "visible-signature" | "scan";
+                /** @description submitted before this instant (the older ones) */
+                submitted_before?: string;
+                /** @description true: only those whose declared name differs from the PPF Annuaire's */
+                name_mismatch?: "true" | "false";
+                /** @description true: only those the PPF Annuaire shows ceased, or does not know */
+                not_active?: "true" | "false";
+                /** @description true: only those with a first approval, waiting for a second operator (four eyes); false: only those without */
+                first_approved?: "true" | "false";
+                /** @description a SIREN or its first digits, or words of the company's declared name */
+                q?: string;
+                /** @description oldest: the earliest submitted first; urgent: the nearest approval deadline first */
+                order?: "oldest" | "urgent";
+                /** @description how many per page (at most 100) */
+                limit?: number;
+                /** @description `next_cursor` of the previous page, with the same order and filters */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7680,6 +7823,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Submissions"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `unauthenticated`: no API key, or an unknown or revoked one */

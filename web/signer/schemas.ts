@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { RENEWED_FACTS } from '../../domain/party/renewal';
 import { timestamp, uuid } from '../http/schema-primitives';
+import { EVIDENCE_KINDS, SUBMISSION_PURPOSES } from '../../domain/review/submission-checks';
 
 export const submitted = z.object({ status: z.literal('submitted') }).meta({ id: 'Submitted' });
 export const decision = z
@@ -11,10 +12,58 @@ export const decision = z
     decision: z.enum(['approved', 'rejected']),
     reason: z.string().optional(),
     decided_at: timestamp,
+    awaiting: z
+      .literal('second-approval')
+      .optional()
+      .describe('a first approval (four eyes): the submission waits for another operator to approve or reject'),
+    policy_case: z
+      .string()
+      .optional()
+      .describe("the decision policy's case that asks this submission for two approvals (takeover, scan, …)"),
   })
   .meta({ id: 'Decision' });
+const directoryRecord = z
+  .discriminatedUnion('outcome', [
+    z.object({
+      outcome: z.literal('found'),
+      record: z.object({
+        siren: z.string(),
+        name: z.string(),
+        status: z.enum(['active', 'ceased']),
+        entity_type: z.string().optional(),
+      }),
+      other_platforms: z
+        .array(z.string())
+        .describe('matricules of the platforms other than ours (and 9998) whose lines are in force: a take-over'),
+    }),
+    z.object({
+      outcome: z.enum(['not-found', 'unavailable', 'refused', 'no-siren', 'unchecked']),
+      reason: z.string(),
+    }),
+  ])
+  .describe("the PPF Annuaire's own record for the SIREN (unité légale), or why it cannot be shown");
+const submissionChecks = z
+  .object({
+    purpose: z
+      .enum(SUBMISSION_PURPOSES)
+      .describe(
+        "registration; renewal: a registered party's new mandate (address update, new name or signer); takeover",
+      ),
+    round: z.number().int().describe('1: a first submission; more: submitted again after a rejection'),
+    evidence: z.enum(EVIDENCE_KINDS).describe('in-app, or what showed an uploaded mandate was signed (scan: by eye)'),
+    decide_by: timestamp.describe('the approval deadline: past it, the registration fails for want of a decision'),
+    directory: directoryRecord,
+    name_matches: z
+      .boolean()
+      .nullable()
+      .describe("the declared name is the Annuaire's (case, accents, punctuation aside)"),
+    company_active: z.boolean().nullable().describe('the Annuaire shows the company active (false: ceased or unknown)'),
+    checked_at: timestamp,
+  })
+  .describe('what was checked when the submission was made (null: made before checks were recorded)');
 export const submissions = z
   .object({
+    total: z.number().int().describe('how many submissions the filter matches, every page included'),
     list: z.array(
       z.object({
         entry_id: uuid,
@@ -27,25 +76,23 @@ export const submissions = z
         name: z.string().nullable(),
         // What showed an uploaded mandate was signed; 'scan': check the mandate number and the signature by eye. Null for in-app signatures.
         upload_evidence: z.enum(['digital-signature', 'visible-signature', 'scan']).nullable(),
+        checks: submissionChecks.nullable(),
+        first_approval: z
+          .object({
+            decided_by: z.object({ id: uuid, name: z.string() }).nullable(),
+            decided_at: timestamp,
+          })
+          .nullable()
+          .describe('four eyes: the first approval, waiting for another operator to approve or reject'),
       }),
     ),
+    next_cursor: z.string().optional(),
+    workspaces: z
+      .array(z.object({ id: uuid, name: z.string(), pending: z.number().int() }))
+      .describe('the workspaces with submissions awaiting a decision, and how many each (whatever the filter)'),
   })
   .meta({ id: 'Submissions' });
 
-const directoryRecord = z
-  .discriminatedUnion('outcome', [
-    z.object({
-      outcome: z.literal('found'),
-      record: z.object({
-        siren: z.string(),
-        name: z.string(),
-        status: z.enum(['active', 'ceased']),
-        entity_type: z.string().optional(),
-      }),
-    }),
-    z.object({ outcome: z.enum(['not-found', 'unavailable', 'refused', 'no-siren']), reason: z.string() }),
-  ])
-  .describe("the PPF Annuaire's own record for the SIREN (unité légale), or why it cannot be shown");
 const reviewDecision = z.object({
   decision: z.enum(['approved', 'rejected']),
   reason: z.string().optional(),
@@ -55,6 +102,16 @@ const reviewDecision = z.object({
     .nullable()
     .optional()
     .describe('the operator who decided; null: an automatic approval, or a decision made before operators'),
+  id: uuid.optional(),
+  stage: z
+    .enum(['first-approval', 'final'])
+    .optional()
+    .describe('first-approval: four eyes, the first of two approvals; final: the decision on the submission'),
+  policy_case: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("the decision policy's case that asked for two approvals; null when one settled it"),
 });
 const renewal = z
   .object({
@@ -105,7 +162,24 @@ export const reviewSubmission = z
         uploaded_at: timestamp.describe('when this view was last uploaded'),
       }),
     ),
-    decision: reviewDecision.nullable().describe('the last decision on this registration'),
+    decision: reviewDecision
+      .nullable()
+      .describe('the last decision on this registration (a first approval is not one)'),
+    four_eyes: z
+      .object({
+        policy_case: z.string().describe("the decision policy's case that asks this submission for two approvals"),
+        first_approval: reviewDecision
+          .nullable()
+          .describe('the first approval, once given: the second must come from another operator'),
+      })
+      .nullable()
+      .describe('null: one approval settles this submission'),
+    name_matches: z
+      .boolean()
+      .nullable()
+      .describe(
+        "the declared name is the Annuaire's record's (case, accents, punctuation, legal forms aside); null without one",
+      ),
     decisions: z
       .array(reviewDecision)
       .describe(

@@ -2,17 +2,22 @@
 // with the `decide` role only: everything a decision rests on is on screen (party, signer, identity image, the signed
 // mandate drawn by pdf.js, the Annuaire's record for the SIREN), what cannot be shown is said in words, the buttons
 // open only once the documents are shown and close once a decision is recorded, and a PDF's script never runs.
-import fs from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/harness';
 import { submittedEntry, type Submission } from '../../support/review-submission';
 import { newParty, register, renewalAwaitingSigner, signInApp, startRegistration } from '../../support/registration';
 import { jobWhen } from '../../support/jobs';
+import {
+  launchChromium,
+  openReview as openReviewAt,
+  openSubmission,
+  seriousViolations,
+  text,
+} from '../../support/review-page';
 
 // Code passed to page.evaluate runs in the browser.
 declare const document: any;
@@ -21,7 +26,6 @@ type Canvas = {
   height: number;
   getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
 };
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let h: Harness;
 let browser: Browser;
@@ -29,74 +33,15 @@ let operator: string;
 beforeAll(async () => {
   h = await startHarness();
   operator = await h.newOperator(['decide']); // deciding needs nothing more
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
   await h?.close();
 });
 
-interface Watched {
-  page: Page;
-  /** Requests to any other origin, CSP violations and page errors: each should stay empty. */
-  external: string[];
-  problems: string[];
-  dialogs: string[];
-}
-
-async function openReview(credential: string, lang?: 'en', width = 1280): Promise<Watched> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
-  const w: Watched = { page, external: [], problems: [], dialogs: [] };
-  page.on('request', (r) => {
-    if (/^https?:/.test(r.url()) && !r.url().startsWith(h.baseUrl)) w.external.push(r.url());
-  });
-  page.on('console', (m) => {
-    if (m.type() === 'error') w.problems.push(`${m.text()} ${m.location().url}`);
-  });
-  page.on('pageerror', (e) => w.problems.push(e.message));
-  page.on('dialog', (d) => {
-    w.dialogs.push(d.message());
-    void d.dismiss();
-  });
-  await page.goto(`${h.baseUrl}/apps/gov-fr/review/${lang ? `?lang=${lang}` : ''}`);
-  await page.fill('#credential', credential);
-  await page.click('#login button');
-  return w;
-}
-
-/** axe-core in the page (evaluated through the devtools protocol, so the page's strict CSP stays on). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: {
-          run(
-            ctx: unknown,
-            opts: unknown,
-          ): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-        };
-      }
-    ).axe;
-    return axe.run(document, { resultTypes: ['violations'] });
-  });
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-const openSubmission = (page: Page, name: string) => page.getByRole('button', { name: new RegExp(name) }).click();
-const text = async (page: Page, sel: string) => ((await page.textContent(sel)) ?? '').trim();
+const openReview = (credential: string, lang?: 'en', width = 1280) =>
+  openReviewAt(browser, h.baseUrl, credential, lang, width);
 
 /** Share of the canvases' pixels that are not white: a drawn page has text on it. */
 const inkOnCanvases = (page: Page) =>
@@ -288,10 +233,12 @@ describe('operator review page (an operator who decides)', () => {
     ]);
     // As the upload checks flag an image-only PDF: the operator must check the number and the signature by eye.
     await h.db.query("UPDATE mandates SET upload_evidence = 'scan' WHERE entry_id = $1", [sub.entryId]);
+    await h.db.query("UPDATE submission_checks SET evidence = 'scan' WHERE entry_id = $1", [sub.entryId]);
     h.sims.annuaire.setFaults({ status: 503, only: 'GET /siren/code-insee:*' });
     try {
       const { page } = await openReview(operator, undefined, 360);
-      await expect.poll(() => text(page, '#queue li:has-text("Laiterie Panne SARL") .badge')).toBe('scan');
+      const card = page.locator('#queue li', { hasText: 'Laiterie Panne SARL' });
+      await expect.poll(() => card.locator('.badge').allTextContents()).toContain('Scan');
       await openSubmission(page, 'Laiterie Panne SARL');
       await expect.poll(() => page.isEnabled('#reject'), { timeout: 20_000 }).toBe(true);
       expect(await text(page, '#directory-message')).toBe(
@@ -383,12 +330,14 @@ describe('operator review page (an operator who decides)', () => {
 
   it("adds the API's detail, on a labelled line of its own, only where the page has no sentence for the case", async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.route('**/v1/review/submissions', (route) =>
-      route.fulfill({
-        status: 500,
-        contentType: 'application/problem+json',
-        body: JSON.stringify({ status: 500, detail: 'the queue query failed' }),
-      }),
+    await page.route(
+      (url) => url.pathname.endsWith('/v1/review/submissions'),
+      (route) =>
+        route.fulfill({
+          status: 500,
+          contentType: 'application/problem+json',
+          body: JSON.stringify({ status: 500, detail: 'the queue query failed' }),
+        }),
     );
     await page.goto(`${h.baseUrl}/apps/gov-fr/review/`);
     await page.fill('#credential', operator);

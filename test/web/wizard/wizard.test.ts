@@ -8,9 +8,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { PDFDocument } from 'pdf-lib';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../../bin/stack/chromium';
+import { seriousViolations } from '../../support/axe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRINGS } from '../../../web/wizard/page/i18n';
 import { startHarness, type Harness } from '../../support/harness';
@@ -22,8 +23,6 @@ import { entryApi, newParty, register, renewalAwaitingSigner, startRegistration 
 // Code passed to page.evaluate runs in the browser.
 declare const document: any;
 
-const require = createRequire(import.meta.url);
-const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const ARTIFACTS = path.join(process.cwd(), 'test-artifacts', 'wizard');
 const files = fs.mkdtempSync(path.join(os.tmpdir(), 'wizard-files-'));
 
@@ -53,17 +52,7 @@ beforeAll(async () => {
   embedderOrigin = `http://localhost:${(embedder.address() as AddressInfo).port}`;
   strangerOrigin = `http://localhost:${(stranger.address() as AddressInfo).port}`;
   h = await startHarness({ env: { WIZARD_FRAME_ANCESTORS: embedderOrigin } });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   fs.mkdirSync(ARTIFACTS, { recursive: true });
 });
 afterAll(async () => {
@@ -114,27 +103,6 @@ async function mandatePages(page: Page): Promise<string[]> {
 
 async function shot(page: Page, name: string) {
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-}
-
-/** axe-core in the page (evaluated through the devtools protocol, so the page's strict CSP stays on). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: {
-          run(
-            ctx: unknown,
-            opts: unknown,
-          ): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-        };
-      }
-    ).axe;
-    return axe.run(document, { resultTypes: ['violations'] });
-  });
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** The mandate as a signer returns it from another tool: a signature image placed on its first page, file re-saved. */

@@ -1,23 +1,77 @@
-// The queue: the submissions waiting for a decision in every workspace, oldest first as the API lists them.
+// The queue: every workspace's submissions awaiting a decision, as the filters ask, a page at a time, each card with
+// the checks recorded when it was submitted. After a decision the next card is opened (review.ts).
 import { answer } from '../../page-kit/api';
 import { byId, make } from '../../page-kit/dom';
 import { client, say, sayError, session, t, type Listed } from './session';
 
+type Answer = Awaited<ReturnType<typeof fetchPage>>;
+
 let queue: Listed[] = [];
+let total = 0;
+let next: string | undefined;
 let loaded = false;
+/** The query of the pages shown: the next page asks with the same one (its age filter's instant included). */
+let shownQuery: ReturnType<typeof filterQuery> | undefined;
+/** Counts the loads: a late page of an earlier filter lands nowhere. */
+let loads = 0;
 let opener: (item: Listed) => void = () => undefined;
 
 /** What a click on a listed submission does (the page opens it). */
 export const onPick = (open: (item: Listed) => void): void => void (opener = open);
 
+const value = (id: string) => byId<HTMLInputElement | HTMLSelectElement>(id).value;
+const checked = (id: string) => byId<HTMLInputElement>(id).checked;
+const DAY_MS = 86_400_000;
+
+/** The query the filters ask for. */
+function filterQuery() {
+  const kind = value('f-kind');
+  const evidence = value('f-evidence');
+  const age = Number(value('f-age'));
+  const q = value('f-q').trim();
+  return {
+    order: value('f-order') as 'oldest' | 'urgent',
+    ...(value('f-workspace') && { workspace_id: value('f-workspace') }),
+    ...(kind && { kind: kind as NonNullable<Query['kind']> }),
+    ...(evidence && { evidence: evidence as NonNullable<Query['evidence']> }),
+    ...(age > 0 && { submitted_before: new Date(Date.now() - age * DAY_MS).toISOString() }),
+    ...(checked('f-mismatch') && { name_mismatch: 'true' as const }),
+    ...(checked('f-inactive') && { not_active: 'true' as const }),
+    ...(checked('f-second') && { first_approved: 'true' as const }),
+    ...(q && { q }),
+  };
+}
+type Query = NonNullable<Parameters<typeof fetchPage>[0]>;
+
+function fetchPage(query: {
+  order?: 'oldest' | 'urgent';
+  workspace_id?: string;
+  kind?: 'first' | 'resubmission' | 'registration' | 'renewal' | 'takeover';
+  evidence?: 'in-app' | 'digital-signature' | 'visible-signature' | 'scan';
+  submitted_before?: string;
+  name_mismatch?: 'true';
+  not_active?: 'true';
+  first_approved?: 'true';
+  q?: string;
+  cursor?: string;
+}) {
+  return answer(client.GET('/apps/gov-fr/v1/review/submissions', { params: { query } }));
+}
+
+/** The first page for the filters as they are. */
 export async function loadQueue(): Promise<void> {
+  const mine = ++loads;
   say('status', 'loadingQueue');
-  loaded = false;
+  byId('filters').hidden = false;
   try {
-    ({ list: queue } = await answer(client.GET('/apps/gov-fr/v1/review/submissions')));
-    loaded = true;
-    renderQueue();
+    const query = filterQuery();
+    const page = await fetchPage(query);
+    if (mine !== loads) return;
+    shownQuery = query;
+    queue = page.list;
+    took(page);
   } catch (err) {
+    if (mine !== loads) return;
     queue = [];
     loaded = false;
     renderQueue();
@@ -25,27 +79,99 @@ export async function loadQueue(): Promise<void> {
   }
 }
 
+/** The next page, after those shown. */
+async function loadMore(): Promise<void> {
+  const mine = loads;
+  const cursor = next;
+  if (!cursor || !shownQuery) return;
+  byId<HTMLButtonElement>('more').disabled = true;
+  try {
+    const page = await fetchPage({ ...shownQuery, cursor });
+    if (mine !== loads) return;
+    const shown = new Set(queue.map((s) => s.entry_id));
+    queue = [...queue, ...page.list.filter((s) => !shown.has(s.entry_id))];
+    took(page);
+  } catch (err) {
+    if (mine === loads) sayError('status', err);
+  } finally {
+    byId<HTMLButtonElement>('more').disabled = false;
+  }
+}
+
+function took(page: Answer): void {
+  total = page.total;
+  next = page.next_cursor;
+  loaded = true;
+  showWorkspaces(page.workspaces);
+  renderQueue();
+}
+
+/** The workspace filter lists those with pending submissions, the one chosen kept. */
+function showWorkspaces(list: Answer['workspaces']): void {
+  const select = byId<HTMLSelectElement>('f-workspace');
+  const chosen = select.value;
+  const all = select.options[0]!;
+  const options = list.map((w) => make('option', { value: w.id, textContent: `${w.name} (${w.pending})` }));
+  if (chosen && !list.some((w) => w.id === chosen)) options.push(make('option', { value: chosen, textContent: '—' }));
+  select.replaceChildren(all, ...options);
+  select.value = chosen;
+}
+
 /** The session ended: nothing of the queue stays on screen. */
 export function clearQueue(): void {
+  loads++;
   queue = [];
+  next = undefined;
+  shownQuery = undefined;
   loaded = false;
+  byId('filters').hidden = true;
+  say('decided', null);
   renderQueue();
+}
+
+/** The submission listed after this one (or before it, when it is the last): the one to open after deciding. */
+export function nextAfter(entryId: string): Listed | undefined {
+  const i = queue.findIndex((s) => s.entry_id === entryId);
+  return i < 0 ? undefined : (queue[i + 1] ?? queue[i - 1]);
 }
 
 /** A submission decided here leaves the queue at once. */
 export function dropFromQueue(entryId: string): void {
+  if (!queue.some((s) => s.entry_id === entryId)) return;
   queue = queue.filter((s) => s.entry_id !== entryId);
+  total = Math.max(0, total - 1);
   renderQueue();
+}
+
+/** Whether the submission is still listed (a reload may have taken it away: decided elsewhere). */
+export const listed = (entryId: string): Listed | undefined => queue.find((s) => s.entry_id === entryId);
+
+const badge = (key: string, cls = '', vars = {}) =>
+  make('span', { className: `badge ${cls}`, textContent: t(key, vars) });
+
+/** The facts recorded with the submission, as badges: what it is for, its round, its evidence, the Annuaire's word. */
+function badges(s: Listed): HTMLElement[] {
+  const c = s.checks;
+  const out = s.first_approval ? [badge('secondBadge', 'warn')] : [];
+  if (!c) return s.upload_evidence === 'scan' ? [...out, badge('scanBadge', 'warn')] : out;
+  if (c.purpose !== 'registration') out.push(badge(`kind-${c.purpose}`, c.purpose === 'takeover' ? 'warn' : 'info'));
+  if (c.round > 1) out.push(badge('roundBadge', 'info', { n: c.round }));
+  if (c.evidence !== 'in-app') out.push(badge(`ev-${c.evidence}`, c.evidence === 'scan' ? 'warn' : 'info'));
+  if (c.name_matches === false) out.push(badge('nameMismatchBadge', 'warn'));
+  if (c.company_active === false) out.push(badge('notActiveBadge', 'warn'));
+  if (c.directory.outcome === 'unavailable' || c.directory.outcome === 'unchecked')
+    out.push(badge('uncheckedBadge', 'info'));
+  return out;
 }
 
 export function renderQueue(): void {
   byId('queue').replaceChildren(
     ...queue.map((s) => {
       const b = make('button', { type: 'button' });
-      b.append(
-        `${s.name ?? '—'} · SIREN ${s.siren ?? '—'} · ${t('submittedAt', { at: { date: s.submitted_at } })} · ${s.workspace.name}`,
-      );
-      if (s.upload_evidence === 'scan') b.append(make('span', { className: 'badge', textContent: t('scanBadge') }));
+      b.append(`${s.name ?? '—'} · SIREN ${s.siren ?? '—'} · ${s.workspace.name}`, ...badges(s));
+      const when = [t('submittedAt', { at: { date: s.submitted_at } })];
+      if (s.checks) when.push(t('decideBy', { at: { date: s.checks.decide_by } }));
+      b.append(make('span', { className: 'facts-line', textContent: when.join(' · ') }));
       if (session.current?.item.entry_id === s.entry_id) b.setAttribute('aria-current', 'true');
       b.onclick = () => opener(s);
       const li = make('li');
@@ -53,5 +179,22 @@ export function renderQueue(): void {
       return li;
     }),
   );
-  if (loaded) say('status', queue.length ? 'queueCount' : 'queueEmpty', { n: queue.length });
+  byId('more').hidden = !next;
+  if (loaded) say('status', total ? 'queueCount' : 'queueEmpty', { n: total, shown: queue.length });
+}
+
+/** Any change of a filter loads the first page again; typing in the search waits for a pause. */
+export function watchFilters(): void {
+  let typing: ReturnType<typeof setTimeout> | undefined;
+  const form = byId<HTMLFormElement>('filters');
+  form.onsubmit = (e) => {
+    e.preventDefault();
+    void loadQueue();
+  };
+  form.onchange = () => void loadQueue();
+  byId('f-q').oninput = () => {
+    clearTimeout(typing);
+    typing = setTimeout(() => void loadQueue(), 300);
+  };
+  byId('more').onclick = () => void loadMore();
 }

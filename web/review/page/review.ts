@@ -6,7 +6,7 @@ import { byId } from '../../page-kit/dom';
 import { keepLang, translateFixed } from '../../page-kit/i18n';
 import { translateMessages } from '../../page-kit/messages';
 import { setZoom } from './documents';
-import { clearQueue, dropFromQueue, loadQueue, onPick, renderQueue } from './queue';
+import { clearQueue, dropFromQueue, listed, loadQueue, nextAfter, onPick, renderQueue, watchFilters } from './queue';
 import { onSessionEnded, resumeSession, signIn, signOut } from './sign-in';
 import { client, say, sayError, session, t } from './session';
 import { open, setButtons } from './submission';
@@ -39,11 +39,26 @@ async function decide(approved: boolean): Promise<void> {
         body: { approved, ...(reason && { reason }) },
       }),
     );
-    dropFromQueue(entryId);
-    if (mine === session.seq)
-      say('outcome', 'recorded', { decision: { key: d.decision }, at: { date: d.decided_at } }, 'ok');
-  } catch (err) {
     if (mine === session.seq) {
+      const first = d.awaiting === 'second-approval';
+      const decision = { key: first ? 'FirstApproval' : d.decision };
+      say('outcome', first ? 'recordedFirst' : 'recorded', { decision, at: { date: d.decided_at } }, 'ok');
+      // The next submission opens at once; the queue panel keeps what was recorded.
+      const name = session.current?.item.name ?? '—';
+      say('decided', first ? 'decidedFirstOn' : 'decidedOn', { decision, name }, 'ok');
+      const following = nextAfter(entryId);
+      dropFromQueue(entryId);
+      await loadQueue();
+      // Listed again (or on a later page than the first, reloaded): its detail says if it was decided meanwhile.
+      if (following && mine === session.seq) void open(listed(following.entry_id) ?? following);
+      return;
+    }
+    dropFromQueue(entryId);
+  } catch (err) {
+    if (mine === session.seq && err instanceof ApiError && err.code === 'same-operator') {
+      say('outcome', 'secondByOther', {}, 'error'); // four eyes: this operator may still reject
+      setButtons({ approve: false, reject: before.reject });
+    } else if (mine === session.seq) {
       sayError('outcome', err);
       // Decided elsewhere, or nothing left to decide: the buttons stay closed. Anything else may be tried again.
       const status = err instanceof ApiError ? err.status : undefined;
@@ -78,5 +93,6 @@ for (const b of byId('zoom').querySelectorAll<HTMLButtonElement>('button'))
 byId('approve').onclick = () => void decide(true);
 byId('reject').onclick = () => void decide(false);
 onPick((item) => void open(item));
+watchFilters();
 applyLang();
 void resumeSession().then((signedIn) => (signedIn ? loadQueue() : undefined));

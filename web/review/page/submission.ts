@@ -43,7 +43,7 @@ export async function open(item: Listed): Promise<void> {
   for (const id of FACTS) say(id, 'loading');
   say('directory-message', 'dirLoading');
   say('outcome', 'waitDocuments', {}, 'hint');
-  for (const id of ['directory-record', 'evidence', 'replaces', 'history', 'zoom']) byId(id).hidden = true;
+  for (const id of ['directory-record', 'evidence', 'four-eyes', 'replaces', 'history', 'zoom']) byId(id).hidden = true;
   byId('history-list').replaceChildren();
   const images = emptied('images');
   byId('image-messages').replaceChildren();
@@ -65,6 +65,7 @@ export async function open(item: Listed): Promise<void> {
   showParty(detail);
   showDirectory(detail);
   showEvidence(item, detail);
+  const mineFirst = showFourEyes(detail);
   showReplaces(detail);
   showHistory(detail);
   say('mandate-message', 'mandateLoading');
@@ -79,8 +80,9 @@ export async function open(item: Listed): Promise<void> {
     else say('outcome', 'notSubmitted', {}, 'error');
     return;
   }
-  say('outcome', imagesShown && mandateShown ? null : 'approveBlocked', {}, 'error');
-  setButtons({ approve: imagesShown && mandateShown, reject: true });
+  if (mineFirst) say('outcome', 'secondByOther', {}, 'error');
+  else say('outcome', imagesShown && mandateShown ? null : 'approveBlocked', {}, 'error');
+  setButtons({ approve: imagesShown && mandateShown && !mineFirst, reject: true });
 }
 
 /** A fact, or "not given" agreeing with its label (feminine labels: `fem`). */
@@ -102,11 +104,14 @@ function showParty(d: Submission): void {
 /** The decisions already made on this registration (a rejection and its reason, before this new submission). */
 function showHistory(d: Submission): void {
   const decisions = d.decisions;
-  if (!decisions.length) return;
+  // A first approval of this submission is in the four-eyes notice; the history is for earlier decisions.
+  if (!decisions.some((x) => x.stage !== 'first-approval')) return;
   byId('history-list').replaceChildren(
     ...decisions.map((x) => {
       const vars = {
-        decision: { key: x.decision === 'approved' ? 'Approved' : 'Rejected' },
+        decision: {
+          key: x.stage === 'first-approval' ? 'FirstApproval' : x.decision === 'approved' ? 'Approved' : 'Rejected',
+        },
         at: { date: x.decided_at },
         reason: x.reason,
         name: x.decided_by?.name,
@@ -117,18 +122,6 @@ function showHistory(d: Submission): void {
   );
   byId('history').hidden = false;
 }
-
-// Names compared as the directory writes them: no accents, case, punctuation or legal form (INSEE names omit it).
-const LEGAL_FORMS = /\b(sa|sas|sasu|sarl|eurl|sci|snc|scop|selarl|sca|scs|ei)\b/g;
-const comparable = (s: string) =>
-  s
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .replace(LEGAL_FORMS, '')
-    .replace(/\s+/g, ' ')
-    .trim();
 
 function showDirectory(d: Submission): void {
   const dir = d.directory;
@@ -148,8 +141,7 @@ function showDirectory(d: Submission): void {
   if (type && known(`type-${type}`)) say('dir-type', `type-${type}`);
   else fact('dir-type', type);
   if (dir.record.status === 'ceased') say(msg, 'ceasedWarning', {}, 'warning');
-  else if (d.party.name && comparable(d.party.name) !== comparable(dir.record.name))
-    say(msg, 'nameDiffers', {}, 'warning');
+  else if (d.name_matches === false) say(msg, 'nameDiffers', {}, 'warning');
   else say(msg, null);
 }
 
@@ -178,4 +170,26 @@ function showEvidence(item: Listed, d: Submission): void {
   if (!k || !known(k)) return;
   say('evidence', k, { number: d.mandate_number }, evidence === 'scan' ? 'notice scan' : 'notice');
   byId('evidence').hidden = false;
+}
+
+/**
+ * Four eyes: the decision policy asks this submission for two approvals. Says so, and who gave the first; true when it
+ * was this operator (the second must come from another).
+ */
+function showFourEyes(d: Submission): boolean {
+  const four = d.four_eyes;
+  if (!four) return false;
+  const rule = { key: `case-${four.policy_case}` };
+  const first = four.first_approval;
+  const box = byId('four-eyes');
+  if (first)
+    say(
+      box,
+      'fourEyesFirst',
+      { rule, name: first.decided_by?.name ?? '—', at: { date: first.decided_at } },
+      'notice warning',
+    );
+  else say(box, 'fourEyes', { rule }, 'notice');
+  box.hidden = false;
+  return !!first && first.decided_by?.id === session.operator?.id;
 }

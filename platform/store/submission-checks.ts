@@ -1,0 +1,97 @@
+// The checks of each entry's latest submission (domain/review/submission-checks.ts), written with the submission;
+// the review detail's own Annuaire lookup fills in a record the submission could not get.
+import type { Queryable } from './db';
+
+export interface ChecksRow {
+  purpose: string;
+  round: number;
+  evidence: string;
+  directory: unknown;
+  nameMatches: boolean | null;
+  companyActive: boolean | null;
+}
+
+/**
+ * Records the checks of the mandate's submission, replacing an earlier submission's. Its deadline is the approval
+ * wait's: the wait step's start (`waitStepId`, its first journal row) plus `deadline` (APPROVAL_DEADLINE, a duration
+ * PostgreSQL reads as an interval: 30d, 12h, 250ms; counted in seconds, as the workflow's timer counts it, whatever
+ * the session's time zone), or from now when the journal has no start for it.
+ */
+export async function recordChecks(
+  q: Queryable,
+  s: { entryId: string; jobId: string; mandateNumber: string; waitStepId?: string; deadline: string },
+  c: ChecksRow,
+): Promise<void> {
+  await q.query(
+    `INSERT INTO submission_checks AS c (entry_id, job_id, mandate_number, purpose, round, evidence, decide_by, directory,
+       name_matches, company_active)
+     VALUES ($1, $2, $3, $4, $5, $6,
+       COALESCE((SELECT created_at FROM job_intents WHERE job_id = $2 AND step_id = $7), now())
+         + make_interval(secs => extract(epoch FROM $8::interval)),
+       $9, $10, $11)
+     ON CONFLICT (entry_id) DO UPDATE SET job_id = excluded.job_id, mandate_number = excluded.mandate_number,
+       purpose = excluded.purpose, round = excluded.round, evidence = excluded.evidence, decide_by = excluded.decide_by,
+       directory = excluded.directory, name_matches = excluded.name_matches, company_active = excluded.company_active,
+       checked_at = now()`,
+    [
+      s.entryId,
+      s.jobId,
+      s.mandateNumber,
+      c.purpose,
+      c.round,
+      c.evidence,
+      s.waitStepId ?? null,
+      s.deadline,
+      JSON.stringify(c.directory),
+      c.nameMatches,
+      c.companyActive,
+    ],
+  );
+}
+
+/**
+ * The Annuaire's record, as the review detail found it, for a submission whose checks have none (the Annuaire did
+ * not answer when it was made, or it was made before checks were): the queue's filters then see it.
+ */
+export async function fillDirectoryCheck(
+  q: Queryable,
+  s: { entryId: string; mandateNumber: string },
+  c: Pick<ChecksRow, 'directory' | 'nameMatches' | 'companyActive'> & { takeover: boolean },
+): Promise<void> {
+  await q.query(
+    `UPDATE submission_checks SET directory = $3, name_matches = $4, company_active = $5,
+       purpose = CASE WHEN $6 THEN 'takeover' ELSE purpose END, checked_at = now()
+     WHERE entry_id = $1 AND mandate_number = $2 AND directory->>'outcome' IN ('unavailable', 'unchecked')`,
+    [s.entryId, s.mandateNumber, JSON.stringify(c.directory), c.nameMatches, c.companyActive, c.takeover],
+  );
+}
+
+/** The checks recorded with this mandate's latest submission, if any. */
+export async function checksOfSubmission(
+  q: Queryable,
+  s: { entryId: string; mandateNumber: string },
+): Promise<ChecksRow | undefined> {
+  const { rows } = await q.query<{
+    purpose: string;
+    round: number;
+    evidence: string;
+    directory: unknown;
+    name_matches: boolean | null;
+    company_active: boolean | null;
+  }>(
+    `SELECT purpose, round, evidence, directory, name_matches, company_active FROM submission_checks
+     WHERE entry_id = $1 AND mandate_number = $2`,
+    [s.entryId, s.mandateNumber],
+  );
+  const r = rows[0];
+  return (
+    r && {
+      purpose: r.purpose,
+      round: r.round,
+      evidence: r.evidence,
+      directory: r.directory,
+      nameMatches: r.name_matches,
+      companyActive: r.company_active,
+    }
+  );
+}
