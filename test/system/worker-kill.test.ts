@@ -29,6 +29,7 @@ import { goneFaults, participantOf, registeredFaults, worldOf } from '../support
 import { eventually, freshDb, log, type Harness } from '../support/harness';
 import { jobWhen } from '../support/jobs';
 import { approve, newParty, signInApp, startRegistration, startUnregistration } from '../support/registration';
+import { ONE_APPROVAL_POLICY } from '../../bin/stack/cluster';
 
 const repo = path.join(__dirname, '..', '..');
 let db: Db, drop: () => Promise<void>, dbUrl: string;
@@ -76,6 +77,7 @@ beforeAll(async () => {
     DATA_ENCRYPTION_KEYS: `kill:${crypto.randomBytes(32).toString('base64')}`,
     TEMPORAL_TASK_QUEUE: `kill-${crypto.randomUUID()}`,
     APPROVAL_DEADLINE: '1h',
+    DECISION_POLICY_FILE: ONE_APPROVAL_POLICY, // its company is made up: four eyes would name it
   });
   const box = dataBoxFromConfig(config);
   connection = await Connection.connect({ address: inject('temporalAddress') });
