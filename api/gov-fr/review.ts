@@ -10,9 +10,7 @@ import { decisionsOf } from '../../platform/store/approval-decisions';
 import { identityViews } from '../../platform/store/identity-documents';
 import { renewalOf } from '../../domain/party/renewal';
 import { getEntryRow } from '../../platform/store/entries';
-import { directoryRecord, recordMatches } from '../../domain/review/directory-record';
-import { checksOfSubmission, fillDirectoryCheck } from '../../platform/store/submission-checks';
-import { secondApprovalCase } from '../../domain/review/decision-policy';
+import { reviewedChecks } from '../../domain/mandate/four-eyes';
 import { pendingByWorkspace, reviewQueue } from '../../platform/store/review-queue';
 import { queueQuery } from './review-queue-query';
 import { notFound } from '../../web/http/problem';
@@ -82,28 +80,13 @@ export const reviewRoutes = [
       const party = entry.data as Party;
       const person = party.people?.[0];
       const address = party.addresses?.[0];
-      const [views, decisions, directory, replaces, checks] = await Promise.all([
+      const [views, decisions, { directory, nameMatches, policyCase }, replaces] = await Promise.all([
         identityViews(deps.db, entryId),
         decisionsOf(deps.db, entryId, mandate.job_id, { deciders: true }),
-        directoryRecord(deps.reviewAnnuaire, deps.log, entry.siren, deps.config.PA_MATRICULE),
+        reviewedChecks(deps, { entryId, mandate, siren: entry.siren, declaredName: party.name }),
         renewalOf(deps.db, entry, mandate.mandate_number),
-        checksOfSubmission(deps.db, { entryId, mandateNumber: mandate.mandate_number }),
       ]);
-      const matches = recordMatches(directory, party.name);
-      const at = { entryId, mandateNumber: mandate.mandate_number };
-      // A record the submission could not get (the Annuaire did not answer then) is kept: the queue's filters and the
-      // decision policy then see it.
-      const fill = checks && ['unavailable', 'unchecked'].includes((checks.directory as { outcome: string }).outcome);
-      if (fill && (directory.outcome === 'found' || directory.outcome === 'not-found'))
-        await fillDirectoryCheck(deps.db, at, {
-          directory,
-          ...matches,
-          takeover: directory.outcome === 'found' && directory.other_platforms.length > 0,
-        });
       const awaiting = mandate.submitted_at !== null && mandate.decision_id === null;
-      const decidedOn = fill ? await checksOfSubmission(deps.db, at) : checks;
-      const policyCase =
-        awaiting && !deps.config.AUTO_APPROVE && decidedOn && secondApprovalCase(deps.decisionPolicy, decidedOn);
       const firstApproval = decisions.find((x) => x.stage === 'first-approval' && x.id === mandate.first_approval_id);
       return {
         entry_id: entryId,
@@ -118,7 +101,7 @@ export const reviewRoutes = [
           policyCase || firstApproval
             ? { policy_case: policyCase || firstApproval!.policy_case || '', first_approval: firstApproval ?? null }
             : null,
-        name_matches: matches.nameMatches,
+        name_matches: nameMatches,
         party: {
           name: party.name ?? null,
           siren: entry.siren,

@@ -1,4 +1,5 @@
-// Over 300 lines: a table of strings and nothing else, French then English, each key in both (the type says so).
+// Over 300 lines on purpose (why): it is one table of the review page's strings in two languages; split by part of
+// the page, a translator would read it in several places and the type could no longer check both have every key.
 // Every string of the review page, in French (the default) and English. API refusals are worded here from their
 // status, so the page speaks one language; the API's own (English) detail is shown, on a separate line labelled as
 // such, only where the page has no sentence of its own for the case. English has exactly French's keys (the type of
