@@ -13,8 +13,7 @@ import fs from 'node:fs';
 import type { Logger } from 'pino';
 import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/store/db';
-import { getEntryRow } from '../../platform/store/entries';
-import { approvedMandate } from '../../platform/store/mandates';
+import { businessCardSource } from '../../platform/store/business-card-source';
 import { cardParty } from '../../domain/peppol/directory-card';
 import { businessCardOf, businessCardXml } from './business-card';
 import { certificateBase64, devCertificate } from '../../platform/crypto/dev-certificates';
@@ -223,11 +222,11 @@ export function smpDocuments({ db, config, log }: SmpDeps, opts: SmpOptions): Sm
     async businessCard(p, rec) {
       // Parties that chose not to be in the Directory do not get a public card either.
       if (rec.visibility !== 'smp+sml+peppol' || !rec.directory) return undefined;
-      const entry = await getEntryRow(db, rec.workspaceId, rec.entryId);
-      if (!entry?.siren) return undefined;
+      const source = await businessCardSource(db, rec.workspaceId, rec.entryId);
+      if (!source) return undefined;
       // The company as its mandate in force states it: a new name shows once its new mandate is approved.
-      const party = cardParty(entry.data, (await approvedMandate(db, rec.entryId))?.facts);
-      return served(businessCardXml(businessCardOf(p, party, entry.siren, rec.createdAt)));
+      const party = cardParty(source.data, source.signedFacts);
+      return served(businessCardXml(businessCardOf(p, party, source.siren, rec.createdAt)));
     },
   };
 }
