@@ -3,7 +3,7 @@ import { sealKeyFromConfig } from '../domain/mandate-document/seal-key';
 import { dataBoxFromConfig } from '../platform/crypto/data-box';
 import { createApp } from '../api/app';
 import { serveInternalMetrics } from '../api/metrics-endpoint';
-import { runQueuedJobSweeper } from '../domain/jobs/jobs';
+import { runQueuedJobSweeper } from '../domain/jobs/job-sweeper';
 import { runWebhookDispatcher } from '../domain/events/dispatch';
 import { ConfigError, assertApiConfigSafe, loadConfig } from '../platform/config';
 import { createLogger } from '../platform/observability/logger';

@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
 import { createApp } from '../api/app';
-import { runQueuedJobSweeper } from '../domain/jobs/jobs';
+import { runQueuedJobSweeper } from '../domain/jobs/job-sweeper';
 import { runWebhookDispatcher } from '../domain/events/dispatch';
 import { assertApiConfigSafe, loadConfig } from '../platform/config';
 import { serveInternalMetrics } from '../api/metrics-endpoint';

@@ -8,5 +8,7 @@ export const PartyState = keyword('PartyState');
 export const Siren = keyword('Siren');
 export const JobStatus = keyword('JobStatus');
 export const SiloEntryId = keyword('SiloEntryId');
+/** What a job in WAIT waits for (contract/waiting-for.ts); unset otherwise. */
+export const WaitingFor = keyword('WaitingFor');
 
-export const ALL_SEARCH_ATTRIBUTES = [PartyState, Siren, JobStatus, SiloEntryId];
+export const ALL_SEARCH_ATTRIBUTES = [PartyState, Siren, JobStatus, SiloEntryId, WaitingFor];

@@ -1,13 +1,24 @@
-// The signal and update a job's workflow takes from the API.
+// The signals and update a job's workflow takes from the API.
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
 
-/** A hint that the job's approval wait may be over: the store holds what was decided (workflows/job/approval.ts). */
-export type ApprovalSignal = ({ kind: 'confirmed' } | { kind: 'decided'; approved: boolean; decisionId?: string }) & {
+/**
+ * A hint that the job's approval wait may be over: the store holds what was decided (workflows/job/approval.ts).
+ * `first-approved`: an approval that needs a second operator's (four eyes) is recorded; the wait goes on.
+ */
+export type ApprovalSignal = (
+  { kind: 'confirmed' } | { kind: 'first-approved' } | { kind: 'decided'; approved: boolean; decisionId?: string }
+) & {
   /** The party's state the API recorded with it (a registered party stays so); absent from older signals. */
   partyState?: string;
 };
 
 export const approvalSignal = defineSignal<[ApprovalSignal]>('approval');
+
+/**
+ * Asks a job to write what it waits for (the WaitingFor search attribute) as it holds it: for the runs parked by a
+ * build before that attribute, which replay as if they had written it (domain/jobs/show-waiting-for.ts).
+ */
+export const showWaitingForSignal = defineSignal('show-waiting-for');
 
 /**
  * Cancels the job (POST /transform/v1/jobs/{id}/cancel): refused once a step acting outside (the directory, Peppol)

@@ -66,7 +66,7 @@ export async function runFloor(o: FloorOptions) {
         args: [deadline],
         taskQueue,
         workflowId,
-        staticSummary: `French party registration — entry ${entryId}`,
+        staticSummary: `French party registration — SIREN ${parties[i]!} (Boulangerie Exemple SAS)`,
         typedSearchAttributes: [
           { key: SiloEntryId, value: entryId },
           { key: JobStatus, value: 'RUN' },

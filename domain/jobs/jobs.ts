@@ -3,17 +3,15 @@
 // is started by the sweeper (startQueuedJobs) — nothing the client was told was accepted is lost.
 import { DomainError } from '../errors';
 import type { Client } from '@temporalio/client';
-import { runPeriodically } from '../../platform/periodic';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Logger } from 'pino';
 import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/store/db';
-import { approvedButWaiting, markJobsStarted, queuedJobs, setJobStatus } from '../../platform/store/jobs';
+import { markJobsStarted, queuedJobs } from '../../platform/store/jobs';
 import { recordJob } from './record-job';
 import { markStarted } from './started-marks';
 import { type JobView } from '../../platform/store/job-views';
-import { approvalSignal } from '../../contract/signals';
 import type { Definition, JobInput } from '../../contract/job';
 import { JobStatus, SiloEntryId, Siren } from '../../contract/search-attributes';
 import { ADDRESS_UPDATE_STEPS, REGISTRATION_STEPS, UNREGISTRATION_STEPS } from '../../contract/definitions';
@@ -24,6 +22,7 @@ import {
 } from '../../contract/workflow-types';
 import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from './builtins';
 import { findWorkflow } from './workflow-catalog';
+import { legalPersonName } from '../party/legal-forms';
 
 export class JobRequestError extends DomainError {}
 
@@ -140,6 +139,7 @@ export async function startJob(
     workspaceId,
     entryId: job.silo_entry_id,
     siren: inserted.siren,
+    name: inserted.name,
     workflowType,
     definition,
     label: workflow.name,
@@ -154,10 +154,21 @@ interface Launch {
   workspaceId: string;
   entryId: string;
   siren: string | null;
+  name: string | null;
   workflowType: JobWorkflowType;
   definition: Definition;
   label: string;
   args: Record<string, string>;
+}
+
+/**
+ * What the Temporal UI lists the run as: the job's workflow and the company, by its SIREN, and by its name for a
+ * legal person only (a sole trader's is a person's name, which Temporal must not hold); by its entry without a SIREN.
+ */
+export function runSummary(j: { label: string; siren: string | null; name: string | null; entryId: string }): string {
+  if (!j.siren) return `${j.label} — entry ${j.entryId}`;
+  const name = legalPersonName(j.name);
+  return `${j.label} — SIREN ${j.siren}${name ? ` (${name})` : ''}`;
 }
 
 /** Starts the job's workflow; false when Temporal could not be reached (the job stays QUEUED). The caller marks it RUN. */
@@ -180,7 +191,7 @@ async function launch(deps: JobServiceDeps, j: Launch): Promise<boolean> {
       { key: JobStatus, value: 'RUN' },
       ...(j.siren ? [{ key: Siren, value: j.siren }] : []),
     ],
-    staticSummary: `${j.label} — entry ${j.entryId}`,
+    staticSummary: runSummary(j),
   };
   const start = <W extends BuiltinJobWorkflow | DefinitionJobWorkflow>(type: string, args: Parameters<W>) =>
     deps.temporal.workflow.start<W>(type, { ...options, args });
@@ -211,66 +222,4 @@ export async function startQueuedJobs(deps: JobServiceDeps, olderThanMs = 10_000
   }
   if (started.length) await markJobsStarted(deps.db, started);
   return started.length;
-}
-
-/**
- * Jobs whose workflow ended without saying so (terminated, cancelled or timed out in Temporal by an operator) are
- * closed ERR, so that their entry is free for a new job. Found through the search attributes: cheap at any scale.
- */
-export async function closeAbandonedJobs(deps: JobServiceDeps): Promise<number> {
-  let closed = 0;
-  const query = 'ExecutionStatus != "Running" AND JobStatus IN ("QUEUED", "RUN", "WAIT")';
-  for await (const wf of deps.temporal.workflow.list({ query, pageSize: 100 })) {
-    const jobId = wf.workflowId.replace(/^job-/, '');
-    const status = wf.status.name.toLowerCase().replaceAll('_', '-');
-    await setJobStatus(deps.db, jobId, 'ERR', [
-      {
-        provider: 'temporal',
-        code: `workflow-${status}`,
-        message: `the job's workflow ended (${status}) before finishing its steps`,
-      },
-    ]);
-    deps.log.warn({ jobId, status }, 'closed a job whose workflow ended outside the interpreter');
-    if (++closed >= 100) break;
-  }
-  return closed;
-}
-
-/**
- * Signals again the registrations still waiting long after their approval was recorded: the API signals inside
- * the decision's transaction, and a step woken before the commit finds no approval and waits for another hint.
- */
-export async function resumeApprovedJobs(deps: JobServiceDeps, olderThanMs = 30 * 60_000): Promise<number> {
-  let resumed = 0;
-  for (const { jobId, decisionId } of await approvedButWaiting(deps.db, olderThanMs, 100)) {
-    await deps.temporal.workflow
-      .getHandle(temporalWorkflowId(jobId))
-      .signal(approvalSignal, { kind: 'decided', approved: true, decisionId });
-    deps.log.warn({ jobId, decisionId }, 'signalled an approval again: the registration was still waiting');
-    resumed++;
-  }
-  return resumed;
-}
-
-/**
- * Runs startQueuedJobs and resumeApprovedJobs (indexed store reads) every `everyMs`, and closeAbandonedJobs every
- * `abandonedEveryMs`: a visibility query whose cost grows with every workflow the server holds, for an operator's
- * rare termination, which can wait minutes. Returns a stop function.
- */
-export function runQueuedJobSweeper(deps: JobServiceDeps, everyMs = 15_000, abandonedEveryMs = 5 * 60_000): () => void {
-  const failed = (err: unknown) => deps.log.warn({ err }, 'queued-job sweep failed');
-  const stopStore = runPeriodically(
-    everyMs,
-    async () => {
-      const n = await startQueuedJobs(deps);
-      if (n) deps.log.info({ started: n }, 'started queued jobs');
-      await resumeApprovedJobs(deps);
-    },
-    failed,
-  );
-  const stopAbandoned = runPeriodically(abandonedEveryMs, async () => void (await closeAbandonedJobs(deps)), failed);
-  return () => {
-    stopStore();
-    stopAbandoned();
-  };
 }

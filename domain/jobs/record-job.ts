@@ -11,7 +11,15 @@ import type { JobView } from '../../platform/store/job-views';
 import { insertQueuedJob, jobConflict, lockJobStartFacts } from '../../platform/store/jobs';
 import { jobStartRefusal, type JobStartRefusal } from './job-start';
 
-export type RecordJobResult = JobStartRefusal | { outcome: 'inserted'; job: JobView; siren: string | null };
+export type RecordJobResult =
+  | JobStartRefusal
+  | {
+      outcome: 'inserted';
+      job: JobView;
+      siren: string | null;
+      /** The party's name, as the run's summary shows it for a legal person. */
+      name: string | null;
+    };
 
 export async function recordJob(
   db: Db,
@@ -54,9 +62,9 @@ async function recordOnce(db: Db, j: Parameters<typeof recordJob>[1]): Promise<R
       });
       const refused = jobStartRefusal(facts, j);
       if (refused) return refused;
-      const siren = facts.entry!.siren;
+      const { siren, name } = facts.entry!;
       const job = await insertQueuedJob(q, { ...j, registersSiren: j.registers ? siren : null });
-      return { outcome: 'inserted' as const, job, siren };
+      return { outcome: 'inserted' as const, job, siren, name };
     });
   } catch (err) {
     throw (await jobConflict(db, err, j)) ?? err;

@@ -255,7 +255,9 @@ export async function decide(
       });
     if (stage === 'first-approval') {
       await recordFirstApproval(q, job, decisionId);
-      return stage; // the registration waits on: no signal
+      // The registration waits on, now for a second operator (what the Temporal UI shows it waits for).
+      await signal(deps, job.id, { kind: 'first-approved' });
+      return stage;
     }
     if (!d.approved) await reopenMandate(q, entryId);
     const partyState = await recordDecided(q, entryId, job, { approved: d.approved, decisionId });

@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import { FICTIVE_PLATFORM, today } from '../directory/lines';
 import { RemoteFailure } from '../remote-failure';
+import { isLegalForm, nameWords } from '../party/legal-forms';
 
 /** The Annuaire as the operators' checks ask it (a port: integrations/annuaire/client.ts satisfies it as it is). */
 export interface CompanyLookup {
@@ -63,24 +64,12 @@ export async function directoryRecord(
 }
 
 /**
- * Legal forms, which the SIRENE register (and so the Annuaire) leaves out of most names while companies write them:
- * "Danone SA" is DANONE.
- */
-const LEGAL_FORMS = new Set(
-  'SA SAS SASU SARL EURL SNC SCS SCA SCI SCP SCM SEL SELARL SELAS SELAFA SELCA EI EIRL GIE SEM SCOP SE'.split(' '),
-);
-
-/**
  * A company's name as compared: case, accents, punctuation, spacing and legal forms aside ("Société A.B.C. SARL" is
- * "SOCIETE A B C").
+ * "SOCIETE A B C"; "Danone SA" is the Annuaire's DANONE).
  */
 export const comparableName = (name: string): string =>
-  name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toUpperCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w && !LEGAL_FORMS.has(w))
+  nameWords(name)
+    .filter((w) => !isLegalForm(w))
     .join(' ');
 
 /** Whether the declared name is the Annuaire's, and the company active: unknown (null) without a record. */

@@ -16,6 +16,8 @@ export interface JobStartEntry {
   id: string;
   docSchema: string;
   siren: string | null;
+  /** The party's name as it states it (GOBL `name`). */
+  name: string | null;
   /** What is wrong with the party it holds, kept with allow_invalid; null when valid. */
   draftFaults: Fault[] | null;
   state: string | null;
@@ -42,10 +44,11 @@ export async function lockJobStartFacts(
     id: string;
     doc_schema: string;
     siren: string | null;
+    name: string | null;
     draft_faults: Fault[] | null;
     state: string | null;
   }>(
-    `SELECT id, doc_schema, siren, draft_faults, state FROM entries
+    `SELECT id, doc_schema, siren, data->>'name' AS name, draft_faults, state FROM entries
      WHERE workspace_id = $1
        AND (id = $2 OR ($3 AND siren = (SELECT siren FROM entries WHERE id = $2 AND workspace_id = $1)))
      ORDER BY id FOR NO KEY UPDATE`,
@@ -54,7 +57,14 @@ export async function lockJobStartFacts(
   const e = rows.find((r) => r.id === at.entryId);
   if (!e) return { sameSiren: [] };
   return {
-    entry: { id: e.id, docSchema: e.doc_schema, siren: e.siren, draftFaults: e.draft_faults, state: e.state },
+    entry: {
+      id: e.id,
+      docSchema: e.doc_schema,
+      siren: e.siren,
+      name: e.name,
+      draftFaults: e.draft_faults,
+      state: e.state,
+    },
     sameSiren: rows.filter((r) => r !== e && r.siren === e.siren).map((r) => ({ id: r.id, state: r.state })),
   };
 }
@@ -173,12 +183,13 @@ export async function queuedJobs(db: Queryable, olderThanMs: number, limit: numb
     workspace_id: string;
     silo_entry_id: string;
     siren: string | null;
+    name: string | null;
     definition: Definition;
     workflow_type: JobWorkflowType; // of a queued job: set by insertQueuedJob (migration 1763840800000 for older rows)
     workflow_id: string;
     args: Record<string, string>;
   }>(
-    `SELECT j.id, j.workspace_id, j.silo_entry_id, e.siren, j.definition, j.workflow_type, j.workflow_id, j.args FROM jobs j JOIN entries e ON e.id = j.silo_entry_id
+    `SELECT j.id, j.workspace_id, j.silo_entry_id, e.siren, e.data->>'name' AS name, j.definition, j.workflow_type, j.workflow_id, j.args FROM jobs j JOIN entries e ON e.id = j.silo_entry_id
      WHERE j.status = 'QUEUED' AND j.created_at < now() - ($1::int * interval '1 millisecond')
      ORDER BY j.created_at LIMIT $2`,
     [olderThanMs, limit],
@@ -188,6 +199,7 @@ export async function queuedJobs(db: Queryable, olderThanMs: number, limit: numb
     workspaceId: r.workspace_id,
     entryId: r.silo_entry_id,
     siren: r.siren,
+    name: r.name,
     definition: r.definition,
     workflowType: r.workflow_type,
     workflowId: r.workflow_id,

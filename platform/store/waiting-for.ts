@@ -1,9 +1,9 @@
-// What a job in WAIT waits for: a day (its changes take effect then: `waits_until`), or, from its mandate, the signer
-// (to sign and submit), the operator's decision on the submission, a second operator's (four eyes: a first approval
-// is recorded), or a new submission after the operator rejected one. The party's state says `processing` for both the
-// signer and the resubmission: this tells them apart.
-export const WAITING_FOR = ['signer', 'decision', 'second-decision', 'resubmission', 'effective-date'] as const;
-export type WaitingFor = (typeof WAITING_FOR)[number];
+// What a job in WAIT waits for (contract/waiting-for.ts), as the store tells it: a day (`waits_until`), or where its
+// mandate stands.
+import type { WaitingFor } from '../../contract/waiting-for';
+import type { Queryable } from './db';
+
+export { WAITING_FOR, type WaitingFor } from '../../contract/waiting-for';
 
 /** SQL: what job `j` (an alias of jobs) waits for, or null when it is not in WAIT. */
 export const waitingForSql = (
@@ -15,3 +15,12 @@ export const waitingForSql = (
                 WHEN EXISTS (SELECT 1 FROM approval_decisions d WHERE d.job_id = ${j}.id AND NOT d.approved) THEN 'resubmission'
                 ELSE 'signer' END
     FROM mandates a WHERE a.entry_id = ${j}.silo_entry_id AND a.job_id = ${j}.id), 'signer') END`;
+
+/** What each of these jobs waits for, by job id (null: not in WAIT, or no such job). */
+export async function waitingForOfJobs(db: Queryable, jobIds: string[]): Promise<Map<string, WaitingFor | null>> {
+  const { rows } = await db.query<{ id: string; waiting_for: WaitingFor | null }>(
+    `SELECT j.id, ${waitingForSql('j')} AS waiting_for FROM jobs j WHERE j.id = ANY ($1::uuid[])`,
+    [jobIds],
+  );
+  return new Map(rows.map((r) => [r.id, r.waiting_for]));
+}

@@ -2,6 +2,7 @@
 // alone does not settle — a take-over, a scan, a name unlike the Annuaire's, a company not active. The first approval
 // is recorded and the registration waits for a second operator's; a rejection by either ends it; the same operator
 // twice is refused; one approval settles the others; and under AUTO_APPROVE there is none of it.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,10 @@ import { submittedEntry, type Submission } from '../support/review-submission';
 import { jobWhen } from '../support/jobs';
 import { makeSiren } from '../../bin/stack/sample-parties';
 import { DEFAULT_POLICY_FILE, loadDecisionPolicy } from '../../domain/review/decision-policy';
+import { temporalWorkflowId } from '../../domain/jobs/jobs';
+import { JobStatus, WaitingFor } from '../../contract/search-attributes';
+import { showWaitingForParked } from '../../domain/jobs/job-sweeper';
+import { log } from '../support/harness';
 
 let h: Harness;
 const decision = (s: Submission) => `/apps/gov-fr/v1/entry/${s.entryId}/decision`;
@@ -41,6 +46,13 @@ describe('a submission the policy names', () => {
     });
     // Still waiting, for a second operator's decision; the party still submitted.
     expect(await job(s)).toMatchObject({ status: 'WAIT', waiting_for: 'second-decision' });
+    // The Temporal UI says so too (the first approval's hint).
+    const run = h.client.workflow.getHandle(temporalWorkflowId(s.jobId));
+    await eventually(
+      async () => (await run.describe()).typedSearchAttributes.get(WaitingFor) === 'second-decision',
+      15_000,
+      'WaitingFor second-decision',
+    );
     expect((await h.api('GET', `/silo/v1/entries/${s.entryId}`)).body.state).toBe('submitted');
     const shown = (await h.api('GET', review(s))).body;
     expect(shown).toMatchObject({
@@ -107,6 +119,44 @@ describe('a submission the policy names', () => {
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     expect([a.body.code, b.body.code]).toContain('same-operator');
     expect((await job(s)).waiting_for).toBe('second-decision');
+  });
+});
+
+describe('runs parked by a build before WaitingFor', () => {
+  it("are asked by the API's sweep to write it, and told of a first approval the store holds", async () => {
+    const s = await submitted('Imprimerie Theta', 'TYPOGRAPHIE IOTA');
+    expect((await h.api('POST', decision(s), { approved: true })).body.awaiting).toBe('second-approval');
+    // Two runs as that build left them: JobStatus WAIT, no WaitingFor (on a queue no worker polls, so they stay so):
+    // one in place of this job's run, one of a job the store does not know.
+    await h.client.workflow.getHandle(temporalWorkflowId(s.jobId)).terminate('replaced by an earlier build’s run');
+    const parked = [s.jobId, crypto.randomUUID()];
+    for (const jobId of parked)
+      await h.client.workflow.start('registration', {
+        workflowId: temporalWorkflowId(jobId),
+        taskQueue: `parked-by-an-earlier-build-${crypto.randomUUID()}`,
+        args: [],
+        typedSearchAttributes: [{ key: JobStatus, value: 'WAIT' }],
+      });
+    const query = `WaitingFor IS NULL AND JobStatus = "WAIT" AND ExecutionStatus = "Running"`;
+    await eventually(
+      async () => {
+        const found = new Set<string>();
+        for await (const wf of h.client.workflow.list({ query })) found.add(wf.workflowId);
+        return parked.every((id) => found.has(temporalWorkflowId(id)));
+      },
+      15_000,
+      'the parked runs listed',
+    );
+    const deps = { db: h.db, log, temporal: h.client, config: h.config };
+    expect(await showWaitingForParked(deps)).toBeGreaterThanOrEqual(2);
+    const signals = async (jobId: string) =>
+      ((await h.client.workflow.getHandle(temporalWorkflowId(jobId)).fetchHistory()).events ?? []).flatMap((e) => {
+        const a = e.workflowExecutionSignaledEventAttributes;
+        return a ? [[a.signalName, JSON.parse(Buffer.from(a.input?.payloads?.[0]?.data ?? '{}').toString())]] : [];
+      });
+    expect(await signals(s.jobId)).toEqual([['approval', { kind: 'first-approved' }]]);
+    expect(await signals(parked[1]!)).toEqual([['show-waiting-for', {}]]);
+    for (const jobId of parked) await h.client.workflow.getHandle(temporalWorkflowId(jobId)).terminate('test done');
   });
 });
 

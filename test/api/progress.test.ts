@@ -2,6 +2,7 @@
 // once it ends, and the events page with its cursor and filters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { temporalWorkflowId } from '../../domain/jobs/jobs';
+import { WaitingFor } from '../../contract/search-attributes';
 import { makeSiren } from '../../bin/stack/sample-parties';
 import { startHarness, type Harness } from '../support/harness';
 import { jobWhen } from '../support/jobs';
@@ -23,12 +24,22 @@ const uiDetails = async (jobId: string) =>
       .query<{ currentDetails?: string }>('__temporal_workflow_metadata')
   ).currentDetails ?? '';
 
+/** The jobs whose runs the Temporal UI lists for a query (its visibility store: written shortly after the run). */
+const listed = async (query: string) => {
+  const ids: string[] = [];
+  for await (const wf of h.client.workflow.list({ query })) ids.push(wf.workflowId.replace(/^job-/, ''));
+  return ids;
+};
+const visible = { timeout: 15_000, interval: 200 };
+
 describe('what a waiting registration waits for', () => {
   it('the signer, then the operator, then a new submission after a rejection — in the job, its entry and the Temporal UI', async () => {
-    const entryId = await newParty(h, makeSiren());
+    const siren = makeSiren();
+    const entryId = await newParty(h, siren);
     const jobId = await startRegistration(h, entryId);
     await jobWhen(h, jobId, ['WAIT']);
     expect((await job(jobId)).waiting_for).toBe('signer');
+    await expect.poll(() => listed(`WaitingFor = "signer" AND SiloEntryId = "${entryId}"`), visible).toEqual([jobId]);
     expect(await entry(entryId)).toMatchObject({
       state: 'processing',
       waiting_for: 'signer',
@@ -36,12 +47,16 @@ describe('what a waiting registration waits for', () => {
     });
     expect(await uiDetails(jobId)).toMatch(/^Step 3 of 7: Wait for PPF agreement upload .*waiting for the signer/);
     const handle = h.client.workflow.getHandle(temporalWorkflowId(jobId));
-    expect(await (await handle.describe()).staticSummary()).toMatch(/^French party registration — entry /);
+    // Listed by its SIREN and, a legal person's, its name.
+    expect(await (await handle.describe()).staticSummary()).toBe(
+      `French party registration — SIREN ${siren} (Boulangerie Exemple SAS)`,
+    );
 
     await signInApp(h, entryId);
     await expect.poll(async () => (await entry(entryId)).waiting_for, { timeout: 15_000 }).toBe('decision');
     expect((await job(jobId)).waiting_for).toBe('decision');
     await expect.poll(() => uiDetails(jobId), { timeout: 15_000 }).toMatch(/waiting for the operator's decision/);
+    await expect.poll(() => listed(`WaitingFor = "decision" AND SiloEntryId = "${entryId}"`), visible).toEqual([jobId]);
 
     expect(
       (await h.api('POST', `${entryApi(entryId)}/decision`, { approved: false, reason: 'illegible identity document' }))
@@ -50,6 +65,7 @@ describe('what a waiting registration waits for', () => {
     await expect.poll(async () => (await entry(entryId)).waiting_for, { timeout: 15_000 }).toBe('resubmission');
     expect((await entry(entryId)).state).toBe('processing');
     await expect.poll(() => uiDetails(jobId), { timeout: 15_000 }).toMatch(/waiting for a new submission/);
+    expect((await handle.describe()).typedSearchAttributes.get(WaitingFor)).toBe('resubmission');
 
     await signInApp(h, entryId);
     await expect.poll(async () => (await entry(entryId)).waiting_for, { timeout: 15_000 }).toBe('decision');
@@ -58,6 +74,7 @@ describe('what a waiting registration waits for', () => {
     const done = await job(jobId);
     expect(done.waiting_for).toBeUndefined();
     expect((await entry(entryId)).waiting_for).toBeUndefined();
+    expect((await handle.describe()).typedSearchAttributes.get(WaitingFor)).toBeUndefined();
     // Nothing of the last step stays shown once the run has ended.
     expect(await uiDetails(jobId)).toBe('Ended OK: all 7 steps done');
   });

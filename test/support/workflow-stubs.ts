@@ -8,6 +8,7 @@ import { expect, inject } from 'vitest';
 import { bundleWorkflows } from '../../worker/create-worker';
 import { buildIdOf, deploymentOptions, makeCurrent } from '../../worker/versioning';
 import { ACTIVITY_PROVIDERS, DIRECTORY_COVER, isApprovalWait } from '../../contract/providers';
+import type { SearchAttributeKey } from '@temporalio/common/lib/search-attributes';
 import { JobStatus, SiloEntryId } from '../../contract/search-attributes';
 import { approvalSignal } from '../../contract/signals';
 import { REGISTRATION, UNREGISTRATION } from '../../contract/definitions';
@@ -216,7 +217,7 @@ export async function startFastWorker() {
 }
 
 // What a test polls and asserts on a running job.
-export const attribute = async (h: WorkflowHandle, key: typeof JobStatus) =>
+export const attribute = async (h: WorkflowHandle, key: SearchAttributeKey<'KEYWORD'>) =>
   (await h.describe()).typedSearchAttributes.get(key);
 export const status = async (h: WorkflowHandle) => (await h.describe()).status.name;
 /** Polls long enough for a loaded machine (another suite may be running), briskly. */
@@ -228,10 +229,12 @@ export const count = async (
     | 'activityTaskScheduledEventAttributes'
     | 'activityTaskFailedEventAttributes'
     | 'markerRecordedEventAttributes'
+    | 'upsertWorkflowSearchAttributesEventAttributes'
     | 'workflowTaskFailedEventAttributes',
 ) => (await events(h)).filter((e) => e[kind]).length;
 export const hint = {
   confirmed: (h: WorkflowHandle) => h.signal(approvalSignal, { kind: 'confirmed' }),
+  firstApproved: (h: WorkflowHandle) => h.signal(approvalSignal, { kind: 'first-approved' }),
   decided: (h: WorkflowHandle, approved: boolean) =>
     h.signal(approvalSignal, { kind: 'decided', approved, decisionId: crypto.randomUUID() }),
 };

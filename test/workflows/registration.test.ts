@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/activity';
 import { registration } from '../../workflows/registration';
-import { JobStatus, PartyState } from '../../contract/search-attributes';
+import { JobStatus, PartyState, WaitingFor } from '../../contract/search-attributes';
+import { showWaitingForSignal } from '../../contract/signals';
 import { maybeRecordHistory } from '../support/record-history';
 import { attribute, count, events, hint, poll, startFastWorker, status } from '../support/workflow-stubs';
 
@@ -37,9 +38,11 @@ describe('registration', () => {
     ]);
     expect(job.calls[0]!.status).toBeUndefined(); // the API marked the job RUN when it started the workflow
     expect(await attribute(handle, PartyState)).toBe('processing');
+    expect(await attribute(handle, WaitingFor)).toBe('signer');
 
     await hint.confirmed(handle); // the API recorded the signer's submission
     await poll(() => attribute(handle, PartyState)).toBe('submitted');
+    expect(await attribute(handle, WaitingFor)).toBe('decision');
     job.approved = true; // the API recorded the operator's approval, then hints
     await hint.decided(handle, true);
     expect(await handle.result()).toEqual({ status: 'OK', faults: [] });
@@ -58,6 +61,38 @@ describe('registration', () => {
     expect(await count(handle, 'activityTaskScheduledEventAttributes')).toBe(6);
     expect(await attribute(handle, PartyState)).toBe('registered');
     expect(await attribute(handle, JobStatus)).toBe('OK');
+    // What the job waited for is gone with the wait; it rode on the writes operators already had: four a run.
+    expect(await attribute(handle, WaitingFor)).toBeUndefined();
+    expect(await count(handle, 'upsertWorkflowSearchAttributesEventAttributes')).toBe(4);
+  });
+
+  it('shows a second operator is awaited after a first approval (four eyes), then goes on once approved', async () => {
+    const { handle, job } = await parked();
+    await hint.confirmed(handle);
+    await poll(() => attribute(handle, WaitingFor)).toBe('decision');
+    await hint.firstApproved(handle); // the API recorded a first approval the policy wants a second for
+    await poll(() => attribute(handle, WaitingFor)).toBe('second-decision');
+    expect(await attribute(handle, PartyState)).toBe('submitted');
+    expect(job.calls).toHaveLength(2);
+    job.approved = true;
+    await hint.decided(handle, true);
+    expect(await handle.result()).toEqual({ status: 'OK', faults: [] });
+    await maybeRecordHistory(handle, 'registration.four-eyes');
+    expect(await attribute(handle, WaitingFor)).toBeUndefined();
+  });
+
+  it('writes what it waits for again when asked: a run parked by a build that did not write it', async () => {
+    const { handle } = await parked();
+    const upserts = () => count(handle, 'upsertWorkflowSearchAttributesEventAttributes');
+    const before = await upserts();
+    await handle.signal(showWaitingForSignal);
+    await poll(upserts).toBe(before + 1);
+    const last = (await events(handle)).filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).at(-1)!;
+    expect(Object.keys(last.upsertWorkflowSearchAttributesEventAttributes!.searchAttributes!.indexedFields!)).toEqual([
+      WaitingFor.name,
+    ]);
+    expect(await attribute(handle, WaitingFor)).toBe('signer');
+    await handle.terminate('test done');
   });
 
   it('waits on a durable timer, the job in WAIT, before publishing on Peppol when the directory lines take effect later', async () => {
@@ -75,6 +110,7 @@ describe('registration', () => {
     );
     // The job shows WAIT for that day (waiting_for effective-date), then RUN again when Peppol publishes.
     expect(await attribute(handle, JobStatus)).toBe('WAIT');
+    expect(await attribute(handle, WaitingFor)).toBe('effective-date');
     expect(await handle.result()).toEqual({ status: 'OK', faults: [] });
     const dir = job.calls.find((c) => c.provider === DIR)!;
     const peppol = job.calls.find((c) => c.provider === 'peppol.register')!;
@@ -148,6 +184,7 @@ describe('registration', () => {
     await poll(() => attribute(handle, PartyState)).toBe('submitted');
     await hint.decided(handle, false); // the API recorded a rejection: the signer must submit again
     await poll(() => attribute(handle, PartyState)).toBe('processing');
+    expect(await attribute(handle, WaitingFor)).toBe('resubmission');
     expect(job.calls).toHaveLength(2);
     expect(await status(handle)).toBe('RUNNING');
     expect(await attribute(handle, JobStatus)).toBe('WAIT');

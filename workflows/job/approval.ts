@@ -3,11 +3,20 @@
 // approved decision (otherwise the wait goes on). The deadline counts from the time the wait begins.
 import { condition, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import { durationMs } from '../duration';
-import { PartyState } from '../../contract/search-attributes';
+import { PartyState, WaitingFor } from '../../contract/search-attributes';
+import type { WaitingFor as Waiting } from '../../contract/waiting-for';
 import { approvalSignal } from '../../contract/signals';
 import type { Step } from '../../contract/job';
 import { Cancelled, WaitFailed } from './faults';
 import type { JobContext } from './context';
+
+/** What the Temporal UI's run details say the wait is for. */
+const SHOWN: Record<Exclude<Waiting, 'effective-date'>, string> = {
+  signer: 'the signer to sign and submit the mandate',
+  decision: "the operator's decision on the submission",
+  'second-decision': "a second operator's decision (a first approval is recorded)",
+  resubmission: 'a new submission (the last one was rejected)',
+};
 
 export class ApprovalWait {
   private hinted = false;
@@ -25,23 +34,23 @@ export class ApprovalWait {
         this.hinted = true;
         return;
       }
-      this.waitingFor =
-        hint.kind === 'confirmed'
-          ? "the operator's decision on the submission"
-          : 'a new submission (the last one was rejected)';
+      this.waiting =
+        hint.kind === 'confirmed' ? 'decision' : hint.kind === 'first-approved' ? 'second-decision' : 'resubmission';
       this.showWait();
-      // Operators filter parked registrations by the party's state: submitted awaits their decision.
-      this.partyState = hint.partyState ?? (hint.kind === 'confirmed' ? 'submitted' : 'processing');
+      // Operators filter parked registrations by the party's state (submitted awaits their decision) and by what
+      // the wait is for.
+      this.partyState = hint.partyState ?? (hint.kind === 'decided' ? 'processing' : 'submitted');
       ctx.attributes.set(PartyState, this.partyState);
+      ctx.attributes.set(WaitingFor, this.waiting);
       ctx.attributes.flush();
     });
   }
 
-  /** What the Temporal UI shows the wait is for (the store's `waiting_for` is the API's). */
-  private waitingFor = 'the signer to sign and submit the mandate';
+  /** What the wait is for (the store's `waiting_for` is the API's); a hint may tell it before the wait begins. */
+  private waiting: Exclude<Waiting, 'effective-date'> = 'signer';
 
   private showWait(): void {
-    if (this.step) setCurrentDetails(`${this.ctx.stepDetails(this.step)}: waiting for ${this.waitingFor}`);
+    if (this.step) setCurrentDetails(`${this.ctx.stepDetails(this.step)}: waiting for ${SHOWN[this.waiting]}`);
   }
 
   /** Whether the job has reached its approval wait. */
@@ -54,6 +63,7 @@ export class ApprovalWait {
     this.step = step;
     this.deadline = Date.now() + durationMs(this.limit);
     if (this.partyState) this.ctx.attributes.set(PartyState, this.partyState);
+    this.ctx.attributes.set(WaitingFor, this.waiting);
     await this.next();
   }
 

@@ -2,7 +2,8 @@
 // and where it stands (cancellation asked, acting outside, ending, ended).
 import { allHandlersFinished, condition, setCurrentDetails } from '@temporalio/workflow';
 import type { Definition, Fault, JobInput, Step } from '../../contract/job';
-import { JobJournal, SearchAttributes } from './journal';
+import { JobJournal } from './journal';
+import { SearchAttributes } from './search-attributes';
 
 export class JobContext {
   readonly journal = new JobJournal();

@@ -1,9 +1,6 @@
 // What a job's workflow owes its journal and the Temporal UI. The workflow records nothing itself: the store derives
 // each step's lines from the definition as the step's activity writes its effect; the workflow owes only what the
 // definition cannot tell (a failure, a cancellation, a day or an approval waited for with no step to record it).
-// Search attributes are upserted in batches.
-import { upsertSearchAttributes } from '@temporalio/workflow';
-import { JobStatus, PartyState } from '../../contract/search-attributes';
 import type { Fault } from '../../contract/job';
 import type { JobStatusChange, JournalLine, OwedJournal, RescueCall } from '../../contract/journal';
 
@@ -68,28 +65,5 @@ export class JobJournal {
       { step, at: 'start', status: 'RUN' },
       { step, at: 'end', status: 'KO', code: fault.code, message: fault.message },
     ]);
-  }
-}
-
-type Key = typeof JobStatus | typeof PartyState;
-
-/**
- * The job's search attributes, upserted together before the workflow next yields (an activity, a wait, the end):
- * one visibility write for each change an operator filters on. A value already there is not written again.
- */
-export class SearchAttributes {
-  private readonly shown = new Map<Key, string>([[JobStatus, 'RUN']]); // the start set JobStatus RUN
-  private readonly pending = new Map<Key, string>();
-
-  set(key: Key, value: string): void {
-    if (this.shown.get(key) === value) this.pending.delete(key);
-    else this.pending.set(key, value);
-  }
-
-  flush(): void {
-    if (this.pending.size === 0) return;
-    upsertSearchAttributes([...this.pending].map(([key, value]) => ({ key, value })));
-    for (const [key, value] of this.pending) this.shown.set(key, value);
-    this.pending.clear();
   }
 }

@@ -4,6 +4,9 @@
 // or during the approval wait (approval.ts); days the job waits for are in start-days.ts.
 import type { Definition, JobInput, JobResult, Step } from '../../contract/job';
 import { isApprovalWait } from '../../contract/providers';
+import { WaitingFor } from '../../contract/search-attributes';
+import { showWaitingForSignal } from '../../contract/signals';
+import { setHandler } from '@temporalio/workflow';
 import { ApprovalWait } from './approval';
 import { JobCalls } from './calls';
 import { cancelled, takeCancellations } from './cancellation';
@@ -24,6 +27,10 @@ export class JobRun {
     if (definition.steps.some(isApprovalWait)) this.approval = new ApprovalWait(this.ctx);
     this.calls = new JobCalls(this.ctx, this.approval);
     takeCancellations(this.ctx);
+    setHandler(showWaitingForSignal, () => {
+      this.ctx.attributes.rewrite(WaitingFor);
+      this.ctx.attributes.flush();
+    });
   }
 
   /** Runs a step's activity; a failure is the job's fault. */

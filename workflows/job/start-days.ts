@@ -3,6 +3,7 @@
 import { condition, setCurrentDetails, sleep } from '@temporalio/workflow';
 import type { StepResult } from '../../contract/activities';
 import type { Step } from '../../contract/job';
+import { WaitingFor } from '../../contract/search-attributes';
 import type { JobCalls } from './calls';
 import type { JobContext } from './context';
 
@@ -32,5 +33,6 @@ export async function effectDay(ctx: JobContext, calls: JobCalls, step: Step, re
 /** The job shows it waits for `day` (WAIT, waiting_for effective-date), until the next step's start sets it RUN. */
 async function waitsForDay(ctx: JobContext, calls: JobCalls, day: string): Promise<void> {
   await calls.record({ status: 'WAIT', until: day });
-  ctx.attributes.flush(); // operators find it by JobStatus while it waits
+  ctx.attributes.set(WaitingFor, 'effective-date');
+  ctx.attributes.flush(); // operators find it by JobStatus and WaitingFor while it waits
 }

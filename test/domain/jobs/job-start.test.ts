@@ -7,6 +7,7 @@ const entry = (over: Partial<JobStartEntry> = {}): JobStartEntry => ({
   id: 'e1',
   docSchema: 'org/party',
   siren: '356000000',
+  name: 'La Poste SA',
   draftFaults: null,
   state: null,
   ...over,
