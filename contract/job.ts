@@ -23,6 +23,11 @@ export interface JobInput {
   approvalDeadline: string;
   /** ISO time before which the job's first step does not start (leaving us on a later day); absent: at once. */
   notBefore?: string;
+  /**
+   * Set by the API since the WaitingFor search attribute: the run writes a change of it alone. A run started before
+   * writes it only with another change (its history has no write for it alone) or when asked (showWaitingForSignal).
+   */
+  showsWaitingFor?: true;
 }
 
 /** runDefinition's input: the definition as it was when the job started. */

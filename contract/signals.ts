@@ -16,7 +16,7 @@ export const approvalSignal = defineSignal<[ApprovalSignal]>('approval');
 
 /**
  * Asks a job to write what it waits for (the WaitingFor search attribute) as it holds it: for the runs parked by a
- * build before that attribute, which replay as if they had written it (domain/jobs/show-waiting-for.ts).
+ * build before that attribute, which replay as if they had written it (domain/jobs/job-sweeper.ts).
  */
 export const showWaitingForSignal = defineSignal('show-waiting-for');
 

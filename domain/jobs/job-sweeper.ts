@@ -48,7 +48,8 @@ export async function resumeApprovedJobs(deps: JobServiceDeps, olderThanMs = 30 
 
 /**
  * Runs parked by a build before the WaitingFor search attribute replay as if they had written it: each is asked to
- * write it (up to `max` a round). One whose first approval the store holds (four eyes) is told so, as the decision
+ * write it (up to `max` a round). The signal is one only the new build takes: deploy its workers (made current)
+ * before its API, as the README's deploy says. One whose first approval the store holds (four eyes) is told so, as the decision
  * tells the runs parked since. Returns how many were asked.
  */
 export async function showWaitingForParked(deps: JobServiceDeps, max = 100): Promise<number> {
@@ -62,7 +63,12 @@ export async function showWaitingForParked(deps: JobServiceDeps, max = 100): Pro
   const waiting = await waitingForOfJobs(deps.db, jobIds);
   for (const jobId of jobIds) {
     const handle = deps.temporal.workflow.getHandle(temporalWorkflowId(jobId));
-    if (waiting.get(jobId) === 'second-decision') await handle.signal(approvalSignal, { kind: 'first-approved' });
+    const job = waiting.get(jobId);
+    if (job?.waitingFor === 'second-decision')
+      await handle.signal(approvalSignal, {
+        kind: 'first-approved',
+        ...(job.partyState && { partyState: job.partyState }),
+      });
     else await handle.signal(showWaitingForSignal);
   }
   deps.log.info({ runs: jobIds.length }, 'asked runs parked before WaitingFor to write it');

@@ -178,6 +178,7 @@ async function launch(deps: JobServiceDeps, j: Launch): Promise<boolean> {
     workspaceId: j.workspaceId,
     entryId: j.entryId,
     approvalDeadline: deps.config.APPROVAL_DEADLINE,
+    showsWaitingFor: true,
     // Leaving us on a later day: the unregistration's first step waits for it (our records stay until then).
     ...(j.args[LEAVE_ON_ARG] && { notBefore: `${j.args[LEAVE_ON_ARG]}T00:00:00.000Z` }),
   };

@@ -61,6 +61,21 @@ async function signal(deps: MandateDeps, jobId: string, s: ApprovalSignal) {
 }
 
 /**
+ * Tells the registration a first approval is recorded, for the Temporal UI (WaitingFor second-decision) only: the
+ * approval stands without it, so Temporal unreachable is logged, not refused (the run then shows `decision`).
+ */
+async function showSecondDecision(deps: MandateDeps, jobId: string, entryId: string): Promise<void> {
+  const partyState = (await currentState(deps.db, entryId)) ?? undefined;
+  await deps.temporal
+    .withDeadline(Date.now() + 5_000, () =>
+      deps.temporal.workflow
+        .getHandle(temporalWorkflowId(jobId))
+        .signal(approvalSignal, { kind: 'first-approved', ...(partyState && { partyState }) }),
+    )
+    .catch((err: unknown) => deps.log.warn({ jobId, err }, 'could not tell the registration of its first approval'));
+}
+
+/**
  * Finalises and records the submission, then tells the waiting registration. Confirming again re-sends the signal
  * (the workflow ignores a repeat), so a lost signal is recovered by simply confirming again.
  */
@@ -255,9 +270,7 @@ export async function decide(
       });
     if (stage === 'first-approval') {
       await recordFirstApproval(q, job, decisionId);
-      // The registration waits on, now for a second operator (what the Temporal UI shows it waits for).
-      await signal(deps, job.id, { kind: 'first-approved' });
-      return stage;
+      return stage; // the registration waits on, for a second operator's decision
     }
     if (!d.approved) await reopenMandate(q, entryId);
     const partyState = await recordDecided(q, entryId, job, { approved: d.approved, decisionId });
@@ -269,6 +282,7 @@ export async function decide(
     });
     return stage;
   });
+  if (stage === 'first-approval') await showSecondDecision(deps, job.id, entryId);
   deps.log.info({ entryId, jobId: job.id, decisionId, approved: d.approved, stage }, 'approval decision');
   return {
     id: decisionId,

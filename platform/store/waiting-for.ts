@@ -10,17 +10,21 @@ export const waitingForSql = (
   j: string,
 ) => `CASE WHEN ${j}.status = 'WAIT' AND ${j}.waits_until IS NOT NULL THEN 'effective-date'
   WHEN ${j}.status = 'WAIT' THEN COALESCE((
-    SELECT CASE WHEN a.submitted_at IS NOT NULL AND a.first_approval_id IS NOT NULL THEN 'second-decision'
+    SELECT CASE WHEN a.submitted_at IS NOT NULL AND a.first_approval_id IS NOT NULL AND a.decision_id IS NULL THEN 'second-decision'
                 WHEN a.submitted_at IS NOT NULL THEN 'decision'
                 WHEN EXISTS (SELECT 1 FROM approval_decisions d WHERE d.job_id = ${j}.id AND NOT d.approved) THEN 'resubmission'
                 ELSE 'signer' END
     FROM mandates a WHERE a.entry_id = ${j}.silo_entry_id AND a.job_id = ${j}.id), 'signer') END`;
 
-/** What each of these jobs waits for, by job id (null: not in WAIT, or no such job). */
-export async function waitingForOfJobs(db: Queryable, jobIds: string[]): Promise<Map<string, WaitingFor | null>> {
-  const { rows } = await db.query<{ id: string; waiting_for: WaitingFor | null }>(
-    `SELECT j.id, ${waitingForSql('j')} AS waiting_for FROM jobs j WHERE j.id = ANY ($1::uuid[])`,
+/** What each of these jobs waits for and its party's state, by job id (absent: no such job). */
+export async function waitingForOfJobs(
+  db: Queryable,
+  jobIds: string[],
+): Promise<Map<string, { waitingFor: WaitingFor | null; partyState: string | null }>> {
+  const { rows } = await db.query<{ id: string; waiting_for: WaitingFor | null; state: string | null }>(
+    `SELECT j.id, ${waitingForSql('j')} AS waiting_for, e.state FROM jobs j JOIN entries e ON e.id = j.silo_entry_id
+     WHERE j.id = ANY ($1::uuid[])`,
     [jobIds],
   );
-  return new Map(rows.map((r) => [r.id, r.waiting_for]));
+  return new Map(rows.map((r) => [r.id, { waitingFor: r.waiting_for, partyState: r.state }]));
 }

@@ -154,7 +154,7 @@ describe('runs parked by a build before WaitingFor', () => {
         const a = e.workflowExecutionSignaledEventAttributes;
         return a ? [[a.signalName, JSON.parse(Buffer.from(a.input?.payloads?.[0]?.data ?? '{}').toString())]] : [];
       });
-    expect(await signals(s.jobId)).toEqual([['approval', { kind: 'first-approved' }]]);
+    expect(await signals(s.jobId)).toEqual([['approval', { kind: 'first-approved', partyState: 'submitted' }]]);
     expect(await signals(parked[1]!)).toEqual([['show-waiting-for', {}]]);
     for (const jobId of parked) await h.client.workflow.getHandle(temporalWorkflowId(jobId)).terminate('test done');
   });

@@ -194,7 +194,9 @@ export async function startFastWorker() {
     const { definition } = input as { definition?: Definition };
     for (const s of definition ? [...definition.steps, ...definition.rescue] : []) providerOf.set(s.id, s.provider);
     fakes.job(jobId).definition = definition ?? BUILTINS[workflow.name]!;
-    const args = [{ jobId, workspaceId: 'ws-test', entryId, approvalDeadline: '1h', ...input } as unknown as A] as [A];
+    // As the API starts it (showsWaitingFor; `showsWaitingFor: undefined` for a run started by a build before it).
+    const job = { jobId, workspaceId: 'ws-test', entryId, approvalDeadline: '1h', showsWaitingFor: true, ...input };
+    const args = [job as unknown as A] as [A];
     const handle = await client.workflow.start(workflow, {
       args,
       taskQueue,
@@ -233,8 +235,15 @@ export const count = async (
     | 'workflowTaskFailedEventAttributes',
 ) => (await events(h)).filter((e) => e[kind]).length;
 export const hint = {
-  confirmed: (h: WorkflowHandle) => h.signal(approvalSignal, { kind: 'confirmed' }),
+  /** `partyState`: the state the API recorded, sent with the hint (a renewal's party stays registered). */
+  confirmed: (h: WorkflowHandle, partyState?: string) =>
+    h.signal(approvalSignal, { kind: 'confirmed', ...(partyState && { partyState }) }),
   firstApproved: (h: WorkflowHandle) => h.signal(approvalSignal, { kind: 'first-approved' }),
-  decided: (h: WorkflowHandle, approved: boolean) =>
-    h.signal(approvalSignal, { kind: 'decided', approved, decisionId: crypto.randomUUID() }),
+  decided: (h: WorkflowHandle, approved: boolean, partyState?: string) =>
+    h.signal(approvalSignal, {
+      kind: 'decided',
+      approved,
+      decisionId: crypto.randomUUID(),
+      ...(partyState && { partyState }),
+    }),
 };

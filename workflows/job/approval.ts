@@ -3,7 +3,7 @@
 // approved decision (otherwise the wait goes on). The deadline counts from the time the wait begins.
 import { condition, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import { durationMs } from '../duration';
-import { PartyState, WaitingFor } from '../../contract/search-attributes';
+import { JobStatus, PartyState, WaitingFor } from '../../contract/search-attributes';
 import type { WaitingFor as Waiting } from '../../contract/waiting-for';
 import { approvalSignal } from '../../contract/signals';
 import type { Step } from '../../contract/job';
@@ -20,6 +20,8 @@ const SHOWN: Record<Exclude<Waiting, 'effective-date'>, string> = {
 
 export class ApprovalWait {
   private hinted = false;
+  /** An approval hint ended the wait (the step after it runs; refused, the wait goes on). */
+  private over = false;
   private step?: Step;
   private deadline = 0;
   /** The party's state the last hint told of: it may arrive with the step before the wait, and must win over it. */
@@ -34,16 +36,34 @@ export class ApprovalWait {
         this.hinted = true;
         return;
       }
-      this.waiting =
-        hint.kind === 'confirmed' ? 'decision' : hint.kind === 'first-approved' ? 'second-decision' : 'resubmission';
+      if (hint.kind === 'first-approved') return this.firstApproved(hint.partyState);
+      // A confirmation sent again after a first approval (a lost signal recovered) still awaits the second.
+      if (hint.kind === 'decided' || this.waiting !== 'second-decision')
+        this.waiting = hint.kind === 'confirmed' ? 'decision' : 'resubmission';
       this.showWait();
       // Operators filter parked registrations by the party's state (submitted awaits their decision) and by what
       // the wait is for.
-      this.partyState = hint.partyState ?? (hint.kind === 'decided' ? 'processing' : 'submitted');
+      this.partyState = hint.partyState ?? (hint.kind === 'confirmed' ? 'submitted' : 'processing');
       ctx.attributes.set(PartyState, this.partyState);
       ctx.attributes.set(WaitingFor, this.waiting);
       ctx.attributes.flush();
     });
+  }
+
+  /**
+   * A first approval is recorded; a second operator's decides (four eyes). A hint only this build takes, so it is
+   * written alone; ignored once the job no longer waits (a late one).
+   */
+  private firstApproved(partyState: string | undefined): void {
+    if (this.hinted || this.over || this.ctx.attributes.current(JobStatus) !== 'WAIT') return;
+    this.waiting = 'second-decision';
+    this.showWait();
+    if (partyState) {
+      this.partyState = partyState;
+      this.ctx.attributes.set(PartyState, partyState);
+    }
+    this.ctx.attributes.set(WaitingFor, this.waiting);
+    this.ctx.attributes.flush(true);
   }
 
   /** What the wait is for (the store's `waiting_for` is the API's); a hint may tell it before the wait begins. */
@@ -70,6 +90,7 @@ export class ApprovalWait {
   /** Waits for an approval hint (taking it: a refused step waits for another); the wait fails past the deadline. */
   async next(): Promise<void> {
     const step = this.step!;
+    this.over = false;
     this.showWait();
     this.ctx.journal.noApprovalExpected();
     this.ctx.attributes.flush();
@@ -86,6 +107,7 @@ export class ApprovalWait {
       throw new WaitFailed(fault);
     }
     this.hinted = false;
+    this.over = true;
     this.ctx.journal.approvalHinted(step.id);
   }
 }

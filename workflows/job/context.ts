@@ -7,7 +7,7 @@ import { SearchAttributes } from './search-attributes';
 
 export class JobContext {
   readonly journal = new JobJournal();
-  readonly attributes = new SearchAttributes();
+  readonly attributes: SearchAttributes;
   readonly faults: Fault[] = [];
   cancelRequested = false;
   /** A step acting outside the store has started: the job can no longer be cancelled. */
@@ -23,6 +23,7 @@ export class JobContext {
     readonly job: JobInput,
     readonly definition: Definition,
   ) {
+    this.attributes = new SearchAttributes(job.showsWaitingFor === true);
     const all = [...definition.steps, ...definition.rescue];
     this.positions = new Map(all.map((s, position) => [s.id, position]));
   }

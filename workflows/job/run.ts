@@ -2,11 +2,11 @@
 // derives them from the definition: the start of the approval wait after it, the job's end after the last); a failure
 // becomes the job's fault and the rescue runs (rescue.ts). A cancellation (cancellation.ts) is taken between steps
 // or during the approval wait (approval.ts); days the job waits for are in start-days.ts.
+import { setHandler } from '@temporalio/workflow';
 import type { Definition, JobInput, JobResult, Step } from '../../contract/job';
 import { isApprovalWait } from '../../contract/providers';
 import { WaitingFor } from '../../contract/search-attributes';
 import { showWaitingForSignal } from '../../contract/signals';
-import { setHandler } from '@temporalio/workflow';
 import { ApprovalWait } from './approval';
 import { JobCalls } from './calls';
 import { cancelled, takeCancellations } from './cancellation';
@@ -29,7 +29,7 @@ export class JobRun {
     takeCancellations(this.ctx);
     setHandler(showWaitingForSignal, () => {
       this.ctx.attributes.rewrite(WaitingFor);
-      this.ctx.attributes.flush();
+      this.ctx.attributes.flush(true);
     });
   }
 

@@ -6,8 +6,9 @@ import { runSummary } from '../../../domain/jobs/jobs';
 describe('legalPersonName', () => {
   it("gives a name stating a société's form, however it is written", () => {
     expect(legalPersonName('Danone SA')).toBe('Danone SA');
-    expect(legalPersonName('  Société A.B.C. s.a.r.l. ')).toBe('Société A.B.C. s.a.r.l.');
+    expect(legalPersonName('  Société A.B.C. S.A.R.L. ')).toBe('Société A.B.C. S.A.R.L.');
     expect(legalPersonName('BOULANGERIE DUPONT (SASU)')).toBe('BOULANGERIE DUPONT (SASU)');
+    expect(legalPersonName('SAS Atelier Nord')).toBe('SAS Atelier Nord');
   });
 
   it("gives none for a sole trader's name, or a name whose form is unknown", () => {
@@ -15,6 +16,12 @@ describe('legalPersonName', () => {
     expect(legalPersonName('Martin Plomberie EIRL')).toBeUndefined();
     expect(legalPersonName('Jean Martin')).toBeUndefined();
     expect(legalPersonName('SASKIA Durand')).toBeUndefined(); // a form must be a word of its own
+    // A word that reads as a form, as a person's name or a phrase would have it: not in capitals, or inside the name.
+    expect(legalPersonName('José Sá')).toBeUndefined();
+    expect(legalPersonName('Dupont et Sa Cuisine')).toBeUndefined();
+    expect(legalPersonName('Jean SA Martin')).toBeUndefined();
+    expect(legalPersonName('Martin Plomberie (entreprise individuelle) SAS')).toBeUndefined();
+    expect(legalPersonName('Jean Martin, E.I.')).toBeUndefined();
     expect(legalPersonName(null)).toBeUndefined();
     expect(legalPersonName('')).toBeUndefined();
   });

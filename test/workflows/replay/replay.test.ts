@@ -1,6 +1,9 @@
 // Replays recorded histories (test/workflows/replay/histories, recorded with RECORD_HISTORIES=1 from test/workflows)
 // against today's workflow code. The job workflows are auto-upgrade (README): a running registration moves to a new
 // build on its next task, so a change that would break it fails here — it goes behind patched() instead.
+// `*.before-waiting-for.json` were recorded by the build before the WaitingFor search attribute (0e4cdec): runs where
+// the party's state says nothing new (a renewal's hints, a dated step before the wait), which wrote no search
+// attribute there; 22fb126's code did, and fails them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker, bundleWorkflowCode } from '@temporalio/worker';
