@@ -8,6 +8,7 @@ import {
   createApiKey,
   createWorkspace,
   workspaceExists,
+  workspacesNamed,
   type Scope,
 } from '../platform/store/workspaces';
 import { openStore } from './context';
@@ -46,8 +47,17 @@ const db = await openStore(loadConfig(), (m) => console.error(m)).catch((err: Er
 });
 try {
   let workspaceId = values['workspace-id'];
-  if (!workspaceId) workspaceId = (await createWorkspace(db, values.workspace!)).id;
-  else if (!(await workspaceExists(db, workspaceId))) {
+  if (!workspaceId) {
+    // The operators tell integrators apart by name (their queue's filter): a second one of a name is a mistake.
+    const named = await workspacesNamed(db, values.workspace!);
+    if (named.length) {
+      console.error(
+        `a workspace named "${values.workspace}" exists (${named.join(', ')}): add a key to it with --workspace-id ${named[0]}, or choose another name`,
+      );
+      process.exit(1);
+    }
+    workspaceId = (await createWorkspace(db, values.workspace!)).id;
+  } else if (!(await workspaceExists(db, workspaceId))) {
     console.error(`workspace ${workspaceId} does not exist`);
     process.exit(1);
   }

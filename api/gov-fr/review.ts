@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { Party } from '../../domain/party';
 import type { MandateDeps } from '../../domain/mandate/context';
-import { signedMandateSeen, workspaceForOperator } from '../../domain/operators/review-access';
+import { signedMandateSeen, submissionSeen, workspaceForOperator } from '../../domain/operators/review-access';
 import { getMandate } from '../../platform/store/mandates';
 import { decisionsOf } from '../../platform/store/approval-decisions';
 import { identityViews } from '../../platform/store/identity-documents';
@@ -72,7 +72,7 @@ export const reviewRoutes = [
     operator: 'decide',
     params: reviewEntryParam,
     responses: { 200: GovFr.reviewSubmission },
-    handle: async ({ params: { silo_entry_id: entryId } }, deps: MandateDeps) => {
+    handle: async ({ params: { silo_entry_id: entryId }, res }, deps: MandateDeps) => {
       const entry = await getEntryRow(deps.db, await workspaceForOperator(deps.db, entryId), entryId);
       if (!entry) throw notFound(`entry ${entryId}`);
       const mandate = await getMandate(deps.db, entryId);
@@ -86,6 +86,8 @@ export const reviewRoutes = [
         reviewedChecks(deps, { entryId, mandate, siren: entry.siren, declaredName: party.name }),
         renewalOf(deps.db, entry, mandate.mandate_number),
       ]);
+      // It shows the signer's identity number: each view is in the access log, as the images' are.
+      await submissionSeen(deps, operator(res), { entryId, jobId: mandate.job_id, number: mandate.mandate_number });
       const awaiting = mandate.submitted_at !== null && mandate.decision_id === null;
       const firstApproval = decisions.find((x) => x.stage === 'first-approval' && x.id === mandate.first_approval_id);
       return {

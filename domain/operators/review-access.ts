@@ -1,5 +1,6 @@
-// What an operator opens to decide, across every workspace: an entry is found by its id alone, and each identity
-// image and signed mandate an operator sees is in the access log (who, what, when) before it is sent.
+// What an operator opens to decide, across every workspace: an entry is found by its id alone, and each review
+// detail (the signer's identity number), identity image and signed mandate an operator sees is in the access log
+// (who, what, when) before it is sent.
 import type { IdentityView } from '../../platform/store/identity-documents';
 import { getMandate } from '../../platform/store/mandates';
 import { workspaceOfEntry } from '../../platform/store/entries';
@@ -30,6 +31,21 @@ export async function identityImageSeen(
     detail: { view },
   });
   return image;
+}
+
+/** The review detail, which shows the signer as declared, their identity document's number with it. */
+export async function submissionSeen(
+  deps: MandateDeps,
+  operator: OperatorIdentity,
+  at: { entryId: string; jobId: string; number: string },
+) {
+  await recordAccess(deps.db, {
+    operatorId: operator.operatorId,
+    action: 'submission-viewed',
+    entryId: at.entryId,
+    jobId: at.jobId,
+    detail: { mandate_number: at.number },
+  });
 }
 
 /** The signed mandate under review: only a signed one (the pre-filled one is never shown as if it were signed). */

@@ -4,6 +4,7 @@ import { decodeCursor, encodeCursor, iso } from './rows';
 
 export const ACCESS_ACTIONS = [
   'decision',
+  'submission-viewed',
   'identity-image-viewed',
   'mandate-viewed',
   'operator-created',

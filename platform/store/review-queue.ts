@@ -1,7 +1,7 @@
 // The operators' review queue: every workspace's submissions awaiting a decision, with the checks recorded when each
 // was made (submission-checks.ts), filtered, searched, counted, and paged by keyset in one of two orders.
 import type { Queryable } from './db';
-import { cursorMicros, decodeTimeCursor, encodeTimeCursor, iso } from './rows';
+import { cursorMicros, iso } from './rows';
 
 export interface QueueFilter {
   workspaceId?: string;
@@ -22,6 +22,20 @@ export interface QueueFilter {
 
 /** Oldest submission first, or the nearest approval deadline first. */
 export type QueueOrder = 'oldest' | 'urgent';
+
+/**
+ * The queue's opaque cursor: the order it was made in, and the last card's key (microseconds, exact) and entry id.
+ * A cursor read in the other order would skip or repeat cards: the API refuses it, naming its order.
+ */
+export const encodeQueueCursor = (order: QueueOrder, micros: string, id: string) =>
+  Buffer.from(`${order}.${micros}.${id}`).toString('base64url');
+
+export function decodeQueueCursor(cursor: string): { order: QueueOrder; micros: string; id: string } | undefined {
+  const m = /^(oldest|urgent)\.(\d{1,18})\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(
+    Buffer.from(cursor, 'base64url').toString('utf8'),
+  );
+  return m ? { order: m[1] as QueueOrder, micros: m[2]!, id: m[3]! } : undefined;
+}
 
 const PENDING = 'm.submitted_at IS NOT NULL AND m.decision_id IS NULL AND m.voided_at IS NULL';
 const FROM = `mandates m JOIN entries e ON e.id = m.entry_id JOIN workspaces w ON w.id = e.workspace_id
@@ -93,8 +107,8 @@ export async function reviewQueue(
   const counted = db.query<{ total: string }>(`SELECT count(*) AS total FROM ${FROM} WHERE ${where.join(' AND ')}`, [
     ...params,
   ]);
-  const after = page.cursor ? decodeTimeCursor(page.cursor) : undefined;
-  if (after) {
+  const after = page.cursor ? decodeQueueCursor(page.cursor) : undefined;
+  if (after && after.order === page.order) {
     const [micros, id] = [params.push(after.micros), params.push(after.id)];
     where.push(
       `(${key}, m.entry_id) > ('epoch'::timestamptz + $${micros}::bigint * interval '1 microsecond', $${id}::uuid)`,
@@ -116,7 +130,8 @@ export async function reviewQueue(
   return {
     total: Number(count[0]!.total),
     list: shown.map(view),
-    ...(rows.length > page.limit && last && { next_cursor: encodeTimeCursor(last.key_micros, last.entry_id) }),
+    ...(rows.length > page.limit &&
+      last && { next_cursor: encodeQueueCursor(page.order, last.key_micros, last.entry_id) }),
   };
 }
 

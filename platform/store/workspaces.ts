@@ -25,6 +25,12 @@ export async function createWorkspace(db: Queryable, name: string, id: string = 
   return { id, name };
 }
 
+/** The workspaces with this name (names are not unique in the store: a second one is refused by its creators). */
+export async function workspacesNamed(db: Queryable, name: string): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM workspaces WHERE name = $1 ORDER BY id', [name]);
+  return rows.map((r) => r.id);
+}
+
 export async function createApiKey(
   db: Queryable,
   workspaceId: string,

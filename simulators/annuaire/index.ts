@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { applyFault, faultInjector, loseResponse, type FaultSetting } from '../faults';
-import { KNOWN_COMPANIES, type SimCompany } from './companies';
+import { KNOWN_COMPANIES, uniteLegale, type SimCompany } from './companies';
 import { loadSpecValidators, type BodySchema } from './spec';
 import type { SeedRoutingCode, StoredRoutingCode } from './routing-codes';
 import { LineStore, Refusal, today, type SeedLine, type StoredLine } from './store';
@@ -21,6 +21,8 @@ export type { SimCompany } from './companies';
 export const BASE_PATH = '/ppf/annuaire-public/v1';
 /** Stands in for PISTE's OAuth2 token endpoint; served beside the API, outside the base path. */
 const TOKEN_PATH = '/oauth/token';
+/** The simulator's control of its register (not the Annuaire's API). */
+export const COMPANIES_CONTROL = '/_simulator/companies/';
 
 export interface AnnuaireSimulatorOptions {
   host: string;
@@ -98,6 +100,7 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
     const method = req.method ?? 'GET';
 
     if (method === 'GET' && p === '/health') return send(res, 200, { simulator: 'annuaire', status: 'ok' });
+    if (p.startsWith(COMPANIES_CONTROL)) return controlCompany(req, res, p.slice(COMPANIES_CONTROL.length), method);
 
     // Read before deciding: a fault may target the requests whose body names, say, one SIREN.
     const raw = await readText(req);
@@ -125,6 +128,29 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
     if (answerLines(sim, call) || answerRoutingCodes(sim, call)) return;
     if (/^\/(siren|siret|code-routage)(\/|$)/.test(p)) throw new HttpError(501, `${method} ${p} n'est pas simulé`);
     throw new HttpError(404, `${method} ${p} : ressource inconnue`);
+  }
+
+  /**
+   * The simulator's control, outside the Annuaire's API: `PUT /_simulator/companies/{siren}` {raisonSociale,
+   * etatAdministratif?} makes the register know a company, as the real one knows every SIREN (a trial's companies);
+   * in memory, as seeded ones. No token: the simulator's owner calls it, never the service.
+   */
+  async function controlCompany(req: http.IncomingMessage, res: http.ServerResponse, siren: string, method: string) {
+    if (method !== 'PUT') return problem(res, 405, `PUT ${COMPANIES_CONTROL}{siren}`);
+    if (!/^\d{9}$/.test(siren)) return problem(res, 400, `un SIREN a 9 chiffres : ${siren}`);
+    let body: { raisonSociale?: unknown; etatAdministratif?: unknown };
+    try {
+      body = JSON.parse(await readText(req)) as typeof body;
+    } catch {
+      return problem(res, 400, 'corps JSON attendu : {"raisonSociale": "…", "etatAdministratif": "A" | "C"}');
+    }
+    const { raisonSociale, etatAdministratif = 'A' } = body ?? {};
+    if (typeof raisonSociale !== 'string' || !raisonSociale.trim() || raisonSociale.length > 200)
+      return problem(res, 400, 'raisonSociale : un texte de 1 à 200 caractères');
+    if (etatAdministratif !== 'A' && etatAdministratif !== 'C') return problem(res, 400, 'etatAdministratif : A ou C');
+    const idInstance = companies.get(siren)?.idInstance ?? 1_000_000 + companies.size;
+    companies.set(siren, { siren, raisonSociale, etatAdministratif, idInstance });
+    return send(res, 200, uniteLegale({ siren, raisonSociale, etatAdministratif }));
   }
 
   await new Promise<void>((resolve, reject) => {

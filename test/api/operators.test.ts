@@ -161,6 +161,8 @@ describe('the access log', () => {
     // An operator whose name a spreadsheet would read as a formula.
     const made = (await h.api('POST', '/operators/v1/operators', { name: '=HYPERLINK("x")', roles: ['decide'] })).body;
     const e = entryApi(theirs.entryId);
+    const detail = await h.api('GET', `${QUEUE}/${theirs.entryId}`, undefined, made.credential);
+    expect(detail.body.signer.id_number).toBeTruthy(); // the signer's identity number: seen, so logged
     expect((await h.api('GET', `${e}/identity/page`, undefined, made.credential)).status).toBe(200);
     expect((await h.api('GET', `${QUEUE}/${theirs.entryId}/mandate`, undefined, made.credential)).status).toBe(200);
     const reason = '-1 point: the signature is not the one on the ID';
@@ -169,11 +171,12 @@ describe('the access log', () => {
     const mine = await h.api('GET', `/operators/v1/access-log?operator_id=${made.operator.id}`);
     expect(mine.status).toBe(200);
     expect(mine.body.list.map((l: any) => [l.action, l.entry_id])).toEqual([
+      ['submission-viewed', theirs.entryId],
       ['identity-image-viewed', theirs.entryId],
       ['mandate-viewed', theirs.entryId],
       ['decision', theirs.entryId],
     ]);
-    expect(mine.body.list[2].detail).toMatchObject({ decision: 'rejected', reason });
+    expect(mine.body.list[3].detail).toMatchObject({ decision: 'rejected', reason });
     const onEntry = await h.api('GET', `/operators/v1/access-log?silo_entry_id=${theirs.entryId}&limit=2`);
     expect(onEntry.body.list).toHaveLength(2);
     const rest = await h.api(
@@ -199,10 +202,10 @@ describe('the access log', () => {
     expect(csv.headers.get('content-disposition')).toBe('attachment; filename="operator-access-log.csv"');
     const lines = (await csv.text()).trimEnd().split('\r\n');
     expect(lines[0]).toBe('at,operator_id,operator_name,action,entry_id,job_id,detail');
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
     // The name is neutralised (an apostrophe first), quoted as CSV quotes a cell holding quotes.
-    expect(lines[1]).toContain(`,"'=HYPERLINK(""x"")",identity-image-viewed,${theirs.entryId},`);
-    expect(lines[3]).toContain(',decision,');
+    expect(lines[1]).toContain(`,"'=HYPERLINK(""x"")",submission-viewed,${theirs.entryId},`);
+    expect(lines[4]).toContain(',decision,');
   });
 
   it('neutralises every cell a spreadsheet would read as a formula, and nothing else', () => {

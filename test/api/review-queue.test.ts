@@ -157,6 +157,11 @@ describe('filters, search, order, pages', () => {
     }
     // Oldest first: in the order submitted (the resubmission last).
     expect(ids(await queue('?order=oldest')).at(-1)).toBe(subs.again!.entryId);
+    // A cursor carries its order: read in the other, it would skip or repeat cards.
+    const { next_cursor } = await queue('?order=urgent&limit=2');
+    const crossed = await h.api('GET', `${QUEUE}?order=oldest&cursor=${next_cursor}`);
+    expect(crossed.status).toBe(400);
+    expect(JSON.stringify(crossed.body)).toContain('a cursor of a page in order=urgent');
   });
 
   it('refuses what it cannot do, naming the parameter', async () => {

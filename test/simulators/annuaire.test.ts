@@ -71,6 +71,23 @@ describe('Annuaire simulator', () => {
     expect((await call('GET', '/siren/code-insee:12345')).status).toBe(400);
   });
 
+  it("learns a company through its control, outside the Annuaire's API, and refuses a malformed one", async () => {
+    const control = (siren: string, body: string, method = 'PUT') =>
+      fetch(new URL(`/_simulator/companies/${siren}`, sim.url), { method, body });
+    const siren = makeSiren();
+    const put = await control(siren, JSON.stringify({ raisonSociale: 'IMPRIMERIE DU PORT', etatAdministratif: 'C' }));
+    expect(put.status).toBe(200);
+    expect((await call('GET', `/siren/code-insee:${siren}`)).body).toMatchObject({
+      raisonSociale: 'IMPRIMERIE DU PORT',
+      etatAdministratif: 'C',
+    });
+    expect((await control('12345', '{"raisonSociale":"X"}')).status).toBe(400);
+    expect((await control(siren, '{"raisonSociale":""}')).status).toBe(400);
+    expect((await control(siren, '{"raisonSociale":"X","etatAdministratif":"F"}')).status).toBe(400);
+    expect((await control(siren, 'not json')).status).toBe(400);
+    expect((await control(siren, '', 'DELETE')).status).toBe(405);
+  });
+
   it('issues tokens for known client credentials only', async () => {
     const bad = await tokenFor(sim, { ...CREDS, client_secret: 'wrong' });
     expect(bad.status).toBe(401);

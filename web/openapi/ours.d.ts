@@ -1928,7 +1928,7 @@ export interface components {
                 operator_id: string | null;
                 operator_name: string;
                 /** @enum {string} */
-                action: "decision" | "identity-image-viewed" | "mandate-viewed" | "operator-created" | "credential-created" | "credential-revoked";
+                action: "decision" | "submission-viewed" | "identity-image-viewed" | "mandate-viewed" | "operator-created" | "credential-created" | "credential-revoked";
                 entry_id: string | null;
                 job_id: string | null;
                 detail: {
