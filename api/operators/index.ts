@@ -100,7 +100,7 @@ export const operatorRoutes = [
     operationId: 'listAccessLog',
     summary: "The operators' access log: decisions and views, oldest first (operator-admin)",
     description:
-      'Who decided or saw what, when: each decision, each view of an identity image or a signed mandate, each operator and credential created or revoked. Filter by operator, entry and time; `limit` at a time (`next_cursor` gives the next page).',
+      'Who decided or saw what, when: each decision, each view of a submission’s detail (the signer’s identity number), an identity image or a signed mandate, each operator and credential created or revoked. Filter by operator, entry and time; `limit` at a time (`next_cursor` gives the next page).',
     operator: 'admin',
     query: logQuery,
     responses: { 200: Operators.accessLog },

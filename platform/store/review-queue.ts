@@ -62,11 +62,15 @@ function conditions(f: QueueFilter, params: unknown[]): string[] {
   const q = f.q?.trim();
   if (q) {
     const digits = q.replace(/\s/g, '');
-    where.push(
-      /^\d{1,9}$/.test(digits)
-        ? `e.siren LIKE ${p(`${digits}%`)}`
-        : `e.data->>'name' ILIKE ${p(`%${likeLiteral(q)}%`)}`,
-    );
+    // A SIREN's first digits; else every word of the name, wherever it is and whatever stands between them
+    // ("saint michel" finds "Fromagerie Saint-Michel").
+    const words = q
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean)
+      .slice(0, 10);
+    if (/^\d{1,9}$/.test(digits)) where.push(`e.siren LIKE ${p(`${digits}%`)}`);
+    else
+      for (const word of words.length ? words : [q]) where.push(`e.data->>'name' ILIKE ${p(`%${likeLiteral(word)}%`)}`);
   }
   return where;
 }

@@ -137,6 +137,10 @@ describe('filters, search, order, pages', () => {
     expect(ids(await queue(`?q=${subs.ceased!.siren}`))).toEqual([subs.ceased!.entryId]);
     expect(ids(await queue(`?q=${subs.ceased!.siren.slice(0, 5)}`))).toContain(subs.ceased!.entryId);
     expect(ids(await queue(`?q=${encodeURIComponent('menuiserie')}`))).toEqual([subs.ceased!.entryId]);
+    // Each word, in any order, whatever stands between them in the name.
+    expect(ids(await queue(`?q=${encodeURIComponent('delta  menuiserie')}`))).toEqual([subs.ceased!.entryId]);
+    expect(ids(await queue(`?q=${encodeURIComponent('menuiserie-delta')}`))).toEqual([subs.ceased!.entryId]);
+    expect((await queue(`?q=${encodeURIComponent('menuiserie omega')}`)).total).toBe(0);
     // LIKE's wildcards are plain text: unescaped, each would match every name.
     for (const wildcard of ['%', '_']) expect((await queue(`?q=${encodeURIComponent(wildcard)}`)).total).toBe(0);
   });

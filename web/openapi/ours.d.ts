@@ -685,7 +685,7 @@ export interface paths {
         };
         /**
          * The operators' access log: decisions and views, oldest first (operator-admin)
-         * @description Who decided or saw what, when: each decision, each view of an identity image or a signed mandate, each operator and credential created or revoked. Filter by operator, entry and time; `limit` at a time (`next_cursor` gives the next page).
+         * @description Who decided or saw what, when: each decision, each view of a submission’s detail (the signer’s identity number), an identity image or a signed mandate, each operator and credential created or revoked. Filter by operator, entry and time; `limit` at a time (`next_cursor` gives the next page).
          */
         get: operations["listAccessLog"];
         put?: never;

@@ -206,7 +206,7 @@ describe('operator review page (an operator who decides)', () => {
     await page.click('#approve');
     // The page's own sentence, once: the API's (English) detail says nothing more.
     const refused =
-      'The decision was refused: the submission has been decided elsewhere already, or the registration no longer awaits a decision.';
+      'Your decision was not recorded: the submission has been decided elsewhere already, or the registration no longer awaits a decision.';
     await expect.poll(() => text(page, '#outcome')).toBe(refused);
     expect(await page.isDisabled('#approve')).toBe(true);
     expect(await page.isDisabled('#reject')).toBe(true);
@@ -215,7 +215,7 @@ describe('operator review page (an operator who decides)', () => {
     // The switch translates what is on screen, messages included.
     await page.click('#lang-switch');
     expect(await text(page, '#outcome')).toBe(
-      'La décision a été refusée : la soumission a déjà été décidée ailleurs, ou l’inscription n’attend plus de décision.',
+      'Votre décision n’a pas été enregistrée : la soumission a déjà été décidée ailleurs, ou l’inscription n’attend plus de décision.',
     );
     expect(await text(page, '#approve')).toBe('Approuver');
     // The browser logs the refused request itself; nothing else went wrong.

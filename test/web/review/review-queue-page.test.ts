@@ -113,7 +113,8 @@ describe('after a decision, and four eyes', () => {
     // The next one opened; the first stays listed, awaiting a second approval.
     await expect.poll(() => text(page, '#title')).toMatch(/^Épicerie Deux SARL — mandat /);
     await expect.poll(() => status(page)).toBe('2 affichée(s) sur 2 soumission(s) à examiner');
-    expect(await text(page, '#queue li:first-child')).toContain('2e approbation attendue');
+    // Its card says it is this operator's first approval: the next card after a decision passes it over.
+    expect(await text(page, '#queue li:first-child')).toContain('Votre 1re approbation : à un autre opérateur');
     // Back on it, this operator can only reject.
     await openSubmission(page, 'Épicerie Une SARL');
     await expect.poll(() => text(page, '#four-eyes')).toMatch(/première approbation par Test operator le /);
@@ -126,6 +127,7 @@ describe('after a decision, and four eyes', () => {
     const other = await openReview(browser, h.baseUrl, h.secondOperator);
     await other.page.fill('#f-q', 'Épicerie Une');
     await expect.poll(() => status(other.page)).toBe('1 affichée(s) sur 1 soumission(s) à examiner');
+    expect(await text(other.page, '#queue li:first-child')).toContain('2e approbation attendue (1re : Test operator)');
     await openSubmission(other.page, 'Épicerie Une SARL');
     await expect.poll(() => other.page.isEnabled('#approve'), { timeout: 20_000 }).toBe(true);
     await other.page.click('#approve');

@@ -53,18 +53,22 @@ function fetchPage(query: {
   not_active?: 'true';
   first_approved?: 'true';
   q?: string;
+  limit?: number;
   cursor?: string;
 }) {
   return answer(client.GET('/apps/gov-fr/v1/review/submissions', { params: { query } }));
 }
 
-/** The first page for the filters as they are. */
-export async function loadQueue(): Promise<void> {
+/**
+ * The first page for the filters as they are; `keep`: as many cards as were shown (after a decision, so an operator
+ * deep in the list stays there), within a page's 200.
+ */
+export async function loadQueue(keep = 0): Promise<void> {
   const mine = ++loads;
   say('status', 'loadingQueue');
   byId('filters').hidden = false;
   try {
-    const query = filterQuery();
+    const query = { ...filterQuery(), ...(keep > 50 && { limit: Math.min(200, keep) }) };
     const page = await fetchPage(query);
     if (mine !== loads) return;
     shownQuery = query;
@@ -129,10 +133,19 @@ export function clearQueue(): void {
   renderQueue();
 }
 
-/** The submission listed after this one (or before it, when it is the last): the one to open after deciding. */
+/** Whether the operator signed in gave its first approval: another operator must decide (four eyes). */
+const approvedByMe = (s: Listed): boolean =>
+  s.first_approval?.decided_by?.id !== undefined && s.first_approval.decided_by.id === session.operator?.id;
+
+/**
+ * The submission listed after this one (or before it, when none after is): the one to open after deciding. Those
+ * this operator approved first are passed over: only another operator can decide them.
+ */
 export function nextAfter(entryId: string): Listed | undefined {
   const i = queue.findIndex((s) => s.entry_id === entryId);
-  return i < 0 ? undefined : (queue[i + 1] ?? queue[i - 1]);
+  if (i < 0) return undefined;
+  const open = (s: Listed | undefined) => s !== undefined && !approvedByMe(s);
+  return queue.slice(i + 1).find(open) ?? queue.slice(0, i).reverse().find(open);
 }
 
 /** A submission decided here leaves the queue at once. */
@@ -143,6 +156,9 @@ export function dropFromQueue(entryId: string): void {
   renderQueue();
 }
 
+/** How many cards are shown. */
+export const shownCount = (): number => queue.length;
+
 /** Whether the submission is still listed (a reload may have taken it away: decided elsewhere). */
 export const listed = (entryId: string): Listed | undefined => queue.find((s) => s.entry_id === entryId);
 
@@ -152,7 +168,12 @@ const badge = (key: string, cls = '', vars = {}) =>
 /** The facts recorded with the submission, as badges: what it is for, its round, its evidence, the Annuaire's word. */
 function badges(s: Listed): HTMLElement[] {
   const c = s.checks;
-  const out = s.first_approval ? [badge('secondBadge', 'warn')] : [];
+  const first = s.first_approval;
+  const out = !first
+    ? []
+    : approvedByMe(s)
+      ? [badge('mineFirstBadge', 'info')]
+      : [badge('secondBadge', 'warn', { name: first.decided_by?.name ?? '—' })];
   if (!c) return s.upload_evidence === 'scan' ? [...out, badge('scanBadge', 'warn')] : out;
   if (c.purpose !== 'registration') out.push(badge(`kind-${c.purpose}`, c.purpose === 'takeover' ? 'warn' : 'info'));
   if (c.round > 1) out.push(badge('roundBadge', 'info', { n: c.round }));
@@ -180,7 +201,9 @@ export function renderQueue(): void {
     }),
   );
   byId('more').hidden = !next;
-  if (loaded) say('status', total ? 'queueCount' : 'queueEmpty', { n: total, shown: queue.length });
+  // None listed: say whether the queue is empty or the filters and search left nothing of it.
+  const none = Object.keys(shownQuery ?? {}).some((k) => k !== 'order') ? 'queueNoMatch' : 'queueEmpty';
+  if (loaded) say('status', total ? 'queueCount' : none, { n: total, shown: queue.length });
 }
 
 /** Any change of a filter loads the first page again; typing in the search waits for a pause. */

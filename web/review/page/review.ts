@@ -6,7 +6,17 @@ import { byId } from '../../page-kit/dom';
 import { keepLang, translateFixed } from '../../page-kit/i18n';
 import { translateMessages } from '../../page-kit/messages';
 import { setZoom } from './documents';
-import { clearQueue, dropFromQueue, listed, loadQueue, nextAfter, onPick, renderQueue, watchFilters } from './queue';
+import {
+  clearQueue,
+  dropFromQueue,
+  listed,
+  loadQueue,
+  nextAfter,
+  onPick,
+  renderQueue,
+  shownCount,
+  watchFilters,
+} from './queue';
 import { onSessionEnded, resumeSession, signIn, signOut } from './sign-in';
 import { client, say, sayError, session, t } from './session';
 import { open, setButtons } from './submission';
@@ -48,7 +58,7 @@ async function decide(approved: boolean): Promise<void> {
       say('decided', first ? 'decidedFirstOn' : 'decidedOn', { decision, name }, 'ok');
       const following = nextAfter(entryId);
       dropFromQueue(entryId);
-      await loadQueue();
+      await loadQueue(shownCount());
       // Listed again (or on a later page than the first, reloaded): its detail says if it was decided meanwhile.
       if (following && mine === session.seq) void open(listed(following.entry_id) ?? following);
       return;
@@ -59,6 +69,7 @@ async function decide(approved: boolean): Promise<void> {
       say('outcome', 'secondByOther', {}, 'error'); // four eyes: this operator may still reject
       setButtons({ approve: false, reject: before.reject });
     } else if (mine === session.seq) {
+      say('decided', null); // what was recorded on another card before does not stand beside this refusal
       sayError('outcome', err);
       // Decided elsewhere, or nothing left to decide: the buttons stay closed. Anything else may be tried again.
       const status = err instanceof ApiError ? err.status : undefined;
@@ -66,7 +77,7 @@ async function decide(approved: boolean): Promise<void> {
     }
   }
   // Whatever the outcome, the queue as it is now: a submission decided here or elsewhere leaves it.
-  await loadQueue();
+  await loadQueue(shownCount());
 }
 
 byId<HTMLFormElement>('login').onsubmit = (e) => {
