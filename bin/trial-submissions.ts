@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { party } from './stack/sample-parties';
 import { b64, jpeg, png } from './stack/sample-images';
 import { pool, sirens } from './stack/onboard';
+import { sentAgainWhenBusy } from './stack/retry-after';
 import { REGISTRATION_WORKFLOW_ID } from '../domain/jobs/builtins';
 
 const USAGE = `usage: npm run trial:submissions -- [--parties N (per key, default 100)] [--key <api key>]… [--api ${'http://127.0.0.1:8080'}] [--annuaire http://127.0.0.1:8091]`;
@@ -58,19 +59,15 @@ function company(siren: string, i: number, workspace: number) {
   };
 }
 
-/** One request; a 429 or 503 with Retry-After (busy file checks, the rate limit) is sent again then, for a minute. */
+/** One request, sent again when the API is busy (429 or 503 with Retry-After). */
 async function call(base: string, key: string | undefined, method: string, p: string, body?: unknown) {
-  const send = () =>
+  const res = await sentAgainWhenBusy(() =>
     fetch(base + p, {
       method,
       headers: { ...(key && { authorization: `Bearer ${key}` }), 'content-type': 'application/json' },
       ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
-  let res = await send();
-  for (let tries = 1; [429, 503].includes(res.status) && res.headers.get('retry-after') && tries < 60; tries++) {
-    await new Promise((ok) => setTimeout(ok, Number(res.headers.get('retry-after')) * 1000));
-    res = await send();
-  }
+    }),
+  );
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${p} answered ${res.status}: ${text.slice(0, 300)}`);
   return text ? (JSON.parse(text) as Record<string, unknown>) : {};

@@ -6,6 +6,7 @@ import { REGISTRATION_WORKFLOW_ID, UNREGISTRATION_WORKFLOW_ID } from '../../doma
 import { callApi, type ApiJson, type Cluster } from './cluster';
 import { makeSiren, party, type SampleAddresses } from './sample-parties';
 import { b64, jpeg, png } from './sample-images';
+import { sentAgainWhenBusy } from './retry-after';
 
 export interface Onboarding {
   siren: string;
@@ -33,13 +34,8 @@ async function expectStatus(
   body?: unknown,
   api = 0,
 ): Promise<ApiJson> {
-  let r = await callApi(c, method, p, body, api);
-  // Busy file checks answer 503 with Retry-After: a client comes back then, as the README says (for a minute: on a
-  // loaded machine the checks' queue may stay full that long).
-  for (let tries = 1; r.status === 503 && r.headers.get('retry-after') && tries < 60; tries++) {
-    await new Promise((res) => setTimeout(res, Number(r.headers.get('retry-after')) * 1000));
-    r = await callApi(c, method, p, body, api);
-  }
+  // Busy file checks answer 503 with Retry-After (for a minute, on a loaded machine): the driver comes back then.
+  const r = await sentAgainWhenBusy(() => callApi(c, method, p, body, api), [503]);
   if (r.status !== expected)
     throw new Error(`${method} ${p} → ${r.status} (expected ${expected}): ${JSON.stringify(r.body).slice(0, 300)}`);
   return r.body;

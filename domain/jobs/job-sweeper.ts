@@ -5,7 +5,7 @@ import { runPeriodically } from '../../platform/periodic';
 import { approvedButWaiting, setJobStatus } from '../../platform/store/jobs';
 import { waitingForOfJobs } from '../../platform/store/waiting-for';
 import { approvalSignal, showWaitingForSignal } from '../../contract/signals';
-import { startQueuedJobs, temporalWorkflowId, type JobServiceDeps } from './jobs';
+import { jobIdOfWorkflow, startQueuedJobs, temporalWorkflowId, type JobServiceDeps } from './jobs';
 
 /**
  * Jobs whose workflow ended without saying so (terminated, cancelled or timed out in Temporal by an operator) are
@@ -15,7 +15,7 @@ export async function closeAbandonedJobs(deps: JobServiceDeps): Promise<number> 
   let closed = 0;
   const query = 'ExecutionStatus != "Running" AND JobStatus IN ("QUEUED", "RUN", "WAIT")';
   for await (const wf of deps.temporal.workflow.list({ query, pageSize: 100 })) {
-    const jobId = wf.workflowId.replace(/^job-/, '');
+    const jobId = jobIdOfWorkflow(wf.workflowId);
     const status = wf.status.name.toLowerCase().replaceAll('_', '-');
     await setJobStatus(deps.db, jobId, 'ERR', [
       {
@@ -49,14 +49,14 @@ export async function resumeApprovedJobs(deps: JobServiceDeps, olderThanMs = 30 
 /**
  * Runs parked by a build before the WaitingFor search attribute replay as if they had written it: each is asked to
  * write it (up to `max` a round). The signal is one only the new build takes: deploy its workers (made current)
- * before its API, as the README's deploy says. One whose first approval the store holds (four eyes) is told so, as the decision
- * tells the runs parked since. Returns how many were asked.
+ * before its API, as the README's deploy says. One whose first approval the store holds (four eyes) is told so, as
+ * the decision tells the runs parked since. Returns how many were asked.
  */
 export async function showWaitingForParked(deps: JobServiceDeps, max = 100): Promise<number> {
   const query = 'ExecutionStatus = "Running" AND JobStatus = "WAIT" AND WaitingFor IS NULL';
   const jobIds: string[] = [];
   for await (const wf of deps.temporal.workflow.list({ query, pageSize: max })) {
-    jobIds.push(wf.workflowId.replace(/^job-/, ''));
+    jobIds.push(jobIdOfWorkflow(wf.workflowId));
     if (jobIds.length >= max) break;
   }
   if (jobIds.length === 0) return 0;

@@ -34,6 +34,8 @@ export interface JobServiceDeps {
 }
 
 export const temporalWorkflowId = (jobId: string) => `job-${jobId}`;
+/** The job a run of ours is for, from its workflow id (temporalWorkflowId). */
+export const jobIdOfWorkflow = (workflowId: string) => workflowId.replace(/^job-/, '');
 
 /** The Temporal workflow a job runs: the built-ins their own, a workspace's definition interpreted. */
 export const workflowTypeOf = (workflowId: string): JobWorkflowType =>

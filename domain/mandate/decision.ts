@@ -62,17 +62,11 @@ async function signal(deps: MandateDeps, jobId: string, s: ApprovalSignal) {
 
 /**
  * Tells the registration a first approval is recorded, for the Temporal UI (WaitingFor second-decision) only: the
- * approval stands without it, so Temporal unreachable is logged, not refused (the run then shows `decision`).
+ * approval stands without it, so a signal that cannot be sent is logged (by signal), not refused.
  */
 async function showSecondDecision(deps: MandateDeps, jobId: string, entryId: string): Promise<void> {
   const partyState = (await currentState(deps.db, entryId)) ?? undefined;
-  await deps.temporal
-    .withDeadline(Date.now() + 5_000, () =>
-      deps.temporal.workflow
-        .getHandle(temporalWorkflowId(jobId))
-        .signal(approvalSignal, { kind: 'first-approved', ...(partyState && { partyState }) }),
-    )
-    .catch((err: unknown) => deps.log.warn({ jobId, err }, 'could not tell the registration of its first approval'));
+  await signal(deps, jobId, { kind: 'first-approved', ...(partyState && { partyState }) }).catch(() => undefined);
 }
 
 /**

@@ -1,7 +1,7 @@
 // The operators' review queue: every workspace's submissions awaiting a decision, with the checks recorded when each
 // was made (submission-checks.ts), filtered, searched, counted, and paged by keyset in one of two orders.
 import type { Queryable } from './db';
-import { cursorMicros, iso } from './rows';
+import { cursorMicros, decodeTimeCursor, encodeTimeCursor, iso } from './rows';
 
 export interface QueueFilter {
   workspaceId?: string;
@@ -28,13 +28,13 @@ export type QueueOrder = 'oldest' | 'urgent';
  * A cursor read in the other order would skip or repeat cards: the API refuses it, naming its order.
  */
 export const encodeQueueCursor = (order: QueueOrder, micros: string, id: string) =>
-  Buffer.from(`${order}.${micros}.${id}`).toString('base64url');
+  `${order}.${encodeTimeCursor(micros, id)}`;
 
 export function decodeQueueCursor(cursor: string): { order: QueueOrder; micros: string; id: string } | undefined {
-  const m = /^(oldest|urgent)\.(\d{1,18})\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(
-    Buffer.from(cursor, 'base64url').toString('utf8'),
-  );
-  return m ? { order: m[1] as QueueOrder, micros: m[2]!, id: m[3]! } : undefined;
+  const dot = cursor.indexOf('.');
+  const order = cursor.slice(0, dot);
+  const at = dot > 0 ? decodeTimeCursor(cursor.slice(dot + 1)) : undefined;
+  return at && (order === 'oldest' || order === 'urgent') ? { order, ...at } : undefined;
 }
 
 const PENDING = 'm.submitted_at IS NOT NULL AND m.decision_id IS NULL AND m.voided_at IS NULL';
