@@ -1,6 +1,6 @@
 // Companies the simulator's directory knows from the start, as the real one knows every SIREN of the SIRENE register:
 // a few large French companies, so the README's example (Danone) shows the directory's record on the operator's review
-// page. Tests add their own with seedCompany().
+// page. Tests add their own with seedCompany(), trials through the control routes (admin-routes.ts).
 export const KNOWN_COMPANIES = [
   { siren: '552032534', raisonSociale: 'DANONE' },
   { siren: '632012100', raisonSociale: "L'OREAL" },
@@ -16,6 +16,12 @@ export interface SimCompany {
   etatAdministratif?: 'A' | 'C';
   typeEntite?: 'Publique' | 'Privée assujettie';
 }
+
+/** A company as the simulator keeps it (in its state file): with the idInstance its record answers. */
+export type StoredCompany = SimCompany & { idInstance: number };
+
+/** The name a company gets when the PPF acts on a SIREN the simulator was never told about. */
+export const placeholderName = (siren: string) => `ENTREPRISE ${siren} (SIMULÉE)`;
 
 /** A company as the directory answers it: its unité légale, without its record's history. */
 export const uniteLegale = (c: SimCompany) => ({

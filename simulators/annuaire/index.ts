@@ -1,18 +1,22 @@
 // Local simulator of the PPF Annuaire: the ligne-annuaire and code-routage endpoints of the official OpenAPI file
 // (requests checked against its schemas), GET /siren/code-insee:{siren}, an OAuth2 client-credentials token endpoint
-// standing in for PISTE, optional persistence and fault injection. Served under the spec's base path and, for
-// convenience, at the root as well.
+// standing in for PISTE, optional persistence, fault injection, a rate limit, and its control under /_simulator
+// (admin-routes.ts: its day, next-day visibility, the other platforms and the PPF). Served under the spec's base path
+// and, for convenience, at the root as well.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { applyFault, faultInjector, loseResponse, type FaultSetting } from '../faults';
-import { KNOWN_COMPANIES, uniteLegale, type SimCompany } from './companies';
 import { loadSpecValidators, type BodySchema } from './spec';
 import type { SeedRoutingCode, StoredRoutingCode } from './routing-codes';
-import { LineStore, Refusal, today, type SeedLine, type StoredLine } from './store';
+import { LineStore, Refusal, type SeedLine, type SimSettings, type StoredLine } from './store';
 import { HttpError, problem, readText, send } from './http';
 import { Tokens } from './oauth';
 import { answerLines } from './line-routes';
 import { answerRoutingCodes } from './routing-code-routes';
+import { ADMIN_PATH, answerAdmin } from './admin-routes';
+import { RateLimiter } from './rate-limit';
+import { isDay } from './days';
+import type { SimCompany } from './companies';
 import type { Call, Sim } from './call';
 
 export type { SimCompany } from './companies';
@@ -21,8 +25,8 @@ export type { SimCompany } from './companies';
 export const BASE_PATH = '/ppf/annuaire-public/v1';
 /** Stands in for PISTE's OAuth2 token endpoint; served beside the API, outside the base path. */
 const TOKEN_PATH = '/oauth/token';
-/** The simulator's control of its register (not the Annuaire's API). */
-export const COMPANIES_CONTROL = '/_simulator/companies/';
+/** The simulator's control of its register (not the Annuaire's API); its other controls are beside it. */
+export const COMPANIES_CONTROL = `${ADMIN_PATH}/companies/`;
 
 export interface AnnuaireSimulatorOptions {
   host: string;
@@ -33,6 +37,15 @@ export interface AnnuaireSimulatorOptions {
   clients?: Record<string, string>;
   tokenTtlSeconds?: number;
   specFile?: string;
+  /**
+   * The day the simulator counts in (YYYY-MM-DD), for every rule and every "today"; kept in the state file. Absent:
+   * the day the state file has, else the real date (UTC). null: back to the real date.
+   */
+  day?: string | null;
+  /** Changes written through the API (or as another platform) are read from the next day only. Kept as `day`. */
+  changesVisibleNextDay?: boolean;
+  /** Annuaire API requests (the token endpoint and the control aside) per second; over it, 429 with Retry-After. */
+  rateLimitPerSecond?: number;
 }
 
 export interface AnnuaireSimulator {
@@ -44,8 +57,13 @@ export interface AnnuaireSimulator {
   seedLine(line: SeedLine): StoredLine;
   /** A routing code, open and private unless told, in force from today unless told; a duplicate throws. */
   seedRoutingCode(code: SeedRoutingCode): StoredRoutingCode;
-  /** A company (unité légale) for GET /siren/code-insee:{siren}; a SIREN never seeded is answered 404. In memory. */
+  /** A company (unité légale) for GET /siren/code-insee:{siren}; a SIREN never seeded is answered 404. */
   seedCompany(company: SimCompany): void;
+  /** The day the simulator counts in. */
+  today(): string;
+  /** Fixes the simulator's day (YYYY-MM-DD), or with null goes back to the real date. */
+  setDay(day: string | null): void;
+  setSettings(settings: { changesVisibleNextDay?: boolean; rateLimitPerSecond?: number | null }): void;
   /** Every stored line, ended ones included. */
   lines(): StoredLine[];
   /** Every stored routing code. */
@@ -59,19 +77,23 @@ export interface AnnuaireSimulator {
 
 export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promise<AnnuaireSimulator> {
   const validators = loadSpecValidators(o.specFile); // fails here, with the path, when the spec file is absent
+  if (o.day !== undefined && o.day !== null && !isDay(o.day))
+    throw new Error(`Annuaire simulator: day must be a date YYYY-MM-DD, not ${o.day}`);
+  if (o.rateLimitPerSecond !== undefined && !(o.rateLimitPerSecond >= 0))
+    throw new Error(`Annuaire simulator: rateLimitPerSecond must be a number ≥ 0, not ${o.rateLimitPerSecond}`);
   const store = new LineStore(o.stateFile);
   const tokens = new Tokens(o.clients ?? { 'pa-dev': 'pa-dev-secret' }, o.tokenTtlSeconds ?? 3600);
   const faults = faultInjector(o.faults, (status) => `panne simulée (${status})`);
-  const companies = new Map<string, SimCompany & { idInstance: number }>();
-  for (const c of KNOWN_COMPANIES) companies.set(c.siren, { ...c, idInstance: 1_000_000 + companies.size });
   const sim: Sim = {
     store,
-    companies,
-    // A no-op change costs one small write: fine for a simulator.
+    companies: store.companies,
+    limiter: new RateLimiter(o.rateLimitPerSecond),
     commit(fn) {
-      const r = fn();
-      store.save();
-      return r;
+      try {
+        return fn();
+      } finally {
+        store.flush(); // a refused change may have written a default 9998 line before its refusal
+      }
     },
     check(schema: BodySchema, body: unknown) {
       const errors = validators.check(schema, body);
@@ -79,6 +101,12 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
         throw new HttpError(400, `corps de requête non conforme au schéma ${schema} : ${errors.join(' ; ')}`);
     },
   };
+  // Options given win over what the state file kept.
+  const given: Partial<SimSettings> = {
+    ...(o.day !== undefined && { day: o.day }),
+    ...(o.changesVisibleNextDay !== undefined && { changesVisibleNextDay: o.changesVisibleNextDay }),
+  };
+  if (Object.keys(given).length) sim.commit(() => store.setSettings(given));
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -100,10 +128,15 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
     const method = req.method ?? 'GET';
 
     if (method === 'GET' && p === '/health') return send(res, 200, { simulator: 'annuaire', status: 'ok' });
-    if (p.startsWith(COMPANIES_CONTROL)) return controlCompany(req, res, p.slice(COMPANIES_CONTROL.length), method);
+    if (p === ADMIN_PATH || p.startsWith(`${ADMIN_PATH}/`)) return answerAdmin(sim, req, res, p, method);
 
     // Read before deciding: a fault may target the requests whose body names, say, one SIREN.
     const raw = await readText(req);
+    const wait = p === TOKEN_PATH ? 0 : sim.limiter.take();
+    if (wait) {
+      res.setHeader('retry-after', String(wait));
+      return problem(res, 429, `limite de ${sim.limiter.get()} requêtes par seconde dépassée (simulée)`);
+    }
     const fault = faults.decide({ target: `${method} ${p}`, body: raw, exempt: p === TOKEN_PATH });
     if (await applyFault(fault, req, res, (status, detail) => problem(res, status, detail))) return;
     if (p === TOKEN_PATH) return tokens.issue(req, res, raw);
@@ -119,7 +152,7 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
       path: p,
       url,
       raw,
-      day: today(),
+      day: store.day(),
       by: caller.clientId,
       // Refusals are always answered (thrown); a business answer may be lost by the fault.
       answer: (status, body) => void (loseResponse(fault, res) || send(res, status, body)),
@@ -128,29 +161,6 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
     if (answerLines(sim, call) || answerRoutingCodes(sim, call)) return;
     if (/^\/(siren|siret|code-routage)(\/|$)/.test(p)) throw new HttpError(501, `${method} ${p} n'est pas simulé`);
     throw new HttpError(404, `${method} ${p} : ressource inconnue`);
-  }
-
-  /**
-   * The simulator's control, outside the Annuaire's API: `PUT /_simulator/companies/{siren}` {raisonSociale,
-   * etatAdministratif?} makes the register know a company, as the real one knows every SIREN (a trial's companies);
-   * in memory, as seeded ones. No token: the simulator's owner calls it, never the service.
-   */
-  async function controlCompany(req: http.IncomingMessage, res: http.ServerResponse, siren: string, method: string) {
-    if (method !== 'PUT') return problem(res, 405, `PUT ${COMPANIES_CONTROL}{siren}`);
-    if (!/^\d{9}$/.test(siren)) return problem(res, 400, `un SIREN a 9 chiffres : ${siren}`);
-    let body: { raisonSociale?: unknown; etatAdministratif?: unknown };
-    try {
-      body = JSON.parse(await readText(req)) as typeof body;
-    } catch {
-      return problem(res, 400, 'corps JSON attendu : {"raisonSociale": "…", "etatAdministratif": "A" | "C"}');
-    }
-    const { raisonSociale, etatAdministratif = 'A' } = body ?? {};
-    if (typeof raisonSociale !== 'string' || !raisonSociale.trim() || raisonSociale.length > 200)
-      return problem(res, 400, 'raisonSociale : un texte de 1 à 200 caractères');
-    if (etatAdministratif !== 'A' && etatAdministratif !== 'C') return problem(res, 400, 'etatAdministratif : A ou C');
-    const idInstance = companies.get(siren)?.idInstance ?? 1_000_000 + companies.size;
-    companies.set(siren, { siren, raisonSociale, etatAdministratif, idInstance });
-    return send(res, 200, uniteLegale({ siren, raisonSociale, etatAdministratif }));
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -162,13 +172,22 @@ export async function startAnnuaireSimulator(o: AnnuaireSimulatorOptions): Promi
     url: origin + BASE_PATH,
     tokenUrl: origin + TOKEN_PATH,
     close: () =>
-      new Promise((resolve) => {
+      new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      }).then(() => store.close()),
     seedLine: (line) => sim.commit(() => store.seed(line)),
-    seedRoutingCode: (code) => structuredClone(sim.commit(() => store.routingCodes.seed(code, today()))),
-    seedCompany: (c) => void companies.set(c.siren, { ...c, idInstance: 1_000_000 + companies.size }),
+    seedRoutingCode: (code) => structuredClone(sim.commit(() => store.routingCodes.seed(code, store.day()))),
+    seedCompany: (c) => void sim.commit(() => store.putCompany(c)),
+    today: () => store.day(),
+    setDay: (day) => {
+      if (day !== null && !isDay(day)) throw new Error(`setDay: a date YYYY-MM-DD or null, not ${day}`);
+      sim.commit(() => store.setSettings({ day }));
+    },
+    setSettings: ({ changesVisibleNextDay, rateLimitPerSecond }) => {
+      if (changesVisibleNextDay !== undefined) sim.commit(() => store.setSettings({ changesVisibleNextDay }));
+      if (rateLimitPerSecond !== undefined) sim.limiter.set(rateLimitPerSecond ?? undefined);
+    },
     lines: () => store.all(),
     routingCodes: () => structuredClone([...store.routingCodes.all()]),
     setFaults: (f) => faults.set(f),

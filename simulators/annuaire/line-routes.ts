@@ -1,6 +1,6 @@
 // The ligne-annuaire endpoints: search, create, read by addressing id or instance id, end (PATCH/PUT), mask (DELETE).
 import { HttpError, checkRattachements, observationDay, readJson } from './http';
-import { search, wireLine, type SearchBody } from './search';
+import { pageOf, search, select, wireLine, type SearchBody } from './search';
 import type { StoredLine } from './store';
 import type { Call, Sim } from './call';
 
@@ -14,7 +14,15 @@ export function answerLines(sim: Sim, c: Call): boolean {
     const b = body as SearchBody;
     const siren = b.filtres?.siren?.valeur;
     if (siren) sim.commit(() => sim.store.ensureDefault(siren));
-    const r = search(sim.store.candidates(siren || undefined), b, c.day);
+    // A SIREN's lines, else a platform's: never every platform's lines when the search names one. What it finds is
+    // kept for its next pages (the same search but `limite` and `ignorer`) while none of those lines changes.
+    const matricule = b.filtres?.matriculePlateforme?.valeur || undefined;
+    const key = JSON.stringify([c.day, b.filtres, b.tris]);
+    const scope = siren ? `s${siren}` : matricule ? `m${matricule}` : '*';
+    const found = sim.store.searches.get(key, scope, () =>
+      select(sim.store.candidates(siren || undefined, matricule), b, c.day, (l) => sim.store.view(l, c.day)),
+    );
+    const r = pageOf(found, b);
     if (r.total === 0) c.answer(204);
     else c.answer(r.partial ? 206 : 200, { recherche: b, nombre_total_resultats: r.total, resultats: r.page });
     return true;
@@ -25,10 +33,11 @@ export function answerLines(sim: Sim, c: Call): boolean {
     const on = observationDay(c.url, c.day);
     sim.commit(() => sim.store.ensureDefault(id.slice(0, 9)));
     const found = search(
-      sim.store.candidates(id.slice(0, 9)),
+      sim.store.candidates(id.slice(0, 9)).filter((l) => l.identifiantAdressage === id),
       { filtres: { historisation: { dateObservation: { valeur: on } } } },
       c.day,
-    ).page.filter((l) => l.identifiantAdressage === id);
+      (l) => sim.store.view(l, c.day),
+    ).page;
     if (!found[0]) throw new HttpError(404, `aucune ligne d'annuaire en vigueur le ${on} pour ${id}`);
     c.answer(200, found[0]);
     return true;
@@ -77,7 +86,8 @@ function create(sim: Sim, c: Call): void {
 function byInstance(sim: Sim, c: Call, id: number): boolean {
   const { method } = c;
   if (method === 'GET') {
-    const l = sim.store.byId(id);
+    const stored = sim.store.byId(id);
+    const l = stored && sim.store.view(stored, c.day); // not yet visible: as unknown
     if (!l) throw new HttpError(404, `aucune ligne d'annuaire d'idInstance ${id}`);
     c.answer(200, wireLine(l));
     return true;

@@ -51,8 +51,21 @@ export class RoutingCodes {
     /** Draws the next idInstance (shared with the lines, so an id names one thing). */
     private readonly nextId: () => number,
     saved: StoredRoutingCode[] = [],
+    /** Told of each code written (the journal). */
+    private readonly written: (c: StoredRoutingCode) => void = () => {},
+    /** A write's timestamp (the simulator's day). */
+    private readonly now: () => string = () => new Date().toISOString(),
   ) {
     saved.forEach((c) => this.index(c));
+  }
+
+  /** A code as the journal has it: added, or replacing the known one of its idInstance. */
+  restore(c: StoredRoutingCode): void {
+    const known = this.byIdInstance.get(c.idInstance);
+    if (!known) return this.index(c);
+    this.codes[this.codes.indexOf(known)] = c;
+    this.byKey.set(key(c.siret, c.identifiantRoutage), c);
+    this.byIdInstance.set(c.idInstance, c);
   }
 
   all(): readonly StoredRoutingCode[] {
@@ -122,10 +135,11 @@ export class RoutingCodes {
       ...(c.gestionEngagementJuridique !== undefined && { gestionEngagementJuridique: c.gestionEngagementJuridique }),
       ...(c.adresse !== undefined && { adresse: c.adresse }),
       dateDebutEffet: c.dateDebutEffet,
-      dateDefinition: new Date().toISOString(),
+      dateDefinition: this.now(),
       creePar: c.creePar,
     };
     this.index(code);
+    this.written(code);
     return code;
   }
 

@@ -199,15 +199,15 @@ function listPage(
   const start = nextEl ? Number(nextEl.content) : 0;
   if (!Number.isInteger(start) || start < 0)
     throw new Fault('Client', `invalid NextPageIdentifier "${nextEl?.content}"`, 'BadRequestFault');
-  const all = registry.of(smpId);
+  const { ids, total } = registry.page(smpId, start, pageSize); // a slice of the SMP's sorted index
   const page = addNsElement(body, 'ParticipantIdentifierPage', NS.lrs, 'lrs');
   page.addNsDeclaration(NS.ids, 'ids');
-  for (const id of all.slice(start, start + pageSize)) {
+  for (const id of ids) {
     const [scheme, value] = id.split('::') as [string, string];
     const pid = page.addElement('ParticipantIdentifier', 'ids');
     pid.setAttr('scheme', scheme);
     pid.addText(value);
   }
   page.addElement('ServiceMetadataPublisherID', 'lrs').addText(smpId);
-  if (start + pageSize < all.length) page.addElement('NextPageIdentifier', 'lrs').addText(String(start + pageSize));
+  if (start + pageSize < total) page.addElement('NextPageIdentifier', 'lrs').addText(String(start + pageSize));
 }
