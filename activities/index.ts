@@ -8,6 +8,8 @@ import {
   type ActivityProviderId,
 } from '../contract/providers';
 import type { WebhookActivities } from '../contract/webhook-delivery';
+import type { ReconciliationActivities } from '../contract/reconciliation';
+import type { JobSweepActivities } from '../contract/job-sweep';
 import { activityOutcomes } from '../platform/observability/metrics';
 import type { ActivityDeps } from './deps';
 import type { Clients } from '../integrations/clients';
@@ -25,11 +27,16 @@ import {
 import { PEPPOL_FACTS, peppolActivities } from './peppol';
 import { partyState } from './party-state';
 import { webhookActivities } from './webhooks';
+import { reconciliationActivities } from './reconciliation';
+import { jobSweepActivities } from './job-sweep';
 
 export type { ActivityDeps } from './deps';
 
 /** The activities over clients built once by the worker (integrations/clients.ts createClients). */
-export function createActivities(deps: ActivityDeps, clients: Clients): JobActivities & WebhookActivities {
+export function createActivities(
+  deps: ActivityDeps,
+  clients: Clients,
+): JobActivities & WebhookActivities & ReconciliationActivities & JobSweepActivities {
   const webhooks = webhookActivities(deps, clients.webhooks);
   const directory = directoryActivities(deps, clients.annuaire);
   const peppol = peppolActivities(deps, clients);
@@ -66,6 +73,8 @@ export function createActivities(deps: ActivityDeps, clients: Clients): JobActiv
     [DIRECTORY_COVER]: counted(DIRECTORY_COVER, withHeartbeat(directory.cover)),
     webhookAttempt: counted('webhook.attempt', webhooks.webhookAttempt),
     webhookGiveUp: webhooks.webhookGiveUp,
+    ...reconciliationActivities(deps, clients),
+    ...jobSweepActivities(deps),
   };
 }
 

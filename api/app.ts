@@ -8,11 +8,13 @@ import type { JobServiceDeps } from '../domain/jobs/jobs';
 import { adminRoutes } from './admin';
 import { eventRoutes } from './events';
 import { operatorRoutes } from './operators';
+import { reconciliationRoutes } from './operators/reconciliation';
 import { docsAssets, serviceRoutes } from './service';
 import { mountRoutes } from '../web/http/route';
 import { observability } from './observability';
 import { openApiDocument } from './openapi';
-import { watchJobs } from '../platform/observability/metrics';
+import { watchDrift, watchJobs } from '../platform/observability/metrics';
+import { openFindingCounts } from '../platform/store/drift-findings';
 import { countJobsByStatus } from '../platform/store/job-views';
 import { authenticate } from './auth';
 import { idempotency, parsedWhenKeyed } from './idempotency';
@@ -67,6 +69,7 @@ export function createApp(deps: ApiDeps): express.Express {
   const perAddress = ipRateLimit(deps.config.ipRateLimitPerMinute);
   app.use(['/openapi.json', '/docs', '/apps/gov-fr/review', '/reg'], perAddress);
   watchJobs(deps.db, () => countJobsByStatus(deps.db));
+  watchDrift(deps.db, () => openFindingCounts(deps.db));
   // With METRICS_PORT, /metrics is served on that internal listener only (bin/), not here. The contract is generated
   // from the routes' declarations, once.
   const contract = JSON.stringify(openApiDocument(deps.config.publicBaseUrl));
@@ -111,7 +114,7 @@ export function createApp(deps: ApiDeps): express.Express {
     ...authed,
     boundedJson({ limit: '16kb', maxValues: MAX_SMALL_JSON_VALUES }),
     rejectNulCharacters,
-    serveRoutes('/operators/v1', operatorRoutes, deps),
+    serveRoutes('/operators/v1', [...operatorRoutes, ...reconciliationRoutes], deps),
   );
   // The operator's review page and its assets (pdf.js included): static, public, its own strict CSP (web/review/router.ts).
   app.use('/apps/gov-fr/review', reviewPageRouter());

@@ -8,6 +8,7 @@ import { smpRoutes } from './peppol/smp';
 import { adminRoutes } from './admin';
 import { eventRoutes } from './events';
 import { operatorRoutes } from './operators';
+import { reconciliationRoutes } from './operators/reconciliation';
 import { siloRoutes } from './silo';
 import { serviceRoutes } from './service';
 import { govFrRoutes } from './gov-fr';
@@ -22,6 +23,7 @@ export const OPERATIONS: RouteSpec[] = [
   ...adminRoutes,
   ...eventRoutes,
   ...operatorRoutes,
+  ...reconciliationRoutes,
   ...govFrRoutes,
   reviewPageRoute,
   ...peppolRoutes,

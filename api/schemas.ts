@@ -77,6 +77,8 @@ export const partyState = z.enum(PARTY_STATES).meta({
     "error — a step failed: the job's faults say why; correct and start a job again",
     'void — unregistered: off Peppol, its directory line ended',
     'cancelled — its registration was cancelled before the directory step; a new one can start',
+    'moved-out — the nightly reconciliation found another platform took its addresses over (its party.state_changed event names the platform and the day): off Peppol here',
+    'ceased — the company ceased (the PPF ended its directory lines): off Peppol here',
   ].join('; '),
 });
 

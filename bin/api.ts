@@ -5,6 +5,7 @@ import { createApp } from '../api/app';
 import { serveInternalMetrics } from '../api/metrics-endpoint';
 import { runQueuedJobSweeper } from '../domain/jobs/job-sweeper';
 import { runWebhookDispatcher } from '../domain/events/dispatch';
+import { ensureSchedules } from '../domain/schedules';
 import { ConfigError, assertApiConfigSafe, loadConfig } from '../platform/config';
 import { createLogger } from '../platform/observability/logger';
 import { connectTemporal, openStore, untilReachable, withSecrets } from './context';
@@ -66,6 +67,7 @@ try {
     inspector,
   };
   const app = createApp(jobDeps);
+  await ensureSchedules(jobDeps);
   const stopSweeper = runQueuedJobSweeper(jobDeps);
   const stopDispatcher = runWebhookDispatcher(jobDeps);
   life.onStop('job sweeper and webhook dispatcher', () => {

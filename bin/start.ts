@@ -10,10 +10,11 @@ import { NativeConnection } from '@temporalio/worker';
 import { createApp } from '../api/app';
 import { runQueuedJobSweeper } from '../domain/jobs/job-sweeper';
 import { runWebhookDispatcher } from '../domain/events/dispatch';
+import { ensureSchedules } from '../domain/schedules';
 import { assertApiConfigSafe, loadConfig } from '../platform/config';
 import { serveInternalMetrics } from '../api/metrics-endpoint';
 import { createLogger } from '../platform/observability/logger';
-import { simulatorFaultsFromEnv, startSimulators } from '../simulators';
+import { simulatorFaultsFromEnv, simulatorSettingsFromEnv, startSimulators } from '../simulators';
 import { SCOPES, createApiKey, createWorkspace, findApiKey } from '../platform/store/workspaces';
 import type { Db } from '../platform/store/db';
 import { findTemporalCli } from './stack/cli';
@@ -76,10 +77,13 @@ async function main(life: Lifecycle) {
       annuaire: config.ANNUAIRE_SIM_PORT,
       sml: config.SML_SIM_PORT,
       directory: config.PEPPOL_DIRECTORY_SIM_PORT,
+      smlDns: config.SML_SIM_DNS_PORT,
     },
     stateDir: path.join(config.dataDir, 'simulators'),
     faults,
     smpUrl: config.smpPublicUrl,
+    smpId: config.SMP_ID,
+    annuaire: simulatorSettingsFromEnv(),
   });
   life.onStop('simulators', () => simulators.close());
   life.check();
@@ -102,6 +106,7 @@ async function main(life: Lifecycle) {
     inspector,
   };
   const app = createApp(jobDeps);
+  await ensureSchedules(jobDeps);
   const stopSweeper = runQueuedJobSweeper(jobDeps);
   const stopDispatcher = runWebhookDispatcher(jobDeps);
   life.onStop('job sweeper and webhook dispatcher', () => {

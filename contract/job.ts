@@ -63,6 +63,9 @@ export const PARTY_STATES = [
   'error',
   'void',
   'cancelled',
+  // Set by the nightly reconciliation (domain/reconciliation/): another platform took its lines over; the company ceased.
+  'moved-out',
+  'ceased',
 ] as const;
 export type PartyState = (typeof PARTY_STATES)[number];
 

@@ -7,12 +7,15 @@ import { publicOnlyDispatcher } from '../domain/events/url-guard';
 import { createAnnuaireClient, type AnnuaireClient } from './annuaire/client';
 import { createDirectoryClient, type DirectoryClient } from './peppol/directory-client';
 import { createSmlClient, type SmlClient } from './peppol/sml-client';
+import { createSmlDns, type SmlDns } from './peppol/sml-dns';
 import { smlDispatcher } from './peppol/sml-tls';
 
 export interface Clients {
   annuaire: AnnuaireClient;
   sml: SmlClient;
   directory: DirectoryClient;
+  /** The SML's DNS, where the reconciliation finds which SMP a participant is at now. */
+  smlDns: SmlDns;
   /** How webhook deliveries connect: to public addresses only, unless WEBHOOK_ALLOW_PRIVATE_NETWORKS. */
   webhooks: Dispatcher | undefined;
 }
@@ -44,6 +47,11 @@ export function createClients(config: Config): Clients {
     annuaire: annuaireClient(config),
     sml: smlClient(config),
     directory: createDirectoryClient({ url: config.peppolDirectoryUrl, timeoutMs: config.PEPPOL_TIMEOUT_MS }),
+    smlDns: createSmlDns({
+      zone: config.SML_DNS_ZONE,
+      servers: config.smlDnsServers,
+      timeoutMs: config.PEPPOL_TIMEOUT_MS,
+    }),
     webhooks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ? undefined : publicOnlyDispatcher(),
   };
 }

@@ -45,14 +45,34 @@ export function simulatorFaultsFromEnv(env: NodeJS.ProcessEnv = process.env): Si
   };
 }
 
+/**
+ * The Annuaire simulator's settings from the environment: SIM_ANNUAIRE_NEXT_DAY=true shows platforms' changes the
+ * next day (as the real directory does), SIM_ANNUAIRE_RATE_LIMIT=<requests per second> answers 429 beyond it.
+ */
+export function simulatorSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): {
+  changesVisibleNextDay?: boolean;
+  rateLimitPerSecond?: number;
+} {
+  const rate = env.SIM_ANNUAIRE_RATE_LIMIT;
+  if (rate !== undefined && !(Number(rate) > 0)) throw new Error(`SIM_ANNUAIRE_RATE_LIMIT is not a rate: ${rate}`);
+  return {
+    ...(env.SIM_ANNUAIRE_NEXT_DAY && { changesVisibleNextDay: env.SIM_ANNUAIRE_NEXT_DAY === 'true' }),
+    ...(rate && { rateLimitPerSecond: Number(rate) }),
+  };
+}
+
 export async function startSimulators(opts: {
   host: string;
-  ports?: { annuaire: number; sml: number; directory: number };
+  ports?: { annuaire: number; sml: number; directory: number; smlDns?: number };
   /** Where each simulator keeps its state across restarts; in memory when absent. */
   stateDir?: string;
   faults?: SimulatorFaults;
   /** Our SMP, which the Directory reads business cards from (set later with directory.setSmpUrl if unknown yet). */
   smpUrl?: string;
+  /** Our SMP's id at the SML: its DNS answers `smpUrl` for our participants. */
+  smpId?: string;
+  /** The Annuaire simulator's settings for trials and benchmarks (SIM_ANNUAIRE_* in bin/start.ts). */
+  annuaire?: { changesVisibleNextDay?: boolean; rateLimitPerSecond?: number };
 }): Promise<Simulators> {
   const state = (name: string) => (opts.stateDir ? path.join(opts.stateDir, `${name}.json`) : undefined);
   const [annuaire, sml, directory] = await Promise.all([
@@ -61,12 +81,15 @@ export async function startSimulators(opts: {
       port: opts.ports?.annuaire ?? 0,
       stateFile: state('annuaire'),
       faults: opts.faults?.annuaire,
+      ...opts.annuaire,
     }),
     startSmlSimulator({
       host: opts.host,
       port: opts.ports?.sml ?? 0,
       stateFile: state('sml'),
       faults: opts.faults?.sml,
+      dnsPort: opts.ports?.smlDns ?? 0,
+      ...(opts.smpId && opts.smpUrl && { smpUrls: { [opts.smpId]: opts.smpUrl } }),
     }),
     startPeppolDirectorySimulator({
       host: opts.host,
@@ -84,6 +107,8 @@ export async function startSimulators(opts: {
       ANNUAIRE_URL: annuaire.url,
       ANNUAIRE_TOKEN_URL: annuaire.tokenUrl,
       SML_URL: sml.url,
+      SML_DNS_SERVERS: `${sml.dnsAddress.includes(':') ? `[${sml.dnsAddress}]` : sml.dnsAddress}:${sml.dnsPort}`,
+      SML_DNS_ZONE: sml.dnsZone,
       PEPPOL_DIRECTORY_URL: directory.url,
     },
     close: async () => {

@@ -5,12 +5,14 @@ import type {
   DeliveryWorkflow,
   JobWorkflowType,
 } from '../contract/workflow-types';
+import { reconcile } from './reconciliation';
+import { sweepJobs } from './job-sweep';
 import { registration } from './registration';
 import { runDefinition } from './run-definition';
 import { unregistration } from './unregistration';
 import { deliverWebhook } from './webhook-delivery';
 
-export { registration, unregistration, runDefinition, deliverWebhook };
+export { registration, unregistration, runDefinition, deliverWebhook, reconcile, sweepJobs };
 
 // The API starts them by name with the contract's types (contract/workflow-types.ts): they must agree.
 ({ registration, unregistration, runDefinition }) satisfies Record<

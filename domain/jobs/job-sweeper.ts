@@ -1,6 +1,7 @@
-// What the API runs in the background for jobs: starting those left QUEUED, signalling approvals again, closing
-// jobs whose workflow was ended in the Temporal UI, and having runs parked before the WaitingFor search attribute
-// write it.
+// What runs in the background for jobs: starting those left QUEUED and signalling approvals again (in each API
+// process, every few seconds: README's Reconciliation says why not a Schedule), closing jobs whose workflow was ended
+// in the Temporal UI and having runs parked before the WaitingFor search attribute write it (the job-housekeeping
+// Schedule's activity, activities/job-sweep.ts).
 import { runPeriodically } from '../../platform/periodic';
 import { approvedButWaiting, setJobStatus } from '../../platform/store/jobs';
 import { waitingForOfJobs } from '../../platform/store/waiting-for';
@@ -75,32 +76,15 @@ export async function showWaitingForParked(deps: JobServiceDeps, max = 100): Pro
   return jobIds.length;
 }
 
-/**
- * Runs startQueuedJobs and resumeApprovedJobs (indexed store reads) every `everyMs`, and closeAbandonedJobs and
- * showWaitingForParked every `abandonedEveryMs`: visibility queries whose cost grows with every workflow the server
- * holds, for an operator's rare termination and a deploy's backfill, which can wait minutes. Returns a stop function.
- */
-export function runQueuedJobSweeper(deps: JobServiceDeps, everyMs = 15_000, abandonedEveryMs = 5 * 60_000): () => void {
-  const failed = (err: unknown) => deps.log.warn({ err }, 'queued-job sweep failed');
-  const stopStore = runPeriodically(
+/** Runs startQueuedJobs and resumeApprovedJobs (indexed store reads) every `everyMs`. Returns a stop function. */
+export function runQueuedJobSweeper(deps: JobServiceDeps, everyMs = 15_000): () => void {
+  return runPeriodically(
     everyMs,
     async () => {
       const n = await startQueuedJobs(deps);
       if (n) deps.log.info({ started: n }, 'started queued jobs');
       await resumeApprovedJobs(deps);
     },
-    failed,
+    (err) => deps.log.warn({ err }, 'queued-job sweep failed'),
   );
-  const stopAbandoned = runPeriodically(
-    abandonedEveryMs,
-    async () => {
-      await closeAbandonedJobs(deps);
-      await showWaitingForParked(deps);
-    },
-    failed,
-  );
-  return () => {
-    stopStore();
-    stopAbandoned();
-  };
 }

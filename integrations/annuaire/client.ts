@@ -44,6 +44,11 @@ export interface AnnuaireClient {
   getCompany(siren: string): Promise<AnnuaireCompany | null>;
   /** Every matching line (pages are followed). */
   searchLines(filters: LineFilters): Promise<AnnuaireLine[]>;
+  /** One page of matching lines in idInstance order (stable while lines are added), and how many match in all. */
+  searchPage(
+    filters: LineFilters,
+    page: { offset: number; limit: number },
+  ): Promise<{ lines: AnnuaireLine[]; total: number }>;
   /** Ends a line: it is no longer in force from `dateFinEffet` on. History is kept. */
   endLine(idInstance: number, dateFinEffet: string): Promise<void>;
   /** Masks (cancels) a line not yet in force (DELETE): kept in the history, never in force. */
@@ -118,7 +123,7 @@ export function createAnnuaireClient(o: AnnuaireClientOptions): AnnuaireClient {
     return r.data;
   };
 
-  return {
+  const client: AnnuaireClient = {
     async createLine(l) {
       const body = {
         periodeEffet: { dateDebutEffet: l.dateDebutEffet, ...(l.dateFinEffet && { dateFinEffet: l.dateFinEffet }) },
@@ -161,6 +166,16 @@ export function createAnnuaireClient(o: AnnuaireClientOptions): AnnuaireClient {
     },
 
     async searchLines(f) {
+      const lines: AnnuaireLine[] = [];
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const r = await client.searchPage(f, { offset: lines.length, limit: PAGE });
+        lines.push(...r.lines);
+        if (r.lines.length === 0 || lines.length >= r.total) break;
+      }
+      return lines;
+    },
+
+    async searchPage(f, { offset, limit }) {
       const strict = (valeur: string) => ({ op: 'strict', valeur });
       const hist = {
         ...(f.dateObservation && { dateObservation: strict(f.dateObservation) }),
@@ -176,19 +191,14 @@ export function createAnnuaireClient(o: AnnuaireClientOptions): AnnuaireClient {
         ...(f.identifiantAdressage && { identifiantAdressage: { op: 'contient', valeur: f.identifiantAdressage } }),
         ...(Object.keys(hist).length > 0 && { historisation: hist }),
       };
-      const lines: AnnuaireLine[] = [];
-      for (let page = 0; page < MAX_PAGES; page++) {
-        const res = await call('POST', '/ligne-annuaire/recherche', { filtres, limite: PAGE, ignorer: lines.length });
-        if (res.status === 204) {
-          await res.discard();
-          break; // nothing matches
-        }
-        const r = parse(wireSearch, await json(res), 'search');
-        lines.push(...r.resultats);
-        const total = r.nombre_total_resultats ?? lines.length;
-        if (r.resultats.length === 0 || lines.length >= total) break;
+      const body = { filtres, tris: [{ champ: 'idInstance', ordre: 'ascendant' }], limite: limit, ignorer: offset };
+      const res = await call('POST', '/ligne-annuaire/recherche', body);
+      if (res.status === 204) {
+        await res.discard();
+        return { lines: [], total: 0 }; // nothing matches
       }
-      return lines;
+      const r = parse(wireSearch, await json(res), 'search');
+      return { lines: r.resultats, total: r.nombre_total_resultats ?? offset + r.resultats.length };
     },
 
     async endLine(idInstance, dateFinEffet) {
@@ -242,4 +252,5 @@ export function createAnnuaireClient(o: AnnuaireClientOptions): AnnuaireClient {
       }
     },
   };
+  return client;
 }

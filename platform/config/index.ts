@@ -42,6 +42,8 @@ const envSchema = z.object({
   ANNUAIRE_SIM_PORT: port.default(8091),
   SML_SIM_PORT: port.default(8092),
   PEPPOL_DIRECTORY_SIM_PORT: port.default(8093),
+  // The SML simulator's DNS responder (UDP), answering its zone's U-NAPTR records.
+  SML_SIM_DNS_PORT: port.default(8094),
   // Who we are, as a PA.
   PA_NAME: z.string().default('Plateforme Exemple SAS'),
   PA_SIREN: z
@@ -66,6 +68,35 @@ const envSchema = z.object({
   SML_TLS_KEY_FILE: z.string().optional(),
   SML_TLS_CA_FILE: z.string().optional(),
   PEPPOL_DIRECTORY_URL: z.string().url().optional(),
+  // The SML's DNS zone (production: edelivery.tech.ec.europa.eu) and the name servers asked for it (host:port, comma-
+  // separated; unset: the simulator's responder when SML_URL is unset, else the system's resolver).
+  SML_DNS_ZONE: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/i, 'a DNS zone')
+    .default('sml.peppol.localhost'),
+  SML_DNS_SERVERS: z
+    .string()
+    .optional()
+    .transform((v) => v?.split(/[\s,]+/).filter(Boolean))
+    .pipe(
+      z.array(z.string().regex(/^[^\s:]+(:\d{1,5})?$|^\[[0-9a-f:]+\](:\d{1,5})?$/i, 'host or host:port')).optional(),
+    ),
+  // The nightly reconciliation (domain/reconciliation/): when (a cron expression in RECONCILE_TIMEZONE, or "off"),
+  // how many of a new deployment's first runs only report, how far apart two runs must be to agree on a destructive
+  // action, and how many days back its searches reach (so that lines ended lately still show).
+  RECONCILE_CRON: z
+    .string()
+    .regex(/^off$|^(\S+\s+){4}\S+$/, 'five cron fields, or "off"')
+    .default('30 1 * * *'),
+  RECONCILE_TIMEZONE: z.string().default('UTC'),
+  RECONCILE_REPORT_ONLY_RUNS: z.coerce.number().int().min(0).max(1000).default(3),
+  RECONCILE_AGREE_AFTER: z
+    .string()
+    .regex(/^\d+\s*(ms|s|m|h|d)$/, 'a duration such as 12h')
+    .default('12h'),
+  RECONCILE_LOOKBACK_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  // Requests per second the reconciliation sends the Annuaire (its quota on the PISTE gateway); a 429 waits Retry-After.
+  RECONCILE_ANNUAIRE_RPS: z.coerce.number().min(0.1).max(1000).default(20),
   // How long a request to the Annuaire (token included) and to the SML or the Directory may take before we give up
   // on it (the step is then retried by Temporal).
   ANNUAIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
@@ -184,6 +215,8 @@ export interface Config extends Env {
   smlUrl: string;
   peppolDirectoryUrl: string;
   smpPublicUrl: string;
+  /** SML_DNS_SERVERS, or the simulator's responder when the SML is the simulator; empty: the system's resolver. */
+  smlDnsServers: string[];
   /** RATE_LIMIT_PER_IP_PER_MINUTE or its default. */
   ipRateLimitPerMinute: number;
 }
@@ -211,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smlUrl: e.SML_URL ?? sim(e.SML_SIM_PORT),
     peppolDirectoryUrl: e.PEPPOL_DIRECTORY_URL ?? sim(e.PEPPOL_DIRECTORY_SIM_PORT),
     smpPublicUrl: e.SMP_PUBLIC_URL ?? `${publicBaseUrl}/smp`,
+    smlDnsServers: e.SML_DNS_SERVERS ?? (e.SML_URL ? [] : [`${e.SIMULATORS_HOST}:${e.SML_SIM_DNS_PORT}`]),
     ipRateLimitPerMinute: e.RATE_LIMIT_PER_IP_PER_MINUTE ?? 2 * e.RATE_LIMIT_PER_MINUTE,
   };
 }

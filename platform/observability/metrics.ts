@@ -46,6 +46,41 @@ export function watchJobs(store: object, count: JobCounter): () => void {
   return () => jobCounters.delete(store);
 }
 
+// Drift the nightly reconciliation found and has not closed, by kind; and what its runs did, by kind and outcome.
+export type DriftCounter = () => Promise<Record<string, number>>;
+const driftCounters = new Map<object, DriftCounter>();
+new client.Gauge({
+  name: 'reconciliation_open_findings',
+  help: 'Open findings of the nightly reconciliation by kind of drift (from the store)',
+  labelNames: ['kind'] as const,
+  async collect() {
+    this.reset();
+    for (const count of driftCounters.values()) {
+      try {
+        for (const [kind, n] of Object.entries(await count())) this.inc({ kind }, n);
+      } catch {
+        // As for jobs: this scrape goes without.
+      }
+    }
+  },
+});
+export const reconciliationFindings = new client.Counter({
+  name: 'reconciliation_findings_total',
+  help: 'Findings seen by reconciliation runs in this process, by kind of drift',
+  labelNames: ['kind'] as const,
+});
+export const reconciliationActions = new client.Counter({
+  name: 'reconciliation_actions_total',
+  help: 'What reconciliation runs in this process did about their findings, by outcome',
+  labelNames: ['outcome'] as const,
+});
+
+/** Counts a store's open findings in `reconciliation_open_findings`; returns the undo. */
+export function watchDrift(store: object, count: DriftCounter): () => void {
+  driftCounters.set(store, count);
+  return () => driftCounters.delete(store);
+}
+
 /** A bare metrics listener, for a worker running without the API. */
 export function serveMetrics(port: number, host = '0.0.0.0'): http.Server {
   return http

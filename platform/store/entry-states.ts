@@ -77,6 +77,28 @@ export async function recordState(db: Queryable, s: StateChange): Promise<{ chan
   return { changed: (await runEffect(db, stateEffect(s))) === true };
 }
 
+/**
+ * A state the nightly reconciliation sets (moved-out, ceased), outside any job, with its history row and its
+ * `party.state_changed` event carrying `why`. The caller makes it happen once (in the transaction that closes its
+ * finding).
+ */
+export async function recordReconciledState(
+  db: Queryable,
+  s: { entryId: string; state: string; why: Record<string, unknown> },
+): Promise<void> {
+  const event = eventParams({ kind: 'party.state_changed', entryId: s.entryId, data: { faults: [], ...s.why } });
+  await db.query(
+    `WITH recorded AS (
+       INSERT INTO entry_states (entry_id, state, step_id) VALUES ($1::uuid, $2::text, 'reconciliation') RETURNING entry_id
+     ), entry AS (
+       UPDATE entries SET state = $2::text, faults = '[]', updated_at = now() WHERE id IN (SELECT entry_id FROM recorded)
+       RETURNING id, workspace_id
+     ), ${eventCtes('entry', 3, `$6::jsonb || jsonb_build_object('state', $2::text)`)}
+     SELECT 1`,
+    [s.entryId, s.state, ...event],
+  );
+}
+
 /** The entry's state now (null before its first). */
 export async function currentState(db: Queryable, entryId: string): Promise<string | null> {
   const { rows } = await db.query<{ state: string | null }>('SELECT state FROM entries WHERE id = $1', [entryId]);

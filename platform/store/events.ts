@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import type { Queryable } from './db';
 import { iso } from './rows';
 
-export const EVENT_KINDS = ['party.state_changed', 'party.updated', 'job.completed'] as const;
+export const EVENT_KINDS = ['party.state_changed', 'party.updated', 'job.completed', 'party.drift_found'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 /**
@@ -37,6 +37,14 @@ export function eventParams(e: EventInput): unknown[] {
     e.jobId ?? null,
     JSON.stringify({ entry_id: e.entryId, ...(e.jobId && { job_id: e.jobId }), ...e.data }),
   ];
+}
+
+/** An event of its own (not part of another change's statement), with its deliveries. */
+export async function recordEvent(q: Queryable, e: EventInput): Promise<void> {
+  await q.query(`WITH src AS (SELECT id, workspace_id FROM entries WHERE id = $1), ${eventCtes('src', 2)} SELECT 1`, [
+    e.entryId,
+    ...eventParams(e),
+  ]);
 }
 
 export interface SubscriptionRow {

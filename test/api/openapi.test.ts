@@ -105,6 +105,8 @@ describe('OpenAPI document', () => {
       'error',
       'void',
       'cancelled',
+      'moved-out',
+      'ceased',
     ]);
     for (const s of schemas.PartyState.enum) expect(schemas.PartyState.description).toContain(`${s} — `);
     for (const s of schemas.JobStatus.enum) expect(schemas.JobStatus.description).toContain(`${s} — `);

@@ -170,6 +170,7 @@ export async function startHarness(
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   sims.directory.setSmpUrl(`${baseUrl}/smp`); // the Directory reads business cards back from our SMP
+  sims.sml.setSmpUrl(config.SMP_ID, config.smpPublicUrl); // the SML's DNS points our participants at our SMP
   const ws = await createWorkspace(db, 'test');
   const { secret } = await createApiKey(db, ws.id, { name: 'test', scopes: [...SCOPES] });
   const newOperator = async (roles: OperatorRole[], name = 'Test operator') =>

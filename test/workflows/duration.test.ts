@@ -1,6 +1,6 @@
 import { msToNumber } from '@temporalio/common/lib/time';
 import { describe, expect, it } from 'vitest';
-import { durationMs } from '../../workflows/duration';
+import { durationMs } from '../../contract/duration';
 
 describe('the approval deadline read by workflow code', () => {
   it('reads every duration the configuration accepts as the SDK did', () => {

@@ -41,6 +41,9 @@ export const PROBLEM_CODES = {
   'rate-limited': c(429, 'too many requests: wait for the seconds in Retry-After'),
   internal: c(500, 'a fault of ours, logged: retry later, and report it if it lasts'),
   unavailable: c(503, 'a system the operation needs is unavailable: retry after Retry-After'),
+  // operators/v1/reconciliation
+  'finding-closed': c(409, 'the finding is closed already (acted on, reported, or no longer seen): nothing to confirm'),
+  'no-schedule': c(409, 'the nightly reconciliation is off (RECONCILE_CRON=off): no run to start'),
   // Idempotency-Key (every authenticated POST)
   'idempotency-key-invalid': c(400, 'the Idempotency-Key header is not 1 to 255 printable ASCII characters'),
   'idempotency-key-reused': c(

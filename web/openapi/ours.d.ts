@@ -601,7 +601,7 @@ export interface paths {
         };
         /**
          * Events of the workspace, newest first (by entry, by kind)
-         * @description The workspace's events, newest first in the order they happened: `party.state_changed`, `party.updated`, `job.completed`. Filter by `entry_id` and `kind` (several, comma-separated); `next_cursor` gives the next page.
+         * @description The workspace's events, newest first in the order they happened: `party.state_changed`, `party.updated`, `job.completed`, `party.drift_found` (the nightly reconciliation found the party's line or participant changed by others). Filter by `entry_id` and `kind` (several, comma-separated); `next_cursor` gives the next page.
          */
         get: operations["listEvents"];
         put?: never;
@@ -710,6 +710,86 @@ export interface paths {
         get: operations["exportAccessLog"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operators/v1/reconciliation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The nightly reconciliation: its last runs and the open findings by kind
+         * @description The last 10 runs, newest first, each with its progress (lines and participants read, requests sent), whether it only reported, what it found by kind and what it did; and how many findings are open, by kind.
+         */
+        get: operations["reconciliationStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operators/v1/reconciliation/findings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the reconciliation found that differs from what we believe
+         * @description Findings, the last seen first: open ones by default. A destructive one (moved-out, ceased, participant-migrated) is acted on once two runs at least 12 h apart have seen it (`runs`, `first_seen_at`), or once confirmed.
+         */
+        get: operations["listDriftFindings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operators/v1/reconciliation/findings/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a finding: the next run acts on it without a second sighting
+         * @description For a finding the operator has checked (e.g. the other platform's take-over is known): the next run acts on it if it still sees it. Report-only runs still only report.
+         */
+        post: operations["confirmDriftFinding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operators/v1/reconciliation/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a reconciliation run now (operator-admin)
+         * @description Through the nightly Schedule, so that it is skipped while a run is going; `GET /operators/v1/reconciliation` shows it once begun.
+         */
+        post: operations["startReconciliation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1258,7 +1338,7 @@ export interface components {
              * @description why, stable for clients to act on or translate: each code and its meaning are listed with the operations that answer it
              * @enum {string}
              */
-            code: "invalid-request" | "malformed-json" | "unauthenticated" | "forbidden" | "not-found" | "no-route" | "too-large" | "headers-too-large" | "malformed-http" | "request-timeout" | "unsupported-media-type" | "rate-limited" | "internal" | "unavailable" | "idempotency-key-invalid" | "idempotency-key-reused" | "idempotency-key-in-flight" | "unsupported-schema" | "key-taken" | "id-taken" | "id-not-available" | "meta-ref-taken" | "service-meta" | "patch-test-failed" | "patch-unappliable" | "draft-refused" | "siren-locked" | "mandate-signed" | "builtin-workflow" | "wrong-schema" | "invalid-data" | "job-running" | "registration-running" | "not-registered" | "siren-registered" | "job-ended" | "past-directory" | "already-decided" | "not-cancellable" | "temporal-unavailable" | "own-key" | "no-mandate" | "mandate-voided" | "mandate-replaced" | "mandate-changed" | "signer-missing" | "under-review" | "not-waiting" | "not-yet" | "not-running" | "incomplete" | "nothing-to-decide" | "decided" | "same-operator" | "job-cancelled" | "details-locked" | "invalid-details" | "details-unconfirmed" | "bad-encoding" | "empty" | "busy" | "too-complex" | "image-too-large" | "not-a-pdf" | "unreadable-pdf" | "encrypted-pdf" | "active-content" | "not-signed" | "not-this-mandate" | "superseded-mandate" | "bad-signature" | "not-an-image" | "unreadable-image" | "annuaire-unavailable" | "annuaire-refused" | "not-in-sml" | "not-published" | "sml-unavailable" | "sml-refused" | "link-unknown" | "link-finished" | "link-cancelled";
+            code: "invalid-request" | "malformed-json" | "unauthenticated" | "forbidden" | "not-found" | "no-route" | "too-large" | "headers-too-large" | "malformed-http" | "request-timeout" | "unsupported-media-type" | "rate-limited" | "internal" | "unavailable" | "finding-closed" | "no-schedule" | "idempotency-key-invalid" | "idempotency-key-reused" | "idempotency-key-in-flight" | "unsupported-schema" | "key-taken" | "id-taken" | "id-not-available" | "meta-ref-taken" | "service-meta" | "patch-test-failed" | "patch-unappliable" | "draft-refused" | "siren-locked" | "mandate-signed" | "builtin-workflow" | "wrong-schema" | "invalid-data" | "job-running" | "registration-running" | "not-registered" | "siren-registered" | "job-ended" | "past-directory" | "already-decided" | "not-cancellable" | "temporal-unavailable" | "own-key" | "no-mandate" | "mandate-voided" | "mandate-replaced" | "mandate-changed" | "signer-missing" | "under-review" | "not-waiting" | "not-yet" | "not-running" | "incomplete" | "nothing-to-decide" | "decided" | "same-operator" | "job-cancelled" | "details-locked" | "invalid-details" | "details-unconfirmed" | "bad-encoding" | "empty" | "busy" | "too-complex" | "image-too-large" | "not-a-pdf" | "unreadable-pdf" | "encrypted-pdf" | "active-content" | "not-signed" | "not-this-mandate" | "superseded-mandate" | "bad-signature" | "not-an-image" | "unreadable-image" | "annuaire-unavailable" | "annuaire-refused" | "not-in-sml" | "not-published" | "sml-unavailable" | "sml-refused" | "link-unknown" | "link-finished" | "link-cancelled";
         };
         Readiness: {
             /** @enum {string} */
@@ -1305,10 +1385,10 @@ export interface components {
             updated_at: string;
         };
         /**
-         * @description processing — a registration issued the mandate and waits for the signer, or for a new submission after a rejection (see waiting_for); submitted — the signer submitted the signed mandate: the operator decides; completed — approved: being registered in the PPF Annuaire and on Peppol; registered — in the PPF Annuaire with this platform, and on Peppol: it receives its invoices here; error — a step failed: the job's faults say why; correct and start a job again; void — unregistered: off Peppol, its directory line ended; cancelled — its registration was cancelled before the directory step; a new one can start
+         * @description processing — a registration issued the mandate and waits for the signer, or for a new submission after a rejection (see waiting_for); submitted — the signer submitted the signed mandate: the operator decides; completed — approved: being registered in the PPF Annuaire and on Peppol; registered — in the PPF Annuaire with this platform, and on Peppol: it receives its invoices here; error — a step failed: the job's faults say why; correct and start a job again; void — unregistered: off Peppol, its directory line ended; cancelled — its registration was cancelled before the directory step; a new one can start; moved-out — the nightly reconciliation found another platform took its addresses over (its party.state_changed event names the platform and the day): off Peppol here; ceased — the company ceased (the PPF ended its directory lines): off Peppol here
          * @enum {string}
          */
-        PartyState: "processing" | "submitted" | "completed" | "registered" | "error" | "void" | "cancelled";
+        PartyState: "processing" | "submitted" | "completed" | "registered" | "error" | "void" | "cancelled" | "moved-out" | "ceased";
         JobRef: {
             /** Format: uuid */
             id: string;
@@ -1936,6 +2016,78 @@ export interface components {
                 };
             }[];
             next_cursor?: string;
+        };
+        ReconciliationStatus: {
+            runs: components["schemas"]["ReconciliationRun"][];
+            /** @description open findings by kind */
+            open: {
+                [key: string]: number;
+            };
+        };
+        ReconciliationRun: {
+            /** Format: uuid */
+            id: string;
+            /** @description the directory day it compared on */
+            day: string;
+            /** @description it only reported: a new deployment’s first runs, or started so */
+            report_only: boolean;
+            /** @enum {string} */
+            status: "running" | "done" | "failed";
+            lines_read: number;
+            participants_read: number;
+            /** @description requests sent, by system: annuaire, sml, dns */
+            requests: {
+                [key: string]: number;
+            };
+            /** @description findings it saw, by kind */
+            counts: {
+                [key: string]: number;
+            };
+            /** @description what it did, by outcome (moved-out, ceased, migrated, repaired, awaiting-agreement…) */
+            actions: {
+                [key: string]: number;
+            };
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            finished_at?: string;
+        };
+        DriftFindingList: {
+            list: components["schemas"]["DriftFinding"][];
+        };
+        DriftFinding: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "moved-out" | "ceased" | "line-missing" | "line-changed" | "line-pending" | "line-unknown" | "participant-migrated" | "participant-missing" | "participant-unknown";
+            /** @description the addressing identifier, or the Peppol participant id */
+            subject: string;
+            /** Format: uuid */
+            entry_id?: string;
+            /** Format: uuid */
+            workspace_id?: string;
+            /** @description e.g. the platform and day of a take-over */
+            details: {
+                [key: string]: unknown;
+            };
+            /** @description how many runs have seen it */
+            runs: number;
+            /** Format: date-time */
+            first_seen_at: string;
+            /** Format: date-time */
+            last_seen_at: string;
+            /** Format: date-time */
+            confirmed_at?: string;
+            confirmed_by?: string | null;
+            /** @enum {string} */
+            outcome?: "acted" | "reported" | "gone";
+            outcome_detail?: string;
+            /** Format: date-time */
+            closed_at?: string;
+        };
+        ReconciliationStarted: {
+            /** @constant */
+            started: true;
         };
         Submitted: {
             /** @constant */
@@ -2609,7 +2761,7 @@ export interface operations {
                 /** @description only the entries of this folder */
                 folder?: string;
                 /** @description only the entries in this state (e.g. error: the registrations to look at) */
-                state?: "processing" | "submitted" | "completed" | "registered" | "error" | "void" | "cancelled";
+                state?: "processing" | "submitted" | "completed" | "registered" | "error" | "void" | "cancelled" | "moved-out" | "ceased";
             };
             header?: never;
             path?: never;
@@ -5769,7 +5921,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    kinds: ("party.state_changed" | "party.updated" | "job.completed")[];
+                    kinds: ("party.state_changed" | "party.updated" | "job.completed" | "party.drift_found")[];
                     description?: string;
                 };
             };
@@ -6144,7 +6296,7 @@ export interface operations {
                 cursor?: string;
                 /** @description only the events of this entry */
                 entry_id?: string;
-                /** @description one kind, or several separated by commas: party.state_changed, party.updated, job.completed */
+                /** @description one kind, or several separated by commas: party.state_changed, party.updated, job.completed, party.drift_found */
                 kind?: string;
             };
             header?: never;
@@ -6696,6 +6848,321 @@ export interface operations {
             };
             /** @description `forbidden`: the API key lacks the scope the operation needs */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reconciliationStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationStatus"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listDriftFindings: {
+        parameters: {
+            query?: {
+                /** @description only the open ones (default), or every finding */
+                open?: "true" | "false";
+                /** @description only the events of these kinds (comma-separated) */
+                kind?: "moved-out" | "ceased" | "line-missing" | "line-changed" | "line-pending" | "line-unknown" | "participant-migrated" | "participant-missing" | "participant-unknown";
+                /** @description how many per page (at most 100) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DriftFindingList"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    confirmDriftFinding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the resource's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DriftFinding"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `finding-closed`: the finding is closed already (acted on, reported, or no longer seen): nothing to confirm */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    startReconciliation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationStarted"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `no-schedule`: the nightly reconciliation is off (RECONCILE_CRON=off): no run to start */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

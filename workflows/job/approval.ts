@@ -2,7 +2,7 @@
 // are hints: an approval hint lets the next step run, and that step does nothing unless the store holds an
 // approved decision (otherwise the wait goes on). The deadline counts from the time the wait begins.
 import { condition, setCurrentDetails, setHandler } from '@temporalio/workflow';
-import { durationMs } from '../duration';
+import { durationMs } from '../../contract/duration';
 import { JobStatus, PartyState, WaitingFor } from '../../contract/search-attributes';
 import type { WaitingFor as Waiting } from '../../contract/waiting-for';
 import { approvalSignal } from '../../contract/signals';

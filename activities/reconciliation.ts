@@ -1,0 +1,170 @@
+// The reconciliation's activities: the use cases of domain/reconciliation/ over the clients the worker built once.
+// Reads of the Annuaire are paced to its quota, and a throttled one waits the Retry-After it was given and tries
+// again, so that a night's run is not a storm of activity retries.
+import { Context } from '@temporalio/activity';
+import type { ReconciliationActivities } from '../contract/reconciliation';
+import { HEARTBEAT_EVERY_MS } from '../contract/providers';
+import type { Clients } from '../integrations/clients';
+import { frenchParticipantId, formatParticipantId } from '../integrations/peppol/participant-id';
+import { smlRegistry } from '../integrations/peppol/sml-registry';
+import { RemoteFailure } from '../domain/remote-failure';
+import { actOnFindings } from '../domain/reconciliation/act';
+import type { ReconciliationPorts, ReconciliationSettings } from '../domain/reconciliation/ports';
+import { beginRun, endRun, runFacts } from '../domain/reconciliation/run';
+import { scanDirectoryPages, scanUnseenLines, type ScanContext } from '../domain/reconciliation/scan-directory';
+import { scanSmlPages, scanUnseenParticipants } from '../domain/reconciliation/scan-sml';
+import { reconciliationActions, reconciliationFindings } from '../platform/observability/metrics';
+import { durationMs } from '../contract/duration';
+import type { ActivityDeps } from './deps';
+import { withTemporalFailures } from './remote-failure';
+
+/** Pages an activity reads before it hands back its cursor: 10,000 lines, a few minutes at most, a short history. */
+const PAGES_PER_ACTIVITY = 100;
+const LOOKUPS_PER_ACTIVITY = 200;
+
+export function reconciliationActivities(deps: ActivityDeps, clients: Clients): ReconciliationActivities {
+  const { config, db, log } = deps;
+  const settings: ReconciliationSettings = {
+    matricule: config.PA_MATRICULE,
+    ourSmpUrl: config.smpPublicUrl,
+    reportOnlyRuns: config.RECONCILE_REPORT_ONLY_RUNS,
+    agreeAfterMs: durationMs(config.RECONCILE_AGREE_AFTER),
+    lookbackDays: config.RECONCILE_LOOKBACK_DAYS,
+  };
+  const paced = pacer(1000 / config.RECONCILE_ANNUAIRE_RPS);
+  const annuaire = clients.annuaire;
+  const sml = smlRegistry(clients.sml);
+  const ports: ReconciliationPorts = {
+    directory: {
+      matriculePage: ({ matricule, from, offset, limit }) =>
+        paced(() =>
+          annuaire.searchPage({ matriculePlateforme: matricule, dateDebutRecherche: from }, { offset, limit }),
+        ),
+      sirenLines: (siren, from) =>
+        paced(() => annuaire.searchLines({ siren, dateDebutRecherche: from, modeAudit: true })),
+      companyState: async (siren) => (await paced(() => annuaire.getCompany(siren)))?.etatAdministratif,
+    },
+    sml: { listPage: (next) => clients.sml.listPage(next), smpUrls: (id) => clients.smlDns.smpUrls(id) },
+    peppol: {
+      removeFromDirectory: (id) => clients.directory.remove(id),
+      deleteFromSml: async (id) => {
+        try {
+          await sml.delete(id);
+        } catch (err) {
+          if (sml.refusal(err)?.fault !== 'NotFoundFault') throw err; // gone already
+        }
+      },
+      createAtSml: async (id) => {
+        try {
+          await sml.create(id);
+        } catch (err) {
+          if (!sml.refusal(err)?.alreadyExists) throw err;
+        }
+      },
+    },
+  };
+  const scan = async (runId: string): Promise<ScanContext> => {
+    const facts = await runFacts(db, settings, runId);
+    return { db, log, directory: ports.directory, settings, runId, ...facts };
+  };
+  const beat = () => Context.current().heartbeat();
+  return {
+    reconcileBegin: ({ runId, reportOnly }) =>
+      withTemporalFailures(async () => {
+        const run = await beginRun(db, settings, runId, { reportOnly });
+        log.info({ runId, reportOnly: run.report_only }, 'reconciliation run begins');
+        return { reportOnly: run.report_only };
+      }),
+    reconcileDirectoryPages: ({ runId, offset }) =>
+      heartbeating(() =>
+        withTemporalFailures(async () => {
+          const r = await scanDirectoryPages(await scan(runId), offset, PAGES_PER_ACTIVITY, beat);
+          return r.next === undefined ? {} : { next: r.next };
+        }),
+      ),
+    reconcileUnseenLines: ({ runId, after }) =>
+      heartbeating(() =>
+        withTemporalFailures(async () => {
+          const next = await scanUnseenLines(await scan(runId), after, LOOKUPS_PER_ACTIVITY, beat);
+          return next === undefined ? {} : { next };
+        }),
+      ),
+    reconcileSmlPages: ({ runId, next }) =>
+      heartbeating(() =>
+        withTemporalFailures(async () => {
+          const ctx = { db, log, runId, sml: ports.sml, settings };
+          return scanSmlPages(ctx, next, PAGES_PER_ACTIVITY, beat);
+        }),
+      ),
+    reconcileUnseenParticipants: ({ runId, after }) =>
+      heartbeating(() =>
+        withTemporalFailures(async () => {
+          const ctx = { db, log, runId, sml: ports.sml, settings };
+          const next = await scanUnseenParticipants(ctx, after, LOOKUPS_PER_ACTIVITY, beat);
+          return next === undefined ? {} : { next };
+        }),
+      ),
+    reconcileAct: ({ runId }) =>
+      heartbeating(() =>
+        withTemporalFailures(async () => {
+          const { day } = await runFacts(db, settings, runId);
+          const participantOf = (address: string) => formatParticipantId(frenchParticipantId(address));
+          const ctx = { db, log, peppol: ports.peppol, runId, day, agreeAfterMs: settings.agreeAfterMs, participantOf };
+          return actOnFindings(ctx, beat);
+        }),
+      ),
+    reconcileEnd: ({ runId, failed, actions }) =>
+      withTemporalFailures(async () => {
+        const run = await endRun(db, runId, failed ? 'failed' : 'done', actions);
+        for (const [kind, n] of Object.entries(run.counts)) reconciliationFindings.inc({ kind }, n);
+        for (const [outcome, n] of Object.entries(actions)) reconciliationActions.inc({ outcome }, n);
+        log.info({ runId, status: run.status, counts: run.counts, actions }, 'reconciliation run ends');
+        return {
+          runId,
+          reportOnly: run.report_only,
+          lines: run.lines_read,
+          participants: run.participants_read,
+          requests: run.requests,
+          counts: run.counts,
+          actions: run.actions,
+        };
+      }),
+  };
+}
+
+/** Heartbeats while a long read runs, between the beats its pages give. */
+async function heartbeating<T>(fn: () => Promise<T>): Promise<T> {
+  const ctx = Context.current();
+  const timer = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
+  try {
+    return await fn();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/**
+ * Spaces calls at least `gapMs` apart (across the worker's concurrent runs of these activities), and gives a
+ * throttled call (429 with Retry-After) up to five more tries after the wait the server asked for.
+ */
+function pacer(gapMs: number) {
+  let next = 0;
+  const slot = async () => {
+    const now = Date.now();
+    const at = Math.max(now, next);
+    next = at + gapMs;
+    if (at > now) await new Promise((r) => setTimeout(r, at - now));
+  };
+  return async <T>(call: () => Promise<T>): Promise<T> => {
+    for (let attempt = 0; ; attempt++) {
+      await slot();
+      try {
+        return await call();
+      } catch (err) {
+        const wait = err instanceof RemoteFailure && err.status === 429 ? err.retryAfterMs : undefined;
+        if (wait === undefined || attempt >= 5) throw err;
+        next = Math.max(next, Date.now() + wait);
+      }
+    }
+  };
+}
