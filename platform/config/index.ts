@@ -232,6 +232,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   const publicBaseUrl = e.PUBLIC_BASE_URL ?? `http://${e.API_HOST}:${e.API_PORT}`;
   if (e.NODE_ENV === 'production') refuseInsecurePeppolAddresses(e, publicBaseUrl);
+  // The simulator's zone would make every participant look missing from the real SML: say which zone it is.
+  if (e.NODE_ENV === 'production' && e.SML_URL && !env.SML_DNS_ZONE)
+    throw new ConfigError("invalid configuration:\n  SML_DNS_ZONE: required with SML_URL (the SML's DNS zone)");
   const sim = (port: number) => `http://${e.SIMULATORS_HOST}:${port}`;
   const annuaireUrl = e.ANNUAIRE_URL ?? sim(e.ANNUAIRE_SIM_PORT);
   return {

@@ -76,6 +76,7 @@ describe('docker-compose.yml', () => {
         'ANNUAIRE_TOKEN_URL',
         'ANNUAIRE_CLIENT_SECRET',
         'SML_URL',
+        'SML_DNS_ZONE',
         'PEPPOL_DIRECTORY_URL',
         'SMP_ID',
       ]) {
@@ -89,5 +90,18 @@ describe('docker-compose.yml', () => {
     expect(resolved(services.api!).API_HOST).toBe('0.0.0.0');
     // Node reads this one: the worker's heap limit, which keeps its memory bounded in a bulk onboarding.
     expect(resolved(services.worker!).NODE_OPTIONS).toMatch(/--max-old-space-size=\d+/);
+  });
+
+  it("refuses to start in production against a real SML without its DNS zone (the simulator's would find every participant missing)", () => {
+    const env = {
+      NODE_ENV: 'production',
+      SML_URL: 'https://sml.example/edelivery-sml',
+      SMP_PUBLIC_URL: 'https://pa.example/smp',
+      AP_ENDPOINT_URL: 'https://pa.example/as4',
+    };
+    expect(() => loadConfig(env)).toThrow(/SML_DNS_ZONE: required with SML_URL/);
+    expect(loadConfig({ ...env, SML_DNS_ZONE: 'edelivery.tech.ec.europa.eu' }).SML_DNS_ZONE).toBe(
+      'edelivery.tech.ec.europa.eu',
+    );
   });
 });
