@@ -44,5 +44,10 @@ export const finding = z
   })
   .meta({ id: 'DriftFinding' });
 
-export const findingList = z.object({ list: z.array(finding) }).meta({ id: 'DriftFindingList' });
+export const findingList = z
+  .object({ list: z.array(finding), next_cursor: z.string().optional() })
+  .meta({ id: 'DriftFindingList' });
+export const confirmed = z
+  .object({ confirmed: z.number().int(), ids: z.array(uuid) })
+  .meta({ id: 'DriftConfirmations' });
 export const runStarted = z.object({ started: z.literal(true) }).meta({ id: 'ReconciliationStarted' });

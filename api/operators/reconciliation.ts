@@ -4,7 +4,9 @@
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../platform/store/db';
-import { confirmFinding, getFinding, listFindings, openFindingCounts } from '../../platform/store/drift-findings';
+import { getFinding, listFindings, openFindingCounts } from '../../platform/store/drift-findings';
+import { decodeTimeCursor } from '../../platform/store/rows';
+import { confirmDrift } from '../../domain/reconciliation/confirm';
 import { recentRuns } from '../../platform/store/reconciliation-runs';
 import { DRIFT_KINDS } from '../../domain/reconciliation/findings';
 import { triggerReconciliation } from '../../domain/schedules';
@@ -23,7 +25,27 @@ const findingsQuery = z.strictObject({
     .describe('only the open ones (default), or every finding'),
   kind: z.enum(DRIFT_KINDS, { error: `one of ${DRIFT_KINDS.join(', ')}` }).optional(),
   limit: z.coerce.number().int().min(1).max(1000, 'at most 1000').default(100),
+  cursor: z
+    .string()
+    .max(200)
+    .refine((c) => decodeTimeCursor(c) !== undefined, 'not a cursor from a previous page')
+    .optional()
+    .describe("the previous page's next_cursor"),
 });
+const confirmations = z
+  .strictObject({
+    ids: z
+      .array(z.uuid({ error: 'must be a UUID' }))
+      .min(1)
+      .max(1000, 'at most 1000')
+      .optional()
+      .describe('these findings'),
+    kind: z
+      .enum(DRIFT_KINDS, { error: `one of ${DRIFT_KINDS.join(', ')}` })
+      .optional()
+      .describe('every open finding of this kind (with ids: those of them of this kind)'),
+  })
+  .refine((b) => b.ids || b.kind, 'ids, kind, or both');
 
 export const reconciliationRoutes = [
   route({
@@ -43,11 +65,14 @@ export const reconciliationRoutes = [
     operationId: 'listDriftFindings',
     summary: 'What the reconciliation found that differs from what we believe',
     description:
-      'Findings, the last seen first: open ones by default. A destructive one (moved-out, ceased, participant-migrated) is acted on once two runs at least 12 h apart have seen it (`runs`, `first_seen_at`), or once confirmed.',
+      'Findings, the last seen first: open ones by default, `limit` at a time (`next_cursor` gives the next page). One is acted on once two runs at least 12 h apart have seen it (`runs`, `first_seen_at`), or once confirmed.',
     operator: 'decide',
     query: findingsQuery,
     responses: { 200: R.findingList },
-    handle: async ({ query }, { db }: Deps) => ({ list: await listFindings(db, query) }),
+    handle: async ({ query }, { db }: Deps) => {
+      const page = await listFindings(db, query);
+      return { list: page.list, ...(page.next && { next_cursor: page.next }) };
+    },
   }),
   route({
     method: 'post',
@@ -61,10 +86,28 @@ export const reconciliationRoutes = [
     responses: { 200: R.finding },
     errors: ['not-found', 'finding-closed'],
     handle: async ({ params, res }, { db }: Deps) => {
-      const confirmed = await confirmFinding(db, params.id, operator(res).operatorId);
+      const [confirmed] = await confirmDrift(db, operator(res).operatorId, { ids: [params.id] });
       if (confirmed) return confirmed;
-      if (await getFinding(db, params.id)) throw new DomainError('finding-closed', 'the finding is closed already');
-      throw new DomainError('not-found', `no finding ${params.id}`);
+      const finding = await getFinding(db, params.id);
+      if (!finding) throw new DomainError('not-found', `no finding ${params.id}`);
+      if (finding.closed_at) throw new DomainError('finding-closed', 'the finding is closed already');
+      return finding; // confirmed before: as it is
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/operators/v1/reconciliation/confirmations',
+    operationId: 'confirmDriftFindings',
+    summary: 'Confirm findings at volume: the listed ones, or every open one of a kind',
+    description:
+      'As confirming each, for many at once (a platform that took hundreds of companies over). Closed findings and those confirmed before are left as they are; the answer lists those this call confirmed. Each is in the access log.',
+    operator: 'decide',
+    body: confirmations,
+    responses: { 200: R.confirmed },
+    examples: { 'every take-over': { kind: 'moved-out' } },
+    handle: async ({ body, res }, { db }: Deps) => {
+      const confirmed = await confirmDrift(db, operator(res).operatorId, body);
+      return { confirmed: confirmed.length, ids: confirmed.map((f) => f.id) };
     },
   }),
   route({

@@ -2,7 +2,7 @@
 // that finds it, closed when acted on, reported, or no longer seen.
 import type { Queryable } from './db';
 import { eventCtes, eventParams, type EventInput } from './events';
-import { iso } from './rows';
+import { afterTimeCursor, cursorMicros, decodeTimeCursor, encodeTimeCursor, iso } from './rows';
 
 export interface FindingInput {
   kind: string;
@@ -116,15 +116,23 @@ export async function noteFinding(db: Queryable, id: string, detail: string): Pr
   await db.query('UPDATE drift_findings SET outcome_detail = $2 WHERE id = $1 AND closed_at IS NULL', [id, detail]);
 }
 
-/** An operator's confirmation: the next run acts on it without waiting for a second run. */
-export async function confirmFinding(db: Queryable, id: string, operatorId: string): Promise<FindingView | undefined> {
+/**
+ * An operator's confirmation of open findings, by id or all of a kind: the next run acts on them without waiting
+ * for a second sighting. Returns those it confirmed (not those closed, or confirmed before).
+ */
+export async function confirmFindings(
+  db: Queryable,
+  which: { ids?: string[]; kind?: string },
+  operatorId: string,
+): Promise<FindingView[]> {
   const { rows } = await db.query<Row>(
-    `UPDATE drift_findings f SET confirmed_by = $2, confirmed_at = now()
-     WHERE f.id = $1 AND f.closed_at IS NULL
+    `UPDATE drift_findings f SET confirmed_by = $3, confirmed_at = now()
+     WHERE f.closed_at IS NULL AND f.confirmed_at IS NULL
+       AND ($1::uuid[] IS NULL OR f.id = ANY ($1::uuid[])) AND ($2::text IS NULL OR f.kind = $2)
      RETURNING f.*, (SELECT workspace_id FROM entries WHERE id = f.entry_id) AS workspace_id`,
-    [id, operatorId],
+    [which.ids ?? null, which.kind ?? null, operatorId],
   );
-  return rows[0] && findingView(rows[0]);
+  return rows.map(findingView);
 }
 
 export async function getFinding(db: Queryable, id: string): Promise<FindingView | undefined> {
@@ -135,18 +143,26 @@ export async function getFinding(db: Queryable, id: string): Promise<FindingView
   return rows[0] && findingView(rows[0]);
 }
 
-/** Findings, newest seen first: the open ones, or all; of one kind or any. */
+/** Findings, the last seen first, a page after `cursor`: the open ones, or all; of one kind or any. */
 export async function listFindings(
   db: Queryable,
-  f: { open: boolean; kind?: string; limit: number },
-): Promise<FindingView[]> {
-  const { rows } = await db.query<Row>(
-    `SELECT f.*, e.workspace_id FROM drift_findings f LEFT JOIN entries e ON e.id = f.entry_id
+  f: { open: boolean; kind?: string; limit: number; cursor?: string },
+): Promise<{ list: FindingView[]; next?: string }> {
+  const after = f.cursor ? decodeTimeCursor(f.cursor) : undefined;
+  const { rows } = await db.query<Row & { micros: string }>(
+    `SELECT f.*, e.workspace_id, ${cursorMicros('f.last_seen_at')} AS micros
+     FROM drift_findings f LEFT JOIN entries e ON e.id = f.entry_id
      WHERE ($1::boolean = false OR f.closed_at IS NULL) AND ($2::text IS NULL OR f.kind = $2)
-     ORDER BY f.last_seen_at DESC, f.id LIMIT $3`,
-    [f.open, f.kind ?? null, f.limit],
+       AND ($4::text IS NULL OR ${afterTimeCursor('f.last_seen_at', 'f.id', '$4', '$5')})
+     ORDER BY f.last_seen_at DESC, f.id DESC LIMIT $3 + 1`,
+    [f.open, f.kind ?? null, f.limit, after?.micros ?? null, after?.id ?? null],
   );
-  return rows.map(findingView);
+  const page = rows.slice(0, f.limit);
+  const last = page.at(-1);
+  return {
+    list: page.map(findingView),
+    ...(rows.length > f.limit && last && { next: encodeTimeCursor(last.micros, last.id) }),
+  };
 }
 
 /** Open findings by kind: the gauge of each kind of drift. */

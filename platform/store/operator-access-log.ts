@@ -10,6 +10,7 @@ export const ACCESS_ACTIONS = [
   'operator-created',
   'credential-created',
   'credential-revoked',
+  'drift-confirmed',
 ] as const;
 export type AccessAction = (typeof ACCESS_ACTIONS)[number];
 

@@ -181,6 +181,34 @@ describe('the nightly reconciliation', () => {
     expect(again.status).toBe(409);
     const none = await h.api('POST', `/operators/v1/reconciliation/findings/${crypto.randomUUID()}/confirm`);
     expect(none.status).toBe(404);
+
+    // At volume: lines on our matricule nobody here wrote, paged through and confirmed all at once.
+    const strangers = [makeSiren(), makeSiren(), makeSiren()];
+    for (const siren of strangers)
+      await admin('annuaire', 'POST', '/_simulator/lines', {
+        matriculePlateforme: '0145',
+        siren,
+        dateDebutEffet: today,
+        takeOver: true,
+      });
+    expect((await reconcile(true)).counts).toEqual({ 'line-unknown': 3 });
+    const pages: string[] = [];
+    let cursor = '';
+    do {
+      const page = await h.api('GET', `/operators/v1/reconciliation/findings?kind=line-unknown&limit=2${cursor}`);
+      pages.push(...page.body.list.map((f: { subject: string }) => f.subject));
+      cursor = page.body.next_cursor ? `&cursor=${page.body.next_cursor}` : '';
+    } while (cursor);
+    expect(pages.sort()).toEqual([...strangers].sort());
+    expect((await h.api('GET', '/operators/v1/reconciliation/findings?cursor=nope')).status).toBe(400);
+    expect((await h.api('POST', '/operators/v1/reconciliation/confirmations', {})).status).toBe(400);
+    const all = await h.api('POST', '/operators/v1/reconciliation/confirmations', { kind: 'line-unknown' });
+    expect(all.body.confirmed).toBe(3);
+    const log = await h.api('GET', '/operators/v1/access-log?limit=1000');
+    const confirmations = log.body.list.filter((l: { action: string }) => l.action === 'drift-confirmed');
+    expect(confirmations.map((l: { detail: { subject: string } }) => l.detail.subject)).toEqual(
+      expect.arrayContaining([...strangers, participant(sirens.steady)]),
+    );
   }, 60_000);
 
   it("runs on Schedules: the nightly reconciliation, started at once by an operator-admin, and the jobs' housekeeping", async () => {

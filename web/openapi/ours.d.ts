@@ -745,7 +745,7 @@ export interface paths {
         };
         /**
          * What the reconciliation found that differs from what we believe
-         * @description Findings, the last seen first: open ones by default. A destructive one (moved-out, ceased, participant-migrated) is acted on once two runs at least 12 h apart have seen it (`runs`, `first_seen_at`), or once confirmed.
+         * @description Findings, the last seen first: open ones by default, `limit` at a time (`next_cursor` gives the next page). One is acted on once two runs at least 12 h apart have seen it (`runs`, `first_seen_at`), or once confirmed.
          */
         get: operations["listDriftFindings"];
         put?: never;
@@ -770,6 +770,26 @@ export interface paths {
          * @description For a finding the operator has checked (e.g. the other platform's take-over is known): the next run acts on it if it still sees it. Report-only runs still only report.
          */
         post: operations["confirmDriftFinding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operators/v1/reconciliation/confirmations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm findings at volume: the listed ones, or every open one of a kind
+         * @description As confirming each, for many at once (a platform that took hundreds of companies over). Closed findings and those confirmed before are left as they are; the answer lists those this call confirmed. Each is in the access log.
+         */
+        post: operations["confirmDriftFindings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2008,7 +2028,7 @@ export interface components {
                 operator_id: string | null;
                 operator_name: string;
                 /** @enum {string} */
-                action: "decision" | "submission-viewed" | "identity-image-viewed" | "mandate-viewed" | "operator-created" | "credential-created" | "credential-revoked";
+                action: "decision" | "submission-viewed" | "identity-image-viewed" | "mandate-viewed" | "operator-created" | "credential-created" | "credential-revoked" | "drift-confirmed";
                 entry_id: string | null;
                 job_id: string | null;
                 detail: {
@@ -2054,6 +2074,7 @@ export interface components {
         };
         DriftFindingList: {
             list: components["schemas"]["DriftFinding"][];
+            next_cursor?: string;
         };
         DriftFinding: {
             /** Format: uuid */
@@ -2084,6 +2105,10 @@ export interface components {
             outcome_detail?: string;
             /** Format: date-time */
             closed_at?: string;
+        };
+        DriftConfirmations: {
+            confirmed: number;
+            ids: string[];
         };
         ReconciliationStarted: {
             /** @constant */
@@ -6958,6 +6983,8 @@ export interface operations {
                 kind?: "moved-out" | "ceased" | "line-missing" | "line-changed" | "line-pending" | "line-unknown" | "participant-migrated" | "participant-missing" | "participant-unknown";
                 /** @description how many per page (at most 100) */
                 limit?: number;
+                /** @description the previous page's next_cursor */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -7089,6 +7116,110 @@ export interface operations {
             };
             /** @description `finding-closed`: the finding is closed already (acted on, reported, or no longer seen): nothing to confirm */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    confirmDriftFindings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description these findings */
+                    ids?: string[];
+                    /**
+                     * @description every open finding of this kind (with ids: those of them of this kind)
+                     * @enum {string}
+                     */
+                    kind?: "moved-out" | "ceased" | "line-missing" | "line-changed" | "line-pending" | "line-unknown" | "participant-migrated" | "participant-missing" | "participant-unknown";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DriftConfirmations"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
