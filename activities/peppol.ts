@@ -48,12 +48,13 @@ function participantIdOf(address: string): string {
   }
 }
 
-export function peppolActivities(
+/** The Peppol use cases' context over the clients the worker built once (the reconciliation's actions share it). */
+export function peppolContext(
   { db, log, config }: ActivityDeps,
   { sml, directory }: Pick<Clients, 'sml' | 'directory'>,
-) {
+): PeppolContext {
   let box: DataBox | undefined;
-  const ctx: PeppolContext = {
+  return {
     db,
     log,
     sml: smlRegistry(sml),
@@ -61,6 +62,11 @@ export function peppolActivities(
     keyBox: () => (box ??= dataBoxFromConfig(config)),
     participantIdOf,
   };
+}
+
+export function peppolActivities(deps: ActivityDeps, clients: Pick<Clients, 'sml' | 'directory'>) {
+  const { db } = deps;
+  const ctx = peppolContext(deps, clients);
 
   /** `given`: the facts read with the step's start (PEPPOL_FACTS), read here when the step is called on its own. */
   async function register(input: StepInput, commit: Commit = (write) => db.tx(write), given?: EntryFacts) {

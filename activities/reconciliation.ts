@@ -7,6 +7,8 @@ import { HEARTBEAT_EVERY_MS } from '../contract/providers';
 import type { Clients } from '../integrations/clients';
 import { frenchParticipantId, formatParticipantId } from '../integrations/peppol/participant-id';
 import { smlRegistry } from '../integrations/peppol/sml-registry';
+import { smlRegistration } from '../domain/peppol/sml-registration';
+import { peppolContext } from './peppol';
 import { RemoteFailure } from '../domain/remote-failure';
 import { actOnFindings } from '../domain/reconciliation/act';
 import type { ReconciliationPorts, ReconciliationSettings } from '../domain/reconciliation/ports';
@@ -27,7 +29,7 @@ export function reconciliationActivities(deps: ActivityDeps, clients: Clients): 
   const settings: ReconciliationSettings = {
     matricule: config.PA_MATRICULE,
     ourSmpUrl: config.smpPublicUrl,
-    reportOnlyRuns: config.RECONCILE_REPORT_ONLY_RUNS,
+    reportOnlyNights: config.RECONCILE_REPORT_ONLY_NIGHTS,
     agreeAfterMs: durationMs(config.RECONCILE_AGREE_AFTER),
     lookbackDays: config.RECONCILE_LOOKBACK_DAYS,
   };
@@ -47,13 +49,8 @@ export function reconciliationActivities(deps: ActivityDeps, clients: Clients): 
     sml: { listPage: (next) => clients.sml.listPage(next), smpUrls: (id) => clients.smlDns.smpUrls(id) },
     peppol: {
       removeFromDirectory: (id) => clients.directory.remove(id),
-      deleteFromSml: async (id) => {
-        try {
-          await sml.delete(id);
-        } catch (err) {
-          if (sml.refusal(err)?.fault !== 'NotFoundFault') throw err; // gone already
-        }
-      },
+      // As an unregistration removes it: gone already, or another SMP's now, counts as removed.
+      deleteFromSml: (id) => smlRegistration(peppolContext(deps, clients)).remove(id),
       createAtSml: async (id) => {
         try {
           await sml.create(id);
@@ -104,13 +101,13 @@ export function reconciliationActivities(deps: ActivityDeps, clients: Clients): 
           return next === undefined ? {} : { next };
         }),
       ),
-    reconcileAct: ({ runId }) =>
+    reconcileAct: ({ runId, after }) =>
       heartbeating(() =>
         withTemporalFailures(async () => {
           const { day } = await runFacts(db, settings, runId);
           const participantOf = (address: string) => formatParticipantId(frenchParticipantId(address));
           const ctx = { db, log, peppol: ports.peppol, runId, day, agreeAfterMs: settings.agreeAfterMs, participantOf };
-          return actOnFindings(ctx, beat);
+          return actOnFindings(ctx, after, beat);
         }),
       ),
     reconcileEnd: ({ runId, failed, actions }) =>

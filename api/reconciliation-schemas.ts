@@ -9,7 +9,7 @@ export const run = z
   .object({
     id: uuid,
     day: z.string().describe('the directory day it compared on'),
-    report_only: z.boolean().describe('it only reported: a new deployment’s first runs, or started so'),
+    report_only: z.boolean().describe('it only reported (a new deployment’s first nights)'),
     status: z.enum(['running', 'done', 'failed']),
     lines_read: z.number().int(),
     participants_read: z.number().int(),
@@ -50,4 +50,6 @@ export const findingList = z
 export const confirmed = z
   .object({ confirmed: z.number().int(), ids: z.array(uuid) })
   .meta({ id: 'DriftConfirmations' });
-export const runStarted = z.object({ started: z.literal(true) }).meta({ id: 'ReconciliationStarted' });
+export const runStarted = z
+  .object({ requested: z.literal(true).describe('the Schedule was asked; it skips the run while one is going') })
+  .meta({ id: 'ReconciliationRequested' });

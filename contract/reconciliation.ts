@@ -26,7 +26,8 @@ export interface ReconciliationActivities {
   reconcileSmlPages(input: { runId: string; next?: string }): Promise<{ next?: string; read: number }>;
   /** Our participants the List did not show, after `after`. */
   reconcileUnseenParticipants(input: { runId: string; after: string }): Promise<{ next?: string }>;
-  reconcileAct(input: { runId: string }): Promise<Record<string, number>>;
+  /** Acts on the run's findings after `after` (id order): what it did by outcome, and the next cursor. */
+  reconcileAct(input: { runId: string; after: string }): Promise<{ outcomes: Record<string, number>; next?: string }>;
   reconcileEnd(input: { runId: string; failed: boolean; actions: Record<string, number> }): Promise<RunSummary>;
 }
 

@@ -12,6 +12,7 @@ import {
   type ScheduleSpec,
 } from '@temporalio/client';
 import type { Logger } from 'pino';
+import { DomainError } from './errors';
 import {
   RECONCILIATION_SCHEDULE_ID,
   RECONCILIATION_WORKFLOW_TYPE,
@@ -90,13 +91,20 @@ async function upsertSchedule(
   }
 }
 
-/** Starts a run now through the Schedule (skipped if one is going); false when there is no Schedule. */
+/**
+ * Asks the Schedule for a run now (it skips it while one is going); false when there is no Schedule. A Temporal that
+ * cannot be reached is a DomainError `temporal-unavailable` (503, try again).
+ */
 export async function triggerReconciliation(temporal: Client): Promise<boolean> {
   try {
-    await temporal.schedule.getHandle(RECONCILIATION_SCHEDULE_ID).trigger(ScheduleOverlapPolicy.SKIP);
+    await temporal.withDeadline(Date.now() + 10_000, () =>
+      temporal.schedule.getHandle(RECONCILIATION_SCHEDULE_ID).trigger(ScheduleOverlapPolicy.SKIP),
+    );
     return true;
   } catch (err) {
     if (err instanceof ScheduleNotFoundError) return false;
-    throw err;
+    throw new DomainError('temporal-unavailable', `the Schedule could not be reached (${(err as Error).message})`, {
+      retryAfterS: 5,
+    });
   }
 }

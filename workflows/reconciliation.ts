@@ -3,7 +3,13 @@
 // on, and say what was found. Each activity reads a bounded number of pages and returns where the next one starts; the run's
 // id is the Temporal run's, so a retried activity updates the same run. The Schedule never starts a run while
 // one is still going (overlap: skip).
-import { proxyActivities, setCurrentDetails, setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  proxyActivities,
+  setCurrentDetails,
+  setWorkflowOptions,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { ReconciliationActivities, ReconciliationInput, RunSummary } from '../contract/reconciliation';
 
 const reading = proxyActivities<ReconciliationActivities>({
@@ -57,7 +63,13 @@ export async function reconcile(input: ReconciliationInput = {}): Promise<RunSum
       })(),
     ]);
     phase(reportOnly ? 'done reading (report only)' : 'acting on what two runs agree on');
-    const actions = reportOnly ? {} : await reading.reconcileAct({ runId });
+    const actions: Record<string, number> = {};
+    if (!reportOnly)
+      for (let after: string | undefined = '00000000-0000-0000-0000-000000000000'; after !== undefined;) {
+        const r: { outcomes: Record<string, number>; next?: string } = await reading.reconcileAct({ runId, after });
+        for (const [outcome, n] of Object.entries(r.outcomes)) actions[outcome] = (actions[outcome] ?? 0) + n;
+        after = r.next;
+      }
     const summary = await reading.reconcileEnd({ runId, failed: false, actions });
     phase(
       `done: ${
@@ -68,7 +80,8 @@ export async function reconcile(input: ReconciliationInput = {}): Promise<RunSum
     );
     return summary;
   } catch (err) {
-    await reading.reconcileEnd({ runId, failed: true, actions: {} });
+    // Even when the run was cancelled: it must not stay `running` in the operators' view.
+    await CancellationScope.nonCancellable(() => reading.reconcileEnd({ runId, failed: true, actions: {} }));
     throw err; // an activity's failure fails the run, its fault in the Temporal UI
   }
 }

@@ -114,16 +114,16 @@ export const reconciliationRoutes = [
     method: 'post',
     path: '/operators/v1/reconciliation/runs',
     operationId: 'startReconciliation',
-    summary: 'Start a reconciliation run now (operator-admin)',
+    summary: 'Ask for a reconciliation run now (operator-admin)',
     description:
-      'Through the nightly Schedule, so that it is skipped while a run is going; `GET /operators/v1/reconciliation` shows it once begun.',
+      'Through the nightly Schedule, which skips it while a run is going (`GET /operators/v1/reconciliation` shows the run once begun). It acts as a nightly run does: report-only while the deployment is new.',
     operator: 'admin',
     responses: { 202: R.runStarted },
-    errors: ['no-schedule'],
+    errors: ['no-schedule', 'temporal-unavailable'],
     handle: async (_input, { temporal }: Deps) => {
       if (!(await triggerReconciliation(temporal)))
         throw new DomainError('no-schedule', 'the nightly reconciliation is off (RECONCILE_CRON=off)');
-      return { started: true };
+      return { requested: true };
     },
   }),
 ];

@@ -1,8 +1,9 @@
-// What a run does about its findings, once it may (report-only runs never do): a destructive change only when two
-// runs at least `agreeAfterMs` apart agree or an operator confirmed it; an address taken over only from the day
-// the other platform starts. Each action closes its finding in the transaction that records its effect, so a
-// retried activity does it once. A repair is only made while the mandate in force covers it (repair.ts); otherwise
-// the finding stays open with the reason noted.
+// What a run does about its findings, once it may (report-only runs never do): only when two sightings at least
+// `agreeAfterMs` apart agree or an operator confirmed it; an address taken over or ended only from its day; never
+// while another job of the party runs. Each action's last write closes its finding in the transaction that records
+// its effect, and its remote calls count what is done already as done, so a retried activity does it once. A repair
+// is only made while the mandate in force covers it (repair.ts). A finding not acted on stays open with the reason
+// noted; one whose action a remote refuses for good is noted and the run goes on with the others.
 import type { Logger } from 'pino';
 import type { Db } from '../../platform/store/db';
 import { closeFinding, findingsOfRun, noteFinding, type FindingView } from '../../platform/store/drift-findings';
@@ -13,7 +14,9 @@ import {
 } from '../../platform/store/directory-holdings';
 import { recordReconciledState, currentState } from '../../platform/store/entry-states';
 import { disableParticipant, findEnabledParticipant } from '../../platform/store/peppol-participants';
-import { markMigrated } from '../../platform/store/peppol-migrations';
+import { markMigrated, preparedMigration } from '../../platform/store/peppol-migrations';
+import { activeJobOf } from '../../platform/store/jobs';
+import { RemoteFailure } from '../remote-failure';
 import { DESTRUCTIVE, REPAIRABLE, type DriftKind } from './findings';
 import { notCovered, queueRepair } from './repair';
 import type { PeppolWriter } from './ports';
@@ -30,32 +33,60 @@ export interface ActContext {
 }
 
 const ACTED_ON: readonly DriftKind[] = [...DESTRUCTIVE, ...REPAIRABLE];
-/** At most this many findings a run acts on in one activity; the rest wait for the next night. */
-const BATCH = 500;
+/** Findings an activity takes at a time; the workflow calls again with the cursor. */
+const BATCH = 200;
 
-/** Acts on the run's findings that may be acted on; returns what it did, by outcome. */
-export async function actOnFindings(ctx: ActContext, beat: () => void): Promise<Record<string, number>> {
+/**
+ * Acts on up to BATCH of the run's findings after `after` (id order); returns what it did, by outcome, and the
+ * cursor of the next batch (none at the end).
+ */
+export async function actOnFindings(
+  ctx: ActContext,
+  after: string,
+  beat: () => void,
+): Promise<{ outcomes: Record<string, number>; next?: string }> {
   const outcomes: Record<string, number> = {};
   const count = (o: string) => void (outcomes[o] = (outcomes[o] ?? 0) + 1);
-  for (const f of await findingsOfRun(ctx.db, ctx.runId, ACTED_ON, ctx.agreeAfterMs, BATCH)) {
+  const batch = await findingsOfRun(ctx.db, ctx.runId, {
+    kinds: ACTED_ON,
+    agreeAfterMs: ctx.agreeAfterMs,
+    after,
+    limit: BATCH,
+  });
+  for (const f of batch) {
     beat();
     if (!f.agreed) {
       count('awaiting-agreement');
       continue;
     }
-    count(await act(ctx, f));
+    try {
+      count(await act(ctx, f));
+    } catch (err) {
+      // A refusal for good would fail every night's run: it is noted on the finding instead. Anything worth
+      // retrying (a remote down) fails the activity, which Temporal retries.
+      if (!(err instanceof RemoteFailure) || err.retryable) throw err;
+      await noteFinding(ctx.db, f.id, `not done: ${err.message}`);
+      ctx.log.warn({ findingId: f.id, kind: f.kind, err }, 'reconciliation: an action was refused');
+      count('refused');
+    }
   }
-  return outcomes;
+  return { outcomes, ...(batch.length === BATCH && { next: batch.at(-1)!.id }) };
 }
 
 async function act(ctx: ActContext, f: FindingView): Promise<string> {
   const entryId = f.entry_id;
   if (!entryId) return 'reported';
+  const running = await activeJobOf(ctx.db, entryId);
+  if (running) {
+    await noteFinding(ctx.db, f.id, `not yet: job ${running.id} of the party is ${running.status}`);
+    return 'busy';
+  }
   switch (f.kind as DriftKind) {
     case 'moved-out':
       if (String(f.details.day) > ctx.day) return 'waiting-for-day';
       return leave(ctx, f, entryId, 'moved-out', { platform: f.details.platform, day: f.details.day });
     case 'ceased':
+      if (String(f.details.day) > ctx.day) return 'waiting-for-day';
       return leave(ctx, f, entryId, 'ceased', { day: f.details.day });
     case 'participant-migrated':
       await ctx.db.tx(async (q) => {
@@ -82,10 +113,7 @@ async function act(ctx: ActContext, f: FindingView): Promise<string> {
         return 'reported';
       }
       const queued = await queueRepair(ctx.db, { ...at, findingId: f.id });
-      if (queued === 'busy') {
-        await noteFinding(ctx.db, f.id, 'not repaired yet: another job of the party is running');
-        return 'busy';
-      }
+      if (queued === 'busy') return 'busy'; // a job started since the check above: the next night tries again
       const job = queued === 'queued-before' ? 'before' : `as job ${queued.jobId}`;
       await closeFinding(ctx.db, f.id, 'acted', `the address update putting the line back was queued ${job}`);
       return 'repair-queued';
@@ -109,17 +137,21 @@ async function leave(
   const address = f.subject;
   const participantId = ctx.participantOf(address);
   const record = await findEnabledParticipant(ctx.db, participantId);
-  if (record && record.entryId === entryId) {
+  const ours = record?.entryId === entryId;
+  // A migration we prepared is the company's way out on Peppol: its new SMP takes the participant over, which the
+  // participant-migrated finding then settles. Deleting it would cancel that migration.
+  const migrating = ours && (await preparedMigration(ctx.db, participantId)) !== undefined;
+  if (ours && !migrating) {
     if (record.directoryRegistered) await ctx.peppol.removeFromDirectory(participantId);
     if (record.smlRegistered) await ctx.peppol.deleteFromSml(participantId);
   }
   await ctx.db.tx(async (q) => {
     if (!(await closeFinding(q, f.id, 'acted', `${state}: off Peppol, our line forgotten`))) return;
-    if (record && record.entryId === entryId) await disableParticipant(q, participantId, entryId);
+    if (ours && !migrating) await disableParticipant(q, participantId, entryId);
     await forgetDirectoryLine(q, entryId, address);
-    if (/^\d{9}$/.test(address)) await releaseDirectoryLine(q, address, entryId);
-    if ((await entryDirectoryLines(q, entryId)).length === 0)
-      await recordReconciledState(q, { entryId, state, why: { [state]: why } });
+    if ((await entryDirectoryLines(q, entryId)).length > 0) return;
+    await releaseDirectoryLine(q, f.subject.slice(0, 9), entryId);
+    await recordReconciledState(q, { entryId, state, why: { [state]: why } });
   });
   ctx.log.info({ entryId, findingId: f.id, state }, 'reconciliation: an address left Peppol');
   return state;

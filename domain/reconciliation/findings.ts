@@ -56,21 +56,17 @@ export interface PageVerdict {
 
 /**
  * One page of our matricule's lines (those reaching `from`, a few days back so that recent ends show) against our
- * records of their addresses. A line of ours we have no record of, still in force or to come, is reported; ended
- * ones are history (a company that left us).
+ * records of their addresses. A line of ours we have no record of, open-ended, is reported; one with an end is
+ * history (a company that left us) or on its way out (an address update ending it at a later day).
  */
-export function judgePage(
-  lines: readonly AnnuaireLine[],
-  recorded: ReadonlyMap<string, RecordedLine>,
-  day: string,
-): PageVerdict {
+export function judgePage(lines: readonly AnnuaireLine[], recorded: ReadonlyMap<string, RecordedLine>): PageVerdict {
   const verdict: PageVerdict = { seen: [], ended: [], unknown: [] };
   for (const line of lines) {
     const rec = recorded.get(line.identifiantAdressage.toLowerCase());
     if (rec && rec.idInstance === line.idInstance) {
       verdict.seen.push(rec.address);
       if (line.dateFinEffet !== null) verdict.ended.push({ line, recorded: rec });
-    } else if (reaches({ start: line.dateDebutEffet, end: line.dateFinEffet }, day)) {
+    } else if (line.dateFinEffet === null) {
       verdict.unknown.push({
         kind: 'line-unknown',
         subject: line.identifiantAdressage,
@@ -100,6 +96,9 @@ export interface AddressFacts {
 export function judgeAddress(f: AddressFacts): Finding | undefined {
   const { recorded, day } = f;
   const base = { subject: recorded.address, entryId: recorded.entryId };
+  const ours = f.shown ?? f.sirenLines.find((l) => l.idInstance === recorded.idInstance);
+  // Not shown at all, and written lately: the directory may not show it yet (nor the end of the line it replaced).
+  if (!ours && f.writtenSinceLastRun) return { ...base, kind: 'line-pending', details: {} };
   const successor = f.sirenLines
     .filter(
       (l) =>
@@ -107,6 +106,7 @@ export function judgeAddress(f: AddressFacts): Finding | undefined {
         !l.masked &&
         l.matriculePlateforme !== f.ourMatricule &&
         l.matriculePlateforme !== FICTIVE_PLATFORM &&
+        (!ours || l.dateDebutEffet >= ours.dateDebutEffet) && // the line ours replaced is no successor
         reaches({ start: l.dateDebutEffet, end: l.dateFinEffet }, day),
     )
     .sort((a, b) => a.dateDebutEffet.localeCompare(b.dateDebutEffet))[0];
@@ -116,13 +116,12 @@ export function judgeAddress(f: AddressFacts): Finding | undefined {
       kind: 'moved-out',
       details: { platform: successor.matriculePlateforme, day: successor.dateDebutEffet },
     };
-  const ours = f.shown ?? f.sirenLines.find((l) => l.idInstance === recorded.idInstance);
   if (f.companyState === 'C') return { ...base, kind: 'ceased', details: { day: ours?.dateFinEffet ?? day } };
   if (ours?.masked) return { ...base, kind: 'line-changed', details: { masked: true } };
   if (ours && ours.dateFinEffet !== null)
     return { ...base, kind: 'line-changed', details: { endsOn: ours.dateFinEffet } };
   if (ours) return undefined; // in force as recorded: a page boundary moved under the scan
-  return { ...base, kind: f.writtenSinceLastRun ? 'line-pending' : 'line-missing', details: {} };
+  return { ...base, kind: 'line-missing', details: {} };
 }
 
 /**

@@ -38,7 +38,7 @@ export interface ReconciliationPorts {
 export interface ReconciliationSettings {
   matricule: string;
   ourSmpUrl: string;
-  reportOnlyRuns: number;
+  reportOnlyNights: number;
   agreeAfterMs: number;
   lookbackDays: number;
 }

@@ -6,7 +6,7 @@ import { closeGoneFindings, runFindingCounts } from '../../platform/store/drift-
 import {
   earlierRuns,
   failStaleRuns,
-  finishedRuns,
+  finishedRunDays,
   finishRun,
   getRun,
   startRun,
@@ -33,11 +33,11 @@ export async function beginRun(
   await failStaleRuns(db, runId);
   const known = await getRun(db, runId);
   if (known) return known;
-  const done = await finishedRuns(db);
+  const nights = await finishedRunDays(db);
   return startRun(db, {
     id: runId,
     day: today(),
-    reportOnly: asked.reportOnly === true || done < settings.reportOnlyRuns,
+    reportOnly: asked.reportOnly === true || nights < settings.reportOnlyNights,
   });
 }
 

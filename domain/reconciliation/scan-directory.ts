@@ -15,6 +15,8 @@ import { judgeAddress, judgePage, type Finding } from './findings';
 import type { DirectoryReader, ReconciliationSettings } from './ports';
 
 export const PAGE = 100;
+/** How long an activity reads pages before handing its cursor back (its start-to-close timeout is 10 minutes). */
+const BUDGET_MS = 3 * 60_000;
 
 export interface ScanContext {
   db: Db;
@@ -58,14 +60,18 @@ export async function scanDirectoryPages(ctx: ScanContext, offset: number, pages
   };
   let at = offset;
   let next = fetchPage(at);
+  const deadline = Date.now() + BUDGET_MS;
   for (let i = 0; i < pages; i++) {
     const { lines, total } = await next;
     const end = lines.length === 0 || at + lines.length >= total;
-    if (!end && i + 1 < pages) next = fetchPage(at + lines.length);
+    // Within the activity's budget (many ended lines mean lookups): the cursor goes back to the workflow in time.
+    const last = i + 1 >= pages || Date.now() > deadline;
+    if (!end && !last) next = fetchPage(at + lines.length);
     await judgeLines(ctx, lines);
     at += lines.length;
     beat();
     if (end) return { next: undefined, read: at - offset };
+    if (last) break;
   }
   return { next: at, read: at - offset };
 }
@@ -77,7 +83,7 @@ async function judgeLines(ctx: ScanContext, lines: AnnuaireLine[]): Promise<void
     ctx.db,
     lines.map((l) => l.identifiantAdressage),
   );
-  const verdict = judgePage(lines, recorded, ctx.day);
+  const verdict = judgePage(lines, recorded);
   await markLinesSeen(ctx.db, ctx.runId, verdict.seen);
   for (const f of verdict.unknown) await found(ctx, f);
   for (const { line, recorded: rec } of verdict.ended)

@@ -198,7 +198,9 @@ export function createAnnuaireClient(o: AnnuaireClientOptions): AnnuaireClient {
         return { lines: [], total: 0 }; // nothing matches
       }
       const r = parse(wireSearch, await json(res), 'search');
-      return { lines: r.resultats, total: r.nombre_total_resultats ?? offset + r.resultats.length };
+      // The total is optional in the spec: without it, a full page says there may be more.
+      const more = r.resultats.length >= limit ? Number.MAX_SAFE_INTEGER : offset + r.resultats.length;
+      return { lines: r.resultats, total: r.nombre_total_resultats ?? more };
     },
 
     async endLine(idInstance, dateFinEffet) {

@@ -82,14 +82,14 @@ const envSchema = z.object({
       z.array(z.string().regex(/^[^\s:]+(:\d{1,5})?$|^\[[0-9a-f:]+\](:\d{1,5})?$/i, 'host or host:port')).optional(),
     ),
   // The nightly reconciliation (domain/reconciliation/): when (a cron expression in RECONCILE_TIMEZONE, or "off"),
-  // how many of a new deployment's first runs only report, how far apart two runs must be to agree on a destructive
-  // action, and how many days back its searches reach (so that lines ended lately still show).
+  // on how many of a new deployment's first nights its runs only report, how far apart two sightings must be to agree
+  // on an action, and how many days back its searches reach (so that lines ended lately still show).
   RECONCILE_CRON: z
     .string()
     .regex(/^off$|^(\S+\s+){4}\S+$/, 'five cron fields, or "off"')
     .default('30 1 * * *'),
   RECONCILE_TIMEZONE: z.string().default('UTC'),
-  RECONCILE_REPORT_ONLY_RUNS: z.coerce.number().int().min(0).max(1000).default(3),
+  RECONCILE_REPORT_ONLY_NIGHTS: z.coerce.number().int().min(0).max(1000).default(3),
   RECONCILE_AGREE_AFTER: z
     .string()
     .regex(/^\d+\s*(ms|s|m|h|d)$/, 'a duration such as 12h')

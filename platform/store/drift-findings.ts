@@ -45,16 +45,23 @@ export const findingView = (r: Row) => ({
 });
 export type FindingView = ReturnType<typeof findingView>;
 
+/** What a sighting says differs from the last one (another platform, another day): its agreement starts over. */
+const CHANGED = 'drift_findings.details IS DISTINCT FROM EXCLUDED.details';
+
 /**
- * Records what a run found: a new open finding, or the open one seen again (counted once per run, its details the
- * latest). Returns whether it is new.
+ * Records what a run found: a new open finding, or the open one seen again (counted once per run; one whose details
+ * changed starts its count and any confirmation over). Returns whether it is new.
  */
 export async function recordFinding(db: Queryable, runId: string, f: FindingInput): Promise<boolean> {
   const { rows } = await db.query<{ fresh: boolean }>(
     `INSERT INTO drift_findings (id, kind, subject, entry_id, details, first_run_id, last_run_id)
      VALUES (gen_random_uuid(), $2, $3, $4, $5, $1, $1)
      ON CONFLICT (kind, subject) WHERE closed_at IS NULL DO UPDATE SET
-       runs = drift_findings.runs + CASE WHEN drift_findings.last_run_id = $1 THEN 0 ELSE 1 END,
+       runs = CASE WHEN ${CHANGED} THEN 1 ELSE drift_findings.runs + CASE WHEN drift_findings.last_run_id = $1 THEN 0 ELSE 1 END END,
+       first_run_id = CASE WHEN ${CHANGED} THEN $1 ELSE drift_findings.first_run_id END,
+       first_seen_at = CASE WHEN ${CHANGED} THEN now() ELSE drift_findings.first_seen_at END,
+       confirmed_by = CASE WHEN ${CHANGED} THEN NULL ELSE drift_findings.confirmed_by END,
+       confirmed_at = CASE WHEN ${CHANGED} THEN NULL ELSE drift_findings.confirmed_at END,
        last_run_id = $1, last_seen_at = now(), details = EXCLUDED.details,
        entry_id = COALESCE(EXCLUDED.entry_id, drift_findings.entry_id)
      RETURNING (xmax = 0) AS fresh`,
@@ -81,23 +88,21 @@ export async function closeGoneFindings(db: Queryable, runId: string): Promise<n
 }
 
 /**
- * The open findings this run saw of `kinds`, with whether they may be acted on: seen by two runs whose first was at
- * least `agreeAfterMs` ago, or confirmed by an operator.
+ * The open findings this run saw of `kinds`, after `after` in id order, with whether they may be acted on: an
+ * operator confirmed it, or its first and latest sightings lie at least `agreeAfterMs` apart (two runs agree).
  */
 export async function findingsOfRun(
   db: Queryable,
   runId: string,
-  kinds: readonly string[],
-  agreeAfterMs: number,
-  limit: number,
+  q: { kinds: readonly string[]; agreeAfterMs: number; after: string; limit: number },
 ): Promise<(FindingView & { agreed: boolean })[]> {
   const { rows } = await db.query<Row & { agreed: boolean }>(
     `SELECT f.*, e.workspace_id,
-       (f.confirmed_at IS NOT NULL OR (f.runs >= 2 AND f.first_seen_at <= now() - $3 * interval '1 millisecond')) AS agreed
+       (f.confirmed_at IS NOT NULL OR f.last_seen_at - f.first_seen_at >= $3 * interval '1 millisecond') AS agreed
      FROM drift_findings f LEFT JOIN entries e ON e.id = f.entry_id
-     WHERE f.closed_at IS NULL AND f.last_run_id = $1 AND f.kind = ANY ($2::text[])
-     ORDER BY f.first_seen_at, f.id LIMIT $4`,
-    [runId, kinds, agreeAfterMs, limit],
+     WHERE f.closed_at IS NULL AND f.last_run_id = $1 AND f.kind = ANY ($2::text[]) AND f.id > $4::uuid
+     ORDER BY f.id LIMIT $5`,
+    [runId, q.kinds, q.agreeAfterMs, q.after, q.limit],
   );
   return rows.map((r) => ({ ...findingView(r), agreed: r.agreed }));
 }

@@ -53,9 +53,11 @@ export async function recentRuns(db: Queryable, limit: number): Promise<RunView[
   return rows.map(runView);
 }
 
-/** How many runs have finished: a new deployment's first ones only report. */
-export async function finishedRuns(db: Queryable): Promise<number> {
-  const { rows } = await db.query<{ n: string }>("SELECT count(*) AS n FROM reconciliation_runs WHERE status = 'done'");
+/** On how many days a run has finished: a new deployment's first nights only report, however many runs were asked. */
+export async function finishedRunDays(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(
+    "SELECT count(DISTINCT day) AS n FROM reconciliation_runs WHERE status = 'done'",
+  );
   return Number(rows[0]!.n);
 }
 

@@ -22,6 +22,8 @@ const sirens = {
   ceased: makeSiren(),
   migrated: makeSiren(),
   changed: makeSiren(),
+  /** Taken over by another platform whose SMP also took its participant: both are settled, in any order. */
+  leftForOther: makeSiren(),
   steady: makeSiren(),
 };
 const entries: Record<keyof typeof sirens, string> = {} as never;
@@ -51,7 +53,7 @@ async function admin(sim: 'annuaire' | 'sml', method: string, path: string, body
 beforeAll(async () => {
   h = await startHarness({
     env: {
-      RECONCILE_REPORT_ONLY_RUNS: '1',
+      RECONCILE_REPORT_ONLY_NIGHTS: '1',
       RECONCILE_AGREE_AFTER: `${AGREE_AFTER_MS}ms`,
       RECONCILE_ANNUAIRE_RPS: '200',
     },
@@ -75,11 +77,15 @@ describe('the nightly reconciliation', () => {
   }, 120_000);
 
   it('acts only once two runs agree: moved out, ceased, migrated, a line put back', async () => {
-    await admin('annuaire', 'POST', '/_simulator/lines', {
-      matriculePlateforme: '0099',
-      siren: sirens.movedOut,
-      dateDebutEffet: today,
-      takeOver: true,
+    for (const siren of [sirens.movedOut, sirens.leftForOther])
+      await admin('annuaire', 'POST', '/_simulator/lines', {
+        matriculePlateforme: '0099',
+        siren,
+        dateDebutEffet: today,
+        takeOver: true,
+      });
+    await admin('sml', 'PUT', `/_simulator/participants/${encodeURIComponent(participant(sirens.leftForOther))}`, {
+      smpId: 'OTHER-SMP',
     });
     await admin('annuaire', 'POST', `/_simulator/companies/${sirens.ceased}/cessation`, { day: today });
     await admin('sml', 'PUT', `/_simulator/participants/${encodeURIComponent(participant(sirens.migrated))}`, {
@@ -91,8 +97,8 @@ describe('the nightly reconciliation', () => {
 
     const first = await reconcile();
     expect(first.reportOnly).toBe(false);
-    expect(first.counts).toEqual({ 'moved-out': 1, ceased: 1, 'participant-migrated': 1, 'line-changed': 1 });
-    expect(first.actions).toEqual({ 'awaiting-agreement': 4 });
+    expect(first.counts).toEqual({ 'moved-out': 2, ceased: 1, 'participant-migrated': 2, 'line-changed': 1 });
+    expect(first.actions).toEqual({ 'awaiting-agreement': 6 });
     const states = async () =>
       Object.fromEntries(
         await Promise.all(
@@ -107,6 +113,7 @@ describe('the nightly reconciliation', () => {
       ceased: 'registered',
       migrated: 'registered',
       changed: 'registered',
+      leftForOther: 'registered',
       steady: 'registered',
     });
     // The integrator heard of it at once.
@@ -115,12 +122,13 @@ describe('the nightly reconciliation', () => {
 
     await new Promise((r) => setTimeout(r, AGREE_AFTER_MS));
     const second = await reconcile();
-    expect(second.actions).toEqual({ 'moved-out': 1, ceased: 1, migrated: 1, 'repair-queued': 1 });
+    expect(second.actions).toEqual({ 'moved-out': 2, ceased: 1, migrated: 2, 'repair-queued': 1 });
     expect(await states()).toEqual({
       movedOut: 'moved-out',
       ceased: 'ceased',
       migrated: 'registered',
       changed: 'registered',
+      leftForOther: 'moved-out',
       steady: 'registered',
     });
     // The line is put back by an address update of the party's, queued for the API's sweeper to start.
@@ -133,7 +141,7 @@ describe('the nightly reconciliation', () => {
       .filter((l) => l.siren === sirens.changed && l.matriculePlateforme === '0145' && l.dateFinEffet === null);
     expect(inForce).toHaveLength(1);
     // Off Peppol: our SMP no longer serves them, the SML no longer lists them for us.
-    for (const siren of [sirens.movedOut, sirens.ceased, sirens.migrated]) {
+    for (const siren of [sirens.movedOut, sirens.ceased, sirens.migrated, sirens.leftForOther]) {
       const smp = await fetch(`${h.baseUrl}/smp/${encodeURIComponent(participant(siren))}`);
       expect(smp.status, siren).toBe(404);
     }
@@ -151,6 +159,8 @@ describe('the nightly reconciliation', () => {
       ['ceased', 'acted'],
       ['line-changed', 'acted'],
       ['moved-out', 'acted'],
+      ['moved-out', 'acted'],
+      ['participant-migrated', 'acted'],
       ['participant-migrated', 'acted'],
     ]);
   }, 60_000);

@@ -806,8 +806,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start a reconciliation run now (operator-admin)
-         * @description Through the nightly Schedule, so that it is skipped while a run is going; `GET /operators/v1/reconciliation` shows it once begun.
+         * Ask for a reconciliation run now (operator-admin)
+         * @description Through the nightly Schedule, which skips it while a run is going (`GET /operators/v1/reconciliation` shows the run once begun). It acts as a nightly run does: report-only while the deployment is new.
          */
         post: operations["startReconciliation"];
         delete?: never;
@@ -2049,7 +2049,7 @@ export interface components {
             id: string;
             /** @description the directory day it compared on */
             day: string;
-            /** @description it only reported: a new deployment’s first runs, or started so */
+            /** @description it only reported (a new deployment’s first nights) */
             report_only: boolean;
             /** @enum {string} */
             status: "running" | "done" | "failed";
@@ -2110,9 +2110,12 @@ export interface components {
             confirmed: number;
             ids: string[];
         };
-        ReconciliationStarted: {
-            /** @constant */
-            started: true;
+        ReconciliationRequested: {
+            /**
+             * @description the Schedule was asked; it skips the run while one is going
+             * @constant
+             */
+            requested: true;
         };
         Submitted: {
             /** @constant */
@@ -7271,7 +7274,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReconciliationStarted"];
+                    "application/json": components["schemas"]["ReconciliationRequested"];
                 };
             };
             /** @description `unauthenticated`: no API key, or an unknown or revoked one */
@@ -7312,6 +7315,15 @@ export interface operations {
             };
             /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `temporal-unavailable`: the workflow service could not be reached: retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -18,20 +18,19 @@ const facts = { recorded: rec, sirenLines: [], writtenSinceLastRun: false, ourMa
 describe('a page of our matricule', () => {
   it('sees our lines as recorded, and sends ours ended to be explained', () => {
     const recorded = new Map([[rec.address, rec]]);
-    const v = judgePage([line({ idInstance: 7, dateFinEffet: '2026-12-01' })], recorded, DAY);
+    const v = judgePage([line({ idInstance: 7, dateFinEffet: '2026-12-01' })], recorded);
     expect(v.seen).toEqual(['123456782']);
     expect(v.ended).toHaveLength(1);
     expect(v.unknown).toEqual([]);
   });
 
-  it('reports a line in force on our matricule that we never recorded, and leaves old history alone', () => {
+  it('reports an open-ended line on our matricule that we never recorded, and leaves lines with an end alone', () => {
     const v = judgePage(
       [
         line({ idInstance: 9, identifiantAdressage: '999999999', siren: '999999999' }),
         line({ idInstance: 3, dateFinEffet: '2026-11-20' }),
       ],
       new Map([[rec.address, rec]]),
-      DAY,
     );
     expect(v.unknown.map((f) => [f.kind, f.subject])).toEqual([['line-unknown', '999999999']]);
     expect(v.seen).toEqual([]);
@@ -77,6 +76,24 @@ describe('why our line ended or went missing', () => {
   it('not in the directory at all: pending while it may not show yet, missing after', () => {
     expect(judgeAddress({ ...facts, writtenSinceLastRun: true })?.kind).toBe('line-pending');
     expect(judgeAddress(facts)?.kind).toBe('line-missing');
+  });
+
+  it("our own fresh take-over not shown yet: pending, not the former platform's line taken for a successor", () => {
+    const former = line({ idInstance: 5, matriculePlateforme: '0099', dateDebutEffet: '2025-01-01' });
+    expect(judgeAddress({ ...facts, sirenLines: [former], writtenSinceLastRun: true })?.kind).toBe('line-pending');
+  });
+
+  it('a line of another platform that started before ours is the one ours replaced, not a successor', () => {
+    const ours = line({ idInstance: 7, dateDebutEffet: '2026-10-01', dateFinEffet: '2026-11-26' });
+    const before = line({
+      idInstance: 5,
+      matriculePlateforme: '0099',
+      dateDebutEffet: '2025-01-01',
+      dateFinEffet: null,
+    });
+    expect(judgeAddress({ ...facts, shown: ours, sirenLines: [ours, before], companyState: 'A' })?.kind).toBe(
+      'line-changed',
+    );
   });
 
   it('in force as recorded after all: nothing to say', () => {
