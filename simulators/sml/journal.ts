@@ -7,6 +7,7 @@
 // the two replays the old journal over the new snapshot at the next start, which is harmless as long as every record
 // is a blind write (it sets values, never reads them): the caller's records must be.
 import fs from 'node:fs';
+import path from 'node:path';
 import { loadState, saveState } from './http';
 
 export const COMPACT_MIN_BYTES = 1 << 20;
@@ -55,6 +56,8 @@ export class Journal<Snapshot, Rec> {
   append(rec: Rec): void {
     if (!this.journalFile) return;
     const line = `${JSON.stringify(rec)}\n`;
+    // A fresh data directory has no simulators/ folder until the first change.
+    if (!this.journalBytes) fs.mkdirSync(path.dirname(this.journalFile), { recursive: true });
     fs.appendFileSync(this.journalFile, line);
     this.journalBytes += Buffer.byteLength(line);
     if (this.journalBytes > Math.max(COMPACT_MIN_BYTES, this.snapshotBytes)) this.compact();

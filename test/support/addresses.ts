@@ -132,16 +132,46 @@ export function goneFaults(w: World, p: AddressedParty, created: 'each address o
 
 /**
  * The same, from the state files the simulators of the embedded stack (`npm start`) keep in `<DATA_DIR>/simulators`
- * (simulators/index.ts): for a suite that sees the stack from outside only.
+ * (simulators/index.ts): for a suite that sees the stack from outside only. The Annuaire's and the SML's are a
+ * snapshot plus a journal of changes since (one JSON record a line, the last one possibly torn), replayed here.
  */
 export function worldFromStateFiles(dir: string, config: { PA_MATRICULE: string; SMP_ID: string }): World {
-  const read = <T>(name: string): T => JSON.parse(fs.readFileSync(path.join(dir, `${name}.json`), 'utf8')) as T;
-  const annuaire = read<{ lines: StoredLine[]; routingCodes?: StoredRoutingCode[] }>('annuaire');
+  // A simulator that has only journaled changes since it started on an empty directory has no snapshot yet.
+  const read = <T>(name: string, none: T): T => {
+    const file = path.join(dir, `${name}.json`);
+    return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as T) : none;
+  };
+  const journal = <R>(name: string): R[] => {
+    const file = path.join(dir, `${name}.json.journal`);
+    if (!fs.existsSync(file)) return [];
+    const records = fs.readFileSync(file, 'utf8').split('\n');
+    records.pop(); // after the last newline: nothing, or a torn record
+    return records.filter(Boolean).map((r) => JSON.parse(r) as R);
+  };
+  const annuaire = read<{ lines: StoredLine[]; routingCodes?: StoredRoutingCode[] }>('annuaire', { lines: [] });
+  const lines = new Map(annuaire.lines.map((l) => [l.idInstance, l]));
+  const codes = new Map((annuaire.routingCodes ?? []).map((c) => [c.idInstance, c]));
+  for (const r of journal<{ t: string; v: StoredLine & StoredRoutingCode }>('annuaire')) {
+    if (r.t === 'line') lines.set(r.v.idInstance, r.v);
+    if (r.t === 'code') codes.set(r.v.idInstance, r.v);
+  }
+  const owners = new Map<string, string>();
+  for (const [smp, ids] of Object.entries(
+    read<{ participants: Record<string, string[]> }>('sml', { participants: {} }).participants,
+  ))
+    for (const id of ids) owners.set(id, smp);
+  for (const r of journal<{ op: string; smp: string; ids: string[] }>('sml')) {
+    if (r.op === 'own') for (const id of r.ids) owners.set(id, r.smp);
+    if (r.op === 'drop') for (const id of r.ids) owners.delete(id);
+  }
   return {
-    lines: annuaire.lines,
-    codes: annuaire.routingCodes ?? [],
-    sml: [...(read<{ participants: Record<string, string[]> }>('sml').participants[config.SMP_ID] ?? [])].sort(),
-    directory: [...read<{ indexed: string[] }>('peppol-directory').indexed].sort(),
+    lines: [...lines.values()],
+    codes: [...codes.values()],
+    sml: [...owners]
+      .filter(([, smp]) => smp === config.SMP_ID)
+      .map(([id]) => id)
+      .sort(),
+    directory: [...read<{ indexed: string[] }>('peppol-directory', { indexed: [] }).indexed].sort(),
     us: config.PA_MATRICULE,
     smpId: config.SMP_ID,
     today: new Date().toISOString().slice(0, 10),

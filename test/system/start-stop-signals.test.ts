@@ -59,7 +59,7 @@ function isGuard(pid: number): boolean {
   }
 }
 
-let ports: Record<'api' | 'temporal' | 'ui' | 'annuaire' | 'sml' | 'directory', number>;
+let ports: Record<'api' | 'temporal' | 'ui' | 'annuaire' | 'sml' | 'directory' | 'smlDns', number>;
 let child: ChildProcess | undefined;
 const groups = new Set<number>(); // the dev servers' process groups seen: killed in afterAll should a test fail
 let output = '';
@@ -94,6 +94,7 @@ async function startAndSignal(run: Run): Promise<{ code: number | null; ms: numb
       ANNUAIRE_SIM_PORT: String(ports.annuaire),
       SML_SIM_PORT: String(ports.sml),
       PEPPOL_DIRECTORY_SIM_PORT: String(ports.directory),
+      SML_SIM_DNS_PORT: String(ports.smlDns),
       INSPECT_POOL_SIZE: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -140,7 +141,7 @@ async function expectNothingLeft() {
 
 beforeAll(async () => {
   // Below the ephemeral range and distinct (ports.ts): none taken between the pick and the stack's bind.
-  ports = await freePortsFor(['api', 'temporal', 'ui', 'annuaire', 'sml', 'directory']);
+  ports = await freePortsFor(['api', 'temporal', 'ui', 'annuaire', 'sml', 'directory', 'smlDns']);
 });
 
 afterAll(() => {
