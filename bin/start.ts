@@ -166,7 +166,7 @@ async function main(life: Lifecycle) {
   Temporal UI    ${temporalServer.uiUrl}
   Temporal gRPC  ${config.TEMPORAL_ADDRESS}   (namespace ${config.TEMPORAL_NAMESPACE}, task queue ${config.TEMPORAL_TASK_QUEUE}, build ${buildId} of ${config.TEMPORAL_DEPLOYMENT_NAME})
   Our SMP        ${config.smpPublicUrl}
-  Simulators     Annuaire ${simulators.annuaire.url}, SML ${simulators.sml.endpoint}, Peppol Directory ${simulators.directory.url}
+  Simulators     Annuaire ${simulators.annuaire.url}, SML ${simulators.sml.endpoint} (DNS ${simulators.sml.dnsAddress}:${simulators.sml.dnsPort}, zone ${simulators.sml.dnsZone}), Peppol Directory ${simulators.directory.url}
   Dev API key    ${masked(devKey)}   (an integrator's; the key itself: ${devKeyFile})
 ${devOperators.map((o) => `  Dev operator   ${masked(o.credential)}   (${o.name}: ${o.roles.join(', ')}; the credential itself: ${o.file})`).join('\n')}
   Data           ${config.dataDir}
