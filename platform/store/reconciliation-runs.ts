@@ -119,24 +119,29 @@ export interface RecordedLineRow {
   since: Date;
 }
 
+interface LineRow {
+  address_id: string;
+  siren: string;
+  entry_id: string;
+  id_instance: string;
+  since: Date;
+}
+const LINE_COLUMNS = 'address_id, siren, entry_id, id_instance, since';
+const lineOf = (r: LineRow): RecordedLineRow => ({
+  address: r.address_id,
+  siren: r.siren,
+  entryId: r.entry_id,
+  idInstance: Number(r.id_instance),
+  since: r.since,
+});
+
 /** Our records of these addresses (any case), keyed by the lower-cased address. */
 export async function recordedLines(db: Queryable, addresses: string[]): Promise<Map<string, RecordedLineRow>> {
-  const { rows } = await db.query<{
-    address_id: string;
-    siren: string;
-    entry_id: string;
-    id_instance: string;
-    since: Date;
-  }>(
-    `SELECT address_id, siren, entry_id, id_instance, since FROM directory_lines WHERE lower(address_id) = ANY ($1::text[])`,
+  const { rows } = await db.query<LineRow>(
+    `SELECT ${LINE_COLUMNS} FROM directory_lines WHERE lower(address_id) = ANY ($1::text[])`,
     [addresses.map((a) => a.toLowerCase())],
   );
-  return new Map(
-    rows.map((r) => [
-      r.address_id.toLowerCase(),
-      { address: r.address_id, siren: r.siren, entryId: r.entry_id, idInstance: Number(r.id_instance), since: r.since },
-    ]),
-  );
+  return new Map(rows.map((r) => [r.address_id.toLowerCase(), lineOf(r)]));
 }
 
 export async function markLinesSeen(db: Queryable, runId: string, addresses: string[]): Promise<void> {
@@ -151,24 +156,12 @@ export async function unseenLines(
   after: string,
   limit: number,
 ): Promise<RecordedLineRow[]> {
-  const { rows } = await db.query<{
-    address_id: string;
-    siren: string;
-    entry_id: string;
-    id_instance: string;
-    since: Date;
-  }>(
-    `SELECT address_id, siren, entry_id, id_instance, since FROM directory_lines
+  const { rows } = await db.query<LineRow>(
+    `SELECT ${LINE_COLUMNS} FROM directory_lines
      WHERE seen_run_id IS DISTINCT FROM $1 AND address_id > $2 ORDER BY address_id LIMIT $3`,
     [runId, after, limit],
   );
-  return rows.map((r) => ({
-    address: r.address_id,
-    siren: r.siren,
-    entryId: r.entry_id,
-    idInstance: Number(r.id_instance),
-    since: r.since,
-  }));
+  return rows.map(lineOf);
 }
 
 /** Marks the participants of an SML List page that we publish there; returns those we do not (unknown to us). */
