@@ -37,9 +37,9 @@ const confirmations = z
     ids: z
       .array(z.uuid({ error: 'must be a UUID' }))
       .min(1)
-      .max(1000, 'at most 1000')
+      .max(200, 'at most 200 at a time (or confirm every open finding of a kind)')
       .optional()
-      .describe('these findings'),
+      .describe('these findings (at most 200: the operators’ bodies are small)'),
     kind: z
       .enum(DRIFT_KINDS, { error: `one of ${DRIFT_KINDS.join(', ')}` })
       .optional()

@@ -167,6 +167,14 @@ export function jsonRoutes(at: Target): Route[] {
     },
     {
       method: 'POST',
+      op: '/operators/v1/reconciliation/confirmations',
+      path: () => '/operators/v1/reconciliation/confirmations',
+      limit: KB16,
+      shapes: SHAPES,
+      wrap: (v) => `{"kind":"moved-out","ids":${v}}`,
+    },
+    {
+      method: 'POST',
       op: '/events/v1/subscriptions',
       path: () => '/events/v1/subscriptions',
       limit: KB16,

@@ -7165,7 +7165,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description these findings */
+                    /** @description these findings (at most 200: the operators’ bodies are small) */
                     ids?: string[];
                     /**
                      * @description every open finding of this kind (with ids: those of them of this kind)
