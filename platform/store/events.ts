@@ -39,14 +39,6 @@ export function eventParams(e: EventInput): unknown[] {
   ];
 }
 
-/** An event of its own (not part of another change's statement), with its deliveries. */
-export async function recordEvent(q: Queryable, e: EventInput): Promise<void> {
-  await q.query(`WITH src AS (SELECT id, workspace_id FROM entries WHERE id = $1), ${eventCtes('src', 2)} SELECT 1`, [
-    e.entryId,
-    ...eventParams(e),
-  ]);
-}
-
 export interface SubscriptionRow {
   id: string;
   workspace_id: string;
