@@ -1,12 +1,6 @@
 // All activities of the worker, keyed by the provider id the definitions name; each step's records its journal lines.
-import { Context } from '@temporalio/activity';
 import type { JobActivities, StepActivity, StepResult } from '../contract/activities';
-import {
-  ACTIVITY_PROVIDERS,
-  DIRECTORY_COVER,
-  HEARTBEAT_EVERY_MS,
-  type ActivityProviderId,
-} from '../contract/providers';
+import { ACTIVITY_PROVIDERS, DIRECTORY_COVER, type ActivityProviderId } from '../contract/providers';
 import type { WebhookActivities } from '../contract/webhook-delivery';
 import type { ReconciliationActivities } from '../contract/reconciliation';
 import type { JobSweepActivities } from '../contract/job-sweep';
@@ -28,6 +22,7 @@ import { PEPPOL_FACTS, peppolActivities } from './peppol';
 import { partyState } from './party-state';
 import { webhookActivities } from './webhooks';
 import { reconciliationActivities } from './reconciliation';
+import { withHeartbeat } from './heartbeat';
 import { jobSweepActivities } from './job-sweep';
 
 export type { ActivityDeps } from './deps';
@@ -90,22 +85,6 @@ function toldTheWorkflow(fn: StepActivity): StepActivity {
       ...(approvalNeeded !== undefined && { approvalNeeded }),
       ...(nextStepNotBefore !== undefined && { nextStepNotBefore }),
     };
-  };
-}
-
-/**
- * Heartbeats while the activity runs, so that a worker that dies mid-step is noticed within the heartbeat
- * timeout (contract/providers.ts) instead of the whole start-to-close timeout.
- */
-function withHeartbeat<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
-  return async (...args) => {
-    const ctx = Context.current();
-    const timer = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
-    try {
-      return await fn(...args);
-    } finally {
-      clearInterval(timer);
-    }
   };
 }
 

@@ -3,7 +3,6 @@
 // again, so that a night's run is not a storm of activity retries.
 import { Context } from '@temporalio/activity';
 import type { ReconciliationActivities } from '../contract/reconciliation';
-import { HEARTBEAT_EVERY_MS } from '../contract/providers';
 import type { Clients } from '../integrations/clients';
 import { frenchParticipantId, formatParticipantId } from '../integrations/peppol/participant-id';
 import { smlRegistry } from '../integrations/peppol/sml-registry';
@@ -19,6 +18,7 @@ import { reconciliationActions, reconciliationFindings } from '../platform/obser
 import { durationMs } from '../contract/duration';
 import type { ActivityDeps } from './deps';
 import { withTemporalFailures } from './remote-failure';
+import { withHeartbeat } from './heartbeat';
 
 /** Pages an activity reads before it hands back its cursor: 10,000 lines, a few minutes at most, a short history. */
 const PAGES_PER_ACTIVITY = 100;
@@ -36,6 +36,8 @@ export function reconciliationActivities(deps: ActivityDeps, clients: Clients): 
   const paced = pacer(1000 / config.RECONCILE_ANNUAIRE_RPS);
   const annuaire = clients.annuaire;
   const sml = smlRegistry(clients.sml);
+  // As an unregistration removes a participant: gone already, or another SMP's now, counts as removed.
+  const registration = smlRegistration(peppolContext(deps, clients));
   const ports: ReconciliationPorts = {
     directory: {
       matriculePage: ({ matricule, from, offset, limit }) =>
@@ -49,8 +51,7 @@ export function reconciliationActivities(deps: ActivityDeps, clients: Clients): 
     sml: { listPage: (next) => clients.sml.listPage(next), smpUrls: (id) => clients.smlDns.smpUrls(id) },
     peppol: {
       removeFromDirectory: (id) => clients.directory.remove(id),
-      // As an unregistration removes it: gone already, or another SMP's now, counts as removed.
-      deleteFromSml: (id) => smlRegistration(peppolContext(deps, clients)).remove(id),
+      deleteFromSml: (id) => registration.remove(id),
       createAtSml: async (id) => {
         try {
           await sml.create(id);
@@ -65,6 +66,8 @@ export function reconciliationActivities(deps: ActivityDeps, clients: Clients): 
     return { db, log, directory: ports.directory, settings, runId, ...facts };
   };
   const beat = () => Context.current().heartbeat();
+  // Between the beats its pages give, a long read beats on a timer too.
+  const beating = <T>(read: () => Promise<T>): Promise<T> => withHeartbeat(read)();
   return {
     reconcileBegin: ({ runId, reportOnly }) =>
       withTemporalFailures(async () => {
@@ -73,28 +76,28 @@ export function reconciliationActivities(deps: ActivityDeps, clients: Clients): 
         return { reportOnly: run.report_only };
       }),
     reconcileDirectoryPages: ({ runId, offset }) =>
-      heartbeating(() =>
+      beating(() =>
         withTemporalFailures(async () => {
           const r = await scanDirectoryPages(await scan(runId), offset, PAGES_PER_ACTIVITY, beat);
           return r.next === undefined ? {} : { next: r.next };
         }),
       ),
     reconcileUnseenLines: ({ runId, after }) =>
-      heartbeating(() =>
+      beating(() =>
         withTemporalFailures(async () => {
           const next = await scanUnseenLines(await scan(runId), after, LOOKUPS_PER_ACTIVITY, beat);
           return next === undefined ? {} : { next };
         }),
       ),
     reconcileSmlPages: ({ runId, next }) =>
-      heartbeating(() =>
+      beating(() =>
         withTemporalFailures(async () => {
           const ctx = { db, log, runId, sml: ports.sml, settings };
           return scanSmlPages(ctx, next, PAGES_PER_ACTIVITY, beat);
         }),
       ),
     reconcileUnseenParticipants: ({ runId, after }) =>
-      heartbeating(() =>
+      beating(() =>
         withTemporalFailures(async () => {
           const ctx = { db, log, runId, sml: ports.sml, settings };
           const next = await scanUnseenParticipants(ctx, after, LOOKUPS_PER_ACTIVITY, beat);
@@ -102,7 +105,7 @@ export function reconciliationActivities(deps: ActivityDeps, clients: Clients): 
         }),
       ),
     reconcileAct: ({ runId, after }) =>
-      heartbeating(() =>
+      beating(() =>
         withTemporalFailures(async () => {
           const { day } = await runFacts(db, settings, runId);
           const participantOf = (address: string) => formatParticipantId(frenchParticipantId(address));
@@ -127,17 +130,6 @@ export function reconciliationActivities(deps: ActivityDeps, clients: Clients): 
         };
       }),
   };
-}
-
-/** Heartbeats while a long read runs, between the beats its pages give. */
-async function heartbeating<T>(fn: () => Promise<T>): Promise<T> {
-  const ctx = Context.current();
-  const timer = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
-  try {
-    return await fn();
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 /**
