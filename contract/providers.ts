@@ -28,6 +28,16 @@ const inStore: ActivityOptions = {
 };
 
 /**
+ * The external systems whose steps share one pace across every worker: each has a task queue of its own beside the
+ * workflows' (`<queue>-annuaire`, `<queue>-peppol`), polled with a task-queue activity rate limit that the server
+ * enforces for all its workers together. The workflow schedules a paced step there; the step's priority (a campaign's
+ * registrations lower) orders what waits.
+ */
+export const PACED_SYSTEMS = ['annuaire', 'peppol'] as const;
+export type PacedSystem = (typeof PACED_SYSTEMS)[number];
+export const pacedQueue = (workflowQueue: string, system: PacedSystem) => `${workflowQueue}-${system}`;
+
+/**
  * A step's activity. `outside`: it acts on systems outside the store (the directory, Peppol), so the job can no
  * longer be cancelled; `rescuedBy`: after it fails, the rescue first runs that activity (contract/activities.ts);
  * `actsOnRegistered`: it changes a registered party's directory lines (a cancellation before it leaves the party
@@ -37,12 +47,20 @@ interface ActivityProvider {
   kind: 'activity';
   options: ActivityOptions;
   outside?: true;
+  /** It calls this system: it runs on its paced task queue. */
+  paced?: PacedSystem;
   rescuedBy?: typeof DIRECTORY_COVER;
   actsOnRegistered?: true;
 }
 export type ProviderSpec = ActivityProvider | { kind: 'approval-wait' };
 
-const inDirectory = { kind: 'activity', options: external, outside: true, rescuedBy: DIRECTORY_COVER } as const;
+const inDirectory = {
+  kind: 'activity',
+  options: external,
+  outside: true,
+  paced: 'annuaire',
+  rescuedBy: DIRECTORY_COVER,
+} as const;
 
 export const PROVIDERS = {
   'silo.state': { kind: 'activity', options: inStore },
@@ -52,8 +70,8 @@ export const PROVIDERS = {
   'gov-fr.directory.register': inDirectory,
   'gov-fr.directory.disable': { ...inDirectory, actsOnRegistered: true },
   'gov-fr.directory.update': { ...inDirectory, actsOnRegistered: true },
-  'peppol.register': { kind: 'activity', options: external, outside: true },
-  'peppol.unregister': { kind: 'activity', options: external, outside: true },
+  'peppol.register': { kind: 'activity', options: external, outside: true, paced: 'peppol' },
+  'peppol.unregister': { kind: 'activity', options: external, outside: true, paced: 'peppol' },
   webhook: { kind: 'activity', options: inStore }, // queues the delivery: a store write
 } as const satisfies Record<string, ProviderSpec>;
 

@@ -7,6 +7,7 @@ import {
   Runtime,
   Worker,
   bundleWorkflowCode,
+  type WorkerOptions as WorkerCreateOptions,
   type WorkflowBundle,
   type WorkflowBundleOption,
 } from '@temporalio/worker';
@@ -16,6 +17,7 @@ import type { Tracing } from '../platform/observability/tracing';
 import type { Config } from '../platform/config';
 import { createClients, type Clients } from '../integrations/clients';
 import { buildIdOf, deploymentOptions } from './versioning';
+import { PACED_SYSTEMS, pacedQueue, type PacedSystem } from '../contract/providers';
 
 export const WORKFLOWS_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'workflows', 'index.ts');
 
@@ -64,10 +66,37 @@ export function prebuiltBundle(c: Pick<Config, 'WORKFLOW_BUNDLE_FILE'>): Workflo
   return { codePath: path.resolve(c.WORKFLOW_BUNDLE_FILE) };
 }
 
+/** The workers of one process, run and stopped as one: the workflows' task queue and each paced system's. */
+export interface WorkerGroup {
+  run(): Promise<void>;
+  shutdown(): void;
+  getState(): Worker['getState'] extends () => infer S ? S : never;
+}
+
 /** A worker polling as one build of the deployment (worker/versioning.ts). */
 export interface VersionedWorker {
-  worker: Worker;
+  worker: WorkerGroup;
   buildId: string;
+}
+
+/** Runs `workers` together: a failure of one stops the others, and it is the group's. */
+function groupOf(workers: Worker[]): WorkerGroup {
+  const [main] = workers;
+  return {
+    async run() {
+      const runs = workers.map((w) =>
+        w.run().catch((err: unknown) => {
+          for (const other of workers) if (other.getState() === 'RUNNING') other.shutdown();
+          throw err;
+        }),
+      );
+      await Promise.all(runs);
+    },
+    shutdown() {
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+    },
+    getState: () => main!.getState(),
+  };
 }
 
 export async function createWorker(opts: WorkerOptions): Promise<VersionedWorker> {
@@ -77,20 +106,44 @@ export async function createWorker(opts: WorkerOptions): Promise<VersionedWorker
     ? await bundle(true)
     : (opts.workflowBundle ?? prebuiltBundle(opts.deps.config) ?? (await bundle(false)));
   const buildId = buildIdOf(workflowBundle, opts.deps.config);
-  const worker = await Worker.create({
+  const config = opts.deps.config;
+  const activities = { ...createActivities(opts.deps, opts.clients ?? createClients(config)), ...opts.activities };
+  const common: Pick<
+    WorkerCreateOptions,
+    'connection' | 'namespace' | 'workerDeploymentOptions' | 'activities' | 'interceptors'
+  > = {
     connection: opts.connection,
     namespace: opts.namespace,
-    taskQueue: opts.taskQueue,
-    workflowBundle,
-    workerDeploymentOptions: deploymentOptions(opts.deps.config, buildId),
-    activities: { ...createActivities(opts.deps, opts.clients ?? createClients(opts.deps.config)), ...opts.activities },
+    workerDeploymentOptions: deploymentOptions(config, buildId),
+    activities,
     ...(opts.tracing && {
       interceptors: { activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx) })] },
-      sinks: { exporter: makeWorkflowExporter(opts.tracing.exporter, opts.tracing.resource) },
     }),
-    ...workerTuning(opts.deps.config),
+  };
+  const worker = await Worker.create({
+    ...common,
+    taskQueue: opts.taskQueue,
+    workflowBundle,
+    ...(opts.tracing && { sinks: { exporter: makeWorkflowExporter(opts.tracing.exporter, opts.tracing.resource) } }),
+    ...workerTuning(config),
   });
-  return { worker, buildId };
+  // The paced systems' steps (contract/providers.ts): the rate is the task queue's, the server's to keep across every
+  // worker of the deployment; this process takes no more of them at once than its share of activity slots.
+  const rates: Record<PacedSystem, number> = {
+    annuaire: config.ANNUAIRE_STEPS_PER_S,
+    peppol: config.PEPPOL_STEPS_PER_S,
+  };
+  const paced = await Promise.all(
+    PACED_SYSTEMS.map((system) =>
+      Worker.create({
+        ...common,
+        taskQueue: pacedQueue(opts.taskQueue, system),
+        maxTaskQueueActivitiesPerSecond: rates[system],
+        maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES,
+      }),
+    ),
+  );
+  return { worker: groupOf([worker, ...paced]), buildId };
 }
 
 /** Cache and concurrency of a worker (WORKER_* settings); the onboarding benchmark's floor worker uses the same. */

@@ -131,6 +131,9 @@ export async function startHarness(
     RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '10000000',
     WIZARD_RATE_LIMIT_PER_REF_PER_MINUTE: '1000000', // test/api/hostile-http.test.ts tests them
     WEBHOOK_RETRY_INITIAL: '200ms', // failed webhook deliveries retried quickly
+    // The simulators take any rate; a test of the steps' pace sets its own.
+    ANNUAIRE_STEPS_PER_S: '1000',
+    PEPPOL_STEPS_PER_S: '1000',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', // the test subscribers listen on 127.0.0.1
     // One approval each (test/api/four-eyes.test.ts sets the default policy): most tests' companies are made up.
     DECISION_POLICY_FILE: ONE_APPROVAL_POLICY,

@@ -7,7 +7,13 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { expect, inject } from 'vitest';
 import { bundleWorkflows } from '../../worker/create-worker';
 import { buildIdOf, deploymentOptions, makeCurrent } from '../../worker/versioning';
-import { ACTIVITY_PROVIDERS, DIRECTORY_COVER, isApprovalWait } from '../../contract/providers';
+import {
+  ACTIVITY_PROVIDERS,
+  DIRECTORY_COVER,
+  PACED_SYSTEMS,
+  isApprovalWait,
+  pacedQueue,
+} from '../../contract/providers';
 import type { SearchAttributeKey } from '@temporalio/common/lib/search-attributes';
 import { JobStatus, SiloEntryId } from '../../contract/search-attributes';
 import { approvalSignal } from '../../contract/signals';
@@ -172,14 +178,30 @@ export async function startFastWorker() {
   const taskQueue = `fast-${crypto.randomUUID()}`;
   // Versioned as the service's workers are (the workflows declare their behaviour), a deployment of its own.
   const version = { deploymentName: taskQueue, buildId: buildIdOf(workflowBundle, {}) };
+  const workerDeploymentOptions = deploymentOptions(
+    { TEMPORAL_DEPLOYMENT_NAME: version.deploymentName },
+    version.buildId,
+  );
+  const activities = fakes.activities();
   const worker = await Worker.create({
     connection: nativeConnection,
     taskQueue,
     workflowBundle,
-    activities: fakes.activities(),
-    workerDeploymentOptions: deploymentOptions({ TEMPORAL_DEPLOYMENT_NAME: version.deploymentName }, version.buildId),
+    activities,
+    workerDeploymentOptions,
   });
-  const running = worker.run();
+  // The directory and Peppol steps run on their paced task queues (contract/providers.ts), with the same fakes.
+  const paced = await Promise.all(
+    PACED_SYSTEMS.map((system) =>
+      Worker.create({
+        connection: nativeConnection,
+        taskQueue: pacedQueue(taskQueue, system),
+        activities,
+        workerDeploymentOptions,
+      }),
+    ),
+  );
+  const running = Promise.all([worker, ...paced].map((w) => w.run()));
   await makeCurrent(nativeConnection, { namespace: 'default', ...version });
 
   /** Starts a job as the API does: JobStatus RUN and the entry id set at the start. */
@@ -210,7 +232,7 @@ export async function startFastWorker() {
   }
 
   async function close() {
-    worker.shutdown();
+    for (const w of [worker, ...paced]) w.shutdown();
     await running;
     await nativeConnection.close();
     await connection.close();

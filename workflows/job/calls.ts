@@ -1,11 +1,11 @@
 // A job's activities, called: each step's with ids (its activity records the lines the store derives with its
 // effect), and the journal activity for what no step carries. After the approval wait, a call refused for want of a recorded approval waits
 // for another hint.
-import { proxyActivities, setCurrentDetails } from '@temporalio/workflow';
+import { proxyActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import { JOB_ACTIVITY_OPTIONS, type JobActivities, type StepResult } from '../../contract/activities';
 import type { Step } from '../../contract/job';
 import type { JobStatusChange, RescueCall } from '../../contract/journal';
-import { isActivityProvider, providerOf } from '../../contract/providers';
+import { isActivityProvider, pacedQueue, providerOf } from '../../contract/providers';
 import { JobStatus, PartyState } from '../../contract/search-attributes';
 import type { ApprovalWait } from './approval';
 import type { JobContext } from './context';
@@ -37,7 +37,11 @@ export class JobCalls {
     }
     if (spec.outside) this.ctx.outside = true;
     setCurrentDetails(this.ctx.stepDetails(step));
-    const run = proxyActivities<JobActivities>({ ...spec.options, summary: step.summary ?? step.name })[provider];
+    const run = proxyActivities<JobActivities>({
+      ...spec.options,
+      ...(spec.paced && { taskQueue: pacedQueue(workflowInfo().taskQueue, spec.paced) }),
+      summary: step.summary ?? step.name,
+    })[provider];
     const call = { ...this.ctx.ids, stepId: step.id, ...(rescue && { rescue }) };
     return this.untilApproved(() => run(call)).then((result) => {
       this.ctx.journal.recorded();

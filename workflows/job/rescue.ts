@@ -1,10 +1,10 @@
 // After a step failed for good: the failed provider's own rescue activity if it has one (the directory's cover),
 // then every rescue step of the definition, each attempted (their failures are added to the faults); the job ends
 // ERR with them.
-import { proxyActivities, setCurrentDetails } from '@temporalio/workflow';
+import { proxyActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import { JOB_ACTIVITY_OPTIONS, type JobActivities } from '../../contract/activities';
 import type { Fault, JobResult } from '../../contract/job';
-import { providerOf } from '../../contract/providers';
+import { pacedQueue, providerOf } from '../../contract/providers';
 import type { JobCalls } from './calls';
 import type { JobContext } from './context';
 import { toFault } from './faults';
@@ -37,7 +37,9 @@ async function providerRescue(ctx: JobContext, fault: Fault): Promise<void> {
   const name = spec?.kind === 'activity' ? spec.rescuedBy : undefined;
   if (!name) return;
   try {
-    await proxyActivities<JobActivities>(JOB_ACTIVITY_OPTIONS[name])[name](ctx.ids);
+    // The cover writes in the directory: at the directory's pace, as the step it rescues.
+    const taskQueue = pacedQueue(workflowInfo().taskQueue, 'annuaire');
+    await proxyActivities<JobActivities>({ ...JOB_ACTIVITY_OPTIONS[name], taskQueue })[name](ctx.ids);
   } catch (failure) {
     ctx.faults.push(toFault({ id: 'directory-cover', name: 'directory cover', provider: name }, failure));
   }
