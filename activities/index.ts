@@ -24,6 +24,8 @@ import { webhookActivities } from './webhooks';
 import { reconciliationActivities } from './reconciliation';
 import { withHeartbeat } from './heartbeat';
 import { jobSweepActivities } from './job-sweep';
+import { campaignActivities } from './campaigns';
+import type { CampaignActivities, CampaignRunActivities } from '../contract/campaigns';
 
 export type { ActivityDeps } from './deps';
 
@@ -31,7 +33,12 @@ export type { ActivityDeps } from './deps';
 export function createActivities(
   deps: ActivityDeps,
   clients: Clients,
-): JobActivities & WebhookActivities & ReconciliationActivities & JobSweepActivities {
+): JobActivities &
+  WebhookActivities &
+  ReconciliationActivities &
+  JobSweepActivities &
+  CampaignActivities &
+  CampaignRunActivities {
   const webhooks = webhookActivities(deps, clients.webhooks);
   const directory = directoryActivities(deps, clients.annuaire);
   const peppol = peppolActivities(deps, clients);
@@ -70,6 +77,7 @@ export function createActivities(
     webhookGiveUp: webhooks.webhookGiveUp,
     ...reconciliationActivities(deps, clients),
     ...jobSweepActivities(deps),
+    ...campaignActivities(deps, clients),
   };
 }
 

@@ -3,13 +3,36 @@
 import { Context } from '@temporalio/activity';
 import type { JobSweepActivities } from '../contract/job-sweep';
 import { closeAbandonedJobs, showWaitingForParked } from '../domain/jobs/job-sweeper';
+import { startCampaignCheck } from '../domain/campaigns/start-check';
+import { stalledChecks, stalledRuns } from '../platform/store/campaigns';
+import { tellRun } from '../domain/campaigns/lifecycle';
+import { announceCampaigns } from '../domain/campaigns/progress';
 import type { ActivityDeps } from './deps';
+
+/** A dry run or a launching silent this long is told again: a no-op while its workflow still runs. */
+const CHECK_IDLE_MS = 10 * 60_000;
 
 export function jobSweepActivities({ db, log, config }: ActivityDeps): JobSweepActivities {
   return {
     async sweepAbandonedJobs() {
       const deps = { db, log, config, temporal: Context.current().client };
-      return { closed: await closeAbandonedJobs(deps), asked: await showWaitingForParked(deps) };
+      const stalled = await stalledChecks(db, CHECK_IDLE_MS);
+      for (const id of stalled) await startCampaignCheck(deps.temporal, config.TEMPORAL_TASK_QUEUE, id);
+      const runs = await stalledRuns(db, CHECK_IDLE_MS);
+      const lifecycle = {
+        temporal: deps.temporal,
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+        launchPerS: config.CAMPAIGN_LAUNCH_PER_S,
+      };
+      for (const r of runs) await tellRun(lifecycle, r.workspace_id, r.id);
+      const { finished } = await announceCampaigns(db);
+      return {
+        closed: await closeAbandonedJobs(deps),
+        asked: await showWaitingForParked(deps),
+        checksStarted: stalled.length,
+        runsStarted: runs.length,
+        campaignsFinished: finished,
+      };
     },
   };
 }

@@ -8,7 +8,6 @@ import { frenchParticipantId, formatParticipantId } from '../integrations/peppol
 import { smlRegistry } from '../integrations/peppol/sml-registry';
 import { smlRegistration } from '../domain/peppol/sml-registration';
 import { peppolContext } from './peppol';
-import { RemoteFailure } from '../domain/remote-failure';
 import { actOnFindings } from '../domain/reconciliation/act';
 import type { ReconciliationPorts, ReconciliationSettings } from '../domain/reconciliation/ports';
 import { beginRun, endRun, runFacts } from '../domain/reconciliation/run';
@@ -19,6 +18,7 @@ import { durationMs } from '../contract/duration';
 import type { ActivityDeps } from './deps';
 import { withTemporalFailures } from './remote-failure';
 import { withHeartbeat } from './heartbeat';
+import { pacer } from './pacing';
 
 /** Pages an activity reads before it hands back its cursor: 10,000 lines, a few minutes at most, a short history. */
 const PAGES_PER_ACTIVITY = 100;
@@ -129,31 +129,5 @@ export function reconciliationActivities(deps: ActivityDeps, clients: Clients): 
           actions: run.actions,
         };
       }),
-  };
-}
-
-/**
- * Spaces calls at least `gapMs` apart (across the worker's concurrent runs of these activities), and gives a
- * throttled call (429 with Retry-After) up to five more tries after the wait the server asked for.
- */
-function pacer(gapMs: number) {
-  let next = 0;
-  const slot = async () => {
-    const now = Date.now();
-    const at = Math.max(now, next);
-    next = at + gapMs;
-    if (at > now) await new Promise((r) => setTimeout(r, at - now));
-  };
-  return async <T>(call: () => Promise<T>): Promise<T> => {
-    for (let attempt = 0; ; attempt++) {
-      await slot();
-      try {
-        return await call();
-      } catch (err) {
-        const wait = err instanceof RemoteFailure && err.status === 429 ? err.retryAfterMs : undefined;
-        if (wait === undefined || attempt >= 5) throw err;
-        next = Math.max(next, Date.now() + wait);
-      }
-    }
   };
 }

@@ -33,7 +33,9 @@ import { serveSmp } from './peppol/smp';
 import { transformRoutes } from './transform';
 import { serveRoutes } from './mount';
 import { peppolRoutes } from './peppol';
-import { annuaireClient, smlClient } from '../integrations/clients';
+import { annuaireClient, smlClient, smlDnsClient } from '../integrations/clients';
+import { campaignLookups } from '../integrations/campaign-lookups';
+import { campaignRoutes } from './campaigns';
 import { smlRegistry } from '../integrations/peppol/sml-registry';
 import { wizardRouter } from '../web/wizard/router';
 import { reviewPageRouter } from '../web/review/router';
@@ -107,6 +109,23 @@ export function createApp(deps: ApiDeps): express.Express {
     rejectNulCharacters,
     idempotent,
     serveRoutes('/admin/v1', adminRoutes, deps),
+  );
+  // Campaigns: the upload reads its own body (a file streamed, with its own limits) and is identified by its own key
+  // or its file's hash; the other POSTs (start, pause…) carry no body and take an Idempotency-Key.
+  app.use(
+    '/campaigns/v1',
+    ...authed,
+    (req, res, next) => (req.method === 'POST' && req.path === '/campaigns' ? next() : idempotent(req, res, next)),
+    serveRoutes('/campaigns/v1', campaignRoutes, {
+      ...deps,
+      preflight: {
+        db: deps.db,
+        us: deps.config.PA_MATRICULE,
+        ourSmpUrl: deps.config.smpPublicUrl,
+        concurrency: 1,
+        ports: campaignLookups({ annuaire: signing.reviewAnnuaire, smlDns: smlDnsClient(deps.config) }),
+      },
+    }),
   );
   // The platform's operators, managed by an operator-admin (no workspace key reaches them).
   app.use(

@@ -48,7 +48,8 @@ export function openApiDocument(serverUrl: string): Json {
         ...described(name, s as z.ZodType),
         schema: convert(s as z.ZodType, 'input'),
       })),
-      ...(op.method === 'post' && op.scope ? [idempotencyKeyParameter] : []), // every authenticated POST (api/idempotency.ts)
+      // Every authenticated POST but a streamed file's, which its own key identifies (api/idempotency.ts).
+      ...(op.method === 'post' && op.scope && !(op.otherBodies && !op.body) ? [idempotencyKeyParameter] : []),
     ];
     const responses: Record<string, unknown> = {};
     for (const [status, r] of Object.entries(op.responses)) {
@@ -103,14 +104,14 @@ export function openApiDocument(serverUrl: string): Json {
           ? { security: [{ operatorCredential: [] }, { operatorSession: [] }], 'x-required-role': op.operator }
           : { security: [] }),
       ...(parameters.length && { parameters }),
-      ...(op.body && {
+      ...((op.body || op.otherBodies) && {
         requestBody: {
-          required: op.bodyParsing !== 'optional' && !op.body.safeParse({}).success,
+          required: !op.body || (op.bodyParsing !== 'optional' && !op.body.safeParse({}).success),
           content: Object.fromEntries(
-            Object.entries({ 'application/json': op.documentedBody ?? op.body, ...op.otherBodies }).map(([type, s]) => [
-              type,
-              { schema: convert(s, 'input'), ...examplesOf(type) },
-            ]),
+            Object.entries({
+              ...(op.body && { 'application/json': op.documentedBody ?? op.body }),
+              ...op.otherBodies,
+            }).map(([type, s]) => [type, { schema: convert(s, 'input'), ...examplesOf(type) }]),
           ),
         },
       }),

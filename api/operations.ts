@@ -15,11 +15,13 @@ import { govFrRoutes } from './gov-fr';
 import { reviewPageRoute } from '../web/review/page-route';
 import { wizardRoutes } from '../web/wizard/routes';
 import { transformRoutes } from './transform';
+import { campaignRoutes } from './campaigns';
 
 export const OPERATIONS: RouteSpec[] = [
   ...serviceRoutes,
   ...siloRoutes,
   ...transformRoutes,
+  ...campaignRoutes,
   ...adminRoutes,
   ...eventRoutes,
   ...operatorRoutes,

@@ -119,6 +119,10 @@ export const serviceRoutes = [
 /** Swagger UI's page script and files, served by us under /docs. */
 export function docsAssets(): express.Router {
   const r = express.Router();
+  // The campaign file's example (README, Campaigns), as an integrator downloads it.
+  r.get('/campaign-example.csv', (_req, res) =>
+    res.type('text/csv; charset=utf-8').sendFile(path.join(DOCS_DIR, 'campaign-example.csv')),
+  );
   r.get('/init.js', (_req, res) =>
     res.set('content-security-policy', docsCsp).sendFile(path.join(DOCS_DIR, 'init.js')),
   );

@@ -42,16 +42,15 @@ export function smlClient(config: Config): SmlClient {
   });
 }
 
+export const smlDnsClient = (config: Config): SmlDns =>
+  createSmlDns({ zone: config.SML_DNS_ZONE, servers: config.smlDnsServers, timeoutMs: config.PEPPOL_TIMEOUT_MS });
+
 export function createClients(config: Config): Clients {
   return {
     annuaire: annuaireClient(config),
     sml: smlClient(config),
     directory: createDirectoryClient({ url: config.peppolDirectoryUrl, timeoutMs: config.PEPPOL_TIMEOUT_MS }),
-    smlDns: createSmlDns({
-      zone: config.SML_DNS_ZONE,
-      servers: config.smlDnsServers,
-      timeoutMs: config.PEPPOL_TIMEOUT_MS,
-    }),
+    smlDns: smlDnsClient(config),
     webhooks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ? undefined : publicOnlyDispatcher(),
   };
 }

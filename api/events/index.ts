@@ -133,7 +133,7 @@ export const eventRoutes = [
     operationId: 'listEvents',
     summary: 'Events of the workspace, newest first (by entry, by kind)',
     description:
-      "The workspace's events, newest first in the order they happened: `party.state_changed`, `party.updated`, `job.completed`, `party.drift_found` (the nightly reconciliation found the party's line or participant changed by others). Filter by `entry_id` and `kind` (several, comma-separated); `next_cursor` gives the next page.",
+      "The workspace's events, newest first in the order they happened: `party.state_changed`, `party.updated`, `job.completed`, `party.drift_found` (the nightly reconciliation found the party's line or participant changed by others), and a campaign's `campaign.checked` (its dry run done), `campaign.progressed` (every few minutes while it runs: counts by verdict and by party state) and `campaign.finished`. Filter by `entry_id` and `kind` (several, comma-separated); `next_cursor` gives the next page.",
     scope: 'events:read',
     query: eventsQuery,
     responses: { 200: Workspace.eventList },

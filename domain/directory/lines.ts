@@ -2,6 +2,7 @@
 // is no longer in force on D, so the next starts on D); two lines of one address never overlap. (An address with no
 // line of its own in force resolves to the most specific one above it — SIRET + routing code → SIRET → SIREN,
 // suffix → SIREN — so the SIREN's line, always there, answers for every address without one.)
+import type { InvoicingAddress } from '../party/invoicing-addresses';
 
 /** The fictive platform every company is on until a PA registers it. */
 export const FICTIVE_PLATFORM = '9998';
@@ -40,3 +41,12 @@ export const addDays = (day: string, n: number) =>
 
 /** Today as the directory counts days (UTC), YYYY-MM-DD. */
 export const today = (now: Date = new Date()): string => now.toISOString().slice(0, 10);
+
+/** An invoicing address as the directory plan addresses it. */
+export const addressingOf = (a: InvoicingAddress): Addressing => ({
+  address: a.id,
+  siren: a.siren,
+  ...(a.siret && { siret: a.siret }),
+  ...(a.routingCode && { routingId: a.routingCode.id }),
+  ...(a.suffix && { suffix: a.suffix }),
+});

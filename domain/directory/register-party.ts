@@ -12,10 +12,10 @@ import { StepRefused } from '../errors';
 import type { Commit } from '../jobs/step-commit';
 import { sirenAndMandateIn } from '../party/entry-siren';
 import { entrustedAddressesIn } from '../party/entrusted-addresses';
-import { effectiveDay, entrusts, type InvoicingAddress } from '../party/invoicing-addresses';
+import { effectiveDay, entrusts } from '../party/invoicing-addresses';
 import { FORMER_MATRICULE_META, formerMatriculeIn } from '../party/take-over';
 import { directoryWork, sameId, type DirectoryContext } from './carry-out';
-import { today, type Addressing } from './lines';
+import { addressingOf, today, type Addressing } from './lines';
 import type { DirectoryRequest } from './plan';
 
 /** One invoicing address's line on our matricule. */
@@ -37,14 +37,6 @@ export interface RegisterResult extends StepResult {
   /** The workflow starts the next step (Peppol publication) no earlier (workflows/job/start-days.ts). */
   nextStepNotBefore?: string;
 }
-
-const addressingOf = (a: InvoicingAddress): Addressing => ({
-  address: a.id,
-  siren: a.siren,
-  ...(a.siret && { siret: a.siret }),
-  ...(a.routingCode && { routingId: a.routingCode.id }),
-  ...(a.suffix && { suffix: a.suffix }),
-});
 
 /**
  * Our lines for the addresses the party states; in an update, ours at the addresses it no longer states end.

@@ -4,7 +4,7 @@
 import { DomainError } from '../errors';
 import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { WorkflowIdReusePolicy, type Priority } from '@temporalio/common';
 import type { Logger } from 'pino';
 import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/store/db';
@@ -85,6 +85,8 @@ export async function startJob(
     key?: string;
     args: Record<string, string>;
     tags: string[];
+    /** Temporal's task priority and fairness key (a campaign's registrations yield to single ones). */
+    priority?: Priority;
   },
 ): Promise<JobView> {
   const workflow = await findWorkflow(deps.db, workspaceId, req.workflow_id);
@@ -146,6 +148,7 @@ export async function startJob(
     definition,
     label: workflow.name,
     args: req.args,
+    ...(req.priority && { priority: req.priority }),
   });
   if (started) markStarted(deps.db, deps.log, job.id); // RUN with the others started meanwhile
   return job; // as accepted (QUEUED, no step run yet): clients follow it with GET /jobs/{id}
@@ -161,6 +164,7 @@ interface Launch {
   definition: Definition;
   label: string;
   args: Record<string, string>;
+  priority?: Priority;
 }
 
 /**
@@ -195,6 +199,7 @@ async function launch(deps: JobServiceDeps, j: Launch): Promise<boolean> {
       ...(j.siren ? [{ key: Siren, value: j.siren }] : []),
     ],
     staticSummary: runSummary(j),
+    ...(j.priority && { priority: j.priority }),
   };
   const start = <W extends BuiltinJobWorkflow | DefinitionJobWorkflow>(type: string, args: Parameters<W>) =>
     deps.temporal.workflow.start<W>(type, { ...options, args });

@@ -97,6 +97,24 @@ const envSchema = z.object({
   RECONCILE_LOOKBACK_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   // Requests per second the reconciliation sends the Annuaire (its quota on the PISTE gateway); a 429 waits Retry-After.
   RECONCILE_ANNUAIRE_RPS: z.coerce.number().min(0.1).max(1000).default(20),
+  // Campaigns: the largest file and the most rows one may have; the requests per second a dry run sends the
+  // Annuaire and the SML's DNS (the expected duration is counted at these rates).
+  CAMPAIGN_FILE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(4_000_000_000)
+    .default(256 * 1024 * 1024),
+  CAMPAIGN_MAX_ROWS: z.coerce.number().int().min(1).max(5_000_000).default(500_000),
+  CAMPAIGN_ANNUAIRE_RPS: z.coerce.number().min(0.1).max(1000).default(20),
+  CAMPAIGN_DNS_RPS: z.coerce.number().min(0.1).max(10_000).default(100),
+  // Directory steps and Peppol steps started a second, across every worker of the deployment (the task queues'
+  // rate limits, kept by the Temporal server). A directory step sends the Annuaire about 4 requests (a search, a
+  // write and its read-back, an end when it takes over), a Peppol step about 3 (the SML, the Directory, its read).
+  ANNUAIRE_STEPS_PER_S: z.coerce.number().min(0.01).max(10_000).default(5),
+  PEPPOL_STEPS_PER_S: z.coerce.number().min(0.01).max(10_000).default(10),
+  // Rows a started campaign registers a second (entries made, registrations started: their mandates are drawn).
+  CAMPAIGN_LAUNCH_PER_S: z.coerce.number().min(0.1).max(10_000).default(20),
   // How long a request to the Annuaire (token included) and to the SML or the Directory may take before we give up
   // on it (the step is then retried by Temporal).
   ANNUAIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),

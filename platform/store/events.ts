@@ -5,7 +5,15 @@ import crypto from 'node:crypto';
 import type { Queryable } from './db';
 import { iso } from './rows';
 
-export const EVENT_KINDS = ['party.state_changed', 'party.updated', 'job.completed', 'party.drift_found'] as const;
+export const EVENT_KINDS = [
+  'party.state_changed',
+  'party.updated',
+  'job.completed',
+  'party.drift_found',
+  'campaign.checked',
+  'campaign.progressed',
+  'campaign.finished',
+] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 /**
@@ -294,5 +302,19 @@ export async function queueStepDelivery(
   await q.query(
     `INSERT INTO webhook_deliveries (id, subscription_id, event_id) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING`,
     [d.deliveryId, d.subscriptionId, d.eventId],
+  );
+}
+
+/** A campaign's event (no entry): its dry run done, its progress, its end. */
+export async function recordCampaignEvent(
+  db: Queryable,
+  campaignId: string,
+  kind: Extract<EventKind, `campaign.${string}`>,
+  data: Record<string, unknown>,
+): Promise<void> {
+  await db.query(
+    `WITH source AS (SELECT NULL::uuid AS id, workspace_id FROM campaigns WHERE id = $5), ${eventCtes('source', 1)}
+     SELECT 1`,
+    [crypto.randomUUID(), kind, null, JSON.stringify({ campaign_id: campaignId, ...data }), campaignId],
   );
 }

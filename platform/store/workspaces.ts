@@ -7,10 +7,10 @@ import type { Db, Queryable } from './db';
  * What a workspace's key may do. Deciding on submissions is none of them: only the platform's operators decide
  * (platform/store/operators.ts); `admin` manages the workspace's keys.
  */
-export const SCOPES = ['entries:rw', 'jobs:rw', 'events:read', 'webhooks:rw', 'admin'] as const;
+export const SCOPES = ['entries:rw', 'jobs:rw', 'campaigns:rw', 'events:read', 'webhooks:rw', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
 /** What an integrator's key gets unless asked otherwise: all of its integration, not the keys. */
-export const DEFAULT_SCOPES: Scope[] = ['entries:rw', 'jobs:rw', 'events:read', 'webhooks:rw'];
+export const DEFAULT_SCOPES: Scope[] = ['entries:rw', 'jobs:rw', 'campaigns:rw', 'events:read', 'webhooks:rw'];
 
 export interface ApiKeyIdentity {
   keyId: string;

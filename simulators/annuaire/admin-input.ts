@@ -2,7 +2,7 @@
 // as another platform writes it (the directory's business rules then apply, 422 as through the API), seed lines (one
 // by one, or in bulk: JSON array or NDJSON), companies. Hand-written checks: a bulk seed checks 100,000 lines.
 import { addressId } from './addressing';
-import type { SimCompany } from './companies';
+import { placeholderName, type SimCompany } from './companies';
 import { isDay } from './days';
 import { HttpError } from './http';
 import { DEFAULT_SINCE, overlap, Refusal, type LineStore, type NewLine, type Period, type SeedLine } from './store';
@@ -88,7 +88,10 @@ export function seedLineInput(x: unknown, where = ''): SeedLine {
 }
 
 export function companyInput(x: unknown, where = '', siren?: string): SimCompany {
-  const o = object(x, where, ['siren', 'raisonSociale', 'etatAdministratif', 'typeEntite'], ['raisonSociale']);
+  const o = object(x, where, ['siren', 'raisonSociale', 'etatAdministratif', 'typeEntite', 'known']);
+  if (o.known !== undefined && typeof o.known !== 'boolean') throw bad(where, 'known : true ou false');
+  if (o.known !== false && o.raisonSociale === undefined)
+    throw bad(where, 'propriété obligatoire « raisonSociale » absente (sauf pour known : false)');
   if (siren === undefined && o.siren === undefined) throw bad(where, 'propriété obligatoire « siren » absente');
   if (siren !== undefined && o.siren !== undefined && o.siren !== siren)
     throw bad(where, `siren : ${JSON.stringify(o.siren)} n'est pas celui du chemin (${siren})`);
@@ -98,9 +101,11 @@ export function companyInput(x: unknown, where = '', siren?: string): SimCompany
     throw bad(where, 'typeEntite : Publique ou Privée assujettie');
   return {
     siren: siren ?? text(o, 'siren', where)!,
-    raisonSociale: text(o, 'raisonSociale', where)!,
+    raisonSociale:
+      o.raisonSociale === undefined ? placeholderName(siren ?? String(o.siren)) : text(o, 'raisonSociale', where)!,
     etatAdministratif,
     ...(typeEntite !== undefined && { typeEntite }),
+    ...(o.known === false && { known: false }),
   };
 }
 

@@ -15,6 +15,11 @@ export interface SimCompany {
   raisonSociale: string;
   etatAdministratif?: 'A' | 'C';
   typeEntite?: 'Publique' | 'Privée assujettie';
+  /**
+   * false: a number the register never issued (or one the directory does not hold): no record, no line, not even the
+   * default one on 9998. Every other SIREN is known, with its default line.
+   */
+  known?: boolean;
 }
 
 /** A company as the simulator keeps it (in its state file): with the idInstance its record answers. */

@@ -19,7 +19,7 @@ export function answerRoutingCodes(sim: Sim, c: Call): boolean {
   if (method === 'GET' && (m = p.match(/^\/siren\/code-insee:(.+)$/))) {
     if (!/^\d{9}$/.test(m[1]!)) throw new HttpError(400, 'siren doit comporter 9 chiffres');
     const company = sim.companies.get(m[1]!);
-    if (!company) throw new HttpError(404, `aucune unité légale de SIREN ${m[1]}`);
+    if (!company || company.known === false) throw new HttpError(404, `aucune unité légale de SIREN ${m[1]}`);
     const historisation = { idInstance: company.idInstance, dateDebutEffet: DEFAULT_SINCE, creePar: 'PPF' };
     c.answer(200, { ...uniteLegale(company), historisation });
     return true;

@@ -108,7 +108,8 @@ export class LineStore {
 
   /** A SIREN never seen has its default SIREN line on 9998; it is written down the first time it is looked at. */
   ensureDefault(siren: string): void {
-    if (!/^\d{9}$/.test(siren) || this.candidates(siren).some(isSirenLevel)) return;
+    if (!/^\d{9}$/.test(siren) || this.companies.get(siren)?.known === false) return;
+    if (this.candidates(siren).some(isSirenLevel)) return;
     this.insert({ siren, matriculePlateforme: DEFAULT_MATRICULE, dateDebutEffet: DEFAULT_SINCE, creePar: 'PPF' });
   }
 

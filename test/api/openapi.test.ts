@@ -35,8 +35,9 @@ function routesOf(app: Express): string[] {
   return [...new Set(out)];
 }
 
-// Static files of pages (scripts, styles, fonts) are not operations.
-const ASSETS = /^get \/(docs|docs\/init\.js|apps\/gov-fr\/review\/review\.js|reg\/assets\/.*)$/;
+// Static files of pages (scripts, styles, fonts) and the campaign file’s example are not operations.
+const ASSETS =
+  /^get \/(docs|docs\/init\.js|docs\/campaign-example\.csv|apps\/gov-fr\/review\/review\.js|reg\/assets\/.*)$/;
 
 describe('OpenAPI document', () => {
   it('is served as OpenAPI 3.1 with every operation, its scope and its schemas', async () => {

@@ -245,7 +245,13 @@ describe('the nightly reconciliation', () => {
         taskQueue: h.taskQueue,
         workflowId: `job-housekeeping-test-${crypto.randomUUID()}`,
       });
-      expect(swept).toEqual({ closed: expect.any(Number), asked: expect.any(Number) });
+      expect(swept).toEqual({
+        closed: expect.any(Number),
+        asked: expect.any(Number),
+        checksStarted: 0,
+        runsStarted: 0,
+        campaignsFinished: 0,
+      });
     } finally {
       await h.client.schedule.getHandle(RECONCILIATION_SCHEDULE_ID).delete();
       await h.client.schedule.getHandle(JOB_SWEEP_SCHEDULE_ID).delete();

@@ -16,6 +16,15 @@ const REQUEST_TIMEOUT = 'ERR_HTTP_REQUEST_TIMEOUT';
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const HEADERS_TIMEOUT_MS = 15_000;
 
+const STREAMED = Symbol('streamed upload');
+
+/**
+ * A route that reads its body as it arrives and may take minutes over it (a campaign file) is spared the whole-request
+ * limit; it bounds its own wait between two chunks of the body instead.
+ */
+export const streamedUpload = (req: object): void => void ((req as Record<symbol, boolean>)[STREAMED] = true);
+const isStreamedUpload = (req: unknown) => !!(req as Record<symbol, boolean> | undefined)?.[STREAMED];
+
 export interface RequestTimeouts {
   /** The whole request, body included (server.requestTimeout); default REQUEST_TIMEOUT_MS. */
   requestTimeoutMs?: number;
@@ -41,6 +50,7 @@ export function answerMalformedRequests(server: Server, timeouts: RequestTimeout
     // A peer that went away, or a socket already answered, gets nothing more: nor one whose answer has begun.
     const inFlight = (socket as { _httpMessage?: ServerResponse })._httpMessage;
     if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) return void socket.destroy();
+    if (err.code === REQUEST_TIMEOUT && isStreamedUpload(inFlight?.req)) return;
     const [status, code, detail] =
       err.code === HEADER_OVERFLOW
         ? [

@@ -44,6 +44,16 @@ export const PROBLEM_CODES = {
   // operators/v1/reconciliation
   'finding-closed': c(409, 'the finding is closed already (acted on, reported, or no longer seen): nothing to confirm'),
   'no-schedule': c(409, 'the nightly reconciliation is off (RECONCILE_CRON=off): no run to start'),
+  // campaigns/v1
+  'invalid-file': c(
+    400,
+    'the campaign file cannot be read as one: its header, or a line too long (the detail names the line)',
+  ),
+  'campaign-key-taken': c(409, 'the campaign key names a campaign made from another file'),
+  'campaign-status': c(
+    409,
+    'the campaign’s status does not allow it (the detail says which status it is in, and which it needs)',
+  ),
   // Idempotency-Key (every authenticated POST)
   'idempotency-key-invalid': c(400, 'the Idempotency-Key header is not 1 to 255 printable ASCII characters'),
   'idempotency-key-reused': c(
@@ -120,8 +130,11 @@ export const PROBLEM_CODES = {
   'details-locked': c(409, 'a detail on record cannot be changed in the wizard (correct it through the API)'),
   'invalid-details': c(422, 'a detail given in the wizard is invalid'),
   'details-unconfirmed': c(422, 'the signer has not confirmed the details yet'),
-  'bad-encoding': c(400, 'the file is not valid base64'),
-  empty: c(400, 'the file is empty'),
+  'bad-encoding': c(
+    400,
+    'the file is not in the encoding it must be: base64 for an upload in JSON, UTF-8 for a campaign file (the detail names the line)',
+  ),
+  empty: c(400, 'the file is empty, or holds no row'),
   busy: c(503, 'file checks are saturated: retry after Retry-After'),
   'too-complex': c(422, 'the file is too complex to check within the limits', [413]),
   'image-too-large': c(413, 'the image has more pixels than the limit'),

@@ -36,7 +36,7 @@ export interface RouteSpec {
   bodyParsing?: 'required' | 'optional' | 'handler';
   /** The body as the reference shows it, when the handler checks more than `body` says (a French party). */
   documentedBody?: z.ZodType;
-  /** The body in other media types the route accepts as well. */
+  /** The body in other media types the route accepts as well (or only, without `body`: a file it streams). */
   otherBodies?: Record<string, z.ZodType>;
   responses: Record<number, SuccessResponse>;
   /** Named request-body examples (by media type when the route reads several). */

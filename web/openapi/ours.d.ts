@@ -480,6 +480,210 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/campaigns/v1/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's campaigns, newest first
+         * @description The last 100, each with its counts by verdict.
+         */
+        get: operations["listCampaigns"];
+        put?: never;
+        /**
+         * A campaign from a file: one company a row, each checked, then a dry run of every row
+         * @description The body is the file itself, streamed: CSV (`text/csv`, UTF-8 with or without BOM, `;` or `,` as the header uses, a header row naming the columns) or JSON lines (`application/jsonl`, one object a line with the same names). Columns: siren, name, signer_given_name, signer_surname, signer_role, contact_email (required); signer_id_number, street, postcode, city, sirets, routing_codes (SIRET/CODE:Label), suffixes (lists separated by `|`), start_day (YYYY-MM-DD), former_platform (4 digits). A file that cannot be read as one (not UTF-8, an unknown or missing column, too large, more rows than CAMPAIGN_MAX_ROWS) is refused naming the line or the column, and nothing is kept. Otherwise each row is kept with its line: one with faults is `blocked`, its faults by column; the others are judged by the dry run, which starts at once (`status` `checking`, then `checked`). The campaign is identified by `key`, or by the file’s SHA-256: the same file sent again answers the same campaign (200).
+         */
+        post: operations["createCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/v1/campaigns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A campaign: its status, its counts by verdict, and how long its work should take
+         * @description Counts by verdict (`unchecked` while the dry run goes on), the requests the dry run sent and the seconds its remaining rows take at the configured rates, and an estimate of the directory work of its registrations.
+         */
+        get: operations["getCampaign"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/v1/campaigns/{id}/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A campaign's rows in line order, of one verdict if asked
+         * @description Each row with its verdict and why (or its faults by column), `limit` at a time from the line after `after` (`next_after` gives the next page).
+         */
+        get: operations["listCampaignRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/v1/campaigns/{id}/report.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dry run's report as CSV: each row's verdict and why
+         * @description Every row in line order: line, SIREN, name, verdict, reasons (or faults by column), the former platform, the participants whose migration key is needed and the SMPs to ask. Cells a spreadsheet would read as a formula start with an apostrophe.
+         */
+        get: operations["exportCampaignReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/v1/campaigns/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a checked campaign: its new, takeover and migrate rows are registered
+         * @description Each row judged `new`, `takeover` or `migrate` becomes an entry (its party, its invoicing addresses, the take-over consent naming the platform the Annuaire showed) and a registration of the built-in workflow, at CAMPAIGN_LAUNCH_PER_S rows a second and a lower Temporal priority than single registrations. A row registered or being registered since the dry run is left out, the reason on it. Its signers’ links: `GET …/links.csv`.
+         */
+        post: operations["startCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/v1/campaigns/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a running campaign: no more rows are registered until it resumes
+         * @description The registrations already started go on (they wait for their signers); the next rows wait.
+         */
+        post: operations["pauseCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/v1/campaigns/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused campaign
+         * @description Its rows are registered again from where it stopped.
+         */
+        post: operations["resumeCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/v1/campaigns/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a campaign: no more rows, and its registrations cancelled where they still may be
+         * @description Its registrations are cancelled as `POST /transform/v1/jobs/{id}/cancel` would, until their directory step or the operator’s approval; those past it go on. Its SIRENs are free for other campaigns.
+         */
+        post: operations["cancelCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/v1/campaigns/{id}/links.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signers’ links of a started campaign, as CSV for a mail merge
+         * @description One line per registered row: line, SIREN, company, the signer’s names and contact email, the party’s state and the wizard link its registration issued (empty until its mandate is ready). Cells a spreadsheet would read as a formula start with an apostrophe. Links are credentials: send each to its signer only.
+         */
+        get: operations["exportCampaignLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/v1/preflight/{siren}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The verdict a campaign row of this SIREN would get now
+         * @description The dry run for one company (its SIREN address), at once: new, takeover, migrate, already-ours, blocked or duplicate, with the reasons. Nothing is claimed or written.
+         */
+        get: operations["preflightCompany"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/keys": {
         parameters: {
             query?: never;
@@ -601,7 +805,7 @@ export interface paths {
         };
         /**
          * Events of the workspace, newest first (by entry, by kind)
-         * @description The workspace's events, newest first in the order they happened: `party.state_changed`, `party.updated`, `job.completed`, `party.drift_found` (the nightly reconciliation found the party's line or participant changed by others). Filter by `entry_id` and `kind` (several, comma-separated); `next_cursor` gives the next page.
+         * @description The workspace's events, newest first in the order they happened: `party.state_changed`, `party.updated`, `job.completed`, `party.drift_found` (the nightly reconciliation found the party's line or participant changed by others), and a campaign's `campaign.checked` (its dry run done), `campaign.progressed` (every few minutes while it runs: counts by verdict and by party state) and `campaign.finished`. Filter by `entry_id` and `kind` (several, comma-separated); `next_cursor` gives the next page.
          */
         get: operations["listEvents"];
         put?: never;
@@ -1358,7 +1562,7 @@ export interface components {
              * @description why, stable for clients to act on or translate: each code and its meaning are listed with the operations that answer it
              * @enum {string}
              */
-            code: "invalid-request" | "malformed-json" | "unauthenticated" | "forbidden" | "not-found" | "no-route" | "too-large" | "headers-too-large" | "malformed-http" | "request-timeout" | "unsupported-media-type" | "rate-limited" | "internal" | "unavailable" | "finding-closed" | "no-schedule" | "idempotency-key-invalid" | "idempotency-key-reused" | "idempotency-key-in-flight" | "unsupported-schema" | "key-taken" | "id-taken" | "id-not-available" | "meta-ref-taken" | "service-meta" | "patch-test-failed" | "patch-unappliable" | "draft-refused" | "siren-locked" | "mandate-signed" | "builtin-workflow" | "wrong-schema" | "invalid-data" | "job-running" | "registration-running" | "not-registered" | "siren-registered" | "job-ended" | "past-directory" | "already-decided" | "not-cancellable" | "temporal-unavailable" | "own-key" | "no-mandate" | "mandate-voided" | "mandate-replaced" | "mandate-changed" | "signer-missing" | "under-review" | "not-waiting" | "not-yet" | "not-running" | "incomplete" | "nothing-to-decide" | "decided" | "same-operator" | "job-cancelled" | "details-locked" | "invalid-details" | "details-unconfirmed" | "bad-encoding" | "empty" | "busy" | "too-complex" | "image-too-large" | "not-a-pdf" | "unreadable-pdf" | "encrypted-pdf" | "active-content" | "not-signed" | "not-this-mandate" | "superseded-mandate" | "bad-signature" | "not-an-image" | "unreadable-image" | "annuaire-unavailable" | "annuaire-refused" | "not-in-sml" | "not-published" | "sml-unavailable" | "sml-refused" | "link-unknown" | "link-finished" | "link-cancelled";
+            code: "invalid-request" | "malformed-json" | "unauthenticated" | "forbidden" | "not-found" | "no-route" | "too-large" | "headers-too-large" | "malformed-http" | "request-timeout" | "unsupported-media-type" | "rate-limited" | "internal" | "unavailable" | "finding-closed" | "no-schedule" | "invalid-file" | "campaign-key-taken" | "campaign-status" | "idempotency-key-invalid" | "idempotency-key-reused" | "idempotency-key-in-flight" | "unsupported-schema" | "key-taken" | "id-taken" | "id-not-available" | "meta-ref-taken" | "service-meta" | "patch-test-failed" | "patch-unappliable" | "draft-refused" | "siren-locked" | "mandate-signed" | "builtin-workflow" | "wrong-schema" | "invalid-data" | "job-running" | "registration-running" | "not-registered" | "siren-registered" | "job-ended" | "past-directory" | "already-decided" | "not-cancellable" | "temporal-unavailable" | "own-key" | "no-mandate" | "mandate-voided" | "mandate-replaced" | "mandate-changed" | "signer-missing" | "under-review" | "not-waiting" | "not-yet" | "not-running" | "incomplete" | "nothing-to-decide" | "decided" | "same-operator" | "job-cancelled" | "details-locked" | "invalid-details" | "details-unconfirmed" | "bad-encoding" | "empty" | "busy" | "too-complex" | "image-too-large" | "not-a-pdf" | "unreadable-pdf" | "encrypted-pdf" | "active-content" | "not-signed" | "not-this-mandate" | "superseded-mandate" | "bad-signature" | "not-an-image" | "unreadable-image" | "annuaire-unavailable" | "annuaire-refused" | "not-in-sml" | "not-published" | "sml-unavailable" | "sml-refused" | "link-unknown" | "link-finished" | "link-cancelled";
         };
         Readiness: {
             /** @enum {string} */
@@ -1877,6 +2081,124 @@ export interface components {
             created_at?: string;
             list: components["schemas"]["Job"][];
             next_cursor?: string;
+        };
+        Campaign: {
+            /** Format: uuid */
+            id: string;
+            /** @description the key given at upload, or `sha256:<the file’s SHA-256>` */
+            key: string;
+            /**
+             * @description `checking`: the dry run is judging its rows; `checked`: each row has its verdict, ready to start; `running`: its rows are being registered; `paused`; `finished`: every registration has ended; `cancelled`
+             * @enum {string}
+             */
+            status: "checking" | "checked" | "running" | "paused" | "finished" | "cancelled";
+            file: {
+                /** @enum {string} */
+                format: "csv" | "jsonl";
+                sha256: string;
+                bytes: number;
+            };
+            /** @description companies in the file */
+            rows: number;
+            /** @description rows by verdict (new, takeover, migrate, already-ours, blocked, duplicate), and `unchecked` for those the dry run has not reached */
+            counts: {
+                [key: string]: number;
+            };
+            dry_run: {
+                rows_judged: number;
+                /** @description requests sent so far */
+                requests: {
+                    annuaire: number;
+                    dns: number;
+                };
+                requests_per_row: {
+                    annuaire: number;
+                    dns: number;
+                };
+                /** @description seconds the rows left take at the configured rates (CAMPAIGN_ANNUAIRE_RPS, CAMPAIGN_DNS_RPS) */
+                remaining_s: number;
+            };
+            registrations: {
+                /** @description an estimate of the Annuaire requests the registrations of the new, takeover and migrate rows send */
+                annuaire_requests: number;
+                /** @description the seconds those take at CAMPAIGN_ANNUAIRE_RPS (signatures and decisions aside) */
+                directory_work_s: number;
+                /** @description rows given their entry and registration, once started */
+                launched: number;
+                /** @description those rows by their party’s state: processing, submitted, registered, error… */
+                states: {
+                    [key: string]: number;
+                };
+                /** @description their registrations still running */
+                running: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            checked_at?: string;
+            /** Format: date-time */
+            started_at?: string;
+            /** Format: date-time */
+            finished_at?: string;
+        };
+        CampaignList: {
+            list: components["schemas"]["Campaign"][];
+        };
+        CampaignRows: {
+            list: components["schemas"]["CampaignRow"][];
+            next_after?: number;
+        };
+        CampaignRow: {
+            /** @description the file's line the row starts on (the header is line 1) */
+            line: number;
+            siren?: string;
+            name?: string;
+            /**
+             * @description absent until the dry run reaches the row
+             * @enum {string}
+             */
+            verdict?: "new" | "takeover" | "migrate" | "already-ours" | "blocked" | "duplicate";
+            reasons?: string[];
+            /** @description why the row cannot be used, by column (its verdict is `blocked`) */
+            faults?: {
+                /**
+                 * @description the column at fault, or `row` for the row as a whole
+                 * @enum {string}
+                 */
+                column: "siren" | "name" | "signer_given_name" | "signer_surname" | "signer_role" | "contact_email" | "signer_id_number" | "street" | "postcode" | "city" | "sirets" | "routing_codes" | "suffixes" | "start_day" | "former_platform" | "row";
+                message: string;
+            }[];
+            /** @description what the registration will need */
+            details?: {
+                /** @description the matricule whose lines are taken over */
+                former_platform?: string;
+                migrations?: {
+                    /** @description the Peppol participant, 0225:<address> */
+                    participant: string;
+                    /** @description the SMP the SML names for it: ask its provider for the migration key */
+                    smp: string;
+                }[];
+            };
+        };
+        Preflight: {
+            siren: string;
+            /**
+             * @description `new`: on the fictive platform 9998 or in no line, registered from its start day; `takeover`: another platform holds its lines, which end on the start day (the mandate names that platform, from the Annuaire); `migrate`: a Peppol participant of the company is at another SMP, whose provider must give a migration key; `already-ours`: registered on this platform already; `blocked`: ceased, unknown to the Annuaire, another platform's line to come, or the row's own faults; `duplicate`: the SIREN is on an earlier line, in another open campaign, or being registered
+             * @enum {string}
+             */
+            verdict: "new" | "takeover" | "migrate" | "already-ours" | "blocked" | "duplicate";
+            reasons: string[];
+            /** @description what the registration will need */
+            details?: {
+                /** @description the matricule whose lines are taken over */
+                former_platform?: string;
+                migrations?: {
+                    /** @description the Peppol participant, 0225:<address> */
+                    participant: string;
+                    /** @description the SMP the SML names for it: ask its provider for the migration key */
+                    smp: string;
+                }[];
+            };
         };
         ApiKeyList: {
             list: components["schemas"]["ApiKey"][];
@@ -5591,6 +5913,1083 @@ export interface operations {
             };
         };
     };
+    listCampaigns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignList"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCampaign: {
+        parameters: {
+            query?: {
+                /** @description your key for the campaign; without one, the file’s SHA-256 identifies it */
+                key?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/jsonl": string;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters; `invalid-file`: the campaign file cannot be read as one: its header, or a line too long (the detail names the line); `bad-encoding`: the file is not in the encoding it must be: base64 for an upload in JSON, UTF-8 for a campaign file (the detail names the line); `empty`: the file is empty, or holds no row */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout`: the request, its body included, did not arrive within 30 seconds: send it again */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `campaign-key-taken`: the campaign key names a campaign made from another file */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-reused`: this Idempotency-Key was used for another request (method, URL or body) within 24 hours */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the resource's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCampaignRows: {
+        parameters: {
+            query?: {
+                verdict?: "new" | "takeover" | "migrate" | "already-ours" | "blocked" | "duplicate";
+                /** @description the line after which the page starts: the previous page’s next_after */
+                after?: number;
+                /** @description how many per page (at most 100) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the resource's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignRows"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportCampaignReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the resource's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    startCampaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per API key: another key sending the same one runs its own request. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the resource's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `campaign-status`: the campaign’s status does not allow it (the detail says which status it is in, and which it needs) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-reused`: this Idempotency-Key was used for another request (method, URL or body) within 24 hours */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    pauseCampaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per API key: another key sending the same one runs its own request. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the resource's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `campaign-status`: the campaign’s status does not allow it (the detail says which status it is in, and which it needs) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-reused`: this Idempotency-Key was used for another request (method, URL or body) within 24 hours */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resumeCampaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per API key: another key sending the same one runs its own request. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the resource's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `campaign-status`: the campaign’s status does not allow it (the detail says which status it is in, and which it needs) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-reused`: this Idempotency-Key was used for another request (method, URL or body) within 24 hours */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancelCampaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request (method, URL, JSON body) within 24 hours replays the first answer (status, body, Content-Type, Location) with `Idempotent-Replayed: true` instead of running again. The same key with another request: 422 (`code` `idempotency-key-reused`); while the first request runs: 409 (`idempotency-key-in-flight`). Keys are per API key: another key sending the same one runs its own request. 5xx and 429 answers are not kept. 1 to 255 printable ASCII characters, else 400 (`idempotency-key-invalid`); a UUID is a good key. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the resource's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-in-flight`: a request with this Idempotency-Key is still being processed: retry once it has been answered; `campaign-status`: the campaign’s status does not allow it (the detail says which status it is in, and which it needs) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-reused`: this Idempotency-Key was used for another request (method, URL or body) within 24 hours */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportCampaignLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the resource's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    preflightCompany: {
+        parameters: {
+            query?: {
+                /** @description the platform the company says it leaves (checked against the Annuaire) */
+                former_platform?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the company */
+                siren: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preflight"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthenticated`: no API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: the API key lacks the scope the operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: no such resource in the caller's workspace (another workspace's ids are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `annuaire-unavailable`: the PPF Annuaire is unavailable: retry later; `sml-unavailable`: the SML is unavailable: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listKeys: {
         parameters: {
             query?: never;
@@ -5670,7 +7069,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    scopes: ("entries:rw" | "jobs:rw" | "events:read" | "webhooks:rw" | "admin")[];
+                    scopes: ("entries:rw" | "jobs:rw" | "campaigns:rw" | "events:read" | "webhooks:rw" | "admin")[];
                 };
             };
         };
@@ -5949,7 +7348,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    kinds: ("party.state_changed" | "party.updated" | "job.completed" | "party.drift_found")[];
+                    kinds: ("party.state_changed" | "party.updated" | "job.completed" | "party.drift_found" | "campaign.checked" | "campaign.progressed" | "campaign.finished")[];
                     description?: string;
                 };
             };
@@ -6324,7 +7723,7 @@ export interface operations {
                 cursor?: string;
                 /** @description only the events of this entry */
                 entry_id?: string;
-                /** @description one kind, or several separated by commas: party.state_changed, party.updated, job.completed, party.drift_found */
+                /** @description one kind, or several separated by commas: party.state_changed, party.updated, job.completed, party.drift_found, campaign.checked, campaign.progressed, campaign.finished */
                 kind?: string;
             };
             header?: never;
@@ -7477,7 +8876,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters; `bad-encoding`: the file is not valid base64; `empty`: the file is empty */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters; `bad-encoding`: the file is not in the encoding it must be: base64 for an upload in JSON, UTF-8 for a campaign file (the detail names the line); `empty`: the file is empty, or holds no row */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7617,7 +9016,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters; `bad-encoding`: the file is not valid base64; `empty`: the file is empty */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters; `bad-encoding`: the file is not in the encoding it must be: base64 for an upload in JSON, UTF-8 for a campaign file (the detail names the line); `empty`: the file is empty, or holds no row */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7760,7 +9159,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters; `bad-encoding`: the file is not valid base64; `empty`: the file is empty */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `idempotency-key-invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters; `bad-encoding`: the file is not in the encoding it must be: base64 for an upload in JSON, UTF-8 for a campaign file (the detail names the line); `empty`: the file is empty, or holds no row */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9961,7 +11360,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `bad-encoding`: the file is not valid base64; `empty`: the file is empty */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `bad-encoding`: the file is not in the encoding it must be: base64 for an upload in JSON, UTF-8 for a campaign file (the detail names the line); `empty`: the file is empty, or holds no row */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10089,7 +11488,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `bad-encoding`: the file is not valid base64; `empty`: the file is empty */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `bad-encoding`: the file is not in the encoding it must be: base64 for an upload in JSON, UTF-8 for a campaign file (the detail names the line); `empty`: the file is empty, or holds no row */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10220,7 +11619,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `bad-encoding`: the file is not valid base64; `empty`: the file is empty */
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `bad-encoding`: the file is not in the encoding it must be: base64 for an upload in JSON, UTF-8 for a campaign file (the detail names the line); `empty`: the file is empty, or holds no row */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -1,6 +1,7 @@
 // Migration 1763841400000: only the platform's operators decide. Every key loses `approvals`, `admin` keys keep
 // reading events and managing webhooks under the scopes now named for them, and each key changed is recorded (the
-// store lists them at start, bin/context.ts).
+// store lists them at start, bin/context.ts). Later, campaigns get a scope of their own (1763841800000), given to
+// keys with entries:rw and jobs:rw.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../../platform/store/db';
@@ -40,7 +41,7 @@ describe.each(engines)('keys upgraded when operators arrive, on %s', (engine) =>
     expect(Object.fromEntries(rows.map((r) => [r.name, r.scopes]))).toEqual({
       admin: ['entries:rw', 'admin', 'events:read', 'webhooks:rw'],
       decider: [],
-      integrator: ['entries:rw', 'jobs:rw'],
+      integrator: ['entries:rw', 'jobs:rw', 'campaigns:rw'],
     });
   });
 
@@ -51,9 +52,10 @@ describe.each(engines)('keys upgraded when operators arrive, on %s', (engine) =>
         [keys.decider, 'removed approvals'],
         [keys.admin, 'removed approvals'],
         [keys.admin, 'added events:read, webhooks:rw'],
+        [keys.integrator, 'added campaigns:rw'],
       ]),
     );
-    expect(changes).toHaveLength(3);
+    expect(changes).toHaveLength(4);
     expect(changes.find((c) => c.key_id === keys.decider)!.reason).toMatch(/only the platform's operators decide/);
   });
 });

@@ -1,0 +1,28 @@
+// A cancelled campaign's registrations: each cancelled as the integrator would cancel it (domain/jobs/cancel-job.ts),
+// which its workflow accepts until the directory step or the operator's approval; those past it go on.
+import { campaignById, runningCampaignJobs } from '../../platform/store/campaigns';
+import { DomainError } from '../errors';
+import { cancelJob } from '../jobs/cancel-job';
+import type { JobServiceDeps } from '../jobs/jobs';
+
+const PER_CALL = 50;
+
+export async function cancelCampaignJobs(
+  deps: JobServiceDeps,
+  campaignId: string,
+  after: string,
+): Promise<{ cancelled: number; next?: string }> {
+  const campaign = await campaignById(deps.db, campaignId);
+  if (!campaign) return { cancelled: 0 };
+  const jobs = await runningCampaignJobs(deps.db, campaignId, after, PER_CALL);
+  let cancelled = 0;
+  for (const jobId of jobs) {
+    try {
+      await cancelJob(deps, campaign.workspace_id, jobId, 'the campaign was cancelled');
+      cancelled++;
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err; // not cancellable any more, or ended meanwhile: it goes on
+    }
+  }
+  return { cancelled, ...(jobs.length === PER_CALL && { next: jobs.at(-1)! }) };
+}

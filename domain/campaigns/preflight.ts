@@ -1,0 +1,40 @@
+// The dry run's engine for one company, at once: the verdict a campaign row of this SIREN would get now (a SIREN
+// some open campaign holds is a duplicate), with nothing claimed and nothing written.
+import { holdingWorkspaces, runningRegistrations, sirenClaim } from '../../platform/store/campaigns';
+import { today } from '../directory/lines';
+import { lookUpAndJudge, verdictOf, type CheckContext } from './check-rows';
+
+export async function preflight(
+  ctx: CheckContext,
+  workspaceId: string,
+  asked: { siren: string; formerPlatform?: string },
+) {
+  const { siren } = asked;
+  const claim = await sirenClaim(ctx.db, siren);
+  if (claim)
+    return {
+      siren,
+      verdict: 'duplicate',
+      reasons: [
+        claim.workspaceId === workspaceId
+          ? `SIREN ${siren} is on line ${claim.line} of campaign ${claim.campaignId}, open`
+          : `SIREN ${siren} is in another open campaign on this platform`,
+      ],
+    };
+  const [holders, running] = await Promise.all([
+    holdingWorkspaces(ctx.db, [siren]),
+    runningRegistrations(ctx.db, workspaceId, [siren]),
+  ]);
+  const j = await lookUpAndJudge(
+    ctx,
+    { siren, ...(asked.formerPlatform && { formerPlatform: asked.formerPlatform }) },
+    {
+      workspaceId,
+      holderWorkspace: holders.get(siren),
+      runningJob: running.get(siren),
+      requests: { annuaire: 0, dns: 0 },
+      day: today(ctx.now?.()),
+    },
+  );
+  return { siren, ...verdictOf(j) };
+}
