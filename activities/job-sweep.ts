@@ -4,11 +4,13 @@ import { Context } from '@temporalio/activity';
 import type { JobSweepActivities } from '../contract/job-sweep';
 import { closeAbandonedJobs, showWaitingForParked } from '../domain/jobs/job-sweeper';
 import { startCampaignCheck } from '../domain/campaigns/start-check';
-import { stalledChecks, stalledRuns } from '../platform/store/campaigns';
+import { dropStaleUploads, stalledChecks, stalledRuns } from '../platform/store/campaigns';
 import { tellRun } from '../domain/campaigns/lifecycle';
 import { announceCampaigns } from '../domain/campaigns/progress';
 import type { ActivityDeps } from './deps';
 
+/** An upload unfinished this long was cut short (the API process stopped): far longer than any file takes. */
+const STALE_UPLOAD_MS = 6 * 3_600_000;
 /** A dry run or a launching silent this long is told again: a no-op while its workflow still runs. */
 const CHECK_IDLE_MS = 10 * 60_000;
 
@@ -26,6 +28,7 @@ export function jobSweepActivities({ db, log, config }: ActivityDeps): JobSweepA
       };
       for (const r of runs) await tellRun(lifecycle, r.workspace_id, r.id);
       const { finished } = await announceCampaigns(db);
+      await dropStaleUploads(db, STALE_UPLOAD_MS);
       return {
         closed: await closeAbandonedJobs(deps),
         asked: await showWaitingForParked(deps),

@@ -87,6 +87,15 @@ export const campaignRow = z
     reasons: z.array(z.string()).optional(),
     faults: z.array(fault).optional().describe('why the row cannot be used, by column (its verdict is `blocked`)'),
     details: details.optional(),
+    entry_id: z
+      .uuid()
+      .optional()
+      .describe('once started: the entry the row became (set its peppol-migration-key there)'),
+    job_id: z.uuid().optional().describe('once started: its registration'),
+    not_registered: z
+      .string()
+      .optional()
+      .describe('once started: why the row was not registered (registered or being registered since the dry run)'),
   })
   .meta({ id: 'CampaignRow' });
 

@@ -92,6 +92,9 @@ export function rowView(r: CampaignRowRecord) {
     ...(r.verdict && { verdict: r.verdict }),
     ...(r.faults ? { faults: r.faults } : r.reasons && { reasons: r.reasons as string[] }),
     ...(r.details && { details: r.details }),
+    ...(r.entry_id && { entry_id: r.entry_id }),
+    ...(r.job_id && { job_id: r.job_id }),
+    ...(r.launch_fault && { not_registered: r.launch_fault }),
   };
 }
 

@@ -49,6 +49,10 @@ export interface StagedRow {
   faults?: unknown[];
 }
 
+/** JSON PostgreSQL takes: a NUL a file's cell held (echoed in a fault) becomes U+FFFD, which jsonb can store. */
+const storable = (v: unknown) =>
+  JSON.stringify(v, (_k, x: unknown) => (typeof x === 'string' ? x.replaceAll('\u0000', '\uFFFD') : x));
+
 /** Rows as read; a row with faults is `blocked` at once, its faults its reasons. */
 export async function insertCampaignRows(db: Queryable, campaignId: string, rows: StagedRow[]): Promise<void> {
   if (rows.length === 0) return;
@@ -63,8 +67,8 @@ export async function insertCampaignRows(db: Queryable, campaignId: string, rows
       campaignId,
       rows.map((r) => r.line),
       rows.map((r) => r.siren ?? null),
-      rows.map((r) => (r.data === undefined ? null : JSON.stringify(r.data))),
-      rows.map((r) => (r.faults ? JSON.stringify(r.faults) : null)),
+      rows.map((r) => (r.data === undefined ? null : storable(r.data))),
+      rows.map((r) => (r.faults ? storable(r.faults) : null)),
     ],
   );
 }
@@ -142,6 +146,9 @@ export interface CampaignRowRecord {
   verdict: string | null;
   reasons: unknown[] | null;
   details: Record<string, unknown> | null;
+  entry_id: string | null;
+  job_id: string | null;
+  launch_fault: string | null;
 }
 
 /** A page of rows in line order after `afterLine`, of one verdict when given. */
@@ -151,7 +158,7 @@ export async function campaignRows(
   page: { afterLine: number; limit: number; verdict?: string },
 ): Promise<CampaignRowRecord[]> {
   const { rows } = await db.query<CampaignRowRecord>(
-    `SELECT line, siren, data, faults, verdict, reasons, details FROM campaign_rows
+    `SELECT line, siren, data, faults, verdict, reasons, details, entry_id, job_id, launch_fault FROM campaign_rows
       WHERE campaign_id = $1 AND line > $2 AND ($4::text IS NULL OR verdict = $4)
       ORDER BY line LIMIT $3`,
     [id, page.afterLine, page.limit, page.verdict ?? null],
@@ -447,4 +454,13 @@ export async function runningCampaignJobs(db: Queryable, id: string, after: stri
     [id, after, limit],
   );
   return rows.map((r) => r.id);
+}
+
+/** Uploads that never finished (the API process stopped mid-file): their rows go. */
+export async function dropStaleUploads(db: Queryable, olderThanMs: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM campaigns WHERE status = 'uploading' AND created_at < now() - $1 * interval '1 millisecond'`,
+    [olderThanMs],
+  );
+  return rowCount;
 }

@@ -238,6 +238,7 @@ describe('a started campaign', () => {
     // Each row is an entry of the workspace, registered by the built-in workflow at priority 4, ours at 3.
     const rows = (await h.api('GET', `/campaigns/v1/campaigns/${id}/rows`)).body.list;
     expect(rows.map((r: { verdict: string }) => r.verdict)).toEqual(['new', 'new', 'new', 'blocked']);
+    expect(rows[0]).toMatchObject({ entry_id: expect.any(String), job_id: expect.any(String) });
     const jobs = (await h.api('GET', '/transform/v1/jobs?limit=100')).body.list.filter((j: { key?: string }) =>
       j.key?.startsWith(`campaign:${id}:`),
     );

@@ -2179,6 +2179,18 @@ export interface components {
                     smp: string;
                 }[];
             };
+            /**
+             * Format: uuid
+             * @description once started: the entry the row became (set its peppol-migration-key there)
+             */
+            entry_id?: string;
+            /**
+             * Format: uuid
+             * @description once started: its registration
+             */
+            job_id?: string;
+            /** @description once started: why the row was not registered (registered or being registered since the dry run) */
+            not_registered?: string;
         };
         Preflight: {
             siren: string;
