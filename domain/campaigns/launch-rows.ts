@@ -55,13 +55,15 @@ export async function launchCampaignRows(
   const rows = await rowsToLaunch(deps.db, campaignId, afterLine, limit);
   const ws = campaign.workspace_id;
   const priority: Priority = { priorityKey: CAMPAIGN_PRIORITY_KEY, fairnessKey: ws };
-  const done: { line: number; entryId: string; jobId?: string; fault?: string }[] = [];
+  const done: { line: number; entryId?: string; jobId?: string; fault?: string }[] = [];
   for (const r of rows) {
     const row = r.data as CampaignRow;
     const entryId = campaignEntryId(campaignId, r.line);
     const jobId = campaignJobId(campaignId, r.line);
+    let made = false;
     try {
-      await ensureEntry(deps, ws, entryId, campaignId, r.line, row, r.details?.former_platform as string | undefined);
+      made = await ensureEntry(deps, ws, entryId, campaignId, r.line, row);
+      await putRowMetas(deps, entryId, row, r.details?.former_platform as string | undefined);
       await startJob(deps, ws, {
         id: jobId,
         workflow_id: REGISTRATION_WORKFLOW_ID,
@@ -76,7 +78,7 @@ export async function launchCampaignRows(
       if (err instanceof ConflictError && err.code === 'id-taken') done.push({ line: r.line, entryId, jobId });
       else if (err instanceof DomainError || err instanceof ConflictError)
         // Registered or being registered since the dry run, or a row the registration refuses: said on the row.
-        done.push({ line: r.line, entryId, fault: `${err.code}: ${err.message}` });
+        done.push({ line: r.line, ...(made && { entryId }), fault: `${err.code}: ${err.message}` });
       else throw err;
     }
   }
@@ -89,7 +91,7 @@ export async function launchCampaignRows(
   };
 }
 
-/** The row's entry, made once: the party, its addresses, and the consent to the take-over the dry run found. */
+/** The row's entry, made once (true once it exists, made now or before). */
 async function ensureEntry(
   deps: LaunchDeps,
   workspaceId: string,
@@ -97,8 +99,7 @@ async function ensureEntry(
   campaignId: string,
   line: number,
   row: CampaignRow,
-  formerPlatform: string | undefined,
-): Promise<void> {
+): Promise<boolean> {
   try {
     await createPartyEntry(deps.db, workspaceId, entryId, {
       data: row.party as unknown as Record<string, unknown>,
@@ -107,6 +108,16 @@ async function ensureEntry(
   } catch (err) {
     if (!(err instanceof ConflictError && err.code === 'id-taken')) throw err;
   }
+  return true;
+}
+
+/** Its addresses, and the consent to the take-over the dry run found. */
+async function putRowMetas(
+  deps: LaunchDeps,
+  entryId: string,
+  row: CampaignRow,
+  formerPlatform: string | undefined,
+): Promise<void> {
   const metas: [string, unknown][] = [
     ...(row.invoicing ? [[INVOICING_ADDRESSES_META, row.invoicing] as [string, unknown]] : []),
     ...(formerPlatform ? [[FORMER_MATRICULE_META, formerPlatform] as [string, unknown]] : []),

@@ -56,6 +56,12 @@ export interface CampaignRow {
 
 export type RowOutcome = { row: CampaignRow } | { siren?: string; faults: RowFault[] };
 
+/**
+ * A number a spreadsheet stored as a number loses its leading zeros (SIREN 005520135 becomes 5520135, matricule 0042
+ * becomes 42): digits fewer than `length` get them back; anything else is left for the checks to name.
+ */
+const withZeros = (v: string, length: number) => (/^\d+$/.test(v) && v.length < length ? v.padStart(length, '0') : v);
+
 /** A list cell: `a|b|c` in a CSV, an array of strings in a JSON line. */
 const LIST_SEPARATOR = '|';
 
@@ -82,14 +88,15 @@ export function checkRow(record: Record<string, unknown>, us: string, now: Date)
     const v = record[c];
     const cell = cellOf(v);
     const listed = Array.isArray(v) && (c === 'sirets' || c === 'suffixes' || c === 'routing_codes');
-    if (v !== undefined && v !== null && cell === undefined && !listed && v !== '')
-      fault(c, typeof v === 'string' ? 'empty' : 'a string');
+    // Blank is absent; a number or a list where a text is expected is a fault.
+    if (v !== undefined && v !== null && cell === undefined && !listed && typeof v !== 'string') fault(c, 'a string');
     else if (cell && cell.length > MAX_CELL) fault(c, `at most ${MAX_CELL} characters`);
     else if (cell !== undefined) cells[c] = cell;
   }
   for (const c of REQUIRED_COLUMNS)
     if (cells[c] === undefined && !faults.some((f) => f.column === c)) fault(c, 'required');
-  const siren = cells.siren?.replace(/\s/g, '');
+  const siren = cells.siren && withZeros(cells.siren.replace(/\s/g, ''), 9);
+  if (cells.former_platform) cells.former_platform = withZeros(cells.former_platform, 4);
   if (siren !== undefined && !isSiren(siren)) fault('siren', `${cells.siren} is not a SIREN (9 digits, Luhn)`);
   const email = cells.contact_email;
   if (email !== undefined && !z.email().safeParse(email).success)
@@ -202,7 +209,7 @@ function invoicingOf(record: Record<string, unknown>, cells: Cells) {
   const sources: CampaignColumn[] = ['siren'];
   for (const s of list('sirets')) {
     if (typeof s !== 'string') listFaults.push({ column: 'sirets', message: 'a list of SIRETs (strings)' });
-    else addresses.push({ siret: s.replace(/\s/g, '') });
+    else addresses.push({ siret: withZeros(s.replace(/\s/g, ''), 14) });
     sources.push('sirets');
   }
   for (const r of list('routing_codes')) {

@@ -371,7 +371,7 @@ export async function rowsToLaunch(
 export async function recordLaunched(
   db: Queryable,
   id: string,
-  launched: { line: number; entryId: string; jobId?: string; fault?: string }[],
+  launched: { line: number; entryId?: string; jobId?: string; fault?: string }[],
 ): Promise<void> {
   if (launched.length === 0) return;
   await db.query(
@@ -383,7 +383,7 @@ export async function recordLaunched(
     [
       id,
       launched.map((l) => l.line),
-      launched.map((l) => l.entryId),
+      launched.map((l) => l.entryId ?? null),
       launched.map((l) => l.jobId ?? null),
       launched.map((l) => l.fault ?? null),
     ],

@@ -172,6 +172,12 @@ describe('checking a row', () => {
     });
   });
 
+  it('puts back the leading zeros a spreadsheet dropped, and takes a blank optional cell as absent', () => {
+    const out = checkRow({ ...base, siren: '5520135', former_platform: '42', city: '   ', sirets: ' ' }, '0145', now);
+    expect(out).toMatchObject({ row: { siren: '005520135', formerPlatform: '0042' } });
+    expect('row' in out && [out.row.party.addresses, out.row.invoicing]).toEqual([undefined, undefined]);
+  });
+
   it('names the column of every fault', () => {
     const out = checkRow(
       {
