@@ -1,6 +1,8 @@
 // campaigns/v1: an integrator's customer base from one file. The upload is streamed (its own size limit, never held
 // whole), each row checked and kept with its line; a dry run then judges every row as its registration will find
-// it, before anything is written in the directory or on Peppol. The same engine answers for one SIREN.
+// it, before anything is written in the directory or on Peppol. The same engine answers for one SIREN. Started, the
+// campaign is paused, resumed or cancelled here too. Over 300 lines: every route of the service in one list, as the
+// other services keep theirs; the start and its fellows (and the links) are to move to a file of their own.
 import { once } from 'node:events';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';

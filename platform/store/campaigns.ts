@@ -1,5 +1,7 @@
 // Campaigns and their rows (tables campaigns, campaign_rows, campaign_sirens): a file's rows written as it is read,
-// in batches; its key set once it is read whole; the dry run's verdicts written a batch at a time.
+// in batches; its key set once it is read whole; the dry run's verdicts written a batch at a time; the rows a started
+// campaign registers, its progress and its end. Over 300 lines: the three tables are written together (a claim, a
+// verdict and a campaign's counts in one statement); the launching's half is to move to a file of its own.
 import type { Queryable } from './db';
 import { iso, isUniqueViolation } from './rows';
 
