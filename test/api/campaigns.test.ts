@@ -1,6 +1,7 @@
 // A campaign from a file, as an integrator sends it: the file streamed, each row checked, the dry run judging every
 // row against the simulators (the Annuaire, the SML's DNS) on Temporal, the counts, the rows, the CSV report, the
 // pre-flight of one SIREN; and the refusals of a file that cannot be read, naming the line or the column.
+// Over 300 lines: one harness for the whole path of a campaign (upload, dry run, start, end), started once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSiren } from '../../bin/stack/sample-parties';
 import { createWorkspace } from '../../platform/store/workspaces';

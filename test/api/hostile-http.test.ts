@@ -4,6 +4,7 @@
 // the path's case or encoding, the production start refused with /metrics open, problem titles, and the directory
 // identifier length; campaign files (compressed, nested, slow to check, full of formulas). The SSRF forms are in
 // test/domain/events/url-guard.test.ts.
+// Over 300 lines: the attacker's suite kept in one place, one harness started once for all of it.
 import crypto from 'node:crypto';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';

@@ -1,6 +1,7 @@
 // Idempotency-Key on the authenticated POSTs (issue 21, point 6), over real HTTP: a retry replays the first answer,
 // another request under the key is 422, a request still running makes the retry 409; keys are per API key, last
 // 24 hours, and a 5xx is not kept. The in-flight claim is also raced directly on each store engine.
+// Over 300 lines: the HTTP cases and the store's race on both engines, one harness for them.
 import crypto from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
