@@ -9,7 +9,8 @@ import { checkCampaignRows, type CheckContext } from '../domain/campaigns/check-
 import { launchCampaignRows } from '../domain/campaigns/launch-rows';
 import { cancelCampaignJobs } from '../domain/campaigns/cancel-jobs';
 import { announceChecked } from '../domain/campaigns/progress';
-import { endCheck, verdictCounts } from '../platform/store/campaigns';
+import { verdictCounts } from '../platform/store/campaigns';
+import { endCheck } from '../platform/store/campaign-checks';
 import type { ActivityDeps } from './deps';
 import { withTemporalFailures } from './remote-failure';
 import { withHeartbeat } from './heartbeat';

@@ -1,8 +1,8 @@
+// Over 300 lines on purpose (why): every route of campaigns/v1 in one declared list, as each service keeps its own.
 // campaigns/v1: an integrator's customer base from one file. The upload is streamed (its own size limit, never held
 // whole), each row checked and kept with its line; a dry run then judges every row as its registration will find
 // it, before anything is written in the directory or on Peppol. The same engine answers for one SIREN. Started, the
-// campaign is paused, resumed or cancelled here too. Over 300 lines: every route of the service in one list, as the
-// other services keep theirs; the start and its fellows (and the links) are to move to a file of their own.
+// campaign is paused, resumed or cancelled here too.
 import { once } from 'node:events';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
@@ -10,7 +10,8 @@ import type { Response } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/store/db';
-import { campaignRows, getCampaign, listCampaigns, signerLinks } from '../../platform/store/campaigns';
+import { campaignRows, getCampaign, listCampaigns } from '../../platform/store/campaigns';
+import { signerLinks } from '../../platform/store/campaign-launches';
 import { progressOf } from '../../domain/campaigns/progress';
 import { changeCampaign, type CampaignAction } from '../../domain/campaigns/lifecycle';
 import { signerLinksCsv } from '../../domain/campaigns/report';

@@ -1,6 +1,7 @@
 // A cancelled campaign's registrations: each cancelled as the integrator would cancel it (domain/jobs/cancel-job.ts),
 // which its workflow accepts until the directory step or the operator's approval; those past it go on.
-import { campaignById, runningCampaignJobs } from '../../platform/store/campaigns';
+import { campaignById } from '../../platform/store/campaigns';
+import { runningCampaignJobs } from '../../platform/store/campaign-launches';
 import { DomainError } from '../errors';
 import { cancelJob } from '../jobs/cancel-job';
 import type { JobServiceDeps } from '../jobs/jobs';

@@ -4,15 +4,15 @@
 // state only when no line is in force) and the SML's DNS (each address's participant) — and judged (verdict.ts).
 // Nothing is written anywhere but our store. A retried batch judges only the rows still unjudged.
 import type { Queryable } from '../../platform/store/db';
+import { campaignById } from '../../platform/store/campaigns';
 import {
-  campaignById,
   claimSirens,
   holdingWorkspaces,
   recordVerdicts,
   rowsToCheck,
   runningRegistrations,
   type RowVerdict,
-} from '../../platform/store/campaigns';
+} from '../../platform/store/campaign-checks';
 import { addDays, today as dayOf, type Line } from '../directory/lines';
 import type { CampaignRow } from './row';
 import { judgeRow, rowAddresses, type JudgedRow, type Judgement, type RowLookups } from './verdict';

@@ -1,6 +1,6 @@
 // The dry run's engine for one company, at once: the verdict a campaign row of this SIREN would get now (a SIREN
 // some open campaign holds is a duplicate), with nothing claimed and nothing written.
-import { holdingWorkspaces, runningRegistrations, sirenClaim } from '../../platform/store/campaigns';
+import { holdingWorkspaces, runningRegistrations, sirenClaim } from '../../platform/store/campaign-checks';
 import { today } from '../directory/lines';
 import { lookUpAndJudge, verdictOf, type CheckContext } from './check-rows';
 

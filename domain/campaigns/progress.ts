@@ -2,15 +2,8 @@
 // registrations still run. The API answers it, the campaign's events carry it, and the housekeeping ends a campaign
 // whose registrations have all ended.
 import type { Queryable } from '../../platform/store/db';
-import {
-  campaignById,
-  campaignsDone,
-  launchedProgress,
-  moveCampaign,
-  runningCampaigns,
-  verdictCounts,
-  type CampaignRecord,
-} from '../../platform/store/campaigns';
+import { campaignById, moveCampaign, verdictCounts, type CampaignRecord } from '../../platform/store/campaigns';
+import { campaignsDone, launchedProgress, runningCampaigns } from '../../platform/store/campaign-launches';
 import { recordCampaignEvent } from '../../platform/store/events';
 
 export interface CampaignProgress {

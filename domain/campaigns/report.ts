@@ -2,12 +2,8 @@
 // work should take at the configured rates, and its rows — as JSON pages, or as a CSV report in a spreadsheet's
 // hands (cells that would run as a formula neutralised).
 import { stringify } from 'csv-stringify/sync';
-import {
-  campaignTimes,
-  type CampaignRecord,
-  type CampaignRowRecord,
-  type SignerLink,
-} from '../../platform/store/campaigns';
+import { campaignTimes, type CampaignRecord, type CampaignRowRecord } from '../../platform/store/campaigns';
+import { type SignerLink } from '../../platform/store/campaign-launches';
 import { neutralised } from '../operators/access-log-csv';
 import type { CampaignProgress } from './progress';
 import type { CampaignRow } from './row';

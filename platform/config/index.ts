@@ -1,5 +1,5 @@
-// One environment schema for every process. Defaults are the embedded development stack. Over 300 lines: every
-// setting in one schema, each with the comment that says what it is for, so that none is read anywhere else.
+// Over 300 lines on purpose (why): every setting in one schema, each with the comment that says what it is for, so
+// that none is read anywhere else. One environment schema for every process; defaults are the embedded stack.
 import path from 'node:path';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';

@@ -1,7 +1,7 @@
+// Over 300 lines on purpose (why): events, subscriptions and deliveries share the outbox's statements.
 // Events and webhook deliveries. An event is written in the transaction of the change it reports, with one
 // delivery per matching subscription (an outbox): nothing is announced that did not happen, nothing that happened
-// goes unannounced. The deliveries are then sent by Temporal workflows (workflows/webhook-delivery.ts). Over 300
-// lines: events, subscriptions and deliveries share the outbox's statements; the campaigns' events joined them.
+// goes unannounced. The deliveries are then sent by Temporal workflows (workflows/webhook-delivery.ts).
 import crypto from 'node:crypto';
 import type { Queryable } from './db';
 import { iso } from './rows';
