@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { ALL_SEARCH_ATTRIBUTES } from '../../contract/search-attributes';
+import { dynamicConfigFlags } from './temporal-dynamic-config';
 
 export interface DevServer {
   address: string;
@@ -52,6 +53,7 @@ export async function startDevServer(opts: {
     '--log-level',
     'warn',
     ...searchAttributeFlags(),
+    ...dynamicConfigFlags(),
   ];
   // Own process group: Ctrl-C reaches us only, and we stop the server last, after the worker has drained. The
   // server runs under a small guard, the group's leader, that stops it when this process goes, however it goes

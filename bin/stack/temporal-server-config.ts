@@ -1,5 +1,6 @@
 // The self-built Temporal server's configuration file: config/development-postgres12.yaml with our ports,
-// databases and TLS.
+// databases and TLS, and our dynamic settings (deploy/temporal-dynamic-config.yaml).
+import { DYNAMIC_CONFIG_FILE } from './temporal-dynamic-config';
 export const PORT_NAMES = [
   'frontend',
   'frontendMembership',
@@ -115,5 +116,6 @@ export function serverConfig(o: {
     dcRedirectionPolicy: { policy: 'noop' },
     archival: { history: { state: 'disabled' }, visibility: { state: 'disabled' } },
     namespaceDefaults: { archival: { history: { state: 'disabled' }, visibility: { state: 'disabled' } } },
+    dynamicConfigClient: { filepath: DYNAMIC_CONFIG_FILE, pollInterval: '60s' },
   };
 }
