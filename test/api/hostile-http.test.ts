@@ -634,7 +634,7 @@ describe('campaign files', () => {
       upload(`${header}\n${rows.join('\n')}\n`),
     );
     expect(result.status).toBe(201);
-    // Pings answered all along (checked a hundred rows at a time, written two hundred a statement). The embedded
+    // Pings answered all along (checked fifty rows at a time, written a hundred a statement). The embedded
     // store (PGlite) runs on this process's event loop, where a statement takes its turn: a few tens of milliseconds.
     expect(pingsBefore).toBeGreaterThan(10);
     expect(slowestPingMs).toBeLessThan(250);
