@@ -1,9 +1,10 @@
-// A campaign started on the production topology (API and worker processes, PostgreSQL, our own Temporal server) goes
-// on through a worker killed mid-batch and a Temporal restart: every row ends with exactly one entry and one
-// registration, each registration's mandate issued once, nothing made twice.
+// A campaign started on the production topology (an API and two worker processes, PostgreSQL, a Temporal server)
+// goes on through a worker killed mid-batch and a Temporal restart: every row ends with exactly one entry and one
+// registration, each registration's mandate issued once, nothing made twice; the workers share its steps.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownDevServer, startCluster, type Cluster } from '../../bin/stack/cluster';
 import { makeSiren } from '../../bin/stack/sample-parties';
@@ -21,6 +22,7 @@ beforeAll(async () => {
   temporal = await ownDevServer(dir); // restarted mid-run
   cluster = await startCluster({
     temporalAddress: temporal.address,
+    workers: 2,
     env: { CAMPAIGN_LAUNCH_PER_S: '40', CAMPAIGN_ANNUAIRE_RPS: '1000', CAMPAIGN_DNS_RPS: '1000' },
   });
 }, 240_000);
@@ -92,5 +94,21 @@ describe('a campaign through restarts', () => {
     ).toBe(ROWS);
     const c = (await api('GET', `/campaigns/v1/campaigns/${id}`)).body;
     expect(c.registrations).toMatchObject({ launched: ROWS, running: ROWS, states: { processing: ROWS } });
+
+    // Scaled out: the second worker, alive all along, worked beside the first and beside its replacement.
+    const client = new Client({ connection: await Connection.connect({ address: temporal.address }) });
+    const { rows: jobs } = await cluster.db.query<{ id: string }>(`SELECT id FROM jobs WHERE key LIKE $1`, [
+      `campaign:${id}:%`,
+    ]);
+    const workers = new Set<string>();
+    for (const job of jobs) {
+      const history = await client.workflow.getHandle(`job-${job.id}`).fetchHistory();
+      for (const e of history.events ?? []) {
+        const identity = e.activityTaskStartedEventAttributes?.identity;
+        if (identity) workers.add(identity);
+      }
+    }
+    await client.connection.close();
+    expect(workers.size, [...workers].join(', ')).toBe(3);
   }, 600_000);
 });
