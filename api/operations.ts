@@ -14,6 +14,7 @@ import { serviceRoutes } from './service';
 import { govFrRoutes } from './gov-fr';
 import { reviewPageRoute } from '../web/review/page-route';
 import { wizardRoutes } from '../web/wizard/routes';
+import { bundleRoutes } from '../web/wizard/bundle-routes';
 import { transformRoutes } from './transform';
 import { campaignRoutes } from './campaigns';
 
@@ -31,6 +32,7 @@ export const OPERATIONS: RouteSpec[] = [
   ...peppolRoutes,
   ...smpRoutes,
   ...wizardRoutes,
+  ...bundleRoutes,
 ];
 
 /** Paths whose address is not ours to version: set by the seed (wizard link), by Peppol (SMP), or by convention. */

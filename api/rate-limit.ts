@@ -101,8 +101,8 @@ export function failedAuthentications(perMinute: number) {
 }
 
 /** The first segment of a path, decoded as the router decodes a parameter (kept as it is if it cannot be). */
-function firstSegment(path: string): string | undefined {
-  const raw = path.split('/')[1];
+function segment(path: string, n: number): string | undefined {
+  const raw = path.split('/')[n];
   if (!raw) return undefined;
   try {
     return decodeURIComponent(raw);
@@ -120,7 +120,8 @@ export function wizardRefRateLimit(perMinute: number): RequestHandler {
   return limiter({
     perMinute,
     keyOf: (req) => {
-      const ref = firstSegment(req.path);
+      const ref = segment(req.path, 1);
+      if (ref?.toLowerCase() === 'bundle') return `bundle ${segment(req.path, 2) ?? ''}`; // a bundle's link: /bundle/{ref}
       return ref === undefined || ref.toLowerCase() === 'assets' ? undefined : ref; // the wizard's static files
     },
     refusal: (s) =>

@@ -27,10 +27,10 @@ const servedBeside: esbuild.Plugin = {
 };
 
 async function buildPage(page: Page, outdir: string): Promise<void> {
-  const { entry, strings } = PAGES[page];
+  const { entry, strings, also = [] } = PAGES[page];
   await esbuild.build({
     absWorkingDir: ROOT,
-    entryPoints: [entry, strings],
+    entryPoints: [entry, strings, ...also],
     outdir,
     bundle: true,
     splitting: true, // pdf-view, imported when first needed, becomes a module of its own

@@ -13,10 +13,15 @@ export const BUNDLE_DIR = path.join(ROOT, 'dist/pages');
 export const STAMP_FILE = 'sources.sha256';
 
 /** Each page: its entry module, and the strings module it keeps apart (loaded as `./i18n.js` beside it). */
-export const PAGES = {
-  wizard: { entry: 'web/wizard/page/wizard.ts', strings: 'web/wizard/page/i18n.ts' },
+export const PAGES: Record<'wizard' | 'review', { entry: string; strings: string; also?: string[] }> = {
+  // A bundle's page (one signer's companies) shares the wizard's assets and strings.
+  wizard: {
+    entry: 'web/wizard/page/wizard.ts',
+    strings: 'web/wizard/page/i18n.ts',
+    also: ['web/wizard/page/bundle.ts'],
+  },
   review: { entry: 'web/review/page/review.ts', strings: 'web/review/page/i18n.ts' },
-} as const;
+};
 export type Page = keyof typeof PAGES;
 
 // What a bundle is made of: the pages' code and the locked packages (openapi-fetch) bundled in.

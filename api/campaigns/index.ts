@@ -297,7 +297,7 @@ export const campaignRoutes = [
     operationId: 'exportCampaignLinks',
     summary: 'The signers’ links of a started campaign, as CSV for a mail merge',
     description:
-      'One line per registered row: line, SIREN, company, the signer’s names and contact email, the party’s state and the wizard link its registration issued (empty until its mandate is ready). Cells a spreadsheet would read as a formula start with an apostrophe. Links are credentials: send each to its signer only.',
+      'One line per registered row: line, SIREN, company, the signer’s names and contact email, the party’s state, the wizard link its registration issued (empty until its mandate is ready) and, when the signer has several companies in the campaign (same names and email), the bundle link that opens all of them in one session: send that one instead. Cells a spreadsheet would read as a formula start with an apostrophe. Links are credentials: send each to its signer only.',
     scope: 'campaigns:rw',
     params: idParam,
     responses: { 200: { mediaType: 'text/csv' } },
@@ -307,7 +307,11 @@ export const campaignRoutes = [
       res
         .type('text/csv; charset=utf-8')
         .set('content-disposition', `attachment; filename="campaign-${c.id}-links.csv"`);
-      await streamPages(res, (after) => signerLinks(deps.db, c.id, after, REPORT_PAGE), signerLinksCsv);
+      await streamPages(
+        res,
+        (after) => signerLinks(deps.db, c.id, after, REPORT_PAGE),
+        (rows, header) => signerLinksCsv(rows, header, deps.config.wizardUrl),
+      );
     },
   }),
   route({

@@ -10,6 +10,7 @@ import { decisionsOf } from '../../platform/store/approval-decisions';
 import { identityViews } from '../../platform/store/identity-documents';
 import { renewalOf } from '../../domain/party/renewal';
 import { getEntryRow } from '../../platform/store/entries';
+import { bundleOfEntry } from '../../platform/store/campaign-bundles';
 import { reviewedChecks } from '../../domain/mandate/four-eyes';
 import { pendingByWorkspace, reviewQueue } from '../../platform/store/review-queue';
 import { queueQuery } from './review-queue-query';
@@ -80,11 +81,12 @@ export const reviewRoutes = [
       const party = entry.data as Party;
       const person = party.people?.[0];
       const address = party.addresses?.[0];
-      const [views, decisions, { directory, nameMatches, policyCase }, replaces] = await Promise.all([
+      const [views, decisions, { directory, nameMatches, policyCase }, replaces, bundle] = await Promise.all([
         identityViews(deps.db, entryId),
         decisionsOf(deps.db, entryId, mandate.job_id, { deciders: true }),
         reviewedChecks(deps, { entryId, mandate, siren: entry.siren, declaredName: party.name }),
         renewalOf(deps.db, entry, mandate.mandate_number),
+        bundleOfEntry(deps.db, entryId),
       ]);
       // It shows the signer's identity number: each view is in the access log, as the images' are.
       await submissionSeen(deps, operator(res), { entryId, jobId: mandate.job_id, number: mandate.mandate_number });
@@ -129,6 +131,12 @@ export const reviewRoutes = [
         decisions,
         directory,
         ...(replaces && { replaces }),
+        bundle: bundle
+          ? {
+              ...bundle,
+              companies: bundle.companies.map((c) => ({ ...c, submitted_at: c.submitted_at?.toISOString() ?? null })),
+            }
+          : null,
       };
     },
   }),

@@ -227,6 +227,23 @@ export function jsonRoutes(at: Target): Route[] {
       shapes: SHAPES,
       wrap: (v) => `{"given":${v}}`,
     },
+    // A bundle's routes, given the entry's ref: the body is read and bounded before the bundle is looked for (404).
+    {
+      method: 'POST',
+      op: '/reg/bundle/:ref/api/details',
+      path: () => `/reg/bundle/${at.ref}/api/details`,
+      limit: KB16,
+      shapes: SHAPES,
+      wrap: (v) => `{"given":${v}}`,
+    },
+    {
+      method: 'POST',
+      op: '/reg/bundle/:ref/api/identity',
+      path: () => `/reg/bundle/${at.ref}/api/identity`,
+      limit: UPLOAD,
+      shapes: UPLOAD_SHAPES,
+      wrap: (v) => `{"view":"front","data":${v}}`,
+    },
   ];
 }
 

@@ -12,6 +12,7 @@ import {
 } from '../../contract/campaigns';
 import { getCampaign, moveCampaign, type CampaignRecord, type CampaignStatus } from '../../platform/store/campaigns';
 import type { Db } from '../../platform/store/db';
+import { formBundles } from '../../platform/store/campaign-bundles';
 import { DomainError } from '../errors';
 import { CAMPAIGN_PRIORITY_KEY } from './launch-rows';
 
@@ -40,7 +41,12 @@ export async function changeCampaign(
   action: CampaignAction,
 ): Promise<CampaignRecord> {
   const move = MOVES[action];
-  const moved = await moveCampaign(deps.db, workspaceId, id, move.from, move.to);
+  const moved = await deps.db.tx(async (q) => {
+    const m = await moveCampaign(q, workspaceId, id, move.from, move.to);
+    // Started: the rows naming the same signer become bundles, signed in one session (links.csv gives their link).
+    if (m && action === 'start') await formBundles(q, id);
+    return m;
+  });
   if (!moved) {
     const now = await getCampaign(deps.db, workspaceId, id);
     if (!now) throw new DomainError('not-found', `no campaign ${id}`);

@@ -123,10 +123,14 @@ export const LINK_COLUMNS = [
   'contact_email',
   'state',
   'link',
+  'bundle_link',
 ];
 
-/** The signers' links, the header with the first page (`header`): one line per registered row. */
-export function signerLinksCsv(rows: SignerLink[], header: boolean): string {
+/**
+ * The signers' links, the header with the first page (`header`): one line per registered row; `wizardUrl` makes a
+ * bundle's link (one signer's companies: the same link on each of their lines).
+ */
+export function signerLinksCsv(rows: SignerLink[], header: boolean, wizardUrl: string): string {
   const lines = rows.map((r) => {
     const row = r.data as CampaignRow;
     const signer = row.party.people?.[0]?.name;
@@ -139,6 +143,7 @@ export function signerLinksCsv(rows: SignerLink[], header: boolean): string {
       row.email,
       r.state ?? '',
       r.link_url ?? '',
+      r.bundle_ref ? `${wizardUrl}/reg/bundle/${r.bundle_ref}/start` : '',
     ].map(neutralised);
   });
   return stringify(header ? [LINK_COLUMNS, ...lines] : lines, { record_delimiter: 'windows' });

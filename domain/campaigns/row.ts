@@ -2,6 +2,7 @@
 // it: the party document, its invoicing addresses and its take-over consent. Each row is checked on its own with
 // the rules an entry's API applies (gobl-party.ts, invoicing-addresses.ts, take-over.ts), and every fault names the
 // column it is in, so that a file of 500,000 rows is corrected in one pass.
+import crypto from 'node:crypto';
 import { z } from 'zod';
 import { DomainError } from '../errors';
 import { frenchParty, type Party } from '../party/gobl-party';
@@ -55,6 +56,18 @@ export interface CampaignRow {
 }
 
 export type RowOutcome = { row: CampaignRow } | { siren?: string; faults: RowFault[] };
+
+/**
+ * Who signs a row, as a key the store can group by (a bundle: one signer's companies): the names and email, case,
+ * accents and blanks aside, hashed (the store groups by it without holding another copy of them).
+ */
+export function signerKeyOf(row: CampaignRow): string {
+  const person = row.party.people?.[0];
+  const plain = (v?: string) =>
+    (v ?? '').normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+  const words = [person?.name.given, person?.name.surname, row.email].map(plain).join('\n');
+  return crypto.createHash('sha256').update(words).digest('hex');
+}
 
 /**
  * A number a spreadsheet stored as a number loses its leading zeros (SIREN 005520135 becomes 5520135, matricule 0042

@@ -14,7 +14,7 @@ import {
 } from '../../platform/store/campaigns';
 import { DomainError } from '../errors';
 import { readCampaignFile, type CampaignFileFormat, type FileLimits, type FileTally } from './read-file';
-import { checkRow } from './row';
+import { checkRow, signerKeyOf } from './row';
 
 /**
  * Rows written per statement: on PostgreSQL, few round trips; the embedded store (PGlite) runs each statement on the
@@ -52,7 +52,7 @@ export async function uploadCampaign(
         const checked = checkRow(r.record, input.us, now);
         batch.push(
           'row' in checked
-            ? { line: r.line, siren: checked.row.siren, data: checked.row }
+            ? { line: r.line, siren: checked.row.siren, data: checked.row, signerKey: signerKeyOf(checked.row) }
             : { line: r.line, ...(checked.siren && { siren: checked.siren }), faults: checked.faults },
         );
       }

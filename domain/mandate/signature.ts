@@ -31,19 +31,38 @@ export async function uploadIdentity(
   data: string,
   client: ClientInfo = {},
 ) {
-  const ctx = await context(deps, workspaceId, entryId);
-  refuseIfSubmitted(ctx.mandate);
+  await uploadIdentityOfSigner(deps, workspaceId, [entryId], view, data, client);
+}
+
+/**
+ * One face of the signer's identity document for each of `entryIds` (a bundle's companies, one signer): checked
+ * once, kept for each entry as its own upload, in its audit trail. A submitted entry refuses it (under-review).
+ */
+export async function uploadIdentityOfSigner(
+  deps: MandateDeps,
+  workspaceId: string,
+  entryIds: string[],
+  view: IdentityView,
+  data: string,
+  client: ClientInfo = {},
+  audit: Record<string, unknown> = {},
+) {
+  const contexts = await Promise.all(entryIds.map((id) => context(deps, workspaceId, id)));
+  for (const ctx of contexts) refuseIfSubmitted(ctx.mandate);
   const bytes = decodeBase64('data', data);
-  const mime = await checkIdentityImage(inspectorOf(deps).ownedBy(workspaceId, entryId), 'data', bytes);
+  const mime = await checkIdentityImage(inspectorOf(deps).ownedBy(workspaceId, entryIds[0]!), 'data', bytes);
   const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
-  return deps.db.tx(async (q) => {
-    await recordAudit(q, { entryId, jobId: ctx.mandate.job_id, kind: 'identity', client, details: { view, sha256 } });
-    return putIdentityDocument(q, entryId, view, {
-      mime,
-      sealed: deps.box.seal(bytes, identityContext(entryId, view)),
-      sha256,
-      size: bytes.length,
-    });
+  await deps.db.tx(async (q) => {
+    for (const [i, entryId] of entryIds.entries()) {
+      const details = { view, sha256, ...audit };
+      await recordAudit(q, { entryId, jobId: contexts[i]!.mandate.job_id, kind: 'identity', client, details });
+      await putIdentityDocument(q, entryId, view, {
+        mime,
+        sealed: deps.box.seal(bytes, identityContext(entryId, view)),
+        sha256,
+        size: bytes.length,
+      });
+    }
   });
 }
 

@@ -92,14 +92,17 @@ export interface SignerLink {
   data: unknown;
   link_url: string | null;
   state: string | null;
+  /** The bundle of the signer's companies, when the row is in one. */
+  bundle_ref: string | null;
 }
 
 /** The started rows' signer links (the wizard link their registration issued), in line order after `afterLine`. */
 export async function signerLinks(db: Queryable, id: string, afterLine: number, limit: number): Promise<SignerLink[]> {
   const { rows } = await db.query<SignerLink>(
-    `SELECT r.line, r.siren, r.data, m.link_url, e.state FROM campaign_rows r
+    `SELECT r.line, r.siren, r.data, m.link_url, e.state, b.ref AS bundle_ref FROM campaign_rows r
        JOIN entries e ON e.id = r.entry_id
        LEFT JOIN entry_meta m ON m.entry_id = r.entry_id AND m.key = 'approval-link'
+       LEFT JOIN campaign_bundles b ON b.id = r.bundle_id
       WHERE r.campaign_id = $1 AND r.line > $2 ORDER BY r.line LIMIT $3`,
     [id, afterLine, limit],
   );

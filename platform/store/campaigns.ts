@@ -48,6 +48,8 @@ export interface StagedRow {
   siren?: string;
   data?: unknown;
   faults?: unknown[];
+  /** Who signs it (domain/campaigns/row.ts: signerKeyOf), to bundle one signer's companies. */
+  signerKey?: string;
 }
 
 /** JSON PostgreSQL takes: a NUL a file's cell held (echoed in a fault) becomes U+FFFD, which jsonb can store. */
@@ -58,18 +60,19 @@ const storable = (v: unknown) =>
 export async function insertCampaignRows(db: Queryable, campaignId: string, rows: StagedRow[]): Promise<void> {
   if (rows.length === 0) return;
   await db.query(
-    `INSERT INTO campaign_rows (campaign_id, line, siren, data, faults, verdict, reasons, checked_at)
+    `INSERT INTO campaign_rows (campaign_id, line, siren, data, faults, verdict, reasons, checked_at, signer_key)
      SELECT $1, t.line, t.siren, t.data, t.faults,
             CASE WHEN t.faults IS NULL THEN NULL ELSE 'blocked' END,
             CASE WHEN t.faults IS NULL THEN NULL ELSE t.faults END,
-            CASE WHEN t.faults IS NULL THEN NULL ELSE now() END
-       FROM unnest($2::int[], $3::text[], $4::jsonb[], $5::jsonb[]) AS t(line, siren, data, faults)`,
+            CASE WHEN t.faults IS NULL THEN NULL ELSE now() END, t.signer_key
+       FROM unnest($2::int[], $3::text[], $4::jsonb[], $5::jsonb[], $6::text[]) AS t(line, siren, data, faults, signer_key)`,
     [
       campaignId,
       rows.map((r) => r.line),
       rows.map((r) => r.siren ?? null),
       rows.map((r) => (r.data === undefined ? null : storable(r.data))),
       rows.map((r) => (r.faults ? storable(r.faults) : null)),
+      rows.map((r) => r.signerKey ?? null),
     ],
   );
 }

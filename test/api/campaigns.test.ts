@@ -252,11 +252,12 @@ describe('a started campaign', () => {
         headers: { authorization: `Bearer ${h.apiKey}` },
       });
       const lines = (await res.text()).trim().split('\r\n');
-      return lines.slice(1).every((l) => /,http[^,]*\/reg\/[^,]+\/start$/.test(l)) && lines.length === 4
+      // Each row its own signer: a link, and no bundle's.
+      return lines.slice(1).every((l) => /,http[^,]*\/reg\/[^,]+\/start,$/.test(l)) && lines.length === 4
         ? lines
         : undefined;
     }, 30_000);
-    expect(links[0]).toBe('line,siren,name,signer_given_name,signer_surname,contact_email,state,link');
+    expect(links[0]).toBe('line,siren,name,signer_given_name,signer_surname,contact_email,state,link,bundle_link');
     expect(links[1]).toContain(
       `2,${sirens[0]},Société ${sirens[0]},Élodie,Martin,elodie.${sirens[0]}@example.fr,processing,`,
     );

@@ -653,7 +653,7 @@ export interface paths {
         };
         /**
          * The signers’ links of a started campaign, as CSV for a mail merge
-         * @description One line per registered row: line, SIREN, company, the signer’s names and contact email, the party’s state and the wizard link its registration issued (empty until its mandate is ready). Cells a spreadsheet would read as a formula start with an apostrophe. Links are credentials: send each to its signer only.
+         * @description One line per registered row: line, SIREN, company, the signer’s names and contact email, the party’s state, the wizard link its registration issued (empty until its mandate is ready) and, when the signer has several companies in the campaign (same names and email), the bundle link that opens all of them in one session: send that one instead. Cells a spreadsheet would read as a formula start with an apostrophe. Links are credentials: send each to its signer only.
          */
         get: operations["exportCampaignLinks"];
         put?: never;
@@ -1538,6 +1538,86 @@ export interface paths {
          * @description Submits the signed mandate and the identity document for the operator's review; the entry goes `submitted`. Through the wizard: its link opens this entry and nothing else.
          */
         post: operations["wizardSubmit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reg/bundle/{ref}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The wizard of a signer’s companies (HTML)
+         * @description The page of a campaign's bundle: one signer's companies, their details and identity document given once, each company's mandate then signed in its own wizard. The link is in the campaign's `links.csv` (`bundle_link`).
+         */
+        get: operations["bundlePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reg/bundle/{ref}/api/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bundle: the companies and how far each is
+         * @description The signer, what is still to give once (details, identity document), and each company: its state, whether its mandate is signed and submitted, and its own wizard's link.
+         */
+        get: operations["bundleState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reg/bundle/{ref}/api/details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bundle: confirm the signer’s details for every company
+         * @description As the wizard’s first step, once for every company still to submit: the missing signer fields completed, the details confirmed.
+         */
+        post: operations["bundleConfirmDetails"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reg/bundle/{ref}/api/identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bundle: upload one face of the signer’s identity document, for every company
+         * @description One face of the identity document (PNG or JPEG, base64), checked once and kept for every company still to submit, each company’s own upload in its audit trail.
+         */
+        post: operations["bundleUploadIdentity"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2695,6 +2775,21 @@ export interface components {
                     was: string | null;
                 }[];
             };
+            /** @description the campaign's bundle this submission was signed in: one signer's companies, the identity document given once, each mandate signed and decided on its own; null when none */
+            bundle: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                campaign_id: string;
+                companies: {
+                    entry_id: string | null;
+                    siren: string;
+                    name: string | null;
+                    state: string | null;
+                    submitted_at: string | null;
+                    decision: ("approved" | "rejected") | null;
+                }[];
+            } | null;
         };
         ReviewSession: {
             operator: {
@@ -2804,6 +2899,38 @@ export interface components {
                 /** Format: date-time */
                 decided_at: string;
             } | null;
+        };
+        BundleState: {
+            pa_name: string;
+            /** @description null until a company’s mandate is issued */
+            signer: {
+                given?: string;
+                surname?: string;
+                role?: string;
+                id_number_hint?: string;
+            } | null;
+            /** @description signer fields to complete, for every company still to submit */
+            missing: ("given" | "surname" | "role" | "id_number")[];
+            /** @description the signer confirmed their details for every company still to submit */
+            details_confirmed: boolean;
+            /** @description each face uploaded for every company still to submit */
+            identity: {
+                front: boolean;
+                back: boolean;
+                page: boolean;
+            };
+            companies: {
+                siren: string;
+                name: string | null;
+                /** @description the party’s state; null until its entry is made */
+                state: string | null;
+                /** @description its own wizard, where its mandate is read, signed and submitted; null until issued, or once over */
+                link: string | null;
+                mandate_number: string | null;
+                signed: ("drawn" | "typed" | "upload") | null;
+                submitted: boolean;
+                decision: ("approved" | "rejected") | null;
+            }[];
         };
     };
     responses: never;
@@ -11817,6 +11944,408 @@ export interface operations {
                 };
             };
             /** @description `unavailable`: a system the operation needs is unavailable: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    bundlePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the bundle link's credential (43 base64url characters) */
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-unknown`: the wizard link is not valid (revoked, or replaced by a newer one) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-finished`: the registration of this link is over; `link-cancelled`: the registration of this link was cancelled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    bundleState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the bundle link's credential (43 base64url characters) */
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BundleState"];
+                };
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-unknown`: the wizard link is not valid (revoked, or replaced by a newer one) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-finished`: the registration of this link is over; `link-cancelled`: the registration of this link was cancelled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    bundleConfirmDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the bundle link's credential (43 base64url characters) */
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    given?: string;
+                    surname?: string;
+                    role?: string;
+                    id_number?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-unknown`: the wizard link is not valid (revoked, or replaced by a newer one) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `details-locked`: a detail on record cannot be changed in the wizard (correct it through the API); `under-review`: the submission is under review: wait for the decision */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-finished`: the registration of this link is over; `link-cancelled`: the registration of this link was cancelled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid-details`: a detail given in the wizard is invalid; `signer-missing`: the party lacks the signer fields the mandate needs (people[0] name and identity document) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    bundleUploadIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the bundle link's credential (43 base64url characters) */
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    view: "front" | "back" | "page";
+                    data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid-request`: a parameter, query or body field is invalid: `errors` lists each one by path, with the fix; `malformed-json`: the body is not JSON; `bad-encoding`: the file is not in the encoding it must be: base64 for an upload in JSON, UTF-8 for a campaign file (the detail names the line); `empty`: the file is empty, or holds no row */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-unknown`: the wizard link is not valid (revoked, or replaced by a newer one) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `under-review`: the submission is under review: wait for the decision */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link-finished`: the registration of this link is over; `link-cancelled`: the registration of this link was cancelled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one); `too-complex`: the file is too complex to check within the limits; `image-too-large`: the image has more pixels than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type`: the body is not in a media type the operation reads; `not-an-image`: the file is not a PNG or JPEG image */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too-complex`: the file is too complex to check within the limits; `unreadable-image`: the image cannot be decoded */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited`: too many requests: wait for the seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: a fault of ours, logged: retry later, and report it if it lasts */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `busy`: file checks are saturated: retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -187,6 +187,25 @@ export const reviewSubmission = z
       ),
     directory: directoryRecord,
     replaces: renewal.optional(),
+    bundle: z
+      .object({
+        id: uuid,
+        campaign_id: uuid,
+        companies: z.array(
+          z.object({
+            entry_id: uuid.nullable(),
+            siren: z.string(),
+            name: z.string().nullable(),
+            state: z.string().nullable(),
+            submitted_at: timestamp.nullable(),
+            decision: z.enum(['approved', 'rejected']).nullable(),
+          }),
+        ),
+      })
+      .nullable()
+      .describe(
+        "the campaign's bundle this submission was signed in: one signer's companies, the identity document given once, each mandate signed and decided on its own; null when none",
+      ),
   })
   .meta({ id: 'ReviewSubmission' });
 
@@ -251,3 +270,28 @@ export const wizardState = z
       .nullable(),
   })
   .meta({ id: 'WizardState' });
+
+export const bundleState = z
+  .object({
+    pa_name: z.string(),
+    signer: wizardState.shape.signer.nullable().describe('null until a company’s mandate is issued'),
+    missing: wizardState.shape.missing.describe('signer fields to complete, for every company still to submit'),
+    details_confirmed: z.boolean().describe('the signer confirmed their details for every company still to submit'),
+    identity: wizardState.shape.identity.describe('each face uploaded for every company still to submit'),
+    companies: z.array(
+      z.object({
+        siren: z.string(),
+        name: z.string().nullable(),
+        state: z.string().nullable().describe('the party’s state; null until its entry is made'),
+        link: z
+          .string()
+          .nullable()
+          .describe('its own wizard, where its mandate is read, signed and submitted; null until issued, or once over'),
+        mandate_number: z.string().nullable(),
+        signed: wizardState.shape.signed,
+        submitted: z.boolean(),
+        decision: z.enum(['approved', 'rejected']).nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'BundleState' });

@@ -15,6 +15,7 @@ import { mountRoutes } from '../http/route';
 import { linkPage, type WizardLang } from './pages';
 import { WizardLinkError } from './service';
 import { openLink, wizardRoutes, WIZARD_ASSETS } from './routes';
+import { bundleRoutes } from './bundle-routes';
 
 const require = createRequire(import.meta.url);
 // The package exports only its entry points; its ES module build sits beside the CommonJS one.
@@ -56,14 +57,18 @@ export function wizardRouter(deps: MandateDeps): Router {
 
   const pageLang = (req: express.Request): WizardLang => (req.query.lang === 'en' ? 'en' : 'fr');
   // The JSON API: every call opens the ref again, so a finished registration closes the wizard at once.
+  const noStore: express.RequestHandler = (_req, res, next) => void (res.set('cache-control', 'no-store'), next());
   const api: express.RequestHandler[] = [
-    (_req, res, next) => void (res.set('cache-control', 'no-store'), next()),
+    noStore,
     async (req, _res, next) => {
       await openLink(req, deps);
       next();
     },
   ];
-  r.use(mountRoutes('/reg', wizardRoutes, deps, (route) => (route.path.startsWith('/reg/:ref/api/') ? api : [])));
+  // A bundle's routes open their bundle themselves (web/wizard/bundle-service.ts).
+  const before = (path: string) =>
+    path.startsWith('/reg/:ref/api/') ? api : path.startsWith('/reg/bundle/') ? [noStore] : [];
+  r.use(mountRoutes('/reg', [...wizardRoutes, ...bundleRoutes], deps, (route) => before(route.path)));
 
   // A link that opens nothing any more; the domain's refusals go to the app's problem handler, with the code the page translates.
   r.use(((err, _req, res, next) => {

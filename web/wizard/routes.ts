@@ -21,13 +21,13 @@ const wizardRef = z.object({ ref: z.string().describe("the wizard link's credent
 // Not strict: the page adds a cache-busting parameter to the mandate's address.
 const langQuery = z.object({ lang: z.enum(LANGS as ['fr', 'en']).default('fr') });
 const field = z.string().trim().max(255).optional();
-const detailsBody = z.strictObject({
+export const detailsBody = z.strictObject({
   given: field,
   surname: field,
   role: field,
   id_number: z.string().trim().max(64).optional(),
 });
-const LINK_REFUSALS = ['link-unknown', 'link-finished', 'link-cancelled'] as const;
+export const LINK_REFUSALS = ['link-unknown', 'link-finished', 'link-cancelled'] as const;
 
 /** The entry the link opened (the guard in router.ts opens it before every /api route). */
 export const openedEntry = (req: Request) => (req as Request & { wizard: WizardEntry }).wizard;

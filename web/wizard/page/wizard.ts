@@ -235,6 +235,15 @@ byId('confirm-button').addEventListener('click', (e) => {
 for (const b of document.querySelectorAll<HTMLElement>('[data-back]'))
   b.addEventListener('click', () => go(Number(b.dataset.back)));
 
+// Opened from a bundle's page (one signer's companies): the way back to it, which the page put in the address's
+// fragment (never sent to the server). Only a bundle page's own address is taken.
+const bundlePage = new URLSearchParams(location.hash.slice(1)).get('bundle');
+if (bundlePage && /^(\/[^/?#]+)*\/reg\/bundle\/[A-Za-z0-9_-]{43}\/start$/.test(bundlePage)) {
+  for (const a of document.querySelectorAll<HTMLAnchorElement>('a.bundle-back')) a.href = bundlePage;
+  byId('bundle-back-top').hidden = false;
+  byId('bundle-back-done').hidden = false;
+}
+
 byId('lang-switch').addEventListener('click', () => {
   session.lang = session.lang === 'fr' ? 'en' : 'fr';
   keepLang('wizard-lang', session.lang);
