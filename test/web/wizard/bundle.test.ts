@@ -11,6 +11,8 @@ import { launchChromium } from '../../../bin/stack/chromium';
 import { makeSiren } from '../../../bin/stack/sample-parties';
 import { jpeg, png } from '../../../bin/stack/sample-images';
 import { STRINGS } from '../../../web/wizard/page/i18n';
+import { STRINGS as REVIEW_STRINGS } from '../../../web/review/page/i18n';
+import { openReview, openSubmission, text } from '../../support/review-page';
 import { seriousViolations } from '../../support/axe';
 import { eventually, startHarness, type Harness } from '../../support/harness';
 
@@ -155,6 +157,21 @@ describe('a bundle’s page on a 360 px phone', () => {
     await shot(page, 'bundle-4-one-submitted-en');
     expect(external).toEqual([]);
     await page.context().close();
+
+    // The operator, opening that submission, sees it was signed with the signer's other company.
+    const review = await openReview(browser, h.baseUrl, h.operator);
+    await openSubmission(review.page, 'Holding Martin');
+    await review.page.locator('#bundle:not([hidden])').waitFor();
+    const rs = REVIEW_STRINGS.fr;
+    expect(await text(review.page, '#bundle-heading')).toBe(rs.bundleHeading);
+    expect(await review.page.locator('#bundle-list li').allTextContents()).toEqual([
+      expect.stringMatching(/^Holding Martin — SIREN \d{9} : envoyé, à décider \(ce dossier\)$/),
+      expect.stringMatching(/^Martin Logistique — SIREN \d{9} : pas encore envoyé$/),
+    ]);
+    expect(await seriousViolations(review.page)).toEqual([]);
+    await review.page.screenshot({ path: path.join(ARTIFACTS, 'bundle-5-review-fr.png'), fullPage: true });
+    expect([...review.external, ...review.problems]).toEqual([]);
+    await review.page.close();
   }, 120_000);
 
   it('shows a clear page for an unknown bundle link', async () => {

@@ -43,8 +43,10 @@ export async function open(item: Listed): Promise<void> {
   for (const id of FACTS) say(id, 'loading');
   say('directory-message', 'dirLoading');
   say('outcome', 'waitDocuments', {}, 'hint');
-  for (const id of ['directory-record', 'evidence', 'four-eyes', 'replaces', 'history', 'zoom']) byId(id).hidden = true;
+  for (const id of ['directory-record', 'evidence', 'four-eyes', 'replaces', 'bundle', 'history', 'zoom'])
+    byId(id).hidden = true;
   byId('history-list').replaceChildren();
+  byId('bundle-list').replaceChildren();
   const images = emptied('images');
   byId('image-messages').replaceChildren();
   const pages = emptied('mandate');
@@ -67,6 +69,7 @@ export async function open(item: Listed): Promise<void> {
   showEvidence(item, detail);
   const mineFirst = showFourEyes(detail);
   showReplaces(detail);
+  showBundle(detail);
   showHistory(detail);
   say('mandate-message', 'mandateLoading');
   const [imagesShown, mandateShown] = await Promise.all([
@@ -161,6 +164,19 @@ function showReplaces(d: Submission): void {
   box.replaceChildren(notice, ...changes.flatMap((c) => [' ', c]));
   box.className = 'notice';
   box.hidden = false;
+}
+
+/** A campaign's bundle: the signer's other companies, how far each is; each is decided on its own. */
+function showBundle(d: Submission): void {
+  if (!d.bundle) return;
+  byId('bundle-list').replaceChildren(
+    ...d.bundle.companies.map((c) => {
+      const status = c.decision ?? (c.submitted_at ? 'submitted' : 'waiting');
+      const vars = { name: c.name ?? '—', siren: c.siren, status: { key: `bundleStatus-${status}` } };
+      return say(make('li'), c.entry_id === d.entry_id ? 'bundleThis' : 'bundleCompany', vars);
+    }),
+  );
+  byId('bundle').hidden = false;
 }
 
 /** How the mandate was signed: a scan asks the operator to check the number and the signature by eye. */
