@@ -22,7 +22,9 @@ export async function cancelCampaignJobs(
       await cancelJob(deps, campaign.workspace_id, jobId, 'the campaign was cancelled');
       cancelled++;
     } catch (err) {
-      if (!(err instanceof DomainError)) throw err; // not cancellable any more, or ended meanwhile: it goes on
+      // Its workflow not reached (Temporal, or no worker polling: a stop under way): the activity fails, to be tried
+      // again from this job, rather than the job left running. Otherwise not cancellable any more, or ended: it goes on.
+      if (!(err instanceof DomainError) || err.code === 'temporal-unavailable') throw err;
     }
   }
   return { cancelled, ...(jobs.length === PER_CALL && { next: jobs.at(-1)! }) };

@@ -1,5 +1,6 @@
 // A campaign's dry run in the store: the rows still to judge, the SIRENs claimed for it (table campaign_sirens), what
 // our store knows of a row's SIREN (held here, being registered), the verdicts written a batch at a time, its end.
+import { LAUNCHED_VERDICTS } from './campaign-launches';
 import type { Queryable } from './db';
 
 /** The rows the dry run has still to judge, in line order after `afterLine`. */
@@ -60,7 +61,11 @@ export async function recordVerdicts(
        UPDATE campaign_rows r SET verdict = t.verdict, reasons = t.reasons, details = t.details, checked_at = now()
          FROM unnest($2::int[], $3::text[], $4::jsonb[], $5::jsonb[]) AS t(line, verdict, reasons, details)
         WHERE r.campaign_id = $1 AND r.line = t.line AND r.verdict IS NULL
-       RETURNING 1)
+       RETURNING 1),
+     -- A row that will not be registered (blocked, already ours) holds its SIREN for no one.
+     released AS (
+       DELETE FROM campaign_sirens s USING unnest($2::int[], $3::text[]) AS t(line, verdict)
+        WHERE s.campaign_id = $1 AND s.line = t.line AND NOT (t.verdict = ANY($8::text[])))
      UPDATE campaigns SET checked_rows = checked_rows + (SELECT count(*) FROM v),
             requests = jsonb_build_object(
               'annuaire', COALESCE((requests->>'annuaire')::int, 0) + $6,
@@ -75,6 +80,7 @@ export async function recordVerdicts(
       verdicts.map((v) => (v.details ? JSON.stringify(v.details) : null)),
       requests.annuaire,
       requests.dns,
+      LAUNCHED_VERDICTS,
     ],
   );
 }

@@ -79,7 +79,8 @@ export async function insertCampaignRows(db: Queryable, campaignId: string, rows
 
 /**
  * The file read whole: the campaign takes its key and goes to the dry run. When the workspace has a campaign of
- * that key already, this one is dropped and that one answered (`existing`), whether its file was the same or not.
+ * that key already (not cancelled), this one is dropped and that one answered (`existing`), whether its file was
+ * the same or not.
  */
 export async function completeUpload(
   db: Queryable,
@@ -98,7 +99,8 @@ export async function completeUpload(
     if (!isUniqueViolation(err)) throw err;
     const { rows } = await db.query<CampaignRecord>(
       `WITH dropped AS (DELETE FROM campaigns WHERE id = $1 RETURNING workspace_id)
-       SELECT c.* FROM campaigns c, dropped WHERE c.workspace_id = dropped.workspace_id AND c.key = $2`,
+       SELECT c.* FROM campaigns c, dropped
+        WHERE c.workspace_id = dropped.workspace_id AND c.key = $2 AND c.status <> 'cancelled'`,
       [id, f.key],
     );
     return { campaign: rows[0]!, existing: true };

@@ -184,6 +184,30 @@ describe('a campaign from a file', () => {
     expect((await h.api('GET', '/campaigns/v1/preflight/123456789')).status).toBe(400);
   });
 
+  it('holds no SIREN for a row it will not register; a cancelled campaign’s file sent again is judged anew', async () => {
+    const unknown = makeSiren();
+    h.sims.annuaire.seedCompany({ siren: unknown, raisonSociale: '', known: false });
+    const fresh = makeSiren();
+    h.sims.annuaire.seedLine({ siren: fresh, matriculePlateforme: '9998', dateDebutEffet: '2025-09-01' });
+    const file = [HEADER, row(unknown), row(fresh)].join('\n');
+    const checked = async (id: string) =>
+      eventually(async () => {
+        const c = (await h.api('GET', `/campaigns/v1/campaigns/${id}`)).body;
+        return c.status === 'checked' ? c : undefined;
+      }, 30_000);
+    const first = (await upload(file)).body.id;
+    expect((await checked(first)).counts).toMatchObject({ blocked: 1, new: 1 });
+    expect((await h.api('GET', `/campaigns/v1/preflight/${unknown}`)).body.verdict).toBe('blocked');
+    expect((await h.api('GET', `/campaigns/v1/preflight/${fresh}`)).body.verdict).toBe('duplicate');
+
+    // Corrected the way the README says: cancel it, send the file again.
+    expect((await h.api('POST', `/campaigns/v1/campaigns/${first}/cancel`)).body.status).toBe('cancelled');
+    const again = await upload(file);
+    expect(again.status).toBe(201);
+    expect(again.body.id).not.toBe(first);
+    expect((await checked(again.body.id)).counts).toMatchObject({ blocked: 1, new: 1 });
+  });
+
   it('takes the example file the reference serves, every row as written', async () => {
     const example = await fetch(`${h.baseUrl}/docs/campaign-example.csv`);
     expect(example.headers.get('content-type')).toMatch(/^text\/csv/);

@@ -17,7 +17,14 @@ ALTER TABLE campaign_rows ADD COLUMN bundle_id uuid REFERENCES campaign_bundles(
 CREATE INDEX campaign_rows_bundle ON campaign_rows (bundle_id, line) WHERE bundle_id IS NOT NULL;
 CREATE INDEX campaign_rows_entry ON campaign_rows (entry_id) WHERE entry_id IS NOT NULL;
 
+-- A cancelled campaign no longer holds its key: the same file (or key) sent again makes a new campaign, judged anew
+-- (how an integrator corrects a campaign: cancel it, send the file again).
+ALTER TABLE campaigns DROP CONSTRAINT campaigns_workspace_id_key_key;
+CREATE UNIQUE INDEX campaigns_key ON campaigns (workspace_id, key) WHERE status <> 'cancelled';
+
 -- Down Migration
+DROP INDEX campaigns_key;
+ALTER TABLE campaigns ADD CONSTRAINT campaigns_workspace_id_key_key UNIQUE (workspace_id, key);
 DROP INDEX campaign_rows_entry;
 DROP INDEX campaign_rows_bundle;
 ALTER TABLE campaign_rows DROP COLUMN bundle_id;
