@@ -5,7 +5,8 @@
 // a few rows twice, a few with faults. It is uploaded as an integrator would, streamed.
 // The floor is the Annuaire's quota: the rows can be judged no faster than R of its requests a second. It prints the
 // requests per row by system, the wall time from the upload to the last verdict against requests ÷ R (goal ≤ 1.1×),
-// and each process's peak RSS (goal ≤ 512 MB).
+// and each process's peak RSS (goal ≤ 512 MB). `--part registered`: a campaign to `registered` against the same
+// companies one at a time (bench/campaign/registered.ts).
 import { fork } from 'node:child_process';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -14,8 +15,21 @@ import { memoryMb } from '../bin/stack/service-process';
 import { makeSiren } from '../bin/stack/sample-parties';
 
 const { values } = parseArgs({
-  options: { rows: { type: 'string', default: '100000' }, rate: { type: 'string', default: '100' } },
+  options: {
+    part: { type: 'string', default: 'dry-run' },
+    rows: { type: 'string', default: '100000' },
+    rate: { type: 'string', default: '100' },
+    // --part registered's (bench/campaign/registered.ts)
+    parties: { type: 'string' },
+    concurrency: { type: 'string' },
+    server: { type: 'string' },
+  },
 });
+if (values.part === 'registered') {
+  await import('./campaign/registered');
+  process.exit(0);
+}
+if (values.part !== 'dry-run') throw new Error('--part takes dry-run or registered');
 const N = Number(values.rows);
 const RATE = Number(values.rate);
 if (!Number.isInteger(N) || N < 10 || !(RATE > 0))

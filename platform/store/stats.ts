@@ -22,3 +22,30 @@ export async function someFailedJobFaults(db: Queryable, n = 3): Promise<unknown
   const { rows } = await db.query<{ faults: unknown }>(`SELECT faults FROM jobs WHERE status = 'ERR' LIMIT $1`, [n]);
   return rows.map((r) => r.faults);
 }
+
+/** How many of these jobs are in `status` (the campaign bench's one-at-a-time companies). */
+export async function countJobsInStatus(db: Queryable, jobIds: string[], status: string): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(
+    `SELECT count(*) AS n FROM jobs WHERE id = ANY($1::uuid[]) AND status = $2`,
+    [jobIds, status],
+  );
+  return Number(rows[0]!.n);
+}
+
+/** How many of a campaign's registrations are in `status`. */
+export async function countCampaignJobsInStatus(db: Queryable, campaignId: string, status: string): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(
+    `SELECT count(*) AS n FROM campaign_rows r JOIN jobs j ON j.id = r.job_id WHERE r.campaign_id = $1 AND j.status = $2`,
+    [campaignId, status],
+  );
+  return Number(rows[0]!.n);
+}
+
+/** A campaign's entries, in line order. */
+export async function campaignEntryIds(db: Queryable, campaignId: string): Promise<string[]> {
+  const { rows } = await db.query<{ entry_id: string }>(
+    `SELECT entry_id FROM campaign_rows WHERE campaign_id = $1 AND entry_id IS NOT NULL ORDER BY line`,
+    [campaignId],
+  );
+  return rows.map((r) => r.entry_id);
+}

@@ -630,14 +630,17 @@ describe('campaign files', () => {
       { length: 20_000 },
       (_, i) => `${makeSiren()};Société ${i};Élodie;Martin;Présidente;c${i}@example.fr`,
     );
-    const { result, maxDelayMs, pingsBefore, slowestPingMs } = await whilePinging(h, () =>
+    const { result, maxDelayMs, pingsBefore, slowestPingMs, medianPingMs } = await whilePinging(h, () =>
       upload(`${header}\n${rows.join('\n')}\n`),
     );
     expect(result.status).toBe(201);
-    // Pings answered all along (checked fifty rows at a time, written a hundred a statement). The embedded
-    // store (PGlite) runs on this process's event loop, where a statement takes its turn: a few tens of milliseconds.
-    expect(pingsBefore).toBeGreaterThan(10);
-    expect(slowestPingMs).toBeLessThan(250);
-    expect(maxDelayMs).toBeLessThan(200);
+    const seen = JSON.stringify({ pingsBefore, medianPingMs, slowestPingMs, maxDelayMs });
+    // Pings answered all along: checked fifty rows at a time, written a hundred a statement. Checked and written in
+    // one go, the rows held every other request for about two seconds (median ping 0.7 s). The embedded store (PGlite) runs on this process's event loop,
+    // a statement at a time: tens of milliseconds, a few hundred when the machine is busy (the suite's other files).
+    expect(pingsBefore, seen).toBeGreaterThan(10);
+    expect(medianPingMs, seen).toBeLessThan(50);
+    expect(slowestPingMs, seen).toBeLessThan(1000);
+    expect(maxDelayMs, seen).toBeLessThan(1000);
   }, 120_000);
 });

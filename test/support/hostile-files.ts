@@ -341,8 +341,8 @@ export async function phonePhoto(): Promise<Buffer> {
 }
 
 /**
- * Posts `send` while pinging the API; returns the answer, how many pings came back before it, and the API's
- * worst event-loop delay meanwhile (the API runs in this process).
+ * Posts `send` while pinging the API; returns the answer, how many pings came back before it (the slowest, the
+ * median), and the API's worst event-loop delay meanwhile (the API runs in this process).
  */
 export async function whilePinging<T>(h: Harness, send: () => Promise<T>) {
   const delay = monitorEventLoopDelay({ resolution: 10 });
@@ -350,6 +350,7 @@ export async function whilePinging<T>(h: Harness, send: () => Promise<T>) {
   let answered = false;
   let pingsBefore = 0;
   let slowestPingMs = 0;
+  const pingMs: number[] = [];
   const pinger = (async () => {
     while (!answered) {
       const t = performance.now();
@@ -357,6 +358,7 @@ export async function whilePinging<T>(h: Harness, send: () => Promise<T>) {
       await r.arrayBuffer();
       if (!answered && r.ok) {
         pingsBefore++;
+        pingMs.push(performance.now() - t);
         slowestPingMs = Math.max(slowestPingMs, performance.now() - t);
       }
       await new Promise((res) => setTimeout(res, 5));
@@ -368,7 +370,8 @@ export async function whilePinging<T>(h: Harness, send: () => Promise<T>) {
   answered = true;
   await pinger;
   delay.disable();
-  return { result, pingsBefore, slowestPingMs, maxDelayMs: delay.max / 1e6, tookMs };
+  const medianPingMs = pingMs.sort((a, b) => a - b)[Math.floor(pingMs.length / 2)] ?? 0;
+  return { result, pingsBefore, slowestPingMs, medianPingMs, maxDelayMs: delay.max / 1e6, tookMs };
 }
 
 export const sha256 = (b: Uint8Array) => crypto.createHash('sha256').update(b).digest('hex');
