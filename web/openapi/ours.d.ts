@@ -12300,7 +12300,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one); `too-complex`: the file is too complex to check within the limits; `image-too-large`: the image has more pixels than the limit */
+            /** @description `too-large`: the body, or a file in it, is larger than the limit: in bytes, or in JSON values and keys (at most 5,000 in a body, 256 in a 16 KB one); `image-too-large`: the image has more pixels than the limit; `too-complex`: the file is too complex to check within the limits */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12318,7 +12318,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `too-complex`: the file is too complex to check within the limits; `unreadable-image`: the image cannot be decoded */
+            /** @description `unreadable-image`: the image cannot be decoded; `too-complex`: the file is too complex to check within the limits */
             422: {
                 headers: {
                     [name: string]: unknown;

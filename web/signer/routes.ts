@@ -55,7 +55,8 @@ export const SIGNED_PDF_REFUSALS: readonly ProblemCodeName[] = [
   'superseded-mandate',
   'bad-signature',
 ];
-const IMAGE_REFUSALS: readonly ProblemCodeName[] = [
+/** Why an uploaded image (an identity document's face, a drawn signature) is refused. */
+export const IMAGE_REFUSALS: readonly ProblemCodeName[] = [
   'bad-encoding',
   'empty',
   'busy',
@@ -65,7 +66,8 @@ const IMAGE_REFUSALS: readonly ProblemCodeName[] = [
   'too-complex',
 ];
 
-const clientOf = (req: Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });
+/** Who sent a request, as the audit trail records it. */
+export const clientOf = (req: Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });
 const uploads = [uploadJson, rejectNulCharacters];
 
 export function signerRoutes(at: SignerAddress): Route<MandateDeps>[] {

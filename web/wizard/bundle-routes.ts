@@ -1,6 +1,5 @@
 // A bundle's link (/reg/bundle/{ref}): one signer's companies of a campaign, their details and identity document
 // given once (bundle-service.ts); each company's mandate is then signed in its own wizard, linked from here.
-import path from 'node:path';
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { MandateDeps } from '../../domain/mandate/context';
@@ -9,24 +8,13 @@ import { MAX_SMALL_JSON_VALUES, boundedJson } from '../http/bounded-json';
 import { rejectNulCharacters } from '../http/no-nul';
 import { route } from '../http/route';
 import { uploadJson } from '../http/upload-json';
+import { IMAGE_REFUSALS, clientOf } from '../signer/routes';
 import * as GovFr from '../signer/schemas';
-import { linkPage, type WizardLang } from './pages';
-import { WizardLinkError } from './service';
 import { bundleState, confirmBundleDetails, openBundle, uploadBundleIdentity } from './bundle-service';
-import { detailsBody, LINK_REFUSALS, WIZARD_ASSETS } from './routes';
+import { detailsBody, LINK_REFUSALS, sendWizardPage } from './routes';
 
 const bundleRef = z.object({ ref: z.string().describe("the bundle link's credential (43 base64url characters)") });
 const refOf = (req: Request) => (req.params as { ref: string }).ref;
-const clientOf = (req: Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });
-const pageLang = (req: Request): WizardLang => (req.query.lang === 'en' ? 'en' : 'fr');
-const IMAGE_REFUSALS = [
-  'bad-encoding',
-  'empty',
-  'busy',
-  'image-too-large',
-  'not-an-image',
-  'unreadable-image',
-] as const;
 
 export const bundleRoutes = [
   route({
@@ -41,16 +29,7 @@ export const bundleRoutes = [
     errors: LINK_REFUSALS,
     handle: async ({ req, res }, deps: MandateDeps) => {
       res.set('cache-control', 'no-store');
-      try {
-        await openBundle(deps, refOf(req));
-      } catch (err) {
-        if (!(err instanceof WizardLinkError)) throw err;
-        return void res
-          .status(err.reason === 'unknown' ? 404 : 410)
-          .type('html')
-          .send(linkPage(pageLang(req), err.reason, err.entryState));
-      }
-      res.sendFile(path.join(WIZARD_ASSETS, 'bundle.html'));
+      await sendWizardPage(req, res, () => openBundle(deps, refOf(req)), 'bundle.html');
     },
   }),
   route({
@@ -92,7 +71,7 @@ export const bundleRoutes = [
     before: [uploadJson, rejectNulCharacters],
     responses: { 204: null },
     examples: { 'the front of an ID card': { view: 'front', data: '<base64 of a JPEG>' } },
-    errors: [...LINK_REFUSALS, 'under-review', 'too-complex', ...IMAGE_REFUSALS],
+    errors: [...LINK_REFUSALS, 'under-review', ...IMAGE_REFUSALS],
     handle: ({ body, req }, deps: MandateDeps) =>
       uploadBundleIdentity(deps, refOf(req), body.view, body.data, clientOf(req)),
   }),

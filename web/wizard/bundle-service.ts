@@ -53,17 +53,17 @@ export async function bundleState(deps: MandateDeps, ref: string) {
     b.companies.map(async (c) => ({ c, state: c.open ? await wizardState(deps, c.open) : undefined })),
   );
   const open = states.flatMap((s) => (s.state ? [s.state] : []));
-  const toSubmit = open.filter((s) => !s.submitted && s.decision?.decision !== 'approved');
+  const waiting = open.filter((s) => !s.submitted && s.decision?.decision !== 'approved');
   return {
     pa_name: deps.config.PA_NAME,
     signer: open[0]?.signer ?? null,
-    missing: [...new Set(toSubmit.flatMap((s) => s.missing))],
+    missing: [...new Set(waiting.flatMap((s) => s.missing))],
     // What the bundle's page asks once: done when every company still to submit has it.
-    details_confirmed: toSubmit.every((s) => s.details_confirmed && s.missing.length === 0),
+    details_confirmed: waiting.every((s) => s.details_confirmed && s.missing.length === 0),
     identity: {
-      front: toSubmit.every((s) => s.identity.front),
-      back: toSubmit.every((s) => s.identity.back),
-      page: toSubmit.every((s) => s.identity.page),
+      front: waiting.every((s) => s.identity.front),
+      back: waiting.every((s) => s.identity.back),
+      page: waiting.every((s) => s.identity.page),
     },
     companies: states.map(({ c, state }) => ({
       siren: c.member.siren,

@@ -3,14 +3,14 @@
 // again (openRef), so a finished registration closes the wizard at once.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { LANGS } from '../../domain/mandate-document/texts';
 import { MandateError, type MandateDeps } from '../../domain/mandate/context';
 import { MAX_SMALL_JSON_VALUES, boundedJson } from '../http/bounded-json';
 import { rejectNulCharacters } from '../http/no-nul';
 import { route } from '../http/route';
-import { signerRoutes } from '../signer/routes';
+import { clientOf, signerRoutes } from '../signer/routes';
 import * as GovFr from '../signer/schemas';
 import { linkPage, type WizardLang } from './pages';
 import { WizardLinkError, confirmDetails, detailsConfirmed, openRef, wizardState, type WizardEntry } from './service';
@@ -35,8 +35,21 @@ export const openLink = async (req: Request, deps: MandateDeps) => {
   (req as Request & { wizard: WizardEntry }).wizard = await openRef(deps, (req.params as { ref: string }).ref);
 };
 
-const clientOf = (req: Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });
 const pageLang = (req: Request): WizardLang => (req.query.lang === 'en' ? 'en' : 'fr');
+
+/** A wizard's page (`file`) once `open` finds its link open; otherwise a page in the signer's language saying why. */
+export async function sendWizardPage(req: Request, res: Response, open: () => Promise<unknown>, file: string) {
+  try {
+    await open();
+  } catch (err) {
+    if (!(err instanceof WizardLinkError)) throw err;
+    return void res
+      .status(err.reason === 'unknown' ? 404 : 410)
+      .type('html')
+      .send(linkPage(pageLang(req), err.reason, err.entryState));
+  }
+  res.sendFile(path.join(WIZARD_ASSETS, file));
+}
 
 export const wizardRoutes = [
   route({
@@ -58,16 +71,7 @@ export const wizardRoutes = [
         const ref = encodeURIComponent((req.params as { ref: string }).ref);
         return void res.redirect(301, `${req.baseUrl}/${ref}/start${q >= 0 ? req.originalUrl.slice(q) : ''}`);
       }
-      try {
-        await openRef(deps, (req.params as { ref: string }).ref);
-      } catch (err) {
-        if (!(err instanceof WizardLinkError)) throw err;
-        return void res
-          .status(err.reason === 'unknown' ? 404 : 410)
-          .type('html')
-          .send(linkPage(pageLang(req), err.reason, err.entryState));
-      }
-      res.sendFile(path.join(WIZARD_ASSETS, 'page.html'));
+      await sendWizardPage(req, res, () => openRef(deps, (req.params as { ref: string }).ref), 'page.html');
     },
   }),
   route({
