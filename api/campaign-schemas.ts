@@ -67,7 +67,11 @@ export const campaign = z
     created_at: timestamp,
     checked_at: timestamp.optional(),
     started_at: timestamp.optional(),
-    finished_at: timestamp.optional(),
+    finished_at: timestamp
+      .optional()
+      .describe(
+        'when its last registration ended (cancelled: once those past the point of cancelling have ended; at once if it never started)',
+      ),
   })
   .meta({ id: 'Campaign' });
 
@@ -103,8 +107,17 @@ export const campaignRows = z
   .object({ list: z.array(campaignRow), next_after: z.number().int().optional() })
   .meta({ id: 'CampaignRows' });
 
+const judged = { verdict, reasons: z.array(z.string()), details: details.optional() };
+
 export const preflight = z
-  .object({ siren: z.string(), verdict, reasons: z.array(z.string()), details: details.optional() })
+  .object({
+    siren: z.string(),
+    ...judged,
+    otherwise: z
+      .object(judged)
+      .optional()
+      .describe('for a `duplicate` held by an open campaign: the verdict once that campaign is finished or cancelled'),
+  })
   .meta({ id: 'Preflight' });
 
 /** The media types a campaign file is read in. */

@@ -3,7 +3,12 @@
 // whose registrations have all ended.
 import type { Queryable } from '../../platform/store/db';
 import { campaignById, moveCampaign, verdictCounts, type CampaignRecord } from '../../platform/store/campaigns';
-import { campaignsDone, launchedProgress, runningCampaigns } from '../../platform/store/campaign-launches';
+import {
+  campaignsDone,
+  endCancelledCampaigns,
+  launchedProgress,
+  runningCampaigns,
+} from '../../platform/store/campaign-launches';
 import { recordCampaignEvent } from '../../platform/store/events';
 
 export interface CampaignProgress {
@@ -28,7 +33,8 @@ const payloadOf = (c: CampaignRecord, p: CampaignProgress) => ({ status: c.statu
 
 /**
  * The housekeeping's round: each running campaign's progress announced, and those whose rows are all registered
- * and whose registrations have all ended finished (their SIRENs free for other campaigns).
+ * and whose registrations have all ended finished (their SIRENs free for other campaigns); a cancelled one announced
+ * `campaign.finished` (its status `cancelled`) once the registrations it could not cancel have ended.
  */
 export async function announceCampaigns(db: Queryable): Promise<{ finished: number }> {
   for (const id of await runningCampaigns(db)) {
@@ -41,6 +47,11 @@ export async function announceCampaigns(db: Queryable): Promise<{ finished: numb
     if (!c) continue;
     finished++;
     await recordCampaignEvent(db, id, 'campaign.finished', payloadOf(c, await progressOf(db, c)));
+  }
+  // Cancelled ones end when the registrations they could not cancel (past the directory step) have.
+  for (const c of await endCancelledCampaigns(db)) {
+    finished++;
+    await recordCampaignEvent(db, c.id, 'campaign.finished', payloadOf(c, await progressOf(db, c)));
   }
   return { finished };
 }

@@ -32,8 +32,9 @@ export interface FileTally {
 const refuse = (code: string, message: string, sizeLimit = false) =>
   new DomainError(code, message, sizeLimit ? { sizeLimit: true } : {});
 
-const NOT_UTF8 =
-  'is not UTF-8: save the file as "CSV UTF-8" (Excel: File › Save As › CSV UTF-8 (comma delimited)), or convert it with iconv -f WINDOWS-1252 -t UTF-8';
+const SAVE_AS_UTF8 = 'save the file as "CSV UTF-8" (Excel: File › Save As › CSV UTF-8 (comma delimited))';
+const NOT_UTF8 = `is not UTF-8: ${SAVE_AS_UTF8}, or convert it with iconv -f WINDOWS-1252 -t UTF-8`;
+const UTF16 = `the file is UTF-16, not UTF-8: ${SAVE_AS_UTF8}, or convert it with iconv -f UTF-16 -t UTF-8`;
 
 /** The file's lines as text, each checked for its encoding and length, the bytes counted and hashed on the way. */
 async function* linesOf(source: AsyncIterable<Uint8Array>, limits: FileLimits, hash: crypto.Hash, tally: FileTally) {
@@ -54,7 +55,7 @@ async function* linesOf(source: AsyncIterable<Uint8Array>, limits: FileLimits, h
     hash.update(chunk);
     let buf = carry.length ? Buffer.concat([carry, chunk]) : Buffer.from(chunk);
     if (line === 0 && tally.bytes === buf.length) {
-      if (buf[0] === 0xff || buf[0] === 0xfe) throw refuse('bad-encoding', `the file is UTF-16 ${NOT_UTF8.slice(3)}`);
+      if (buf[0] === 0xff || buf[0] === 0xfe) throw refuse('bad-encoding', UTF16);
       if (buf.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))) buf = buf.subarray(3);
     }
     let start = 0;
@@ -159,6 +160,7 @@ async function* csvRecords(
   // swallows the lines after it (a cell holding a line break would be refused anyway: no control characters).
   let options: Options | undefined;
   let columns: string[] | undefined;
+  let seenRow = false;
   let line = 0;
   for await (const text of lines) {
     line += 1;
@@ -178,12 +180,37 @@ async function* csvRecords(
       yield* counted({ line, faults: [{ column: 'row', message }] });
       continue;
     }
-    if (!columns) columns = columnsOf(cells);
-    else if (cells.length > columns.length)
+    if (!columns) {
+      if (text.trimStart().startsWith('{'))
+        throw refuse(
+          'invalid-file',
+          `line ${line} is a JSON object: send JSON lines as application/jsonl, not text/csv`,
+        );
+      columns = columnsOf(cells);
+      continue;
+    }
+    if (!seenRow) {
+      seenRow = true;
+      refuseMixedDelimiters(text, cells, columns.length, options.delimiter as ';' | ',', line);
+    }
+    if (cells.length > columns.length)
       yield* counted({
         line,
         faults: [{ column: 'row', message: `${cells.length} cells, but the header has ${columns.length}` }],
       });
     else yield* counted({ line, record: Object.fromEntries(columns.map((c, i) => [c, cells[i] ?? ''])) });
   }
+}
+
+/**
+ * A first row that is one cell holding the other delimiter as often as the header has columns (a `,` header pasted
+ * over `;` rows): every row would lack its cells, so the file is refused as one.
+ */
+function refuseMixedDelimiters(text: string, cells: string[], columns: number, delimiter: ';' | ',', line: number) {
+  const other = delimiter === ';' ? ',' : ';';
+  if (cells.length === 1 && columns > 1 && text.split(other).length >= columns)
+    throw refuse(
+      'invalid-file',
+      `line ${line} separates its cells with "${other}" but the header with "${delimiter}": use one delimiter throughout`,
+    );
 }

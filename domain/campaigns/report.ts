@@ -84,7 +84,7 @@ export function rowView(r: CampaignRowRecord) {
   return {
     line: r.line,
     ...(r.siren && { siren: r.siren }),
-    ...(data && { name: data.party.name }),
+    ...((data || r.name) && { name: data?.party.name ?? r.name! }),
     ...(r.verdict && { verdict: r.verdict }),
     ...(r.faults ? { faults: r.faults } : r.reasons && { reasons: r.reasons as string[] }),
     ...(r.details && { details: r.details }),

@@ -55,7 +55,8 @@ export interface CampaignRow {
   email: string;
 }
 
-export type RowOutcome = { row: CampaignRow } | { siren?: string; faults: RowFault[] };
+/** A row at fault keeps its SIREN and company name when they could be read, for the reports. */
+export type RowOutcome = { row: CampaignRow } | { siren?: string; name?: string; faults: RowFault[] };
 
 /**
  * Who signs a row, as a key the store can group by (a bundle: one signer's companies): the names and email, case,
@@ -118,7 +119,8 @@ export function checkRow(record: Record<string, unknown>, us: string, now: Date)
     const why = formerMatriculeFault(cells.former_platform, us);
     if (why) fault('former_platform', why);
   }
-  if (faults.some((f) => f.column === 'siren') || siren === undefined) return { faults };
+  const name = cells.name && cells.name.slice(0, 200);
+  if (faults.some((f) => f.column === 'siren') || siren === undefined) return { ...(name && { name }), faults };
 
   const party = partyOf(siren, cells);
   const parsed = frenchParty.safeParse(party);
@@ -141,7 +143,7 @@ export function checkRow(record: Record<string, unknown>, us: string, now: Date)
       }
     }
   }
-  if (faults.length > 0) return { siren, faults };
+  if (faults.length > 0) return { siren, ...(name && { name }), faults };
   return {
     row: {
       siren,

@@ -53,7 +53,12 @@ export async function uploadCampaign(
         batch.push(
           'row' in checked
             ? { line: r.line, siren: checked.row.siren, data: checked.row, signerKey: signerKeyOf(checked.row) }
-            : { line: r.line, ...(checked.siren && { siren: checked.siren }), faults: checked.faults },
+            : {
+                line: r.line,
+                ...(checked.siren && { siren: checked.siren }),
+                ...(checked.name && { name: checked.name }),
+                faults: checked.faults,
+              },
         );
       }
       if (batch.length % SLICE === 0) await new Promise((r) => setImmediate(r));

@@ -1,6 +1,7 @@
 // What a started campaign registers and how far it is (table campaign_rows, its entry_id, job_id and launch_fault):
 // the rows to register a batch at a time, what was made of them, their parties' states and running registrations,
 // the signers' links, and the campaigns the housekeeping tells again or ends.
+import type { CampaignRecord } from './campaigns';
 import type { Queryable } from './db';
 
 /** The verdicts whose rows a started campaign registers. */
@@ -82,6 +83,23 @@ export async function campaignsDone(db: Queryable): Promise<{ id: string; worksp
                          WHERE r.campaign_id = c.id AND j.completed_at IS NULL)
       LIMIT 100`,
     [LAUNCHED_VERDICTS],
+  );
+  return rows;
+}
+
+/**
+ * Started campaigns cancelled whose registrations have all ended (cancelled, or past the point of cancelling and
+ * gone on to their end): stamped finished, each returned once.
+ */
+export async function endCancelledCampaigns(db: Queryable): Promise<CampaignRecord[]> {
+  const { rows } = await db.query<CampaignRecord>(
+    `UPDATE campaigns c SET finished_at = now(), updated_at = now()
+      WHERE c.id IN (SELECT c2.id FROM campaigns c2
+                      WHERE c2.status = 'cancelled' AND c2.finished_at IS NULL
+                        AND NOT EXISTS (SELECT 1 FROM campaign_rows r JOIN jobs j ON j.id = r.job_id
+                                         WHERE r.campaign_id = c2.id AND j.completed_at IS NULL)
+                      LIMIT 100)
+      RETURNING c.*`,
   );
   return rows;
 }

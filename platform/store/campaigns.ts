@@ -48,6 +48,8 @@ export interface StagedRow {
   siren?: string;
   data?: unknown;
   faults?: unknown[];
+  /** A row at fault's company name as written (a valid row's is in `data`). */
+  name?: string;
   /** Who signs it (domain/campaigns/row.ts: signerKeyOf), to bundle one signer's companies. */
   signerKey?: string;
 }
@@ -60,12 +62,13 @@ const storable = (v: unknown) =>
 export async function insertCampaignRows(db: Queryable, campaignId: string, rows: StagedRow[]): Promise<void> {
   if (rows.length === 0) return;
   await db.query(
-    `INSERT INTO campaign_rows (campaign_id, line, siren, data, faults, verdict, reasons, checked_at, signer_key)
+    `INSERT INTO campaign_rows (campaign_id, line, siren, data, faults, verdict, reasons, checked_at, signer_key, name)
      SELECT $1, t.line, t.siren, t.data, t.faults,
             CASE WHEN t.faults IS NULL THEN NULL ELSE 'blocked' END,
             CASE WHEN t.faults IS NULL THEN NULL ELSE t.faults END,
-            CASE WHEN t.faults IS NULL THEN NULL ELSE now() END, t.signer_key
-       FROM unnest($2::int[], $3::text[], $4::jsonb[], $5::jsonb[], $6::text[]) AS t(line, siren, data, faults, signer_key)`,
+            CASE WHEN t.faults IS NULL THEN NULL ELSE now() END, t.signer_key, t.name
+       FROM unnest($2::int[], $3::text[], $4::jsonb[], $5::jsonb[], $6::text[], $7::text[])
+         AS t(line, siren, data, faults, signer_key, name)`,
     [
       campaignId,
       rows.map((r) => r.line),
@@ -73,6 +76,7 @@ export async function insertCampaignRows(db: Queryable, campaignId: string, rows
       rows.map((r) => (r.data === undefined ? null : storable(r.data))),
       rows.map((r) => (r.faults ? storable(r.faults) : null)),
       rows.map((r) => r.signerKey ?? null),
+      rows.map((r) => r.name ?? null),
     ],
   );
 }
@@ -148,6 +152,7 @@ export interface CampaignRowRecord {
   line: number;
   siren: string | null;
   data: unknown;
+  name: string | null;
   faults: { column: string; message: string }[] | null;
   verdict: string | null;
   reasons: unknown[] | null;
@@ -164,7 +169,7 @@ export async function campaignRows(
   page: { afterLine: number; limit: number; verdict?: string },
 ): Promise<CampaignRowRecord[]> {
   const { rows } = await db.query<CampaignRowRecord>(
-    `SELECT line, siren, data, faults, verdict, reasons, details, entry_id, job_id, launch_fault FROM campaign_rows
+    `SELECT line, siren, data, name, faults, verdict, reasons, details, entry_id, job_id, launch_fault FROM campaign_rows
       WHERE campaign_id = $1 AND line > $2 AND ($4::text IS NULL OR verdict = $4)
       ORDER BY line LIMIT $3`,
     [id, page.afterLine, page.limit, page.verdict ?? null],
@@ -173,8 +178,9 @@ export async function campaignRows(
 }
 
 /**
- * Moves a campaign from one of `from` to `to` (and stamps the start or the end); undefined when it is in none of
- * them (the caller says why from its status).
+ * Moves a campaign from one of `from` to `to` (and stamps the start or the end: a started campaign cancelled ends
+ * when its registrations have, campaign-launches.ts: cancelledCampaignsDone); undefined when it is in none of them
+ * (the caller says why from its status).
  */
 export async function moveCampaign(
   db: Queryable,
@@ -186,7 +192,8 @@ export async function moveCampaign(
   const { rows } = await db.query<CampaignRecord>(
     `UPDATE campaigns SET status = $4, updated_at = now(),
             started_at = CASE WHEN $4 = 'running' THEN coalesce(started_at, now()) ELSE started_at END,
-            finished_at = CASE WHEN $4 IN ('finished', 'cancelled') THEN now() ELSE finished_at END
+            finished_at = CASE WHEN $4 = 'finished' OR ($4 = 'cancelled' AND started_at IS NULL) THEN now()
+                               ELSE finished_at END
       WHERE id = $1 AND workspace_id = $2 AND status = ANY($3::text[]) RETURNING *`,
     [id, workspaceId, from, to],
   );

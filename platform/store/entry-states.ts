@@ -48,7 +48,12 @@ function stateEffectOf(
   stateSql: (param: string) => string,
 ): StatementEffect {
   const faults = JSON.stringify(s.faults ?? []);
-  const event = eventParams({ kind: 'party.state_changed', entryId: s.entryId, jobId: s.jobId, data: { faults } });
+  const event = eventParams({
+    kind: 'party.state_changed',
+    entryId: s.entryId,
+    jobId: s.jobId,
+    data: { faults: s.faults ?? [] },
+  });
   return {
     params: [s.entryId, stateParam, s.jobId, s.stepId, faults, ...event],
     result: 'EXISTS (SELECT 1 FROM recorded)',

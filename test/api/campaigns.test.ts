@@ -123,6 +123,7 @@ describe('a campaign from a file', () => {
     });
     expect(at(10)).toEqual({
       line: 10,
+      name: 'Société 123456789', // a row at fault still names its company
       verdict: 'blocked',
       faults: [{ column: 'siren', message: '123456789 is not a SIREN (9 digits, Luhn)' }],
     });
@@ -174,6 +175,7 @@ describe('a campaign from a file', () => {
       siren: s.held,
       verdict: 'duplicate',
       reasons: [`SIREN ${s.held} is on line 3 of campaign ${campaignId}, open`],
+      otherwise: expect.objectContaining({ verdict: 'takeover', details: { former_platform: '0042' } }),
     });
     const fresh = makeSiren();
     h.sims.annuaire.seedLine({ siren: fresh, matriculePlateforme: '0042', dateDebutEffet: '2026-01-01' });
@@ -290,12 +292,25 @@ describe('a started campaign', () => {
     expect((await h.api('POST', `/campaigns/v1/campaigns/${id}/resume`)).body.status).toBe('running');
     const cancelled = await h.api('POST', `/campaigns/v1/campaigns/${id}/cancel`);
     expect(cancelled.body.status).toBe('cancelled');
+    // Not ended while its registrations are being cancelled.
+    expect(cancelled.body.finished_at).toBeUndefined();
     await eventually(async () => {
       const statuses = await Promise.all(
         jobs.map(async (j: { id: string }) => (await h.api('GET', `/transform/v1/jobs/${j.id}`)).body.status),
       );
       return statuses.every((s) => s === 'CANCEL') || undefined;
     }, 30_000);
+    // Once they are all cancelled, the housekeeping ends it and says so, once.
+    await announceCampaigns(h.db);
+    await announceCampaigns(h.db);
+    const ended = (await h.api('GET', `/campaigns/v1/campaigns/${id}`)).body;
+    expect([ended.status, ended.finished_at]).toEqual(['cancelled', expect.any(String)]);
+    const finishedEvents = (await h.api('GET', '/events/v1/events?kind=campaign.finished')).body.list.filter(
+      (e: { data: { campaign_id: string } }) => e.data.campaign_id === id,
+    );
+    expect(finishedEvents).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ status: 'cancelled', running: 0 }) }),
+    ]);
     // Its SIRENs are free for another campaign.
     expect((await h.api('GET', `/campaigns/v1/preflight/${sirens[0]}`)).body.verdict).not.toBe('duplicate');
   }, 120_000);

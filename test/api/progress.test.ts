@@ -121,6 +121,8 @@ describe('GET /events/v1/events', () => {
 
     const states = (await h.api('GET', `/events/v1/events?entry_id=${entryId}&kind=party.state_changed`)).body.list;
     expect(states.map((e: any) => e.kind)).toEqual(['party.state_changed', 'party.state_changed']);
+    // The faults are a list, as the entry's: none here.
+    expect(states.map((e: any) => e.data.faults)).toEqual([[], []]);
     const two = (await h.api('GET', `/events/v1/events?entry_id=${entryId}&kind=job.completed,party.updated`)).body
       .list;
     expect(two.map((e: any) => e.kind)).toEqual(['party.updated', 'job.completed']);

@@ -2291,6 +2291,26 @@ export interface components {
                     smp: string;
                 }[];
             };
+            /** @description for a `duplicate` held by an open campaign: the verdict once that campaign is finished or cancelled */
+            otherwise?: {
+                /**
+                 * @description `new`: on the fictive platform 9998 or in no line, registered from its start day; `takeover`: another platform holds its lines, which end on the start day (the mandate names that platform, from the Annuaire); `migrate`: a Peppol participant of the company is at another SMP, whose provider must give a migration key; `already-ours`: registered on this platform already; `blocked`: ceased, unknown to the Annuaire, another platform's line to come, or the row's own faults; `duplicate`: the SIREN is on an earlier line, in another open campaign, or being registered
+                 * @enum {string}
+                 */
+                verdict: "new" | "takeover" | "migrate" | "already-ours" | "blocked" | "duplicate";
+                reasons: string[];
+                /** @description what the registration will need */
+                details?: {
+                    /** @description the matricule whose lines are taken over */
+                    former_platform?: string;
+                    migrations?: {
+                        /** @description the Peppol participant, 0225:<address> */
+                        participant: string;
+                        /** @description the SMP the SML names for it: ask its provider for the migration key */
+                        smp: string;
+                    }[];
+                };
+            };
         };
         ApiKeyList: {
             list: components["schemas"]["ApiKey"][];

@@ -82,7 +82,20 @@ describe('reading a campaign file', () => {
       expect.stringMatching(/^line 2 is not UTF-8: save the file as "CSV UTF-8"/),
     ]);
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${HEADER}\n`, 'utf16le')]);
-    expect((await refusal(utf16)).message).toMatch(/^the file is UTF-16/);
+    expect((await refusal(utf16)).message).toMatch(/^the file is UTF-16, not UTF-8: .* iconv -f UTF-16 -t UTF-8$/);
+  });
+
+  it('refuses a header and rows that disagree on the delimiter, and JSON lines sent as CSV, saying what to do', async () => {
+    const mixed = await refusal(`${HEADER.replaceAll(';', ',')}\n552032534;Boulangerie;Élodie;Martin;P;e@x.fr\n`);
+    expect([mixed.code, mixed.message]).toEqual([
+      'invalid-file',
+      'line 2 separates its cells with ";" but the header with ",": use one delimiter throughout',
+    ]);
+    const json = await refusal(`${JSON.stringify({ siren: '552032534', name: 'A' })}\n`);
+    expect(json.message).toBe('line 1 is a JSON object: send JSON lines as application/jsonl, not text/csv');
+    // A one-cell row that does not hold the other delimiter is that row's business (its cells are missing).
+    const { records } = await read(`${HEADER}\n552032534\n`);
+    expect(records).toEqual([{ line: 2, record: expect.objectContaining({ siren: '552032534', name: '' }) }]);
   });
 
   it('refuses a header with unknown, missing or repeated columns, naming them and the columns there are', async () => {
@@ -202,6 +215,7 @@ describe('checking a row', () => {
       { column: 'start_day', message: 'a day from 2026-12-01 to 2027-12-02' },
     ]);
     expect(checkRow({ ...base, siren: '123456789' }, '0145', now)).toEqual({
+      name: 'Boulangerie Exemple SAS',
       faults: [{ column: 'siren', message: '123456789 is not a SIREN (9 digits, Luhn)' }],
     });
   });
