@@ -46,3 +46,13 @@ export const CAMPAIGN_RUN_WORKFLOW_TYPE = 'runCampaign';
 export const campaignRunWorkflowId = (campaignId: string) => `campaign-run-${campaignId}`;
 /** The API changed the campaign's status (paused, resumed, cancelled): a hint, the store decides. */
 export const CAMPAIGN_CHANGED_SIGNAL = 'campaignChanged';
+
+/** Below the default (3): a single registration's tasks go first when the task queues are busy. */
+export const CAMPAIGN_PRIORITY_KEY = 4;
+
+/** A campaign row's key: its entry's and its registration's (the job sweeper knows a campaign's job by it). */
+export const campaignRowKey = (campaignId: string, line: number) => `campaign:${campaignId}:${line}`;
+
+/** The Temporal priority of a job: a campaign's yields to single registrations, sharing its level by workspace. */
+export const jobPriority = (key: string | null | undefined, workspaceId: string) =>
+  key?.startsWith('campaign:') ? { priorityKey: CAMPAIGN_PRIORITY_KEY, fairnessKey: workspaceId } : undefined;

@@ -17,7 +17,7 @@ import { changeCampaign, type CampaignAction } from '../../domain/campaigns/life
 import { signerLinksCsv } from '../../domain/campaigns/report';
 import { uploadCampaign } from '../../domain/campaigns/upload';
 import { startCampaignCheckSoon } from '../../domain/campaigns/start-check';
-import { campaignView, reportCsv, rowView, type Rates } from '../../domain/campaigns/report';
+import { campaignView, CSV_DIALECTS, reportCsv, rowView, type Rates } from '../../domain/campaigns/report';
 import { preflight } from '../../domain/campaigns/preflight';
 import type { CheckContext } from '../../domain/campaigns/check-rows';
 import { VERDICTS } from '../../domain/campaigns/verdict';
@@ -41,6 +41,15 @@ export interface CampaignDeps {
 const idParam = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
 const rates = (c: Config): Rates => ({ annuairePerS: c.CAMPAIGN_ANNUAIRE_RPS, dnsPerS: c.CAMPAIGN_DNS_RPS });
 const REPORT_PAGE = 2000;
+
+const exportQuery = z.strictObject({
+  dialect: z
+    .enum(CSV_DIALECTS)
+    .default('rfc4180')
+    .describe(
+      '`rfc4180`: commas, CRLF; `excel`: the same with a UTF-8 byte-order mark, so that Excel reads the accents; `excel-fr`: semicolons and the mark, as French Excel opens a CSV',
+    ),
+});
 /** A campaign file may take minutes to arrive, but its sender is never silent this long. */
 const UPLOAD_IDLE_MS = 60_000;
 
@@ -63,7 +72,13 @@ const rowsQuery = z.strictObject({
     .min(0)
     .default(0)
     .describe('the line after which the page starts: the previous page’s next_after'),
-  limit: z.coerce.number({ error: 'a number' }).int().min(1).max(1000, 'at most 1000').default(100),
+  limit: z.coerce
+    .number({ error: 'a number' })
+    .int()
+    .min(1)
+    .max(1000, 'at most 1000')
+    .default(100)
+    .describe('rows a page: 100 unless given, at most 1,000'),
 });
 
 const preflightParams = z.object({
@@ -228,16 +243,17 @@ export const campaignRoutes = [
       'Every row in line order: line, SIREN, name, verdict, reasons (or faults by column), the former platform, the participants whose migration key is needed and the SMPs to ask. Cells a spreadsheet would read as a formula start with an apostrophe.',
     scope: 'campaigns:rw',
     params: idParam,
+    query: exportQuery,
     responses: { 200: { mediaType: 'text/csv' } },
     errors: ['not-found'],
-    handle: async ({ params, res }, deps: CampaignDeps) => {
+    handle: async ({ params, query, res }, deps: CampaignDeps) => {
       const c = await found(deps.db, auth(res).workspaceId, params.id);
       res.type('text/csv; charset=utf-8').set('content-disposition', `attachment; filename="campaign-${c.id}.csv"`);
       // Page by page: 500,000 rows are never held at once.
       await streamPages(
         res,
         (after) => campaignRows(deps.db, c.id, { afterLine: after, limit: REPORT_PAGE }),
-        reportCsv,
+        (rows, header) => reportCsv(rows, header, query.dialect),
       );
     },
   }),
@@ -300,9 +316,10 @@ export const campaignRoutes = [
       'One line per registered row: line, SIREN, company, the signer’s names and contact email, the party’s state, the wizard link its registration issued (empty until its mandate is ready) and, when the signer has several companies in the campaign (same names and email), the bundle link that opens all of them in one session: send that one instead. Cells a spreadsheet would read as a formula start with an apostrophe. Links are credentials: send each to its signer only.',
     scope: 'campaigns:rw',
     params: idParam,
+    query: exportQuery,
     responses: { 200: { mediaType: 'text/csv' } },
     errors: ['not-found'],
-    handle: async ({ params, res }, deps: CampaignDeps) => {
+    handle: async ({ params, query, res }, deps: CampaignDeps) => {
       const c = await found(deps.db, auth(res).workspaceId, params.id);
       res
         .type('text/csv; charset=utf-8')
@@ -310,7 +327,7 @@ export const campaignRoutes = [
       await streamPages(
         res,
         (after) => signerLinks(deps.db, c.id, after, REPORT_PAGE),
-        (rows, header) => signerLinksCsv(rows, header, deps.config.wizardUrl),
+        (rows, header) => signerLinksCsv(rows, header, deps.config.wizardUrl, query.dialect),
       );
     },
   }),

@@ -2,8 +2,8 @@
 // entry (its party, its invoicing addresses, the take-over consent naming the platform the Annuaire showed) and a
 // registration of the built-in workflow, at a lower Temporal priority than single registrations. Ids are derived
 // from the campaign and the line, so a batch tried again finds what it made before and makes nothing twice.
+import { campaignRowKey, jobPriority } from '../../contract/campaigns';
 import crypto from 'node:crypto';
-import type { Priority } from '@temporalio/common';
 import { ConflictError } from '../../platform/store/conflict';
 import { putMeta } from '../../platform/store/entry-meta';
 import { campaignById, type CampaignStatus } from '../../platform/store/campaigns';
@@ -15,9 +15,6 @@ import { createPartyEntry, callerMeta } from '../party/entries';
 import { INVOICING_ADDRESSES_META } from '../party/invoicing-addresses';
 import { FORMER_MATRICULE_META } from '../party/take-over';
 import type { CampaignRow } from './row';
-
-/** Below the default (3): a single registration's tasks go first when the task queues are busy. */
-export const CAMPAIGN_PRIORITY_KEY = 4;
 
 /** A UUID that is always the same for `name` (SHA-256, version 8: custom). */
 export function stableUuid(name: string): string {
@@ -55,12 +52,12 @@ export async function launchCampaignRows(
   if (campaign.status !== 'running') return { status: campaign.status, launched: 0, refused: 0 };
   const rows = await rowsToLaunch(deps.db, campaignId, afterLine, limit);
   const ws = campaign.workspace_id;
-  const priority: Priority = { priorityKey: CAMPAIGN_PRIORITY_KEY, fairnessKey: ws };
   const done: { line: number; entryId?: string; jobId?: string; fault?: string }[] = [];
   for (const r of rows) {
     const row = r.data as CampaignRow;
     const entryId = campaignEntryId(campaignId, r.line);
     const jobId = campaignJobId(campaignId, r.line);
+    const key = campaignRowKey(campaignId, r.line);
     let made = false;
     try {
       made = await ensureEntry(deps, ws, entryId, campaignId, r.line, row);
@@ -69,10 +66,10 @@ export async function launchCampaignRows(
         id: jobId,
         workflow_id: REGISTRATION_WORKFLOW_ID,
         silo_entry_id: entryId,
-        key: `campaign:${campaignId}:${r.line}`,
+        key,
         args: {},
         tags: ['campaign'],
-        priority,
+        priority: jobPriority(key, ws),
       });
       done.push({ line: r.line, entryId, jobId });
     } catch (err) {
@@ -104,7 +101,7 @@ async function ensureEntry(
   try {
     await createPartyEntry(deps.db, workspaceId, entryId, {
       data: row.party as unknown as Record<string, unknown>,
-      key: `campaign:${campaignId}:${line}`,
+      key: campaignRowKey(campaignId, line),
     });
   } catch (err) {
     if (!(err instanceof ConflictError && err.code === 'id-taken')) throw err;

@@ -5,6 +5,7 @@ import { WorkflowIdConflictPolicy, type Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import {
   CAMPAIGN_CHANGED_SIGNAL,
+  CAMPAIGN_PRIORITY_KEY,
   CAMPAIGN_LAUNCH_BATCH,
   CAMPAIGN_RUN_WORKFLOW_TYPE,
   campaignRunWorkflowId,
@@ -14,7 +15,6 @@ import { getCampaign, moveCampaign, type CampaignRecord, type CampaignStatus } f
 import type { Db } from '../../platform/store/db';
 import { formBundles } from '../../platform/store/campaign-bundles';
 import { DomainError } from '../errors';
-import { CAMPAIGN_PRIORITY_KEY } from './launch-rows';
 
 export interface LifecycleDeps {
   db: Db;

@@ -8,6 +8,23 @@ import { neutralised } from '../operators/access-log-csv';
 import type { CampaignProgress } from './progress';
 import type { CampaignRow } from './row';
 
+/**
+ * How an export is written: `rfc4180` (commas, CRLF), or for a spreadsheet to open as it is, with a UTF-8 byte-order
+ * mark (without it Excel reads the accents as Windows-1252): `excel` with commas, `excel-fr` with semicolons (what
+ * Excel expects where the decimal separator is a comma).
+ */
+export const CSV_DIALECTS = ['rfc4180', 'excel', 'excel-fr'] as const;
+export type CsvDialect = (typeof CSV_DIALECTS)[number];
+
+/** Lines of CSV in `dialect`; the first page (`header`) starts with the header, after the BOM a spreadsheet needs. */
+function csvOf(columns: string[], lines: string[][], header: boolean, dialect: CsvDialect): string {
+  const text = stringify(header ? [columns, ...lines] : lines, {
+    record_delimiter: 'windows',
+    delimiter: dialect === 'excel-fr' ? ';' : ',',
+  });
+  return header && dialect !== 'rfc4180' ? `\uFEFF${text}` : text;
+}
+
 export interface Rates {
   annuairePerS: number;
   dnsPerS: number;
@@ -95,7 +112,7 @@ export function rowView(r: CampaignRowRecord) {
 }
 
 /** Rows of the report, the header with the first page (`header`). */
-export function reportCsv(rows: CampaignRowRecord[], header: boolean): string {
+export function reportCsv(rows: CampaignRowRecord[], header: boolean, dialect: CsvDialect = 'rfc4180'): string {
   const lines = rows.map((r) => {
     const v = rowView(r);
     const migrations = (r.details?.migrations ?? []) as { participant: string; smp: string }[];
@@ -111,7 +128,7 @@ export function reportCsv(rows: CampaignRowRecord[], header: boolean): string {
       [...new Set(migrations.map((m) => m.smp))].join(' | '),
     ].map(neutralised);
   });
-  return stringify(header ? [REPORT_COLUMNS, ...lines] : lines, { record_delimiter: 'windows' });
+  return csvOf(REPORT_COLUMNS, lines, header, dialect);
 }
 
 export const LINK_COLUMNS = [
@@ -130,7 +147,12 @@ export const LINK_COLUMNS = [
  * The signers' links, the header with the first page (`header`): one line per registered row; `wizardUrl` makes a
  * bundle's link (one signer's companies: the same link on each of their lines).
  */
-export function signerLinksCsv(rows: SignerLink[], header: boolean, wizardUrl: string): string {
+export function signerLinksCsv(
+  rows: SignerLink[],
+  header: boolean,
+  wizardUrl: string,
+  dialect: CsvDialect = 'rfc4180',
+): string {
   const lines = rows.map((r) => {
     const row = r.data as CampaignRow;
     const signer = row.party.people?.[0]?.name;
@@ -146,5 +168,5 @@ export function signerLinksCsv(rows: SignerLink[], header: boolean, wizardUrl: s
       r.bundle_ref ? `${wizardUrl}/reg/bundle/${r.bundle_ref}/start` : '',
     ].map(neutralised);
   });
-  return stringify(header ? [LINK_COLUMNS, ...lines] : lines, { record_delimiter: 'windows' });
+  return csvOf(LINK_COLUMNS, lines, header, dialect);
 }

@@ -13,6 +13,7 @@ import { recordJob } from './record-job';
 import { markStarted } from './started-marks';
 import { type JobView } from '../../platform/store/job-views';
 import type { Definition, JobInput } from '../../contract/job';
+import { jobPriority } from '../../contract/campaigns';
 import { JobStatus, SiloEntryId, Siren } from '../../contract/search-attributes';
 import { ADDRESS_UPDATE_STEPS, REGISTRATION_STEPS, UNREGISTRATION_STEPS } from '../../contract/definitions';
 import {
@@ -225,7 +226,9 @@ export async function startQueuedJobs(deps: JobServiceDeps, olderThanMs = 10_000
   for (const j of await queuedJobs(deps.db, olderThanMs, 100)) {
     // The label the Temporal UI shows, as a job started at once has it (a workflow deleted since: its type).
     const label = (await findWorkflow(deps.db, j.workspaceId, j.workflowId))?.name ?? j.workflowType;
-    if (await launch(deps, { ...j, label })) started.push(j.jobId);
+    // A campaign's job keeps the campaign's lower priority (its key says it is one).
+    const priority = jobPriority(j.key, j.workspaceId);
+    if (await launch(deps, { ...j, label, ...(priority && { priority }) })) started.push(j.jobId);
     else break; // still unreachable: try again next round
   }
   if (started.length) await markJobsStarted(deps.db, started);

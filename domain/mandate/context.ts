@@ -113,7 +113,7 @@ function requireSigner(party: Party) {
   if (missing.length) {
     throw new MandateError(
       'signer-missing',
-      `the mandate needs these signer fields, missing from the party: ${missing.join(', ')}. Add them with PATCH /silo/v1/entries/{id}, or let the signer complete them in the wizard`,
+      `the mandate needs these signer fields, missing from the party: ${missing.join(', ')}. The signer completes them in the wizard's first step (the integrator can add them to the entry with PATCH /silo/v1/entries/{id})`,
     );
   }
 }

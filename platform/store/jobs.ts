@@ -188,8 +188,9 @@ export async function queuedJobs(db: Queryable, olderThanMs: number, limit: numb
     workflow_type: JobWorkflowType; // of a queued job: set by insertQueuedJob (migration 1763840800000 for older rows)
     workflow_id: string;
     args: Record<string, string>;
+    key: string | null;
   }>(
-    `SELECT j.id, j.workspace_id, j.silo_entry_id, e.siren, e.data->>'name' AS name, j.definition, j.workflow_type, j.workflow_id, j.args FROM jobs j JOIN entries e ON e.id = j.silo_entry_id
+    `SELECT j.id, j.workspace_id, j.silo_entry_id, e.siren, e.data->>'name' AS name, j.definition, j.workflow_type, j.workflow_id, j.args, j.key FROM jobs j JOIN entries e ON e.id = j.silo_entry_id
      WHERE j.status = 'QUEUED' AND j.created_at < now() - ($1::int * interval '1 millisecond')
      ORDER BY j.created_at LIMIT $2`,
     [olderThanMs, limit],
@@ -204,6 +205,7 @@ export async function queuedJobs(db: Queryable, olderThanMs: number, limit: numb
     workflowType: r.workflow_type,
     workflowId: r.workflow_id,
     args: r.args ?? {},
+    key: r.key,
   }));
 }
 

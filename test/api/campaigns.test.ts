@@ -5,8 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSiren } from '../../bin/stack/sample-parties';
 import { createWorkspace } from '../../platform/store/workspaces';
-import { eventually, startHarness, type WorkerHarness } from '../support/harness';
+import { eventually, log, startHarness, type WorkerHarness } from '../support/harness';
+import { Client, Connection } from '@temporalio/client';
 import { announceCampaigns } from '../../domain/campaigns/progress';
+import { cancelCampaignJobs } from '../../domain/campaigns/cancel-jobs';
 
 let h: WorkerHarness;
 beforeAll(async () => {
@@ -149,6 +151,18 @@ describe('a campaign from a file', () => {
     expect(lines[1]).toMatch(new RegExp(`^2,${s.fresh},"'=HYPERLINK\\(""http://evil.example""\\)",new,`));
     expect(lines[3]).toContain(`,migrate,`);
     expect(lines[3]).toContain(OTHER_SMP);
+
+    // For French Excel: semicolons, and the byte-order mark that makes it read UTF-8.
+    const fr = await fetch(`${h.baseUrl}/campaigns/v1/campaigns/${campaignId}/report.csv?dialect=excel-fr`, {
+      headers: { authorization: `Bearer ${h.apiKey}` },
+    });
+    const bytes = Buffer.from(await fr.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const frLines = bytes.subarray(3).toString('utf8').trim().split('\r\n');
+    expect(frLines[0]).toBe('line;siren;name;verdict;reasons;former_platform;migration_participants;migration_smps');
+    expect(frLines[2]).toMatch(new RegExp(`^3;${s.held};Société ${s.held};takeover;`));
+    const odd = await h.api('GET', `/campaigns/v1/campaigns/${campaignId}/report.csv?dialect=tsv`);
+    expect([odd.status, odd.body.detail]).toEqual([400, expect.stringMatching(/dialect/)]);
   });
 
   it('answers the same campaign for the same file; a key of another file is a conflict', async () => {
@@ -290,6 +304,16 @@ describe('a started campaign', () => {
 
     expect((await h.api('POST', `/campaigns/v1/campaigns/${id}/pause`)).body.status).toBe('paused');
     expect((await h.api('POST', `/campaigns/v1/campaigns/${id}/resume`)).body.status).toBe('running');
+
+    // The cancellation's activity, Temporal out of reach: it fails (to be tried again) rather than skip a job, which
+    // goes on as it was.
+    const unreachable = new Client({
+      connection: Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 500, interceptors: [] }), // no retries
+    });
+    const attempt = cancelCampaignJobs({ db: h.db, temporal: unreachable, log, config: h.config }, id, '');
+    await expect(attempt).rejects.toMatchObject({ code: 'temporal-unavailable' });
+    expect((await h.api('GET', `/transform/v1/jobs/${jobs[0].id}`)).body.status).not.toBe('CANCEL');
+
     const cancelled = await h.api('POST', `/campaigns/v1/campaigns/${id}/cancel`);
     expect(cancelled.body.status).toBe('cancelled');
     // Not ended while its registrations are being cancelled.

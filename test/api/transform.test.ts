@@ -259,9 +259,25 @@ describe('jobs', () => {
       const job = (await res.json()) as { id: string; status: string };
       expect(job.status).toBe('QUEUED');
 
+      // A campaign's job (its key says so) left queued keeps the campaign's lower priority when the sweeper starts it.
+      const campaignEntry = await createEntry(h);
+      const queuedCampaignJob = await fetch(`http://127.0.0.1:${port}/transform/v1/jobs`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          workflow_id: wf,
+          silo_entry_id: campaignEntry,
+          key: `campaign:${crypto.randomUUID()}:2`,
+        }),
+      });
+      const { id: campaignJobId } = (await queuedCampaignJob.json()) as { id: string };
+
       const deps = { db: h.db, log, temporal: h.client, config: h.config };
-      expect(await startQueuedJobs(deps, 0)).toBeGreaterThanOrEqual(1);
+      expect(await startQueuedJobs(deps, 0)).toBeGreaterThanOrEqual(2);
       expect((await jobWhen(h, job.id, ['OK', 'ERR'])).status).toBe('OK');
+      const priorityOf = async (id: string) => (await h.client.workflow.getHandle(`job-${id}`).describe()).priority;
+      expect((await priorityOf(campaignJobId))?.priorityKey).toBe(4);
+      expect((await priorityOf(job.id))?.priorityKey).not.toBe(4);
       expect(await startQueuedJobs(deps, 0)).toBe(0); // nothing left, and the job did not run twice
       expect((await h.api('GET', `/silo/v1/entries/${entryId}`)).body.state).toBe('processing');
     } finally {

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownDevServer, startCluster, type Cluster } from '../../bin/stack/cluster';
-import { readHistory, type JobHistory } from '../support/histories';
+import { readHistory, waitSummary, type JobHistory } from '../support/histories';
 import { temporalWorkflowId } from '../../domain/jobs/jobs';
 import {
   approve,
@@ -297,7 +297,14 @@ describe(`chaos: ${N} registrations`, () => {
           `Temporal restarted ${monkey.counts.temporalRestarts}×, ${monkey.counts.bursts} bursts of 429; injected ${JSON.stringify(seen)}; ` +
           `${retried.length} of ${runs.length} activities retried (max attempt ${Math.max(...runs.map((r) => r.attempt))}, ` +
           `${runs.filter((r) => r.lastFailure === 'timeout').length} right after their worker died), ` +
-          `${read.reduce((n, h) => n + h.workflowTaskTimeouts, 0)} workflow tasks timed out`,
+          `${read.reduce((n, h) => n + h.workflowTaskTimeouts, 0)} workflow tasks timed out; waits in the task queues ` +
+          `(median / 95 % / slowest): workflow tasks ${waitSummary(read.flatMap((h) => h.waits.workflowTask))}, ` +
+          `activities ${waitSummary(read.flatMap((h) => h.waits.activity))}; the most tried: ` +
+          [...runs]
+            .sort((a, b) => b.attempt - a.attempt)
+            .slice(0, 5)
+            .map((r) => `${r.type} ${r.attempt}× (last: ${r.lastFailure ?? '?'})`)
+            .join(', '),
       );
       expect(monkey.counts.kills).toBeGreaterThanOrEqual(3);
       expect(monkey.counts.temporalRestarts).toBe(1);

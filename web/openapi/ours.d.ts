@@ -2218,7 +2218,10 @@ export interface components {
             checked_at?: string;
             /** Format: date-time */
             started_at?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when its last registration ended (cancelled: once those past the point of cancelling have ended; at once if it never started)
+             */
             finished_at?: string;
         };
         CampaignList: {
@@ -6365,7 +6368,7 @@ export interface operations {
                 verdict?: "new" | "takeover" | "migrate" | "already-ours" | "blocked" | "duplicate";
                 /** @description the line after which the page starts: the previous page’s next_after */
                 after?: number;
-                /** @description how many per page (at most 100) */
+                /** @description rows a page: 100 unless given, at most 1,000 */
                 limit?: number;
             };
             header?: never;
@@ -6453,7 +6456,10 @@ export interface operations {
     };
     exportCampaignReport: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `rfc4180`: commas, CRLF; `excel`: the same with a UTF-8 byte-order mark, so that Excel reads the accents; `excel-fr`: semicolons and the mark, as French Excel opens a CSV */
+                dialect?: "rfc4180" | "excel" | "excel-fr";
+            };
             header?: never;
             path: {
                 /** @description the resource's id (a UUID) */
@@ -6967,7 +6973,10 @@ export interface operations {
     };
     exportCampaignLinks: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `rfc4180`: commas, CRLF; `excel`: the same with a UTF-8 byte-order mark, so that Excel reads the accents; `excel-fr`: semicolons and the mark, as French Excel opens a CSV */
+                dialect?: "rfc4180" | "excel" | "excel-fr";
+            };
             header?: never;
             path: {
                 /** @description the resource's id (a UUID) */
