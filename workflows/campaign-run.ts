@@ -35,6 +35,7 @@ export async function runCampaign(input: CampaignRunInput): Promise<string> {
   for (let batch = 1; ; batch++) {
     setCurrentDetails(`Campaign: ${launched} rows registered so far`);
     changed = false;
+    const batchStart = Date.now(); // workflow time: the same on replay
     const r = await launchCampaignRows({ campaignId, afterLine: after });
     if (r.status === 'paused') {
       setCurrentDetails(`Campaign paused: ${launched} rows registered so far`);
@@ -56,7 +57,8 @@ export async function runCampaign(input: CampaignRunInput): Promise<string> {
     launched += r.launched;
     if (r.next === undefined) break;
     after = r.next;
-    if (input.batchGapMs) await sleep(input.batchGapMs);
+    // The gap is from batch to batch, the batch's own time included (a timer always, so that replays match).
+    if (input.batchGapMs) await sleep(Math.max(1, input.batchGapMs - (Date.now() - batchStart)));
     if (batch >= BATCHES_PER_RUN || workflowInfo().continueAsNewSuggested)
       await continueAsNew<typeof runCampaign>({ ...input, afterLine: after, launched });
   }

@@ -14,6 +14,7 @@ import {
 import { getCampaign, moveCampaign, type CampaignRecord, type CampaignStatus } from '../../platform/store/campaigns';
 import type { Db } from '../../platform/store/db';
 import { formBundles } from '../../platform/store/campaign-bundles';
+import { announceFinished } from './progress';
 import { DomainError } from '../errors';
 
 export interface LifecycleDeps {
@@ -45,6 +46,8 @@ export async function changeCampaign(
     const m = await moveCampaign(q, workspaceId, id, move.from, move.to);
     // Started: the rows naming the same signer become bundles, signed in one session (links.csv gives their link).
     if (m && action === 'start') await formBundles(q, id);
+    // Cancelled before it started: it has ended, nothing of it running (a started one ends with its registrations).
+    if (m && action === 'cancel' && !m.started_at) await announceFinished(q, m);
     return m;
   });
   if (!moved) {
@@ -53,7 +56,7 @@ export async function changeCampaign(
     if (now.status === move.to) return now; // asked twice: as it is
     throw new DomainError(
       'campaign-status',
-      `campaign ${id} is ${now.status}: it can ${action} only when ${move.from.join(' or ')}${now.status === 'checking' ? ' (its dry run is still judging rows)' : ''}`,
+      `campaign ${id} is ${now.status}: it can ${action} only when ${move.from.join(' or ')}${statusHint(action, now.status)}`,
     );
   }
   // A campaign cancelled before it started has no registration to cancel.
@@ -63,6 +66,13 @@ export async function changeCampaign(
     deps.log.warn({ err, campaignId: id, action }, 'campaign run not told: the housekeeping will'),
   );
   return moved;
+}
+
+/** What to do instead, where the status says it. */
+function statusHint(action: CampaignAction, status: CampaignStatus): string {
+  if (status === 'checking') return ' (its dry run is still judging rows)';
+  if (action === 'start' && status === 'paused') return ' (a paused campaign goes on with POST …/resume)';
+  return '';
 }
 
 /** Signals the campaign's run that its status changed, starting it if it is not running. */

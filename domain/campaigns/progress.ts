@@ -46,14 +46,19 @@ export async function announceCampaigns(db: Queryable): Promise<{ finished: numb
     const c = await moveCampaign(db, workspace_id, id, ['running'], 'finished');
     if (!c) continue;
     finished++;
-    await recordCampaignEvent(db, id, 'campaign.finished', payloadOf(c, await progressOf(db, c)));
+    await announceFinished(db, c);
   }
   // Cancelled ones end when the registrations they could not cancel (past the directory step) have.
   for (const c of await endCancelledCampaigns(db)) {
     finished++;
-    await recordCampaignEvent(db, c.id, 'campaign.finished', payloadOf(c, await progressOf(db, c)));
+    await announceFinished(db, c);
   }
   return { finished };
+}
+
+/** A campaign's end (finished, or cancelled with nothing left running), announced with its counts. */
+export async function announceFinished(db: Queryable, c: CampaignRecord): Promise<void> {
+  await recordCampaignEvent(db, c.id, 'campaign.finished', payloadOf(c, await progressOf(db, c)));
 }
 
 /** The dry run's end, announced. */

@@ -45,6 +45,8 @@ async function* linesOf(source: AsyncIterable<Uint8Array>, limits: FileLimits, h
     const body = bytes.at(-1) === 0x0d ? bytes.subarray(0, -1) : bytes;
     if (body.length > MAX_LINE_BYTES)
       throw refuse('invalid-file', `line ${line} is longer than ${MAX_LINE_BYTES} bytes: one company a line`);
+    // UTF-16 without its byte-order mark: every other byte of a header's letters is 0.
+    if (line === 1 && body.includes(0)) throw refuse('bad-encoding', UTF16);
     if (!isUtf8(body)) throw refuse('bad-encoding', `line ${line} ${NOT_UTF8}`);
     return body.toString('utf8');
   };
@@ -122,9 +124,17 @@ export async function* readCampaignFile(
   };
   if (format === 'jsonl') {
     let line = 0;
+    let seen = false;
     for await (const text of lines) {
       line += 1;
       if (text.trim() === '') continue;
+      // A first line that is no object: a CSV sent as JSON lines, whose every row would be at fault.
+      if (!seen && !text.trimStart().startsWith('{'))
+        throw refuse(
+          'invalid-file',
+          `line ${line} is not a JSON object: send a CSV as text/csv, not application/jsonl`,
+        );
+      seen = true;
       yield* counted(jsonRecord(text, line));
     }
   } else {

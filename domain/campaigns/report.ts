@@ -69,7 +69,8 @@ export function campaignView(c: CampaignRecord, progress: CampaignProgress, rate
         annuaire: round(perRow.annuaire),
         dns: round(perRow.dns),
       },
-      remaining_s: Math.ceil(dryRunS),
+      // A cancelled campaign's dry run stops (its batch under way aside): nothing remains.
+      remaining_s: c.status === 'cancelled' ? 0 : Math.ceil(dryRunS),
     },
     registrations: {
       annuaire_requests: stepRequests,

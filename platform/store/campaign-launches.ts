@@ -51,14 +51,15 @@ export async function recordLaunched(
   );
 }
 
-/** The started rows by their party's state, and their registrations still running. */
+/** The rows given a registration, by their party's state, and those registrations still running (a row refused at
+ * its start, with an entry but no registration, is in neither). */
 export async function launchedProgress(
   db: Queryable,
   id: string,
 ): Promise<{ states: Record<string, number>; running: number }> {
   const { rows } = await db.query<{ state: string | null; running: boolean; n: string }>(
     `SELECT e.state, j.completed_at IS NULL AS running, count(*) AS n
-       FROM campaign_rows r JOIN entries e ON e.id = r.entry_id LEFT JOIN jobs j ON j.id = r.job_id
+       FROM campaign_rows r JOIN entries e ON e.id = r.entry_id JOIN jobs j ON j.id = r.job_id
       WHERE r.campaign_id = $1 GROUP BY e.state, j.completed_at IS NULL`,
     [id],
   );
@@ -114,14 +115,14 @@ export interface SignerLink {
   bundle_ref: string | null;
 }
 
-/** The started rows' signer links (the wizard link their registration issued), in line order after `afterLine`. */
+/** The registered rows' signer links (the wizard link their registration issued), in line order after `afterLine`. */
 export async function signerLinks(db: Queryable, id: string, afterLine: number, limit: number): Promise<SignerLink[]> {
   const { rows } = await db.query<SignerLink>(
     `SELECT r.line, r.siren, r.data, m.link_url, e.state, b.ref AS bundle_ref FROM campaign_rows r
        JOIN entries e ON e.id = r.entry_id
        LEFT JOIN entry_meta m ON m.entry_id = r.entry_id AND m.key = 'approval-link'
        LEFT JOIN campaign_bundles b ON b.id = r.bundle_id
-      WHERE r.campaign_id = $1 AND r.line > $2 ORDER BY r.line LIMIT $3`,
+      WHERE r.campaign_id = $1 AND r.line > $2 AND r.job_id IS NOT NULL ORDER BY r.line LIMIT $3`,
     [id, afterLine, limit],
   );
   return rows;

@@ -83,6 +83,8 @@ describe('reading a campaign file', () => {
     ]);
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${HEADER}\n`, 'utf16le')]);
     expect((await refusal(utf16)).message).toMatch(/^the file is UTF-16, not UTF-8: .* iconv -f UTF-16 -t UTF-8$/);
+    for (const noMark of [Buffer.from(`${HEADER}\n`, 'utf16le'), Buffer.from(`${HEADER}\n`, 'utf16le').swap16()])
+      expect((await refusal(noMark)).message).toMatch(/^the file is UTF-16, not UTF-8/);
   });
 
   it('refuses a header and rows that disagree on the delimiter, and JSON lines sent as CSV, saying what to do', async () => {
@@ -93,6 +95,8 @@ describe('reading a campaign file', () => {
     ]);
     const json = await refusal(`${JSON.stringify({ siren: '552032534', name: 'A' })}\n`);
     expect(json.message).toBe('line 1 is a JSON object: send JSON lines as application/jsonl, not text/csv');
+    const csvAsJson = await refusal(`${HEADER}\n552032534;B;É;M;P;e@x.fr\n`, 'jsonl');
+    expect(csvAsJson.message).toBe('line 1 is not a JSON object: send a CSV as text/csv, not application/jsonl');
     // A one-cell row that does not hold the other delimiter is that row's business (its cells are missing).
     const { records } = await read(`${HEADER}\n552032534\n`);
     expect(records).toEqual([{ line: 2, record: expect.objectContaining({ siren: '552032534', name: '' }) }]);
