@@ -45,9 +45,8 @@ async function* linesOf(source: AsyncIterable<Uint8Array>, limits: FileLimits, h
     const body = bytes.at(-1) === 0x0d ? bytes.subarray(0, -1) : bytes;
     if (body.length > MAX_LINE_BYTES)
       throw refuse('invalid-file', `line ${line} is longer than ${MAX_LINE_BYTES} bytes: one company a line`);
-    // UTF-16 without its byte-order mark: every other byte of a header's letters is 0.
-    if (line === 1 && body.includes(0)) throw refuse('bad-encoding', UTF16);
     if (!isUtf8(body)) throw refuse('bad-encoding', `line ${line} ${NOT_UTF8}`);
+    if (line === 1 && looksUtf16(body)) throw refuse('bad-encoding', UTF16);
     return body.toString('utf8');
   };
   for await (const chunk of source) {
@@ -70,6 +69,14 @@ async function* linesOf(source: AsyncIterable<Uint8Array>, limits: FileLimits, h
       throw refuse('invalid-file', `line ${line + 1} is longer than ${MAX_LINE_BYTES} bytes: one company a line`);
   }
   if (carry.length) yield decode(carry);
+}
+
+/** UTF-16 without its byte-order mark (valid UTF-8 too): a header's letters, every other byte 0. */
+function looksUtf16(bytes: Buffer): boolean {
+  const head = bytes.subarray(0, 8);
+  if (head.length < 4) return false;
+  const zeroAt = (parity: number) => head.every((b, i) => (i % 2 === parity) === (b === 0));
+  return zeroAt(0) || zeroAt(1);
 }
 
 /** The header's delimiter: `;` (Excel in French) or `,`, whichever separates more cells outside quotes. */
@@ -128,12 +135,9 @@ export async function* readCampaignFile(
     for await (const text of lines) {
       line += 1;
       if (text.trim() === '') continue;
-      // A first line that is no object: a CSV sent as JSON lines, whose every row would be at fault.
-      if (!seen && !text.trimStart().startsWith('{'))
-        throw refuse(
-          'invalid-file',
-          `line ${line} is not a JSON object: send a CSV as text/csv, not application/jsonl`,
-        );
+      // A CSV sent as JSON lines: its every row would be at fault.
+      if (!seen && looksLikeCsvHeader(text))
+        throw refuse('invalid-file', `line ${line} is a CSV header: send a CSV as text/csv, not application/jsonl`);
       seen = true;
       yield* counted(jsonRecord(text, line));
     }
@@ -143,6 +147,14 @@ export async function* readCampaignFile(
   tally.sha256 = hash.digest('hex');
   if (tally.rows === 0) throw refuse('empty', 'the file holds no company: a header row, then one company a row');
 }
+
+/** A line naming the `siren` column between delimiters, as a CSV's header does (a JSON object never). */
+const looksLikeCsvHeader = (text: string) =>
+  !text.trimStart().startsWith('{') &&
+  text
+    .split(/[;,]/)
+    .map((cell) => cell.trim().replace(/^"|"$/g, '').toLowerCase())
+    .includes('siren');
 
 function jsonRecord(text: string, line: number): FileRecord {
   let value: unknown;

@@ -54,9 +54,9 @@ export interface StagedRow {
   signerKey?: string;
 }
 
-/** JSON PostgreSQL takes: a NUL a file's cell held (echoed in a fault) becomes U+FFFD, which jsonb can store. */
-const storable = (v: unknown) =>
-  JSON.stringify(v, (_k, x: unknown) => (typeof x === 'string' ? x.replaceAll('\u0000', '\uFFFD') : x));
+/** Text PostgreSQL takes: a NUL a file's cell held becomes U+FFFD, which text and jsonb can store. */
+const storableText = (x: string) => x.replaceAll('\u0000', '\uFFFD');
+const storable = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'string' ? storableText(x) : x));
 
 /** Rows as read; a row with faults is `blocked` at once, its faults its reasons. */
 export async function insertCampaignRows(db: Queryable, campaignId: string, rows: StagedRow[]): Promise<void> {
@@ -76,7 +76,7 @@ export async function insertCampaignRows(db: Queryable, campaignId: string, rows
       rows.map((r) => (r.data === undefined ? null : storable(r.data))),
       rows.map((r) => (r.faults ? storable(r.faults) : null)),
       rows.map((r) => r.signerKey ?? null),
-      rows.map((r) => r.name ?? null),
+      rows.map((r) => (r.name === undefined ? null : storableText(r.name))),
     ],
   );
 }

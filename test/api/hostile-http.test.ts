@@ -614,6 +614,7 @@ describe('campaign files', () => {
       [2, 'name'],
       [3, undefined],
     ]);
+    expect(rows[1].name).toBe('A\uFFFDB'); // the company name kept beside its fault, as PostgreSQL can hold it
     const report = await fetch(`${h.baseUrl}/campaigns/v1/campaigns/${r.body.id}/report.csv`, {
       headers: { authorization: `Bearer ${h.apiKey}` },
     });

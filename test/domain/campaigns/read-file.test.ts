@@ -96,7 +96,7 @@ describe('reading a campaign file', () => {
     const json = await refusal(`${JSON.stringify({ siren: '552032534', name: 'A' })}\n`);
     expect(json.message).toBe('line 1 is a JSON object: send JSON lines as application/jsonl, not text/csv');
     const csvAsJson = await refusal(`${HEADER}\n552032534;B;É;M;P;e@x.fr\n`, 'jsonl');
-    expect(csvAsJson.message).toBe('line 1 is not a JSON object: send a CSV as text/csv, not application/jsonl');
+    expect(csvAsJson.message).toBe('line 1 is a CSV header: send a CSV as text/csv, not application/jsonl');
     // A one-cell row that does not hold the other delimiter is that row's business (its cells are missing).
     const { records } = await read(`${HEADER}\n552032534\n`);
     expect(records).toEqual([{ line: 2, record: expect.objectContaining({ siren: '552032534', name: '' }) }]);
