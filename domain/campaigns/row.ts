@@ -131,7 +131,7 @@ export function checkRow(record: Record<string, unknown>, us: string, now: Date)
       if (!faulted.has(partyColumn(issue.path))) fault(partyColumn(issue.path), issue.message);
   const { invoicing, sources, listFaults } = invoicingOf(record, cells);
   faults.push(...listFaults);
-  if (invoicing && listFaults.length === 0) {
+  if (invoicing && !listFaults.some((f) => f.column === 'row')) {
     try {
       parseInvoicingAddresses(siren, invoicing, { now });
     } catch (err) {
@@ -222,21 +222,23 @@ function invoicingOf(record: Record<string, unknown>, cells: Cells) {
   };
   const addresses: Record<string, unknown>[] = [{}];
   const sources: CampaignColumn[] = ['siren'];
+  // An item that cannot be read is its column's fault; the others are still checked (sources[i] is addresses[i]'s).
+  const add = (column: CampaignColumn, address: Record<string, unknown>) => {
+    addresses.push(address);
+    sources.push(column);
+  };
   for (const s of list('sirets')) {
     if (typeof s !== 'string') listFaults.push({ column: 'sirets', message: 'a list of SIRETs (strings)' });
-    else addresses.push({ siret: withZeros(s.replace(/\s/g, ''), 14) });
-    sources.push('sirets');
+    else add('sirets', { siret: withZeros(s.replace(/\s/g, ''), 14) });
   }
   for (const r of list('routing_codes')) {
     const code = routingCodeOf(r);
     if (typeof code === 'string') listFaults.push({ column: 'routing_codes', message: code });
-    else addresses.push({ siret: code.siret, routing_code: { id: code.id, label: code.label } });
-    sources.push('routing_codes');
+    else add('routing_codes', { siret: code.siret, routing_code: { id: code.id, label: code.label } });
   }
   for (const s of list('suffixes')) {
     if (typeof s !== 'string') listFaults.push({ column: 'suffixes', message: 'a list of suffixes (strings)' });
-    else addresses.push({ suffix: s });
-    sources.push('suffixes');
+    else add('suffixes', { suffix: s });
   }
   if (addresses.length > 101) listFaults.push({ column: 'row', message: 'at most 100 addresses besides the SIREN' });
   if (addresses.length === 1 && !cells.start_day) return { sources, listFaults };

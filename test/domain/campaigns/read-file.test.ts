@@ -210,8 +210,9 @@ describe('checking a row', () => {
       '0145',
       now,
     );
+    // A routing code that cannot be read hides none of the other addresses' faults.
     expect('faults' in out && out.faults.map((f) => f.column).sort()).toEqual(
-      ['contact_email', 'former_platform', 'name', 'routing_codes', 'signer_surname'].sort(),
+      ['contact_email', 'former_platform', 'name', 'routing_codes', 'signer_surname', 'sirets', 'start_day'].sort(),
     );
     const addresses = checkRow({ ...base, sirets: '73282932000074', start_day: '2025-01-01' }, '0145', now);
     expect('faults' in addresses && addresses.faults).toEqual([
