@@ -51,8 +51,9 @@ export const CAMPAIGN_CHANGED_SIGNAL = 'campaignChanged';
 export const CAMPAIGN_PRIORITY_KEY = 4;
 
 /** A campaign row's key: its entry's and its registration's (the job sweeper knows a campaign's job by it). */
-export const campaignRowKey = (campaignId: string, line: number) => `campaign:${campaignId}:${line}`;
+const CAMPAIGN_ROW_KEY = 'campaign:';
+export const campaignRowKey = (campaignId: string, line: number) => `${CAMPAIGN_ROW_KEY}${campaignId}:${line}`;
 
 /** The Temporal priority of a job: a campaign's yields to single registrations, sharing its level by workspace. */
 export const jobPriority = (key: string | null | undefined, workspaceId: string) =>
-  key?.startsWith('campaign:') ? { priorityKey: CAMPAIGN_PRIORITY_KEY, fairnessKey: workspaceId } : undefined;
+  key?.startsWith(CAMPAIGN_ROW_KEY) ? { priorityKey: CAMPAIGN_PRIORITY_KEY, fairnessKey: workspaceId } : undefined;

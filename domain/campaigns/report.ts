@@ -99,10 +99,11 @@ export const REPORT_COLUMNS = [
 /** A row as the API lists it: its line, SIREN, company name, verdict and why, and the faults by column. */
 export function rowView(r: CampaignRowRecord) {
   const data = r.data as CampaignRow | null;
+  const name = data?.party.name ?? r.name; // a row at fault has no data, only the name it was given
   return {
     line: r.line,
     ...(r.siren && { siren: r.siren }),
-    ...((data || r.name) && { name: data?.party.name ?? r.name! }),
+    ...(name && { name }),
     ...(r.verdict && { verdict: r.verdict }),
     ...(r.faults ? { faults: r.faults } : r.reasons && { reasons: r.reasons as string[] }),
     ...(r.details && { details: r.details }),
