@@ -33,7 +33,8 @@ import { serveSmp } from './peppol/smp';
 import { transformRoutes } from './transform';
 import { serveRoutes } from './mount';
 import { peppolRoutes } from './peppol';
-import { annuaireClient, smlClient, smlDnsClient } from '../integrations/clients';
+import { annuaireClient, publicRegisterClient, smlClient, smlDnsClient } from '../integrations/clients';
+import { loadTrustAnchors } from '../domain/review/signing-certificate';
 import { campaignLookups } from '../integrations/campaign-lookups';
 import { campaignRoutes } from './campaigns';
 import { smlRegistry } from '../integrations/peppol/sml-registry';
@@ -84,6 +85,10 @@ export function createApp(deps: ApiDeps): express.Express {
   const signing = {
     ...deps,
     reviewAnnuaire: annuaireClient(deps.config, { timeoutMs: REVIEW_DIRECTORY_TIMEOUT_MS }),
+    publicRegister: publicRegisterClient(deps.config, { timeoutMs: REVIEW_DIRECTORY_TIMEOUT_MS }),
+    trustAnchors: deps.config.SIGNATURE_TRUST_ANCHORS_FILE
+      ? loadTrustAnchors(deps.config.SIGNATURE_TRUST_ANCHORS_FILE)
+      : [],
     decisionPolicy: loadDecisionPolicy(deps.config.DECISION_POLICY_FILE),
   };
   const authed = [

@@ -78,6 +78,7 @@ async function main(life: Lifecycle) {
       sml: config.SML_SIM_PORT,
       directory: config.PEPPOL_DIRECTORY_SIM_PORT,
       smlDns: config.SML_SIM_DNS_PORT,
+      recherche: config.RECHERCHE_ENTREPRISES_SIM_PORT,
     },
     stateDir: path.join(config.dataDir, 'simulators'),
     faults,

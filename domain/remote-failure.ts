@@ -1,7 +1,7 @@
 // A failure of a system outside us, as the domain's ports report it: which system, whether trying again may help
 // (no answer, 408, 429, 5xx) and how soon the server asked us to. Each client classifies its own failures once
 // (integrations/); activities map them to Temporal in one place (activities/remote-failure.ts), the API to 503 or 502.
-export type RemoteSystem = 'annuaire' | 'sml' | 'directory';
+export type RemoteSystem = 'annuaire' | 'sml' | 'directory' | 'public-register';
 
 export class RemoteFailure extends Error {
   constructor(

@@ -9,6 +9,8 @@ import { createDirectoryClient, type DirectoryClient } from './peppol/directory-
 import { createSmlClient, type SmlClient } from './peppol/sml-client';
 import { createSmlDns, type SmlDns } from './peppol/sml-dns';
 import { smlDispatcher } from './peppol/sml-tls';
+import { createRechercheClient } from './recherche-entreprises/client';
+import type { DirectorLookup } from '../domain/review/director-check';
 
 export interface Clients {
   annuaire: AnnuaireClient;
@@ -29,6 +31,16 @@ export function annuaireClient(config: Config, opts: { timeoutMs?: number } = {}
     clientSecret: config.ANNUAIRE_CLIENT_SECRET,
     rattachements: [config.PA_SIREN],
     timeoutMs: Math.min(config.ANNUAIRE_TIMEOUT_MS, opts.timeoutMs ?? Infinity),
+  });
+}
+
+/** The API Recherche d'entreprises, for the submission checks: answering within `timeoutMs`, its wait for a turn included. */
+export function publicRegisterClient(config: Config, opts: { timeoutMs: number }): DirectorLookup {
+  return createRechercheClient({
+    baseUrl: config.rechercheEntreprisesUrl,
+    timeoutMs: opts.timeoutMs,
+    perSecond: config.RECHERCHE_ENTREPRISES_RATE,
+    userAgent: `${config.PA_NAME} (SIREN ${config.PA_SIREN}) party registration`,
   });
 }
 

@@ -3,12 +3,15 @@ import path from 'node:path';
 import { startAnnuaireSimulator, type AnnuaireSimulator } from './annuaire';
 import { parseFaultSetting, type FaultSetting } from './faults';
 import { startPeppolDirectorySimulator, type PeppolDirectorySimulator } from './peppol-directory';
+import { startRechercheSimulator, type RechercheSimulator } from './recherche-entreprises';
 import { startSmlSimulator, type SmlSimulator } from './sml';
 
 export interface Simulators {
   annuaire: AnnuaireSimulator;
   sml: SmlSimulator;
   directory: PeppolDirectorySimulator;
+  /** The API Recherche d'entreprises (the company's directors, for a mandate's signer). */
+  recherche: RechercheSimulator;
   /** Environment pointing the service at these simulators. */
   env: Record<string, string>;
   close(): Promise<void>;
@@ -18,6 +21,7 @@ export interface SimulatorFaults {
   annuaire?: FaultSetting;
   sml?: FaultSetting;
   directory?: FaultSetting;
+  recherche?: FaultSetting;
 }
 
 /**
@@ -42,6 +46,7 @@ export function simulatorFaultsFromEnv(env: NodeJS.ProcessEnv = process.env): Si
     annuaire: parse('SIM_FAULTS_ANNUAIRE'),
     sml: parse('SIM_FAULTS_SML'),
     directory: parse('SIM_FAULTS_PEPPOL_DIRECTORY'),
+    recherche: parse('SIM_FAULTS_RECHERCHE'),
   };
 }
 
@@ -63,7 +68,7 @@ export function simulatorSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): 
 
 export async function startSimulators(opts: {
   host: string;
-  ports?: { annuaire: number; sml: number; directory: number; smlDns?: number };
+  ports?: { annuaire: number; sml: number; directory: number; smlDns?: number; recherche?: number };
   /** Where each simulator keeps its state across restarts; in memory when absent. */
   stateDir?: string;
   faults?: SimulatorFaults;
@@ -73,9 +78,11 @@ export async function startSimulators(opts: {
   smpId?: string;
   /** The Annuaire simulator's settings for trials and benchmarks (SIM_ANNUAIRE_* in bin/start.ts). */
   annuaire?: { changesVisibleNextDay?: boolean; rateLimitPerSecond?: number };
+  /** The Recherche d'entreprises simulator's limit per client address (default 7, the real API's; null: none). */
+  recherche?: { rateLimitPerSecond?: number | null };
 }): Promise<Simulators> {
   const state = (name: string) => (opts.stateDir ? path.join(opts.stateDir, `${name}.json`) : undefined);
-  const [annuaire, sml, directory] = await Promise.all([
+  const [annuaire, sml, directory, recherche] = await Promise.all([
     startAnnuaireSimulator({
       host: opts.host,
       port: opts.ports?.annuaire ?? 0,
@@ -98,11 +105,19 @@ export async function startSimulators(opts: {
       faults: opts.faults?.directory,
       smpUrl: opts.smpUrl,
     }),
+    startRechercheSimulator({
+      host: opts.host,
+      port: opts.ports?.recherche ?? 0,
+      stateFile: state('recherche-entreprises'),
+      faults: opts.faults?.recherche,
+      ...opts.recherche,
+    }),
   ]);
   return {
     annuaire,
     sml,
     directory,
+    recherche,
     env: {
       ANNUAIRE_URL: annuaire.url,
       ANNUAIRE_TOKEN_URL: annuaire.tokenUrl,
@@ -110,9 +125,10 @@ export async function startSimulators(opts: {
       SML_DNS_SERVERS: `${sml.dnsAddress.includes(':') ? `[${sml.dnsAddress}]` : sml.dnsAddress}:${sml.dnsPort}`,
       SML_DNS_ZONE: sml.dnsZone,
       PEPPOL_DIRECTORY_URL: directory.url,
+      RECHERCHE_ENTREPRISES_URL: recherche.url,
     },
     close: async () => {
-      await Promise.all([annuaire.close(), sml.close(), directory.close()]);
+      await Promise.all([annuaire.close(), sml.close(), directory.close(), recherche.close()]);
     },
   };
 }

@@ -29,6 +29,12 @@ export const queueQuery = z
       .describe('submitted before this instant (the older ones)'),
     name_mismatch: yes.describe("true: only those whose declared name differs from the PPF Annuaire's"),
     not_active: yes.describe('true: only those the PPF Annuaire shows ceased, or does not know'),
+    signer_check: z
+      .enum(['pass', 'fail', 'unavailable'])
+      .optional()
+      .describe(
+        "pass: the signer is among the company's directors in the public register; fail: not among them; unavailable: the register could not say (not public, or no answer)",
+      ),
     first_approved: yes.describe(
       'true: only those with a first approval, waiting for a second operator (four eyes); false: only those without',
     ),

@@ -41,7 +41,7 @@ export const reviewRoutes = [
     operationId: 'listSubmissions',
     summary: 'Submissions awaiting a decision (operator)',
     description:
-      "The operators' queue: the submissions awaiting a decision in every workspace, with the checks recorded when each was made. Filter by workspace, kind, evidence, age, the Annuaire's name and state; search by SIREN or name; oldest first or the nearest deadline first. `total` counts what the filter matches; `next_cursor` gives the next page, in the same order.",
+      "The operators' queue: the submissions awaiting a decision in every workspace, with the checks recorded when each was made. Filter by workspace, kind, evidence, age, the Annuaire's name and state, whether the signer is a director; search by SIREN or name; oldest first or the nearest deadline first. `total` counts what the filter matches; `next_cursor` gives the next page, in the same order.",
     operator: 'decide',
     query: queueQuery,
     responses: { 200: GovFr.submissions },
@@ -54,6 +54,7 @@ export const reviewRoutes = [
         nameMismatch: q.name_mismatch,
         notActive: q.not_active,
         firstApproved: q.first_approved,
+        signerCheck: q.signer_check,
         q: q.q,
       };
       const [page, workspaces] = await Promise.all([
@@ -81,7 +82,7 @@ export const reviewRoutes = [
       const party = entry.data as Party;
       const person = party.people?.[0];
       const address = party.addresses?.[0];
-      const [views, decisions, { directory, nameMatches, policyCase }, replaces, bundle] = await Promise.all([
+      const [views, decisions, { directory, nameMatches, policyCase, checks }, replaces, bundle] = await Promise.all([
         identityViews(deps.db, entryId),
         decisionsOf(deps.db, entryId, mandate.job_id, { deciders: true }),
         reviewedChecks(deps, { entryId, mandate, siren: entry.siren, declaredName: party.name }),
@@ -106,6 +107,9 @@ export const reviewRoutes = [
             ? { policy_case: policyCase || firstApproval!.policy_case || '', first_approval: firstApproval ?? null }
             : null,
         name_matches: nameMatches,
+        // Recorded with the submission: the signer among the directors, and the signature's evidence in detail.
+        signer_check: checks?.signer ?? null,
+        signature: checks?.signature ?? null,
         party: {
           name: party.name ?? null,
           siren: entry.siren,

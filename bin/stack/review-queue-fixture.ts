@@ -24,6 +24,8 @@ export function seededFacts(i: number) {
     evidence: EVIDENCE[i % 4]!,
     nameMatches: i % 5 !== 0,
     companyActive: i % 9 !== 0,
+    /** One signer in three is not among the company's directors. */
+    signerIsDirector: i % 3 !== 0,
     /** Its deadline, days after it was submitted: not in submission order (most-urgent-first differs). */
     deadlineDays: 30 - (i % 13),
   };
@@ -72,6 +74,9 @@ export async function seedReviewQueue(
           },
           nameMatches: f.nameMatches,
           companyActive: f.companyActive,
+          signer: f.signerIsDirector
+            ? { result: 'pass', director: { name: 'Élodie N GUESSAN DUPRE', role: 'Présidente' } }
+            : { result: 'fail', reason: 'not among the 2 natural-person director(s) the public register lists' },
         },
       };
     }),

@@ -4,13 +4,19 @@
 import { LimitError, PDF_LIMITS, UnreadableError } from './limits';
 import { pdfText, textCarries } from './pdf-text';
 import { isOurMandate, referenceWords, type MandateReference } from './mandate-text';
-import { signedRevision } from './pdf-signature';
+import { verifiedSignature } from './pdf-signature';
 import { walkPdf, type PdfFacts } from './pdf-walk';
 import { ContentBudget } from './content-budget';
 import { refuse, RefusedFile } from './refusal';
 
 import type { UploadEvidence } from '../../platform/store/mandates';
 export type { UploadEvidence };
+
+/** What an upload showed: its evidence and, for a digital signature, its signer's certificate and the others (DER). */
+export interface InspectedMandate {
+  evidence: UploadEvidence;
+  certificates?: { signer?: Uint8Array; others: Uint8Array[] };
+}
 
 /** A page is an image when images cover at least this share of it. */
 const SCAN_COVERAGE = 0.5;
@@ -20,7 +26,7 @@ export async function inspectMandate(
   bytes: Uint8Array,
   reference: MandateReference,
   superseded: string[] = [],
-): Promise<{ evidence: UploadEvidence }> {
+): Promise<InspectedMandate> {
   const { mandateNumber } = reference;
   if (Buffer.from(bytes.subarray(0, 1024)).indexOf('%PDF-') === -1) refuse('not-a-pdf', 'is not a PDF document');
   // One budget for the file and the revisions its signatures signed: pdf.js reads the text of each.
@@ -36,12 +42,17 @@ export async function inspectMandate(
   const ours = await referenceWords(reference);
   const revisionsRead = new Set<number>();
   for (const sig of facts.signatures) {
-    const revision = await signedRevision(bytes, sig);
+    const verified = await verifiedSignature(bytes, sig);
+    const revision = verified?.revision;
     if (!revision) badSignature = true;
     else if (!revisionsRead.has(revision.length)) {
       revisionsRead.add(revision.length);
       if (revision.length < bytes.length) await walk(revision, counted); // what pdf.js reads in it, within the limits
-      if (isOurMandate(await text(revision), mandateNumber, ours)) return { evidence: 'digital-signature' };
+      if (isOurMandate(await text(revision), mandateNumber, ours))
+        return {
+          evidence: 'digital-signature',
+          certificates: { ...(verified.signer && { signer: verified.signer }), others: verified.others },
+        };
     }
   }
   if (facts.pages.every((p) => p.imageCoverage >= SCAN_COVERAGE)) return { evidence: 'scan' };

@@ -1,6 +1,6 @@
 // The jobs the pool runs, and their answers: plain data between the API and a child process.
 import type { ImageMime, ImagePurpose } from './inspect-image';
-import type { UploadEvidence } from './inspect-pdf';
+import type { InspectedMandate } from './inspect-pdf';
 import type { Refusal } from './refusal';
 import type { MandateReference } from './mandate-text';
 import type { AuditFacts } from '../mandate-document/audit-page';
@@ -14,7 +14,7 @@ export type Job =
   | { kind: 'seal'; pdf: Uint8Array; facts: AuditFacts; info: SealInfo; key: SealKey };
 
 export interface JobResults {
-  mandate: { evidence: UploadEvidence };
+  mandate: InspectedMandate;
   image: { width: number; height: number; png?: Uint8Array };
   seal: Uint8Array;
 }

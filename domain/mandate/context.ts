@@ -1,6 +1,8 @@
 // The mandate's use cases (seed §4.1–4.2), what they share: the context of an entry's mandate (its party, the
 // mandate, its job), the refusals, and the mandate to download. The signer's documents and signature are in
 // signature.ts, the confirmation and the operator's decision in decision.ts, the signer's link in signer-link.ts.
+import type { Certificate } from 'pkijs';
+import type { DirectorLookup } from '../review/director-check';
 import { mandateFacts } from '../party/mandate-facts';
 import { DomainError } from '../errors';
 import { formerMatriculeOf } from '../party/take-over';
@@ -76,6 +78,10 @@ export interface MandateDeps {
   sealKey: SealKey;
   /** The Annuaire as the operators' checks ask it, answering within seconds (domain/review/directory-record.ts). */
   reviewAnnuaire: CompanyLookup;
+  /** The public register of companies' directors, for the submission checks (domain/review/director-check.ts). */
+  publicRegister: DirectorLookup;
+  /** The CAs whose certificates the platform believes (SIGNATURE_TRUST_ANCHORS_FILE; none by default). */
+  trustAnchors: Certificate[];
   /** Which approvals need a second operator's (domain/review/decision-policy.ts). */
   decisionPolicy: DecisionPolicy;
   /** Where uploaded files are decoded and checked (domain/inspection/); a process-wide one when not given. */

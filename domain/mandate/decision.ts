@@ -14,6 +14,8 @@ import {
 import { decisionEffect, decisionsOf } from '../../platform/store/approval-decisions';
 import { recordChecks } from '../../platform/store/submission-checks';
 import { checkSubmission } from '../review/submission-checks';
+import { automaticApproval, type AutomaticApproval } from '../review/decision-policy';
+import type { CertificateFacts } from '../review/signing-certificate';
 import { approvalStage, policyCase } from './four-eyes';
 import { recordAccess } from '../../platform/store/operator-access-log';
 import { identityViews } from '../../platform/store/identity-documents';
@@ -128,10 +130,17 @@ export async function confirm(
     const partyState = (await currentState(q, entryId)) ?? undefined; // a confirmation sent again tells it too
     await signal(deps, job.id, { kind: 'confirmed', ...(partyState && { partyState }) });
   });
-  if (deps.config.AUTO_APPROVE && !ctx.mandate.decision_id) {
-    await decide(deps, workspaceId, entryId, { approved: true, reason: 'auto-approved (sandbox)' }).catch((err) => {
-      if (!(err instanceof MandateError && DECIDED_MEANWHILE.includes(err.code))) throw err; // decided or cancelled meanwhile
-    });
+  // The sandbox approves every submission; the decision policy, those a rule vouches for (the rest go to a person).
+  const automatic = !deps.config.AUTO_APPROVE && checks ? automaticApproval(deps.decisionPolicy, checks) : undefined;
+  if ((deps.config.AUTO_APPROVE || automatic) && !ctx.mandate.decision_id) {
+    const reason = automatic
+      ? `approved automatically by rule ${automatic.rule} of the decision policy (version ${automatic.version})`
+      : 'auto-approved (sandbox)';
+    await decide(deps, workspaceId, entryId, { approved: true, reason, ...(automatic && { automatic }) }).catch(
+      (err) => {
+        if (!(err instanceof MandateError && DECIDED_MEANWHILE.includes(err.code))) throw err; // decided or cancelled meanwhile
+      },
+    );
   }
   deps.log.info({ entryId, jobId: job.id }, 'submission confirmed');
   return { status: 'submitted' };
@@ -140,15 +149,23 @@ export async function confirm(
 /** The submission's checks (domain/review/submission-checks.ts), from the entry and mandate as confirmed. */
 async function checksOf(deps: MandateDeps, ctx: Awaited<ReturnType<typeof context>>, jobId: string) {
   return checkSubmission(
-    { annuaire: deps.reviewAnnuaire, log: deps.log, us: deps.config.PA_MATRICULE },
+    { annuaire: deps.reviewAnnuaire, register: deps.publicRegister, log: deps.log, us: deps.config.PA_MATRICULE },
     {
       siren: ctx.entry.siren,
       declaredName: ctx.party.name,
+      signer: ctx.party.people?.[0]?.name,
       mandate: ctx.mandate,
+      certificate: await uploadCertificate(deps, ctx.entry.id, jobId),
       registered: ctx.entry.state === 'registered',
       rejections: (await decisionsOf(deps.db, ctx.entry.id, jobId)).filter((d) => d.decision === 'rejected').length,
     },
   );
+}
+
+/** The certificate of the digital signature the mandate was uploaded with, as the upload recorded it. */
+async function uploadCertificate(deps: MandateDeps, entryId: string, jobId: string) {
+  const signed = (await auditTrail(deps.db, entryId, jobId)).filter((e) => e.kind === 'signed').at(-1);
+  return signed?.details.certificate as CertificateFacts | undefined;
 }
 
 export const sha256Hex = (b: Uint8Array) => crypto.createHash('sha256').update(b).digest('hex');
@@ -209,7 +226,14 @@ export async function decide(
   deps: MandateDeps,
   workspaceId: string,
   entryId: string,
-  d: { approved: boolean; reason?: string; /** the deciding operator; none for auto-approval */ operatorId?: string },
+  d: {
+    approved: boolean;
+    reason?: string;
+    /** the deciding operator; none for an automatic approval */
+    operatorId?: string;
+    /** the decision policy's rule approving it without a person */
+    automatic?: AutomaticApproval;
+  },
 ) {
   const ctx = await context(deps, workspaceId, entryId);
   if (!ctx.mandate.submitted_at)
@@ -248,9 +272,10 @@ export async function decide(
       throw err instanceof EffectRefused ? new MandateError('job-cancelled', err.message) : err;
     });
     if (!claimed) throw new MandateError('decided', 'this submission has been decided already');
-    if (d.operatorId)
+    // The decision audit: each operator's decision, and each the policy made without one (beside them, by rule).
+    if (d.operatorId || d.automatic)
       await recordAccess(q, {
-        operatorId: d.operatorId,
+        operatorId: d.operatorId ?? null,
         action: 'decision',
         entryId,
         jobId: job.id,
@@ -259,6 +284,7 @@ export async function decide(
           decision: value.decision,
           stage,
           ...(policy && { policy_case: policy.case, policy_version: policy.version }),
+          ...(d.automatic && { policy_rule: d.automatic.rule, policy_version: d.automatic.version }),
           ...(d.reason && { reason: d.reason }),
         },
       });

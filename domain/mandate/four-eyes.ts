@@ -64,5 +64,5 @@ export async function reviewedChecks(
   const awaiting = s.mandate.submitted_at !== null && s.mandate.decision_id === null;
   const policyCase =
     awaiting && !deps.config.AUTO_APPROVE && checks ? secondApprovalCase(deps.decisionPolicy, checks) : undefined;
-  return { directory, nameMatches: matches.nameMatches, policyCase };
+  return { directory, nameMatches: matches.nameMatches, policyCase, checks };
 }

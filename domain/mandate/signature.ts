@@ -7,6 +7,7 @@ import { storeSignedPdf } from '../../platform/store/mandates';
 import { supersededMandates } from '../../platform/store/mandate-numbers';
 import { getIdentityDocument, putIdentityDocument, type IdentityView } from '../../platform/store/identity-documents';
 import { getEntryRow } from '../../platform/store/entries';
+import { certificateFacts } from '../review/signing-certificate';
 import { checkIdentityImage, checkSignedMandate, decodeBase64, normalisedSignature, UploadError } from './uploads';
 import { sha256Hex } from './decision';
 import {
@@ -150,13 +151,18 @@ export async function uploadSignedMandate(
   // Refused unless signed: a digital signature, a visible one added, or a scan (flagged for the operator).
   const reference = await mandateReference(deps, ctx);
   const superseded = await supersededMandates(deps.db, entryId, ctx.mandate.mandate_number);
-  const evidence = await checkSignedMandate(
+  const { evidence, certificates } = await checkSignedMandate(
     inspectorOf(deps).ownedBy(workspaceId, entryId),
     'data',
     bytes,
     reference,
     superseded,
   );
+  // Whom a digital signature's certificate names, and whether the platform trusts it, as of now (the submission's
+  // checks read it from the audit trail).
+  const certificate =
+    certificates?.signer &&
+    (await certificateFacts({ signer: certificates.signer, others: certificates.others }, deps.trustAnchors));
   // The signer signed the mandate we served, whose text follows the take-over identifier and addresses set now.
   const terms = signedTerms(reference);
   await deps.db.tx(async (q) => {
@@ -165,7 +171,7 @@ export async function uploadSignedMandate(
       jobId: ctx.mandate.job_id,
       kind: 'signed',
       client,
-      details: { via: 'upload', evidence, document_sha256: sha256Hex(bytes) },
+      details: { via: 'upload', evidence, document_sha256: sha256Hex(bytes), ...(certificate && { certificate }) },
     });
     const stored = await storeSignedPdf(
       q,

@@ -10,6 +10,7 @@ import {
   type UploadEvidence,
 } from '../inspection';
 import type { Job } from '../inspection/jobs';
+import type { InspectedMandate } from '../inspection/inspect-pdf';
 import type { MandateReference } from '../inspection/mandate-text';
 
 export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
@@ -89,6 +90,6 @@ export async function checkSignedMandate(
   bytes: Uint8Array,
   reference: MandateReference,
   superseded: string[] = [],
-): Promise<UploadEvidence> {
-  return (await inspected(field, pool.run({ kind: 'mandate', bytes, reference, superseded }))).evidence;
+): Promise<InspectedMandate> {
+  return inspected(field, pool.run({ kind: 'mandate', bytes, reference, superseded }));
 }

@@ -1,7 +1,11 @@
-// The decision policy: which submissions an approval alone does not settle. Its cases name facts of the checks
-// recorded with each submission (submission-checks.ts); an approval of one of them waits for a second approval by
-// another operator (four eyes), and a rejection by either ends it. The platform's policy is one JSON file:
-// decision-policy.json beside this module by default, DECISION_POLICY_FILE to replace it. Off under AUTO_APPROVE.
+// The decision policy: which submissions are approved without a person, and which an approval alone does not
+// settle. Both read facts of the checks recorded with each submission (submission-checks.ts). A rule of
+// `auto_approve` approves automatically when all its conditions hold, and only if one of them binds the signer's
+// identity (a name anyone can type binds no one: the loader refuses such a rule); a submission a `second_approval`
+// case names is never approved automatically. Every other submission goes to the operators; an approval of one a case
+// names waits for a second approval by another operator (four eyes), and a rejection by either ends it. The
+// platform's policy is one JSON file: decision-policy.json beside this module by default (no automatic approval),
+// DECISION_POLICY_FILE to replace it. Off under AUTO_APPROVE.
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -20,14 +24,62 @@ export const SECOND_APPROVAL_CASES = {
 } satisfies Record<string, (c: PolicyFacts) => boolean>;
 
 export type SecondApprovalCase = keyof typeof SECOND_APPROVAL_CASES;
-/** The checks' facts a case reads (as the store keeps them). */
-type PolicyFacts = { purpose: string; evidence: string } & Pick<SubmissionChecks, 'nameMatches' | 'companyActive'>;
+/** The checks' facts a case or a condition reads (as the store keeps them). */
+type PolicyFacts = { purpose: string; evidence: string; round?: number } & Pick<
+  SubmissionChecks,
+  'nameMatches' | 'companyActive'
+> & { signer?: { result: string }; signature?: ({ kind: string } & Record<string, unknown>) | null };
+
+/**
+ * The conditions an automatic approval may rest on. `binds`: the condition ties the signature to a person by more
+ * than a name — a certificate from a CA the platform trusts (SIGNATURE_TRUST_ANCHORS_FILE) naming the declared
+ * signer, whom the public register lists as a director.
+ */
+export const AUTO_APPROVAL_CONDITIONS = {
+  'certificate-names-director': {
+    binds: true,
+    holds: (c: PolicyFacts) => {
+      const s = c.signature;
+      if (s?.kind !== 'digital-signature') return false;
+      const cert = s.certificate as { trusted?: boolean } | null;
+      return (
+        cert?.trusted === true && s.names_signer === true && (s.director as { result?: string })?.result === 'pass'
+      );
+    },
+  },
+  'signer-is-director': { binds: false, holds: (c: PolicyFacts) => c.signer?.result === 'pass' },
+  'name-matches': { binds: false, holds: (c: PolicyFacts) => c.nameMatches === true },
+  'company-active': { binds: false, holds: (c: PolicyFacts) => c.companyActive === true },
+  registration: { binds: false, holds: (c: PolicyFacts) => c.purpose === 'registration' },
+  renewal: { binds: false, holds: (c: PolicyFacts) => c.purpose === 'renewal' },
+  'first-round': { binds: false, holds: (c: PolicyFacts) => c.round === 1 },
+} satisfies Record<string, { binds: boolean; holds: (c: PolicyFacts) => boolean }>;
+
+export type AutoApprovalCondition = keyof typeof AUTO_APPROVAL_CONDITIONS;
+const CONDITIONS = Object.keys(AUTO_APPROVAL_CONDITIONS) as [AutoApprovalCondition, ...AutoApprovalCondition[]];
+const BINDING = CONDITIONS.filter((c) => AUTO_APPROVAL_CONDITIONS[c].binds);
+
+const unique = (list: string[]) => new Set(list).size === list.length;
+
+const ruleSchema = z
+  .strictObject({
+    rule: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a rule name: lower-case letters, digits and hyphens'),
+    when: z.array(z.enum(CONDITIONS)).min(1).refine(unique, 'a condition must not repeat'),
+  })
+  .refine((r) => r.when.some((c) => AUTO_APPROVAL_CONDITIONS[c].binds), {
+    message: `rests on names alone: an automatic approval needs a condition binding the signer's identity (${BINDING.join(', ')})`,
+  });
 
 const policySchema = z.strictObject({
   version: z.number().int().min(1),
   second_approval: z
     .array(z.enum(Object.keys(SECOND_APPROVAL_CASES) as [SecondApprovalCase, ...SecondApprovalCase[]]))
-    .refine((cases) => new Set(cases).size === cases.length, 'a case must not repeat'),
+    .refine(unique, 'a case must not repeat'),
+  /** Tried in order; the first whose conditions all hold approves. None: every submission to a person. */
+  auto_approve: z
+    .array(ruleSchema)
+    .default([])
+    .refine((rules) => unique(rules.map((r) => r.rule)), 'a rule name must not repeat'),
 });
 export type DecisionPolicy = z.infer<typeof policySchema>;
 
@@ -47,6 +99,27 @@ export function loadDecisionPolicy(file = DEFAULT_POLICY_FILE): DecisionPolicy {
       `decision policy ${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ')}`,
     );
   return parsed.data;
+}
+
+/** What an automatic approval records: the rule, the policy's version, and the facts it read. */
+export interface AutomaticApproval {
+  rule: string;
+  version: number;
+  inputs: { conditions: Record<string, boolean>; checks: PolicyFacts };
+}
+
+/**
+ * The rule approving this submission automatically, if any: none when a case asks for a second approval (a person,
+ * twice), else the first rule whose conditions all hold.
+ */
+export function automaticApproval(policy: DecisionPolicy, checks: PolicyFacts): AutomaticApproval | undefined {
+  if (secondApprovalCase(policy, checks)) return undefined;
+  for (const r of policy.auto_approve) {
+    const conditions = Object.fromEntries(r.when.map((c) => [c, AUTO_APPROVAL_CONDITIONS[c].holds(checks)]));
+    if (Object.values(conditions).every(Boolean))
+      return { rule: r.rule, version: policy.version, inputs: { conditions, checks } };
+  }
+  return undefined;
 }
 
 /** The first case of the policy that needs a second approval for these checks; none when one approval settles it. */

@@ -5,6 +5,14 @@
 import type { Logger } from 'pino';
 import type { MandateRow } from '../../platform/store/mandates';
 import { directoryRecord, recordMatches, type CompanyLookup, type DirectoryRecord } from './directory-record';
+import {
+  checkDirectors,
+  isSamePerson,
+  type DirectorLookup,
+  type NamedPerson,
+  type SignerCheck,
+} from './director-check';
+import type { CertificateFacts } from './signing-certificate';
 
 /** A registration, a registered party's new mandate (an address update, a new name or signer), a take-over. */
 export const SUBMISSION_PURPOSES = ['registration', 'renewal', 'takeover'] as const;
@@ -24,6 +32,43 @@ export interface SubmissionChecks {
   nameMatches: boolean | null;
   /** Whether the Annuaire shows the company active; null when it could not say. */
   companyActive: boolean | null;
+  /** Whether the declared signer is among the company's directors (the public register's). */
+  signer: SignerCheck;
+  /** How it was signed, and for a digital signature whom its certificate names. */
+  signature: SignatureEvidence;
+}
+
+/**
+ * The evidence of the signature in detail: in the app, drawn or typed; a digital signature, with whom its certificate
+ * names, whether the platform trusts it, whether it names the declared signer and whether that person is a director;
+ * a visible signature added to an uploaded mandate; a scan.
+ */
+export type SignatureEvidence =
+  | { kind: 'in-app'; via: 'drawn' | 'typed' }
+  | { kind: 'digital-signature'; certificate: CertificateFacts | null; names_signer: boolean; director: SignerCheck }
+  | { kind: 'visible-signature' }
+  | { kind: 'scan' };
+
+/** The person a certificate names, as the director check compares them. */
+function certificatePerson(c: CertificateFacts): NamedPerson | undefined {
+  if (c.names.given && c.names.surname) return { given: c.names.given, surname: c.names.surname };
+  return c.names.common ? { whole: c.names.common } : undefined;
+}
+
+/** Whether the certificate names the declared signer (a common name split at each word, as the director check does). */
+function namesSigner(c: CertificateFacts, signer: { given: string; surname: string }): boolean {
+  const p = certificatePerson(c);
+  if (!p) return false;
+  if (!('whole' in p)) return isSamePerson(p, { surname: signer.surname, givenNames: signer.given });
+  const words = p.whole.trim().split(/\s+/);
+  return words
+    .slice(1)
+    .some((_, i) =>
+      isSamePerson(
+        { given: words.slice(0, i + 1).join(' '), surname: words.slice(i + 1).join(' ') },
+        { surname: signer.surname, givenNames: signer.given },
+      ),
+    );
 }
 
 export const evidenceOf = (m: Pick<MandateRow, 'signed_via' | 'upload_evidence'>): EvidenceKind =>
@@ -34,23 +79,52 @@ export const evidenceOf = (m: Pick<MandateRow, 'signed_via' | 'upload_evidence'>
  * of this registration's submissions were rejected before.
  */
 export async function checkSubmission(
-  deps: { annuaire: CompanyLookup; log: Logger; us: string },
+  deps: { annuaire: CompanyLookup; register: DirectorLookup; log: Logger; us: string },
   s: {
     siren: string | null;
     declaredName: string | null | undefined;
+    /** The mandate's signer, as declared. */
+    signer: { given?: string; surname?: string } | undefined;
     mandate: Pick<MandateRow, 'signed_via' | 'upload_evidence' | 'signed_former_matricule'>;
+    /** A digital signature's certificate, as the upload found it. */
+    certificate?: CertificateFacts;
     registered: boolean;
     rejections: number;
   },
 ): Promise<SubmissionChecks> {
-  const directory = await directoryRecord(deps.annuaire, deps.log, s.siren, deps.us);
+  const evidence = evidenceOf(s.mandate);
+  const signer = { given: s.signer?.given?.trim() ?? '', surname: s.signer?.surname?.trim() ?? '' };
+  const declared = signer.given && signer.surname ? [signer] : [];
+  const certified = evidence === 'digital-signature' && s.certificate ? certificatePerson(s.certificate) : undefined;
+  const [directory, checked] = await Promise.all([
+    directoryRecord(deps.annuaire, deps.log, s.siren, deps.us),
+    checkDirectors(deps, s.siren, [...declared, ...(certified ? [certified] : [])]),
+  ]);
   const heldElsewhere = directory.outcome === 'found' && directory.other_platforms.length > 0;
+  const signerCheck: SignerCheck = declared.length
+    ? checked[0]!
+    : { result: 'unavailable', reason: 'the signer has no given name and surname' };
+  const certificateCheck: SignerCheck = certified
+    ? checked[declared.length]!
+    : { result: 'unavailable', reason: 'the certificate names no person' };
   return {
     purpose:
       s.mandate.signed_former_matricule || heldElsewhere ? 'takeover' : s.registered ? 'renewal' : 'registration',
     round: s.rejections + 1,
-    evidence: evidenceOf(s.mandate),
+    evidence,
     directory,
     ...recordMatches(directory, s.declaredName),
+    signer: signerCheck,
+    signature:
+      evidence === 'in-app'
+        ? { kind: 'in-app', via: s.mandate.signed_via === 'drawn' ? 'drawn' : 'typed' }
+        : evidence === 'digital-signature'
+          ? {
+              kind: 'digital-signature',
+              certificate: s.certificate ?? null,
+              names_signer: !!s.certificate && declared.length > 0 && namesSigner(s.certificate, signer),
+              director: certificateCheck,
+            }
+          : { kind: evidence },
   };
 }

@@ -45,6 +45,7 @@ const envSchema = z.object({
   PEPPOL_DIRECTORY_SIM_PORT: port.default(8093),
   // The SML simulator's DNS responder (UDP), answering its zone's U-NAPTR records.
   SML_SIM_DNS_PORT: port.default(8094),
+  RECHERCHE_ENTREPRISES_SIM_PORT: port.default(8095),
   // Who we are, as a PA.
   PA_NAME: z.string().default('Plateforme Exemple SAS'),
   PA_SIREN: z
@@ -69,6 +70,11 @@ const envSchema = z.object({
   SML_TLS_KEY_FILE: z.string().optional(),
   SML_TLS_CA_FILE: z.string().optional(),
   PEPPOL_DIRECTORY_URL: z.string().url().optional(),
+  // The API Recherche d'entreprises (the companies' directors, for the submission checks; default: the local
+  // simulator; production: https://recherche-entreprises.api.gouv.fr), and the requests a second each API process
+  // sends it (it allows about 7 per address).
+  RECHERCHE_ENTREPRISES_URL: z.string().url().optional(),
+  RECHERCHE_ENTREPRISES_RATE: z.coerce.number().min(0.1).max(100).default(7),
   // The SML's DNS zone (production: edelivery.tech.ec.europa.eu) and the name servers asked for it (host:port, comma-
   // separated; unset: the simulator's responder when SML_URL is unset, else the system's resolver).
   SML_DNS_ZONE: z
@@ -138,6 +144,8 @@ const envSchema = z.object({
   SMP_HTTP_MAX_AGE_S: z.coerce.number().int().min(0).max(86_400).default(60),
   // Sandbox: approve every submission as soon as it is confirmed.
   AUTO_APPROVE: bool.default(false),
+  // The CAs (PEM bundle) whose certificates bind a digital signature to the person they name (none: none does).
+  SIGNATURE_TRUST_ANCHORS_FILE: z.string().optional(),
   /** The decision policy (four eyes), a JSON file: domain/review/decision-policy.json by default. */
   DECISION_POLICY_FILE: z.string().optional(),
   // Let webhooks reach private, loopback and link-local addresses (development and tests only).
@@ -233,6 +241,7 @@ export interface Config extends Env {
   annuaireTokenUrl: string;
   smlUrl: string;
   peppolDirectoryUrl: string;
+  rechercheEntreprisesUrl: string;
   smpPublicUrl: string;
   /** SML_DNS_SERVERS, or the simulator's responder when the SML is the simulator; empty: the system's resolver. */
   smlDnsServers: string[];
@@ -265,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     annuaireTokenUrl: e.ANNUAIRE_TOKEN_URL ?? `${annuaireUrl}/oauth/token`,
     smlUrl: e.SML_URL ?? sim(e.SML_SIM_PORT),
     peppolDirectoryUrl: e.PEPPOL_DIRECTORY_URL ?? sim(e.PEPPOL_DIRECTORY_SIM_PORT),
+    rechercheEntreprisesUrl: e.RECHERCHE_ENTREPRISES_URL ?? sim(e.RECHERCHE_ENTREPRISES_SIM_PORT),
     smpPublicUrl: e.SMP_PUBLIC_URL ?? `${publicBaseUrl}/smp`,
     smlDnsServers: e.SML_DNS_SERVERS ?? (e.SML_URL ? [] : [`${e.SIMULATORS_HOST}:${e.SML_SIM_DNS_PORT}`]),
     ipRateLimitPerMinute: e.RATE_LIMIT_PER_IP_PER_MINUTE ?? 2 * e.RATE_LIMIT_PER_MINUTE,

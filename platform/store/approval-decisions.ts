@@ -21,6 +21,8 @@ export interface DecisionRecord {
   stage?: 'first-approval' | 'final';
   /** The policy's case that asked for two approvals, and the policy's version. */
   policy?: { case: string; version: number };
+  /** An automatic approval: the policy's rule that made it, its version, and the facts it read. */
+  automatic?: { rule: string; version: number; inputs: unknown };
 }
 
 /**
@@ -46,7 +48,9 @@ export function decisionEffect(
       d.operatorId ?? null,
       d.decidedAt,
       d.policy?.case ?? null,
-      d.policy?.version ?? null,
+      d.policy?.version ?? d.automatic?.version ?? null,
+      d.automatic?.rule ?? null,
+      d.automatic ? JSON.stringify(d.automatic.inputs) : null,
     ],
     requires: {
       ...refusal,
@@ -56,8 +60,8 @@ export function decisionEffect(
     },
     result: 'EXISTS (SELECT 1 FROM claim)',
     ctes: (first, guard) => {
-      const [entry, job, id, approved, reason, by, at, rule, version] = Array.from(
-        { length: 9 },
+      const [entry, job, id, approved, reason, by, at, policyCase, version, rule, inputs] = Array.from(
+        { length: 11 },
         (_, i) => `$${first + i}`,
       );
       // A first approval takes the mandate's first-approval slot (one operator wins it); the decision, the submission.
@@ -70,9 +74,10 @@ export function decisionEffect(
          RETURNING entry_id
        ), decision AS (
          INSERT INTO approval_decisions (id, entry_id, job_id, approved, reason, operator_id, created_at, final,
-           policy_case, policy_version)
+           policy_case, policy_version, policy_rule, inputs)
          SELECT ${id}::uuid, ${entry}::uuid, ${job}::uuid, ${approved}::boolean, ${reason}::text, ${by}::uuid,
-           ${at}::timestamptz, ${!firstApproval}, ${rule}::text, ${version}::integer FROM claim
+           ${at}::timestamptz, ${!firstApproval}, ${policyCase}::text, ${version}::integer, ${rule}::text,
+           ${inputs}::jsonb FROM claim
        )`;
     },
   };
@@ -95,8 +100,12 @@ export async function decisionsOf(db: Queryable, entryId: string, jobId: string,
     operator_name: string | null;
     final: boolean;
     policy_case: string | null;
+    policy_rule: string | null;
+    policy_version: number | null;
+    inputs: unknown;
   }>(
-    `SELECT d.id, d.approved, d.reason, d.created_at, d.operator_id, o.name AS operator_name, d.final, d.policy_case
+    `SELECT d.id, d.approved, d.reason, d.created_at, d.operator_id, o.name AS operator_name, d.final, d.policy_case,
+       d.policy_rule, d.policy_version, d.inputs
      FROM approval_decisions d LEFT JOIN operators o ON o.id = d.operator_id
      WHERE d.entry_id = $1 AND d.job_id = $2 ${opts.deciders ? '' : 'AND d.final'}
      ORDER BY d.created_at DESC, d.id`,
@@ -111,6 +120,8 @@ export async function decisionsOf(db: Queryable, entryId: string, jobId: string,
       stage: r.final ? ('final' as const) : ('first-approval' as const),
       policy_case: r.policy_case,
       decided_by: r.operator_id ? { id: r.operator_id, name: r.operator_name! } : null,
+      // An automatic approval: the rule, its policy's version and the facts it read.
+      ...(r.policy_rule && { automatic: { rule: r.policy_rule, version: r.policy_version, inputs: r.inputs } }),
     }),
   }));
 }

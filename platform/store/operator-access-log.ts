@@ -15,7 +15,7 @@ export const ACCESS_ACTIONS = [
 export type AccessAction = (typeof ACCESS_ACTIONS)[number];
 
 export interface AccessRecord {
-  /** Null: the command line, run by whoever holds the platform's shell. */
+  /** Null: the command line, run by whoever holds the platform's shell; for a decision, the decision policy's rule. */
   operatorId: string | null;
   action: AccessAction;
   entryId?: string;
@@ -49,7 +49,7 @@ export async function accessLog(
 ): Promise<{ list: AccessLine[]; next?: string }> {
   const after = page.cursor ? decodeCursor(page.cursor) : '0';
   const { rows } = await db.query<Omit<AccessLine, 'at'> & { at: Date; id: string }>(
-    `SELECT l.id, l.at, l.operator_id, COALESCE(o.name, 'command line') AS operator_name, l.action, l.entry_id, l.job_id, l.detail
+    `SELECT l.id, l.at, l.operator_id, COALESCE(o.name, CASE WHEN l.action = 'decision' THEN 'decision policy' ELSE 'command line' END) AS operator_name, l.action, l.entry_id, l.job_id, l.detail
      FROM operator_access_log l LEFT JOIN operators o ON o.id = l.operator_id
      WHERE l.id > $1 AND ($2::uuid IS NULL OR l.operator_id = $2) AND ($3::uuid IS NULL OR l.entry_id = $3)
        AND ($4::timestamptz IS NULL OR l.at >= $4) AND ($5::timestamptz IS NULL OR l.at < $5)

@@ -20,6 +20,8 @@ export interface PendingSubmissionSeed {
     directory: unknown;
     nameMatches: boolean | null;
     companyActive: boolean | null;
+    /** The director check (domain/review/director-check.ts SignerCheck). */
+    signer: { result: 'pass' | 'fail' | 'unavailable' } & Record<string, unknown>;
   };
 }
 
@@ -46,9 +48,9 @@ export async function insertPendingSubmissions(db: Queryable, seeds: PendingSubm
   );
   await db.query(
     `INSERT INTO submission_checks (entry_id, job_id, mandate_number, purpose, round, evidence, decide_by, directory,
-       name_matches, company_active)
+       name_matches, company_active, signer_check)
      SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::int[], $6::text[], $7::timestamptz[],
-       $8::jsonb[], $9::boolean[], $10::boolean[])`,
+       $8::jsonb[], $9::boolean[], $10::boolean[], $11::jsonb[])`,
     [
       col((s) => s.entryId),
       col((s) => s.jobId),
@@ -60,6 +62,7 @@ export async function insertPendingSubmissions(db: Queryable, seeds: PendingSubm
       col((s) => JSON.stringify(s.checks.directory)),
       col((s) => s.checks.nameMatches),
       col((s) => s.checks.companyActive),
+      col((s) => JSON.stringify(s.checks.signer)),
     ],
   );
 }

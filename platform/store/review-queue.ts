@@ -14,6 +14,8 @@ export interface QueueFilter {
   nameMismatch?: boolean;
   /** Only those the Annuaire does not show active (ceased, or unknown to it). */
   notActive?: boolean;
+  /** Only those whose signer the director check found (`pass`), did not find (`fail`), or could not check. */
+  signerCheck?: 'pass' | 'fail' | 'unavailable';
   /** Only those with (true) or without (false) a first approval waiting for a second operator's (four eyes). */
   firstApproved?: boolean;
   /** A SIREN (or its first digits), or words of the declared name. */
@@ -58,6 +60,7 @@ function conditions(f: QueueFilter, params: unknown[]): string[] {
   if (f.submittedBefore) where.push(`m.submitted_at < ${p(f.submittedBefore)}::timestamptz`);
   if (f.nameMismatch) where.push('c.name_matches = false');
   if (f.notActive) where.push('c.company_active = false');
+  if (f.signerCheck) where.push(`c.signer_result = ${p(f.signerCheck)}`);
   if (f.firstApproved !== undefined) where.push(`m.first_approval_id IS ${f.firstApproved ? 'NOT NULL' : 'NULL'}`);
   const q = f.q?.trim();
   if (q) {
@@ -92,6 +95,8 @@ interface QueueRow {
   directory: unknown;
   name_matches: boolean | null;
   company_active: boolean | null;
+  signer_check: unknown;
+  signature: unknown;
   checked_at: Date | null;
   first_by: string | null;
   first_by_name: string | null;
@@ -122,7 +127,7 @@ export async function reviewQueue(
   const listed = db.query<QueueRow>(
     `SELECT m.entry_id, m.job_id, e.workspace_id, w.name AS workspace_name, m.mandate_number, m.submitted_at, e.siren,
        e.data->>'name' AS name, m.upload_evidence, c.purpose, c.round, c.evidence, c.decide_by, c.directory,
-       c.name_matches, c.company_active, c.checked_at, f.operator_id AS first_by, fo.name AS first_by_name,
+       c.name_matches, c.company_active, c.signer_check, c.signature, c.checked_at, f.operator_id AS first_by, fo.name AS first_by_name,
        f.created_at AS first_at, ${cursorMicros(key)} AS key_micros
      FROM ${FROM} WHERE ${where.join(' AND ')}
      ORDER BY ${key}, m.entry_id LIMIT $${params.length}`,
@@ -157,6 +162,8 @@ const view = (r: QueueRow) => ({
         directory: r.directory,
         name_matches: r.name_matches,
         company_active: r.company_active,
+        signer_check: r.signer_check,
+        signature: r.signature,
         checked_at: iso(r.checked_at)!,
       }
     : null,

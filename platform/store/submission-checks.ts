@@ -9,6 +9,10 @@ export interface ChecksRow {
   directory: unknown;
   nameMatches: boolean | null;
   companyActive: boolean | null;
+  /** Whether the signer is among the company's directors (domain/review/director-check.ts SignerCheck). */
+  signer: { result: 'pass' | 'fail' | 'unavailable' } & Record<string, unknown>;
+  /** The signature's evidence in detail; null for a submission recorded before it was. */
+  signature: ({ kind: string } & Record<string, unknown>) | null;
 }
 
 /**
@@ -24,15 +28,15 @@ export async function recordChecks(
 ): Promise<void> {
   await q.query(
     `INSERT INTO submission_checks AS c (entry_id, job_id, mandate_number, purpose, round, evidence, decide_by, directory,
-       name_matches, company_active)
+       name_matches, company_active, signer_check, signature)
      VALUES ($1, $2, $3, $4, $5, $6,
        COALESCE((SELECT created_at FROM job_intents WHERE job_id = $2 AND step_id = $7), now())
          + make_interval(secs => extract(epoch FROM $8::interval)),
-       $9, $10, $11)
+       $9, $10, $11, $12, $13)
      ON CONFLICT (entry_id) DO UPDATE SET job_id = excluded.job_id, mandate_number = excluded.mandate_number,
        purpose = excluded.purpose, round = excluded.round, evidence = excluded.evidence, decide_by = excluded.decide_by,
        directory = excluded.directory, name_matches = excluded.name_matches, company_active = excluded.company_active,
-       checked_at = now()`,
+       signer_check = excluded.signer_check, signature = excluded.signature, checked_at = now()`,
     [
       s.entryId,
       s.jobId,
@@ -45,6 +49,8 @@ export async function recordChecks(
       JSON.stringify(c.directory),
       c.nameMatches,
       c.companyActive,
+      JSON.stringify(c.signer),
+      c.signature && JSON.stringify(c.signature),
     ],
   );
 }
@@ -78,8 +84,11 @@ export async function checksOfSubmission(
     directory: unknown;
     name_matches: boolean | null;
     company_active: boolean | null;
+    signer_check: ChecksRow['signer'];
+    signature: ChecksRow['signature'];
   }>(
-    `SELECT purpose, round, evidence, directory, name_matches, company_active FROM submission_checks
+    `SELECT purpose, round, evidence, directory, name_matches, company_active, signer_check, signature
+     FROM submission_checks
      WHERE entry_id = $1 AND mandate_number = $2`,
     [s.entryId, s.mandateNumber],
   );
@@ -92,6 +101,8 @@ export async function checksOfSubmission(
       directory: r.directory,
       nameMatches: r.name_matches,
       companyActive: r.company_active,
+      signer: r.signer_check,
+      signature: r.signature,
     }
   );
 }

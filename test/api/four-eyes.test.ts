@@ -172,10 +172,11 @@ describe('a submission the policy does not name', () => {
 });
 
 describe('the policy file', () => {
-  it('is the default one, naming the four cases', () => {
+  it('is the default one, naming the four cases and approving nothing automatically', () => {
     expect(loadDecisionPolicy(DEFAULT_POLICY_FILE)).toEqual({
-      version: 1,
+      version: 2,
       second_approval: ['takeover', 'scan', 'name-mismatch', 'not-active'],
+      auto_approve: [],
     });
   });
 

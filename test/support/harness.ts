@@ -116,7 +116,8 @@ export async function startHarness(
   opts: { approvalDeadline?: string; env?: Record<string, string>; tracing?: SpanExporter } = {},
 ): Promise<WorkerHarness> {
   const { db, drop } = await freshDb();
-  const sims = await startSimulators({ host: '127.0.0.1' });
+  // The public register's limit (7 a second per address) is tested on its own: every test's lookups come from here.
+  const sims = await startSimulators({ host: '127.0.0.1', recherche: { rateLimitPerSecond: null } });
   const taskQueue = `test-${crypto.randomUUID()}`;
   const config = loadConfig({
     // A data dir of its own: its own development certificates.
@@ -134,6 +135,7 @@ export async function startHarness(
     // The simulators take any rate; a test of the steps' pace sets its own.
     ANNUAIRE_STEPS_PER_S: '1000',
     PEPPOL_STEPS_PER_S: '1000',
+    RECHERCHE_ENTREPRISES_RATE: '100',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', // the test subscribers listen on 127.0.0.1
     // One approval each (test/api/four-eyes.test.ts sets the default policy): most tests' companies are made up.
     DECISION_POLICY_FILE: ONE_APPROVAL_POLICY,

@@ -37,6 +37,7 @@ let ports: {
   sml: number;
   directory: number;
   smlDns: number;
+  recherche: number;
 };
 let stack: ChildProcess | undefined;
 let output = ''; // everything the stack printed, over both starts: shown when the test fails
@@ -56,6 +57,7 @@ async function startStack(extraEnv: Record<string, string> = {}): Promise<{ outp
       SML_SIM_PORT: String(ports.sml),
       PEPPOL_DIRECTORY_SIM_PORT: String(ports.directory),
       SML_SIM_DNS_PORT: String(ports.smlDns),
+      RECHERCHE_ENTREPRISES_SIM_PORT: String(ports.recherche),
       DECISION_POLICY_FILE: ONE_APPROVAL_POLICY, // its company is made up: four eyes would name it
       ...extraEnv,
     },
@@ -93,7 +95,7 @@ describe('npm start (embedded stack)', () => {
   it('survives a restart with a parked job, then finishes it', async () => {
     onTestFailed(() => console.error(`the stack printed:\n${output.slice(-20_000)}`));
     // Below the ephemeral range and distinct (ports.ts): kept over the restart, none taken meanwhile.
-    ports = await freePortsFor(['api', 'temporal', 'ui', 'annuaire', 'sml', 'directory', 'smlDns']);
+    ports = await freePortsFor(['api', 'temporal', 'ui', 'annuaire', 'sml', 'directory', 'smlDns', 'recherche']);
     // Fault injection asked of a simulator is said at start (a harmless latency here).
     const first = await startStack({ SIM_FAULTS_PEPPOL_DIRECTORY: '{"latencyMs":1}' });
     expect(first.output()).toContain('fault injection on in the directory simulator: {"latencyMs":1}');

@@ -59,7 +59,7 @@ function isGuard(pid: number): boolean {
   }
 }
 
-let ports: Record<'api' | 'temporal' | 'ui' | 'annuaire' | 'sml' | 'directory' | 'smlDns', number>;
+let ports: Record<'api' | 'temporal' | 'ui' | 'annuaire' | 'sml' | 'directory' | 'smlDns' | 'recherche', number>;
 let child: ChildProcess | undefined;
 const groups = new Set<number>(); // the dev servers' process groups seen: killed in afterAll should a test fail
 let output = '';
@@ -95,6 +95,7 @@ async function startAndSignal(run: Run): Promise<{ code: number | null; ms: numb
       SML_SIM_PORT: String(ports.sml),
       PEPPOL_DIRECTORY_SIM_PORT: String(ports.directory),
       SML_SIM_DNS_PORT: String(ports.smlDns),
+      RECHERCHE_ENTREPRISES_SIM_PORT: String(ports.recherche),
       INSPECT_POOL_SIZE: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -141,7 +142,7 @@ async function expectNothingLeft() {
 
 beforeAll(async () => {
   // Below the ephemeral range and distinct (ports.ts): none taken between the pick and the stack's bind.
-  ports = await freePortsFor(['api', 'temporal', 'ui', 'annuaire', 'sml', 'directory', 'smlDns']);
+  ports = await freePortsFor(['api', 'temporal', 'ui', 'annuaire', 'sml', 'directory', 'smlDns', 'recherche']);
 });
 
 afterAll(() => {

@@ -96,6 +96,7 @@ const SYSTEM_NAMES: Record<RemoteFailure['system'], string> = {
   annuaire: 'PPF Annuaire',
   sml: 'SML',
   directory: 'Peppol Directory',
+  'public-register': "API Recherche d'entreprises",
 };
 
 /** Field errors listed in a problem: a body of thousands of bad values is told about its first ones (and the count). */

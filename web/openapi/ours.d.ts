@@ -1177,7 +1177,7 @@ export interface paths {
         };
         /**
          * Submissions awaiting a decision (operator)
-         * @description The operators' queue: the submissions awaiting a decision in every workspace, with the checks recorded when each was made. Filter by workspace, kind, evidence, age, the Annuaire's name and state; search by SIREN or name; oldest first or the nearest deadline first. `total` counts what the filter matches; `next_cursor` gives the next page, in the same order.
+         * @description The operators' queue: the submissions awaiting a decision in every workspace, with the checks recorded when each was made. Filter by workspace, kind, evidence, age, the Annuaire's name and state, whether the signer is a director; search by SIREN or name; oldest first or the nearest deadline first. `total` counts what the filter matches; `next_cursor` gives the next page, in the same order.
          */
         get: operations["listSubmissions"];
         put?: never;
@@ -2633,6 +2633,9 @@ export interface components {
                     name_matches: boolean | null;
                     /** @description the Annuaire shows the company active (false: ceased or unknown) */
                     company_active: boolean | null;
+                    signer_check: components["schemas"]["SignerCheck"];
+                    /** @description null: made before it was recorded */
+                    signature: components["schemas"]["SignatureEvidence"] | null;
                     /** Format: date-time */
                     checked_at: string;
                 } | null;
@@ -2655,6 +2658,61 @@ export interface components {
                 name: string;
                 pending: number;
             }[];
+        };
+        /** @description whether the signer is among the company's directors in the public register (API Recherche d'entreprises): names compared without case, accents or hyphens; a legal-person director's own directors count */
+        SignerCheck: {
+            /** @constant */
+            result: "pass";
+            director: {
+                name: string;
+                role?: string;
+                /** @description the legal-person director (a holding) the signer represents */
+                via?: {
+                    siren: string;
+                    name: string;
+                    role?: string;
+                };
+            };
+        } | {
+            /** @enum {string} */
+            result: "fail" | "unavailable";
+            reason: string;
+        };
+        /** @description how the mandate was signed, and for a digital signature whom its certificate names */
+        SignatureEvidence: {
+            /** @constant */
+            kind: "in-app";
+            /** @enum {string} */
+            via: "drawn" | "typed";
+        } | {
+            /** @constant */
+            kind: "digital-signature";
+            certificate: {
+                subject: string;
+                names: {
+                    given?: string;
+                    surname?: string;
+                    common?: string;
+                };
+                issuer: string;
+                serial: string;
+                /** Format: date-time */
+                not_before: string;
+                /** Format: date-time */
+                not_after: string;
+                sha256: string;
+                /** @description its chain leads to a CA the platform trusts (SIGNATURE_TRUST_ANCHORS_FILE) */
+                trusted: boolean;
+                /** @description why it is trusted, or not */
+                trust: string;
+            } | null;
+            /** @description the certificate names the declared signer */
+            names_signer: boolean;
+            /** @description whether the person the certificate names is among the company's directors */
+            director: components["schemas"]["SignerCheck"];
+        } | {
+            /** @enum {string} */
+            kind: "visible-signature" | "scan";
         };
         ReviewSubmission: {
             /** Format: uuid */
@@ -2712,6 +2770,13 @@ export interface components {
                 stage?: "first-approval" | "final";
                 /** @description the decision policy's case that asked for two approvals; null when one settled it */
                 policy_case?: string | null;
+                /** @description an automatic approval: the decision policy's rule that made it, the policy's version, its inputs */
+                automatic?: {
+                    rule: string;
+                    version: number | null;
+                    /** @description the facts the rule read: each condition's value, and the checks */
+                    inputs: unknown;
+                };
             } | null;
             /** @description null: one approval settles this submission */
             four_eyes: {
@@ -2739,10 +2804,21 @@ export interface components {
                     stage?: "first-approval" | "final";
                     /** @description the decision policy's case that asked for two approvals; null when one settled it */
                     policy_case?: string | null;
+                    /** @description an automatic approval: the decision policy's rule that made it, the policy's version, its inputs */
+                    automatic?: {
+                        rule: string;
+                        version: number | null;
+                        /** @description the facts the rule read: each condition's value, and the checks */
+                        inputs: unknown;
+                    };
                 } | null;
             } | null;
             /** @description the declared name is the Annuaire's record's (case, accents, punctuation, legal forms aside); null without one */
             name_matches: boolean | null;
+            /** @description null: submitted before checks were recorded */
+            signer_check: components["schemas"]["SignerCheck"] | null;
+            /** @description null: submitted before it was recorded */
+            signature: components["schemas"]["SignatureEvidence"] | null;
             /** @description every decision on this registration's submissions, newest first (a rejection and its reason stay listed after a new submission) */
             decisions: {
                 /** @enum {string} */
@@ -2765,6 +2841,13 @@ export interface components {
                 stage?: "first-approval" | "final";
                 /** @description the decision policy's case that asked for two approvals; null when one settled it */
                 policy_case?: string | null;
+                /** @description an automatic approval: the decision policy's rule that made it, the policy's version, its inputs */
+                automatic?: {
+                    rule: string;
+                    version: number | null;
+                    /** @description the facts the rule read: each condition's value, and the checks */
+                    inputs: unknown;
+                };
             }[];
             /** @description the PPF Annuaire's own record for the SIREN (unité légale), or why it cannot be shown */
             directory: {
@@ -9976,6 +10059,8 @@ export interface operations {
                 name_mismatch?: "true" | "false";
                 /** @description true: only those the PPF Annuaire shows ceased, or does not know */
                 not_active?: "true" | "false";
+                /** @description pass: the signer is among the company's directors in the public register; fail: not among them; unavailable: the register could not say (not public, or no answer) */
+                signer_check?: "pass" | "fail" | "unavailable";
                 /** @description true: only those with a first approval, waiting for a second operator (four eyes); false: only those without */
                 first_approved?: "true" | "false";
                 /** @description a SIREN or its first digits, or words of the company's declared name */

@@ -42,6 +42,51 @@ const directoryRecord = z
     }),
   ])
   .describe("the PPF Annuaire's own record for the SIREN (unité légale), or why it cannot be shown");
+export const signerCheck = z
+  .discriminatedUnion('result', [
+    z.object({
+      result: z.literal('pass'),
+      director: z.object({
+        name: z.string(),
+        role: z.string().optional(),
+        via: z
+          .object({ siren: z.string(), name: z.string(), role: z.string().optional() })
+          .optional()
+          .describe('the legal-person director (a holding) the signer represents'),
+      }),
+    }),
+    z.object({ result: z.enum(['fail', 'unavailable']), reason: z.string() }),
+  ])
+  .describe(
+    "whether the signer is among the company's directors in the public register (API Recherche d'entreprises): names compared without case, accents or hyphens; a legal-person director's own directors count",
+  )
+  .meta({ id: 'SignerCheck' });
+const certificate = z
+  .object({
+    subject: z.string(),
+    names: z.object({ given: z.string().optional(), surname: z.string().optional(), common: z.string().optional() }),
+    issuer: z.string(),
+    serial: z.string(),
+    not_before: timestamp,
+    not_after: timestamp,
+    sha256: z.string(),
+    trusted: z.boolean().describe('its chain leads to a CA the platform trusts (SIGNATURE_TRUST_ANCHORS_FILE)'),
+    trust: z.string().describe('why it is trusted, or not'),
+  })
+  .describe("the signer's certificate, as the upload found it");
+export const signatureEvidence = z
+  .discriminatedUnion('kind', [
+    z.object({ kind: z.literal('in-app'), via: z.enum(['drawn', 'typed']) }),
+    z.object({
+      kind: z.literal('digital-signature'),
+      certificate: certificate.nullable(),
+      names_signer: z.boolean().describe('the certificate names the declared signer'),
+      director: signerCheck.describe("whether the person the certificate names is among the company's directors"),
+    }),
+    z.object({ kind: z.enum(['visible-signature', 'scan']) }),
+  ])
+  .describe('how the mandate was signed, and for a digital signature whom its certificate names')
+  .meta({ id: 'SignatureEvidence' });
 const submissionChecks = z
   .object({
     purpose: z
@@ -58,6 +103,8 @@ const submissionChecks = z
       .nullable()
       .describe("the declared name is the Annuaire's (case, accents, punctuation aside)"),
     company_active: z.boolean().nullable().describe('the Annuaire shows the company active (false: ceased or unknown)'),
+    signer_check: signerCheck,
+    signature: signatureEvidence.nullable().describe('null: made before it was recorded'),
     checked_at: timestamp,
   })
   .describe('what was checked when the submission was made (null: made before checks were recorded)');
@@ -112,6 +159,14 @@ const reviewDecision = z.object({
     .nullable()
     .optional()
     .describe("the decision policy's case that asked for two approvals; null when one settled it"),
+  automatic: z
+    .object({
+      rule: z.string(),
+      version: z.number().int().nullable(),
+      inputs: z.unknown().describe("the facts the rule read: each condition's value, and the checks"),
+    })
+    .optional()
+    .describe("an automatic approval: the decision policy's rule that made it, the policy's version, its inputs"),
 });
 const renewal = z
   .object({
@@ -180,6 +235,8 @@ export const reviewSubmission = z
       .describe(
         "the declared name is the Annuaire's record's (case, accents, punctuation, legal forms aside); null without one",
       ),
+    signer_check: signerCheck.nullable().describe('null: submitted before checks were recorded'),
+    signature: signatureEvidence.nullable().describe('null: submitted before it was recorded'),
     decisions: z
       .array(reviewDecision)
       .describe(

@@ -1,0 +1,145 @@
+// Whether the signer is among the company's legal representatives, as the public register shows them (the API
+// Recherche d'entreprises' `dirigeants`, from the RNE). Names are compared as people write them differently: case,
+// accents, hyphens and spacing aside, the surname whole and any one of the given names. A director that is a legal
+// person (a holding as président) is looked up once more, one level: its own natural-person directors represent it.
+// A name proves nothing of who signed; it tells the operator, and the decision policy, whether the signer claims a
+// role the register confirms.
+import type { Logger } from 'pino';
+import { RemoteFailure } from '../remote-failure';
+import { nameWords } from '../party/legal-forms';
+
+export type Director =
+  | { kind: 'person'; surname: string; givenNames: string; role?: string }
+  | { kind: 'legal-person'; siren: string; name: string; role?: string };
+
+/** The public register as the checks ask it (a port: integrations/recherche-entreprises/client.ts satisfies it). */
+export interface DirectorLookup {
+  /** The company's directors; null when the register does not show the company (unknown, or not public). */
+  directorsOf(siren: string): Promise<Director[] | null>;
+}
+
+/** The director the signer was found as: a person, or a person representing a legal-person director. */
+export interface MatchedDirector {
+  name: string;
+  role?: string;
+  via?: { siren: string; name: string; role?: string };
+}
+
+export type SignerCheck =
+  | { result: 'pass'; director: MatchedDirector }
+  | { result: 'fail'; reason: string }
+  | { result: 'unavailable'; reason: string };
+
+/** At most this many legal-person directors are looked up (each one request under the register's rate limit). */
+const MAX_LEGAL_PERSONS = 3;
+
+/** A name as compared: its words, capitals without accents, run together ("Jean-Pierre" is "Jean Pierre"). */
+const compact = (name: string) => nameWords(name).join('');
+
+/**
+ * The given names a director is known by: each listed one, and each two adjacent ones run together (the register
+ * writes "Jean Pierre" for "Jean-Pierre" at times).
+ */
+function givenNamesOf(listed: string): Set<string> {
+  const names = listed
+    .split(/[,\s]+/)
+    .map(compact)
+    .filter(Boolean);
+  return new Set([...names, ...names.slice(1).map((n, i) => names[i] + n)]);
+}
+
+/** Whether the signer is this natural-person director: the same surname, and one given name in common. */
+export function isSamePerson(signer: { given: string; surname: string }, d: { surname: string; givenNames: string }) {
+  if (!compact(signer.surname) || compact(signer.surname) !== compact(d.surname)) return false;
+  const theirs = givenNamesOf(d.givenNames);
+  return signer.given
+    .split(/[,\s]+/)
+    .map(compact)
+    .some((n) => n && theirs.has(n));
+}
+
+const personName = (d: { givenNames: string; surname: string }) => `${d.givenNames} ${d.surname}`.trim();
+
+function asMatch(list: Director[], signer: { given: string; surname: string }): MatchedDirector | undefined {
+  for (const d of list) {
+    if (d.kind === 'person' && isSamePerson(signer, d)) return { name: personName(d), ...(d.role && { role: d.role }) };
+  }
+  return undefined;
+}
+
+/** A person as a check names them: given names and surname, or only a whole name (a certificate's common name). */
+export type NamedPerson = { given: string; surname: string } | { whole: string };
+
+/** The ways a whole name may split into given names and a surname ("Jean de La Fontaine": each cut tried). */
+function splits(p: NamedPerson): { given: string; surname: string }[] {
+  if (!('whole' in p)) return [p];
+  const words = p.whole.trim().split(/\s+/);
+  return words
+    .slice(1)
+    .map((_, i) => ({ given: words.slice(0, i + 1).join(' '), surname: words.slice(i + 1).join(' ') }));
+}
+
+function matchIn(list: Director[], person: NamedPerson): MatchedDirector | undefined {
+  for (const candidate of splits(person)) {
+    const found = asMatch(list, candidate);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Each person among the company's directors, or among a legal-person director's (one level): `pass` with the director
+ * found, `fail`, or `unavailable` when the register cannot say. One lookup of the company (and of each legal-person
+ * director, when needed) serves every person.
+ */
+export async function checkDirectors(
+  deps: { register: DirectorLookup; log: Logger },
+  siren: string | null,
+  persons: NamedPerson[],
+): Promise<SignerCheck[]> {
+  const unavailable = (reason: string) => persons.map((): SignerCheck => ({ result: 'unavailable', reason }));
+  if (!siren) return unavailable('the entry has no SIREN to look up');
+  try {
+    const directors = await deps.register.directorsOf(siren);
+    if (directors === null)
+      return unavailable(`the public register does not show SIREN ${siren} (unknown, or not public)`);
+    const holdings = directors.filter((d) => d.kind === 'legal-person').slice(0, MAX_LEGAL_PERSONS);
+    const theirs = new Map<string, Director[] | null>();
+    const results: SignerCheck[] = [];
+    for (const person of persons) {
+      const direct = matchIn(directors, person);
+      if (direct) {
+        results.push({ result: 'pass', director: direct });
+        continue;
+      }
+      let via: SignerCheck | undefined;
+      for (const h of holdings) {
+        if (!theirs.has(h.siren)) theirs.set(h.siren, await deps.register.directorsOf(h.siren));
+        const list = theirs.get(h.siren);
+        const match = list && matchIn(list, person);
+        if (match) {
+          via = {
+            result: 'pass',
+            director: { ...match, via: { siren: h.siren, name: h.name, ...(h.role && { role: h.role }) } },
+          };
+          break;
+        }
+      }
+      const people = directors.filter((d) => d.kind === 'person').length;
+      results.push(
+        via ?? {
+          result: 'fail',
+          reason:
+            directors.length === 0
+              ? 'the public register lists no director of the company'
+              : `not among the ${people} natural-person director(s)${holdings.length ? ` nor those of its ${holdings.length} legal-person director(s)` : ''} the public register lists`,
+        },
+      );
+    }
+    return results;
+  } catch (err) {
+    if (!(err instanceof RemoteFailure)) throw err;
+    deps.log.warn({ status: err.status, siren }, 'review: public register lookup failed');
+    return unavailable(`the public register did not answer: ${err.message}`);
+  }
+}

@@ -1,0 +1,194 @@
+// Checks recorded with each submission and the decision policy's automatic approvals (issue 47): the signer among the
+// company's directors in the public register (the API Recherche d'entreprises simulator, over HTTP), the evidence of
+// the signature in detail, and an approval without a person only for a digital signature whose certificate, from a CA
+// the platform trusts, names the signer, a listed director. The rest go to the operators, their checks shown and
+// filterable; an automatic decision names its rule, version and inputs, beside human ones in the decision audit.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, startHarness, type Harness } from '../support/harness';
+import { parked } from '../support/hostile-files';
+import { testCa } from '../support/signing-ca';
+import { b64, jpeg } from '../../bin/stack/sample-images';
+import { sealPdf, type SealKey } from '../../domain/mandate-document/seal';
+import { generateSelfSigned } from '../../platform/crypto/dev-certificates';
+
+const ca = testCa();
+const POLICY = {
+  version: 7,
+  second_approval: ['takeover', 'scan', 'name-mismatch', 'not-active'],
+  auto_approve: [
+    { rule: 'director-certificate', when: ['certificate-names-director', 'name-matches', 'company-active'] },
+  ],
+};
+/** The sample party's signer (bin/stack/sample-parties.ts), as the register writes a director. */
+const SIGNER = { given: 'Élodie', surname: "N'Guessan-Dupré" };
+const director = (prenoms: string, nom: string, qualite = 'Présidente') => ({
+  type_dirigeant: 'personne physique' as const,
+  prenoms,
+  nom,
+  qualite,
+});
+
+let h: Harness;
+beforeAll(async () => {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'policy-')), 'policy.json');
+  fs.writeFileSync(file, JSON.stringify(POLICY));
+  h = await startHarness({ env: { DECISION_POLICY_FILE: file, SIGNATURE_TRUST_ANCHORS_FILE: ca.file } });
+});
+afterAll(() => h?.close());
+
+const entry = (id: string) => `/apps/gov-fr/v1/entry/${id}`;
+const review = (id: string) => `/apps/gov-fr/v1/review/submissions/${id}`;
+
+/**
+ * A registration parked at its signer, for a company the Annuaire knows by the declared name and the register lists
+ * with `directors`; signed as `sign` says, then confirmed.
+ */
+async function submitted(
+  directors: ReturnType<typeof director>[] | 'not public',
+  sign: { key: SealKey } | 'in-app',
+): Promise<{ entryId: string; siren: string }> {
+  const { entryId, mandate } = await parked(h);
+  const party = (await h.api('GET', `/silo/v1/entries/${entryId}`)).body;
+  const siren: string = party.data.identities[0].code;
+  h.sims.annuaire.seedCompany({ siren, raisonSociale: 'BOULANGERIE EXEMPLE', etatAdministratif: 'A' });
+  h.sims.recherche.seedCompany({
+    siren,
+    nom_raison_sociale: 'BOULANGERIE EXEMPLE',
+    ...(directors === 'not public' ? { diffusible: false, dirigeants: [] } : { dirigeants: directors }),
+  });
+  if (typeof sign === 'object') {
+    const signed = await sealPdf(mandate, sign.key, {
+      name: SIGNER.given,
+      reason: "J'accepte",
+      location: 'Paris',
+      contact: '',
+    });
+    const up = await h.api('POST', `${entry(entryId)}/agreement`, { data: b64(signed) });
+    expect(up.status, JSON.stringify(up.body)).toBe(204);
+  } else {
+    expect((await h.api('POST', `${entry(entryId)}/sign`, {})).status).toBe(204);
+  }
+  expect((await h.api('POST', `${entry(entryId)}/identity`, { view: 'page', data: b64(jpeg()) })).status).toBe(204);
+  const confirmed = await h.api('POST', `${entry(entryId)}/confirm`);
+  expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+  return { entryId, siren };
+}
+
+const queueCard = async (entryId: string, filter = '') =>
+  (await h.api('GET', `/apps/gov-fr/v1/review/submissions?limit=200${filter}`)).body.list.find(
+    (c: { entry_id: string }) => c.entry_id === entryId,
+  );
+
+describe('approved automatically', () => {
+  it('a digital signature whose trusted certificate names the signer, a listed director: the rule, its version and inputs recorded; the audit lists it', async () => {
+    const s = await submitted([director('Élodie Marie', 'N GUESSAN DUPRE')], { key: ca.issue(SIGNER) });
+    const shown = await eventually(
+      async () => {
+        const r = (await h.api('GET', review(s.entryId))).body;
+        return r.decision ? r : undefined;
+      },
+      15_000,
+      'the automatic decision',
+    );
+    expect(shown.decision).toMatchObject({
+      decision: 'approved',
+      decided_by: null,
+      automatic: {
+        rule: 'director-certificate',
+        version: 7,
+        inputs: {
+          conditions: { 'certificate-names-director': true, 'name-matches': true, 'company-active': true },
+        },
+      },
+    });
+    expect(shown.decision.reason).toContain('rule director-certificate');
+    expect(shown.signer_check).toEqual({
+      result: 'pass',
+      director: { name: 'Élodie Marie N GUESSAN DUPRE', role: 'Présidente' },
+    });
+    expect(shown.signature).toMatchObject({
+      kind: 'digital-signature',
+      names_signer: true,
+      director: { result: 'pass' },
+      certificate: { trusted: true, names: { given: 'Élodie', surname: "N'Guessan-Dupré" } },
+    });
+    // Not in the queue; in the decision audit, by the policy.
+    expect(await queueCard(s.entryId)).toBeUndefined();
+    const audit = (await h.api('GET', `/operators/v1/access-log?silo_entry_id=${s.entryId}`)).body.list;
+    expect(audit.filter((l: { action: string }) => l.action === 'decision')).toEqual([
+      expect.objectContaining({
+        operator_id: null,
+        operator_name: 'decision policy',
+        detail: expect.objectContaining({
+          decision: 'approved',
+          policy_rule: 'director-certificate',
+          policy_version: 7,
+        }),
+      }),
+    ]);
+    // The registration runs on.
+    await eventually(
+      async () => (await h.api('GET', `/silo/v1/entries/${s.entryId}`)).body.state === 'completed',
+      30_000,
+      'the registration completed',
+    );
+  });
+});
+
+describe('to the operators, with the checks shown and filterable', () => {
+  it('a listed director signing in the app (a name binds no one): pass, drawn or typed', async () => {
+    const s = await submitted([director('Élodie', "N'GUESSAN-DUPRÉ")], 'in-app');
+    const card = await queueCard(s.entryId, '&signer_check=pass');
+    expect(card?.checks).toMatchObject({
+      signer_check: { result: 'pass' },
+      signature: { kind: 'in-app', via: 'typed' },
+    });
+    expect(await queueCard(s.entryId, '&signer_check=fail')).toBeUndefined();
+  });
+
+  it('a self-signed certificate naming the director: recorded, not trusted, to a person', async () => {
+    const s = await submitted([director('Élodie', "N'Guessan-Dupré")], {
+      key: generateSelfSigned(`${SIGNER.given} ${SIGNER.surname}`),
+    });
+    const shown = (await h.api('GET', review(s.entryId))).body;
+    expect(shown).toMatchObject({ awaiting_decision: true, decision: null });
+    expect(shown.signature).toMatchObject({
+      kind: 'digital-signature',
+      names_signer: true,
+      certificate: { trusted: false, names: { common: "Élodie N'Guessan-Dupré" } },
+    });
+  });
+
+  it('a trusted certificate of a signer who is not a director: fail, with the reason, under signer_check=fail', async () => {
+    const s = await submitted(
+      [director('Paul', 'DURAND', 'Président'), director('Zoé', 'ROUX', 'Directrice générale')],
+      {
+        key: ca.issue(SIGNER),
+      },
+    );
+    const card = await queueCard(s.entryId, '&signer_check=fail');
+    expect(card?.checks.signer_check).toEqual({
+      result: 'fail',
+      reason: expect.stringContaining('not among the 2 natural-person director(s)'),
+    });
+    expect(card?.checks.signature).toMatchObject({ names_signer: true, director: { result: 'fail' } });
+  });
+
+  it('the register out of reach, or the company not public: unavailable, to a person', async () => {
+    h.sims.recherche.setFaults({ errorRates: { 503: 1 }, count: 1 });
+    const down = await submitted([director('Élodie', "N'Guessan-Dupré")], { key: ca.issue(SIGNER) });
+    expect((await queueCard(down.entryId, '&signer_check=unavailable'))?.checks.signer_check).toEqual({
+      result: 'unavailable',
+      reason: expect.stringContaining('503'),
+    });
+    h.sims.recherche.setFaults(undefined);
+    const hidden = await submitted('not public', { key: ca.issue(SIGNER) });
+    expect((await queueCard(hidden.entryId, '&signer_check=unavailable'))?.checks.signer_check).toEqual({
+      result: 'unavailable',
+      reason: expect.stringContaining('not public'),
+    });
+  });
+});

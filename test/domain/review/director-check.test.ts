@@ -1,0 +1,105 @@
+// The signer among the company's directors: names as people write them (case, accents, hyphens, any given name),
+// a legal-person director's own directors one level down, and `unavailable` when the register cannot say.
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { checkDirectors, isSamePerson, type Director } from '../../../domain/review/director-check';
+import { RemoteFailure } from '../../../domain/remote-failure';
+
+const log = pino({ level: 'silent' });
+const person = (givenNames: string, surname: string, role = 'Président'): Director => ({
+  kind: 'person',
+  givenNames,
+  surname,
+  role,
+});
+
+function register(companies: Record<string, Director[]>) {
+  const asked: string[] = [];
+  return {
+    asked,
+    register: {
+      directorsOf: async (siren: string) => {
+        asked.push(siren);
+        return companies[siren] ?? null;
+      },
+    },
+  };
+}
+
+describe('names compared as people write them', () => {
+  it.each([
+    [{ given: 'élodie', surname: 'MARTIN' }, 'Élodie', 'Martin'],
+    [{ given: 'Jean-Pierre', surname: 'Lefèvre' }, 'Jean Pierre, Marie', 'LEFEVRE'],
+    [{ given: 'Marie', surname: 'Lefèvre' }, 'Jean Pierre, Marie', 'LEFEVRE'],
+    [{ given: 'Anne', surname: 'Dupont-Moretti' }, 'Anne', 'DUPONT MORETTI'],
+    [{ given: 'Søren', surname: 'Kierkegaard' }, 'SØREN', 'KIERKEGAARD'],
+  ])('%o is the director %s %s', (signer, given, surname) => {
+    expect(isSamePerson(signer, { givenNames: given, surname })).toBe(true);
+  });
+
+  it.each([
+    [{ given: 'Pierre', surname: 'Lefèvre' }, 'Jean-Pierre', 'LEFEVRE'], // part of a compound name is not the name
+    [{ given: 'Élodie', surname: 'Martin' }, 'Élodie', 'MARTINEZ'],
+    [{ given: 'Paul', surname: 'Martin' }, 'Élodie', 'MARTIN'],
+    [{ given: 'Élodie', surname: '' }, 'Élodie', ''],
+  ])('%o is not the director %s %s', (signer, given, surname) => {
+    expect(isSamePerson(signer, { givenNames: given, surname })).toBe(false);
+  });
+});
+
+describe('the check', () => {
+  it('passes for a listed director, naming them and their role', async () => {
+    const r = register({ '552032534': [person('Élodie, Anne', 'MARTIN', 'Directrice générale')] });
+    const [c] = await checkDirectors({ ...r, log }, '552032534', [{ given: 'Elodie', surname: 'Martin' }]);
+    expect(c).toEqual({ result: 'pass', director: { name: 'Élodie, Anne MARTIN', role: 'Directrice générale' } });
+  });
+
+  it("finds the signer among a holding's directors, one level down, the holding looked up once for every person", async () => {
+    const r = register({
+      '111111111': [
+        person('Paul', 'DURAND', 'Directeur général'),
+        { kind: 'legal-person', siren: '222222222', name: 'HOLDING EXEMPLE', role: 'Président' },
+      ],
+      '222222222': [person('Élodie', 'MARTIN', 'Gérante'), { kind: 'legal-person', siren: '333333333', name: 'X' }],
+      '333333333': [person('Zoé', 'DEEP')],
+    });
+    const [signer, deeper] = await checkDirectors({ ...r, log }, '111111111', [
+      { given: 'Élodie', surname: 'Martin' },
+      { given: 'Zoé', surname: 'Deep' },
+    ]);
+    expect(signer).toEqual({
+      result: 'pass',
+      director: {
+        name: 'Élodie MARTIN',
+        role: 'Gérante',
+        via: { siren: '222222222', name: 'HOLDING EXEMPLE', role: 'Président' },
+      },
+    });
+    expect(deeper).toMatchObject({ result: 'fail' }); // two levels down is not looked up
+    expect(r.asked).toEqual(['111111111', '222222222']);
+  });
+
+  it('a whole name (a certificate without given name and surname) is tried at each cut', async () => {
+    const r = register({ '111111111': [person('Jean', 'DE LA FONTAINE')] });
+    const [c] = await checkDirectors({ ...r, log }, '111111111', [{ whole: 'Jean de La Fontaine' }]);
+    expect(c?.result).toBe('pass');
+  });
+
+  it('fails, saying how many directors were compared, when the signer is none of them', async () => {
+    const r = register({ '111111111': [person('Paul', 'DURAND'), person('Zoé', 'ROUX')] });
+    const [c] = await checkDirectors({ ...r, log }, '111111111', [{ given: 'Élodie', surname: 'Martin' }]);
+    expect(c).toEqual({ result: 'fail', reason: expect.stringContaining('2 natural-person director(s)') });
+  });
+
+  it('is unavailable for a company the register does not show, or when it does not answer', async () => {
+    const absent = await checkDirectors({ ...register({}), log }, '111111111', [{ given: 'A', surname: 'B' }]);
+    expect(absent[0]).toEqual({ result: 'unavailable', reason: expect.stringContaining('not public') });
+    const down = {
+      directorsOf: async () => {
+        throw new RemoteFailure('public-register', 'API Recherche d’entreprises 429: trop de requêtes', true, 429);
+      },
+    };
+    const [c] = await checkDirectors({ register: down, log }, '111111111', [{ given: 'A', surname: 'B' }]);
+    expect(c).toEqual({ result: 'unavailable', reason: expect.stringContaining('429') });
+  });
+});
