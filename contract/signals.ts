@@ -6,7 +6,18 @@ import { defineSignal, defineUpdate } from '@temporalio/workflow';
  * `first-approved`: an approval that needs a second operator's (four eyes) is recorded; the wait goes on.
  */
 export type ApprovalSignal = (
-  { kind: 'confirmed' } | { kind: 'first-approved' } | { kind: 'decided'; approved: boolean; decisionId?: string }
+  | { kind: 'confirmed' }
+  | { kind: 'first-approved' }
+  | {
+      kind: 'decided';
+      approved: boolean;
+      decisionId?: string;
+      /**
+       * An automatic approval (the decision policy's): the registration runs on at this time (ISO), unless an
+       * operator's rejection overturns it before.
+       */
+      holdUntil?: string;
+    }
 ) & {
   /** The party's state the API recorded with it (a registered party stays so); absent from older signals. */
   partyState?: string;

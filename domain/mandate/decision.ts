@@ -11,7 +11,7 @@ import {
   lockMandate,
   reopenMandate,
 } from '../../platform/store/mandates';
-import { decisionEffect, decisionsOf } from '../../platform/store/approval-decisions';
+import { decisionEffect, decisionsOf, overturnAutomatic } from '../../platform/store/approval-decisions';
 import { recordChecks } from '../../platform/store/submission-checks';
 import { checkSubmission } from '../review/submission-checks';
 import { automaticApproval, type AutomaticApproval } from '../review/decision-policy';
@@ -20,7 +20,8 @@ import { approvalStage, policyCase } from './four-eyes';
 import { recordAccess } from '../../platform/store/operator-access-log';
 import { identityViews } from '../../platform/store/identity-documents';
 import { currentState } from '../../platform/store/entry-states';
-import { putMetaWhere } from '../../platform/store/entry-meta';
+import { putMeta, putMetaWhere } from '../../platform/store/entry-meta';
+import type { Queryable } from '../../platform/store/db';
 import { EffectRefused, runEffect } from '../../platform/store/statement-effect';
 import { activeJobOf } from '../../platform/store/jobs';
 import { temporalWorkflowId } from '../jobs/jobs';
@@ -251,29 +252,55 @@ export async function decide(
     decided_at: decidedAt,
     id: decisionId,
   };
+  // An automatic approval holds for the policy's window before the registration runs on: operators may overturn it.
+  const automatic = d.automatic && {
+    rule: d.automatic.rule,
+    version: d.automatic.version,
+    inputs: d.automatic.inputs,
+    holdUntil: new Date(Date.parse(decidedAt) + d.automatic.windowMs).toISOString(),
+  };
+  // An operator's rejection of a submission decided already may overturn the policy's automatic approval.
+  const overturning = !d.approved && d.operatorId !== undefined && ctx.mandate.decision_id !== null;
   const stage = await deps.db.tx(async (q) => {
     // A first approval held (even if the policy or the checks changed since): this approval is the second, or refused.
     const staged = d.approved && d.operatorId && (policy || ctx.mandate.first_approval_id);
     const stage = staged ? await approvalStage(q, { entryId, jobId: job.id }, d.operatorId!) : 'final';
-    const record = { id: decisionId, entryId, jobId: job.id, ...d, decidedAt, stage, ...(policy && { policy }) };
-    const claimed = await runEffect(
-      q,
-      decisionEffect(
-        record,
-        {
-          type: 'job-cancelled',
-          message: `job ${job.id} has been cancelled (or is being cancelled) through the API: its submission can no longer be decided`,
-        },
-        stage === 'final'
-          ? putMetaWhere(entryId, DECISION_META_KEY, { src: 'gov-fr', value }, () => 'EXISTS (SELECT 1 FROM claim)')
-          : undefined,
-      ),
-    ).catch((err: unknown) => {
-      throw err instanceof EffectRefused ? new MandateError('job-cancelled', err.message) : err;
-    });
-    if (!claimed) throw new MandateError('decided', 'this submission has been decided already');
+    const record = {
+      id: decisionId,
+      entryId,
+      jobId: job.id,
+      approved: d.approved,
+      ...(d.reason && { reason: d.reason }),
+      ...(d.operatorId && { operatorId: d.operatorId }),
+      decidedAt,
+      stage,
+      ...(policy && { policy }),
+      ...(automatic && { automatic }),
+    };
+    let overturns: string | undefined;
+    if (overturning) {
+      overturns = await overturned(q, { ...record, operatorId: d.operatorId! });
+      await putMeta(q, entryId, DECISION_META_KEY, { src: 'gov-fr', value });
+    } else {
+      const claimed = await runEffect(
+        q,
+        decisionEffect(
+          record,
+          {
+            type: 'job-cancelled',
+            message: `job ${job.id} has been cancelled (or is being cancelled) through the API: its submission can no longer be decided`,
+          },
+          stage === 'final'
+            ? putMetaWhere(entryId, DECISION_META_KEY, { src: 'gov-fr', value }, () => 'EXISTS (SELECT 1 FROM claim)')
+            : undefined,
+        ),
+      ).catch((err: unknown) => {
+        throw err instanceof EffectRefused ? new MandateError('job-cancelled', err.message) : err;
+      });
+      if (!claimed) throw new MandateError('decided', 'this submission has been decided already');
+    }
     // The decision audit: each operator's decision, and each the policy made without one (beside them, by rule).
-    if (d.operatorId || d.automatic)
+    if (d.operatorId || automatic)
       await recordAccess(q, {
         operatorId: d.operatorId ?? null,
         action: 'decision',
@@ -284,7 +311,12 @@ export async function decide(
           decision: value.decision,
           stage,
           ...(policy && { policy_case: policy.case, policy_version: policy.version }),
-          ...(d.automatic && { policy_rule: d.automatic.rule, policy_version: d.automatic.version }),
+          ...(automatic && {
+            policy_rule: automatic.rule,
+            policy_version: automatic.version,
+            overturnable_until: automatic.holdUntil,
+          }),
+          ...(overturns && { overturns }),
           ...(d.reason && { reason: d.reason }),
         },
       });
@@ -298,6 +330,7 @@ export async function decide(
       kind: 'decided',
       approved: d.approved,
       decisionId,
+      ...(automatic && { holdUntil: automatic.holdUntil }),
       ...(partyState && { partyState }),
     });
     return stage;
@@ -311,5 +344,21 @@ export async function decide(
     decided_at: decidedAt,
     ...(stage === 'first-approval' && { awaiting: 'second-approval' as const }),
     ...(policy && { policy_case: policy.case }),
+    ...(overturning && { overturns: 'automatic-approval' as const }),
   };
+}
+
+/** Overturns the submission's automatic approval (platform/store/approval-decisions.ts), or says why it cannot. */
+async function overturned(
+  q: Queryable,
+  r: { id: string; entryId: string; jobId: string; operatorId: string; reason?: string; decidedAt: string },
+): Promise<string> {
+  const o = await overturnAutomatic(q, r);
+  if (!o) throw new MandateError('decided', 'this submission has been decided already');
+  if ('closed' in o)
+    throw new MandateError(
+      'decided',
+      `this submission was approved automatically at ${o.closed.decidedAt}, and its window to overturn it closed at ${o.closed.holdUntil}: the registration runs on (unregister the party to undo it)`,
+    );
+  return o.overturned;
 }

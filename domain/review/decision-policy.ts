@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { SubmissionChecks } from './submission-checks';
+import { durationMs } from '../../contract/duration';
 
 /** The cases a policy may name, each a fact of the checks. */
 export const SECOND_APPROVAL_CASES = {
@@ -75,6 +76,14 @@ const policySchema = z.strictObject({
   second_approval: z
     .array(z.enum(Object.keys(SECOND_APPROVAL_CASES) as [SecondApprovalCase, ...SecondApprovalCase[]]))
     .refine(unique, 'a case must not repeat'),
+  /**
+   * How long an automatic approval waits before the registration runs on (its directory step starts): operators may
+   * overturn it meanwhile. A duration: 30m, 2h, 1d; 0s for none.
+   */
+  overturn_window: z
+    .string()
+    .regex(/^\d+(ms|s|m|h|d)$/, 'a duration such as 2h, 30m or 0s')
+    .default('1h'),
   /** Tried in order; the first whose conditions all hold approves. None: every submission to a person. */
   auto_approve: z
     .array(ruleSchema)
@@ -106,6 +115,8 @@ export interface AutomaticApproval {
   rule: string;
   version: number;
   inputs: { conditions: Record<string, boolean>; checks: PolicyFacts };
+  /** The policy's overturn window, in milliseconds. */
+  windowMs: number;
 }
 
 /**
@@ -117,7 +128,12 @@ export function automaticApproval(policy: DecisionPolicy, checks: PolicyFacts): 
   for (const r of policy.auto_approve) {
     const conditions = Object.fromEntries(r.when.map((c) => [c, AUTO_APPROVAL_CONDITIONS[c].holds(checks)]));
     if (Object.values(conditions).every(Boolean))
-      return { rule: r.rule, version: policy.version, inputs: { conditions, checks } };
+      return {
+        rule: r.rule,
+        version: policy.version,
+        inputs: { conditions, checks },
+        windowMs: durationMs(policy.overturn_window),
+      };
   }
   return undefined;
 }

@@ -21,8 +21,11 @@ export interface DecisionRecord {
   stage?: 'first-approval' | 'final';
   /** The policy's case that asked for two approvals, and the policy's version. */
   policy?: { case: string; version: number };
-  /** An automatic approval: the policy's rule that made it, its version, and the facts it read. */
-  automatic?: { rule: string; version: number; inputs: unknown };
+  /**
+   * An automatic approval: the policy's rule that made it, its version, the facts it read, and until when an operator
+   * may overturn it (ISO).
+   */
+  automatic?: { rule: string; version: number; inputs: unknown; holdUntil: string };
 }
 
 /**
@@ -51,6 +54,7 @@ export function decisionEffect(
       d.policy?.version ?? d.automatic?.version ?? null,
       d.automatic?.rule ?? null,
       d.automatic ? JSON.stringify(d.automatic.inputs) : null,
+      d.automatic?.holdUntil ?? null,
     ],
     requires: {
       ...refusal,
@@ -60,8 +64,8 @@ export function decisionEffect(
     },
     result: 'EXISTS (SELECT 1 FROM claim)',
     ctes: (first, guard) => {
-      const [entry, job, id, approved, reason, by, at, policyCase, version, rule, inputs] = Array.from(
-        { length: 11 },
+      const [entry, job, id, approved, reason, by, at, policyCase, version, rule, inputs, holdUntil] = Array.from(
+        { length: 12 },
         (_, i) => `$${first + i}`,
       );
       // A first approval takes the mandate's first-approval slot (one operator wins it); the decision, the submission.
@@ -74,10 +78,10 @@ export function decisionEffect(
          RETURNING entry_id
        ), decision AS (
          INSERT INTO approval_decisions (id, entry_id, job_id, approved, reason, operator_id, created_at, final,
-           policy_case, policy_version, policy_rule, inputs)
+           policy_case, policy_version, policy_rule, inputs, hold_until)
          SELECT ${id}::uuid, ${entry}::uuid, ${job}::uuid, ${approved}::boolean, ${reason}::text, ${by}::uuid,
            ${at}::timestamptz, ${!firstApproval}, ${policyCase}::text, ${version}::integer, ${rule}::text,
-           ${inputs}::jsonb FROM claim
+           ${inputs}::jsonb, ${holdUntil}::timestamptz FROM claim
        )`;
     },
   };
@@ -103,9 +107,11 @@ export async function decisionsOf(db: Queryable, entryId: string, jobId: string,
     policy_rule: string | null;
     policy_version: number | null;
     inputs: unknown;
+    hold_until: Date | null;
+    overturns: string | null;
   }>(
     `SELECT d.id, d.approved, d.reason, d.created_at, d.operator_id, o.name AS operator_name, d.final, d.policy_case,
-       d.policy_rule, d.policy_version, d.inputs
+       d.policy_rule, d.policy_version, d.inputs, d.hold_until, d.overturns
      FROM approval_decisions d LEFT JOIN operators o ON o.id = d.operator_id
      WHERE d.entry_id = $1 AND d.job_id = $2 ${opts.deciders ? '' : 'AND d.final'}
      ORDER BY d.created_at DESC, d.id`,
@@ -121,7 +127,15 @@ export async function decisionsOf(db: Queryable, entryId: string, jobId: string,
       policy_case: r.policy_case,
       decided_by: r.operator_id ? { id: r.operator_id, name: r.operator_name! } : null,
       // An automatic approval: the rule, its policy's version and the facts it read.
-      ...(r.policy_rule && { automatic: { rule: r.policy_rule, version: r.policy_version, inputs: r.inputs } }),
+      ...(r.policy_rule && {
+        automatic: {
+          rule: r.policy_rule,
+          version: r.policy_version,
+          inputs: r.inputs,
+          overturnable_until: iso(r.hold_until),
+        },
+      }),
+      ...(r.overturns && { overturns: r.overturns }),
     }),
   }));
 }
@@ -156,4 +170,36 @@ export async function firstApprovalOf(q: Queryable, entryId: string) {
   );
   const r = rows[0];
   return r && { id: r.id, operatorId: r.operator_id, decidedAt: iso(r.created_at)!, policyCase: r.policy_case };
+}
+
+/**
+ * An operator's rejection overturning the automatic approval the submission holds, while its window is open: the
+ * approval stays on record, the rejection names it and becomes the submission's decision. Read with the job's row
+ * then the mandate's locked, as a decision is. The window closes a little early here (10 s, or a quarter of a
+ * shorter window): the registration's own timer, on Temporal's clock, must not run on with an approval already
+ * overturned by this one's.
+ */
+export async function overturnAutomatic(
+  q: Queryable,
+  d: { id: string; entryId: string; jobId: string; operatorId: string; reason?: string; decidedAt: string },
+): Promise<{ overturned: string } | { closed: { decidedAt: string; holdUntil: string | null } } | undefined> {
+  await q.query('SELECT 1 FROM jobs WHERE id = $1 FOR UPDATE', [d.jobId]);
+  const { rows } = await q.query<{ id: string; created_at: Date; hold_until: Date | null; open: boolean }>(
+    `SELECT a.id, a.created_at, a.hold_until,
+       a.hold_until - LEAST(interval '10 seconds', (a.hold_until - a.created_at) / 4) > now() AS open
+     FROM mandates m JOIN approval_decisions a ON a.id = m.decision_id
+     WHERE m.entry_id = $1 AND m.job_id = $2 AND a.approved AND a.policy_rule IS NOT NULL AND m.voided_at IS NULL
+     FOR UPDATE OF m`,
+    [d.entryId, d.jobId],
+  );
+  const auto = rows[0];
+  if (!auto) return undefined;
+  if (!auto.open) return { closed: { decidedAt: iso(auto.created_at)!, holdUntil: iso(auto.hold_until) ?? null } };
+  await q.query(
+    `INSERT INTO approval_decisions (id, entry_id, job_id, approved, reason, operator_id, created_at, final, overturns)
+     VALUES ($1, $2, $3, false, $4, $5, $6, true, $7)`,
+    [d.id, d.entryId, d.jobId, d.reason ?? null, d.operatorId, d.decidedAt, auto.id],
+  );
+  await q.query('UPDATE mandates SET decision_id = $2, updated_at = now() WHERE entry_id = $1', [d.entryId, d.id]);
+  return { overturned: auto.id };
 }

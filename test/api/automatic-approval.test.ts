@@ -18,6 +18,7 @@ const ca = testCa();
 const POLICY = {
   version: 7,
   second_approval: ['takeover', 'scan', 'name-mismatch', 'not-active'],
+  overturn_window: '6s',
   auto_approve: [
     { rule: 'director-certificate', when: ['certificate-names-director', 'name-matches', 'company-active'] },
   ],
@@ -82,60 +83,106 @@ const queueCard = async (entryId: string, filter = '') =>
     (c: { entry_id: string }) => c.entry_id === entryId,
   );
 
+/** The submission's review detail once its automatic decision is recorded. */
+const decided = (entryId: string) =>
+  eventually(
+    async () => {
+      const r = (await h.api('GET', review(entryId))).body;
+      return r.decision ? r : undefined;
+    },
+    15_000,
+    'the automatic decision',
+  );
+
+const state = async (entryId: string) => (await h.api('GET', `/silo/v1/entries/${entryId}`)).body.state;
+
 describe('approved automatically', () => {
-  it('a digital signature whose trusted certificate names the signer, a listed director: the rule, its version and inputs recorded; the audit lists it', async () => {
-    const s = await submitted([director('Élodie Marie', 'N GUESSAN DUPRE')], { key: ca.issue(SIGNER) });
-    const shown = await eventually(
-      async () => {
-        const r = (await h.api('GET', review(s.entryId))).body;
-        return r.decision ? r : undefined;
-      },
-      15_000,
-      'the automatic decision',
-    );
-    expect(shown.decision).toMatchObject({
-      decision: 'approved',
-      decided_by: null,
-      automatic: {
-        rule: 'director-certificate',
-        version: 7,
-        inputs: {
-          conditions: { 'certificate-names-director': true, 'name-matches': true, 'company-active': true },
+  // Concurrent: each waits out the policy's overturn window (6 s).
+  it.concurrent(
+    'a digital signature whose trusted certificate names the signer, a listed director: the rule, its version and inputs recorded; the audit lists it',
+    async () => {
+      const s = await submitted([director('Élodie Marie', 'N GUESSAN DUPRE')], { key: ca.issue(SIGNER) });
+      const shown = await decided(s.entryId);
+      expect(shown.decision).toMatchObject({
+        decision: 'approved',
+        decided_by: null,
+        automatic: {
+          rule: 'director-certificate',
+          version: 7,
+          inputs: {
+            conditions: { 'certificate-names-director': true, 'name-matches': true, 'company-active': true },
+          },
         },
-      },
-    });
-    expect(shown.decision.reason).toContain('rule director-certificate');
-    expect(shown.signer_check).toEqual({
-      result: 'pass',
-      director: { name: 'Élodie Marie N GUESSAN DUPRE', role: 'Présidente' },
-    });
-    expect(shown.signature).toMatchObject({
-      kind: 'digital-signature',
-      names_signer: true,
-      director: { result: 'pass' },
-      certificate: { trusted: true, names: { given: 'Élodie', surname: "N'Guessan-Dupré" } },
-    });
-    // Not in the queue; in the decision audit, by the policy.
-    expect(await queueCard(s.entryId)).toBeUndefined();
-    const audit = (await h.api('GET', `/operators/v1/access-log?silo_entry_id=${s.entryId}`)).body.list;
-    expect(audit.filter((l: { action: string }) => l.action === 'decision')).toEqual([
-      expect.objectContaining({
-        operator_id: null,
-        operator_name: 'decision policy',
-        detail: expect.objectContaining({
-          decision: 'approved',
-          policy_rule: 'director-certificate',
-          policy_version: 7,
+      });
+      expect(shown.decision.reason).toContain('rule director-certificate');
+      expect(shown.signer_check).toEqual({
+        result: 'pass',
+        director: { name: 'Élodie Marie N GUESSAN DUPRE', role: 'Présidente' },
+      });
+      expect(shown.signature).toMatchObject({
+        kind: 'digital-signature',
+        names_signer: true,
+        director: { result: 'pass' },
+        certificate: { trusted: true, names: { given: 'Élodie', surname: "N'Guessan-Dupré" } },
+      });
+      // Not in the queue; in the decision audit, by the policy.
+      expect(await queueCard(s.entryId)).toBeUndefined();
+      const audit = (await h.api('GET', `/operators/v1/access-log?silo_entry_id=${s.entryId}`)).body.list;
+      expect(audit.filter((l: { action: string }) => l.action === 'decision')).toEqual([
+        expect.objectContaining({
+          operator_id: null,
+          operator_name: 'decision policy',
+          detail: expect.objectContaining({
+            decision: 'approved',
+            policy_rule: 'director-certificate',
+            policy_version: 7,
+          }),
         }),
-      }),
-    ]);
-    // The registration runs on.
-    await eventually(
-      async () => (await h.api('GET', `/silo/v1/entries/${s.entryId}`)).body.state === 'completed',
-      30_000,
-      'the registration completed',
-    );
-  });
+      ]);
+      // Held for the policy's window, then the registration runs on.
+      const until = Date.parse(shown.decision.automatic.overturnable_until);
+      expect(until - Date.parse(shown.decision.decided_at)).toBe(6_000);
+      expect(await state(s.entryId)).toBe('submitted');
+      await eventually(async () => (await state(s.entryId)) === 'completed', 30_000, 'the registration completed');
+      expect(Date.now()).toBeGreaterThanOrEqual(until);
+    },
+  );
+
+  it.concurrent(
+    'an operator overturns it within its window: the registration waits for a new submission, never running on',
+    async () => {
+      const s = await submitted([director('Élodie', "N'Guessan-Dupré")], { key: ca.issue(SIGNER) });
+      const auto = (await decided(s.entryId)).decision;
+      // A while into the window: without it, the registration would have run on by now.
+      await new Promise((done) => setTimeout(done, 1_500));
+      expect(await state(s.entryId)).toBe('submitted');
+      const r = await h.api('POST', `${entry(s.entryId)}/decision`, {
+        approved: false,
+        reason: 'the signer says she did not sign',
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.body).toMatchObject({ decision: 'rejected', overturns: 'automatic-approval' });
+      const shown = (await h.api('GET', review(s.entryId))).body;
+      expect(shown.decisions).toEqual([
+        expect.objectContaining({ decision: 'rejected', overturns: auto.id, decided_by: expect.any(Object) }),
+        expect.objectContaining({ decision: 'approved', decided_by: null, automatic: expect.any(Object) }),
+      ]);
+      expect(shown.awaiting_decision).toBe(false); // reopened: the signer submits anew
+      // Past the window, still waiting: for a new submission.
+      await new Promise((done) => setTimeout(done, Date.parse(auto.automatic.overturnable_until) - Date.now() + 1_500));
+      expect(await state(s.entryId)).toBe('processing');
+      const job = (await h.api('GET', `/transform/v1/jobs/${(await h.api('GET', review(s.entryId))).body.job_id}`))
+        .body;
+      expect(job).toMatchObject({ status: 'WAIT', waiting_for: 'resubmission' });
+      // The decision audit: the policy's approval and the operator's rejection overturning it.
+      const audit = (await h.api('GET', `/operators/v1/access-log?silo_entry_id=${s.entryId}`)).body.list;
+      expect(
+        audit
+          .filter((l: { action: string }) => l.action === 'decision')
+          .map((l: { operator_name: string }) => l.operator_name),
+      ).toEqual(['decision policy', expect.not.stringMatching(/decision policy/)]);
+    },
+  );
 });
 
 describe('to the operators, with the checks shown and filterable', () => {

@@ -176,6 +176,7 @@ describe('the policy file', () => {
     expect(loadDecisionPolicy(DEFAULT_POLICY_FILE)).toEqual({
       version: 2,
       second_approval: ['takeover', 'scan', 'name-mismatch', 'not-active'],
+      overturn_window: '1h',
       auto_approve: [],
     });
   });

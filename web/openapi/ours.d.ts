@@ -2573,6 +2573,11 @@ export interface components {
             awaiting?: "second-approval";
             /** @description the decision policy's case that asks this submission for two approvals (takeover, scan, …) */
             policy_case?: string;
+            /**
+             * @description a rejection overturning the decision policy's automatic approval, within its window
+             * @constant
+             */
+            overturns?: "automatic-approval";
         };
         Submissions: {
             /** @description how many submissions the filter matches, every page included */
@@ -2776,7 +2781,14 @@ export interface components {
                     version: number | null;
                     /** @description the facts the rule read: each condition's value, and the checks */
                     inputs: unknown;
+                    /** @description until then an operator may overturn it (reject it); then the registration runs on */
+                    overturnable_until: string | null;
                 };
+                /**
+                 * Format: uuid
+                 * @description the automatic approval this rejection overturned
+                 */
+                overturns?: string;
             } | null;
             /** @description null: one approval settles this submission */
             four_eyes: {
@@ -2810,7 +2822,14 @@ export interface components {
                         version: number | null;
                         /** @description the facts the rule read: each condition's value, and the checks */
                         inputs: unknown;
+                        /** @description until then an operator may overturn it (reject it); then the registration runs on */
+                        overturnable_until: string | null;
                     };
+                    /**
+                     * Format: uuid
+                     * @description the automatic approval this rejection overturned
+                     */
+                    overturns?: string;
                 } | null;
             } | null;
             /** @description the declared name is the Annuaire's record's (case, accents, punctuation, legal forms aside); null without one */
@@ -2847,7 +2866,14 @@ export interface components {
                     version: number | null;
                     /** @description the facts the rule read: each condition's value, and the checks */
                     inputs: unknown;
+                    /** @description until then an operator may overturn it (reject it); then the registration runs on */
+                    overturnable_until: string | null;
                 };
+                /**
+                 * Format: uuid
+                 * @description the automatic approval this rejection overturned
+                 */
+                overturns?: string;
             }[];
             /** @description the PPF Annuaire's own record for the SIREN (unité légale), or why it cannot be shown */
             directory: {

@@ -20,6 +20,10 @@ export const decision = z
       .string()
       .optional()
       .describe("the decision policy's case that asks this submission for two approvals (takeover, scan, …)"),
+    overturns: z
+      .literal('automatic-approval')
+      .optional()
+      .describe("a rejection overturning the decision policy's automatic approval, within its window"),
   })
   .meta({ id: 'Decision' });
 const directoryRecord = z
@@ -164,9 +168,13 @@ const reviewDecision = z.object({
       rule: z.string(),
       version: z.number().int().nullable(),
       inputs: z.unknown().describe("the facts the rule read: each condition's value, and the checks"),
+      overturnable_until: timestamp
+        .nullable()
+        .describe('until then an operator may overturn it (reject it); then the registration runs on'),
     })
     .optional()
     .describe("an automatic approval: the decision policy's rule that made it, the policy's version, its inputs"),
+  overturns: uuid.optional().describe('the automatic approval this rejection overturned'),
 });
 const renewal = z
   .object({

@@ -9,6 +9,7 @@ import { approvalSignal } from '../../contract/signals';
 import type { Step } from '../../contract/job';
 import { Cancelled, WaitFailed } from './faults';
 import type { JobContext } from './context';
+import { OverturnWindow } from './overturn-window';
 
 /** What the Temporal UI's run details say the wait is for. */
 const SHOWN: Record<Exclude<Waiting, 'effective-date'>, string> = {
@@ -26,6 +27,7 @@ export class ApprovalWait {
   private deadline = 0;
   /** The party's state the last hint told of: it may arrive with the step before the wait, and must win over it. */
   private partyState?: string;
+  private readonly window = new OverturnWindow();
 
   private readonly limit: string;
 
@@ -34,8 +36,9 @@ export class ApprovalWait {
     setHandler(approvalSignal, (hint) => {
       if (hint.kind === 'decided' && hint.approved) {
         this.hinted = true;
-        return;
+        return this.window.approved(hint.holdUntil);
       }
+      if (hint.kind === 'decided' && this.window.overturns()) this.hinted = false; // the wait goes on
       if (hint.kind === 'first-approved') return this.firstApproved(hint.partyState);
       // A confirmation sent again after a first approval (a lost signal recovered) still awaits the second.
       if (hint.kind === 'decided' || this.waiting !== 'second-decision')
@@ -97,6 +100,10 @@ export class ApprovalWait {
     const remaining = this.deadline - Date.now();
     if (!this.hinted && remaining > 0) await condition(() => this.hinted || this.ctx.cancelRequested, remaining);
     if (this.ctx.cancelRequested) throw new Cancelled(step);
+    if (this.hinted && this.window.open) {
+      await this.window.wait(this.ctx.stepDetails(step), () => this.hinted && !this.ctx.cancelRequested);
+      return this.next(); // run on, overturned, or cancelled: it says which
+    }
     if (!this.hinted) {
       const fault = {
         provider: step.provider,

@@ -9,9 +9,12 @@ ALTER TABLE submission_checks
   ADD COLUMN signature jsonb;
 ALTER TABLE submission_checks ALTER COLUMN signer_check DROP DEFAULT;
 
--- An automatic decision names the policy's rule that made it and the facts it read (the checks, as they were).
-ALTER TABLE approval_decisions ADD COLUMN policy_rule text, ADD COLUMN inputs jsonb;
+-- An automatic decision names the policy's rule that made it and the facts it read (the checks, as they were), and
+-- until when an operator may overturn it (the registration runs on then). An operator's rejection overturning one
+-- names it.
+ALTER TABLE approval_decisions ADD COLUMN policy_rule text, ADD COLUMN inputs jsonb, ADD COLUMN hold_until timestamptz,
+  ADD COLUMN overturns uuid REFERENCES approval_decisions(id);
 
 -- Down Migration
-ALTER TABLE approval_decisions DROP COLUMN inputs, DROP COLUMN policy_rule;
+ALTER TABLE approval_decisions DROP COLUMN overturns, DROP COLUMN hold_until, DROP COLUMN inputs, DROP COLUMN policy_rule;
 ALTER TABLE submission_checks DROP COLUMN signature, DROP COLUMN signer_result, DROP COLUMN signer_check;

@@ -8,7 +8,7 @@ import { createWorkspace } from '../../../platform/store/workspaces';
 import { migrate } from '../../../platform/store/migrate';
 import { checksOfSubmission, recordChecks } from '../../../platform/store/submission-checks';
 import { reviewQueue } from '../../../platform/store/review-queue';
-import { decisionEffect, decisionsOf } from '../../../platform/store/approval-decisions';
+import { decisionEffect, decisionsOf, overturnAutomatic } from '../../../platform/store/approval-decisions';
 import { runEffect } from '../../../platform/store/statement-effect';
 import { freshDb } from '../../support/harness';
 
@@ -99,7 +99,7 @@ describe.each(engines)('director checks, on %s', (engine) => {
           jobId: at.jobId,
           approved: true,
           decidedAt: new Date().toISOString(),
-          automatic: { rule: 'director-certificate', version: 4, inputs },
+          automatic: { rule: 'director-certificate', version: 4, inputs, holdUntil: '2030-01-01T00:00:00.000Z' },
         },
         { type: 'job-cancelled', message: 'cancelled' },
       ),
@@ -109,8 +109,67 @@ describe.each(engines)('director checks, on %s', (engine) => {
       expect.objectContaining({
         decision: 'approved',
         decided_by: null,
-        automatic: { rule: 'director-certificate', version: 4, inputs },
+        automatic: {
+          rule: 'director-certificate',
+          version: 4,
+          inputs,
+          overturnable_until: '2030-01-01T00:00:00.000Z',
+        },
       }),
     ]);
+  });
+
+  it('an operator overturns an automatic approval within its window, not after', async () => {
+    const approve = async (name: string, holdUntil: Date) => {
+      const at = { entryId: crypto.randomUUID(), jobId: crypto.randomUUID(), mandateNumber: `552032534_${name}` };
+      await pending(name, at);
+      await db.query(
+        `INSERT INTO jobs (id, workspace_id, workflow_id, silo_entry_id, definition, status, workflow_type)
+         VALUES ($1, $2, $3, $4, '{}', 'WAIT', 'runJob')`,
+        [at.jobId, ws, crypto.randomUUID(), at.entryId],
+      );
+      const id = crypto.randomUUID();
+      const automatic = { rule: 'r', version: 1, inputs: {}, holdUntil: holdUntil.toISOString() };
+      const decidedAt = new Date(holdUntil.getTime() - 3_600_000).toISOString();
+      await runEffect(
+        db,
+        decisionEffect(
+          { id, entryId: at.entryId, jobId: at.jobId, approved: true, decidedAt, automatic },
+          { type: 'job-cancelled', message: 'cancelled' },
+        ),
+      );
+      return { ...at, id };
+    };
+    const operator = crypto.randomUUID();
+    await db.query(`INSERT INTO operators (id, name, roles) VALUES ($1, 'Olivia', ARRAY['decide'])`, [operator]);
+    const rejection = (at: { entryId: string; jobId: string }) => ({
+      ...at,
+      id: crypto.randomUUID(),
+      operatorId: operator,
+      reason: 'the certificate was revoked',
+      decidedAt: new Date().toISOString(),
+    });
+    const open = await approve('open', new Date(Date.now() + 3_600_000));
+    const r = rejection(open);
+    expect(await overturnAutomatic(db, r)).toEqual({ overturned: open.id });
+    expect(await decisionsOf(db, open.entryId, open.jobId, { deciders: true })).toEqual([
+      expect.objectContaining({
+        decision: 'rejected',
+        overturns: open.id,
+        decided_by: expect.objectContaining({ id: operator }),
+      }),
+      expect.objectContaining({
+        decision: 'approved',
+        decided_by: null,
+        automatic: expect.objectContaining({ rule: 'r' }),
+      }),
+    ]);
+    // The rejection is now the submission's decision: it is not overturned twice.
+    expect(await overturnAutomatic(db, rejection(open))).toBeUndefined();
+    // Past its window (or within its last seconds), an automatic approval stands.
+    const closed = await approve('closed', new Date(Date.now() + 5_000));
+    expect(await overturnAutomatic(db, rejection(closed))).toEqual({
+      closed: { decidedAt: expect.any(String), holdUntil: expect.any(String) },
+    });
   });
 });
