@@ -29,6 +29,9 @@ export const queueQuery = z
       .describe('submitted before this instant (the older ones)'),
     name_mismatch: yes.describe("true: only those whose declared name differs from the PPF Annuaire's"),
     not_active: yes.describe('true: only those the PPF Annuaire shows ceased, or does not know'),
+    automatic: yes.describe(
+      'true: instead of those awaiting a decision, those the decision policy approved automatically whose overturn window is open (reject one to overturn it)',
+    ),
     signer_check: z
       .enum(['pass', 'fail', 'unavailable'])
       .optional()

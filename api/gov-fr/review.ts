@@ -55,6 +55,7 @@ export const reviewRoutes = [
         notActive: q.not_active,
         firstApproved: q.first_approved,
         signerCheck: q.signer_check,
+        automatic: q.automatic,
         q: q.q,
       };
       const [page, workspaces] = await Promise.all([

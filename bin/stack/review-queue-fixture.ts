@@ -76,7 +76,11 @@ export async function seedReviewQueue(
           companyActive: f.companyActive,
           signer: f.signerIsDirector
             ? { result: 'pass', director: { name: 'Élodie N GUESSAN DUPRE', role: 'Présidente' } }
-            : { result: 'fail', reason: 'not among the 2 natural-person director(s) the public register lists' },
+            : {
+                result: 'fail',
+                code: 'not-listed',
+                reason: 'not among the 2 natural-person director(s) the public register lists',
+              },
         },
       };
     }),

@@ -25,10 +25,18 @@ export interface MatchedDirector {
   via?: { siren: string; name: string; role?: string };
 }
 
+/**
+ * Why a check did not pass, for a reader in any language (the reason says it in English): the signer is not among
+ * the directors listed, or none is listed; the entry has no SIREN, the signer (or a certificate) no name, the register
+ * does not show the company (unknown, or not public), or it did not answer; or it was submitted before the check was.
+ */
+export type SignerCheckCode =
+  'not-listed' | 'no-directors' | 'no-siren' | 'no-name' | 'not-public' | 'no-answer' | 'not-checked';
+
 export type SignerCheck =
   | { result: 'pass'; director: MatchedDirector }
-  | { result: 'fail'; reason: string }
-  | { result: 'unavailable'; reason: string };
+  | { result: 'fail'; code: 'not-listed' | 'no-directors'; reason: string }
+  | { result: 'unavailable'; code: Exclude<SignerCheckCode, 'not-listed' | 'no-directors'>; reason: string };
 
 /** At most this many legal-person directors are looked up (each one request under the register's rate limit). */
 const MAX_LEGAL_PERSONS = 3;
@@ -97,12 +105,13 @@ export async function checkDirectors(
   siren: string | null,
   persons: NamedPerson[],
 ): Promise<SignerCheck[]> {
-  const unavailable = (reason: string) => persons.map((): SignerCheck => ({ result: 'unavailable', reason }));
-  if (!siren) return unavailable('the entry has no SIREN to look up');
+  const unavailable = (code: 'no-siren' | 'not-public' | 'no-answer', reason: string) =>
+    persons.map((): SignerCheck => ({ result: 'unavailable', code, reason }));
+  if (!siren) return unavailable('no-siren', 'the entry has no SIREN to look up');
   try {
     const directors = await deps.register.directorsOf(siren);
     if (directors === null)
-      return unavailable(`the public register does not show SIREN ${siren} (unknown, or not public)`);
+      return unavailable('not-public', `the public register does not show SIREN ${siren} (unknown, or not public)`);
     const holdings = directors.filter((d) => d.kind === 'legal-person').slice(0, MAX_LEGAL_PERSONS);
     const theirs = new Map<string, Director[] | null>();
     const results: SignerCheck[] = [];
@@ -129,6 +138,7 @@ export async function checkDirectors(
       results.push(
         via ?? {
           result: 'fail',
+          code: directors.length === 0 ? 'no-directors' : 'not-listed',
           reason:
             directors.length === 0
               ? 'the public register lists no director of the company'
@@ -140,6 +150,6 @@ export async function checkDirectors(
   } catch (err) {
     if (!(err instanceof RemoteFailure)) throw err;
     deps.log.warn({ status: err.status, siren }, 'review: public register lookup failed');
-    return unavailable(`the public register did not answer: ${err.message}`);
+    return unavailable('no-answer', `the public register did not answer: ${err.message}`);
   }
 }

@@ -103,10 +103,10 @@ export async function checkSubmission(
   const heldElsewhere = directory.outcome === 'found' && directory.other_platforms.length > 0;
   const signerCheck: SignerCheck = declared.length
     ? checked[0]!
-    : { result: 'unavailable', reason: 'the signer has no given name and surname' };
+    : { result: 'unavailable', code: 'no-name', reason: 'the signer has no given name and surname' };
   const certificateCheck: SignerCheck = certified
     ? checked[declared.length]!
-    : { result: 'unavailable', reason: 'the certificate names no person' };
+    : { result: 'unavailable', code: 'no-name', reason: 'the certificate names no person' };
   return {
     purpose:
       s.mandate.signed_former_matricule || heldElsewhere ? 'takeover' : s.registered ? 'renewal' : 'registration',

@@ -14,6 +14,11 @@ export interface QueueFilter {
   nameMismatch?: boolean;
   /** Only those the Annuaire does not show active (ceased, or unknown to it). */
   notActive?: boolean;
+  /**
+   * Instead of those awaiting a decision: those the decision policy approved automatically whose overturn window is
+   * still open (an operator may reject them until then).
+   */
+  automatic?: boolean;
   /** Only those whose signer the director check found (`pass`), did not find (`fail`), or could not check. */
   signerCheck?: 'pass' | 'fail' | 'unavailable';
   /** Only those with (true) or without (false) a first approval waiting for a second operator's (four eyes). */
@@ -40,9 +45,12 @@ export function decodeQueueCursor(cursor: string): { order: QueueOrder; micros: 
 }
 
 const PENDING = 'm.submitted_at IS NOT NULL AND m.decision_id IS NULL AND m.voided_at IS NULL';
+const OVERTURNABLE = `m.submitted_at IS NOT NULL AND m.voided_at IS NULL
+  AND a.policy_rule IS NOT NULL AND a.approved AND a.hold_until > now()`;
 const FROM = `mandates m JOIN entries e ON e.id = m.entry_id JOIN workspaces w ON w.id = e.workspace_id
   LEFT JOIN submission_checks c ON c.entry_id = m.entry_id AND c.mandate_number = m.mandate_number
-  LEFT JOIN approval_decisions f ON f.id = m.first_approval_id LEFT JOIN operators fo ON fo.id = f.operator_id`;
+  LEFT JOIN approval_decisions f ON f.id = m.first_approval_id LEFT JOIN operators fo ON fo.id = f.operator_id
+  LEFT JOIN approval_decisions a ON a.id = m.decision_id`;
 /** A submission without checks (made by a build before them) counts as due when submitted. */
 const KEYS: Record<QueueOrder, string> = { oldest: 'm.submitted_at', urgent: 'COALESCE(c.decide_by, m.submitted_at)' };
 
@@ -50,7 +58,7 @@ const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The filter's SQL conditions, their parameters appended to `params`. */
 function conditions(f: QueueFilter, params: unknown[]): string[] {
-  const where = [PENDING];
+  const where = [f.automatic ? OVERTURNABLE : PENDING];
   const p = (v: unknown) => `$${params.push(v)}`;
   if (f.workspaceId) where.push(`e.workspace_id = ${p(f.workspaceId)}::uuid`);
   if (f.kind === 'first') where.push('COALESCE(c.round, 1) = 1');
@@ -101,6 +109,9 @@ interface QueueRow {
   first_by: string | null;
   first_by_name: string | null;
   first_at: Date | null;
+  auto_rule: string | null;
+  auto_at: Date | null;
+  auto_until: Date | null;
   key_micros: string;
 }
 
@@ -128,7 +139,8 @@ export async function reviewQueue(
     `SELECT m.entry_id, m.job_id, e.workspace_id, w.name AS workspace_name, m.mandate_number, m.submitted_at, e.siren,
        e.data->>'name' AS name, m.upload_evidence, c.purpose, c.round, c.evidence, c.decide_by, c.directory,
        c.name_matches, c.company_active, c.signer_check, c.signature, c.checked_at, f.operator_id AS first_by, fo.name AS first_by_name,
-       f.created_at AS first_at, ${cursorMicros(key)} AS key_micros
+       f.created_at AS first_at, a.policy_rule AS auto_rule, a.created_at AS auto_at, a.hold_until AS auto_until,
+       ${cursorMicros(key)} AS key_micros
      FROM ${FROM} WHERE ${where.join(' AND ')}
      ORDER BY ${key}, m.entry_id LIMIT $${params.length}`,
     params,
@@ -169,6 +181,9 @@ const view = (r: QueueRow) => ({
     : null,
   first_approval: r.first_at
     ? { decided_by: r.first_by ? { id: r.first_by, name: r.first_by_name! } : null, decided_at: iso(r.first_at)! }
+    : null,
+  automatic: r.auto_rule
+    ? { rule: r.auto_rule, decided_at: iso(r.auto_at)!, overturnable_until: iso(r.auto_until) ?? null }
     : null,
 });
 

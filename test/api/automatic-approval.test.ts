@@ -8,10 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startHarness, type Harness } from '../support/harness';
-import { parked } from '../support/hostile-files';
 import { testCa } from '../support/signing-ca';
-import { b64, jpeg } from '../../bin/stack/sample-images';
-import { sealPdf, type SealKey } from '../../domain/mandate-document/seal';
+import { director, SIGNER, submittedFor } from '../support/checked-submission';
 import { generateSelfSigned } from '../../platform/crypto/dev-certificates';
 
 const ca = testCa();
@@ -23,15 +21,6 @@ const POLICY = {
     { rule: 'director-certificate', when: ['certificate-names-director', 'name-matches', 'company-active'] },
   ],
 };
-/** The sample party's signer (bin/stack/sample-parties.ts), as the register writes a director. */
-const SIGNER = { given: 'Élodie', surname: "N'Guessan-Dupré" };
-const director = (prenoms: string, nom: string, qualite = 'Présidente') => ({
-  type_dirigeant: 'personne physique' as const,
-  prenoms,
-  nom,
-  qualite,
-});
-
 let h: Harness;
 beforeAll(async () => {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'policy-')), 'policy.json');
@@ -43,40 +32,8 @@ afterAll(() => h?.close());
 const entry = (id: string) => `/apps/gov-fr/v1/entry/${id}`;
 const review = (id: string) => `/apps/gov-fr/v1/review/submissions/${id}`;
 
-/**
- * A registration parked at its signer, for a company the Annuaire knows by the declared name and the register lists
- * with `directors`; signed as `sign` says, then confirmed.
- */
-async function submitted(
-  directors: ReturnType<typeof director>[] | 'not public',
-  sign: { key: SealKey } | 'in-app',
-): Promise<{ entryId: string; siren: string }> {
-  const { entryId, mandate } = await parked(h);
-  const party = (await h.api('GET', `/silo/v1/entries/${entryId}`)).body;
-  const siren: string = party.data.identities[0].code;
-  h.sims.annuaire.seedCompany({ siren, raisonSociale: 'BOULANGERIE EXEMPLE', etatAdministratif: 'A' });
-  h.sims.recherche.seedCompany({
-    siren,
-    nom_raison_sociale: 'BOULANGERIE EXEMPLE',
-    ...(directors === 'not public' ? { diffusible: false, dirigeants: [] } : { dirigeants: directors }),
-  });
-  if (typeof sign === 'object') {
-    const signed = await sealPdf(mandate, sign.key, {
-      name: SIGNER.given,
-      reason: "J'accepte",
-      location: 'Paris',
-      contact: '',
-    });
-    const up = await h.api('POST', `${entry(entryId)}/agreement`, { data: b64(signed) });
-    expect(up.status, JSON.stringify(up.body)).toBe(204);
-  } else {
-    expect((await h.api('POST', `${entry(entryId)}/sign`, {})).status).toBe(204);
-  }
-  expect((await h.api('POST', `${entry(entryId)}/identity`, { view: 'page', data: b64(jpeg()) })).status).toBe(204);
-  const confirmed = await h.api('POST', `${entry(entryId)}/confirm`);
-  expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
-  return { entryId, siren };
-}
+const submitted = (directors: Parameters<typeof submittedFor>[1], sign: Parameters<typeof submittedFor>[2]) =>
+  submittedFor(h, directors, sign);
 
 const queueCard = async (entryId: string, filter = '') =>
   (await h.api('GET', `/apps/gov-fr/v1/review/submissions?limit=200${filter}`)).body.list.find(
@@ -219,6 +176,7 @@ describe('to the operators, with the checks shown and filterable', () => {
     const card = await queueCard(s.entryId, '&signer_check=fail');
     expect(card?.checks.signer_check).toEqual({
       result: 'fail',
+      code: 'not-listed',
       reason: expect.stringContaining('not among the 2 natural-person director(s)'),
     });
     expect(card?.checks.signature).toMatchObject({ names_signer: true, director: { result: 'fail' } });
@@ -229,12 +187,14 @@ describe('to the operators, with the checks shown and filterable', () => {
     const down = await submitted([director('Élodie', "N'Guessan-Dupré")], { key: ca.issue(SIGNER) });
     expect((await queueCard(down.entryId, '&signer_check=unavailable'))?.checks.signer_check).toEqual({
       result: 'unavailable',
+      code: 'no-answer',
       reason: expect.stringContaining('503'),
     });
     h.sims.recherche.setFaults(undefined);
     const hidden = await submitted('not public', { key: ca.issue(SIGNER) });
     expect((await queueCard(hidden.entryId, '&signer_check=unavailable'))?.checks.signer_check).toEqual({
       result: 'unavailable',
+      code: 'not-public',
       reason: expect.stringContaining('not public'),
     });
   });

@@ -2654,6 +2654,13 @@ export interface components {
                     /** Format: date-time */
                     decided_at: string;
                 } | null;
+                /** @description approved automatically by the decision policy's rule (listed with automatic=true): an operator may reject it until overturnable_until */
+                automatic: {
+                    rule: string;
+                    /** Format: date-time */
+                    decided_at: string;
+                    overturnable_until: string | null;
+                } | null;
             }[];
             next_cursor?: string;
             /** @description the workspaces with submissions awaiting a decision, and how many each (whatever the filter) */
@@ -2679,8 +2686,19 @@ export interface components {
                 };
             };
         } | {
+            /** @constant */
+            result: "fail";
             /** @enum {string} */
-            result: "fail" | "unavailable";
+            code: "not-listed" | "no-directors";
+            reason: string;
+        } | {
+            /** @constant */
+            result: "unavailable";
+            /**
+             * @description no SIREN; the signer (or certificate) names no one; the register does not show the company (unknown or not public); it did not answer; submitted before the check was
+             * @enum {string}
+             */
+            code: "no-siren" | "no-name" | "not-public" | "no-answer" | "not-checked";
             reason: string;
         };
         /** @description how the mandate was signed, and for a digital signature whom its certificate names */
@@ -10085,6 +10103,8 @@ export interface operations {
                 name_mismatch?: "true" | "false";
                 /** @description true: only those the PPF Annuaire shows ceased, or does not know */
                 not_active?: "true" | "false";
+                /** @description true: instead of those awaiting a decision, those the decision policy approved automatically whose overturn window is open (reject one to overturn it) */
+                automatic?: "true" | "false";
                 /** @description pass: the signer is among the company's directors in the public register; fail: not among them; unavailable: the register could not say (not public, or no answer) */
                 signer_check?: "pass" | "fail" | "unavailable";
                 /** @description true: only those with a first approval, waiting for a second operator (four eyes); false: only those without */

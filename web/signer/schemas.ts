@@ -59,7 +59,20 @@ export const signerCheck = z
           .describe('the legal-person director (a holding) the signer represents'),
       }),
     }),
-    z.object({ result: z.enum(['fail', 'unavailable']), reason: z.string() }),
+    z.object({
+      result: z.literal('fail'),
+      code: z.enum(['not-listed', 'no-directors']),
+      reason: z.string(),
+    }),
+    z.object({
+      result: z.literal('unavailable'),
+      code: z
+        .enum(['no-siren', 'no-name', 'not-public', 'no-answer', 'not-checked'])
+        .describe(
+          'no SIREN; the signer (or certificate) names no one; the register does not show the company (unknown or not public); it did not answer; submitted before the check was',
+        ),
+      reason: z.string(),
+    }),
   ])
   .describe(
     "whether the signer is among the company's directors in the public register (API Recherche d'entreprises): names compared without case, accents or hyphens; a legal-person director's own directors count",
@@ -135,6 +148,12 @@ export const submissions = z
           })
           .nullable()
           .describe('four eyes: the first approval, waiting for another operator to approve or reject'),
+        automatic: z
+          .object({ rule: z.string(), decided_at: timestamp, overturnable_until: timestamp.nullable() })
+          .nullable()
+          .describe(
+            "approved automatically by the decision policy's rule (listed with automatic=true): an operator may reject it until overturnable_until",
+          ),
       }),
     ),
     next_cursor: z.string().optional(),

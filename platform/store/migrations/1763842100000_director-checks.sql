@@ -4,7 +4,7 @@
 -- queue filters on. Submissions recorded before say they were not checked.
 ALTER TABLE submission_checks
   ADD COLUMN signer_check jsonb NOT NULL
-    DEFAULT '{"result": "unavailable", "reason": "submitted before the director check was recorded"}',
+    DEFAULT '{"result": "unavailable", "code": "not-checked", "reason": "submitted before the director check was recorded"}',
   ADD COLUMN signer_result text GENERATED ALWAYS AS (signer_check->>'result') STORED,
   ADD COLUMN signature jsonb;
 ALTER TABLE submission_checks ALTER COLUMN signer_check DROP DEFAULT;

@@ -69,6 +69,7 @@ describe('an automatic approval', () => {
         conditions: { 'certificate-names-director': true, 'name-matches': true, 'company-active': true },
         checks: certified,
       },
+      windowMs: 3_600_000, // the policy's default overturn window, 1h
     });
   });
 

@@ -88,18 +88,26 @@ describe('the check', () => {
   it('fails, saying how many directors were compared, when the signer is none of them', async () => {
     const r = register({ '111111111': [person('Paul', 'DURAND'), person('Zoé', 'ROUX')] });
     const [c] = await checkDirectors({ ...r, log }, '111111111', [{ given: 'Élodie', surname: 'Martin' }]);
-    expect(c).toEqual({ result: 'fail', reason: expect.stringContaining('2 natural-person director(s)') });
+    expect(c).toEqual({
+      result: 'fail',
+      code: 'not-listed',
+      reason: expect.stringContaining('2 natural-person director(s)'),
+    });
   });
 
   it('is unavailable for a company the register does not show, or when it does not answer', async () => {
     const absent = await checkDirectors({ ...register({}), log }, '111111111', [{ given: 'A', surname: 'B' }]);
-    expect(absent[0]).toEqual({ result: 'unavailable', reason: expect.stringContaining('not public') });
+    expect(absent[0]).toEqual({
+      result: 'unavailable',
+      code: 'not-public',
+      reason: expect.stringContaining('not public'),
+    });
     const down = {
       directorsOf: async () => {
         throw new RemoteFailure('public-register', 'API Recherche d’entreprises 429: trop de requêtes', true, 429);
       },
     };
     const [c] = await checkDirectors({ register: down, log }, '111111111', [{ given: 'A', surname: 'B' }]);
-    expect(c).toEqual({ result: 'unavailable', reason: expect.stringContaining('429') });
+    expect(c).toEqual({ result: 'unavailable', code: 'no-answer', reason: expect.stringContaining('429') });
   });
 });

@@ -65,6 +65,7 @@ describe.each(engines)('director checks, on %s', (engine) => {
   it('a submission recorded before says its signer was not checked', async () => {
     expect((await checksOfSubmission(db, earlier))?.signer).toEqual({
       result: 'unavailable',
+      code: 'not-checked',
       reason: 'submitted before the director check was recorded',
     });
     expect((await checksOfSubmission(db, earlier))?.signature).toBeNull();
@@ -77,7 +78,11 @@ describe.each(engines)('director checks, on %s', (engine) => {
     await pending('fail', fail);
     const passed = checks({ result: 'pass', director: { name: 'Élodie MARTIN', role: 'Présidente' } });
     await recordChecks(db, { ...pass, deadline: '30d' }, passed);
-    await recordChecks(db, { ...fail, deadline: '30d' }, checks({ result: 'fail', reason: 'not among them' }));
+    await recordChecks(
+      db,
+      { ...fail, deadline: '30d' },
+      checks({ result: 'fail', code: 'not-listed', reason: 'not among them' }),
+    );
     expect(await checksOfSubmission(db, pass)).toMatchObject({ signer: passed.signer, signature: passed.signature });
     const only = async (signerCheck: 'pass' | 'fail' | 'unavailable') =>
       (await reviewQueue(db, { signerCheck }, { order: 'oldest', limit: 10 })).list.map((c) => c.entry_id);

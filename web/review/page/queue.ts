@@ -38,6 +38,8 @@ function filterQuery() {
     ...(checked('f-mismatch') && { name_mismatch: 'true' as const }),
     ...(checked('f-inactive') && { not_active: 'true' as const }),
     ...(checked('f-second') && { first_approved: 'true' as const }),
+    ...(checked('f-automatic') && { automatic: 'true' as const }),
+    ...(value('f-signer') && { signer_check: value('f-signer') as NonNullable<Query['signer_check']> }),
     ...(q && { q }),
   };
 }
@@ -52,6 +54,8 @@ function fetchPage(query: {
   name_mismatch?: 'true';
   not_active?: 'true';
   first_approved?: 'true';
+  automatic?: 'true';
+  signer_check?: 'pass' | 'fail' | 'unavailable';
   q?: string;
   limit?: number;
   cursor?: string;
@@ -182,6 +186,16 @@ function badges(s: Listed): HTMLElement[] {
   if (c.company_active === false) out.push(badge('notActiveBadge', 'warn'));
   if (c.directory.outcome === 'unavailable' || c.directory.outcome === 'unchecked')
     out.push(badge('uncheckedBadge', 'info'));
+  if (c.signer_check.result !== 'pass')
+    out.push(
+      badge(
+        `signer${c.signer_check.result === 'fail' ? 'Fail' : 'Unavailable'}Badge`,
+        c.signer_check.result === 'fail' ? 'warn' : 'info',
+      ),
+    );
+  const auto = s.automatic;
+  if (auto)
+    out.push(badge('automaticBadge', 'info', { rule: auto.rule, until: { date: auto.overturnable_until ?? '' } }));
   return out;
 }
 

@@ -3,6 +3,7 @@
 import { answer } from '../../page-kit/api';
 import { byId, make } from '../../page-kit/dom';
 import { showImages, showMandate } from './documents';
+import { showAutomatic, showCertificate, showSignerCheck } from './checks';
 import { renderQueue } from './queue';
 import { client, known, say, sayError, session, type Listed, type Submission } from './session';
 
@@ -43,7 +44,18 @@ export async function open(item: Listed): Promise<void> {
   for (const id of FACTS) say(id, 'loading');
   say('directory-message', 'dirLoading');
   say('outcome', 'waitDocuments', {}, 'hint');
-  for (const id of ['directory-record', 'evidence', 'four-eyes', 'replaces', 'bundle', 'history', 'zoom'])
+  for (const id of [
+    'directory-record',
+    'evidence',
+    'four-eyes',
+    'automatic',
+    'signer-check',
+    'certificate',
+    'replaces',
+    'bundle',
+    'history',
+    'zoom',
+  ])
     byId(id).hidden = true;
   byId('history-list').replaceChildren();
   byId('bundle-list').replaceChildren();
@@ -67,6 +79,9 @@ export async function open(item: Listed): Promise<void> {
   showParty(detail);
   showDirectory(detail);
   showEvidence(item, detail);
+  showSignerCheck(detail);
+  showCertificate(detail);
+  const overturnable = showAutomatic(detail);
   const mineFirst = showFourEyes(detail);
   showReplaces(detail);
   showBundle(detail);
@@ -77,6 +92,11 @@ export async function open(item: Listed): Promise<void> {
     showMandate(detail, pages, stale),
   ]);
   if (stale()) return;
+  if (overturnable) {
+    say('outcome', 'overturnHint', {}, 'hint');
+    setButtons({ approve: false, reject: true });
+    return;
+  }
   if (!detail.awaiting_decision) {
     const d = detail.decision;
     if (d) say('outcome', 'recordedBefore', { decision: { key: d.decision }, at: { date: d.decided_at } }, 'ok');
@@ -106,7 +126,8 @@ function showParty(d: Submission): void {
 
 /** The decisions already made on this registration (a rejection and its reason, before this new submission). */
 function showHistory(d: Submission): void {
-  const decisions = d.decisions;
+  // The automatic approval in force has its own notice (checks.ts); the history is for earlier decisions.
+  const decisions = d.decisions.filter((x) => !(x.automatic && x.id === d.decision?.id));
   // A first approval of this submission is in the four-eyes notice; the history is for earlier decisions.
   if (!decisions.some((x) => x.stage !== 'first-approval')) return;
   byId('history-list').replaceChildren(
@@ -119,6 +140,8 @@ function showHistory(d: Submission): void {
         reason: x.reason,
         name: x.decided_by?.name,
       };
+      if (x.automatic)
+        return say(document.createElement('li'), 'pastDecisionAuto', { ...vars, rule: x.automatic.rule });
       const key = `pastDecision${x.reason ? 'Reason' : ''}${x.decided_by ? 'By' : ''}`;
       return say(document.createElement('li'), key, vars);
     }),
