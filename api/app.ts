@@ -25,16 +25,14 @@ import { MAX_SMALL_JSON_VALUES, boundedJson } from '../web/http/bounded-json';
 import { uploadJson } from '../web/http/upload-json';
 import { errorHandler, routeNotFound } from '../web/http/problem';
 import { govFrRouter } from './gov-fr';
-import { REVIEW_DIRECTORY_TIMEOUT_MS } from './gov-fr/review';
-import { loadDecisionPolicy } from '../domain/review/decision-policy';
 import { siloRouter } from './silo';
 import { smpOptionsFromFiles } from '../integrations/peppol/smp-documents';
 import { serveSmp } from './peppol/smp';
 import { transformRoutes } from './transform';
 import { serveRoutes } from './mount';
 import { peppolRoutes } from './peppol';
-import { annuaireClient, publicRegisterClient, smlClient, smlDnsClient } from '../integrations/clients';
-import { loadTrustAnchors } from '../domain/review/signing-certificate';
+import { smlClient, smlDnsClient } from '../integrations/clients';
+import { signingDeps, type SigningDeps } from './signing-deps';
 import { campaignLookups } from '../integrations/campaign-lookups';
 import { campaignRoutes } from './campaigns';
 import { smlRegistry } from '../integrations/peppol/sml-registry';
@@ -42,7 +40,14 @@ import { wizardRouter } from '../web/wizard/router';
 import { reviewPageRouter } from '../web/review/router';
 
 /** `inspector`: the pool checking uploaded files (domain/inspection/); the caller closes it with the server. */
-export type ApiDeps = JobServiceDeps & { config: Config; box: DataBox; sealKey: SealKey; inspector?: InspectionPool };
+export type ApiDeps = JobServiceDeps & {
+  config: Config;
+  box: DataBox;
+  sealKey: SealKey;
+  inspector?: InspectionPool;
+  /** Built once by the process when its background tasks share them (bin/); else here. */
+  signing?: SigningDeps;
+};
 
 export function createApp(deps: ApiDeps): express.Express {
   const app = express();
@@ -80,17 +85,8 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use(mountRoutes('', served, { ...deps, contract: () => contract }));
   app.use('/docs', docsAssets());
 
-  // The signer's steps (entry API and wizard) and the operators' review share one Annuaire client for the checks, and
-  // the decision policy (read once: a file that is not one stops the start).
-  const signing = {
-    ...deps,
-    reviewAnnuaire: annuaireClient(deps.config, { timeoutMs: REVIEW_DIRECTORY_TIMEOUT_MS }),
-    publicRegister: publicRegisterClient(deps.config, { timeoutMs: REVIEW_DIRECTORY_TIMEOUT_MS }),
-    trustAnchors: deps.config.SIGNATURE_TRUST_ANCHORS_FILE
-      ? loadTrustAnchors(deps.config.SIGNATURE_TRUST_ANCHORS_FILE)
-      : [],
-    decisionPolicy: loadDecisionPolicy(deps.config.DECISION_POLICY_FILE),
-  };
+  // The signer's steps, the operators' review and the background re-checks share their clients (signing-deps.ts).
+  const signing = deps.signing ?? signingDeps(deps);
   const authed = [
     authenticate(deps.db, failedAuthentications(deps.config.RATE_LIMIT_FAILED_AUTH_PER_MINUTE)),
     rateLimit(deps.config.RATE_LIMIT_PER_MINUTE),

@@ -2,6 +2,8 @@
 import { sealKeyFromConfig } from '../domain/mandate-document/seal-key';
 import { dataBoxFromConfig } from '../platform/crypto/data-box';
 import { createApp } from '../api/app';
+import { signingDeps } from '../api/signing-deps';
+import { runChecksAgain } from '../domain/mandate/recheck';
 import { serveInternalMetrics } from '../api/metrics-endpoint';
 import { runQueuedJobSweeper } from '../domain/jobs/job-sweeper';
 import { runWebhookDispatcher } from '../domain/events/dispatch';
@@ -66,13 +68,16 @@ try {
     sealKey: sealKeyFromConfig(config),
     inspector,
   };
-  const app = createApp(jobDeps);
+  const signing = signingDeps(jobDeps);
+  const app = createApp({ ...jobDeps, signing });
   await ensureSchedules(jobDeps);
   const stopSweeper = runQueuedJobSweeper(jobDeps);
   const stopDispatcher = runWebhookDispatcher(jobDeps);
-  life.onStop('job sweeper and webhook dispatcher', () => {
+  const stopRecheck = runChecksAgain(signing);
+  life.onStop('job sweeper, webhook dispatcher and director re-checks', () => {
     stopSweeper();
     stopDispatcher();
+    stopRecheck();
   });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.API_PORT, config.API_HOST, () => resolve(s));

@@ -8,6 +8,8 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
 import { createApp } from '../api/app';
+import { signingDeps } from '../api/signing-deps';
+import { runChecksAgain } from '../domain/mandate/recheck';
 import { runQueuedJobSweeper } from '../domain/jobs/job-sweeper';
 import { runWebhookDispatcher } from '../domain/events/dispatch';
 import { ensureSchedules } from '../domain/schedules';
@@ -106,13 +108,16 @@ async function main(life: Lifecycle) {
     sealKey: sealKeyFromConfig(config),
     inspector,
   };
-  const app = createApp(jobDeps);
+  const signing = signingDeps(jobDeps);
+  const app = createApp({ ...jobDeps, signing });
   await ensureSchedules(jobDeps);
   const stopSweeper = runQueuedJobSweeper(jobDeps);
   const stopDispatcher = runWebhookDispatcher(jobDeps);
-  life.onStop('job sweeper and webhook dispatcher', () => {
+  const stopRecheck = runChecksAgain(signing);
+  life.onStop('job sweeper, webhook dispatcher and director re-checks', () => {
     stopSweeper();
     stopDispatcher();
+    stopRecheck();
   });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.API_PORT, config.API_HOST, () => resolve(s));

@@ -37,10 +37,10 @@ export async function closeAbandonedJobs(deps: JobServiceDeps): Promise<number> 
  */
 export async function resumeApprovedJobs(deps: JobServiceDeps, olderThanMs = 30 * 60_000): Promise<number> {
   let resumed = 0;
-  for (const { jobId, decisionId } of await approvedButWaiting(deps.db, olderThanMs, 100)) {
+  for (const { jobId, decisionId, holdUntil } of await approvedButWaiting(deps.db, olderThanMs, 100)) {
     await deps.temporal.workflow
       .getHandle(temporalWorkflowId(jobId))
-      .signal(approvalSignal, { kind: 'decided', approved: true, decisionId });
+      .signal(approvalSignal, { kind: 'decided', approved: true, decisionId, ...(holdUntil && { holdUntil }) });
     deps.log.warn({ jobId, decisionId }, 'signalled an approval again: the registration was still waiting');
     resumed++;
   }

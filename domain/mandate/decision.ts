@@ -13,7 +13,7 @@ import {
 } from '../../platform/store/mandates';
 import { decisionEffect, decisionsOf, overturnAutomatic } from '../../platform/store/approval-decisions';
 import { recordChecks } from '../../platform/store/submission-checks';
-import { checkSubmission } from '../review/submission-checks';
+import { checkSubmission, type SubmissionChecks } from '../review/submission-checks';
 import { automaticApproval, type AutomaticApproval } from '../review/decision-policy';
 import type { CertificateFacts } from '../review/signing-certificate';
 import { approvalStage, policyCase } from './four-eyes';
@@ -131,24 +131,37 @@ export async function confirm(
     const partyState = (await currentState(q, entryId)) ?? undefined; // a confirmation sent again tells it too
     await signal(deps, job.id, { kind: 'confirmed', ...(partyState && { partyState }) });
   });
-  // The sandbox approves every submission; the decision policy, those a rule vouches for (the rest go to a person).
-  const automatic = !deps.config.AUTO_APPROVE && checks ? automaticApproval(deps.decisionPolicy, checks) : undefined;
-  if ((deps.config.AUTO_APPROVE || automatic) && !ctx.mandate.decision_id) {
-    const reason = automatic
-      ? `approved automatically by rule ${automatic.rule} of the decision policy (version ${automatic.version})`
-      : 'auto-approved (sandbox)';
-    await decide(deps, workspaceId, entryId, { approved: true, reason, ...(automatic && { automatic }) }).catch(
-      (err) => {
-        if (!(err instanceof MandateError && DECIDED_MEANWHILE.includes(err.code))) throw err; // decided or cancelled meanwhile
-      },
-    );
-  }
+  if (!ctx.mandate.decision_id) await decideByPolicy(deps, workspaceId, entryId, checks);
   deps.log.info({ entryId, jobId: job.id }, 'submission confirmed');
   return { status: 'submitted' };
 }
 
+/**
+ * The decision without a person: the sandbox (AUTO_APPROVE) approves every submission; the decision policy, one a
+ * rule vouches for on its checks (the rest go to the operators). A submission decided or cancelled meanwhile is left.
+ */
+export async function decideByPolicy(
+  deps: MandateDeps,
+  workspaceId: string,
+  entryId: string,
+  checks: SubmissionChecks | undefined,
+): Promise<boolean> {
+  const automatic = !deps.config.AUTO_APPROVE && checks ? automaticApproval(deps.decisionPolicy, checks) : undefined;
+  if (!deps.config.AUTO_APPROVE && !automatic) return false;
+  const reason = automatic
+    ? `approved automatically by rule ${automatic.rule} of the decision policy (version ${automatic.version})`
+    : 'auto-approved (sandbox)';
+  try {
+    await decide(deps, workspaceId, entryId, { approved: true, reason, ...(automatic && { automatic }) });
+    return true;
+  } catch (err) {
+    if (!(err instanceof MandateError && DECIDED_MEANWHILE.includes(err.code))) throw err;
+    return false;
+  }
+}
+
 /** The submission's checks (domain/review/submission-checks.ts), from the entry and mandate as confirmed. */
-async function checksOf(deps: MandateDeps, ctx: Awaited<ReturnType<typeof context>>, jobId: string) {
+export async function checksOf(deps: MandateDeps, ctx: Awaited<ReturnType<typeof context>>, jobId: string) {
   return checkSubmission(
     { annuaire: deps.reviewAnnuaire, register: deps.publicRegister, log: deps.log, us: deps.config.PA_MATRICULE },
     {

@@ -165,15 +165,20 @@ export async function markJobsStarted(db: Queryable, jobIds: string[]): Promise<
 
 /** Jobs still waiting long after an approval was recorded for them (its signal lost), oldest first. */
 export async function approvedButWaiting(db: Queryable, olderThanMs: number, limit: number) {
-  const { rows } = await db.query<{ id: string; decision_id: string }>(
-    `SELECT j.id, d.id AS decision_id FROM jobs j
+  // An automatic approval counts from the end of its overturn window: the registration waits through it.
+  const { rows } = await db.query<{ id: string; decision_id: string; hold_until: Date | null }>(
+    `SELECT j.id, d.id AS decision_id, d.hold_until FROM jobs j
      JOIN mandates a ON a.job_id = j.id JOIN approval_decisions d ON d.id = a.decision_id
      WHERE j.status = 'WAIT' AND d.approved
-       AND d.created_at < now() - ($1::int * interval '1 millisecond')
+       AND COALESCE(d.hold_until, d.created_at) < now() - ($1::int * interval '1 millisecond')
      ORDER BY d.created_at LIMIT $2`,
     [olderThanMs, limit],
   );
-  return rows.map((r) => ({ jobId: r.id, decisionId: r.decision_id }));
+  return rows.map((r) => ({
+    jobId: r.id,
+    decisionId: r.decision_id,
+    ...(r.hold_until && { holdUntil: r.hold_until.toISOString() }),
+  }));
 }
 
 /** Jobs recorded but not yet picked up by a workflow run, oldest first. */

@@ -106,3 +106,55 @@ export async function checksOfSubmission(
     }
   );
 }
+
+/**
+ * Pending submissions whose director check found the register silent (`no-answer`: its limit, or a fault), for the
+ * signer or for a certificate, checked more than `olderThanMs` ago: the background re-check's work, oldest first.
+ */
+export async function unansweredChecks(db: Queryable, olderThanMs: number, limit: number) {
+  const { rows } = await db.query<{ entry_id: string; workspace_id: string; job_id: string; mandate_number: string }>(
+    `SELECT c.entry_id, e.workspace_id, c.job_id, c.mandate_number FROM submission_checks c
+     JOIN mandates m ON m.entry_id = c.entry_id AND m.mandate_number = c.mandate_number
+     JOIN entries e ON e.id = c.entry_id
+     WHERE m.submitted_at IS NOT NULL AND m.decision_id IS NULL AND m.voided_at IS NULL
+       AND (c.signer_check->>'code' = 'no-answer' OR c.signature->'director'->>'code' = 'no-answer')
+       AND c.checked_at < now() - ($1::int * interval '1 millisecond')
+     ORDER BY c.checked_at LIMIT $2`,
+    [olderThanMs, limit],
+  );
+  return rows.map((r) => ({
+    entryId: r.entry_id,
+    workspaceId: r.workspace_id,
+    jobId: r.job_id,
+    mandateNumber: r.mandate_number,
+  }));
+}
+
+/**
+ * The checks made again of a submission still pending (its round and deadline kept); false when it was decided,
+ * reopened or replaced meanwhile.
+ */
+export async function replaceChecks(
+  q: Queryable,
+  s: { entryId: string; mandateNumber: string },
+  c: Omit<ChecksRow, 'round' | 'evidence'>,
+): Promise<boolean> {
+  const r = await q.query(
+    `UPDATE submission_checks c SET purpose = $3, directory = $4, name_matches = $5, company_active = $6,
+       signer_check = $7, signature = $8, checked_at = now()
+     FROM mandates m
+     WHERE c.entry_id = $1 AND c.mandate_number = $2 AND m.entry_id = c.entry_id AND m.mandate_number = c.mandate_number
+       AND m.submitted_at IS NOT NULL AND m.decision_id IS NULL AND m.voided_at IS NULL`,
+    [
+      s.entryId,
+      s.mandateNumber,
+      c.purpose,
+      JSON.stringify(c.directory),
+      c.nameMatches,
+      c.companyActive,
+      JSON.stringify(c.signer),
+      c.signature && JSON.stringify(c.signature),
+    ],
+  );
+  return r.rowCount > 0;
+}

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startHarness, type Harness } from '../support/harness';
 import { testCa } from '../support/signing-ca';
+import { checkAgain } from '../../domain/mandate/recheck';
 import { director, SIGNER, submittedFor } from '../support/checked-submission';
 import { generateSelfSigned } from '../../platform/crypto/dev-certificates';
 
@@ -182,7 +183,7 @@ describe('to the operators, with the checks shown and filterable', () => {
     expect(card?.checks.signature).toMatchObject({ names_signer: true, director: { result: 'fail' } });
   });
 
-  it('the register out of reach, or the company not public: unavailable, to a person', async () => {
+  it('the register out of reach (checked again later, then approved), or the company not public: unavailable, to a person', async () => {
     h.sims.recherche.setFaults({ errorRates: { 503: 1 }, count: 1 });
     const down = await submitted([director('Élodie', "N'Guessan-Dupré")], { key: ca.issue(SIGNER) });
     expect((await queueCard(down.entryId, '&signer_check=unavailable'))?.checks.signer_check).toEqual({
@@ -191,6 +192,12 @@ describe('to the operators, with the checks shown and filterable', () => {
       reason: expect.stringContaining('503'),
     });
     h.sims.recherche.setFaults(undefined);
+    // Checked again in the background once the register answers, and the policy applied: approved automatically.
+    expect(await checkAgain(h.signing, { max: 10, olderThanMs: 0 })).toEqual({ checked: 1, approved: 1 });
+    const again = (await h.api('GET', review(down.entryId))).body;
+    expect(again.signer_check).toMatchObject({ result: 'pass' });
+    expect(again.decision).toMatchObject({ decision: 'approved', automatic: { rule: 'director-certificate' } });
+    expect(await checkAgain(h.signing, { max: 10, olderThanMs: 0 })).toEqual({ checked: 0, approved: 0 });
     const hidden = await submitted('not public', { key: ca.issue(SIGNER) });
     expect((await queueCard(hidden.entryId, '&signer_check=unavailable'))?.checks.signer_check).toEqual({
       result: 'unavailable',

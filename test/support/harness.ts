@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../api/app';
+import { signingDeps, type SigningDeps } from '../../api/signing-deps';
 import { loadConfig, type Config } from '../../platform/config';
 import { startSimulators, type Simulators } from '../../simulators';
 import { createLogger } from '../../platform/observability/logger';
@@ -78,6 +79,8 @@ export interface Harness {
   db: Db;
   box: DataBox;
   config: Config;
+  /** The API's clients for the checks and its decision policy (the background re-checks take them). */
+  signing: SigningDeps;
   sims: Simulators;
   client: Client;
   taskQueue: string;
@@ -168,7 +171,9 @@ export async function startHarness(
   const box = dataBoxFromConfig(config);
   const stopDispatcher = runWebhookDispatcher({ db, temporal: client, log, config }, 200);
   const inspector = new InspectionPool(poolOptions(config)); // INSPECT_* in opts.env: a pool of the test's own size
-  const app = createApp({ db, log, temporal: client, config, box, sealKey: testSealKey(), inspector });
+  const appDeps = { db, log, temporal: client, config, box, sealKey: testSealKey(), inspector };
+  const signing = signingDeps(appDeps);
+  const app = createApp({ ...appDeps, signing });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
     answerMalformedRequests(s);
@@ -187,6 +192,7 @@ export async function startHarness(
     db,
     box,
     config,
+    signing,
     sims,
     client,
     taskQueue,

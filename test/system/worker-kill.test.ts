@@ -17,6 +17,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { createApp } from '../../api/app';
+import { signingDeps } from '../../api/signing-deps';
 import { temporalWorkflowId } from '../../domain/jobs/jobs';
 import { loadConfig, type Config } from '../../platform/config';
 import { startSimulators, type Simulators } from '../../simulators';
@@ -82,9 +83,12 @@ beforeAll(async () => {
   const box = dataBoxFromConfig(config);
   connection = await Connection.connect({ address: inject('temporalAddress') });
   const temporal = new Client({ connection });
+  const signing = signingDeps({ db, log, temporal, config, box, sealKey: testSealKey() });
   server = await new Promise((resolve) => {
-    const s = createApp({ db, log, temporal, config, box, sealKey: testSealKey() }).listen(0, '127.0.0.1', () =>
-      resolve(s),
+    const s = createApp({ db, log, temporal, config, box, sealKey: testSealKey(), signing }).listen(
+      0,
+      '127.0.0.1',
+      () => resolve(s),
     );
   });
   const ws = await createWorkspace(db, 'kill');
@@ -95,6 +99,7 @@ beforeAll(async () => {
     db,
     box,
     config,
+    signing,
     sims,
     client: temporal,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
