@@ -6,7 +6,8 @@
 // The floor is the Annuaire's quota: the rows can be judged no faster than R of its requests a second. It prints the
 // requests per row by system, the wall time from the upload to the last verdict against requests ÷ R (goal ≤ 1.1×),
 // and each process's peak RSS (goal ≤ 512 MB). `--part registered`: a campaign to `registered` against the same
-// companies one at a time (bench/campaign/registered.ts).
+// companies one at a time (bench/campaign/registered.ts). `--part policy`: a campaign's automatic approvals under a
+// decision policy (bench/campaign/policy.ts).
 import { fork } from 'node:child_process';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -25,11 +26,11 @@ const { values } = parseArgs({
     server: { type: 'string' },
   },
 });
-if (values.part === 'registered') {
-  await import('./campaign/registered');
+if (values.part === 'registered' || values.part === 'policy') {
+  await import(`./campaign/${values.part}`);
   process.exit(0);
 }
-if (values.part !== 'dry-run') throw new Error('--part takes dry-run or registered');
+if (values.part !== 'dry-run') throw new Error('--part takes dry-run, registered or policy');
 const N = Number(values.rows);
 const RATE = Number(values.rate);
 if (!Number.isInteger(N) || N < 10 || !(RATE > 0))

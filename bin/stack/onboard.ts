@@ -7,6 +7,7 @@ import { callApi, type ApiJson, type Cluster } from './cluster';
 import { makeSiren, party, type SampleAddresses } from './sample-parties';
 import { b64, jpeg, png } from './sample-images';
 import { sentAgainWhenBusy } from './retry-after';
+import { sealPdf, type SealKey } from '../../domain/mandate-document/seal';
 
 export interface Onboarding {
   siren: string;
@@ -86,6 +87,24 @@ export async function signAndConfirm(c: Cluster, entryId: string, api = 0): Prom
   await expectStatus(c, 204, 'POST', `${entry(entryId)}/identity`, { view: 'front', data: FRONT }, api);
   await expectStatus(c, 204, 'POST', `${entry(entryId)}/identity`, { view: 'back', data: BACK }, api);
   await expectStatus(c, 204, 'POST', `${entry(entryId)}/sign`, {}, api);
+  const confirmed = await expectStatus(c, 200, 'POST', `${entry(entryId)}/confirm`, undefined, api);
+  if (confirmed.status !== 'submitted') throw new Error(`confirm ${entryId}: ${JSON.stringify(confirmed)}`);
+}
+
+/**
+ * As signAndConfirm, the mandate signed digitally: downloaded, signed with `key` (a certificate naming the signer),
+ * uploaded, then confirmed.
+ */
+export async function signDigitallyAndConfirm(c: Cluster, entryId: string, key: SealKey, api = 0): Promise<void> {
+  await expectStatus(c, 204, 'POST', `${entry(entryId)}/identity`, { view: 'front', data: FRONT }, api);
+  await expectStatus(c, 204, 'POST', `${entry(entryId)}/identity`, { view: 'back', data: BACK }, api);
+  const res = await fetch(`${c.apiUrls[api]}${entry(entryId)}/agreement`, {
+    headers: { authorization: `Bearer ${c.apiKey}` },
+  });
+  if (!res.ok) throw new Error(`GET agreement ${entryId}: ${res.status}`);
+  const info = { name: 'Signataire', reason: "J'accepte", location: 'Paris', contact: '' };
+  const signed = await sealPdf(Buffer.from(await res.arrayBuffer()), key, info);
+  await expectStatus(c, 204, 'POST', `${entry(entryId)}/agreement`, { data: b64(signed) }, api);
   const confirmed = await expectStatus(c, 200, 'POST', `${entry(entryId)}/confirm`, undefined, api);
   if (confirmed.status !== 'submitted') throw new Error(`confirm ${entryId}: ${JSON.stringify(confirmed)}`);
 }

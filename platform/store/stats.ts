@@ -49,3 +49,19 @@ export async function campaignEntryIds(db: Queryable, campaignId: string): Promi
   );
   return rows.map((r) => r.entry_id);
 }
+
+/**
+ * How each entry's submission was decided: automatically (by a policy rule) or not yet or by a person, the time from
+ * its confirmation to its decision, and what the director check found (a benchmark's report).
+ */
+export async function submissionDecisions(db: Queryable, entryIds: string[]) {
+  const { rows } = await db.query<{ automatic: boolean; ms: number | null; signer: string | null }>(
+    `SELECT d.policy_rule IS NOT NULL AS automatic, c.signer_result AS signer,
+       (extract(epoch FROM d.created_at - m.submitted_at) * 1000)::float8 AS ms
+     FROM mandates m LEFT JOIN approval_decisions d ON d.id = m.decision_id
+     LEFT JOIN submission_checks c ON c.entry_id = m.entry_id AND c.mandate_number = m.mandate_number
+     WHERE m.entry_id = ANY($1::uuid[]) AND m.submitted_at IS NOT NULL`,
+    [entryIds],
+  );
+  return rows;
+}

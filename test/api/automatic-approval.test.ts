@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startHarness, type Harness } from '../support/harness';
-import { testCa } from '../support/signing-ca';
+import { testCa } from '../../bin/stack/signing-ca';
 import { checkAgain } from '../../domain/mandate/recheck';
 import { director, SIGNER, submittedFor } from '../support/checked-submission';
 import { generateSelfSigned } from '../../platform/crypto/dev-certificates';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { certificateFacts, loadTrustAnchors } from '../../../domain/review/signing-certificate';
 import { generateSelfSigned } from '../../../platform/crypto/dev-certificates';
-import { testCa } from '../../support/signing-ca';
+import { testCa } from '../../../bin/stack/signing-ca';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/harness';
 import { director, SIGNER, submittedFor } from '../../support/checked-submission';
-import { testCa } from '../../support/signing-ca';
+import { testCa } from '../../../bin/stack/signing-ca';
 import { launchChromium, openReview, openSubmission, seriousViolations, text } from '../../support/review-page';
 
 const ca = testCa();
