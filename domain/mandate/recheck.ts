@@ -24,8 +24,12 @@ export async function checkAgain(
   return { checked, approved };
 }
 
-/** Runs checkAgain every `everyMs` (each round within the register's pace: RECHERCHE_ENTREPRISES_RATE). */
+/**
+ * Runs checkAgain every `everyMs` (each round within the register's pace: RECHERCHE_ENTREPRISES_RATE), when the
+ * policy has rules to apply: without any, an operator decides every submission and reads the register themself.
+ */
 export function runChecksAgain(deps: MandateDeps, everyMs = 30_000): () => void {
+  if (deps.decisionPolicy.auto_approve.length === 0 || deps.config.AUTO_APPROVE) return () => undefined;
   const max = Math.max(1, Math.floor((deps.config.RECHERCHE_ENTREPRISES_RATE * everyMs) / 2_000));
   return runPeriodically(
     everyMs,

@@ -78,6 +78,7 @@ describe('docker-compose.yml', () => {
         'SML_URL',
         'SML_DNS_ZONE',
         'PEPPOL_DIRECTORY_URL',
+        'RECHERCHE_ENTREPRISES_URL',
         'SMP_ID',
       ]) {
         expect(env[k], `${name}: ${k}`).toBeTruthy();
@@ -86,6 +87,7 @@ describe('docker-compose.yml', () => {
       expect(config.DATABASE_URL).toMatch(/^postgres:\/\/pa:.+@postgresql:5432\/pa$/);
       expect(config.TEMPORAL_ADDRESS).toBe('temporal:7233');
       expect(config.annuaireUrl).toBe(example.ANNUAIRE_URL); // the real directory, not the simulator
+      expect(config.rechercheEntreprisesUrl).toBe('https://recherche-entreprises.api.gouv.fr');
     }
     expect(resolved(services.api!).API_HOST).toBe('0.0.0.0');
     // Node reads this one: the worker's heap limit, which keeps its memory bounded in a bulk onboarding.
