@@ -24,6 +24,8 @@ const { values } = parseArgs({
     parties: { type: 'string' },
     concurrency: { type: 'string' },
     server: { type: 'string' },
+    // --part policy's (bench/campaign/policy.ts)
+    'register-rate': { type: 'string' },
   },
 });
 if (values.part === 'registered' || values.part === 'policy') {

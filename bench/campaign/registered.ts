@@ -17,6 +17,7 @@ import { ownDevServer, startCluster, type Cluster } from '../../bin/stack/cluste
 import { startTemporalServer } from '../../bin/stack/temporal-server';
 import { createAndStart, pool, signAndConfirm, sirens, waitUntil } from '../../bin/stack/onboard';
 import { campaignEntryIds, countCampaignJobsInStatus, countJobsInStatus } from '../../platform/store/stats';
+import { startedCampaign } from './started-campaign';
 import { cpuDelta, cpuSnapshot, formatCpu, msPerParty, withChildren, type CpuSnapshot } from '../onboarding/cpu';
 
 const { values } = parseArgs({
@@ -70,29 +71,11 @@ async function oneAtATime(c: Cluster): Promise<string[]> {
 }
 
 async function asCampaign(c: Cluster): Promise<void> {
-  const api = c.apiUrls[0]!;
-  const auth = { authorization: `Bearer ${c.apiKey}` };
-  const header = 'siren;name;signer_given_name;signer_surname;signer_role;contact_email;signer_id_number';
   // Each company its own signer (its own email), as one at a time: no bundle.
   const rows = sirens(N).map((s, i) => `${s};Société ${i};Élodie;Martin;Présidente;c${i}@example.fr;X4RTBPFW4`);
-  const file = `${header}\n${rows.join('\n')}\n`;
-  const res = await fetch(`${api}/campaigns/v1/campaigns`, {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'text/csv' },
-    body: file,
-  });
-  const { id } = (await res.json()) as { id: string };
-  if (res.status !== 201) throw new Error(`upload: ${res.status}`);
-  const status = async () =>
-    ((await (await fetch(`${api}/campaigns/v1/campaigns/${id}`, { headers: auth })).json()) as { status: string })
-      .status;
-  await waitUntil(async () => (await status()) === 'checked', timeoutMs, 'the dry run', 1000);
-  const started = await fetch(`${api}/campaigns/v1/campaigns/${id}/start`, { method: 'POST', headers: auth });
-  if (!started.ok) throw new Error(`start: ${started.status}`);
-  const inState = (s: string) => countCampaignJobsInStatus(c.db, id, s);
-  await waitUntil(async () => (await inState('WAIT')) === N, timeoutMs, `${N} waiting for their signers`, 1000);
+  const id = await startedCampaign(c, rows, timeoutMs);
   say(`campaign: ${N} waiting for their signers; signing`);
-  await signAll(c, await campaignEntryIds(c.db, id), () => inState('OK'));
+  await signAll(c, await campaignEntryIds(c.db, id), () => countCampaignJobsInStatus(c.db, id, 'OK'));
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-campaign-'));

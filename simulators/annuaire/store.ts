@@ -5,7 +5,7 @@
 import { addressId, DEFAULT_MATRICULE, isSirenLevel } from './addressing';
 import { KNOWN_COMPANIES, type SimCompany, type StoredCompany } from './companies';
 import { realToday } from './days';
-import { StateFile } from './journal';
+import { StateFile } from '../state-file';
 import { LineIndex, type NewLine, type SeedLine, type StoredLine } from './lines';
 import { Refusal } from './refusal';
 import { RoutingCodes } from './routing-codes';
@@ -44,7 +44,7 @@ export class LineStore {
 
   constructor(file?: string) {
     for (const c of KNOWN_COMPANIES) this.companies.set(c.siren, { ...c, idInstance: 1_000_000 + this.companies.size });
-    this.persisted = file ? new StateFile<Snapshot, JournalRecord>(file) : undefined;
+    this.persisted = file ? new StateFile<Snapshot, JournalRecord>(file, 'Annuaire simulator') : undefined;
     const { snapshot, records } = this.persisted?.load() ?? { records: [] };
     snapshot?.lines.forEach((l) => this.lines.add(l));
     this.nextId = snapshot?.nextId ?? 1;

@@ -1,7 +1,7 @@
 // The simulated register: companies by SIREN, each with the folded words its text search looks at (its name, its
 // directors' names), kept in memory and, given a state file, on disk (state-file.ts).
 import type { StoredCompany } from './companies';
-import { StateFile } from './state-file';
+import { StateFile } from '../state-file';
 import { words } from './text';
 
 type Snapshot = { companies: StoredCompany[] };
@@ -20,7 +20,9 @@ export class CompanyStore {
   private readonly persisted?: StateFile<Snapshot, JournalRecord>;
 
   constructor(file?: string) {
-    this.persisted = file ? new StateFile<Snapshot, JournalRecord>(file) : undefined;
+    this.persisted = file
+      ? new StateFile<Snapshot, JournalRecord>(file, "Recherche d'entreprises simulator")
+      : undefined;
     const { snapshot, records } = this.persisted?.load() ?? { records: [] };
     snapshot?.companies.forEach((c) => this.index(c));
     records.forEach((r) => ('put' in r ? this.index(r.put) : this.entries.delete(r.delete)));

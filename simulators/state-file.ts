@@ -1,6 +1,6 @@
-// Persistence that does not rewrite the whole state on each change: the state file is a snapshot (in the format it
-// always had, so older files load) and a journal beside it, `<stateFile>.journal`, takes one JSON record per changed
-// line, routing code, company or setting, one per text line. A record is the thing's whole new state, so replaying
+// A simulator's persistence that does not rewrite the whole state on each change: the state file is a snapshot (in
+// the format it always had, so older files load) and a journal beside it, `<stateFile>.journal`, takes one JSON record
+// per changed thing (a line, a company, a setting), one per text line. A record is the thing's whole new state, so replaying
 // one twice is harmless (a crash between a compaction's rename and its truncation). A commit's records go out in one
 // append (one write: a process crash cannot split it); a torn last line (the machine stopped mid-write) is dropped at
 // load. The snapshot is rewritten (compaction) once the journal has grown as large as it: a change costs its own
@@ -14,7 +14,11 @@ export class StateFile<S, R> {
   private snapshotBytes = 0;
   private journalBytes = 0;
 
-  constructor(readonly file: string) {
+  /** `owner` names the simulator in the errors ("Annuaire simulator"). */
+  constructor(
+    readonly file: string,
+    private readonly owner: string,
+  ) {
     this.journal = `${file}.journal`;
   }
 
@@ -27,7 +31,7 @@ export class StateFile<S, R> {
         snapshot = JSON.parse(text) as S;
       }
     } catch (err) {
-      throw new Error(`Annuaire simulator: cannot read its state file ${this.file}: ${(err as Error).message}`);
+      throw new Error(`${this.owner}: cannot read its state file ${this.file}: ${(err as Error).message}`);
     }
     return { snapshot, records: this.readJournal() };
   }
@@ -77,7 +81,7 @@ export class StateFile<S, R> {
           records.push(JSON.parse(text) as R);
         } catch {
           if (start < buf.length)
-            throw new Error(`Annuaire simulator: its journal ${this.journal} is corrupt at byte ${good}`);
+            throw new Error(`${this.owner}: its journal ${this.journal} is corrupt at byte ${good}`);
           break; // a garbled last line is a torn one as well
         }
       }
