@@ -12,6 +12,7 @@ import { renewalOf } from '../../domain/party/renewal';
 import { getEntryRow } from '../../platform/store/entries';
 import { bundleOfEntry } from '../../platform/store/campaign-bundles';
 import { reviewedChecks } from '../../domain/mandate/four-eyes';
+import { checkAgainIfUnanswered } from '../../domain/mandate/recheck';
 import { pendingByWorkspace, reviewQueue } from '../../platform/store/review-queue';
 import { queueQuery } from './review-queue-query';
 import { notFound } from '../../web/http/problem';
@@ -78,6 +79,7 @@ export const reviewRoutes = [
     handle: async ({ params: { silo_entry_id: entryId }, res }, deps: MandateDeps) => {
       const entry = await getEntryRow(deps.db, await workspaceForOperator(deps.db, entryId), entryId);
       if (!entry) throw notFound(`entry ${entryId}`);
+      await checkAgainIfUnanswered(deps, entryId); // the register did not answer then: the operator sees it now
       const mandate = await getMandate(deps.db, entryId);
       if (!mandate) throw notFound(`a mandate for entry ${entryId} (no registration has issued one yet)`);
       const party = entry.data as Party;

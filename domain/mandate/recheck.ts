@@ -13,15 +13,32 @@ export async function checkAgain(
 ): Promise<{ checked: number; approved: number }> {
   let checked = 0;
   let approved = 0;
-  for (const s of await unansweredChecks(deps.db, o.olderThanMs, o.max)) {
-    const ctx = await context(deps, s.workspaceId, s.entryId);
-    if (ctx.mandate.mandate_number !== s.mandateNumber) continue; // replaced meanwhile: its own checks will come
-    const checks = await checksOf(deps, ctx, s.jobId);
-    if (!(await replaceChecks(deps.db, s, checks))) continue; // decided, reopened or replaced meanwhile
-    checked++;
-    if (await decideByPolicy(deps, s.workspaceId, s.entryId, checks)) approved++;
+  for (const s of await unansweredChecks(deps.db, { olderThanMs: o.olderThanMs, limit: o.max })) {
+    const r = await checkOnce(deps, s);
+    if (r) checked++;
+    if (r === 'approved') approved++;
   }
   return { checked, approved };
+}
+
+/**
+ * The submission's checks made again if the register left them unanswered (an operator opening it: they see what it
+ * says now); the policy applied to what they find.
+ */
+export async function checkAgainIfUnanswered(deps: MandateDeps, entryId: string): Promise<void> {
+  const [s] = await unansweredChecks(deps.db, { olderThanMs: 0, limit: 1, entryId });
+  if (s) await checkOnce(deps, s);
+}
+
+async function checkOnce(
+  deps: MandateDeps,
+  s: { entryId: string; workspaceId: string; jobId: string; mandateNumber: string },
+): Promise<'checked' | 'approved' | undefined> {
+  const ctx = await context(deps, s.workspaceId, s.entryId);
+  if (ctx.mandate.mandate_number !== s.mandateNumber) return undefined; // replaced meanwhile: its own checks will come
+  const checks = await checksOf(deps, ctx, s.jobId);
+  if (!(await replaceChecks(deps.db, s, checks))) return undefined; // decided, reopened or replaced meanwhile
+  return (await decideByPolicy(deps, s.workspaceId, s.entryId, checks)) ? 'approved' : 'checked';
 }
 
 /**

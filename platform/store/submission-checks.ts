@@ -109,18 +109,21 @@ export async function checksOfSubmission(
 
 /**
  * Pending submissions whose director check found the register silent (`no-answer`: its limit, or a fault), for the
- * signer or for a certificate, checked more than `olderThanMs` ago: the background re-check's work, oldest first.
+ * signer or for a certificate, checked more than `olderThanMs` ago: the re-checks' work, oldest first.
  */
-export async function unansweredChecks(db: Queryable, olderThanMs: number, limit: number) {
+export async function unansweredChecks(
+  db: Queryable,
+  o: { olderThanMs: number; limit: number; /** this entry's only */ entryId?: string },
+) {
   const { rows } = await db.query<{ entry_id: string; workspace_id: string; job_id: string; mandate_number: string }>(
     `SELECT c.entry_id, e.workspace_id, c.job_id, c.mandate_number FROM submission_checks c
      JOIN mandates m ON m.entry_id = c.entry_id AND m.mandate_number = c.mandate_number
      JOIN entries e ON e.id = c.entry_id
      WHERE m.submitted_at IS NOT NULL AND m.decision_id IS NULL AND m.voided_at IS NULL
        AND (c.signer_check->>'code' = 'no-answer' OR c.signature->'director'->>'code' = 'no-answer')
-       AND c.checked_at < now() - ($1::int * interval '1 millisecond')
+       AND c.checked_at < now() - ($1::int * interval '1 millisecond') AND ($3::uuid IS NULL OR c.entry_id = $3)
      ORDER BY c.checked_at LIMIT $2`,
-    [olderThanMs, limit],
+    [o.olderThanMs, o.limit, o.entryId ?? null],
   );
   return rows.map((r) => ({
     entryId: r.entry_id,

@@ -195,6 +195,12 @@ describe('to the operators, with the checks shown and filterable', () => {
     // Checked again in the background once the register answers, and the policy applied: approved automatically.
     expect(await checkAgain(h.signing, { max: 10, olderThanMs: 0 })).toEqual({ checked: 1, approved: 1 });
     const again = (await h.api('GET', review(down.entryId))).body;
+    // Or when an operator opens one: what the register says now.
+    h.sims.recherche.setFaults({ errorRates: { 503: 1 }, count: 1 });
+    const opened = await submitted([director('Élodie', "N'Guessan-Dupré")], 'in-app');
+    expect((await queueCard(opened.entryId))?.checks.signer_check).toMatchObject({ code: 'no-answer' });
+    expect((await h.api('GET', review(opened.entryId))).body.signer_check).toMatchObject({ result: 'pass' });
+    expect((await queueCard(opened.entryId))?.checks.signer_check).toMatchObject({ result: 'pass' });
     expect(again.signer_check).toMatchObject({ result: 'pass' });
     expect(again.decision).toMatchObject({ decision: 'approved', automatic: { rule: 'director-certificate' } });
     expect(await checkAgain(h.signing, { max: 10, olderThanMs: 0 })).toEqual({ checked: 0, approved: 0 });
