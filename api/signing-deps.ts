@@ -2,7 +2,7 @@
 // Annuaire client and one public-register client for the checks (one pace under the register's limit), the trust
 // anchors and the decision policy, read once (a file that is not one stops the start).
 import type { MandateDeps } from '../domain/mandate/context';
-import { loadDecisionPolicy } from '../domain/review/decision-policy';
+import { loadDecisionPolicy, policyWarnings } from '../domain/review/decision-policy';
 import { loadTrustAnchors } from '../domain/review/signing-certificate';
 import { annuaireClient, publicRegisterClient } from '../integrations/clients';
 import type { AnnuaireClient } from '../integrations/annuaire/client';
@@ -15,6 +15,8 @@ export type SigningDeps = MandateDeps & { reviewAnnuaire: AnnuaireClient };
 type ProcessDeps = Omit<MandateDeps, 'reviewAnnuaire' | 'publicRegister' | 'trustAnchors' | 'decisionPolicy'>;
 
 export function signingDeps(deps: ProcessDeps): SigningDeps {
+  const decisionPolicy = loadDecisionPolicy(deps.config.DECISION_POLICY_FILE);
+  for (const warning of policyWarnings(decisionPolicy)) deps.log.warn({ policy: decisionPolicy.version }, warning);
   return {
     ...deps,
     reviewAnnuaire: annuaireClient(deps.config, { timeoutMs: REVIEW_DIRECTORY_TIMEOUT_MS }),
@@ -22,6 +24,6 @@ export function signingDeps(deps: ProcessDeps): SigningDeps {
     trustAnchors: deps.config.SIGNATURE_TRUST_ANCHORS_FILE
       ? loadTrustAnchors(deps.config.SIGNATURE_TRUST_ANCHORS_FILE)
       : [],
-    decisionPolicy: loadDecisionPolicy(deps.config.DECISION_POLICY_FILE),
+    decisionPolicy,
   };
 }

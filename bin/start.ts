@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
 import { createApp } from '../api/app';
+import type { DecisionPolicy } from '../domain/review/decision-policy';
 import { signingDeps } from '../api/signing-deps';
 import { runChecksAgain } from '../domain/mandate/recheck';
 import { runQueuedJobSweeper } from '../domain/jobs/job-sweeper';
@@ -172,13 +173,22 @@ async function main(life: Lifecycle) {
   Temporal UI    ${temporalServer.uiUrl}
   Temporal gRPC  ${config.TEMPORAL_ADDRESS}   (namespace ${config.TEMPORAL_NAMESPACE}, task queue ${config.TEMPORAL_TASK_QUEUE}, build ${buildId} of ${config.TEMPORAL_DEPLOYMENT_NAME})
   Our SMP        ${config.smpPublicUrl}
-  Simulators     Annuaire ${simulators.annuaire.url}, SML ${simulators.sml.endpoint} (DNS ${simulators.sml.dnsAddress}:${simulators.sml.dnsPort}, zone ${simulators.sml.dnsZone}), Peppol Directory ${simulators.directory.url}
+  Simulators     Annuaire ${simulators.annuaire.url}, SML ${simulators.sml.endpoint} (DNS ${simulators.sml.dnsAddress}:${simulators.sml.dnsPort}, zone ${simulators.sml.dnsZone}), Peppol Directory ${simulators.directory.url}, API Recherche d'entreprises ${simulators.recherche.url}
+  Decisions      ${policySummary(signing.decisionPolicy, signing.trustAnchors.length, config.AUTO_APPROVE)}
   Dev API key    ${masked(devKey)}   (an integrator's; the key itself: ${devKeyFile})
 ${devOperators.map((o) => `  Dev operator   ${masked(o.credential)}   (${o.name}: ${o.roles.join(', ')}; the credential itself: ${o.file})`).join('\n')}
   Data           ${config.dataDir}
   Ctrl-C stops everything.
 `);
   life.ready();
+}
+
+/** The decision policy as the start says it: automatic rules, their window, the CAs trusted; four eyes. */
+function policySummary(p: DecisionPolicy, anchors: number, sandbox: boolean): string {
+  const auto = p.auto_approve.length
+    ? `${p.auto_approve.length} automatic rule(s) (${p.auto_approve.map((r) => r.rule).join(', ')}; overturn window ${p.overturn_window}; ${anchors} trusted CA(s))`
+    : 'every submission to an operator';
+  return `policy version ${p.version}: ${auto}; four eyes on ${p.second_approval.join(', ') || 'none'}${sandbox ? ' (all off: AUTO_APPROVE)' : ''}`;
 }
 
 /** The key's prefix (as `npm run key:list` shows it): the log is no place for a secret, it is copied around. */

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { z } from 'zod';
 import type { Db } from '../../platform/store/db';
 import { OPERATOR_ROLES, listOperators } from '../../platform/store/operators';
-import { accessLog } from '../../platform/store/operator-access-log';
+import { ACCESS_ACTIONS, accessLog } from '../../platform/store/operator-access-log';
 import { pageCursor } from '../../web/http/schema-primitives';
 import { createOperator, issueCredential, withdrawCredential } from '../../domain/operators/credentials';
 import { accessLogCsv } from '../../domain/operators/access-log-csv';
@@ -26,6 +26,14 @@ const instant = z.iso.datetime({ offset: true, error: 'an ISO 8601 timestamp, e.
 const logFilter = {
   operator_id: z.uuid({ error: 'must be a UUID' }).optional().describe("only this operator's"),
   silo_entry_id: z.uuid({ error: 'must be a UUID' }).optional().describe('only those on this entry'),
+  action: z
+    .enum(ACCESS_ACTIONS)
+    .optional()
+    .describe('only this kind (decision: every decision, by operators and by the policy)'),
+  decided_by: z
+    .enum(['operator', 'policy'])
+    .optional()
+    .describe("decisions only: an operator's, or the decision policy's (automatic)"),
   from: instant.describe('at or after'),
   to: instant.describe('before'),
 };
@@ -39,7 +47,14 @@ const CSV_PAGE = 1000;
 
 type Deps = { db: Db };
 type LogFilter = z.output<typeof csvQuery>;
-const filterOf = (q: LogFilter) => ({ operatorId: q.operator_id, entryId: q.silo_entry_id, from: q.from, to: q.to });
+const filterOf = (q: LogFilter) => ({
+  operatorId: q.operator_id,
+  entryId: q.silo_entry_id,
+  action: q.action,
+  decidedBy: q.decided_by,
+  from: q.from,
+  to: q.to,
+});
 
 export const operatorRoutes = [
   route({

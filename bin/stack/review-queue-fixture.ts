@@ -80,6 +80,10 @@ export async function seedReviewQueue(
                 result: 'fail',
                 code: 'not-listed',
                 reason: 'not among the 2 natural-person director(s) the public register lists',
+                listed: [
+                  { name: 'Paul DURAND', role: 'Président' },
+                  { name: 'Zoé ROUX', role: 'Directrice générale' },
+                ],
               },
         },
       };

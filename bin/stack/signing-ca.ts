@@ -12,8 +12,11 @@ export interface TestCa {
   certPem: string;
   /** A PEM file holding the CA's certificate, for SIGNATURE_TRUST_ANCHORS_FILE. */
   file: string;
-  /** A signing certificate (and its key) naming this person, valid from a minute ago for a year. */
-  issue(person: { given: string; surname: string }): SealKey;
+  /**
+   * A signing certificate (and its key) naming this person, valid from a minute ago for a year; `tls`: a server's
+   * certificate instead (key encipherment, serverAuth), which must not bind a signature.
+   */
+  issue(person: { given: string; surname: string }, use?: 'signing' | 'tls'): SealKey;
 }
 
 function keyPair() {
@@ -24,26 +27,33 @@ function keyPair() {
   };
 }
 
-function certificate(subject: forge.pki.CertificateField[], publicKey: forge.pki.PublicKey, ca: boolean) {
+function certificate(
+  subject: forge.pki.CertificateField[],
+  publicKey: forge.pki.PublicKey,
+  use: 'ca' | 'signing' | 'tls',
+) {
   const cert = forge.pki.createCertificate();
   cert.publicKey = publicKey;
   cert.serialNumber = '01' + crypto.randomBytes(6).toString('hex');
   cert.validity.notBefore = new Date(Date.now() - 60_000);
   cert.validity.notAfter = new Date(Date.now() + 365 * 86_400_000);
   cert.setSubject(subject);
-  cert.setExtensions(
-    ca
-      ? [
-          { name: 'basicConstraints', cA: true, critical: true },
-          { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
-          { name: 'subjectKeyIdentifier' },
-        ]
-      : [
-          { name: 'basicConstraints', cA: false },
-          { name: 'keyUsage', digitalSignature: true, nonRepudiation: true, critical: true },
-          { name: 'subjectKeyIdentifier' },
-        ],
-  );
+  const extensions = {
+    ca: [
+      { name: 'basicConstraints', cA: true, critical: true },
+      { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+    ],
+    signing: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, nonRepudiation: true, critical: true },
+    ],
+    tls: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', keyEncipherment: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+    ],
+  }[use];
+  cert.setExtensions([...extensions, { name: 'subjectKeyIdentifier' }]);
   return cert;
 }
 
@@ -54,7 +64,7 @@ export function testCa(name = 'Test Qualified CA'): TestCa {
     { name: 'organizationName', value: 'Tests only' },
     { name: 'countryName', value: 'FR' },
   ];
-  const caCert = certificate(subject, root.publicKey, true);
+  const caCert = certificate(subject, root.publicKey, 'ca');
   caCert.setIssuer(subject);
   caCert.sign(forge.pki.privateKeyFromPem(root.keyPem), forge.md.sha256.create());
   const certPem = forge.pki.certificateToPem(caCert);
@@ -63,7 +73,7 @@ export function testCa(name = 'Test Qualified CA'): TestCa {
   return {
     certPem,
     file,
-    issue(person) {
+    issue(person, use = 'signing') {
       const leaf = keyPair();
       const cert = certificate(
         [
@@ -73,7 +83,7 @@ export function testCa(name = 'Test Qualified CA'): TestCa {
           { name: 'countryName', value: 'FR' },
         ] as forge.pki.CertificateField[],
         leaf.publicKey,
-        false,
+        use,
       );
       cert.setIssuer(caCert.subject.attributes);
       cert.sign(forge.pki.privateKeyFromPem(root.keyPem), forge.md.sha256.create());

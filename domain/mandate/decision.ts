@@ -252,7 +252,15 @@ export async function decide(
   const ctx = await context(deps, workspaceId, entryId);
   if (!ctx.mandate.submitted_at)
     throw new MandateError('nothing-to-decide', 'there is no submission to decide on: the signer has not confirmed');
-  const job = await currentJob(deps, ctx.mandate, entryId);
+  const job = await currentJob(deps, ctx.mandate, entryId).catch((err: unknown) => {
+    // A rejection of a submission approved since, whose registration has run on to its end.
+    if (err instanceof MandateError && err.code === 'not-waiting' && !d.approved && ctx.mandate.decision_id)
+      throw new MandateError(
+        'decided',
+        'this submission was approved and its registration has run on: unregister the party to undo it',
+      );
+    throw err;
+  });
   const policy =
     d.approved && d.operatorId && !deps.config.AUTO_APPROVE
       ? await policyCase(deps, { entryId, mandateNumber: ctx.mandate.mandate_number })
@@ -371,7 +379,7 @@ async function overturned(
   if ('closed' in o)
     throw new MandateError(
       'decided',
-      `this submission was approved automatically at ${o.closed.decidedAt}, and its window to overturn it closed at ${o.closed.holdUntil}: the registration runs on (unregister the party to undo it)`,
+      `this submission was approved automatically at ${o.closed.decidedAt}, and its window to overturn it closed at ${o.closed.until}: the registration runs on (unregister the party to undo it)`,
     );
   return o.overturned;
 }

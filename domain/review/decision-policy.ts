@@ -53,7 +53,6 @@ export const AUTO_APPROVAL_CONDITIONS = {
   'company-active': { binds: false, holds: (c: PolicyFacts) => c.companyActive === true },
   registration: { binds: false, holds: (c: PolicyFacts) => c.purpose === 'registration' },
   renewal: { binds: false, holds: (c: PolicyFacts) => c.purpose === 'renewal' },
-  'first-round': { binds: false, holds: (c: PolicyFacts) => c.round === 1 },
 } satisfies Record<string, { binds: boolean; holds: (c: PolicyFacts) => boolean }>;
 
 export type AutoApprovalCondition = keyof typeof AUTO_APPROVAL_CONDITIONS;
@@ -120,10 +119,12 @@ export interface AutomaticApproval {
 }
 
 /**
- * The rule approving this submission automatically, if any: none when a case asks for a second approval (a person,
- * twice), else the first rule whose conditions all hold.
+ * The rule approving this submission automatically, if any: none after a rejection (a person decides again), none
+ * when a case asks for a second approval (a person, twice), else the first rule whose conditions all hold.
  */
 export function automaticApproval(policy: DecisionPolicy, checks: PolicyFacts): AutomaticApproval | undefined {
+  // A person rejected an earlier submission (or overturned its automatic approval): a person decides the next.
+  if ((checks.round ?? 1) > 1) return undefined;
   if (secondApprovalCase(policy, checks)) return undefined;
   for (const r of policy.auto_approve) {
     const conditions = Object.fromEntries(r.when.map((c) => [c, AUTO_APPROVAL_CONDITIONS[c].holds(checks)]));
@@ -141,4 +142,24 @@ export function automaticApproval(policy: DecisionPolicy, checks: PolicyFacts): 
 /** The first case of the policy that needs a second approval for these checks; none when one approval settles it. */
 export function secondApprovalCase(policy: DecisionPolicy, checks: PolicyFacts): SecondApprovalCase | undefined {
   return policy.second_approval.find((name) => SECOND_APPROVAL_CASES[name](checks));
+}
+
+/**
+ * What a policy that loads may still get wrong, said at start: an automatic rule that would approve a company the
+ * Annuaire does not show active, or under another name, when no four-eyes case sends those to a person; no window to
+ * overturn an automatic approval.
+ */
+export function policyWarnings(p: DecisionPolicy): string[] {
+  const out: string[] = [];
+  for (const r of p.auto_approve) {
+    if (!r.when.includes('company-active') && !p.second_approval.includes('not-active'))
+      out.push(`rule ${r.rule} may approve a company the Annuaire does not show active: add company-active`);
+    if (!r.when.includes('name-matches') && !p.second_approval.includes('name-mismatch'))
+      out.push(
+        `rule ${r.rule} may approve a company declared under another name than the Annuaire's: add name-matches`,
+      );
+  }
+  if (p.auto_approve.length && durationMs(p.overturn_window) === 0)
+    out.push('overturn_window is 0s: no operator can overturn an automatic approval');
+  return out;
 }

@@ -1,12 +1,14 @@
 // Whether the signer is among the company's legal representatives, as the public register shows them (the API
-// Recherche d'entreprises' `dirigeants`, from the RNE). Names are compared as people write them differently: case,
-// accents, hyphens and spacing aside, the surname whole and any one of the given names. A director that is a legal
-// person (a holding as président) is looked up once more, one level: its own natural-person directors represent it.
-// A name proves nothing of who signed; it tells the operator, and the decision policy, whether the signer claims a
-// role the register confirms.
+// Recherche d'entreprises' `dirigeants`, from the RNE, with their roles: representative-roles.ts says which bind the
+// company). Names are compared as people write them differently: case, accents, hyphens and spacing aside, the
+// surname whole and any one of the given names — or, for a certificate (`strict`), the first given name. A director
+// that is a legal person representing the company (a holding as président) is looked up once more, one level: its own
+// representatives represent it. A name proves nothing of who signed; it tells the operator, and the decision policy,
+// whether the signer claims a role the register confirms.
 import type { Logger } from 'pino';
 import { RemoteFailure } from '../remote-failure';
 import { nameWords } from '../party/legal-forms';
+import { isRepresentative } from './representative-roles';
 
 export type Director =
   | { kind: 'person'; surname: string; givenNames: string; role?: string }
@@ -31,12 +33,38 @@ export interface MatchedDirector {
  * does not show the company (unknown, or not public), or it did not answer; or it was submitted before the check was.
  */
 export type SignerCheckCode =
-  'not-listed' | 'no-directors' | 'no-siren' | 'no-name' | 'not-public' | 'no-answer' | 'not-checked';
+  | 'not-listed'
+  | 'not-representative'
+  | 'no-directors'
+  | 'no-siren'
+  | 'no-name'
+  | 'not-public'
+  | 'no-answer'
+  | 'not-checked';
+
+type FailCode = 'not-listed' | 'not-representative' | 'no-directors';
+
+/** A director as the register lists them, for the operator deciding on a `fail`. */
+export interface ListedDirector {
+  name: string;
+  role?: string;
+  siren?: string;
+}
 
 export type SignerCheck =
   | { result: 'pass'; director: MatchedDirector }
-  | { result: 'fail'; code: 'not-listed' | 'no-directors'; reason: string }
-  | { result: 'unavailable'; code: Exclude<SignerCheckCode, 'not-listed' | 'no-directors'>; reason: string };
+  | {
+      result: 'fail';
+      code: FailCode;
+      reason: string;
+      /** `not-representative`: the role the signer is listed in. */
+      role?: string;
+      listed: ListedDirector[];
+    }
+  | { result: 'unavailable'; code: Exclude<SignerCheckCode, FailCode>; reason: string };
+
+/** At most this many directors are listed with a `fail`. */
+const MAX_LISTED = 20;
 
 /** At most this many legal-person directors are looked up (each one request under the register's rate limit). */
 const MAX_LEGAL_PERSONS = 3;
@@ -56,44 +84,78 @@ function givenNamesOf(listed: string): Set<string> {
   return new Set([...names, ...names.slice(1).map((n, i) => names[i] + n)]);
 }
 
-/** Whether the signer is this natural-person director: the same surname, and one given name in common. */
-export function isSamePerson(signer: { given: string; surname: string }, d: { surname: string; givenNames: string }) {
+/**
+ * Whether the signer is this natural-person director: the same surname, and one given name in common; `strict`, the
+ * signer's first given name is the director's first (the son "Pierre" is not his father "Jean Pierre").
+ */
+export function isSamePerson(
+  signer: { given: string; surname: string },
+  d: { surname: string; givenNames: string },
+  strict = false,
+) {
   if (!compact(signer.surname) || compact(signer.surname) !== compact(d.surname)) return false;
-  const theirs = givenNamesOf(d.givenNames);
-  return signer.given
+  const mine = signer.given
     .split(/[,\s]+/)
     .map(compact)
-    .some((n) => n && theirs.has(n));
+    .filter(Boolean);
+  if (strict) {
+    const theirs = d.givenNames
+      .split(/[,\s]+/)
+      .map(compact)
+      .filter(Boolean);
+    const firsts = new Set([theirs[0], (theirs[0] ?? '') + (theirs[1] ?? '')]);
+    return mine.length > 0 && (firsts.has(mine[0]) || firsts.has(mine.slice(0, 2).join('')));
+  }
+  const theirs = givenNamesOf(d.givenNames);
+  return mine.some((n) => theirs.has(n));
 }
 
 const personName = (d: { givenNames: string; surname: string }) => `${d.givenNames} ${d.surname}`.trim();
 
-function asMatch(list: Director[], signer: { given: string; surname: string }): MatchedDirector | undefined {
-  for (const d of list) {
-    if (d.kind === 'person' && isSamePerson(signer, d)) return { name: personName(d), ...(d.role && { role: d.role }) };
-  }
-  return undefined;
+/** The director `signer` is in `list`, a representative one first. */
+function asMatch(
+  list: Director[],
+  signer: { given: string; surname: string },
+  strict: boolean,
+): (MatchedDirector & { representative: boolean }) | undefined {
+  const found = list.filter(
+    (d): d is Extract<Director, { kind: 'person' }> => d.kind === 'person' && isSamePerson(signer, d, strict),
+  );
+  const d = found.find((x) => isRepresentative(x.role)) ?? found[0];
+  return d && { name: personName(d), ...(d.role && { role: d.role }), representative: isRepresentative(d.role) };
 }
 
-/** A person as a check names them: given names and surname, or only a whole name (a certificate's common name). */
-export type NamedPerson = { given: string; surname: string } | { whole: string };
+/**
+ * A person as a check names them: given names and surname, or only a whole name (a certificate's common name);
+ * `strict`: matched on the first given name (a certificate binding its holder).
+ */
+export type NamedPerson = ({ given: string; surname: string } | { whole: string }) & { strict?: boolean };
 
 /** The ways a whole name may split into given names and a surname ("Jean de La Fontaine": each cut tried). */
 function splits(p: NamedPerson): { given: string; surname: string }[] {
-  if (!('whole' in p)) return [p];
+  if (!('whole' in p)) return [{ given: p.given, surname: p.surname }];
   const words = p.whole.trim().split(/\s+/);
   return words
     .slice(1)
     .map((_, i) => ({ given: words.slice(0, i + 1).join(' '), surname: words.slice(i + 1).join(' ') }));
 }
 
-function matchIn(list: Director[], person: NamedPerson): MatchedDirector | undefined {
+function matchIn(list: Director[], person: NamedPerson) {
   for (const candidate of splits(person)) {
-    const found = asMatch(list, candidate);
+    const found = asMatch(list, candidate, person.strict === true);
     if (found) return found;
   }
   return undefined;
 }
+
+const listed = (directors: Director[]): ListedDirector[] =>
+  directors
+    .slice(0, MAX_LISTED)
+    .map((d) =>
+      d.kind === 'person'
+        ? { name: personName(d), ...(d.role && { role: d.role }) }
+        : { name: d.name, siren: d.siren, ...(d.role && { role: d.role }) },
+    );
 
 /**
  * Each person among the company's directors, or among a legal-person director's (one level): `pass` with the director
@@ -112,38 +174,51 @@ export async function checkDirectors(
     const directors = await deps.register.directorsOf(siren);
     if (directors === null)
       return unavailable('not-public', `the public register does not show SIREN ${siren} (unknown, or not public)`);
-    const holdings = directors.filter((d) => d.kind === 'legal-person').slice(0, MAX_LEGAL_PERSONS);
+    // Only a legal person representing the company (a holding as président or gérant) represents it through its own.
+    const holdings = directors
+      .filter((d): d is Extract<Director, { kind: 'legal-person' }> => d.kind === 'legal-person')
+      .filter((d) => isRepresentative(d.role))
+      .slice(0, MAX_LEGAL_PERSONS);
     const theirs = new Map<string, Director[] | null>();
     const results: SignerCheck[] = [];
     for (const person of persons) {
-      const direct = matchIn(directors, person);
-      if (direct) {
-        results.push({ result: 'pass', director: direct });
-        continue;
-      }
-      let via: SignerCheck | undefined;
-      for (const h of holdings) {
+      let found = matchIn(directors, person);
+      let via: MatchedDirector['via'];
+      for (const h of found?.representative ? [] : holdings) {
         if (!theirs.has(h.siren)) theirs.set(h.siren, await deps.register.directorsOf(h.siren));
-        const list = theirs.get(h.siren);
-        const match = list && matchIn(list, person);
-        if (match) {
-          via = {
-            result: 'pass',
-            director: { ...match, via: { siren: h.siren, name: h.name, ...(h.role && { role: h.role }) } },
-          };
+        const match = matchIn(theirs.get(h.siren) ?? [], person);
+        if (match?.representative) {
+          found = match;
+          via = { siren: h.siren, name: h.name, ...(h.role && { role: h.role }) };
           break;
         }
       }
+      if (found?.representative) {
+        const { representative: _, ...director } = found;
+        results.push({ result: 'pass', director: { ...director, ...(via && { via }) } });
+        continue;
+      }
       const people = directors.filter((d) => d.kind === 'person').length;
+      const fail = (code: FailCode, reason: string, role?: string): SignerCheck => ({
+        result: 'fail',
+        code,
+        reason,
+        ...(role && { role }),
+        listed: listed(directors),
+      });
       results.push(
-        via ?? {
-          result: 'fail',
-          code: directors.length === 0 ? 'no-directors' : 'not-listed',
-          reason:
-            directors.length === 0
-              ? 'the public register lists no director of the company'
-              : `not among the ${people} natural-person director(s)${holdings.length ? ` nor those of its ${holdings.length} legal-person director(s)` : ''} the public register lists`,
-        },
+        found
+          ? fail(
+              'not-representative',
+              `listed as ${found.role ?? 'a director of unknown role'}, which does not represent the company`,
+              found.role,
+            )
+          : directors.length === 0
+            ? fail('no-directors', 'the public register lists no director of the company')
+            : fail(
+                'not-listed',
+                `not among the ${people} natural-person director(s)${holdings.length ? ` nor those of its ${holdings.length} legal-person representative(s)` : ''} the public register lists`,
+              ),
       );
     }
     return results;

@@ -19,7 +19,8 @@ export interface CertificateFacts {
   sha256: string;
   /** Whether its chain leads to a configured trust anchor and holds on the day of the check. */
   trusted: boolean;
-  /** Why it is, or is not, trusted. */
+  /** Why it is, or is not, trusted: in a word, then in English. */
+  trust_code: 'trusted' | 'no-anchors' | 'wrong-use' | 'self-signed' | 'not-chained';
   trust: string;
 }
 
@@ -65,6 +66,28 @@ export function loadTrustAnchors(file: string): pkijs.Certificate[] {
   });
 }
 
+/** Key purposes a document signature may carry: any, e-mail protection, document signing (RFC 9336), Adobe's, Microsoft's. */
+const SIGNING_PURPOSES = new Set([
+  '2.5.29.37.0',
+  '1.3.6.1.5.5.7.3.4',
+  '1.3.6.1.5.5.7.3.36',
+  '1.2.840.113583.1.1.5',
+  '1.3.6.1.4.1.311.10.3.12',
+]);
+
+/** Why the certificate may not sign documents (its key usage, its extended key usage), if it may not. */
+function notForSigning(cert: pkijs.Certificate): string | undefined {
+  const ext = (id: string) => cert.extensions?.find((e) => e.extnID === id);
+  const ku = ext('2.5.29.15')?.parsedValue as { valueBlock?: { valueHexView?: Uint8Array } } | undefined;
+  const bits = ku?.valueBlock?.valueHexView?.[0];
+  // digitalSignature (0x80) or nonRepudiation/contentCommitment (0x40)
+  if (ku && bits !== undefined && (bits & 0xc0) === 0) return 'its key usage does not allow signing';
+  const eku = ext('2.5.29.37')?.parsedValue as { keyPurposes?: string[] } | undefined;
+  if (eku?.keyPurposes && !eku.keyPurposes.some((p) => SIGNING_PURPOSES.has(p)))
+    return `its extended key usage (${eku.keyPurposes.join(', ')}) is not for signing documents`;
+  return undefined;
+}
+
 /** What the signer's certificate says, and whether its chain leads to one of `anchors` on `at`. */
 export async function certificateFacts(
   c: { signer: Uint8Array; others: Uint8Array[] },
@@ -85,7 +108,14 @@ export async function certificateFacts(
     sha256: crypto.createHash('sha256').update(c.signer).digest('hex'),
   };
   if (anchors.length === 0)
-    return { ...facts, trusted: false, trust: 'no trust anchors are configured (SIGNATURE_TRUST_ANCHORS_FILE)' };
+    return {
+      ...facts,
+      trusted: false,
+      trust_code: 'no-anchors',
+      trust: 'no trust anchors are configured (SIGNATURE_TRUST_ANCHORS_FILE)',
+    };
+  const wrongUse = notForSigning(cert);
+  if (wrongUse) return { ...facts, trusted: false, trust_code: 'wrong-use', trust: wrongUse };
   try {
     const engine = new pkijs.CertificateChainValidationEngine({
       trustedCerts: anchors,
@@ -93,10 +123,21 @@ export async function certificateFacts(
       checkDate: at,
     });
     const r = await engine.verify();
-    return r.result
-      ? { ...facts, trusted: true, trust: 'its chain leads to a configured trust anchor' }
-      : { ...facts, trusted: false, trust: `its chain does not lead to a configured trust anchor: ${r.resultMessage}` };
+    if (r.result)
+      return { ...facts, trusted: true, trust_code: 'trusted', trust: 'its chain leads to a configured trust anchor' };
+    const selfSigned = facts.subject === facts.issuer;
+    return {
+      ...facts,
+      trusted: false,
+      trust_code: selfSigned ? 'self-signed' : 'not-chained',
+      trust: `its chain does not lead to a configured trust anchor: ${r.resultMessage}`,
+    };
   } catch (err) {
-    return { ...facts, trusted: false, trust: `its chain could not be checked: ${(err as Error).message}` };
+    return {
+      ...facts,
+      trusted: false,
+      trust_code: 'not-chained',
+      trust: `its chain could not be checked: ${(err as Error).message}`,
+    };
   }
 }

@@ -51,15 +51,15 @@ export type SignatureEvidence =
 
 /** The person a certificate names, as the director check compares them. */
 function certificatePerson(c: CertificateFacts): NamedPerson | undefined {
-  if (c.names.given && c.names.surname) return { given: c.names.given, surname: c.names.surname };
-  return c.names.common ? { whole: c.names.common } : undefined;
+  if (c.names.given && c.names.surname) return { given: c.names.given, surname: c.names.surname, strict: true };
+  return c.names.common ? { whole: c.names.common, strict: true } : undefined;
 }
 
 /** Whether the certificate names the declared signer (a common name split at each word, as the director check does). */
 function namesSigner(c: CertificateFacts, signer: { given: string; surname: string }): boolean {
   const p = certificatePerson(c);
   if (!p) return false;
-  if (!('whole' in p)) return isSamePerson(p, { surname: signer.surname, givenNames: signer.given });
+  if (!('whole' in p)) return isSamePerson(p, { surname: signer.surname, givenNames: signer.given }, true);
   const words = p.whole.trim().split(/\s+/);
   return words
     .slice(1)
@@ -67,6 +67,7 @@ function namesSigner(c: CertificateFacts, signer: { given: string; surname: stri
       isSamePerson(
         { given: words.slice(0, i + 1).join(' '), surname: words.slice(i + 1).join(' ') },
         { surname: signer.surname, givenNames: signer.given },
+        true,
       ),
     );
 }

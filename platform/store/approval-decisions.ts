@@ -4,6 +4,14 @@ import type { Queryable } from './db';
 import { bothEffects, type StatementEffect } from './statement-effect';
 import { iso } from './rows';
 
+/**
+ * Until when the automatic approval in `d` may be overturned: the end of its hold, less a margin (10 s, or a quarter
+ * of a shorter window): the registration's own timer, on Temporal's clock, must not run on with an approval already
+ * overturned here.
+ */
+export const overturnableUntil = (d: string) =>
+  `(${d}.hold_until - LEAST(interval '10 seconds', (${d}.hold_until - ${d}.created_at) / 4))`;
+
 export interface DecisionRecord {
   id: string;
   entryId: string;
@@ -108,10 +116,12 @@ export async function decisionsOf(db: Queryable, entryId: string, jobId: string,
     policy_version: number | null;
     inputs: unknown;
     hold_until: Date | null;
+    overturnable_until: Date | null;
     overturns: string | null;
   }>(
     `SELECT d.id, d.approved, d.reason, d.created_at, d.operator_id, o.name AS operator_name, d.final, d.policy_case,
-       d.policy_rule, d.policy_version, d.inputs, d.hold_until, d.overturns
+       d.policy_rule, d.policy_version, d.inputs, d.hold_until, ${overturnableUntil('d')} AS overturnable_until,
+       d.overturns
      FROM approval_decisions d LEFT JOIN operators o ON o.id = d.operator_id
      WHERE d.entry_id = $1 AND d.job_id = $2 ${opts.deciders ? '' : 'AND d.final'}
      ORDER BY d.created_at DESC, d.id`,
@@ -132,7 +142,8 @@ export async function decisionsOf(db: Queryable, entryId: string, jobId: string,
           rule: r.policy_rule,
           version: r.policy_version,
           inputs: r.inputs,
-          overturnable_until: iso(r.hold_until),
+          overturnable_until: iso(r.overturnable_until),
+          runs_on_at: iso(r.hold_until),
         },
       }),
       ...(r.overturns && { overturns: r.overturns }),
@@ -175,18 +186,15 @@ export async function firstApprovalOf(q: Queryable, entryId: string) {
 /**
  * An operator's rejection overturning the automatic approval the submission holds, while its window is open: the
  * approval stays on record, the rejection names it and becomes the submission's decision. Read with the job's row
- * then the mandate's locked, as a decision is. The window closes a little early here (10 s, or a quarter of a
- * shorter window): the registration's own timer, on Temporal's clock, must not run on with an approval already
- * overturned by this one's.
+ * then the mandate's locked, as a decision is; open until `overturnableUntil`.
  */
 export async function overturnAutomatic(
   q: Queryable,
   d: { id: string; entryId: string; jobId: string; operatorId: string; reason?: string; decidedAt: string },
-): Promise<{ overturned: string } | { closed: { decidedAt: string; holdUntil: string | null } } | undefined> {
+): Promise<{ overturned: string } | { closed: { decidedAt: string; until: string | null } } | undefined> {
   await q.query('SELECT 1 FROM jobs WHERE id = $1 FOR UPDATE', [d.jobId]);
-  const { rows } = await q.query<{ id: string; created_at: Date; hold_until: Date | null; open: boolean }>(
-    `SELECT a.id, a.created_at, a.hold_until,
-       a.hold_until - LEAST(interval '10 seconds', (a.hold_until - a.created_at) / 4) > now() AS open
+  const { rows } = await q.query<{ id: string; created_at: Date; until: Date | null; open: boolean }>(
+    `SELECT a.id, a.created_at, ${overturnableUntil('a')} AS until, ${overturnableUntil('a')} > now() AS open
      FROM mandates m JOIN approval_decisions a ON a.id = m.decision_id
      WHERE m.entry_id = $1 AND m.job_id = $2 AND a.approved AND a.policy_rule IS NOT NULL AND m.voided_at IS NULL
      FOR UPDATE OF m`,
@@ -194,7 +202,7 @@ export async function overturnAutomatic(
   );
   const auto = rows[0];
   if (!auto) return undefined;
-  if (!auto.open) return { closed: { decidedAt: iso(auto.created_at)!, holdUntil: iso(auto.hold_until) ?? null } };
+  if (!auto.open) return { closed: { decidedAt: iso(auto.created_at)!, until: iso(auto.until) ?? null } };
   await q.query(
     `INSERT INTO approval_decisions (id, entry_id, job_id, approved, reason, operator_id, created_at, final, overturns)
      VALUES ($1, $2, $3, false, $4, $5, $6, true, $7)`,

@@ -44,7 +44,15 @@ export interface AccessLine {
 /** The log, oldest first, filtered by operator and entry, a page after `cursor`; `limit` bounds the page. */
 export async function accessLog(
   db: Queryable,
-  filter: { operatorId?: string; entryId?: string; from?: string; to?: string },
+  filter: {
+    operatorId?: string;
+    entryId?: string;
+    action?: AccessAction;
+    /** Decisions only: an operator's, or the decision policy's. */
+    decidedBy?: 'operator' | 'policy';
+    from?: string;
+    to?: string;
+  },
   page: { cursor?: string; limit: number },
 ): Promise<{ list: AccessLine[]; next?: string }> {
   const after = page.cursor ? decodeCursor(page.cursor) : '0';
@@ -53,6 +61,8 @@ export async function accessLog(
      FROM operator_access_log l LEFT JOIN operators o ON o.id = l.operator_id
      WHERE l.id > $1 AND ($2::uuid IS NULL OR l.operator_id = $2) AND ($3::uuid IS NULL OR l.entry_id = $3)
        AND ($4::timestamptz IS NULL OR l.at >= $4) AND ($5::timestamptz IS NULL OR l.at < $5)
+       AND ($7::text IS NULL OR l.action = $7)
+       AND ($8::text IS NULL OR (l.action = 'decision' AND (l.operator_id IS NULL) = ($8 = 'policy')))
      ORDER BY l.id LIMIT $6`,
     [
       after ?? '0',
@@ -61,6 +71,8 @@ export async function accessLog(
       filter.from ?? null,
       filter.to ?? null,
       page.limit + 1,
+      filter.action ?? null,
+      filter.decidedBy ?? null,
     ],
   );
   const more = rows.length > page.limit;

@@ -1,6 +1,7 @@
 // The operators' review queue: every workspace's submissions awaiting a decision, with the checks recorded when each
 // was made (submission-checks.ts), filtered, searched, counted, and paged by keyset in one of two orders.
 import type { Queryable } from './db';
+import { overturnableUntil } from './approval-decisions';
 import { cursorMicros, decodeTimeCursor, encodeTimeCursor, iso } from './rows';
 
 export interface QueueFilter {
@@ -46,7 +47,7 @@ export function decodeQueueCursor(cursor: string): { order: QueueOrder; micros: 
 
 const PENDING = 'm.submitted_at IS NOT NULL AND m.decision_id IS NULL AND m.voided_at IS NULL';
 const OVERTURNABLE = `m.submitted_at IS NOT NULL AND m.voided_at IS NULL
-  AND a.policy_rule IS NOT NULL AND a.approved AND a.hold_until > now()`;
+  AND a.policy_rule IS NOT NULL AND a.approved AND ${overturnableUntil('a')} > now()`;
 const FROM = `mandates m JOIN entries e ON e.id = m.entry_id JOIN workspaces w ON w.id = e.workspace_id
   LEFT JOIN submission_checks c ON c.entry_id = m.entry_id AND c.mandate_number = m.mandate_number
   LEFT JOIN approval_decisions f ON f.id = m.first_approval_id LEFT JOIN operators fo ON fo.id = f.operator_id
@@ -112,6 +113,7 @@ interface QueueRow {
   auto_rule: string | null;
   auto_at: Date | null;
   auto_until: Date | null;
+  auto_runs_on: Date | null;
   key_micros: string;
 }
 
@@ -139,7 +141,7 @@ export async function reviewQueue(
     `SELECT m.entry_id, m.job_id, e.workspace_id, w.name AS workspace_name, m.mandate_number, m.submitted_at, e.siren,
        e.data->>'name' AS name, m.upload_evidence, c.purpose, c.round, c.evidence, c.decide_by, c.directory,
        c.name_matches, c.company_active, c.signer_check, c.signature, c.checked_at, f.operator_id AS first_by, fo.name AS first_by_name,
-       f.created_at AS first_at, a.policy_rule AS auto_rule, a.created_at AS auto_at, a.hold_until AS auto_until,
+       f.created_at AS first_at, a.policy_rule AS auto_rule, a.created_at AS auto_at, ${overturnableUntil('a')} AS auto_until, a.hold_until AS auto_runs_on,
        ${cursorMicros(key)} AS key_micros
      FROM ${FROM} WHERE ${where.join(' AND ')}
      ORDER BY ${key}, m.entry_id LIMIT $${params.length}`,
@@ -183,7 +185,12 @@ const view = (r: QueueRow) => ({
     ? { decided_by: r.first_by ? { id: r.first_by, name: r.first_by_name! } : null, decided_at: iso(r.first_at)! }
     : null,
   automatic: r.auto_rule
-    ? { rule: r.auto_rule, decided_at: iso(r.auto_at)!, overturnable_until: iso(r.auto_until) ?? null }
+    ? {
+        rule: r.auto_rule,
+        decided_at: iso(r.auto_at)!,
+        overturnable_until: iso(r.auto_until) ?? null,
+        runs_on_at: iso(r.auto_runs_on) ?? null,
+      }
     : null,
 });
 

@@ -2660,6 +2660,8 @@ export interface components {
                     /** Format: date-time */
                     decided_at: string;
                     overturnable_until: string | null;
+                    /** @description when the registration runs on (its directory step) */
+                    runs_on_at: string | null;
                 } | null;
             }[];
             next_cursor?: string;
@@ -2688,9 +2690,20 @@ export interface components {
         } | {
             /** @constant */
             result: "fail";
-            /** @enum {string} */
-            code: "not-listed" | "no-directors";
+            /**
+             * @description not among the directors listed; listed, in a role that does not represent the company (an auditor, a board member); none listed
+             * @enum {string}
+             */
+            code: "not-listed" | "not-representative" | "no-directors";
             reason: string;
+            /** @description not-representative: the role the signer is listed in */
+            role?: string;
+            /** @description the directors the register lists (their first 20; a legal person with its SIREN) */
+            listed: {
+                name: string;
+                role?: string;
+                siren?: string;
+            }[];
         } | {
             /** @constant */
             result: "unavailable";
@@ -2726,6 +2739,11 @@ export interface components {
                 sha256: string;
                 /** @description its chain leads to a CA the platform trusts (SIGNATURE_TRUST_ANCHORS_FILE) */
                 trusted: boolean;
+                /**
+                 * @description trusted; no-anchors: the platform trusts no CA; wrong-use: not a certificate for signing; self-signed; not-chained: no chain to a trusted CA (or expired)
+                 * @enum {string}
+                 */
+                trust_code: "trusted" | "no-anchors" | "wrong-use" | "self-signed" | "not-chained";
                 /** @description why it is trusted, or not */
                 trust: string;
             } | null;
@@ -2799,8 +2817,10 @@ export interface components {
                     version: number | null;
                     /** @description the facts the rule read: each condition's value, and the checks */
                     inputs: unknown;
-                    /** @description until then an operator may overturn it (reject it); then the registration runs on */
+                    /** @description until then an operator may overturn it (reject it) */
                     overturnable_until: string | null;
+                    /** @description when the registration runs on (its directory step starts) */
+                    runs_on_at: string | null;
                 };
                 /**
                  * Format: uuid
@@ -2840,8 +2860,10 @@ export interface components {
                         version: number | null;
                         /** @description the facts the rule read: each condition's value, and the checks */
                         inputs: unknown;
-                        /** @description until then an operator may overturn it (reject it); then the registration runs on */
+                        /** @description until then an operator may overturn it (reject it) */
                         overturnable_until: string | null;
+                        /** @description when the registration runs on (its directory step starts) */
+                        runs_on_at: string | null;
                     };
                     /**
                      * Format: uuid
@@ -2884,8 +2906,10 @@ export interface components {
                     version: number | null;
                     /** @description the facts the rule read: each condition's value, and the checks */
                     inputs: unknown;
-                    /** @description until then an operator may overturn it (reject it); then the registration runs on */
+                    /** @description until then an operator may overturn it (reject it) */
                     overturnable_until: string | null;
+                    /** @description when the registration runs on (its directory step starts) */
+                    runs_on_at: string | null;
                 };
                 /**
                  * Format: uuid

@@ -61,8 +61,16 @@ export const signerCheck = z
     }),
     z.object({
       result: z.literal('fail'),
-      code: z.enum(['not-listed', 'no-directors']),
+      code: z
+        .enum(['not-listed', 'not-representative', 'no-directors'])
+        .describe(
+          'not among the directors listed; listed, in a role that does not represent the company (an auditor, a board member); none listed',
+        ),
       reason: z.string(),
+      role: z.string().optional().describe('not-representative: the role the signer is listed in'),
+      listed: z
+        .array(z.object({ name: z.string(), role: z.string().optional(), siren: z.string().optional() }))
+        .describe('the directors the register lists (their first 20; a legal person with its SIREN)'),
     }),
     z.object({
       result: z.literal('unavailable'),
@@ -88,6 +96,11 @@ const certificate = z
     not_after: timestamp,
     sha256: z.string(),
     trusted: z.boolean().describe('its chain leads to a CA the platform trusts (SIGNATURE_TRUST_ANCHORS_FILE)'),
+    trust_code: z
+      .enum(['trusted', 'no-anchors', 'wrong-use', 'self-signed', 'not-chained'])
+      .describe(
+        'trusted; no-anchors: the platform trusts no CA; wrong-use: not a certificate for signing; self-signed; not-chained: no chain to a trusted CA (or expired)',
+      ),
     trust: z.string().describe('why it is trusted, or not'),
   })
   .describe("the signer's certificate, as the upload found it");
@@ -149,7 +162,12 @@ export const submissions = z
           .nullable()
           .describe('four eyes: the first approval, waiting for another operator to approve or reject'),
         automatic: z
-          .object({ rule: z.string(), decided_at: timestamp, overturnable_until: timestamp.nullable() })
+          .object({
+            rule: z.string(),
+            decided_at: timestamp,
+            overturnable_until: timestamp.nullable(),
+            runs_on_at: timestamp.nullable().describe('when the registration runs on (its directory step)'),
+          })
           .nullable()
           .describe(
             "approved automatically by the decision policy's rule (listed with automatic=true): an operator may reject it until overturnable_until",
@@ -187,9 +205,8 @@ const reviewDecision = z.object({
       rule: z.string(),
       version: z.number().int().nullable(),
       inputs: z.unknown().describe("the facts the rule read: each condition's value, and the checks"),
-      overturnable_until: timestamp
-        .nullable()
-        .describe('until then an operator may overturn it (reject it); then the registration runs on'),
+      overturnable_until: timestamp.nullable().describe('until then an operator may overturn it (reject it)'),
+      runs_on_at: timestamp.nullable().describe('when the registration runs on (its directory step starts)'),
     })
     .optional()
     .describe("an automatic approval: the decision policy's rule that made it, the policy's version, its inputs"),

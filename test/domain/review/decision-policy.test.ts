@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { automaticApproval, loadDecisionPolicy } from '../../../domain/review/decision-policy';
+import { automaticApproval, loadDecisionPolicy, policyWarnings } from '../../../domain/review/decision-policy';
 
 function policyFile(policy: unknown): string {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'policy-')), 'policy.json');
@@ -86,6 +86,7 @@ describe('an automatic approval', () => {
     ['a drawn signature by a listed director', { evidence: 'in-app', signature: { kind: 'in-app', via: 'drawn' } }],
     ['a name that is not the Annuaire’s (four eyes)', { nameMatches: false }],
     ['a take-over (four eyes)', { purpose: 'takeover' }],
+    ['a submission after a rejection (a person decides again)', { round: 2 }],
     ['a company the Annuaire does not show active (four eyes)', { companyActive: null }],
   ])('is not given for %s', (_what, change) => {
     expect(automaticApproval(policy, { ...certified, ...change })).toBeUndefined();
@@ -93,5 +94,24 @@ describe('an automatic approval', () => {
 
   it('is never given under the default policy', () => {
     expect(automaticApproval(loadDecisionPolicy(), certified)).toBeUndefined();
+  });
+});
+
+describe('the start warns of a policy that loads but may approve too much', () => {
+  it('names the rule that would approve a ceased company or another name, and a window of 0s', () => {
+    const policy = loadDecisionPolicy(
+      policyFile({
+        version: 1,
+        second_approval: [],
+        overturn_window: '0s',
+        auto_approve: [{ rule: 'bare', when: ['certificate-names-director'] }],
+      }),
+    );
+    expect(policyWarnings(policy)).toEqual([
+      'rule bare may approve a company the Annuaire does not show active: add company-active',
+      "rule bare may approve a company declared under another name than the Annuaire's: add name-matches",
+      'overturn_window is 0s: no operator can overturn an automatic approval',
+    ]);
+    expect(policyWarnings(loadDecisionPolicy())).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { checkDirectors, isSamePerson, type Director } from '../../../domain/review/director-check';
+import { isRepresentative } from '../../../domain/review/representative-roles';
 import { RemoteFailure } from '../../../domain/remote-failure';
 
 const log = pino({ level: 'silent' });
@@ -85,14 +86,54 @@ describe('the check', () => {
     expect(c?.result).toBe('pass');
   });
 
-  it('fails, saying how many directors were compared, when the signer is none of them', async () => {
-    const r = register({ '111111111': [person('Paul', 'DURAND'), person('Zoé', 'ROUX')] });
+  it('fails, saying how many directors were compared and whom the register lists, when the signer is none of them', async () => {
+    const r = register({ '111111111': [person('Paul', 'DURAND'), person('Zoé', 'ROUX', 'Directrice générale')] });
     const [c] = await checkDirectors({ ...r, log }, '111111111', [{ given: 'Élodie', surname: 'Martin' }]);
     expect(c).toEqual({
       result: 'fail',
       code: 'not-listed',
       reason: expect.stringContaining('2 natural-person director(s)'),
+      listed: [
+        { name: 'Paul DURAND', role: 'Président' },
+        { name: 'Zoé ROUX', role: 'Directrice générale' },
+      ],
     });
+  });
+
+  it('a statutory auditor, or a person of a firm that audits it, does not represent the company', async () => {
+    const r = register({
+      '111111111': [
+        person('Paul', 'DURAND'),
+        person('Élodie', 'MARTIN', 'Commissaire aux comptes suppléant'),
+        { kind: 'legal-person', siren: '444444444', name: 'CABINET AUDIT', role: 'Commissaire aux comptes titulaire' },
+      ],
+      '444444444': [person('Zoé', 'ROUX', 'Président')],
+    });
+    const [auditor, firm] = await checkDirectors({ ...r, log }, '111111111', [
+      { given: 'Élodie', surname: 'Martin' },
+      { given: 'Zoé', surname: 'Roux' },
+    ]);
+    expect(auditor).toMatchObject({
+      result: 'fail',
+      code: 'not-representative',
+      role: 'Commissaire aux comptes suppléant',
+    });
+    expect(firm).toMatchObject({ result: 'fail', code: 'not-listed' });
+    expect(r.asked).toEqual(['111111111']); // the auditing firm is not looked up
+  });
+
+  it("a certificate's holder is matched on the first given name: the son is not his father", async () => {
+    const r = register({ '111111111': [person('Jean Pierre', 'DUMAS')] });
+    const [declared, certified] = await checkDirectors({ ...r, log }, '111111111', [
+      { given: 'Pierre', surname: 'Dumas' },
+      { given: 'Pierre', surname: 'Dumas', strict: true },
+    ]);
+    expect(declared?.result).toBe('pass'); // a name in common: the operator is told
+    expect(certified?.result).toBe('fail'); // binding: it must be him
+    const [jeanPierre] = await checkDirectors({ ...r, log }, '111111111', [
+      { given: 'Jean-Pierre', surname: 'Dumas', strict: true },
+    ]);
+    expect(jeanPierre?.result).toBe('pass');
   });
 
   it('is unavailable for a company the register does not show, or when it does not answer', async () => {
@@ -110,4 +151,31 @@ describe('the check', () => {
     const [c] = await checkDirectors({ register: down, log }, '111111111', [{ given: 'A', surname: 'B' }]);
     expect(c).toEqual({ result: 'unavailable', code: 'no-answer', reason: expect.stringContaining('429') });
   });
+});
+
+describe('the roles that represent a company', () => {
+  it.each([
+    'Président',
+    'Présidente de SAS',
+    'Directeur général',
+    'Directeur Général Délégué',
+    'Directrice générale',
+    'Présidente directrice générale',
+    'Gérant',
+    'Co-gérante',
+    'Président-directeur général',
+    'Président du directoire',
+    'Liquidateur',
+  ])('%s represents it', (role) => expect(isRepresentative(role)).toBe(true));
+  it.each([
+    'Commissaire aux comptes titulaire',
+    'Commissaire aux comptes suppléant',
+    'Administrateur',
+    "Président du conseil d'administration",
+    'Président du conseil de surveillance',
+    'Membre du conseil de surveillance',
+    'Vice-président',
+    'Associé',
+    undefined,
+  ])('%s does not', (role) => expect(isRepresentative(role)).toBe(false));
 });

@@ -19,6 +19,7 @@ describe('a signing certificate', () => {
     const facts = await certificateFacts({ signer: der(key.certPem), others: [] }, anchors);
     expect(facts.names).toEqual({ given: 'Élodie', surname: 'Martin-Lefèvre', common: 'Élodie Martin-Lefèvre' });
     expect(facts.trusted, facts.trust).toBe(true);
+    expect(facts.trust_code).toBe('trusted');
     expect(facts.issuer).toContain('CN=Test Qualified CA');
     expect(facts.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -26,9 +27,12 @@ describe('a signing certificate', () => {
   it('self-signed, or from a CA not configured, is recorded and not trusted', async () => {
     const self = generateSelfSigned('Élodie Martin-Lefèvre');
     const other = testCa('Another CA').issue({ given: 'Élodie', surname: 'Martin-Lefèvre' });
-    for (const key of [self, other]) {
+    for (const [key, code] of [
+      [self, 'self-signed'],
+      [other, 'not-chained'],
+    ] as const) {
       const facts = await certificateFacts({ signer: der(key.certPem), others: [] }, anchors);
-      expect(facts.trusted).toBe(false);
+      expect(facts).toMatchObject({ trusted: false, trust_code: code });
       expect(facts.trust).toMatch(/does not lead to a configured trust anchor/);
     }
   });
@@ -39,6 +43,13 @@ describe('a signing certificate', () => {
       [],
     );
     expect(facts).toMatchObject({ trusted: false, trust: expect.stringContaining('SIGNATURE_TRUST_ANCHORS_FILE') });
+  });
+
+  it("from the trusted CA but for a server's TLS, not for signing: not trusted", async () => {
+    const tls = ca.issue({ given: 'Élodie', surname: 'Martin' }, 'tls');
+    const facts = await certificateFacts({ signer: der(tls.certPem), others: [] }, anchors);
+    expect(facts).toMatchObject({ trusted: false, trust_code: 'wrong-use' });
+    expect(facts.trust).toMatch(/key usage does not allow signing/);
   });
 
   it('expired on the day of the check is not trusted', async () => {

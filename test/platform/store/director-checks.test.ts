@@ -118,7 +118,8 @@ describe.each(engines)('director checks, on %s', (engine) => {
           rule: 'director-certificate',
           version: 4,
           inputs,
-          overturnable_until: '2030-01-01T00:00:00.000Z',
+          overturnable_until: '2029-12-31T23:59:50.000Z', // 10 s early
+          runs_on_at: '2030-01-01T00:00:00.000Z',
         },
       }),
     ]);
@@ -174,7 +175,7 @@ describe.each(engines)('director checks, on %s', (engine) => {
     // Past its window (or within its last seconds), an automatic approval stands.
     const closed = await approve('closed', new Date(Date.now() + 5_000));
     expect(await overturnAutomatic(db, rejection(closed))).toEqual({
-      closed: { decidedAt: expect.any(String), holdUntil: expect.any(String) },
+      closed: { decidedAt: expect.any(String), until: expect.any(String) },
     });
   });
 });

@@ -45,7 +45,9 @@ describe('the review page', () => {
     await openSubmission(page, `SIREN ${s.siren}`);
     await expect
       .poll(() => text(page, '#signer-check'))
-      .toBe('Pas parmi les dirigeants que liste le registre public (API Recherche d’entreprises).');
+      .toBe(
+        'Pas parmi les dirigeants que liste le registre public (API Recherche d’entreprises). Le registre public liste : Paul DURAND (Président). Dirigeants sur l’Annuaire des entreprises',
+      );
     expect(await page.isHidden('#certificate')).toBe(true);
     await page.screenshot({ path: path.join(os.tmpdir(), 'review-signer-fail-360.png'), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
@@ -64,13 +66,13 @@ describe('the review page', () => {
     await expect
       .poll(() => text(page, '#automatic'))
       .toMatch(
-        /^Approved automatically on .+ by the policy's rule “director-certificate” \(version 3\)\. The registration runs on at .+: you may reject it until then\.$/,
+        /^Approved automatically on .+ by the policy's rule “director-certificate” \(version 3\): (a trusted certificate naming the signer, a director|the company active), (a trusted certificate naming the signer, a director|the company active)\. The registration runs on at .+; you may reject it until .+\.$/,
       );
     expect(await text(page, '#signer-check')).toBe(
       "Among the directors in the public register: Élodie N'Guessan-Dupré, Présidente.",
     );
     expect(await text(page, '#certificate')).toBe(
-      "Certificate of Élodie N'Guessan-Dupré, issued by CN=Test Qualified CA, O=Tests only, C=FR: trusted by the platform.",
+      "Certificate in the name of Élodie N'Guessan-Dupré, issued by CN=Test Qualified CA, O=Tests only, C=FR: trusted by the platform.",
     );
     await expect.poll(() => page.isEnabled('#reject'), { timeout: 20_000 }).toBe(true);
     expect(await page.isDisabled('#approve')).toBe(true);

@@ -193,6 +193,10 @@ function badges(s: Listed): HTMLElement[] {
         c.signer_check.result === 'fail' ? 'warn' : 'info',
       ),
     );
+  const sig = c.signature;
+  if (sig?.kind === 'digital-signature' && sig.certificate && !sig.certificate.trusted)
+    out.push(badge('certUntrustedBadge', 'warn'));
+  if (sig?.kind === 'digital-signature' && !sig.names_signer) out.push(badge('certOtherBadge', 'warn'));
   const auto = s.automatic;
   if (auto)
     out.push(badge('automaticBadge', 'info', { rule: auto.rule, until: { date: auto.overturnable_until ?? '' } }));
@@ -205,7 +209,9 @@ export function renderQueue(): void {
       const b = make('button', { type: 'button' });
       b.append(`${s.name ?? '—'} · SIREN ${s.siren ?? '—'} · ${s.workspace.name}`, ...badges(s));
       const when = [t('submittedAt', { at: { date: s.submitted_at } })];
-      if (s.checks) when.push(t('decideBy', { at: { date: s.checks.decide_by } }));
+      // An automatic approval is decided: when its registration runs on, not a deadline.
+      if (s.automatic?.runs_on_at) when.push(t('runsOnAt', { at: { date: s.automatic.runs_on_at } }));
+      else if (s.checks) when.push(t('decideBy', { at: { date: s.checks.decide_by } }));
       b.append(make('span', { className: 'facts-line', textContent: when.join(' · ') }));
       if (session.current?.item.entry_id === s.entry_id) b.setAttribute('aria-current', 'true');
       b.onclick = () => opener(s);
@@ -217,7 +223,8 @@ export function renderQueue(): void {
   byId('more').hidden = !next;
   // None listed: say whether the queue is empty or the filters and search left nothing of it.
   const none = Object.keys(shownQuery ?? {}).some((k) => k !== 'order') ? 'queueNoMatch' : 'queueEmpty';
-  if (loaded) say('status', total ? 'queueCount' : none, { n: total, shown: queue.length });
+  const count = shownQuery?.automatic ? 'automaticCount' : 'queueCount';
+  if (loaded) say('status', total ? count : none, { n: total, shown: queue.length });
 }
 
 /** Any change of a filter loads the first page again; typing in the search waits for a pause. */
