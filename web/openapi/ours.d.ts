@@ -8467,6 +8467,10 @@ export interface operations {
                 operator_id?: string;
                 /** @description only those on this entry */
                 silo_entry_id?: string;
+                /** @description only this kind (decision: every decision, by operators and by the policy) */
+                action?: "decision" | "submission-viewed" | "identity-image-viewed" | "mandate-viewed" | "operator-created" | "credential-created" | "credential-revoked" | "drift-confirmed";
+                /** @description decisions only: an operator's, or the decision policy's (automatic) */
+                decided_by?: "operator" | "policy";
                 /** @description at or after */
                 from?: string;
                 /** @description before */
@@ -8554,6 +8558,10 @@ export interface operations {
                 operator_id?: string;
                 /** @description only those on this entry */
                 silo_entry_id?: string;
+                /** @description only this kind (decision: every decision, by operators and by the policy) */
+                action?: "decision" | "submission-viewed" | "identity-image-viewed" | "mandate-viewed" | "operator-created" | "credential-created" | "credential-revoked" | "drift-confirmed";
+                /** @description decisions only: an operator's, or the decision policy's (automatic) */
+                decided_by?: "operator" | "policy";
                 /** @description at or after */
                 from?: string;
                 /** @description before */

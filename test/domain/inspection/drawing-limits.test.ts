@@ -171,7 +171,7 @@ describe('over a limit, the reading stops there', () => {
   it('a signed revision is read too: its operations count with the final document’s', async () => {
     // The costliest file, digitally signed, then updated once: pdf.js reads the signed revision and the update.
     const signed = Buffer.from(await digitallySigned(await costliestAccepted(mandate)));
-    expect(await check(signed)).toEqual({ evidence: 'digital-signature' });
+    expect(await check(signed)).toMatchObject({ evidence: 'digital-signature' });
     const updated = appendObject(signed, flateObject(zlib.deflateSync(Buffer.from('an update'))));
     expect((await refusal(check(updated))).reason).toMatch(/it has more than 20000 drawing operations \(the limit\)/);
   });
