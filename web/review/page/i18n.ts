@@ -93,6 +93,8 @@ const fr = {
   certOtherBadge: 'certificat d’une autre personne',
   automaticCount: '{shown} affichée(s) sur {n} approbation(s) automatique(s) encore annulable(s)',
   runsOnAt: 'reprend le {at}',
+  overturnClosed:
+    'Trop tard : la fenêtre pour annuler l’approbation automatique est close et l’inscription continue. Pour la défaire, désinscrivez l’entreprise.',
   overturnHint: 'Rejeter annule l’approbation automatique : le signataire devra soumettre à nouveau.',
   pastDecisionAuto: '{decision} le {at} automatiquement, par la règle « {rule} »',
   secondBadge: '2e approbation attendue (1re : {name})',
@@ -322,6 +324,8 @@ const en: Record<keyof typeof fr, string> = {
   certOtherBadge: "another person's certificate",
   automaticCount: '{shown} shown of {n} automatic approval(s) still open to overturn',
   runsOnAt: 'runs on at {at}',
+  overturnClosed:
+    'Too late: the window to overturn the automatic approval has closed and the registration runs on. To undo it, unregister the company.',
   overturnHint: 'Rejecting overturns the automatic approval: the signer will have to submit again.',
   pastDecisionAuto: '{decision} on {at} automatically, by the rule “{rule}”',
   secondBadge: '2nd approval awaited (1st: {name})',

@@ -70,7 +70,10 @@ async function decide(approved: boolean): Promise<void> {
       setButtons({ approve: false, reject: before.reject });
     } else if (mine === session.seq) {
       say('decided', null); // what was recorded on another card before does not stand beside this refusal
-      sayError('outcome', err);
+      const automatic = session.current?.detail?.decision?.automatic;
+      // An automatic approval whose window closed meanwhile: it stands, the registration runs on.
+      if (automatic && err instanceof ApiError && err.status === 409) say('outcome', 'overturnClosed', {}, 'error');
+      else sayError('outcome', err);
       // Decided elsewhere, or nothing left to decide: the buttons stay closed. Anything else may be tried again.
       const status = err instanceof ApiError ? err.status : undefined;
       if (status !== 409 && status !== 404) setButtons(before);
