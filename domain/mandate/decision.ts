@@ -1,3 +1,5 @@
+// Over 300 lines for now: a submission's confirmation and its decision (an operator's, the policy's, an overturn)
+// share their transaction rules; splitting the policy's path out without a cycle is the next step (issue 47's note).
 // The signer confirms a submission and an operator decides on it: each recorded with its journal event in one
 // transaction, then the job's workflow told by a signal (a hint: the store decides).
 import crypto from 'node:crypto';
